@@ -1,0 +1,95 @@
+// `sched fmt` and `sched typecheck`.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "interpreter/load.hpp"
+#include "interpreter/printer.hpp"
+
+namespace sched::cli {
+
+static int g_exit = 0;
+void set_exit(int code) { g_exit = std::max(g_exit, code); }
+int exit_code() { return g_exit; }
+
+void register_fmt(CLI::App& app) {
+  auto* cmd = app.add_subcommand("fmt", "Print a .sched file in canonical form (parses back to the same tree)");
+  static std::vector<std::string> files;
+  static bool in_place = false, check = false;
+  cmd->add_option("FILE", files, "files to format")->required()->check(CLI::ExistingFile);
+  cmd->add_flag("-i,--in-place", in_place, "rewrite the files instead of printing");
+  cmd->add_flag("--check", check, "print nothing; exit 1 if a file is not in canonical form");
+  cmd->callback([] {
+    for (const auto& f : files) {
+      Loaded l = load_file(f, /*typecheck_too=*/false);
+      if (!l.program) {
+        std::cerr << l.diagnostics;
+        set_exit(kBadInput);
+        continue;
+      }
+      std::string out = print_program(*l.program);
+      if (check) {
+        std::ifstream in(f, std::ios::binary);
+        std::string cur((std::istreambuf_iterator<char>(in)), {});
+        if (cur != out) { std::cout << f << ": not in canonical form\n"; set_exit(kFinding); }
+      } else if (in_place) {
+        std::ofstream o(f, std::ios::binary);
+        o << out;
+      } else {
+        std::cout << out;
+      }
+    }
+  });
+}
+
+void register_typecheck(CLI::App& app) {
+  auto* cmd = app.add_subcommand("typecheck", "Parse and type-check .sched files (Fig 4.7); report the affine fragment");
+  static std::vector<std::string> files;
+  static bool json = false;
+  cmd->add_option("FILE", files, "files to check")->required()->check(CLI::ExistingFile);
+  cmd->add_flag("--json", json, "one JSON object per file on stdout");
+  cmd->callback([] {
+    for (const auto& f : files) {
+      Loaded l = load_file(f);
+      nlohmann::json j;
+      j["file"] = f;
+      if (l.stage != LoadStage::Ok) {
+        j["outcome"] = l.stage == LoadStage::Parse || l.stage == LoadStage::Read ? "parse-error" : "type-error";
+        j["errors"] = l.errors;
+        j["diagnostics"] = l.diagnostics;
+        if (json) std::cout << j.dump() << "\n";
+        std::cerr << l.diagnostics;
+        set_exit(kBadInput);
+        continue;
+      }
+      const Program& p = *l.program;
+      j["outcome"] = "ok";
+      j["affine"] = p.affine;
+      j["assignments"] = l.report.assignments;
+      j["unannotated"] = l.report.unannotated;
+      nlohmann::json na = nlohmann::json::array();
+      for (const auto& pl : l.report.non_affine)
+        na.push_back({{"line", pl.loc.line}, {"col", pl.loc.col}, {"what", pl.what}});
+      j["non_affine"] = na;
+      if (json) {
+        std::cout << j.dump() << "\n";
+        continue;
+      }
+      std::cout << fmt::format("{}: ok: {} parameter(s), {} tensor(s), {} array(s), {} assignment(s) ({} unannotated)\n", f,
+                               p.params.size(), p.tensors.size(), p.arrays.size(), l.report.assignments,
+                               l.report.unannotated);
+      if (p.affine) {
+        std::cout << "  affine: every index, bound and condition is in the verifier's fragment\n";
+      } else {
+        std::cout << fmt::format("  not affine ({} place(s) outside the verifier's fragment):\n", l.report.non_affine.size());
+        for (const auto& pl : l.report.non_affine)
+          std::cout << fmt::format("    {}:{}:{}: {}\n", f, pl.loc.line, pl.loc.col, pl.what);
+      }
+    }
+  });
+}
+
+}  // namespace sched::cli

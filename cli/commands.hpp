@@ -1,0 +1,17 @@
+// Subcommands of `sched`; each registers itself on the CLI11 app and records its exit code.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace sched::cli {
+
+enum Exit { kClean = 0, kFinding = 1, kBadInput = 2, kInconclusive = 3 };
+
+void set_exit(int code);
+int exit_code();
+
+void register_fmt(CLI::App& app);
+void register_typecheck(CLI::App& app);
+void register_run(CLI::App& app);
+void register_check(CLI::App& app);
+
+}  // namespace sched::cli

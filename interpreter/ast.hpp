@@ -1,0 +1,171 @@
+// Syntax tree of SCHED: expressions (Fig 4.1), commands (Fig 4.2) and the declarations of a
+// `.sched` file (LANGUAGE.md). The parser builds it, the type checker (typecheck.hpp) fills in
+// the resolution fields (types, slots, ids) and inserts implicit conversions, every engine
+// reads it. Trees are owned through unique_ptr; `clone` copies deeply.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interpreter/source.hpp"
+#include "interpreter/types.hpp"
+
+namespace sched {
+
+enum class ExprKind : uint8_t {
+  IntLit,      // ival (the parser folds a leading '-' into the literal)
+  FloatLit,    // fval
+  BoolLit,     // bval
+  Var,         // name: parameter, loop or let variable, tensor index name
+  ArrayRead,   // name[args...]
+  TensorRead,  // name(args...)
+  Unary,       // uop args[0]
+  Binary,      // args[0] bop args[1]
+  Call,        // builtin(args...); casts are Call with builtin == Cast and cast_to
+  Let,         // let name = args[0] in args[1]
+  Cast,        // implicit conversion inserted by the type checker: cast_to(args[0]); never parsed
+};
+
+// What a Var refers to, filled in by the type checker.
+enum class VarKind : uint8_t { Unresolved, Param, Local };
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Expr {
+  ExprKind kind = ExprKind::IntLit;
+  Loc loc;
+  std::string name;  // Var, ArrayRead, TensorRead, Let, Call (the builtin's spelling)
+  int64_t ival = 0;
+  double fval = 0;
+  bool bval = false;
+  UnOp uop = UnOp::Neg;
+  BinOp bop = BinOp::Add;
+  Builtin fn = Builtin::Min;
+  Type cast_to = Type::Invalid;  // Call(Cast) and Cast
+  std::vector<ExprPtr> args;
+
+  // --- filled in by the type checker ---
+  Type type = Type::Invalid;  // Int (𝔸), Bool (𝔹 or bool) or a value type
+  bool affine = false;        // piece-wise quasi-affine in parameters and enclosing variables (Fig 4.7)
+  VarKind var_kind = VarKind::Unresolved;
+  int slot = -1;  // Var: parameter index (Param) or local slot (Local); Let: the slot it binds
+  int id = -1;    // ArrayRead: array id; TensorRead: tensor index in Program::tensors
+
+  ExprPtr clone() const;
+};
+
+ExprPtr make_int(int64_t v, Loc loc = {});
+ExprPtr make_float(double v, Loc loc = {});
+ExprPtr make_bool(bool v, Loc loc = {});
+ExprPtr make_var(std::string name, Loc loc = {});
+ExprPtr make_unary(UnOp op, ExprPtr a, Loc loc = {});
+ExprPtr make_binary(BinOp op, ExprPtr a, ExprPtr b, Loc loc = {});
+ExprPtr make_access(ExprKind kind, std::string name, std::vector<ExprPtr> idx, Loc loc = {});
+ExprPtr make_call(std::string fn_name, std::vector<ExprPtr> args, Loc loc = {});  // fn_name must be a builtin or type
+ExprPtr make_let_expr(std::string name, ExprPtr value, ExprPtr body, Loc loc = {});
+
+enum class CmdKind : uint8_t { Skip, Seq, Assign, If, Let, Alloc, For, Par };
+
+struct Cmd;
+using CmdPtr = std::unique_ptr<Cmd>;
+
+struct Cmd {
+  CmdKind kind = CmdKind::Skip;
+  Loc loc;
+  std::string name;   // Assign/Alloc: array; Let/For/Par: variable
+  Loc name_loc;
+  std::vector<ExprPtr> idx;  // Assign: indices; Alloc: dimensions
+  ExprPtr annot;      // Assign: prophetic annotation (may be null)
+  ExprPtr value;      // Assign: right-hand side; If: condition; Let: bound value; loops: upper bound
+  ExprPtr lo;         // loops: lower bound of the `x = lo to hi` form (null for `x < n`)
+  Type elem = Type::Invalid;  // Alloc: element type
+  std::vector<CmdPtr> seq;    // Seq: the commands
+  CmdPtr body;        // Let/Alloc/loops: body; If: then branch
+  CmdPtr els;         // If: else branch (may be null)
+
+  // --- filled in by the type checker ---
+  int slot = -1;  // Let/loops: the local slot bound
+  int id = -1;    // Assign: array id; Alloc: the id of the new array
+
+  bool is_loop() const { return kind == CmdKind::For || kind == CmdKind::Par; }
+  CmdPtr clone() const;
+};
+
+CmdPtr make_skip(Loc loc = {});
+CmdPtr make_seq(std::vector<CmdPtr> cs, Loc loc = {});
+CmdPtr make_assign(std::string array, std::vector<ExprPtr> idx, ExprPtr annot, ExprPtr rhs, Loc loc = {});
+CmdPtr make_if(ExprPtr cond, CmdPtr then_c, CmdPtr else_c, Loc loc = {});
+CmdPtr make_let(std::string var, ExprPtr value, CmdPtr body, Loc loc = {});
+CmdPtr make_alloc(std::string array, Type elem, std::vector<ExprPtr> dims, CmdPtr body, Loc loc = {});
+// for/par var < bound   (lo == nullptr)   or   for/par var = lo to bound (inclusive)
+CmdPtr make_loop(CmdKind kind, std::string var, ExprPtr lo, ExprPtr bound, CmdPtr body, Loc loc = {});
+
+struct ParamDecl {
+  std::string name;
+  Loc loc;
+};
+
+// One case `value if cond` of a tensor equation; cond == nullptr means "everywhere".
+struct TensorCase {
+  ExprPtr value;
+  ExprPtr cond;
+};
+
+struct TensorDecl {
+  std::string name;
+  Loc loc;
+  std::vector<std::string> idx;  // index names
+  Type type = Type::Invalid;
+  std::vector<TensorCase> cases;  // empty: an input tensor of the specification
+  bool is_input() const { return cases.empty(); }
+  // filled in by the type checker: slots of the index names inside the case expressions
+  std::vector<int> idx_slots;
+  int num_slots = 0;  // local slots used by the equation (index names + lets)
+};
+
+enum class ArrayRole : uint8_t { Input, Output, Scratch };
+
+struct ArrayDecl {
+  ArrayRole role = ArrayRole::Scratch;
+  std::string name;
+  Loc loc;
+  std::vector<std::string> idx;  // index names of the initialiser / final expression
+  Type elem = Type::Invalid;
+  std::vector<ExprPtr> dims;     // in parameters
+  ExprPtr init;                  // Input: initial tensor expression; Output: expected one; Scratch: null
+  // filled in by the type checker
+  std::vector<int> idx_slots;
+  int num_slots = 0;
+};
+
+struct Program {
+  std::shared_ptr<const SourceFile> file;
+  std::vector<ParamDecl> params;
+  std::vector<ExprPtr> assumes;
+  std::vector<TensorDecl> tensors;
+  std::vector<ArrayDecl> arrays;  // global arrays: their ids are their positions here
+  CmdPtr body;
+
+  // filled in by the type checker
+  bool typed = false;
+  int num_slots = 0;        // local slots of the body (loop and let variables)
+  int num_array_ids = 0;    // global arrays + one id per `allocate`
+  bool affine = false;      // every index, bound and condition is affine (the verifier's fragment)
+
+  int find_tensor(std::string_view n) const;
+  int find_array(std::string_view n) const;
+  int find_param(std::string_view n) const;
+  Program clone() const;
+};
+
+// Structural equality that ignores positions, type-checker results and implicit casts
+// (the print/parse round-trip relation). Floats compare by bit pattern.
+bool equal(const Expr& a, const Expr& b);
+bool equal(const Cmd& a, const Cmd& b);
+bool equal(const Program& a, const Program& b);
+
+// Strip implicit casts (undo what the type checker inserted).
+const Expr& skip_implicit(const Expr& e);
+
+}  // namespace sched

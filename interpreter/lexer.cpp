@@ -1,0 +1,215 @@
+#include "interpreter/lexer.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <string_view>
+
+namespace sched {
+
+const char* tok_name(Tok t) {
+  switch (t) {
+    case Tok::End: return "end of file";
+    case Tok::Ident: return "an identifier";
+    case Tok::Int: return "an integer";
+    case Tok::Float: return "a float";
+    case Tok::LParen: return "'('";
+    case Tok::RParen: return "')'";
+    case Tok::LBracket: return "'['";
+    case Tok::RBracket: return "']'";
+    case Tok::LBrace: return "'{'";
+    case Tok::RBrace: return "'}'";
+    case Tok::Comma: return "','";
+    case Tok::Semi: return "';'";
+    case Tok::Colon: return "':'";
+    case Tok::Assign: return "':='";
+    case Tok::Equals: return "'='";
+    case Tok::Plus: return "'+'";
+    case Tok::Minus: return "'-'";
+    case Tok::Star: return "'*'";
+    case Tok::Slash: return "'/'";
+    case Tok::Percent: return "'%'";
+    case Tok::EqEq: return "'=='";
+    case Tok::NotEq: return "'!='";
+    case Tok::Lt: return "'<'";
+    case Tok::Le: return "'<='";
+    case Tok::Gt: return "'>'";
+    case Tok::Ge: return "'>='";
+    case Tok::AndAnd: return "'&&'";
+    case Tok::OrOr: return "'||'";
+    case Tok::Bang: return "'!'";
+    case Tok::Bar: return "'|'";
+    case Tok::KwParam: return "'param'";
+    case Tok::KwAssume: return "'assume'";
+    case Tok::KwTensor: return "'tensor'";
+    case Tok::KwInput: return "'input'";
+    case Tok::KwOutput: return "'output'";
+    case Tok::KwArray: return "'array'";
+    case Tok::KwSkip: return "'skip'";
+    case Tok::KwIf: return "'if'";
+    case Tok::KwElse: return "'else'";
+    case Tok::KwLet: return "'let'";
+    case Tok::KwIn: return "'in'";
+    case Tok::KwAllocate: return "'allocate'";
+    case Tok::KwFor: return "'for'";
+    case Tok::KwPar: return "'par'";
+    case Tok::KwTo: return "'to'";
+    case Tok::KwTrue: return "'true'";
+    case Tok::KwFalse: return "'false'";
+  }
+  return "?";
+}
+
+static Tok keyword(std::string_view s) {
+  static const std::pair<std::string_view, Tok> kws[] = {
+      {"param", Tok::KwParam}, {"assume", Tok::KwAssume}, {"tensor", Tok::KwTensor}, {"input", Tok::KwInput},
+      {"output", Tok::KwOutput}, {"array", Tok::KwArray}, {"skip", Tok::KwSkip}, {"if", Tok::KwIf},
+      {"else", Tok::KwElse}, {"let", Tok::KwLet}, {"in", Tok::KwIn}, {"allocate", Tok::KwAllocate},
+      {"for", Tok::KwFor}, {"par", Tok::KwPar}, {"to", Tok::KwTo}, {"true", Tok::KwTrue}, {"false", Tok::KwFalse}};
+  for (auto& [k, t] : kws) if (k == s) return t;
+  return Tok::Ident;
+}
+
+std::vector<Token> lex(const SourceFile& file, Diagnostics& diags) {
+  const std::string& s = file.text;
+  std::vector<Token> out;
+  size_t i = 0, n = s.size();
+  uint32_t line = 1, col = 1;
+  bool nl = true;
+  auto adv = [&](size_t k = 1) {
+    for (size_t j = 0; j < k && i < n; ++j, ++i) {
+      if (s[i] == '\n') { ++line; col = 1; nl = true; } else { ++col; }
+    }
+  };
+  while (i < n) {
+    char c = s[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') { adv(); continue; }
+    if (c == '/' && i + 1 < n && s[i + 1] == '/') { while (i < n && s[i] != '\n') adv(); continue; }
+    if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+      Loc start{line, col};
+      adv(2);
+      bool closed = false;
+      while (i < n) {
+        if (s[i] == '*' && i + 1 < n && s[i + 1] == '/') { adv(2); closed = true; break; }
+        adv();
+      }
+      if (!closed) diags.error(start, "unterminated comment: expected '*/' before the end of the file");
+      continue;
+    }
+    Token t;
+    t.loc = {line, col};
+    t.nl_before = nl;
+    nl = false;
+    size_t start = i;
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      while (i < n && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) adv();
+      t.text = s.substr(start, i - start);
+      t.kind = keyword(t.text);
+      out.push_back(std::move(t));
+      continue;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && i + 1 < n && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+      bool is_float = false;
+      while (i < n && std::isdigit(static_cast<unsigned char>(s[i]))) adv();
+      if (i < n && s[i] == '.' && i + 1 < n && std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
+        is_float = true;
+        adv();
+        while (i < n && std::isdigit(static_cast<unsigned char>(s[i]))) adv();
+      }
+      if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        size_t j = i + 1;
+        if (j < n && (s[j] == '+' || s[j] == '-')) ++j;
+        if (j < n && std::isdigit(static_cast<unsigned char>(s[j]))) {
+          is_float = true;
+          adv(j - i);
+          while (i < n && std::isdigit(static_cast<unsigned char>(s[i]))) adv();
+        }
+      }
+      t.text = s.substr(start, i - start);
+      if (i < n && (std::isalpha(static_cast<unsigned char>(s[i])) || s[i] == '_')) {
+        diags.error({line, col}, fmt::format("unexpected '{}' after the number '{}'", s[i], t.text));
+        while (i < n && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) adv();
+      }
+      if (is_float) {
+        t.kind = Tok::Float;
+        errno = 0;
+        t.fval = std::strtod(t.text.c_str(), nullptr);
+        if (std::isinf(t.fval)) {
+          diags.error(t.loc, fmt::format("float literal '{}' is out of range (overflows to infinity)", t.text));
+          t.fval = 0;
+        }
+      } else {
+        t.kind = Tok::Int;
+        uint64_t v = 0;
+        for (char d : t.text) {
+          uint64_t nv;
+          if (__builtin_mul_overflow(v, uint64_t{10}, &nv) || __builtin_add_overflow(nv, uint64_t(d - '0'), &nv)) {
+            t.int_overflow = true;
+            break;
+          }
+          v = nv;
+        }
+        t.ival = v;
+      }
+      out.push_back(std::move(t));
+      continue;
+    }
+    auto two = [&](char a, char b) { return c == a && i + 1 < n && s[i + 1] == b; };
+    Tok k = Tok::End;
+    size_t len = 1;
+    if (two(':', '=')) { k = Tok::Assign; len = 2; }
+    else if (two('=', '=')) { k = Tok::EqEq; len = 2; }
+    else if (two('!', '=')) { k = Tok::NotEq; len = 2; }
+    else if (two('<', '=')) { k = Tok::Le; len = 2; }
+    else if (two('>', '=')) { k = Tok::Ge; len = 2; }
+    else if (two('&', '&')) { k = Tok::AndAnd; len = 2; }
+    else if (two('|', '|')) { k = Tok::OrOr; len = 2; }
+    else {
+      switch (c) {
+        case '(': k = Tok::LParen; break;
+        case ')': k = Tok::RParen; break;
+        case '[': k = Tok::LBracket; break;
+        case ']': k = Tok::RBracket; break;
+        case '{': k = Tok::LBrace; break;
+        case '}': k = Tok::RBrace; break;
+        case ',': k = Tok::Comma; break;
+        case ';': k = Tok::Semi; break;
+        case ':': k = Tok::Colon; break;
+        case '=': k = Tok::Equals; break;
+        case '+': k = Tok::Plus; break;
+        case '-': k = Tok::Minus; break;
+        case '*': k = Tok::Star; break;
+        case '/': k = Tok::Slash; break;
+        case '%': k = Tok::Percent; break;
+        case '<': k = Tok::Lt; break;
+        case '>': k = Tok::Gt; break;
+        case '!': k = Tok::Bang; break;
+        case '|': k = Tok::Bar; break;
+        default: break;
+      }
+    }
+    if (k == Tok::End) {
+      unsigned char uc = static_cast<unsigned char>(c);
+      if (uc >= 0x20 && uc < 0x7f) diags.error(t.loc, fmt::format("unexpected character '{}'", c));
+      else diags.error(t.loc, fmt::format("unexpected byte 0x{:02x}", uc));
+      adv();
+      nl = t.nl_before;
+      continue;
+    }
+    t.kind = k;
+    t.text = s.substr(i, len);
+    adv(len);
+    out.push_back(std::move(t));
+  }
+  Token end;
+  end.kind = Tok::End;
+  end.loc = {line, col};
+  end.nl_before = true;
+  out.push_back(end);
+  return out;
+}
+
+}  // namespace sched

@@ -1,0 +1,70 @@
+// The specification model M (thesis 4.2 and 2.2): the values of every tensor of the SARE at
+// given parameter values.
+//
+// - Input tensors (no equation) take their values from a .npy file (defined on the file's box
+//   [0, shape), ⊥ outside) or, by default, from a seeded pseudo-random function of the indices
+//   (defined everywhere; same seed, same data). See random_input_value.
+// - Defined tensors are evaluated on demand and memoised. A point in no case is ⊥; a point in
+//   two cases is an error (case domains must be disjoint); a cyclic dependency is an error
+//   naming the cycle. Evaluation uses an explicit stack, so chains such as
+//   R(i, j, k) -> R(i, j, k - 1) millions deep do not touch the C++ stack.
+// - Prophetic expressions (annotations, input/output initialisers) are compiled once and
+//   evaluated in an environment of slot values (typecheck.hpp numbering).
+// Not thread-safe: one Model per thread.
+#pragma once
+#include <map>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "interpreter/ast.hpp"
+#include "interpreter/npy.hpp"
+#include "interpreter/value.hpp"
+
+namespace sched {
+
+class ModelError : public std::runtime_error {
+ public:
+  ModelError(Loc loc, const std::string& msg) : std::runtime_error(msg), loc(loc) {}
+  Loc loc;
+};
+
+struct ModelOptions {
+  uint64_t seed = 1;
+  std::map<std::string, NpyArray> data;  // input tensor name -> values
+};
+
+// The default data of input tensor `tensor` at `idx`: a hash of (seed, tensor name, indices).
+// Floats are multiples of 1/256 in [-1, 1]; signed integers lie in [-16, 16], unsigned in
+// [0, 32]; booleans are fair coins.
+Value random_input_value(uint64_t seed, std::string_view tensor, Type t, std::span<const int64_t> idx);
+
+class Model {
+ public:
+  // Throws ModelError when the data does not fit the program (unknown tensor, type or rank).
+  Model(const Program& p, std::vector<int64_t> params, ModelOptions opts = {});
+  ~Model();
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  // ⟦A⟧_M(idx). Throws ModelError on a cycle or overlapping cases.
+  Value tensor(int id, std::span<const int64_t> idx);
+
+  struct Compiled;
+  // Compiles a type-checked prophetic expression; `num_slots` is the size of the environments
+  // that will be passed to eval.
+  std::shared_ptr<const Compiled> compile(const Expr& e, int num_slots);
+  // ⟦t⟧_{E;M}: env holds the value of each slot.
+  Value eval(const Compiled& c, std::span<const Value> env);
+
+  uint64_t points_evaluated() const;  // tensor points computed so far (for reports and benches)
+  const std::vector<int64_t>& params() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sched

@@ -1,0 +1,86 @@
+#include "interpreter/params.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "interpreter/ops.hpp"
+#include "interpreter/printer.hpp"
+
+namespace sched {
+
+std::optional<std::vector<int64_t>> bind_params(const Program& p, const std::vector<std::string>& items,
+                                                std::vector<std::string>& errors) {
+  std::vector<std::optional<int64_t>> vals(p.params.size());
+  for (const auto& it : items) {
+    auto eq = it.find('=');
+    if (eq == std::string::npos) { errors.push_back(fmt::format("'-p {}': expected NAME=INTEGER", it)); continue; }
+    std::string name = it.substr(0, eq), num = it.substr(eq + 1);
+    int idx = p.find_param(name);
+    if (idx < 0) {
+      std::string known;
+      for (const auto& q : p.params) known += (known.empty() ? "" : ", ") + q.name;
+      errors.push_back(fmt::format("'-p {}': the program has no parameter '{}' (parameters: {})", it, name,
+                                   known.empty() ? "none" : known));
+      continue;
+    }
+    int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
+    if (ec != std::errc() || ptr != num.data() + num.size() || num.empty()) {
+      errors.push_back(fmt::format("'-p {}': '{}' is not a 64-bit integer", it, num));
+      continue;
+    }
+    if (vals[static_cast<size_t>(idx)]) errors.push_back(fmt::format("parameter '{}' is given twice", name));
+    vals[static_cast<size_t>(idx)] = v;
+  }
+  std::vector<int64_t> out;
+  for (size_t i = 0; i < vals.size(); ++i) {
+    if (!vals[i]) errors.push_back(fmt::format("parameter '{}' has no value (give it with -p {}=...)", p.params[i].name, p.params[i].name));
+    else out.push_back(*vals[i]);
+  }
+  if (!errors.empty()) return std::nullopt;
+  return out;
+}
+
+Value eval_static(const Expr& e, const std::vector<int64_t>& params) {
+  switch (e.kind) {
+    case ExprKind::IntLit: return e.type == Type::Int || e.type == Type::Invalid ? Value::of_int(e.ival) : Value::bottom(e.type);
+    case ExprKind::BoolLit: return Value::of_bool(e.bval);
+    case ExprKind::Var:
+      if (e.var_kind == VarKind::Param) return Value::of_int(params[static_cast<size_t>(e.slot)]);
+      return Value::bottom(Type::Int);
+    case ExprKind::Unary: return apply_unop(e.uop, eval_static(*e.args[0], params));
+    case ExprKind::Binary: return apply_binop(e.bop, eval_static(*e.args[0], params), eval_static(*e.args[1], params));
+    case ExprKind::Call: {
+      std::vector<Value> a;
+      for (const auto& x : e.args) a.push_back(eval_static(*x, params));
+      if (e.fn == Builtin::Cast) return cast_value(e.cast_to, a[0]);
+      return apply_builtin(e.fn, a);
+    }
+    case ExprKind::Cast: return cast_value(e.cast_to, eval_static(*e.args[0], params));
+    default: return Value::bottom(Type::Int);  // lets and reads do not occur in static expressions
+  }
+}
+
+const Expr* failed_assumption(const Program& p, const std::vector<int64_t>& params) {
+  for (const auto& a : p.assumes) {
+    Value v = eval_static(*a, params);
+    if (!v.defined || !v.b) return a.get();
+  }
+  return nullptr;
+}
+
+std::optional<std::vector<int64_t>> array_shape(const Program& p, size_t array, const std::vector<int64_t>& params,
+                                                std::string& error) {
+  const auto& a = p.arrays[array];
+  std::vector<int64_t> shape;
+  for (const auto& d : a.dims) {
+    Value v = eval_static(*d, params);
+    if (!v.defined) { error = fmt::format("the size '{}' of array '{}' is undefined (overflow)", print_expr(*d), a.name); return std::nullopt; }
+    if (v.i < 0) { error = fmt::format("the size '{}' of array '{}' is negative ({})", print_expr(*d), a.name, v.i); return std::nullopt; }
+    shape.push_back(v.i);
+  }
+  return shape;
+}
+
+}  // namespace sched

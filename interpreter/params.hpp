@@ -1,0 +1,27 @@
+// Binding program parameters (`-p N=64`) and checking the `assume` declarations.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "interpreter/ast.hpp"
+#include "interpreter/value.hpp"
+
+namespace sched {
+
+// Parses "N=64" items; errors (bad syntax, unknown or missing parameter, duplicate) go to `errors`.
+std::optional<std::vector<int64_t>> bind_params(const Program& p, const std::vector<std::string>& items,
+                                                std::vector<std::string>& errors);
+
+// Evaluates an index expression that mentions only parameters (shapes, assumes). ⊥ on overflow.
+Value eval_static(const Expr& e, const std::vector<int64_t>& params);
+
+// The first assumption that does not hold (or is undefined) at these parameters, if any.
+const Expr* failed_assumption(const Program& p, const std::vector<int64_t>& params);
+
+// Shape of a global array at these parameters; nullopt (with a message) if a size is negative or undefined.
+std::optional<std::vector<int64_t>> array_shape(const Program& p, size_t array, const std::vector<int64_t>& params,
+                                                std::string& error);
+
+}  // namespace sched

@@ -1,0 +1,529 @@
+#include "interpreter/parser.hpp"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "interpreter/lexer.hpp"
+
+namespace sched {
+namespace {
+
+struct ParseError {};
+
+class Parser {
+ public:
+  Parser(std::vector<Token> toks, Diagnostics& d) : t_(std::move(toks)), d_(d) {}
+
+  Program program() {
+    Program p;
+    std::vector<CmdPtr> body;
+    bool body_started = false;
+    while (!at(Tok::End)) {
+      if (at(Tok::Semi)) { next(); continue; }
+      try {
+        if (is_decl_start()) {
+          if (body_started) {
+            d_.error(cur().loc, fmt::format("declaration {} after the first command: declarations come before the body",
+                                            tok_name(cur().kind)));
+          }
+          declaration(p);
+        } else if (at(Tok::KwLet)) {
+          body_started = true;
+          bool scoped = false;
+          body.push_back(let_statement([&] { return statements_until(Tok::End); }, scoped));
+        } else {
+          body_started = true;
+          body.push_back(statement());
+          terminator();
+        }
+      } catch (ParseError&) {
+        sync();
+      }
+      if (d_.error_count() > Diagnostics::kMaxErrors) break;
+    }
+    p.body = block_of(std::move(body), Loc{1, 1});
+    return p;
+  }
+
+  ExprPtr lone_expression() {
+    try {
+      auto e = expr();
+      if (!at(Tok::End)) error_expected("end of expression");
+      return e;
+    } catch (ParseError&) {
+      return nullptr;
+    }
+  }
+
+ private:
+  std::vector<Token> t_;
+  size_t p_ = 0;
+  Diagnostics& d_;
+
+  const Token& cur() const { return t_[p_]; }
+  const Token& peek(size_t k = 1) const { return t_[std::min(p_ + k, t_.size() - 1)]; }
+  bool at(Tok k) const { return cur().kind == k; }
+  Token next() { Token t = cur(); if (p_ + 1 < t_.size()) ++p_; return t; }
+  bool accept(Tok k) { if (at(k)) { next(); return true; } return false; }
+
+  std::string describe(const Token& t) const {
+    switch (t.kind) {
+      case Tok::Ident: return fmt::format("identifier '{}'", t.text);
+      case Tok::Int: case Tok::Float: return fmt::format("number '{}'", t.text);
+      default: return tok_name(t.kind);
+    }
+  }
+  [[noreturn]] void error_expected(const std::string& what) {
+    d_.error(cur().loc, fmt::format("expected {}, found {}", what, describe(cur())));
+    throw ParseError{};
+  }
+  Token expect(Tok k, const char* context = nullptr) {
+    if (!at(k)) error_expected(context ? fmt::format("{} {}", tok_name(k), context) : std::string(tok_name(k)));
+    return next();
+  }
+  std::string ident(const char* what) {
+    if (!at(Tok::Ident)) error_expected(what);
+    return next().text;
+  }
+
+  // Skip to a plausible statement/declaration start.
+  void sync() {
+    int depth = 0;
+    size_t start = p_;
+    while (!at(Tok::End)) {
+      if (p_ != start && depth == 0 && cur().nl_before && (is_decl_start() || is_stmt_start())) return;
+      if (at(Tok::LBrace) || at(Tok::LParen) || at(Tok::LBracket)) ++depth;
+      if (at(Tok::RBrace) || at(Tok::RParen) || at(Tok::RBracket)) {
+        if (depth == 0) { if (at(Tok::RBrace)) return; next(); continue; }
+        --depth;
+      }
+      if (at(Tok::Semi) && depth == 0) { next(); return; }
+      next();
+    }
+  }
+
+  bool is_decl_start() const {
+    switch (cur().kind) {
+      case Tok::KwParam: case Tok::KwAssume: case Tok::KwTensor: case Tok::KwInput: case Tok::KwOutput:
+      case Tok::KwArray: return true;
+      default: return false;
+    }
+  }
+  bool is_stmt_start() const {
+    switch (cur().kind) {
+      case Tok::KwSkip: case Tok::KwIf: case Tok::KwLet: case Tok::KwAllocate: case Tok::KwFor: case Tok::KwPar:
+      case Tok::LBrace: case Tok::Ident: return true;
+      default: return false;
+    }
+  }
+
+  // A statement ends with ';', a newline, '}' or the end of the file.
+  void terminator() {
+    if (accept(Tok::Semi)) return;
+    if (at(Tok::RBrace) || at(Tok::End) || cur().nl_before) return;
+    error_expected("';' or a newline after the statement");
+  }
+
+  // ---------------- declarations ----------------
+  Type value_type() {
+    if (!at(Tok::Ident)) error_expected("a type (bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64)");
+    auto t = value_type_from_name(cur().text);
+    if (!t) error_expected("a type (bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64)");
+    next();
+    return *t;
+  }
+  std::vector<std::string> ident_list(Tok close, const char* what) {
+    std::vector<std::string> r;
+    if (at(close)) return r;
+    do { r.push_back(ident(what)); } while (accept(Tok::Comma));
+    return r;
+  }
+  std::vector<ExprPtr> expr_list(Tok close) {
+    std::vector<ExprPtr> r;
+    if (at(close)) return r;
+    do { r.push_back(expr()); } while (accept(Tok::Comma));
+    return r;
+  }
+
+  void declaration(Program& p) {
+    Token kw = next();
+    switch (kw.kind) {
+      case Tok::KwParam:
+        do {
+          Loc l = cur().loc;
+          p.params.push_back({ident("a parameter name"), l});
+        } while (accept(Tok::Comma));
+        break;
+      case Tok::KwAssume:
+        p.assumes.push_back(expr());
+        break;
+      case Tok::KwTensor: {
+        TensorDecl t;
+        t.loc = cur().loc;
+        t.name = ident("a tensor name");
+        expect(Tok::LParen, "after the tensor name");
+        t.idx = ident_list(Tok::RParen, "an index name");
+        expect(Tok::RParen, "after the index names");
+        expect(Tok::Colon, "before the tensor's type");
+        t.type = value_type();
+        if (accept(Tok::Equals)) {
+          do {
+            TensorCase c;
+            c.value = expr();
+            if (accept(Tok::KwIf)) c.cond = expr();
+            t.cases.push_back(std::move(c));
+          } while (accept(Tok::Bar));
+        }
+        p.tensors.push_back(std::move(t));
+        break;
+      }
+      case Tok::KwInput:
+      case Tok::KwOutput: {
+        ArrayDecl a;
+        a.role = kw.kind == Tok::KwInput ? ArrayRole::Input : ArrayRole::Output;
+        a.loc = cur().loc;
+        a.name = ident("an array name");
+        expect(Tok::LBracket, "after the array name (its index names)");
+        a.idx = ident_list(Tok::RBracket, "an index name");
+        expect(Tok::RBracket, "after the index names");
+        expect(Tok::Colon, "before the array's type");
+        a.elem = value_type();
+        expect(Tok::LBracket, "before the array's shape");
+        a.dims = expr_list(Tok::RBracket);
+        expect(Tok::RBracket, "after the array's shape");
+        expect(Tok::Equals, kw.kind == Tok::KwInput ? "and the tensor expression the array initially holds"
+                                                    : "and the tensor expression the array must finally hold");
+        a.init = expr();
+        p.arrays.push_back(std::move(a));
+        break;
+      }
+      case Tok::KwArray: {
+        ArrayDecl a;
+        a.role = ArrayRole::Scratch;
+        a.loc = cur().loc;
+        a.name = ident("an array name");
+        expect(Tok::Colon, "after the array name");
+        a.elem = value_type();
+        expect(Tok::LBracket, "before the array's shape");
+        a.dims = expr_list(Tok::RBracket);
+        expect(Tok::RBracket, "after the array's shape");
+        p.arrays.push_back(std::move(a));
+        break;
+      }
+      default: break;
+    }
+    terminator();
+  }
+
+  // ---------------- commands ----------------
+  static CmdPtr block_of(std::vector<CmdPtr> cs, Loc loc) {
+    if (cs.empty()) return make_skip(loc);
+    if (cs.size() == 1) return std::move(cs[0]);
+    Loc l = cs[0]->loc;
+    return make_seq(std::move(cs), l);
+  }
+
+  // Statements up to (not including) `close`; recovers from errors inside.
+  CmdPtr statements_until(Tok close) {
+    std::vector<CmdPtr> cs;
+    Loc loc = cur().loc;
+    while (!at(close) && !at(Tok::End)) {
+      if (at(Tok::Semi)) { next(); continue; }
+      if (is_decl_start()) {
+        d_.error(cur().loc, fmt::format("declaration {} inside the body: declarations come before the first command",
+                                        tok_name(cur().kind)));
+        sync();
+        continue;
+      }
+      try {
+        if (at(Tok::KwLet)) {
+          bool scoped = false;
+          cs.push_back(let_statement([&] { return statements_until(close); }, scoped));
+          if (scoped) break;
+          continue;
+        }
+        cs.push_back(statement());
+        terminator();
+      } catch (ParseError&) {
+        sync();
+      }
+      if (d_.error_count() > Diagnostics::kMaxErrors) break;
+    }
+    return block_of(std::move(cs), loc);
+  }
+
+  CmdPtr block() {
+    expect(Tok::LBrace);
+    auto c = statements_until(Tok::RBrace);
+    expect(Tok::RBrace, "to close the block");
+    return c;
+  }
+
+  // `let x = ι in c` (one statement; `scoped_rest` stays false) or `let x = ι;` whose scope is
+  // the rest of the block, produced by `rest` (`scoped_rest` becomes true).
+  template <class Rest>
+  CmdPtr let_statement(Rest rest, bool& scoped_rest) {
+    Loc loc = expect(Tok::KwLet).loc;
+    Loc nloc = cur().loc;
+    std::string x = ident("a variable name after 'let'");
+    expect(Tok::Equals, "after the let variable");
+    auto v = expr();
+    CmdPtr body;
+    scoped_rest = !accept(Tok::KwIn);
+    if (!scoped_rest) {
+      body = statement();
+      terminator();
+    } else {
+      terminator();
+      body = rest();
+    }
+    auto c = make_let(x, std::move(v), std::move(body), loc);
+    c->name_loc = nloc;
+    return c;
+  }
+
+  CmdPtr statement() {
+    Loc loc = cur().loc;
+    switch (cur().kind) {
+      case Tok::KwSkip: next(); return make_skip(loc);
+      case Tok::LBrace: return block();  // a nested block keeps its own node (let scoping)
+      case Tok::KwIf: {
+        next();
+        auto cond = expr();
+        auto then_c = block();
+        CmdPtr else_c;
+        if (accept(Tok::KwElse)) {
+          if (at(Tok::KwIf)) else_c = statement();
+          else else_c = block();
+        }
+        return make_if(std::move(cond), std::move(then_c), std::move(else_c), loc);
+      }
+      case Tok::KwLet: {
+        // a let inside a statement position (e.g. after `in`): scope is its own `in` body only
+        next();
+        Loc nloc = cur().loc;
+        std::string x = ident("a variable name after 'let'");
+        expect(Tok::Equals, "after the let variable");
+        auto v = expr();
+        expect(Tok::KwIn, "after the let value (only 'let x = e in c' is allowed here)");
+        auto body = statement();
+        auto c = make_let(x, std::move(v), std::move(body), loc);
+        c->name_loc = nloc;
+        return c;
+      }
+      case Tok::KwAllocate: {
+        next();
+        Loc nloc = cur().loc;
+        std::string a = ident("an array name after 'allocate'");
+        expect(Tok::Colon, "after the allocated array's name");
+        Type t = value_type();
+        expect(Tok::LBracket, "before the allocated array's shape");
+        auto dims = expr_list(Tok::RBracket);
+        expect(Tok::RBracket, "after the allocated array's shape");
+        auto body = block();
+        auto c = make_alloc(a, t, std::move(dims), std::move(body), loc);
+        c->name_loc = nloc;
+        return c;
+      }
+      case Tok::KwFor:
+      case Tok::KwPar: {
+        CmdKind k = at(Tok::KwFor) ? CmdKind::For : CmdKind::Par;
+        next();
+        Loc nloc = cur().loc;
+        std::string x = ident("a loop variable");
+        ExprPtr lo, hi;
+        if (accept(Tok::Lt)) {
+          hi = expr();
+        } else if (accept(Tok::Equals)) {
+          lo = expr();
+          expect(Tok::KwTo, "in 'for x = first to last'");
+          hi = expr();
+        } else {
+          error_expected("'<' or '=' after the loop variable");
+        }
+        auto body = block();
+        auto c = make_loop(k, x, std::move(lo), std::move(hi), std::move(body), loc);
+        c->name_loc = nloc;
+        return c;
+      }
+      case Tok::Ident: {
+        std::string a = next().text;
+        if (!at(Tok::LBracket)) {
+          if (at(Tok::Assign) || at(Tok::Equals))
+            error_expected(fmt::format("'[' after '{}' (a zero-dimensional array is written '{}[]')", a, a));
+          error_expected("'[' (an assignment 'a[i, ...] := e')");
+        }
+        next();
+        auto idx = expr_list(Tok::RBracket);
+        expect(Tok::RBracket, "after the array indices");
+        ExprPtr annot;
+        if (accept(Tok::LBrace)) {
+          annot = expr();
+          expect(Tok::RBrace, "after the prophetic annotation");
+        }
+        if (at(Tok::Equals)) error_expected("':=' (assignment is ':=', '=' is for let and declarations)");
+        expect(Tok::Assign, "in the assignment");
+        auto rhs = expr();
+        return make_assign(a, std::move(idx), std::move(annot), std::move(rhs), loc);
+      }
+      default:
+        error_expected("a command (skip, if, let, allocate, for, par, an assignment or '{')");
+    }
+  }
+
+  // ---------------- expressions ----------------
+  ExprPtr expr() { return or_expr(); }
+
+  ExprPtr or_expr() {
+    auto l = and_expr();
+    while (at(Tok::OrOr)) {
+      Loc loc = next().loc;
+      l = make_binary(BinOp::Or, std::move(l), and_expr(), loc);
+    }
+    return l;
+  }
+  ExprPtr and_expr() {
+    auto l = cmp_expr();
+    while (at(Tok::AndAnd)) {
+      Loc loc = next().loc;
+      l = make_binary(BinOp::And, std::move(l), cmp_expr(), loc);
+    }
+    return l;
+  }
+  static std::optional<BinOp> cmp_op(Tok k) {
+    switch (k) {
+      case Tok::EqEq: return BinOp::Eq;
+      case Tok::NotEq: return BinOp::Ne;
+      case Tok::Lt: return BinOp::Lt;
+      case Tok::Le: return BinOp::Le;
+      case Tok::Gt: return BinOp::Gt;
+      case Tok::Ge: return BinOp::Ge;
+      default: return std::nullopt;
+    }
+  }
+  ExprPtr cmp_expr() {
+    auto l = add_expr();
+    if (auto op = cmp_op(cur().kind)) {
+      Loc loc = next().loc;
+      l = make_binary(*op, std::move(l), add_expr(), loc);
+      if (cmp_op(cur().kind)) {
+        d_.error(cur().loc, "comparisons do not chain: write 'a < b && b < c'");
+        throw ParseError{};
+      }
+    }
+    return l;
+  }
+  ExprPtr add_expr() {
+    auto l = mul_expr();
+    while (at(Tok::Plus) || at(Tok::Minus)) {
+      BinOp op = at(Tok::Plus) ? BinOp::Add : BinOp::Sub;
+      Loc loc = next().loc;
+      l = make_binary(op, std::move(l), mul_expr(), loc);
+    }
+    return l;
+  }
+  ExprPtr mul_expr() {
+    auto l = unary_expr();
+    while (at(Tok::Star) || at(Tok::Slash) || at(Tok::Percent)) {
+      BinOp op = at(Tok::Star) ? BinOp::Mul : at(Tok::Slash) ? BinOp::Div : BinOp::Mod;
+      Loc loc = next().loc;
+      l = make_binary(op, std::move(l), unary_expr(), loc);
+    }
+    return l;
+  }
+  ExprPtr unary_expr() {
+    Loc loc = cur().loc;
+    if (at(Tok::Minus)) {
+      next();
+      // '-' directly followed by a literal is a negative literal
+      if (at(Tok::Int)) return int_literal(true, loc);
+      if (at(Tok::Float)) return make_float(-next().fval, loc);
+      return make_unary(UnOp::Neg, unary_expr(), loc);
+    }
+    if (at(Tok::Bang)) {
+      next();
+      return make_unary(UnOp::Not, unary_expr(), loc);
+    }
+    return primary();
+  }
+  ExprPtr int_literal(bool negative, Loc loc) {
+    Token t = next();
+    constexpr uint64_t max = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+    if (t.int_overflow || t.ival > max + (negative ? 1 : 0)) {
+      d_.error(t.loc, fmt::format("integer literal '{}{}' does not fit in 64 bits", negative ? "-" : "", t.text));
+      return make_int(0, loc);
+    }
+    int64_t v = negative ? static_cast<int64_t>(0 - t.ival) : static_cast<int64_t>(t.ival);
+    return make_int(v, loc);
+  }
+  ExprPtr primary() {
+    Loc loc = cur().loc;
+    switch (cur().kind) {
+      case Tok::Int: return int_literal(false, loc);
+      case Tok::Float: return make_float(next().fval, loc);
+      case Tok::KwTrue: next(); return make_bool(true, loc);
+      case Tok::KwFalse: next(); return make_bool(false, loc);
+      case Tok::LParen: {
+        next();
+        auto e = expr();
+        expect(Tok::RParen, "to close the parenthesis");
+        return e;
+      }
+      case Tok::KwLet: {
+        next();
+        std::string x = ident("a variable name after 'let'");
+        expect(Tok::Equals, "after the let variable");
+        auto v = expr();
+        expect(Tok::KwIn, "in 'let x = e in body'");
+        auto body = expr();
+        return make_let_expr(x, std::move(v), std::move(body), loc);
+      }
+      case Tok::Ident: {
+        std::string name = next().text;
+        if (accept(Tok::LBracket)) {
+          auto idx = expr_list(Tok::RBracket);
+          expect(Tok::RBracket, "after the array indices");
+          return make_access(ExprKind::ArrayRead, name, std::move(idx), loc);
+        }
+        if (accept(Tok::LParen)) {
+          auto args = expr_list(Tok::RParen);
+          expect(Tok::RParen, "after the arguments");
+          if (builtin_from_name(name)) return make_call(name, std::move(args), loc);
+          return make_access(ExprKind::TensorRead, name, std::move(args), loc);
+        }
+        return make_var(name, loc);
+      }
+      default:
+        error_expected("an expression");
+    }
+  }
+};
+
+}  // namespace
+
+std::optional<Program> parse_program(std::shared_ptr<const SourceFile> file, Diagnostics& diags) {
+  size_t before = diags.error_count();
+  auto toks = lex(*file, diags);
+  Parser ps(std::move(toks), diags);
+  Program p = ps.program();
+  p.file = file;
+  if (diags.error_count() > before) return std::nullopt;
+  return p;
+}
+
+std::optional<Program> parse_string(const std::string& text, Diagnostics& diags, const std::string& name) {
+  return parse_program(std::make_shared<SourceFile>(name, text), diags);
+}
+
+ExprPtr parse_expression(const std::string& text, Diagnostics& diags) {
+  SourceFile f("<expr>", text);
+  size_t before = diags.error_count();
+  auto toks = lex(f, diags);
+  Parser ps(std::move(toks), diags);
+  auto e = ps.lone_expression();
+  if (diags.error_count() > before) return nullptr;
+  return e;
+}
+
+}  // namespace sched

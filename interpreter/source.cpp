@@ -1,0 +1,64 @@
+#include "interpreter/source.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace sched {
+
+SourceFile::SourceFile(std::string n, std::string t) : name(std::move(n)), text(std::move(t)) {
+  line_starts.push_back(0);
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n') line_starts.push_back(i + 1);
+}
+
+std::string_view SourceFile::line(uint32_t l) const {
+  if (l == 0 || l > line_starts.size()) return {};
+  size_t b = line_starts[l - 1];
+  size_t e = l < line_starts.size() ? line_starts[l] - 1 : text.size();
+  if (e > b && text[e - 1] == '\r') --e;
+  return std::string_view(text).substr(b, e - b);
+}
+
+std::shared_ptr<SourceFile> SourceFile::load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return nullptr;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return std::make_shared<SourceFile>(path, ss.str());
+}
+
+void Diagnostics::add(Severity s, Loc loc, std::string msg) {
+  if (s == Severity::Error) {
+    ++errors_;
+    if (errors_ > kMaxErrors) return;  // keep counting, stop storing
+  }
+  diags_.push_back({s, loc, std::move(msg)});
+}
+
+std::string Diagnostics::where(Loc loc) const {
+  std::string name = file_ ? file_->name : "<input>";
+  if (loc.line == 0) return name;
+  return fmt::format("{}:{}:{}", name, loc.line, loc.col);
+}
+
+std::string Diagnostics::render() const {
+  std::string out;
+  for (const auto& d : diags_) {
+    const char* sev = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
+    out += fmt::format("{}: {}: {}\n", where(d.loc), sev, d.message);
+    if (file_ && d.loc.line > 0) {
+      std::string_view l = file_->line(d.loc.line);
+      out += "  ";
+      out += l;
+      out += "\n  ";
+      for (uint32_t c = 1; c < d.loc.col && c <= l.size() + 1; ++c) out += (l.size() >= c && l[c - 1] == '\t') ? '\t' : ' ';
+      out += "^\n";
+    }
+  }
+  if (errors_ > kMaxErrors) out += fmt::format("... and {} more errors\n", errors_ - kMaxErrors);
+  return out;
+}
+
+}  // namespace sched

@@ -1,0 +1,62 @@
+// Source files, positions and diagnostics.
+// Contract: every error about user input carries a position and renders as
+//   file:line:col: error: message
+//     <the source line>
+//     <caret under the column>
+// Diagnostics are collected (several per file where possible), never thrown past the API.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sched {
+
+struct Loc {
+  uint32_t line = 0;  // 1-based; 0 = no position
+  uint32_t col = 0;   // 1-based, in bytes
+};
+
+struct SourceFile {
+  std::string name;
+  std::string text;
+  std::vector<size_t> line_starts;  // byte offset of each line start
+
+  SourceFile(std::string name, std::string text);
+  std::string_view line(uint32_t l) const;  // without newline
+  static std::shared_ptr<SourceFile> load(const std::string& path);  // nullptr if unreadable
+};
+
+enum class Severity { Error, Warning, Note };
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  Loc loc;
+  std::string message;
+};
+
+class Diagnostics {
+ public:
+  explicit Diagnostics(std::shared_ptr<const SourceFile> file = nullptr) : file_(std::move(file)) {}
+  void error(Loc loc, std::string msg) { add(Severity::Error, loc, std::move(msg)); }
+  void warning(Loc loc, std::string msg) { add(Severity::Warning, loc, std::move(msg)); }
+  void note(Loc loc, std::string msg) { add(Severity::Note, loc, std::move(msg)); }
+  void add(Severity s, Loc loc, std::string msg);
+  bool has_errors() const { return errors_ > 0; }
+  size_t error_count() const { return errors_; }
+  const std::vector<Diagnostic>& all() const { return diags_; }
+  const SourceFile* file() const { return file_.get(); }
+  // Human rendering with caret lines.
+  std::string render() const;
+  // "file:line:col" of a location.
+  std::string where(Loc loc) const;
+  static constexpr size_t kMaxErrors = 50;
+
+ private:
+  std::shared_ptr<const SourceFile> file_;
+  std::vector<Diagnostic> diags_;
+  size_t errors_ = 0;
+};
+
+}  // namespace sched

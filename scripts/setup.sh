@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the project needs (only those missing), then configures and
+# builds. Usage: scripts/setup.sh [release|asan]   (default: release)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+kind="${1:-release}"
+
+pkgs=(cmake g++ make pkg-config libisl-dev libgmp-dev libz3-dev libtbb-dev libbenchmark-dev
+      librapidcheck-dev libgtest-dev libgmock-dev libcli11-dev libfmt-dev nlohmann-json3-dev)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+
+jobs="$(nproc 2>/dev/null || echo 2)"
+case "$kind" in
+  release) dir="$here/build/release"; flags=(-DCMAKE_BUILD_TYPE=Release) ;;
+  asan)    dir="$here/build/asan"; flags=(-DCMAKE_BUILD_TYPE=Debug -DSCHED_SANITIZE=ON -DSCHED_BUILD_BENCH=OFF) ;;
+  *) echo "setup: unknown build kind '$kind' (release|asan)" >&2; exit 2 ;;
+esac
+cmake -S "$here" -B "$dir" "${flags[@]}" >/dev/null
+cmake --build "$dir" -j "$jobs"

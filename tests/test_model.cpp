@@ -1,0 +1,144 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "interpreter/model.hpp"
+#include "tests/test_util.hpp"
+
+using namespace sched;
+using sched::test::parse;
+
+namespace {
+Program typed(const std::string& text) {
+  std::string d;
+  auto p = parse(text, &d, true);
+  EXPECT_TRUE(p) << d;
+  return p ? std::move(*p) : Program{};
+}
+const char* kMatmul = R"(param N, M, P;
+tensor A(i, k) : f32;
+tensor B(k, j) : f32;
+tensor R(i, j, k) : f32 = 0.0 if k == -1 | R(i, j, k - 1) + A(i, k) * B(k, j) if 0 <= k && k < P;
+tensor C(i, j) : f32 = R(i, j, P - 1);
+)";
+}  // namespace
+
+TEST(Model, MatmulMatchesADirectComputation) {
+  Program p = typed(kMatmul);
+  const int64_t N = 5, M = 4, P = 7;
+  Model m(p, {N, M, P}, ModelOptions{42, {}});
+  for (int64_t i = 0; i < N; ++i)
+    for (int64_t j = 0; j < M; ++j) {
+      float acc = 0;
+      for (int64_t k = 0; k < P; ++k) {
+        int64_t ik[2] = {i, k}, kj[2] = {k, j};
+        acc = acc + random_input_value(42, "A", Type::F32, ik).f * random_input_value(42, "B", Type::F32, kj).f;
+      }
+      int64_t ij[2] = {i, j};
+      Value c = m.tensor(p.find_tensor("C"), ij);
+      ASSERT_TRUE(c.defined);
+      EXPECT_EQ(c.f, acc) << i << "," << j;
+    }
+  EXPECT_EQ(m.points_evaluated(), static_cast<uint64_t>(N * M * (P + 2)));
+}
+
+TEST(Model, PointsInNoCaseAreBottom) {
+  Program p = typed(kMatmul);
+  Model m(p, {2, 2, 3});
+  int64_t out[3] = {0, 0, 3};  // k == P: in no case
+  EXPECT_FALSE(m.tensor(p.find_tensor("R"), out).defined);
+  int64_t neg[3] = {0, 0, -2};
+  EXPECT_FALSE(m.tensor(p.find_tensor("R"), neg).defined);
+}
+
+TEST(Model, DeepChainsUseNoCppStack) {
+  Program p = typed("param P;\ntensor S(k) : i64 = 0 if k == -1 | S(k - 1) + 1 if 0 <= k && k < P;\n");
+  const int64_t P = 2'000'000;
+  Model m(p, {P});
+  int64_t last[1] = {P - 1};
+  Value v = m.tensor(0, last);
+  ASSERT_TRUE(v.defined);
+  EXPECT_EQ(v.i, P);
+}
+
+TEST(Model, CyclesAreErrorsNamingTheCycle) {
+  Program p = typed("tensor R(k) : f32 = R(k + 1) if k < 3 | R(k - 3) + 1.0 if k >= 3;\n");
+  Model m(p, {});
+  int64_t zero[1] = {0};
+  try {
+    m.tensor(0, zero);
+    FAIL() << "expected a cycle";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("cyclic dependency in the specification: R(0) -> R(1) -> R(2) -> R(3) -> R(0)"),
+              std::string::npos) << e.what();
+  }
+  // the model stays usable after an error
+  Program q = typed("tensor T(k) : f32 = T(k) if k == 0 | 1.0 if k != 0;\n");
+  Model n(q, {});
+  EXPECT_THROW(n.tensor(0, zero), ModelError);
+  int64_t one[1] = {1};
+  EXPECT_EQ(n.tensor(0, one).f, 1.0f);
+  EXPECT_THROW(n.tensor(0, zero), ModelError);
+}
+
+TEST(Model, OverlappingCasesAreErrors) {
+  Program p = typed("tensor T(k) : i32 = 1 if k >= 0 | 2 if k <= 0;\n");
+  Model m(p, {});
+  int64_t one[1] = {1}, zero[1] = {0};
+  EXPECT_EQ(m.tensor(0, one).i, 1);
+  try {
+    m.tensor(0, zero);
+    FAIL();
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("the cases of tensor 'T' overlap: T(0) is in case 1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Model, InputDataFromNpyIsDefinedOnItsBox) {
+  Program p = typed("tensor A(i, j) : i16;\ntensor D(i) : i16 = A(i, i) * 2;\n");
+  NpyArray a;
+  a.type = Type::I16;
+  a.shape = {2, 3};
+  for (int i = 0; i < 6; ++i) a.bits.push_back(Value::of_wrapped(Type::I16, static_cast<uint64_t>(i - 3)).bits());
+  Model m(p, {}, ModelOptions{1, {{"A", a}}});
+  int64_t p11[2] = {1, 1}, p13[2] = {1, 3}, d1[1] = {1}, d2[1] = {2};
+  EXPECT_EQ(m.tensor(0, p11).i, 1);
+  EXPECT_FALSE(m.tensor(0, p13).defined);
+  EXPECT_EQ(m.tensor(1, d1).i, 2);
+  EXPECT_FALSE(m.tensor(1, d2).defined) << "⊥ propagates through equations";
+  NpyArray wrong = a;
+  wrong.type = Type::F32;
+  EXPECT_THROW(Model(p, {}, ModelOptions{1, {{"A", wrong}}}), ModelError);
+  EXPECT_THROW(Model(p, {}, ModelOptions{1, {{"D", a}}}), ModelError);
+  EXPECT_THROW(Model(p, {}, ModelOptions{1, {{"Q", a}}}), ModelError);
+}
+
+TEST(Model, RandomInputsAreSeededAndInRange) {
+  int64_t idx[2] = {3, 4};
+  EXPECT_TRUE(identical(random_input_value(7, "A", Type::F32, idx), random_input_value(7, "A", Type::F32, idx)));
+  int differ = 0;
+  for (int64_t i = 0; i < 64; ++i) {
+    int64_t ix[1] = {i};
+    Value f = random_input_value(1, "A", Type::F32, ix);
+    EXPECT_GE(f.f, -1.0f);
+    EXPECT_LE(f.f, 1.0f);
+    EXPECT_EQ(f.f * 256.0f, std::floor(f.f * 256.0f)) << "multiples of 1/256";
+    Value u = random_input_value(1, "U", Type::U8, ix);
+    EXPECT_LE(u.u, 32u);
+    Value s = random_input_value(1, "S", Type::I32, ix);
+    EXPECT_GE(s.i, -16);
+    EXPECT_LE(s.i, 16);
+    if (!identical(f, random_input_value(2, "A", Type::F32, ix))) ++differ;
+  }
+  EXPECT_GT(differ, 32) << "another seed gives other data";
+}
+
+TEST(Model, EvaluatesPropheticExpressionsInAnEnvironment) {
+  Program p = typed(std::string(kMatmul) + "input a[i, k] : f32[N, P] = A(i, k);\noutput c[i, j] : f32[N, M] = C(i, j);\n");
+  Model m(p, {3, 3, 2});
+  const ArrayDecl& c = p.arrays[1];
+  auto code = m.compile(*c.init, c.num_slots);
+  Value env[2] = {Value::of_int(1), Value::of_int(2)};
+  int64_t ij[2] = {1, 2};
+  EXPECT_TRUE(identical(m.eval(*code, env), m.tensor(p.find_tensor("C"), ij)));
+}

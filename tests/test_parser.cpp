@@ -1,0 +1,157 @@
+#include <gtest/gtest.h>
+
+#include "tests/test_util.hpp"
+
+using namespace sched;
+using sched::test::parse;
+
+TEST(Parser, OuterProductFromLanguageMd) {
+  auto p = parse(R"(// C(i, j) = A(i) * B(j)
+param N, M;
+assume N >= 4 && M >= 1;
+tensor A(i) : f32;
+tensor C(i, j) : f32 = A(i) * A(j);
+input  a[i]    : f32[N]    = A(i);
+output c[i, j] : f32[N, M] = C(i, j);
+for i0 < (N + 3) / 4 {
+  for j < M {
+    for i1 < 4 {
+      let i = min(i0 * 4, N - 4) + i1;
+      c[i, j] {C(i, j)} := a[j] * a[i];
+    }
+  }
+}
+)");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->params.size(), 2u);
+  EXPECT_EQ(p->assumes.size(), 1u);
+  EXPECT_EQ(p->tensors.size(), 2u);
+  EXPECT_TRUE(p->tensors[0].is_input());
+  ASSERT_EQ(p->arrays.size(), 2u);
+  EXPECT_EQ(p->arrays[1].role, ArrayRole::Output);
+  const Cmd& loop = *p->body;
+  ASSERT_EQ(loop.kind, CmdKind::For);
+  const Cmd& inner = *loop.body->body;
+  ASSERT_EQ(inner.kind, CmdKind::For);
+  const Cmd& let = *inner.body;
+  ASSERT_EQ(let.kind, CmdKind::Let) << "`let x = e;` scopes over the rest of the block";
+  EXPECT_EQ(let.body->kind, CmdKind::Assign);
+  ASSERT_TRUE(let.body->annot);
+  EXPECT_EQ(print_expr(*let.body->annot), "C(i, j)");
+}
+
+TEST(Parser, LetScopesOverTheRestOfTheBlockOnly) {
+  auto p = parse("array a : i32[4];\n{ let x = 1; a[x] := 0; a[x + 1] := 1 }\na[0] := 2;\n");
+  ASSERT_TRUE(p);
+  ASSERT_EQ(p->body->kind, CmdKind::Seq);
+  ASSERT_EQ(p->body->seq.size(), 2u);
+  const Cmd& blk = *p->body->seq[0];
+  ASSERT_EQ(blk.kind, CmdKind::Let);
+  EXPECT_EQ(blk.body->kind, CmdKind::Seq);
+  EXPECT_EQ(blk.body->seq.size(), 2u);
+}
+
+TEST(Parser, LetInCommandAndExpression) {
+  auto p = parse("array a : i32[4];\nlet x = 2 in a[x] := let y = x + 1 in y * 2\na[0] := 1\n");
+  ASSERT_TRUE(p);
+  ASSERT_EQ(p->body->kind, CmdKind::Seq);
+  EXPECT_EQ(p->body->seq[0]->kind, CmdKind::Let);
+  EXPECT_EQ(p->body->seq[0]->body->value->kind, ExprKind::Let);
+  EXPECT_EQ(p->body->seq[1]->kind, CmdKind::Assign);
+}
+
+TEST(Parser, InclusiveLoopsElseIfAndAllocate) {
+  auto p = parse(R"(param N;
+array a : f32[N];
+par i = 1 to N - 1 {
+  allocate t : f32[2, 3] {
+    if i == 1 { a[i] := 0 } else if i < 3 { a[i] := 1 } else { skip }
+  }
+}
+)");
+  ASSERT_TRUE(p);
+  const Cmd& loop = *p->body;
+  EXPECT_EQ(loop.kind, CmdKind::Par);
+  ASSERT_TRUE(loop.lo);
+  EXPECT_EQ(print_expr(*loop.lo), "1");
+  EXPECT_EQ(print_expr(*loop.value), "N - 1");
+  const Cmd& alloc = *loop.body;
+  EXPECT_EQ(alloc.kind, CmdKind::Alloc);
+  EXPECT_EQ(alloc.idx.size(), 2u);
+  const Cmd& iff = *alloc.body;
+  ASSERT_EQ(iff.kind, CmdKind::If);
+  ASSERT_TRUE(iff.els);
+  EXPECT_EQ(iff.els->kind, CmdKind::If);
+  EXPECT_EQ(iff.els->els->kind, CmdKind::Skip);
+}
+
+TEST(Parser, PrecedenceAndNegativeLiterals) {
+  Diagnostics d;
+  auto e = parse_expression("1 + 2 * 3 - -4 % 5 < 6 && !(x == 2) || y", d);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(print_expr(*e), "1 + 2 * 3 - -4 % 5 < 6 && !(x == 2) || y");
+  ASSERT_EQ(e->kind, ExprKind::Binary);
+  EXPECT_EQ(e->bop, BinOp::Or);
+  auto m = parse_expression("-9223372036854775808", d);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->kind, ExprKind::IntLit);
+  EXPECT_EQ(m->ival, INT64_MIN);
+  auto n = parse_expression("-(5)", d);
+  ASSERT_TRUE(n);
+  EXPECT_EQ(n->kind, ExprKind::Unary);
+  auto f = parse_expression(".5 + 1e-3 + 2.5E2", d);
+  ASSERT_TRUE(f);
+  EXPECT_EQ(print_expr(*f), "0.5 + 0.001 + 250.0");
+  EXPECT_FALSE(d.has_errors());
+}
+
+TEST(Parser, TensorCasesAndZeroDimensional) {
+  auto p = parse("param P;\ntensor R(k) : f32 = 0.0 if k == -1 | R(k - 1) + 1.0 if 0 <= k && k < P;\n"
+                 "tensor Z() : i32 = 3;\narray r : f32[];\nr[] := 0;\n");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->tensors[0].cases.size(), 2u);
+  EXPECT_TRUE(p->tensors[0].cases[1].cond);
+  EXPECT_EQ(p->tensors[1].idx.size(), 0u);
+  EXPECT_EQ(p->body->idx.size(), 0u);
+}
+
+TEST(Parser, ErrorsHavePositionsCaretsAndExpectations) {
+  std::string d;
+  EXPECT_FALSE(parse("param N;\nfor i < N {\n  a[i] = 1\n}\n", &d));
+  EXPECT_NE(d.find("t.sched:3:8: error: expected ':='"), std::string::npos) << d;
+  EXPECT_NE(d.find("    a[i] = 1\n         ^"), std::string::npos) << d;
+}
+
+TEST(Parser, SeveralErrorsPerFile) {
+  std::string d;
+  EXPECT_FALSE(parse("param N\narray a : f33[N];\nfor i < { skip }\na[0] := 1 +;\nb[] := 2 2\n", &d));
+  EXPECT_NE(d.find(":2:11: error: expected a type"), std::string::npos) << d;
+  EXPECT_NE(d.find(":3:9: error: expected an expression"), std::string::npos) << d;
+  EXPECT_NE(d.find(":4:12: error: expected an expression"), std::string::npos) << d;
+  EXPECT_NE(d.find(":5:10: error: expected ';' or a newline"), std::string::npos) << d;
+}
+
+TEST(Parser, LexicalErrors) {
+  std::string d;
+  EXPECT_FALSE(parse("array a : i32[];\na[] := 99999999999999999999;\n/* open", &d));
+  EXPECT_NE(d.find("does not fit in 64 bits"), std::string::npos) << d;
+  EXPECT_NE(d.find("unterminated comment"), std::string::npos) << d;
+  EXPECT_FALSE(parse("array a : f64[];\na[] := 1e999 $ 2\n", &d));
+  EXPECT_NE(d.find("out of range"), std::string::npos) << d;
+  EXPECT_NE(d.find("unexpected character '$'"), std::string::npos) << d;
+}
+
+TEST(Parser, ChainedComparisonsAndMisplacedDeclarations) {
+  std::string d;
+  EXPECT_FALSE(parse("param N;\nassume 0 < N < 4;\n", &d));
+  EXPECT_NE(d.find("comparisons do not chain"), std::string::npos) << d;
+  EXPECT_FALSE(parse("array a : i32[];\na[] := 1\nparam N;\n", &d));
+  EXPECT_NE(d.find("declarations come before the body"), std::string::npos) << d;
+}
+
+TEST(Parser, NewlinesEndStatementsButNotExpressions) {
+  auto p = parse("array a : i32[2];\na[0] := 1 +\n  2\na[1] := 3\n");
+  ASSERT_TRUE(p);
+  ASSERT_EQ(p->body->kind, CmdKind::Seq);
+  EXPECT_EQ(print_expr(*p->body->seq[0]->value), "1 + 2");
+}

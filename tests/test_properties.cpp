@@ -1,0 +1,148 @@
+// Properties of random well-typed programs (fuzz/gen.hpp): print/parse round trips and typing
+// invariants. Each property counts how often its interesting path was taken and fails if a
+// path was never exercised, so that a vacuous property shows itself.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <iostream>
+
+#include "fuzz/gen.hpp"
+#include "tests/test_util.hpp"
+
+using namespace sched;
+
+namespace {
+
+void visit(const Cmd& c, const std::function<void(const Cmd&)>& f) {
+  f(c);
+  for (const auto& s : c.seq) visit(*s, f);
+  if (c.body) visit(*c.body, f);
+  if (c.els) visit(*c.els, f);
+}
+
+}  // namespace
+
+TEST(Properties, PrintParseRoundTrip) {
+  int cases = 0, with_par = 0, with_alloc = 0, with_let = 0;
+  bool ok = rc::check("print(p) parses back to p, and printing is idempotent", [&] {
+    auto g = *fuzz::gen_program();
+    ++cases;
+    with_par += g.info.pars > 0;
+    with_alloc += g.info.allocs > 0;
+    with_let += g.info.lets > 0;
+    std::string text = print_program(g.program);
+    Loaded l = load_text(text, "gen.sched", false);
+    RC_ASSERT(l.program.has_value());
+    RC_ASSERT(equal(g.program, *l.program));
+    RC_ASSERT(print_program(*l.program) == text);
+  });
+  EXPECT_TRUE(ok);
+  std::cout << "[round trip] cases " << cases << ", with par " << with_par << ", with allocate " << with_alloc
+            << ", with let " << with_let << "\n";
+  EXPECT_GT(with_par, 0);
+  EXPECT_GT(with_alloc, 0);
+  EXPECT_GT(with_let, 0);
+}
+
+TEST(Properties, GeneratedProgramsAreWellTyped) {
+  int cases = 0, affine = 0, non_affine = 0, annotated = 0;
+  bool ok = rc::check("generated programs type-check, and typing agrees with the generator", [&] {
+    auto g = *fuzz::gen_program();
+    ++cases;
+    std::string text = print_program(g.program);
+    Loaded l = load_text(text, "gen.sched");
+    RC_ASSERT(l.stage == LoadStage::Ok);
+    const Program& p = *l.program;
+    (p.affine ? affine : non_affine)++;
+    // the generator's intent bounds the checker's verdict
+    if (g.info.intended_affine) RC_ASSERT(p.affine);
+    RC_ASSERT(static_cast<int>(l.report.non_affine.size()) == (p.affine ? 0 : static_cast<int>(l.report.non_affine.size())));
+    RC_ASSERT(l.report.assignments == g.info.assignments);
+    // every assignment's right-hand side and annotation has the array's element type,
+    // every subscript is an index, every binder has a slot
+    visit(*p.body, [&](const Cmd& c) {
+      if (c.kind == CmdKind::Assign) {
+        RC_ASSERT(c.id >= 0);
+        RC_ASSERT(c.value->type != Type::Invalid);
+        if (c.annot) { RC_ASSERT(c.annot->type == c.value->type); ++annotated; }
+        for (const auto& i : c.idx) RC_ASSERT(i->type == Type::Int);
+      }
+      if (c.is_loop() || c.kind == CmdKind::Let) RC_ASSERT(c.slot >= 0 && c.slot < p.num_slots);
+      if (c.kind == CmdKind::Alloc) RC_ASSERT(c.id >= static_cast<int>(p.arrays.size()) && c.id < p.num_array_ids);
+    });
+    // typing is stable under printing
+    Loaded again = load_text(print_program(p), "gen2.sched");
+    RC_ASSERT(again.stage == LoadStage::Ok);
+    RC_ASSERT(again.program->affine == p.affine);
+  });
+  EXPECT_TRUE(ok);
+  std::cout << "[typing] cases " << cases << ", affine " << affine << ", non-affine " << non_affine << ", annotated assignments "
+            << annotated << "\n";
+  EXPECT_GT(affine, 0);
+  EXPECT_GT(non_affine, 0);
+  EXPECT_GT(annotated, 0);
+}
+
+TEST(Properties, AffineOnlyGeneratorGivesAffinePrograms) {
+  int cases = 0;
+  bool ok = rc::check("with non-affine constructs off, every program is affine", [&] {
+    fuzz::GenOptions o;
+    o.nonaffine = false;
+    auto g = *fuzz::gen_program(o);
+    ++cases;
+    Loaded l = load_text(print_program(g.program), "gen.sched");
+    RC_ASSERT(l.stage == LoadStage::Ok);
+    RC_ASSERT(l.program->affine);
+  });
+  EXPECT_TRUE(ok);
+  EXPECT_GT(cases, 0);
+}
+
+TEST(Properties, IllTypedMutantsAreRejectedWithAPosition) {
+  int cases = 0, tensor_in_body = 0, array_in_annot = 0, float_in_int = 0;
+  bool ok = rc::check("a program made ill-typed on purpose is rejected, with a position inside the file", [&] {
+    auto g = *fuzz::gen_program();
+    ++cases;
+    Program& p = g.program;
+    const ArrayDecl& a = p.arrays[0];
+    const TensorDecl& t = p.tensors[0];
+    int kind = *rc::gen::inRange(0, 3);
+    std::vector<ExprPtr> sub;
+    for (size_t k = 0; k < a.dims.size(); ++k) sub.push_back(make_int(0));
+    CmdPtr bad;
+    if (kind == 0) {  // a tensor read in a semantic expression
+      std::vector<ExprPtr> ti;
+      for (size_t k = 0; k < t.idx.size(); ++k) ti.push_back(make_int(0));
+      bad = make_assign(a.name, std::move(sub), nullptr, make_access(ExprKind::TensorRead, t.name, std::move(ti)));
+      ++tensor_in_body;
+    } else if (kind == 1) {  // an array read in an annotation
+      std::vector<ExprPtr> ai;
+      for (size_t k = 0; k < a.dims.size(); ++k) ai.push_back(make_int(0));
+      auto annot = make_access(ExprKind::ArrayRead, a.name, std::move(ai));
+      std::vector<ExprPtr> sub2;
+      for (size_t k = 0; k < a.dims.size(); ++k) sub2.push_back(make_int(0));
+      bad = make_assign(a.name, std::move(sub2), std::move(annot), make_int(0));
+      ++array_in_annot;
+    } else {  // a float literal as a subscript (or into an integer array)
+      if (a.dims.empty()) sub.push_back(make_float(0.5));
+      else sub[0] = make_float(0.5);
+      bad = make_assign(a.name, std::move(sub), nullptr, make_int(0));
+      ++float_in_int;
+    }
+    std::vector<CmdPtr> cs;
+    cs.push_back(std::move(p.body));
+    cs.push_back(std::move(bad));
+    p.body = make_seq(std::move(cs));
+    std::string text = print_program(p);
+    Loaded l = load_text(text, "bad.sched");
+    RC_ASSERT(l.stage == LoadStage::Type);
+    RC_ASSERT(l.diagnostics.find("bad.sched:") != std::string::npos);
+    RC_ASSERT(l.diagnostics.find("^") != std::string::npos);
+  });
+  EXPECT_TRUE(ok);
+  std::cout << "[ill-typed] cases " << cases << ": tensor in body " << tensor_in_body << ", array in annotation "
+            << array_in_annot << ", float subscript " << float_in_int << "\n";
+  EXPECT_GT(tensor_in_body, 0);
+  EXPECT_GT(array_in_annot, 0);
+  EXPECT_GT(float_in_int, 0);
+}

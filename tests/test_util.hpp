@@ -1,0 +1,24 @@
+#pragma once
+#include <string>
+
+#include "interpreter/load.hpp"
+#include "interpreter/parser.hpp"
+#include "interpreter/printer.hpp"
+#include "interpreter/typecheck.hpp"
+
+namespace sched::test {
+
+// Parses (and type-checks) text; returns the rendered diagnostics in `diags`.
+inline std::optional<Program> parse(const std::string& text, std::string* diags = nullptr, bool check = false) {
+  Loaded l = load_text(text, "t.sched", check);
+  if (diags) *diags = l.diagnostics;
+  if (check && l.stage != LoadStage::Ok) return std::nullopt;
+  return std::move(l.program);
+}
+
+inline std::string typecheck_errors(const std::string& text) {
+  Loaded l = load_text(text, "t.sched", true);
+  return l.stage == LoadStage::Ok ? std::string() : l.diagnostics;
+}
+
+}  // namespace sched::test
