@@ -61,13 +61,18 @@ struct Memo {
   Block* last_block = nullptr;
 
   Cell at(std::span<const int64_t> idx) {
-    Key k{};
     size_t r = idx.size();
     int64_t lastv = r ? idx[r - 1] : 0;
-    for (size_t i = 0; i + 1 < r; ++i) k.v[i] = idx[i];
-    k.v[kMaxRank - 1] = lastv >> kBlockBits;  // arithmetic shift: floor
+    int64_t blk = lastv >> kBlockBits;  // arithmetic shift: floor
     int off = static_cast<int>(lastv & (kBlockSize - 1));
-    if (last_block && k == last) return {last_block, off};
+    if (last_block && last.v[kMaxRank - 1] == blk) {
+      bool same = true;
+      for (size_t i = 0; i + 1 < r; ++i) same = same && last.v[i] == idx[i];
+      if (same) return {last_block, off};
+    }
+    Key k{};
+    for (size_t i = 0; i + 1 < r; ++i) k.v[i] = idx[i];
+    k.v[kMaxRank - 1] = blk;
     auto& slot = blocks[k];
     if (!slot) slot = std::make_unique<Block>();
     last = k;
@@ -90,10 +95,27 @@ struct Instr {
   Loc loc;
 };
 
-// c0 + Σ coef * env[slot] with parameters folded into c0.
+// c0 + Σ coef * env[slot] with parameters folded into c0 (at most kMaxTerms terms).
+constexpr int kMaxTerms = 6;
 struct Form {
   int64_t c0 = 0;
-  std::vector<std::pair<int, int64_t>> terms;
+  int n = 0;
+  int slot[kMaxTerms];
+  int64_t coef[kMaxTerms];
+  bool add_term(int s, int64_t c) {
+    for (int i = 0; i < n; ++i)
+      if (slot[i] == s) return !__builtin_add_overflow(coef[i], c, &coef[i]);
+    if (n == kMaxTerms) return false;
+    slot[n] = s;
+    coef[n++] = c;
+    return true;
+  }
+};
+
+// A case condition compiled to a conjunction of linear constraints `form op 0`.
+struct Constraint {
+  Form f;
+  BinOp op;
 };
 
 }  // namespace
@@ -193,10 +215,13 @@ class Compiler {
   std::optional<Form> form_of(const Expr& e) {
     if (e.type != Type::Int) return std::nullopt;
     switch (e.kind) {
-      case ExprKind::IntLit: return Form{e.ival, {}};
-      case ExprKind::Var:
-        if (e.var_kind == VarKind::Param) return Form{params_[static_cast<size_t>(e.slot)], {}};
-        return Form{0, {{e.slot, 1}}};
+      case ExprKind::IntLit: { Form f; f.c0 = e.ival; return f; }
+      case ExprKind::Var: {
+        Form f;
+        if (e.var_kind == VarKind::Param) f.c0 = params_[static_cast<size_t>(e.slot)];
+        else f.add_term(e.slot, 1);
+        return f;
+      }
       case ExprKind::Unary:
         if (e.uop == UnOp::Neg) if (auto f = form_of(*e.args[0])) return scale(*f, -1);
         return std::nullopt;
@@ -206,41 +231,96 @@ class Compiler {
         auto b = form_of(*e.args[1]);
         if (!a || !b) return std::nullopt;
         if (e.bop == BinOp::Mul) {
-          if (a->terms.empty()) return scale(*b, a->c0);
-          if (b->terms.empty()) return scale(*a, b->c0);
+          if (a->n == 0) return scale(*b, a->c0);
+          if (b->n == 0) return scale(*a, b->c0);
           return std::nullopt;
         }
         if (e.bop == BinOp::Sub) { b = scale(*b, -1); if (!b) return std::nullopt; }
-        Form r = *a;
-        if (__builtin_add_overflow(r.c0, b->c0, &r.c0)) return std::nullopt;
-        for (auto& t : b->terms) r.terms.push_back(t);
-        return r;
+        return add(*a, *b);
       }
       default: return std::nullopt;
     }
   }
+
+ public:
+  // The condition as a conjunction of linear constraints, if it is one.
+  std::optional<std::vector<Constraint>> constraints_of(const Expr& e) {
+    std::vector<Constraint> out;
+    if (!collect(e, out)) return std::nullopt;
+    return out;
+  }
+
+ private:
+  bool collect(const Expr& e, std::vector<Constraint>& out) {
+    if (e.kind == ExprKind::Binary && e.bop == BinOp::And) return collect(*e.args[0], out) && collect(*e.args[1], out);
+    if (e.kind == ExprKind::BoolLit) {
+      Form f;
+      out.push_back({f, e.bval ? BinOp::Eq : BinOp::Ne});  // 0 == 0 / 0 != 0
+      return true;
+    }
+    if (e.kind != ExprKind::Binary || !is_comparison(e.bop)) return false;
+    auto a = form_of(*e.args[0]);
+    auto b = form_of(*e.args[1]);
+    if (!a || !b) return false;
+    auto nb = scale(*b, -1);
+    if (!nb) return false;
+    auto d = add(*a, *nb);
+    if (!d) return false;
+    out.push_back({*d, e.bop});
+    return true;
+  }
+  static std::optional<Form> add(const Form& a, const Form& b) {
+    Form r = a;
+    if (__builtin_add_overflow(r.c0, b.c0, &r.c0)) return std::nullopt;
+    for (int i = 0; i < b.n; ++i)
+      if (!r.add_term(b.slot[i], b.coef[i])) return std::nullopt;
+    return r;
+  }
   static std::optional<Form> scale(const Form& f, int64_t k) {
     Form r;
     if (__builtin_mul_overflow(f.c0, k, &r.c0)) return std::nullopt;
-    for (auto [s, c] : f.terms) {
-      int64_t nc;
-      if (__builtin_mul_overflow(c, k, &nc)) return std::nullopt;
-      r.terms.push_back({s, nc});
+    r.n = f.n;
+    for (int i = 0; i < f.n; ++i) {
+      r.slot[i] = f.slot[i];
+      if (__builtin_mul_overflow(f.coef[i], k, &r.coef[i])) return std::nullopt;
     }
     return r;
   }
 };
 
 inline bool eval_form(const Form& f, const Value* env, int64_t& out) {
+  if (f.n == 1 && f.coef[0] == 1) {  // the common `x + c`
+    const Value& x = env[f.slot[0]];
+    return x.defined && !__builtin_add_overflow(x.i, f.c0, &out);
+  }
   int64_t v = f.c0;
-  for (auto [s, c] : f.terms) {
-    const Value& x = env[s];
+  for (int i = 0; i < f.n; ++i) {
+    const Value& x = env[f.slot[i]];
     if (!x.defined) return false;
     int64_t p;
-    if (__builtin_mul_overflow(x.i, c, &p) || __builtin_add_overflow(v, p, &v)) return false;
+    if (__builtin_mul_overflow(x.i, f.coef[i], &p) || __builtin_add_overflow(v, p, &v)) return false;
   }
   out = v;
   return true;
+}
+
+// 1 true, 0 false, -1 undefined (an overflow).
+inline int eval_constraints(const std::vector<Constraint>& cs, const Value* env) {
+  for (const Constraint& c : cs) {
+    int64_t v;
+    if (!eval_form(c.f, env, v)) return -1;
+    bool h;
+    switch (c.op) {
+      case BinOp::Eq: h = v == 0; break;
+      case BinOp::Ne: h = v != 0; break;
+      case BinOp::Lt: h = v < 0; break;
+      case BinOp::Le: h = v <= 0; break;
+      case BinOp::Gt: h = v > 0; break;
+      default: h = v >= 0; break;
+    }
+    if (!h) return 0;
+  }
+  return 1;
 }
 
 // Fast paths of apply_binop for the common types; identical results by construction.
@@ -253,8 +333,20 @@ inline Value binop(BinOp op, const Value& a, const Value& b) {
         case BinOp::Mul: return Value::of_f32(a.f * b.f);
         default: break;
       }
-    } else if (a.type == Type::Int) {
+    } else if (a.type == Type::F64) {
       switch (op) {
+        case BinOp::Add: return Value::of_f64(a.d + b.d);
+        case BinOp::Sub: return Value::of_f64(a.d - b.d);
+        case BinOp::Mul: return Value::of_f64(a.d * b.d);
+        default: break;
+      }
+    } else if (a.type == Type::Int) {
+      int64_t r;
+      switch (op) {
+        case BinOp::Add: if (!__builtin_add_overflow(a.i, b.i, &r)) return Value::of_int(r); break;
+        case BinOp::Sub: if (!__builtin_sub_overflow(a.i, b.i, &r)) return Value::of_int(r); break;
+        case BinOp::Eq: return Value::of_bool(a.i == b.i);
+        case BinOp::Ne: return Value::of_bool(a.i != b.i);
         case BinOp::Lt: return Value::of_bool(a.i < b.i);
         case BinOp::Le: return Value::of_bool(a.i <= b.i);
         case BinOp::Ge: return Value::of_bool(a.i >= b.i);
@@ -270,30 +362,52 @@ inline Value binop(BinOp op, const Value& a, const Value& b) {
 
 }  // namespace
 
+namespace {
+Value random_value(uint64_t salted_seed, Type t, std::span<const int64_t> idx);
+}
+
 struct Model::Impl {
   const Program& prog;
   std::vector<int64_t> params;
   ModelOptions opts;
-  std::vector<uint64_t> salts;
-  std::vector<const NpyArray*> data;  // per tensor (inputs only)
+
+  // Per tensor: what a read needs, flat.
+  struct TInfo {
+    Type type;
+    int rank;
+    bool input;
+    const NpyArray* data;
+    uint64_t salt;  // seed mixed with the name: random inputs
+    int num_slots;
+    int frame_size;  // env slots + operand stack of its codes
+  };
+  std::vector<TInfo> info;
   std::vector<Memo> memo;
-  // compiled cases per tensor: (cond or null, value)
-  struct CaseCode { std::shared_ptr<Compiled> cond, value; };
+  struct CaseCode {
+    std::shared_ptr<Compiled> cond, value;
+    std::optional<std::vector<Constraint>> linear;  // the condition as linear constraints, if it is
+  };
   std::vector<std::vector<CaseCode>> cases;
-  std::vector<Value> stack;
   uint64_t points = 0;
 
+  // Explicit evaluation stack. A frame owns a region of `area`: its environment (slots) then
+  // its operand stack. A frame that misses a dependency keeps its pc and stack pointer, and
+  // resumes at the read that missed once the dependency is computed: no point is evaluated twice.
   struct Frame {
     int tensor;
-    int64_t idx[kMaxRank];
+    int case_k;  // -1: case not chosen yet
+    int pc;
     Cell cell;
-    size_t env;  // offset into env_stack
+    size_t area;  // offset of the environment in `area`
+    size_t sp;    // offset of the operand stack top in `area`
+    bool has_resume = false;  // the value of the dependency this frame waited for
+    Value resume;
+    int64_t idx[kMaxRank];
   };
   std::vector<Frame> frames;
-  std::vector<Value> env_stack;
+  std::vector<Value> area;
 
   // the dependency a run stopped at
-  bool missing = false;
   int miss_tensor = 0;
   int64_t miss_idx[kMaxRank];
   Cell miss_cell{};
@@ -302,8 +416,6 @@ struct Model::Impl {
     if (!p.typed) throw ModelError({}, "internal: the model needs a type-checked program");
     if (params.size() != p.params.size()) throw ModelError({}, "internal: wrong number of parameter values");
     size_t nt = p.tensors.size();
-    salts.resize(nt);
-    data.assign(nt, nullptr);
     memo.resize(nt);
     cases.resize(nt);
     for (const auto& [name, arr] : opts.data) {
@@ -323,14 +435,24 @@ struct Model::Impl {
       const auto& t = p.tensors[i];
       if (t.idx.size() > static_cast<size_t>(kMaxRank))
         throw ModelError(t.loc, fmt::format("tensor '{}' has {} dimensions; the model supports at most {}", t.name, t.idx.size(), kMaxRank));
-      salts[i] = name_salt(t.name);
-      if (auto it = opts.data.find(t.name); it != opts.data.end()) data[i] = &it->second;
+      TInfo ti{t.type, static_cast<int>(t.idx.size()), t.is_input(), nullptr, mix64(opts.seed ^ name_salt(t.name)),
+               std::max(t.num_slots, 1), 0};
+      if (auto it = opts.data.find(t.name); it != opts.data.end()) ti.data = &it->second;
+      int stack = 0;
       for (const auto& c : t.cases) {
         CaseCode cc;
-        if (c.cond) cc.cond = compile(*c.cond, t.num_slots);
+        if (c.cond) {
+          cc.cond = compile(*c.cond, t.num_slots);
+          Compiled scratch;
+          cc.linear = Compiler(params, scratch).constraints_of(*c.cond);
+          stack = std::max(stack, cc.cond->max_stack);
+        }
         cc.value = compile(*c.value, t.num_slots);
+        stack = std::max(stack, cc.value->max_stack);
         cases[i].push_back(std::move(cc));
       }
+      ti.frame_size = ti.num_slots + stack + 1;
+      info.push_back(ti);
     }
   }
 
@@ -338,21 +460,19 @@ struct Model::Impl {
     auto c = std::make_shared<Compiled>();
     c->num_slots = num_slots;
     Compiler(params, *c).expr(e);
-    if (static_cast<size_t>(c->max_stack) > stack.size()) stack.resize(static_cast<size_t>(c->max_stack) + 8);
     return c;
   }
 
-  Value input_value(int id, std::span<const int64_t> idx) {
-    const auto& t = prog.tensors[static_cast<size_t>(id)];
-    if (const NpyArray* a = data[static_cast<size_t>(id)]) {
+  Value input_value(const TInfo& t, const int64_t* idx) const {
+    if (const NpyArray* a = t.data) {
       size_t flat = 0;
-      for (size_t d = 0; d < idx.size(); ++d) {
-        if (idx[d] < 0 || idx[d] >= a->shape[d]) return Value::bottom(t.type);
-        flat = flat * static_cast<size_t>(a->shape[d]) + static_cast<size_t>(idx[d]);
+      for (int d = 0; d < t.rank; ++d) {
+        if (idx[d] < 0 || idx[d] >= a->shape[static_cast<size_t>(d)]) return Value::bottom(t.type);
+        flat = flat * static_cast<size_t>(a->shape[static_cast<size_t>(d)]) + static_cast<size_t>(idx[d]);
       }
       return a->at(flat);
     }
-    return random_input_value(opts.seed, t.name, t.type, idx);
+    return random_value(t.salt, t.type, std::span<const int64_t>(idx, static_cast<size_t>(t.rank)));
   }
 
   std::string point_text(int id, const int64_t* idx) const {
@@ -382,28 +502,38 @@ struct Model::Impl {
 
   // Reads a tensor point inside a run: an input, a memoised value, or a recorded miss.
   bool read(int id, const int64_t* idx, Value& out) {
-    const auto& t = prog.tensors[static_cast<size_t>(id)];
-    std::span<const int64_t> ix(idx, t.idx.size());
-    if (t.is_input()) { out = input_value(id, ix); return true; }
-    Cell c = memo[static_cast<size_t>(id)].at(ix);
+    const TInfo& t = info[static_cast<size_t>(id)];
+    if (t.input) { out = input_value(t, idx); return true; }
+    Cell c = memo[static_cast<size_t>(id)].at(std::span<const int64_t>(idx, static_cast<size_t>(t.rank)));
     uint8_t st = c.state();
     if (st == kDone) {
       out = c.block->defined[c.off] ? Value::from_bits(t.type, c.block->bits[c.off]) : Value::bottom(t.type);
       return true;
     }
     if (st == kBusy) cycle_error(id, idx, c);
-    missing = true;
     miss_tensor = id;
-    std::memcpy(miss_idx, idx, sizeof(int64_t) * t.idx.size());
+    std::memcpy(miss_idx, idx, sizeof(int64_t) * static_cast<size_t>(t.rank));
     miss_cell = c;
     return false;
   }
 
-  // Runs code; false when it stopped at a missing dependency.
-  bool run(const Compiled& c, Value* env, Value& result) {
-    Value* sp = stack.data();
+  // Runs c from pc with the operand stack top at sp. Returns false at a missing dependency,
+  // leaving pc at the read that missed and the stack as it was before it (so that the run
+  // resumes there).
+  bool run(const Compiled& c, Value* env, int& pc, Value*& sp, Frame* resuming = nullptr) {
+    const Instr* ins = c.ins.data();
+    const int n = static_cast<int>(c.ins.size());
     int64_t idx[kMaxRank];
-    for (const Instr& in : c.ins) {
+    if (resuming && resuming->has_resume) {
+      // the read at pc missed; its dependency has been computed since: take its value
+      resuming->has_resume = false;
+      const Instr& in = ins[pc];
+      if (in.op == Op::ReadStack) sp -= in.n;
+      *sp++ = resuming->resume;
+      ++pc;
+    }
+    for (; pc < n; ++pc) {
+      const Instr& in = ins[pc];
       switch (in.op) {
         case Op::Const: *sp++ = in.imm; break;
         case Op::Local: *sp++ = env[in.a]; break;
@@ -416,12 +546,14 @@ struct Model::Impl {
           break;
         }
         case Op::ReadStack: {
-          sp -= in.n;
+          Value* args = sp - in.n;
           bool ok = true;
-          for (int k = 0; k < in.n; ++k) { ok = ok && sp[k].defined; idx[k] = sp[k].i; }
-          if (!ok) { *sp++ = Value::bottom(in.type); break; }
-          if (!read(in.a, idx, *sp)) return false;
-          ++sp;
+          for (int k = 0; k < in.n; ++k) { ok = ok && args[k].defined; idx[k] = args[k].i; }
+          Value v;
+          if (!ok) v = Value::bottom(in.type);
+          else if (!read(in.a, idx, v)) return false;
+          sp = args;
+          *sp++ = v;
           break;
         }
         case Op::Un: sp[-1] = apply_unop(static_cast<UnOp>(in.sub), sp[-1]); break;
@@ -431,22 +563,59 @@ struct Model::Impl {
         case Op::Store: env[in.a] = *--sp; break;
       }
     }
-    result = sp[-1];
     return true;
   }
 
-  // Evaluates one point given its frame; false on a missing dependency.
-  bool eval_point(Frame& f, Value& out) {
+  void push_frame(int id, const int64_t* idx, Cell c) {
+    const TInfo& t = info[static_cast<size_t>(id)];
+    Frame f;
+    f.tensor = id;
+    f.case_k = -1;
+    f.pc = 0;
+    std::memcpy(f.idx, idx, sizeof(int64_t) * static_cast<size_t>(t.rank));
+    f.cell = c;
+    f.area = area.size();
+    f.sp = f.area + static_cast<size_t>(t.num_slots);
+    area.resize(area.size() + static_cast<size_t>(t.frame_size));
+    c.state() = kBusy;
+    frames.push_back(f);
+  }
+
+  void finish(Frame& f, Value v, size_t base) {
+    Cell c = f.cell;
+    c.block->bits[c.off] = v.defined ? v.bits() : 0;
+    c.block->defined[c.off] = v.defined;
+    c.state() = kDone;
+    area.resize(f.area);
+    frames.pop_back();
+    ++points;
+    // the frame below waited for this point in its value code: hand the value over
+    if (frames.size() > base && frames.back().case_k >= 0) {
+      frames.back().has_resume = true;
+      frames.back().resume = v;
+    }
+  }
+
+  // Chooses the case of a fresh frame (-1: in no case; -2: a dependency of a condition is missing).
+  int choose_case(Frame& f) {
     const auto& t = prog.tensors[static_cast<size_t>(f.tensor)];
-    Value* env = env_stack.data() + f.env;
+    Value* env = area.data() + f.area;
     for (size_t k = 0; k < t.idx.size(); ++k) env[t.idx_slots[k]] = Value::of_int(f.idx[k]);
     const auto& cs = cases[static_cast<size_t>(f.tensor)];
     int chosen = -1;
     for (size_t k = 0; k < cs.size(); ++k) {
       bool holds = true;
-      if (cs[k].cond) {
-        Value v;
-        if (!run(*cs[k].cond, env, v)) return false;
+      if (cs[k].linear) {
+        int h = eval_constraints(*cs[k].linear, env);
+        if (h < 0)
+          throw ModelError(t.cases[k].cond->loc, fmt::format("the condition of case {} of tensor '{}' is undefined at {}",
+                                                             k + 1, t.name, point_text(f.tensor, f.idx)));
+        holds = h == 1;
+      } else if (cs[k].cond) {
+        int pc = 0;
+        Value* sp = area.data() + f.sp;
+        if (!run(*cs[k].cond, env, pc, sp)) return -2;  // restart the choice once the dependency is known
+        Value v = sp[-1];
         if (!v.defined)
           throw ModelError(t.cases[k].cond->loc, fmt::format("the condition of case {} of tensor '{}' is undefined at {}",
                                                              k + 1, t.name, point_text(f.tensor, f.idx)));
@@ -461,39 +630,28 @@ struct Model::Impl {
         chosen = static_cast<int>(k);
       }
     }
-    if (chosen < 0) { out = Value::bottom(t.type); return true; }
-    return run(*cs[static_cast<size_t>(chosen)].value, env, out);
+    return chosen;
   }
 
-  void push_frame(int id, const int64_t* idx, Cell c) {
-    const auto& t = prog.tensors[static_cast<size_t>(id)];
-    Frame f;
-    f.tensor = id;
-    std::memcpy(f.idx, idx, sizeof(int64_t) * t.idx.size());
-    f.cell = c;
-    f.env = env_stack.size();
-    env_stack.resize(env_stack.size() + static_cast<size_t>(std::max(t.num_slots, 1)));
-    c.state() = kBusy;
-    frames.push_back(f);
-  }
-
-  // Computes every pending frame (the explicit-stack evaluation).
+  // Computes every frame above `base` (the explicit-stack evaluation).
   void drain(size_t base) {
     while (frames.size() > base) {
       Frame& f = frames.back();
-      Value v;
-      missing = false;
-      if (!eval_point(f, v)) {
-        push_frame(miss_tensor, miss_idx, miss_cell);
+      if (f.case_k < 0) {
+        int k = choose_case(f);
+        if (k == -2) { push_frame(miss_tensor, miss_idx, miss_cell); continue; }
+        if (k == -1) { finish(f, Value::bottom(info[static_cast<size_t>(f.tensor)].type), base); continue; }
+        f.case_k = k;
+      }
+      Value* env = area.data() + f.area;
+      Value* sp = area.data() + f.sp;
+      const Compiled& code = *cases[static_cast<size_t>(f.tensor)][static_cast<size_t>(f.case_k)].value;
+      if (!run(code, env, f.pc, sp, &f)) {
+        f.sp = static_cast<size_t>(sp - area.data());
+        push_frame(miss_tensor, miss_idx, miss_cell);  // invalidates f, env, sp
         continue;
       }
-      Cell c = f.cell;
-      c.block->bits[c.off] = v.defined ? v.bits() : 0;
-      c.block->defined[c.off] = v.defined;
-      c.state() = kDone;
-      env_stack.resize(f.env);
-      frames.pop_back();
-      ++points;
+      finish(f, sp[-1], base);
     }
   }
 
@@ -506,12 +664,16 @@ struct Model::Impl {
   void reset_after_error() {
     for (auto& f : frames) f.cell.state() = kNone;
     frames.clear();
-    env_stack.clear();
+    area.clear();
   }
 };
 
 Value random_input_value(uint64_t seed, std::string_view tensor, Type t, std::span<const int64_t> idx) {
-  uint64_t h = mix64(seed ^ name_salt(tensor));
+  return random_value(mix64(seed ^ name_salt(tensor)), t, idx);
+}
+
+namespace {
+Value random_value(uint64_t h, Type t, std::span<const int64_t> idx) {
   for (int64_t i : idx) h = mix64(h + 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(i));
   switch (t) {
     case Type::F32: return Value::of_f32(static_cast<float>(static_cast<int64_t>(h % 513) - 256) / 256.0f);
@@ -522,6 +684,7 @@ Value random_input_value(uint64_t seed, std::string_view tensor, Type t, std::sp
       return Value::of_wrapped(t, static_cast<uint64_t>(static_cast<int64_t>(h % 33) - 16));
   }
 }
+}  // namespace
 
 Model::Model(const Program& p, std::vector<int64_t> params, ModelOptions opts)
     : impl_(std::make_unique<Impl>(p, std::move(params), std::move(opts))) {}
@@ -549,13 +712,12 @@ Value Model::eval(const Compiled& c, std::span<const Value> env) {
   Impl& m = *impl_;
   std::vector<Value> local(env.begin(), env.end());
   if (local.size() < static_cast<size_t>(c.num_slots)) local.resize(static_cast<size_t>(c.num_slots));
+  std::vector<Value> stack(static_cast<size_t>(c.max_stack) + 1);
   try {
-    Value v;
-    for (;;) {
-      m.missing = false;
-      if (m.run(c, local.data(), v)) return v;
-      m.resolve_missing();
-    }
+    int pc = 0;
+    Value* sp = stack.data();
+    while (!m.run(c, local.data(), pc, sp)) m.resolve_missing();
+    return sp[-1];
   } catch (...) {
     m.reset_after_error();
     throw;
