@@ -37,6 +37,23 @@ static void BM_ModelMatmul(benchmark::State& state) {
 }
 BENCHMARK(BM_ModelMatmul)->Arg(64)->Arg(128)->Arg(256)->Unit(benchmark::kMillisecond);
 
+// The same, as `sched run` evaluates an output declaration: every cell, in parallel (one model
+// per worker). Arg: N; second arg: threads.
+static void BM_ModelMatmulOutput(benchmark::State& state) {
+  std::string src = std::string(kMatmul) + "output c[i, j] : f32[N, M] = C(i, j);\n";
+  Loaded l = load_text(src, "matmul.sched");
+  if (l.stage != LoadStage::Ok) { state.SkipWithError("matmul spec does not type-check"); return; }
+  const int64_t n = state.range(0);
+  uint64_t points = 0, pts = 0;
+  for (auto _ : state) {
+    auto cells = evaluate_array(*l.program, 0, {n, n, n}, ModelOptions{}, {n, n}, static_cast<int>(state.range(1)), &pts);
+    benchmark::DoNotOptimize(cells.data());
+    points += pts;
+  }
+  state.counters["points/s"] = benchmark::Counter(static_cast<double>(points), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_ModelMatmulOutput)->Args({256, 1})->Args({256, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // A 2,000,000-deep chain S(k) -> S(k - 1): explicit-stack evaluation.
 static void BM_ModelDeepChain(benchmark::State& state) {
   Loaded l = load_text("param P;\ntensor S(k) : i64 = 0 if k == -1 | S(k - 1) + 1 if 0 <= k && k < P;\n", "chain.sched");

@@ -4,7 +4,13 @@
 
 #include <cstring>
 #include <optional>
+#include <mutex>
 #include <unordered_map>
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "interpreter/ops.hpp"
 #include "interpreter/printer.hpp"
@@ -405,7 +411,18 @@ struct Model::Impl {
     int64_t idx[kMaxRank];
   };
   std::vector<Frame> frames;
-  std::vector<Value> area;
+  // frame storage: grows, never shrinks; `area_top` is the used part (no per-frame construction)
+  std::unique_ptr<Value[]> area_buf;
+  size_t area_cap = 0, area_top = 0;
+  Value* area_data() { return area_buf.get(); }
+  void area_reserve(size_t n) {
+    if (n <= area_cap) return;
+    size_t cap = std::max<size_t>(n, area_cap * 2 + 64);
+    std::unique_ptr<Value[]> nb(new Value[cap]);
+    std::copy(area_buf.get(), area_buf.get() + area_top, nb.get());
+    area_buf = std::move(nb);
+    area_cap = cap;
+  }
 
   // the dependency a run stopped at
   int miss_tensor = 0;
@@ -574,9 +591,10 @@ struct Model::Impl {
     f.pc = 0;
     std::memcpy(f.idx, idx, sizeof(int64_t) * static_cast<size_t>(t.rank));
     f.cell = c;
-    f.area = area.size();
+    f.area = area_top;
     f.sp = f.area + static_cast<size_t>(t.num_slots);
-    area.resize(area.size() + static_cast<size_t>(t.frame_size));
+    area_reserve(area_top + static_cast<size_t>(t.frame_size));
+    area_top += static_cast<size_t>(t.frame_size);
     c.state() = kBusy;
     frames.push_back(f);
   }
@@ -586,7 +604,7 @@ struct Model::Impl {
     c.block->bits[c.off] = v.defined ? v.bits() : 0;
     c.block->defined[c.off] = v.defined;
     c.state() = kDone;
-    area.resize(f.area);
+    area_top = f.area;
     frames.pop_back();
     ++points;
     // the frame below waited for this point in its value code: hand the value over
@@ -599,7 +617,7 @@ struct Model::Impl {
   // Chooses the case of a fresh frame (-1: in no case; -2: a dependency of a condition is missing).
   int choose_case(Frame& f) {
     const auto& t = prog.tensors[static_cast<size_t>(f.tensor)];
-    Value* env = area.data() + f.area;
+    Value* env = area_data() + f.area;
     for (size_t k = 0; k < t.idx.size(); ++k) env[t.idx_slots[k]] = Value::of_int(f.idx[k]);
     const auto& cs = cases[static_cast<size_t>(f.tensor)];
     int chosen = -1;
@@ -613,7 +631,7 @@ struct Model::Impl {
         holds = h == 1;
       } else if (cs[k].cond) {
         int pc = 0;
-        Value* sp = area.data() + f.sp;
+        Value* sp = area_data() + f.sp;
         if (!run(*cs[k].cond, env, pc, sp)) return -2;  // restart the choice once the dependency is known
         Value v = sp[-1];
         if (!v.defined)
@@ -643,11 +661,11 @@ struct Model::Impl {
         if (k == -1) { finish(f, Value::bottom(info[static_cast<size_t>(f.tensor)].type), base); continue; }
         f.case_k = k;
       }
-      Value* env = area.data() + f.area;
-      Value* sp = area.data() + f.sp;
+      Value* env = area_data() + f.area;
+      Value* sp = area_data() + f.sp;
       const Compiled& code = *cases[static_cast<size_t>(f.tensor)][static_cast<size_t>(f.case_k)].value;
       if (!run(code, env, f.pc, sp, &f)) {
-        f.sp = static_cast<size_t>(sp - area.data());
+        f.sp = static_cast<size_t>(sp - area_data());
         push_frame(miss_tensor, miss_idx, miss_cell);  // invalidates f, env, sp
         continue;
       }
@@ -664,7 +682,7 @@ struct Model::Impl {
   void reset_after_error() {
     for (auto& f : frames) f.cell.state() = kNone;
     frames.clear();
-    area.clear();
+    area_top = 0;
   }
 };
 
@@ -722,6 +740,58 @@ Value Model::eval(const Compiled& c, std::span<const Value> env) {
     m.reset_after_error();
     throw;
   }
+}
+
+std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vector<int64_t>& params,
+                                  const ModelOptions& opts, const std::vector<int64_t>& shape, int threads,
+                                  uint64_t* points) {
+  const ArrayDecl& a = p.arrays.at(array);
+  if (!a.init) throw ModelError(a.loc, fmt::format("array '{}' has no tensor expression", a.name));
+  size_t total = 1;
+  for (int64_t d : shape) total *= static_cast<size_t>(d);
+  std::vector<Value> out(total);
+  if (total == 0) return out;
+  size_t rows = shape.empty() ? 1 : static_cast<size_t>(shape[0]);
+  size_t row_len = total / rows;
+  struct Worker {
+    std::unique_ptr<Model> model;
+    std::shared_ptr<const Model::Compiled> code;
+  };
+  tbb::enumerable_thread_specific<Worker> workers;
+  tbb::task_arena arena(threads > 0 ? threads : tbb::this_task_arena::max_concurrency());
+  std::exception_ptr error;
+  std::mutex error_mu;
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, rows, std::max<size_t>(1, rows / 64)), [&](const tbb::blocked_range<size_t>& r) {
+      try {
+        Worker& w = workers.local();
+        if (!w.model) {
+          w.model = std::make_unique<Model>(p, params, opts);
+          w.code = w.model->compile(*a.init, a.num_slots);
+        }
+        std::vector<Value> env(static_cast<size_t>(std::max(a.num_slots, 1)));
+        for (size_t row = r.begin(); row != r.end(); ++row) {
+          for (size_t c = 0; c < row_len; ++c) {
+            size_t flat = row * row_len + c, rem = flat;
+            for (size_t d = shape.size(); d-- > 0;) {
+              env[static_cast<size_t>(a.idx_slots[d])] = Value::of_int(static_cast<int64_t>(rem % static_cast<size_t>(shape[d])));
+              rem /= static_cast<size_t>(shape[d]);
+            }
+            out[flat] = w.model->eval(*w.code, env);
+          }
+        }
+      } catch (...) {
+        std::lock_guard<std::mutex> g(error_mu);
+        if (!error) error = std::current_exception();
+      }
+    });
+  });
+  if (error) std::rethrow_exception(error);
+  if (points) {
+    *points = 0;
+    for (auto& w : workers) if (w.model) *points += w.model->points_evaluated();
+  }
+  return out;
 }
 
 uint64_t Model::points_evaluated() const { return impl_->points; }

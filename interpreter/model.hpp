@@ -67,4 +67,11 @@ class Model {
   std::unique_ptr<Impl> impl_;
 };
 
+// Evaluates the tensor expression of declared input/output array `array` on every cell of
+// `shape` (C order), in parallel: `threads` workers (0 = all cores), each with its own Model.
+// Rethrows the first ModelError. `points` receives the tensor points computed.
+std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vector<int64_t>& params,
+                                  const ModelOptions& opts, const std::vector<int64_t>& shape, int threads = 0,
+                                  uint64_t* points = nullptr);
+
 }  // namespace sched
