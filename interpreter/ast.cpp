@@ -54,7 +54,7 @@ static ExprPtr clone_or_null(const ExprPtr& e) { return e ? e->clone() : nullptr
 
 CmdPtr Cmd::clone() const {
   auto c = std::make_unique<Cmd>();
-  c->kind = kind; c->loc = loc; c->name = name; c->name_loc = name_loc;
+  c->kind = kind; c->loc = loc; c->comments = comments; c->name = name; c->name_loc = name_loc;
   for (const auto& i : idx) c->idx.push_back(i->clone());
   c->annot = clone_or_null(annot);
   c->value = clone_or_null(value);
@@ -121,15 +121,17 @@ Program Program::clone() const {
   p.file = file;
   p.params = params;
   for (const auto& a : assumes) p.assumes.push_back(a->clone());
+  p.assume_comments = assume_comments;
+  p.trailing_comments = trailing_comments;
   for (const auto& t : tensors) {
     TensorDecl d;
-    d.name = t.name; d.loc = t.loc; d.idx = t.idx; d.type = t.type; d.idx_slots = t.idx_slots; d.num_slots = t.num_slots;
+    d.name = t.name; d.loc = t.loc; d.comments = t.comments; d.idx = t.idx; d.type = t.type; d.idx_slots = t.idx_slots; d.num_slots = t.num_slots;
     for (const auto& c : t.cases) d.cases.push_back({c.value->clone(), clone_or_null(c.cond)});
     p.tensors.push_back(std::move(d));
   }
   for (const auto& a : arrays) {
     ArrayDecl d;
-    d.role = a.role; d.name = a.name; d.loc = a.loc; d.idx = a.idx; d.elem = a.elem;
+    d.role = a.role; d.name = a.name; d.loc = a.loc; d.comments = a.comments; d.idx = a.idx; d.elem = a.elem;
     for (const auto& e : a.dims) d.dims.push_back(e->clone());
     d.init = clone_or_null(a.init);
     d.idx_slots = a.idx_slots; d.num_slots = a.num_slots;

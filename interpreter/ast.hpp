@@ -70,9 +70,19 @@ enum class CmdKind : uint8_t { Skip, Seq, Assign, If, Let, Alloc, For, Par };
 struct Cmd;
 using CmdPtr = std::unique_ptr<Cmd>;
 
+// Comments kept by the parser so that `sched fmt` preserves them: leading ones stand on their
+// own lines before a node, trailing ones follow it on its last line.
+struct Comments {
+  std::vector<std::string> leading;   // own lines before the node
+  std::vector<std::string> trailing;  // after the node, on its last line
+  std::vector<std::string> after;     // own lines after the node
+  bool empty() const { return leading.empty() && trailing.empty() && after.empty(); }
+};
+
 struct Cmd {
   CmdKind kind = CmdKind::Skip;
   Loc loc;
+  Comments comments;
   std::string name;   // Assign/Alloc: array; Let/For/Par: variable
   Loc name_loc;
   std::vector<ExprPtr> idx;  // Assign: indices; Alloc: dimensions
@@ -104,6 +114,7 @@ CmdPtr make_loop(CmdKind kind, std::string var, ExprPtr lo, ExprPtr bound, CmdPt
 struct ParamDecl {
   std::string name;
   Loc loc;
+  Comments comments;  // the comments of a `param` line are kept on its first parameter
 };
 
 // One case `value if cond` of a tensor equation; cond == nullptr means "everywhere".
@@ -115,6 +126,7 @@ struct TensorCase {
 struct TensorDecl {
   std::string name;
   Loc loc;
+  Comments comments;
   std::vector<std::string> idx;  // index names
   Type type = Type::Invalid;
   std::vector<TensorCase> cases;  // empty: an input tensor of the specification
@@ -130,6 +142,7 @@ struct ArrayDecl {
   ArrayRole role = ArrayRole::Scratch;
   std::string name;
   Loc loc;
+  Comments comments;
   std::vector<std::string> idx;  // index names of the initialiser / final expression
   Type elem = Type::Invalid;
   std::vector<ExprPtr> dims;     // in parameters
@@ -143,6 +156,8 @@ struct Program {
   std::shared_ptr<const SourceFile> file;
   std::vector<ParamDecl> params;
   std::vector<ExprPtr> assumes;
+  std::vector<Comments> assume_comments;  // parallel to assumes (may be shorter)
+  std::vector<std::string> trailing_comments;  // after the last command
   std::vector<TensorDecl> tensors;
   std::vector<ArrayDecl> arrays;  // global arrays: their ids are their positions here
   CmdPtr body;

@@ -79,6 +79,7 @@ std::vector<Token> lex(const SourceFile& file, Diagnostics& diags) {
   size_t i = 0, n = s.size();
   uint32_t line = 1, col = 1;
   bool nl = true;
+  std::vector<Comment> pending;
   auto adv = [&](size_t k = 1) {
     for (size_t j = 0; j < k && i < n; ++j, ++i) {
       if (s[i] == '\n') { ++line; col = 1; nl = true; } else { ++col; }
@@ -87,9 +88,19 @@ std::vector<Token> lex(const SourceFile& file, Diagnostics& diags) {
   while (i < n) {
     char c = s[i];
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n') { adv(); continue; }
-    if (c == '/' && i + 1 < n && s[i + 1] == '/') { while (i < n && s[i] != '\n') adv(); continue; }
+    if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+      size_t b = i;
+      bool own = nl;
+      while (i < n && s[i] != '\n') adv();
+      size_t e = i;
+      while (e > b && (s[e - 1] == '\r' || s[e - 1] == ' ' || s[e - 1] == '\t')) --e;
+      pending.push_back({s.substr(b, e - b), own});
+      continue;
+    }
     if (c == '/' && i + 1 < n && s[i + 1] == '*') {
       Loc start{line, col};
+      size_t b = i;
+      bool own = nl;
       adv(2);
       bool closed = false;
       while (i < n) {
@@ -97,11 +108,14 @@ std::vector<Token> lex(const SourceFile& file, Diagnostics& diags) {
         adv();
       }
       if (!closed) diags.error(start, "unterminated comment: expected '*/' before the end of the file");
+      else pending.push_back({s.substr(b, i - b), own});
       continue;
     }
     Token t;
     t.loc = {line, col};
     t.nl_before = nl;
+    t.comments = std::move(pending);
+    pending.clear();
     nl = false;
     size_t start = i;
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
@@ -197,6 +211,7 @@ std::vector<Token> lex(const SourceFile& file, Diagnostics& diags) {
       else diags.error(t.loc, fmt::format("unexpected byte 0x{:02x}", uc));
       adv();
       nl = t.nl_before;
+      pending = std::move(t.comments);
       continue;
     }
     t.kind = k;
@@ -208,6 +223,7 @@ std::vector<Token> lex(const SourceFile& file, Diagnostics& diags) {
   end.kind = Tok::End;
   end.loc = {line, col};
   end.nl_before = true;
+  end.comments = std::move(pending);
   out.push_back(end);
   return out;
 }

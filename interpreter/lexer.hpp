@@ -18,6 +18,11 @@ enum class Tok : uint8_t {
   KwAllocate, KwFor, KwPar, KwTo, KwTrue, KwFalse,
 };
 
+struct Comment {
+  std::string text;      // including the // or /* */ markers
+  bool own_line = true;  // nothing but blanks before it on its line
+};
+
 struct Token {
   Tok kind = Tok::End;
   Loc loc;
@@ -26,6 +31,7 @@ struct Token {
   uint64_t ival = 0;    // Int: magnitude (may exceed INT64_MAX; the parser checks)
   bool int_overflow = false;  // Int literal beyond 2^64
   double fval = 0;      // Float
+  std::vector<Comment> comments;  // the comments between the previous token and this one
 };
 
 const char* tok_name(Tok t);  // for "expected ..." messages

@@ -34,8 +34,7 @@ class Parser {
           body.push_back(let_statement([&] { return statements_until(Tok::End); }, scoped));
         } else {
           body_started = true;
-          body.push_back(statement());
-          terminator();
+          body.push_back(with_comments([&] { auto c = statement(); terminator(); return c; }));
         }
       } catch (ParseError&) {
         sync();
@@ -43,6 +42,9 @@ class Parser {
       if (d_.error_count() > Diagnostics::kMaxErrors) break;
     }
     p.body = block_of(std::move(body), Loc{1, 1});
+    for (auto& c : pending_) p.trailing_comments.push_back(std::move(c.text));
+    pending_.clear();
+    for (auto& c : take_leading()) p.trailing_comments.push_back(std::move(c));
     return p;
   }
 
@@ -64,7 +66,47 @@ class Parser {
   const Token& cur() const { return t_[p_]; }
   const Token& peek(size_t k = 1) const { return t_[std::min(p_ + k, t_.size() - 1)]; }
   bool at(Tok k) const { return cur().kind == k; }
-  Token next() { Token t = cur(); if (p_ + 1 < t_.size()) ++p_; return t; }
+  Token next() {
+    Token t = cur();
+    for (auto& c : t_[p_].comments) pending_.push_back(std::move(c));
+    t_[p_].comments.clear();
+    if (p_ + 1 < t_.size()) ++p_;
+    return t;
+  }
+
+  // ---- comments (kept for `sched fmt`) ----
+  std::vector<Comment> pending_;  // comments met inside the node being parsed
+  std::vector<std::string> take_leading() {
+    std::vector<std::string> r;
+    for (auto& c : t_[p_].comments) r.push_back(std::move(c.text));
+    t_[p_].comments.clear();
+    return r;
+  }
+  // After a node: comments met inside it, and those on the same line after it.
+  void take_trailing(Comments& into) {
+    for (auto& c : pending_) (c.own_line ? into.after : into.trailing).push_back(std::move(c.text));
+    pending_.clear();
+    auto& cs = t_[p_].comments;
+    size_t k = 0;
+    while (k < cs.size() && !cs[k].own_line) into.trailing.push_back(std::move(cs[k++].text));
+    cs.erase(cs.begin(), cs.begin() + static_cast<long>(k));
+  }
+  // Parses one node with its comments: leading ones before it, trailing ones after `finish`.
+  template <class F>
+  CmdPtr with_comments(F parse) {
+    auto leading = take_leading();
+    auto saved = std::move(pending_);
+    pending_.clear();
+    auto node = parse();
+    attach(node, std::move(leading));
+    pending_ = std::move(saved);
+    return node;
+  }
+  void attach(CmdPtr& c, std::vector<std::string> leading) {
+    auto& l = c->comments.leading;
+    l.insert(l.begin(), leading.begin(), leading.end());
+    take_trailing(c->comments);
+  }
   bool accept(Tok k) { if (at(k)) { next(); return true; } return false; }
 
   std::string describe(const Token& t) const {
@@ -147,12 +189,28 @@ class Parser {
   }
 
   void declaration(Program& p) {
+    auto leading = take_leading();
+    pending_.clear();
+    size_t np = p.params.size(), na = p.assumes.size(), nt = p.tensors.size(), nar = p.arrays.size();
+    declaration_body(p);
+    Comments* cm = nullptr;
+    if (p.params.size() > np) cm = &p.params[np].comments;
+    else if (p.assumes.size() > na) { p.assume_comments.resize(p.assumes.size()); cm = &p.assume_comments[na]; }
+    else if (p.tensors.size() > nt) cm = &p.tensors[nt].comments;
+    else if (p.arrays.size() > nar) cm = &p.arrays[nar].comments;
+    if (cm) {
+      cm->leading.insert(cm->leading.begin(), leading.begin(), leading.end());
+      take_trailing(*cm);
+    }
+  }
+
+  void declaration_body(Program& p) {
     Token kw = next();
     switch (kw.kind) {
       case Tok::KwParam:
         do {
           Loc l = cur().loc;
-          p.params.push_back({ident("a parameter name"), l});
+          p.params.push_back({ident("a parameter name"), l, {}});
         } while (accept(Tok::Comma));
         break;
       case Tok::KwAssume:
@@ -243,8 +301,7 @@ class Parser {
           if (scoped) break;
           continue;
         }
-        cs.push_back(statement());
-        terminator();
+        cs.push_back(with_comments([&] { auto c = statement(); terminator(); return c; }));
       } catch (ParseError&) {
         sync();
       }
@@ -255,7 +312,20 @@ class Parser {
 
   CmdPtr block() {
     expect(Tok::LBrace);
+    auto saved = std::move(pending_);
+    pending_.clear();
     auto c = statements_until(Tok::RBrace);
+    if (at(Tok::RBrace)) {
+      Cmd* last = c.get();
+      // the last statement printed in the block (a final `let x = e;` prints its body after it)
+      for (;;) {
+        if (last->kind == CmdKind::Seq && !last->seq.empty()) last = last->seq.back().get();
+        else if (last->kind == CmdKind::Let) last = last->body.get();
+        else break;
+      }
+      for (auto& x : take_leading()) last->comments.after.push_back(std::move(x));
+    }
+    pending_ = std::move(saved);
     expect(Tok::RBrace, "to close the block");
     return c;
   }
@@ -264,6 +334,9 @@ class Parser {
   // the rest of the block, produced by `rest` (`scoped_rest` becomes true).
   template <class Rest>
   CmdPtr let_statement(Rest rest, bool& scoped_rest) {
+    auto leading = take_leading();
+    auto saved = std::move(pending_);
+    pending_.clear();
     Loc loc = expect(Tok::KwLet).loc;
     Loc nloc = cur().loc;
     std::string x = ident("a variable name after 'let'");
@@ -271,15 +344,23 @@ class Parser {
     auto v = expr();
     CmdPtr body;
     scoped_rest = !accept(Tok::KwIn);
+    Comments cm;
+    cm.leading = std::move(leading);
     if (!scoped_rest) {
-      body = statement();
+      body = with_comments([&] { return statement(); });
       terminator();
+      take_trailing(cm);
     } else {
       terminator();
+      take_trailing(cm);
+      pending_ = std::move(saved);
+      saved.clear();
       body = rest();
     }
+    for (auto& c : saved) pending_.push_back(std::move(c));
     auto c = make_let(x, std::move(v), std::move(body), loc);
     c->name_loc = nloc;
+    c->comments = std::move(cm);
     return c;
   }
 

@@ -114,11 +114,23 @@ void stmts(std::string& out, const Cmd& c, int indent) {
   }
 }
 
+void leading(std::string& out, const std::vector<std::string>& cs, int indent) {
+  for (const auto& c : cs) { ind(out, indent); out += c; out += "\n"; }
+}
+
+// Ends the node's last line with its trailing comments, then prints the comments after it.
+void close_line(std::string& out, const Comments& cm, int indent) {
+  for (const auto& c : cm.trailing) { out += ' '; out += c; }
+  out += "\n";
+  leading(out, cm.after, indent);
+}
+
 void stmt(std::string& out, const Cmd& c, int indent, bool last_in_block) {
+  leading(out, c.comments.leading, indent);
   ind(out, indent);
   switch (c.kind) {
-    case CmdKind::Skip: out += "skip;\n"; return;
-    case CmdKind::Seq: block(out, c, indent); out += "\n"; return;
+    case CmdKind::Skip: out += "skip;"; break;
+    case CmdKind::Seq: block(out, c, indent); break;
     case CmdKind::Assign:
       out += c.name + "[";
       list(out, c.idx);
@@ -126,8 +138,8 @@ void stmt(std::string& out, const Cmd& c, int indent, bool last_in_block) {
       if (c.annot) { out += " {"; expr(out, *c.annot, 0); out += "}"; }
       out += " := ";
       expr(out, *c.value, 0);
-      out += ";\n";
-      return;
+      out += ";";
+      break;
     case CmdKind::If: {
       const Cmd* cur = &c;
       out += "if ";
@@ -136,33 +148,31 @@ void stmt(std::string& out, const Cmd& c, int indent, bool last_in_block) {
         out += " ";
         block(out, *cur->body, indent);
         if (!cur->els) break;
-        if (cur->els->kind == CmdKind::If) { out += " else if "; cur = cur->els.get(); continue; }
+        if (cur->els->kind == CmdKind::If && cur->els->comments.empty()) { out += " else if "; cur = cur->els.get(); continue; }
         out += " else ";
         block(out, *cur->els, indent);
         break;
       }
-      out += "\n";
-      return;
+      break;
     }
     case CmdKind::Let:
       out += "let " + c.name + " = ";
       expr(out, *c.value, 0);
       if (last_in_block) {
-        out += ";\n";
+        out += ";";
+        close_line(out, c.comments, indent);
         stmts(out, *c.body, indent);
-      } else {
-        out += " in ";
-        block(out, *c.body, indent);
-        out += "\n";
+        return;
       }
-      return;
+      out += " in ";
+      block(out, *c.body, indent);
+      break;
     case CmdKind::Alloc:
       out += fmt::format("allocate {} : {}[", c.name, type_name(c.elem));
       list(out, c.idx);
       out += "] ";
       block(out, *c.body, indent);
-      out += "\n";
-      return;
+      break;
     case CmdKind::For:
     case CmdKind::Par:
       out += c.kind == CmdKind::For ? "for " : "par ";
@@ -177,9 +187,9 @@ void stmt(std::string& out, const Cmd& c, int indent, bool last_in_block) {
       expr(out, *c.value, 0);
       out += " ";
       block(out, *c.body, indent);
-      out += "\n";
-      return;
+      break;
   }
+  close_line(out, c.comments, indent);
 }
 
 std::string join(const std::vector<std::string>& v) {
@@ -204,14 +214,27 @@ std::string print_cmd(const Cmd& c, int indent) {
 
 std::string print_program(const Program& p) {
   std::string out;
-  if (!p.params.empty()) {
+  // `param` lines: a new line wherever a parameter carries comments (they belong to its line)
+  for (size_t i = 0; i < p.params.size();) {
+    size_t j = i + 1;
+    while (j < p.params.size() && p.params[j].comments.empty()) ++j;
+    leading(out, p.params[i].comments.leading, 0);
     out += "param ";
-    for (size_t i = 0; i < p.params.size(); ++i) { if (i) out += ", "; out += p.params[i].name; }
-    out += ";\n";
+    for (size_t k = i; k < j; ++k) { if (k > i) out += ", "; out += p.params[k].name; }
+    out += ";";
+    close_line(out, p.params[i].comments, 0);
+    i = j;
   }
-  for (const auto& a : p.assumes) out += "assume " + print_expr(*a) + ";\n";
-  if (!p.tensors.empty()) out += "\n";
+  static const Comments none;
+  for (size_t i = 0; i < p.assumes.size(); ++i) {
+    const Comments& cm = i < p.assume_comments.size() ? p.assume_comments[i] : none;
+    leading(out, cm.leading, 0);
+    out += "assume " + print_expr(*p.assumes[i]) + ";";
+    close_line(out, cm, 0);
+  }
+  if (!p.tensors.empty() && !out.empty()) out += "\n";
   for (const auto& t : p.tensors) {
+    leading(out, t.comments.leading, 0);
     out += fmt::format("tensor {}({}) : {}", t.name, join(t.idx), type_name(t.type));
     for (size_t k = 0; k < t.cases.size(); ++k) {
       if (t.cases.size() == 1) out += " = ";
@@ -219,23 +242,27 @@ std::string print_program(const Program& p) {
       out += print_expr(*t.cases[k].value);
       if (t.cases[k].cond) out += " if " + print_expr(*t.cases[k].cond);
     }
-    out += ";\n";
+    out += ";";
+    close_line(out, t.comments, 0);
   }
-  if (!p.arrays.empty()) out += "\n";
+  if (!p.arrays.empty() && !out.empty()) out += "\n";
   for (const auto& a : p.arrays) {
     std::string dims;
     for (size_t i = 0; i < a.dims.size(); ++i) { if (i) dims += ", "; dims += print_expr(*a.dims[i]); }
+    leading(out, a.comments.leading, 0);
     if (a.role == ArrayRole::Scratch) {
-      out += fmt::format("array {} : {}[{}];\n", a.name, type_name(a.elem), dims);
+      out += fmt::format("array {} : {}[{}];", a.name, type_name(a.elem), dims);
     } else {
-      out += fmt::format("{} {}[{}] : {}[{}] = {};\n", a.role == ArrayRole::Input ? "input" : "output", a.name,
+      out += fmt::format("{} {}[{}] : {}[{}] = {};", a.role == ArrayRole::Input ? "input" : "output", a.name,
                          join(a.idx), type_name(a.elem), dims, print_expr(*a.init));
     }
+    close_line(out, a.comments, 0);
   }
-  if (p.body && p.body->kind != CmdKind::Skip) {
+  if (p.body && (p.body->kind != CmdKind::Skip || !p.body->comments.empty())) {
     if (!out.empty()) out += "\n";
     out += print_cmd(*p.body, 0);
   }
+  for (const auto& c : p.trailing_comments) { out += c; out += "\n"; }
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -45,7 +46,11 @@ std::string Diagnostics::where(Loc loc) const {
 
 std::string Diagnostics::render() const {
   std::string out;
-  for (const auto& d : diags_) {
+  std::vector<Diagnostic> sorted = diags_;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
+  });
+  for (const auto& d : sorted) {
     const char* sev = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
     out += fmt::format("{}: {}: {}\n", where(d.loc), sev, d.message);
     if (file_ && d.loc.line > 0) {

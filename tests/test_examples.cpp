@@ -47,6 +47,7 @@ TEST_P(Example, ParsesPrintsReparsesAndTypechecks) {
   Loaded again = load_text(printed, path + " (printed)");
   ASSERT_TRUE(again.program) << printed << again.diagnostics;
   EXPECT_TRUE(equal(*l.program, *again.program)) << printed;
+  EXPECT_EQ(printed, text) << "examples are kept in canonical form (sched fmt -i), comments included";
   EXPECT_EQ(print_program(*again.program), printed);
   if (expect->outcome == "type-error") {
     EXPECT_EQ(l.stage, LoadStage::Type) << "expected a type error";

@@ -43,3 +43,40 @@ TEST(Printer, ImplicitCastsAreNotPrinted) {
   EXPECT_EQ(rhs.kind, ExprKind::Cast) << "the index expression converts as a whole";
   EXPECT_EQ(print_expr(rhs), "i + 1");
 }
+
+TEST(Printer, KeepsComments) {
+  const std::string text = R"(// header line 1
+/* header block */
+param N; // after param
+
+// about A
+tensor A(i) : f32;
+
+array a : f32[N]; /* trailing block */
+
+// before the loop
+for i < N {
+  // inside, first
+  a[i] := 1; // same line
+  /* mid */
+  let x = i; // after let
+  a[x] := 2;
+  // end of block
+}
+// end of file
+)";
+  auto p = parse(text);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(print_program(*p), text);
+}
+
+TEST(Printer, CommentsInsideStatementsAreKeptNearby) {
+  auto p = parse("array a : i32[2];\na[/* idx */ 0] := 1 + // plus\n  2\n");
+  ASSERT_TRUE(p);
+  std::string out = print_program(*p);
+  EXPECT_NE(out.find("/* idx */"), std::string::npos) << out;
+  EXPECT_NE(out.find("// plus"), std::string::npos) << out;
+  auto q = parse(out);
+  ASSERT_TRUE(q);
+  EXPECT_EQ(print_program(*q), out);
+}
