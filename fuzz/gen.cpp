@@ -8,6 +8,22 @@ namespace {
 struct ArrayInfo { std::string name; Type elem; size_t rank; };
 struct TensorInfo { std::string name; Type type; size_t rank; };
 
+// Whether an expression mentions a variable or reads memory. A constant expression takes its
+// type from context (like a literal), so the generator only emits constant subexpressions
+// where their context type is the intended one.
+bool has_var_or_read(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Var: case ExprKind::ArrayRead: case ExprKind::TensorRead: return true;
+    case ExprKind::Call:  // mirrors the type checker: a select's condition does not count
+      if (e.fn == Builtin::Select) return has_var_or_read(*e.args[1]) || has_var_or_read(*e.args[2]);
+      break;
+    case ExprKind::Let: return has_var_or_read(*e.args[1]);
+    default: break;
+  }
+  for (const auto& a : e.args) if (has_var_or_read(*a)) return true;
+  return false;
+}
+
 class Builder {
  public:
   Builder(const GenOptions& o, GenInfo& info) : o_(o), info_(info) {}
@@ -208,8 +224,14 @@ class Builder {
       case 7: {
         // an explicit cast of an index expression or of another type's value
         std::vector<ExprPtr> a;
-        if (*rc::gen::arbitrary<bool>()) a.push_back(index(depth - 1));
-        else a.push_back(value(*rc::gen::element(Type::I32, Type::F64, Type::U8), depth - 1, prophetic));
+        if (*rc::gen::arbitrary<bool>()) {
+          a.push_back(index(depth - 1));
+        } else {
+          Type from = *rc::gen::element(Type::I32, Type::F64, Type::U8);
+          auto v = value(from, depth - 1, prophetic);
+          // a constant argument would be typed as an exact integer (no context): use a literal
+          a.push_back(has_var_or_read(*v) ? std::move(v) : lit(from));
+        }
         return make_call(std::string(type_name(t)), std::move(a));
       }
       default:
@@ -221,7 +243,7 @@ class Builder {
         {
           // an index expression converted implicitly (a bare literal would take the type directly)
           auto i = index(depth - 1);
-          if (i->kind == ExprKind::IntLit) return lit(t);
+          if (!has_var_or_read(*i)) return lit(t);  // a constant would take the type t itself
           return i;
         }
     }

@@ -130,9 +130,20 @@ class Checker {
     return {};
   }
 
-  static bool mentions_memory(const Expr& e) {
-    if (e.kind == ExprKind::ArrayRead || e.kind == ExprKind::TensorRead) return true;
-    for (const auto& a : e.args) if (mentions_memory(*a)) return true;
+  // Whether the value of an integer expression depends on a variable (a condition of a
+  // select does not count: `select(i < 3, 5, 7)` is a constant choice).
+  static bool mentions_variable(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::Var: return true;
+      case ExprKind::Call:
+        if (e.fn == Builtin::Select) return e.args.size() == 3 && (mentions_variable(*e.args[1]) || mentions_variable(*e.args[2]));
+        if (e.fn == Builtin::Cast) return false;
+        break;
+      case ExprKind::Let: return e.args.size() == 2 && mentions_variable(*e.args[1]);
+      case ExprKind::ArrayRead: case ExprKind::TensorRead: return false;
+      default: break;
+    }
+    for (const auto& a : e.args) if (mentions_variable(*a)) return true;
     return false;
   }
 
@@ -236,8 +247,10 @@ class Checker {
   // Checks e against `want`. On return e->type is `want` (or Invalid after an error).
   void check(ExprPtr& ep, Type want) {
     Expr& e = *ep;
-    // An index expression in a value position converts as a whole (IntLit takes the type directly).
-    if (is_value_type(want) && want != Type::Bool && e.kind != ExprKind::IntLit && e.kind != ExprKind::Cast) {
+    // An index expression in a value position converts as a whole; a constant expression (no
+    // variables) takes the type from context, like a literal.
+    if (is_value_type(want) && want != Type::Bool && e.kind != ExprKind::IntLit && e.kind != ExprKind::Cast &&
+        mentions_variable(e)) {
       Inferred inf = infer(e);
       if (inf.t == Type::Int) {
         check(ep, Type::Int);

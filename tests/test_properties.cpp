@@ -51,7 +51,7 @@ TEST(Properties, GeneratedProgramsAreWellTyped) {
     ++cases;
     std::string text = print_program(g.program);
     Loaded l = load_text(text, "gen.sched");
-    RC_ASSERT(l.stage == LoadStage::Ok);
+    if (l.stage != LoadStage::Ok) RC_FAIL(text + l.diagnostics);
     const Program& p = *l.program;
     (p.affine ? affine : non_affine)++;
     // the generator's intent bounds the checker's verdict
@@ -90,8 +90,9 @@ TEST(Properties, AffineOnlyGeneratorGivesAffinePrograms) {
     o.nonaffine = false;
     auto g = *fuzz::gen_program(o);
     ++cases;
-    Loaded l = load_text(print_program(g.program), "gen.sched");
-    RC_ASSERT(l.stage == LoadStage::Ok);
+    std::string text = print_program(g.program);
+    Loaded l = load_text(text, "gen.sched");
+    if (l.stage != LoadStage::Ok) RC_FAIL(text + l.diagnostics);
     RC_ASSERT(l.program->affine);
   });
   EXPECT_TRUE(ok);

@@ -36,6 +36,15 @@ TEST(Typecheck, LiteralsTakeTheirTypeFromContext) {
             std::string::npos);
 }
 
+TEST(Typecheck, ConstantExpressionsTakeTheContextType) {
+  auto p = parse(std::string(kHeader) + "q[] := -100 % 0\nfor i < N { q[] := i % 3 }\n", nullptr, true);
+  ASSERT_TRUE(p) << typecheck_errors(std::string(kHeader) + "q[] := -100 % 0\n");
+  EXPECT_EQ(p->body->seq[0]->value->kind, ExprKind::Binary) << "i32 arithmetic (x % 0 == 0), not an index";
+  EXPECT_EQ(p->body->seq[0]->value->type, Type::I32);
+  EXPECT_EQ(p->body->seq[1]->body->value->kind, ExprKind::Cast) << "an index expression converts as a whole";
+  EXPECT_NE(errs("r[] := a[N % 0]").find("modulo by zero"), std::string::npos);
+}
+
 TEST(Typecheck, SemanticReadsArraysPropheticReadsTensors) {
   EXPECT_NE(errs("r[] := A(0)").find("tensor 'A' cannot be read here: semantic expressions read arrays"), std::string::npos);
   EXPECT_NE(errs("r[] {a[0]} := a[0]").find("array 'a' cannot be read here: prophetic expressions"), std::string::npos);
