@@ -1,5 +1,268 @@
+// `sched run` and `sched check`.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bigstep/reference.hpp"
 #include "cli/commands.hpp"
+#include "interpreter/load.hpp"
+#include "interpreter/npy.hpp"
+#include "interpreter/params.hpp"
+#include "interpreter/setup.hpp"
+
 namespace sched::cli {
-void register_run(CLI::App&) {}
-void register_check(CLI::App&) {}
+namespace {
+
+struct RunArgs {
+  std::string file;
+  std::vector<std::string> params;
+  std::vector<std::string> data;
+  uint64_t seed = 1;
+  std::string out_dir;
+  bool dump = false;
+  bool json = false;
+  std::string engine = "reference";
+  std::string races = "thesis";
+  bool check_annotations = false;
+  uint64_t max_steps = 50'000'000;
+  int threads = 0;
+};
+
+// The result of running one program: the stage reached and the outcome.
+struct RunResult {
+  int exit = 0;
+  std::string status;       // an outcome name, or parse-error / type-error / bad-input
+  std::string text;         // for people
+  nlohmann::json json;
+  double seconds = 0;
+};
+
+bool read_data(const std::vector<std::string>& items, ModelOptions& m, std::string& err) {
+  for (const auto& it : items) {
+    auto eq = it.find('=');
+    if (eq == std::string::npos) { err = fmt::format("'--data {}': expected TENSOR=FILE.npy", it); return false; }
+    try {
+      m.data[it.substr(0, eq)] = read_npy(it.substr(eq + 1));
+    } catch (const std::exception& e) {
+      err = e.what();
+      return false;
+    }
+  }
+  return true;
 }
+
+void write_array(const std::string& dir, const ArrayState& a) {
+  NpyArray n;
+  n.type = a.elem;
+  n.shape = a.shape;
+  n.bits.reserve(a.size());
+  bool any_bottom = false;
+  for (const Value& v : a.cells) {
+    n.bits.push_back(v.defined ? v.bits() : 0);
+    any_bottom = any_bottom || !v.defined;
+  }
+  write_npy((std::filesystem::path(dir) / (a.name + ".npy")).string(), n);
+  if (any_bottom) {  // ⊥ has no .npy encoding: a mask tells which cells are defined
+    NpyArray m;
+    m.type = Type::Bool;
+    m.shape = a.shape;
+    for (const Value& v : a.cells) m.bits.push_back(v.defined ? 1 : 0);
+    write_npy((std::filesystem::path(dir) / (a.name + ".defined.npy")).string(), m);
+  }
+}
+
+RunResult run_one(const RunArgs& a, const Loaded& l) {
+  RunResult r;
+  auto t0 = std::chrono::steady_clock::now();
+  Diagnostics where(l.program ? l.program->file : nullptr);
+  r.json["file"] = a.file;
+  if (l.stage != LoadStage::Ok) {
+    r.exit = kBadInput;
+    r.status = l.stage == LoadStage::Type ? "type-error" : "parse-error";
+    r.text = l.diagnostics;
+    r.json["outcome"] = r.status;
+    r.json["diagnostics"] = l.diagnostics;
+    return r;
+  }
+  const Program& p = *l.program;
+  auto bad = [&](const std::string& msg) {
+    r.exit = kBadInput;
+    r.status = "bad-input";
+    r.text = "error: " + msg + "\n";
+    r.json["outcome"] = "error";
+    r.json["message"] = msg;
+    return r;
+  };
+  std::vector<std::string> errs;
+  auto params = bind_params(p, a.params, errs);
+  if (!params) {
+    std::string m;
+    for (const auto& e : errs) m += (m.empty() ? "" : "; ") + e;
+    return bad(m);
+  }
+  ModelOptions mo;
+  mo.seed = a.seed;
+  std::string err;
+  if (!read_data(a.data, mo, err)) return bad(err);
+  if (a.engine != "reference")
+    return bad(fmt::format("engine '{}' is not available in this build (available: reference)", a.engine));
+  std::unique_ptr<Model> model;
+  try {
+    model = std::make_unique<Model>(p, *params, mo);
+  } catch (const ModelError& e) {
+    return bad(e.what());
+  }
+  SetupLimits lim;
+  lim.threads = a.threads;
+  RunSetup st;
+  Outcome o = prepare_run(p, *params, mo, st, lim);
+  if (o.ok()) {
+    ReferenceOptions ro;
+    ro.strict_races = a.races == "strict";
+    ro.annotations = a.check_annotations ? model.get() : nullptr;
+    ro.max_steps = a.max_steps;
+    EngineStats stats;
+    o = run_reference(p, st, ro, &stats);
+    if (o.ok()) {
+      Outcome cmp = compare_outputs(p, st, mo, 5, a.threads);
+      cmp.data["steps"] = stats.steps;
+      cmp.data["par_loops_checked"] = stats.par_loops;
+      if (cmp.ok()) cmp.message = fmt::format("{} assignment(s), {} parallel loop(s) race-free, {}", stats.steps, stats.par_loops, cmp.message);
+      o = std::move(cmp);
+    }
+    if ((o.ok() || o.kind == OutcomeKind::Mismatch) && !a.out_dir.empty()) {
+      std::filesystem::create_directories(a.out_dir);
+      for (size_t i = 0; i < p.arrays.size(); ++i)
+        if (a.dump || p.arrays[i].role == ArrayRole::Output) write_array(a.out_dir, st.arrays[i]);
+    }
+  }
+  r.exit = outcome_exit_code(o.kind);
+  r.status = std::string(outcome_name(o.kind));
+  r.text = o.render(where);
+  r.json = o.to_json(where);
+  r.json["file"] = a.file;
+  r.json["engine"] = a.engine;
+  nlohmann::json pj = nlohmann::json::object();
+  for (size_t i = 0; i < p.params.size(); ++i) pj[p.params[i].name] = (*params)[i];
+  r.json["params"] = pj;
+  r.json["seed"] = a.seed;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.json["seconds"] = r.seconds;
+  return r;
+}
+
+void add_run_options(CLI::App* cmd, RunArgs& a) {
+  cmd->add_option("-p,--param", a.params, "a parameter value NAME=INTEGER (repeatable)");
+  cmd->add_option("--data", a.data, "values of an input tensor TENSOR=FILE.npy (repeatable); default: seeded random data");
+  cmd->add_option("--seed", a.seed, "seed of the random input data")->capture_default_str();
+  cmd->add_option("--engine", a.engine, "engine: reference (the big-step semantics of Fig 4.5)")->capture_default_str();
+  cmd->add_option("--races", a.races, "race semantics: thesis (δμ-compatibility, covered races allowed) or strict (ω)")
+      ->check(CLI::IsMember({"thesis", "strict"}))
+      ->capture_default_str();
+  cmd->add_option("--max-steps", a.max_steps, "bound on assignments; reaching it is 'inconclusive'")->capture_default_str();
+  cmd->add_option("--threads", a.threads, "threads for the specification model (0: all cores)")->capture_default_str();
+  cmd->add_flag("--json", a.json, "print one JSON object");
+}
+
+std::string slurp(const std::string& f) {
+  std::ifstream in(f, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+void register_run(CLI::App& app) {
+  static RunArgs a;
+  auto* cmd = app.add_subcommand("run", "Run a program on real tensors and report its outcome (ok, race, out-of-bounds, error, mismatch, annotation)");
+  cmd->add_option("FILE", a.file, "the .sched program")->required()->check(CLI::ExistingFile);
+  add_run_options(cmd, a);
+  cmd->add_option("--out", a.out_dir, "write the output arrays as DIR/NAME.npy (⊥ cells as 0, with NAME.defined.npy)");
+  cmd->add_flag("--dump", a.dump, "with --out: write every global array, not only outputs");
+  cmd->add_flag("--check-annotations", a.check_annotations,
+                "compare every write with its prophetic annotation evaluated in the model (outcome 'annotation')");
+  cmd->callback([] {
+    Loaded l = load_file(a.file);
+    RunResult r = run_one(a, l);
+    if (a.json) std::cout << r.json.dump(2) << "\n";
+    else (r.exit == kBadInput ? std::cerr : std::cout) << r.text;
+    set_exit(r.exit);
+  });
+}
+
+void register_check(CLI::App& app) {
+  static std::vector<std::string> paths;
+  static RunArgs a;
+  static bool json = false;
+  auto* cmd = app.add_subcommand("check", "Run every engine on programs and compare with each other and with the "
+                                          "outcome each file expects (its first line '// expect: OUTCOME -p ...')");
+  cmd->add_option("PATH", paths, "files or directories of .sched programs")->required()->check(CLI::ExistingPath);
+  cmd->add_option("--seed", a.seed, "seed of the random input data")->capture_default_str();
+  cmd->add_option("--threads", a.threads, "threads for the specification model (0: all cores)")->capture_default_str();
+  cmd->add_flag("--json", json, "print one JSON object");
+  cmd->callback([] {
+    std::vector<std::string> files;
+    for (const auto& p : paths) {
+      if (std::filesystem::is_directory(p)) {
+        for (const auto& e : std::filesystem::directory_iterator(p))
+          if (e.path().extension() == ".sched") files.push_back(e.path().string());
+      } else {
+        files.push_back(p);
+      }
+    }
+    std::sort(files.begin(), files.end());
+    nlohmann::json all = nlohmann::json::array();
+    int agree = 0, differ = 0, unexpected = 0;
+    size_t w = 4;
+    for (const auto& f : files) w = std::max(w, std::filesystem::path(f).filename().string().size());
+    if (!json)
+      std::cout << fmt::format("{:<{}}  {:<14} {:<11} {:<14} {:<14} {}\n", "file", w, "expected", "typecheck", "reference",
+                               "ref (strict)", "verdict");
+    for (const auto& f : files) {
+      std::string text = slurp(f);
+      auto ex = read_expectation(text);
+      Loaded l = load_text(text, f);
+      RunArgs ra = a;
+      ra.file = f;
+      ra.params = ex ? ex->params : std::vector<std::string>{};
+      ra.check_annotations = true;
+      std::string tc = l.stage == LoadStage::Ok ? "ok" : l.stage == LoadStage::Type ? "type-error" : "parse-error";
+      RunResult ref = run_one(ra, l);
+      ra.races = "strict";
+      RunResult strict = l.stage == LoadStage::Ok ? run_one(ra, l) : ref;
+      std::string expected = ex ? ex->outcome : "?";
+      // The engines agree when the thesis and strict race semantics differ only on covered races.
+      bool engines_agree = ref.status == strict.status || (ref.status == "ok" && strict.status == "race");
+      bool as_expected = ex && ref.status == expected;
+      std::string verdict;
+      if (!engines_agree) { verdict = "ENGINES DISAGREE"; ++differ; }
+      else if (!ex) { verdict = "no expectation"; ++unexpected; }
+      else if (as_expected) { verdict = "as expected"; ++agree; }
+      else { verdict = "UNEXPECTED"; ++unexpected; }
+      if (json) {
+        all.push_back({{"file", f}, {"expected", expected}, {"typecheck", tc}, {"reference", ref.json},
+                       {"reference_strict", strict.status}, {"verdict", verdict}});
+      } else {
+        std::cout << fmt::format("{:<{}}  {:<14} {:<11} {:<14} {:<14} {}\n", std::filesystem::path(f).filename().string(), w,
+                                 expected, tc, ref.status, strict.status, verdict);
+        if (verdict != "as expected" && verdict != "no expectation") std::cout << ref.text;
+      }
+    }
+    if (json) {
+      std::cout << nlohmann::json{{"files", all}, {"as_expected", agree}, {"unexpected", unexpected}, {"disagreements", differ}}.dump(2)
+                << "\n";
+    } else {
+      std::cout << fmt::format("\n{} file(s): {} as expected, {} unexpected, {} engine disagreement(s)\n", files.size(), agree,
+                               unexpected, differ);
+    }
+    set_exit(unexpected + differ > 0 ? kFinding : kClean);
+  });
+}
+
+}  // namespace sched::cli

@@ -1,0 +1,508 @@
+#include "bigstep/reference.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+#include "interpreter/ops.hpp"
+#include "interpreter/printer.hpp"
+
+namespace sched {
+namespace {
+
+// A memory location ℓ = a[n1, ..., nk] (a: array id from the type checker).
+struct Location {
+  int array;
+  std::vector<int64_t> idx;
+  bool operator<(const Location& o) const { return array != o.array ? array < o.array : idx < o.idx; }
+  bool operator==(const Location& o) const { return array == o.array && idx == o.idx; }
+};
+
+using DMem = std::map<Location, Value>;                    // δμ: a partial memory
+using RSet = std::set<Location>;                           // ρ: a set of locations
+using WSet = std::map<Location, std::vector<Value>>;       // ω: every value written (strict races)
+
+struct Result {
+  DMem dmu;
+  RSet rho;
+  WSet omega;  // only with strict races
+};
+
+// A memory seen through layers: μ ▷ δ1 ▷ δ2 ... without copying. A layer is either a
+// differential memory or a local allocation (its cells ⊥ unless overwritten above).
+struct View {
+  const View* parent = nullptr;
+  const DMem* delta = nullptr;
+  int alloc_id = -1;                 // an `allocate` layer: array id ...
+  const std::vector<int64_t>* alloc_shape = nullptr;  // ... and shape
+  const RunSetup* base = nullptr;    // the root: global arrays
+};
+
+// The finding that stops evaluation (a rule with no instance: no semantics).
+struct Stuck {
+  Outcome outcome;
+};
+
+bool in_shape(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
+  if (shape.size() != idx.size()) return false;
+  for (size_t d = 0; d < idx.size(); ++d)
+    if (idx[d] < 0 || idx[d] >= shape[d]) return false;
+  return true;
+}
+
+// ℓ ∈ dom(μ), and μ(ℓ).
+bool lookup(const View& v, const Location& l, Value& out) {
+  for (const View* p = &v; p; p = p->parent) {
+    if (p->delta) {
+      auto it = p->delta->find(l);
+      if (it != p->delta->end()) { out = it->second; return true; }
+    } else if (p->alloc_id >= 0) {
+      if (p->alloc_id == l.array) {
+        if (!in_shape(*p->alloc_shape, l.idx)) return false;
+        out = Value::bottom(Type::Invalid);
+        return true;
+      }
+    } else if (p->base) {
+      if (l.array < 0 || static_cast<size_t>(l.array) >= p->base->arrays.size()) return false;
+      const ArrayState& a = p->base->arrays[static_cast<size_t>(l.array)];
+      if (!in_shape(a.shape, l.idx)) return false;
+      size_t flat = 0;
+      for (size_t d = 0; d < l.idx.size(); ++d) flat = flat * static_cast<size_t>(a.shape[d]) + static_cast<size_t>(l.idx[d]);
+      out = a.cells[flat];
+      return true;
+    }
+  }
+  return false;
+}
+
+// μ1 ▷ μ2 (into μ1).
+void update(DMem& into, const DMem& later) {
+  for (const auto& [l, v] : later) into.insert_or_assign(l, v);
+}
+
+class Engine {
+ public:
+  Engine(const Program& p, RunSetup& st, const ReferenceOptions& o, EngineStats& s) : p_(p), st_(st), o_(o), stats_(s) {
+    array_names_.resize(static_cast<size_t>(p.num_array_ids));
+    array_types_.resize(static_cast<size_t>(p.num_array_ids));
+    for (size_t i = 0; i < p.arrays.size(); ++i) { array_names_[i] = p.arrays[i].name; array_types_[i] = p.arrays[i].elem; }
+    env_.assign(static_cast<size_t>(std::max(p.num_slots, 1)), Value::bottom(Type::Int));
+    if (o.annotations) collect_annotations(*p.body);
+  }
+
+  Result run() {
+    View root;
+    root.base = &st_;
+    return exec(*p_.body, root);
+  }
+
+ private:
+  const Program& p_;
+  RunSetup& st_;
+  const ReferenceOptions& o_;
+  EngineStats& stats_;
+  std::vector<Value> env_;  // ℰ: loop and let variables by slot (parameters come from st_)
+  std::vector<std::string> array_names_;
+  std::vector<Type> array_types_;
+  std::map<const Expr*, std::shared_ptr<const Model::Compiled>> annot_code_;
+  std::string first_bottom_;  // the first read of an undefined cell in the current expression
+
+  void collect_annotations(const Cmd& c) {
+    if (c.kind == CmdKind::Assign && c.annot) annot_code_[c.annot.get()] = o_.annotations->compile(*c.annot, p_.num_slots);
+    for (const auto& s : c.seq) collect_annotations(*s);
+    if (c.body) collect_annotations(*c.body);
+    if (c.els) collect_annotations(*c.els);
+    if (c.kind == CmdKind::Alloc) {
+      array_names_[static_cast<size_t>(c.id)] = c.name;
+      array_types_[static_cast<size_t>(c.id)] = c.elem;
+    }
+  }
+
+  std::string loc_text(const Location& l) const { return cell_text(array_names_[static_cast<size_t>(l.array)], l.idx); }
+
+  [[noreturn]] void stuck(OutcomeKind k, Loc loc, std::string msg, std::vector<std::string> details = {}) {
+    Outcome o = Outcome::make(k, loc, std::move(msg));
+    o.details = std::move(details);
+    throw Stuck{std::move(o)};
+  }
+
+  std::string env_text() const { return ""; }
+
+  // ---------------- expressions: ⟦e⟧_{ℰ;μ} (Fig 4.3) and rd_{ℰ;μ}(e) (Fig 4.4) ----------------
+  Value lit_int(const Expr& e) {
+    if (e.type == Type::Int) return Value::of_int(e.ival);
+    if (e.type == Type::F32) return Value::of_f32(static_cast<float>(e.ival));
+    if (e.type == Type::F64) return Value::of_f64(static_cast<double>(e.ival));
+    return Value::of_wrapped(e.type, static_cast<uint64_t>(e.ival));
+  }
+
+  // Evaluates the subscripts of an access into a location. An undefined subscript has no rule.
+  Location location(const Expr& e, int id, const std::vector<ExprPtr>& idx, const View& mu, RSet& rho) {
+    Location l{id, {}};
+    for (const auto& i : idx) {
+      Value v = eval(*i, mu, rho);
+      if (!v.defined)
+        stuck(OutcomeKind::Error, i->loc, fmt::format("the subscript '{}' of '{}' is undefined{}", print_expr(*i), e.name,
+                                                      first_bottom_.empty() ? " (index overflow)" : " (it reads " + first_bottom_ + ")"));
+      l.idx.push_back(v.i);
+    }
+    return l;
+  }
+
+  Value eval(const Expr& e, const View& mu, RSet& rho) {
+    switch (e.kind) {
+      case ExprKind::IntLit: return lit_int(e);
+      case ExprKind::FloatLit: return e.type == Type::F32 ? Value::of_f32(static_cast<float>(e.fval)) : Value::of_f64(e.fval);
+      case ExprKind::BoolLit: return Value::of_bool(e.bval);
+      case ExprKind::Var:
+        if (e.var_kind == VarKind::Param) return Value::of_int(st_.params[static_cast<size_t>(e.slot)]);
+        return env_[static_cast<size_t>(e.slot)];
+      case ExprKind::ArrayRead: {
+        // ⟦a[ι1..ιn]⟧ = v when every ιi evaluates to ni and a[n1..nn] ↦ v ∈ μ; rd adds a[n1..nn].
+        Location l = location(e, e.id, e.args, mu, rho);
+        Value v;
+        if (!lookup(mu, l, v)) {
+          const ArrayState* g = static_cast<size_t>(e.id) < st_.arrays.size() ? &st_.arrays[static_cast<size_t>(e.id)] : nullptr;
+          stuck(OutcomeKind::OutOfBounds, e.loc,
+                fmt::format("read of {} outside the array{}", loc_text(l),
+                            g ? fmt::format(" (shape [{}])", fmt::join(g->shape, ", ")) : std::string()));
+        }
+        rho.insert(l);
+        if (!v.defined) {
+          if (first_bottom_.empty()) first_bottom_ = loc_text(l) + ", which is undefined";
+          return Value::bottom(array_types_[static_cast<size_t>(e.id)]);
+        }
+        return v;
+      }
+      case ExprKind::TensorRead:
+        stuck(OutcomeKind::Error, e.loc, "internal: a tensor read in a semantic expression");
+      case ExprKind::Unary: return apply_unop(e.uop, eval(*e.args[0], mu, rho));
+      case ExprKind::Binary: {
+        Value a = eval(*e.args[0], mu, rho);
+        Value b = eval(*e.args[1], mu, rho);
+        return apply_binop(e.bop, a, b);
+      }
+      case ExprKind::Call: {
+        // CALL, SELECT-TRUE/FALSE: every argument is evaluated (select is eager)
+        std::vector<Value> args;
+        for (const auto& a : e.args) args.push_back(eval(*a, mu, rho));
+        if (e.fn == Builtin::Cast) return cast_value(e.cast_to, args[0]);
+        return apply_builtin(e.fn, args);
+      }
+      case ExprKind::Cast: return cast_value(e.cast_to, eval(*e.args[0], mu, rho));
+      case ExprKind::Let: {
+        Value v0 = eval(*e.args[0], mu, rho);
+        Value saved = env_[static_cast<size_t>(e.slot)];
+        env_[static_cast<size_t>(e.slot)] = v0;
+        Value v = eval(*e.args[1], mu, rho);
+        env_[static_cast<size_t>(e.slot)] = saved;
+        return v0.defined ? v : Value::bottom(e.type);
+      }
+    }
+    return Value::bottom(e.type);
+  }
+
+  // Evaluates an expression that must be defined (a bound, a condition, a let value).
+  Value defined(const Expr& e, const View& mu, RSet& rho, const char* what) {
+    first_bottom_.clear();
+    Value v = eval(e, mu, rho);
+    if (!v.defined)
+      stuck(OutcomeKind::Error, e.loc, fmt::format("the {} '{}' is undefined{}", what, print_expr(e),
+                                                   first_bottom_.empty() ? " (an index overflow or an undefined operation)"
+                                                                         : " (it reads " + first_bottom_ + ")"));
+    return v;
+  }
+
+  // ---------------- commands: ℰ; μ ⊢ c ⇓u ⟨δμ; ρ⟩ (Fig 4.5) ----------------
+  Result exec(const Cmd& c, const View& mu) {
+    switch (c.kind) {
+      case CmdKind::Skip:
+        return {};  // U-SKIP: ⟨∅; ∅⟩
+      case CmdKind::Seq: {
+        // U-SEQ: c2 runs in μ ▷ δμ1; the result is ⟨δμ1 ▷ δμ2; ρ1 ∪ ρ2⟩ (iterated over the list)
+        Result acc;
+        View v{&mu, &acc.dmu};
+        for (const auto& s : c.seq) {
+          Result r = exec(*s, v);
+          update(acc.dmu, r.dmu);
+          acc.rho.insert(r.rho.begin(), r.rho.end());
+          merge_omega(acc.omega, r.omega);
+        }
+        return acc;
+      }
+      case CmdKind::Assign: return assign(c, mu);
+      case CmdKind::If: {
+        // U-IF-TRUE / U-IF-FALSE: the condition's reads join ρ
+        RSet rho;
+        Value b = defined(*c.value, mu, rho, "condition");
+        Result r;
+        if (b.b) r = exec(*c.body, mu);
+        else if (c.els) r = exec(*c.els, mu);
+        r.rho.insert(rho.begin(), rho.end());
+        return r;
+      }
+      case CmdKind::Let: {
+        // U-LET: ⟦e⟧ = v, then c in ℰ + x ↦ v
+        RSet rho;
+        Value v = defined(*c.value, mu, rho, "let value");
+        Value saved = env_[static_cast<size_t>(c.slot)];
+        env_[static_cast<size_t>(c.slot)] = v;
+        Result r = exec(*c.body, mu);
+        env_[static_cast<size_t>(c.slot)] = saved;
+        r.rho.insert(rho.begin(), rho.end());
+        return r;
+      }
+      case CmdKind::Alloc: return allocate(c, mu);
+      case CmdKind::For: return seq_loop(c, mu);
+      case CmdKind::Par: return par_loop(c, mu);
+    }
+    return {};
+  }
+
+  // Loop bounds: `x < n` is 0 <= x < n; `x = lo to hi` is lo <= x <= hi.
+  void bounds(const Cmd& c, const View& mu, RSet& rho, int64_t& first, int64_t& count) {
+    first = 0;
+    if (c.lo) first = defined(*c.lo, mu, rho, "loop bound").i;
+    int64_t hi = defined(*c.value, mu, rho, "loop bound").i;
+    if (c.lo) {
+      if (hi < first) { count = 0; return; }
+      if (__builtin_sub_overflow(hi, first, &count) || count == INT64_MAX)
+        stuck(OutcomeKind::Error, c.loc, "the loop's trip count overflows");
+      ++count;
+    } else {
+      count = hi > 0 ? hi : 0;
+    }
+  }
+
+  // U-FOR: iteration i runs in μ ▷ (δμ_0 ▷ ... ▷ δμ_{i-1}); result ⟨▷_i δμ_i; rd(e) ∪ ⋃ ρ_i⟩.
+  Result seq_loop(const Cmd& c, const View& mu) {
+    Result acc;
+    int64_t first, count;
+    bounds(c, mu, acc.rho, first, count);
+    View v{&mu, &acc.dmu};
+    size_t slot = static_cast<size_t>(c.slot);
+    Value saved = env_[slot];
+    for (int64_t i = 0; i < count; ++i) {
+      env_[slot] = Value::of_int(first + i);
+      Result r = exec(*c.body, v);
+      update(acc.dmu, r.dmu);
+      acc.rho.insert(r.rho.begin(), r.rho.end());
+      merge_omega(acc.omega, r.omega);
+    }
+    env_[slot] = saved;
+    return acc;
+  }
+
+  // U-PARLOOP: every iteration in the same μ; for all i ≠ j: dom(δμ_i) # ρ_j and δμ_i ≍ δμ_j
+  // (ω_i ≍ ω_j with strict races); result ⟨⋃ δμ_i; rd(e) ∪ ⋃ ρ_i⟩.
+  Result par_loop(const Cmd& c, const View& mu) {
+    Result acc;
+    int64_t first, count;
+    bounds(c, mu, acc.rho, first, count);
+    size_t slot = static_cast<size_t>(c.slot);
+    Value saved = env_[slot];
+    std::vector<Result> rs;
+    rs.reserve(static_cast<size_t>(std::min<int64_t>(count, 1 << 20)));
+    for (int64_t i = 0; i < count; ++i) {
+      env_[slot] = Value::of_int(first + i);
+      rs.push_back(exec(*c.body, mu));
+    }
+    env_[slot] = saved;
+    ++stats_.par_loops;
+    if (count > 1) stats_.pairs_checked += static_cast<uint64_t>(count) * static_cast<uint64_t>(count - 1) / 2;
+    // Index every location by the iterations that write it (with the last value) and read it;
+    // this checks every pair of iterations on every location.
+    std::map<Location, std::vector<std::pair<size_t, Value>>> writers;
+    for (size_t i = 0; i < rs.size(); ++i)
+      for (const auto& [l, v] : rs[i].dmu) writers[l].push_back({i, v});
+    for (size_t j = 0; j < rs.size(); ++j)
+      for (const Location& l : rs[j].rho) {
+        auto it = writers.find(l);
+        if (it == writers.end()) continue;
+        for (const auto& [i, v] : it->second)
+          if (i != j) race(c, first, "read-write", l, i, j, v, std::nullopt);
+      }
+    for (const auto& [l, ws] : writers) {
+      for (size_t k = 1; k < ws.size(); ++k)
+        if (!identical(ws[k].second, ws[0].second)) race(c, first, "write-write", l, ws[0].first, ws[k].first, ws[0].second, ws[k].second);
+      if (o_.strict_races && ws.size() > 1) {
+        // ω-compatibility: all values written by two distinct iterations agree
+        for (size_t a = 0; a < ws.size(); ++a)
+          for (size_t b = a + 1; b < ws.size(); ++b)
+            for (const Value& x : rs[ws[a].first].omega[l])
+              for (const Value& y : rs[ws[b].first].omega[l])
+                if (!identical(x, y)) race(c, first, "write-write (covered)", l, ws[a].first, ws[b].first, x, y);
+      }
+    }
+    for (auto& r : rs) {
+      update(acc.dmu, r.dmu);  // compatible: the union is well defined
+      acc.rho.insert(r.rho.begin(), r.rho.end());
+      merge_omega(acc.omega, r.omega);
+    }
+    return acc;
+  }
+
+  [[noreturn]] void race(const Cmd& c, int64_t first, const char* kind, const Location& l, size_t i, size_t j, const Value& vi,
+                         std::optional<Value> vj) {
+    int64_t xi = first + static_cast<int64_t>(i), xj = first + static_cast<int64_t>(j);
+    std::vector<std::string> d;
+    std::string cell = loc_text(l);
+    if (vj) {
+      d.push_back(fmt::format("iteration {} = {} writes {} := {}", c.name, xi, cell, to_string(vi)));
+      d.push_back(fmt::format("iteration {} = {} writes {} := {}", c.name, xj, cell, to_string(*vj)));
+    } else {
+      d.push_back(fmt::format("iteration {} = {} writes {} := {}", c.name, xi, cell, to_string(vi)));
+      d.push_back(fmt::format("iteration {} = {} reads {}", c.name, xj, cell));
+    }
+    Outcome o = Outcome::make(OutcomeKind::Race, c.loc,
+                              fmt::format("{} race in 'par {}' on {} between iterations {} = {} and {} = {}", kind, c.name, cell,
+                                          c.name, xi, c.name, xj));
+    o.details = std::move(d);
+    o.data["race"] = {{"kind", kind}, {"cell", cell}, {"loop_var", c.name}, {"iterations", {xi, xj}}};
+    throw Stuck{std::move(o)};
+  }
+
+  void merge_omega(WSet& into, WSet& from) {
+    if (!o_.strict_races) return;
+    for (auto& [l, vs] : from) {
+      auto& dst = into[l];
+      for (auto& v : vs) {
+        bool seen = false;
+        for (const auto& w : dst) seen = seen || identical(w, v);
+        if (!seen) dst.push_back(v);
+      }
+    }
+  }
+
+  // U-ASSIGN (corrected): every ιi evaluates to ni, ℓ = a[n1..nk] ∈ dom(μ), ⟦e⟧ = v defined;
+  // result ⟨{ℓ ↦ v}; rd(e) ∪ ⋃ rd(ιi)⟩.
+  Result assign(const Cmd& c, const View& mu) {
+    if (++stats_.steps > o_.max_steps)
+      stuck(OutcomeKind::Inconclusive, c.loc, fmt::format("the step bound ({} assignments) was reached; raise --max-steps", o_.max_steps));
+    Result r;
+    first_bottom_.clear();
+    Location l = location(*c.value, c.id, c.idx, mu, r.rho);
+    Value old;
+    if (!lookup(mu, l, old)) {
+      const ArrayState* g = static_cast<size_t>(c.id) < st_.arrays.size() ? &st_.arrays[static_cast<size_t>(c.id)] : nullptr;
+      stuck(OutcomeKind::OutOfBounds, c.loc,
+            fmt::format("write of {} outside the array{}", loc_text(l),
+                        g ? fmt::format(" (shape [{}])", fmt::join(g->shape, ", ")) : std::string()));
+    }
+    first_bottom_.clear();
+    Value v = eval(*c.value, mu, r.rho);
+    if (!v.defined)
+      stuck(OutcomeKind::Error, c.value->loc,
+            fmt::format("the value assigned to {} is undefined{}", loc_text(l),
+                        first_bottom_.empty() ? " (an undefined operation, e.g. a float-to-int cast out of range)"
+                                              : " (it reads " + first_bottom_ + ")"));
+    if (o_.annotations && c.annot) check_annotation(c, l, v);
+    r.dmu[l] = v;
+    if (o_.strict_races) r.omega[l].push_back(v);
+    return r;
+  }
+
+  void check_annotation(const Cmd& c, const Location& l, const Value& v) {
+    Value want;
+    try {
+      want = o_.annotations->eval(*annot_code_.at(c.annot.get()), env_);
+    } catch (const ModelError& e) {
+      stuck(OutcomeKind::Error, c.annot->loc, fmt::format("evaluating the annotation {{{}}}: {}", print_expr(*c.annot), e.what()));
+    }
+    if (identical(want, v) || deferred_) return;
+    Outcome o = Outcome::make(OutcomeKind::Annotation, c.loc,
+                              fmt::format("the write of {} does not match its annotation {{{}}}", loc_text(l), print_expr(*c.annot)));
+    o.details.push_back(fmt::format("written {}, annotation evaluates to {}", to_string(v), to_string(want)));
+    std::string vars;
+    visit_vars(*p_.body, c, vars);
+    if (!vars.empty()) o.details.push_back("at " + vars);
+    o.data["annotation"] = {{"cell", loc_text(l)}, {"written", to_string(v)}, {"expected", to_string(want)}};
+    // `annotation` means the program runs but a write differs from its annotation: a race,
+    // an out-of-bounds access or an error found later takes precedence.
+    deferred_ = std::make_unique<Outcome>(std::move(o));
+  }
+
+ public:
+  std::unique_ptr<Outcome> deferred_;  // the first annotation failure
+
+ private:
+
+  // The values of the variables enclosing `target` (for reports).
+  bool visit_vars(const Cmd& c, const Cmd& target, std::string& out) {
+    if (&c == &target) return true;
+    bool binds = c.is_loop() || c.kind == CmdKind::Let;
+    std::vector<const Cmd*> kids;
+    for (const auto& s : c.seq) kids.push_back(s.get());
+    if (c.body) kids.push_back(c.body.get());
+    if (c.els) kids.push_back(c.els.get());
+    for (const Cmd* k : kids)
+      if (visit_vars(*k, target, out)) {
+        if (binds) out = fmt::format("{} = {}{}{}", c.name, to_string(env_[static_cast<size_t>(c.slot)]), out.empty() ? "" : ", ", out);
+        return true;
+      }
+    return false;
+  }
+
+  // U-ALLOCATE: μ_a = {a[i..] ↦ ⊥ | in bounds}; c runs in (μ \ a) ▷ μ_a; a's locations leave δμ and ρ.
+  // (The type checker gave this allocation its own array id, which is the name shadowing μ \ a.)
+  Result allocate(const Cmd& c, const View& mu) {
+    RSet rho;
+    std::vector<int64_t> shape;
+    uint64_t cells = 1;
+    for (const auto& d : c.idx) {
+      int64_t n = defined(*d, mu, rho, "allocation size").i;
+      if (n < 0) stuck(OutcomeKind::Error, d->loc, fmt::format("the size '{}' of '{}' is negative ({})", print_expr(*d), c.name, n));
+      shape.push_back(n);
+      if (n && cells > o_.max_local_cells / static_cast<uint64_t>(n)) cells = o_.max_local_cells + 1;
+      else cells *= static_cast<uint64_t>(n);
+    }
+    if (cells > o_.max_local_cells)
+      stuck(OutcomeKind::Error, c.loc, fmt::format("'allocate {}' needs more than {} cells", c.name, o_.max_local_cells));
+    View v;
+    v.parent = &mu;
+    v.alloc_id = c.id;
+    v.alloc_shape = &shape;
+    Result r = exec(*c.body, v);
+    auto drop = [&](auto& m) {
+      for (auto it = m.begin(); it != m.end();) it = it->first.array == c.id ? m.erase(it) : std::next(it);
+    };
+    drop(r.dmu);
+    for (auto it = r.rho.begin(); it != r.rho.end();) it = it->array == c.id ? r.rho.erase(it) : std::next(it);
+    drop(r.omega);
+    r.rho.insert(rho.begin(), rho.end());
+    return r;
+  }
+};
+
+}  // namespace
+
+Outcome run_reference(const Program& p, RunSetup& state, const ReferenceOptions& opts, EngineStats* stats) {
+  EngineStats local;
+  EngineStats& s = stats ? *stats : local;
+  if (!p.typed) return Outcome::make(OutcomeKind::Error, {}, "internal: the program is not type-checked");
+  try {
+    Engine e(p, state, opts, s);
+    Result r = e.run();
+    if (e.deferred_) {
+      e.deferred_->data["steps"] = s.steps;
+      return std::move(*e.deferred_);
+    }
+    // final memory μ ▷ δμ
+    for (const auto& [l, v] : r.dmu) {
+      ArrayState& a = state.arrays[static_cast<size_t>(l.array)];
+      size_t flat = 0;
+      for (size_t d = 0; d < l.idx.size(); ++d) flat = flat * static_cast<size_t>(a.shape[d]) + static_cast<size_t>(l.idx[d]);
+      a.cells[flat] = v;
+    }
+    Outcome o = Outcome::make(OutcomeKind::Ok, {}, fmt::format("{} assignment(s), {} parallel loop(s) checked", s.steps, s.par_loops));
+    o.data["steps"] = s.steps;
+    o.data["cells_written"] = r.dmu.size();
+    return o;
+  } catch (Stuck& st) {
+    st.outcome.data["steps"] = s.steps;
+    return std::move(st.outcome);
+  }
+}
+
+}  // namespace sched

@@ -1,0 +1,43 @@
+#include "interpreter/outcome.hpp"
+
+#include <fmt/format.h>
+
+namespace sched {
+
+std::string_view outcome_name(OutcomeKind k) {
+  switch (k) {
+    case OutcomeKind::Ok: return "ok";
+    case OutcomeKind::Race: return "race";
+    case OutcomeKind::OutOfBounds: return "out-of-bounds";
+    case OutcomeKind::Error: return "error";
+    case OutcomeKind::Mismatch: return "mismatch";
+    case OutcomeKind::Annotation: return "annotation";
+    case OutcomeKind::Inconclusive: return "inconclusive";
+  }
+  return "?";
+}
+
+int outcome_exit_code(OutcomeKind k) {
+  if (k == OutcomeKind::Ok) return 0;
+  if (k == OutcomeKind::Inconclusive) return 3;
+  return 1;
+}
+
+std::string Outcome::render(const Diagnostics& where) const {
+  std::string out;
+  if (kind == OutcomeKind::Ok) out = fmt::format("ok: {}\n", message);
+  else out = fmt::format("{}: {}: {}\n", where.where(loc), outcome_name(kind), message);
+  for (const auto& d : details) out += "  " + d + "\n";
+  return out;
+}
+
+nlohmann::json Outcome::to_json(const Diagnostics& where) const {
+  nlohmann::json j = data;
+  j["outcome"] = std::string(outcome_name(kind));
+  j["message"] = message;
+  if (loc.line) j["where"] = where.where(loc);
+  if (!details.empty()) j["details"] = details;
+  return j;
+}
+
+}  // namespace sched

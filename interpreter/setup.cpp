@@ -1,0 +1,114 @@
+#include "interpreter/setup.hpp"
+
+#include <fmt/format.h>
+
+#include "interpreter/params.hpp"
+#include "interpreter/printer.hpp"
+
+namespace sched {
+
+std::string cell_text(const std::string& array, const std::vector<int64_t>& idx) {
+  std::string s = array + "[";
+  for (size_t i = 0; i < idx.size(); ++i) s += fmt::format("{}{}", i ? ", " : "", idx[i]);
+  return s + "]";
+}
+
+std::vector<int64_t> unflatten(const std::vector<int64_t>& shape, size_t flat) {
+  std::vector<int64_t> idx(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    idx[d] = static_cast<int64_t>(flat % static_cast<size_t>(shape[d]));
+    flat /= static_cast<size_t>(shape[d]);
+  }
+  return idx;
+}
+
+Outcome prepare_run(const Program& p, const std::vector<int64_t>& params, const ModelOptions& model,
+                    RunSetup& setup, const SetupLimits& limits) {
+  setup.params = params;
+  setup.arrays.clear();
+  if (const Expr* a = failed_assumption(p, params)) {
+    std::string vals;
+    for (size_t i = 0; i < p.params.size(); ++i) vals += fmt::format("{}{}={}", i ? " " : "", p.params[i].name, params[i]);
+    return Outcome::make(OutcomeKind::Error, a->loc,
+                         fmt::format("the assumption '{}' does not hold for {}", print_expr(*a), vals.empty() ? "these parameters" : vals));
+  }
+  uint64_t total = 0;
+  for (size_t i = 0; i < p.arrays.size(); ++i) {
+    const ArrayDecl& d = p.arrays[i];
+    std::string err;
+    auto shape = array_shape(p, i, params, err);
+    if (!shape) return Outcome::make(OutcomeKind::Error, d.loc, err);
+    uint64_t n = 1;
+    for (int64_t x : *shape) {
+      if (x != 0 && n > limits.max_cells / static_cast<uint64_t>(x)) n = limits.max_cells + 1;
+      else n *= static_cast<uint64_t>(x);
+    }
+    total += n;
+    if (n > limits.max_cells || total > limits.max_cells)
+      return Outcome::make(OutcomeKind::Error, d.loc,
+                           fmt::format("the arrays need more than {} cells (array '{}' has {}); choose smaller parameters",
+                                       limits.max_cells, d.name, n));
+    ArrayState s;
+    s.name = d.name;
+    s.elem = d.elem;
+    s.shape = *shape;
+    if (d.role == ArrayRole::Input) {
+      try {
+        s.cells = evaluate_array(p, i, params, model, s.shape, limits.threads);
+      } catch (const ModelError& e) {
+        return Outcome::make(OutcomeKind::Error, e.loc.line ? e.loc : d.loc,
+                             fmt::format("initialising input '{}': {}", d.name, e.what()));
+      }
+    } else {
+      s.cells.assign(static_cast<size_t>(n), Value::bottom(d.elem));
+    }
+    setup.arrays.push_back(std::move(s));
+  }
+  return Outcome::make(OutcomeKind::Ok, {}, "ready");
+}
+
+Outcome compare_outputs(const Program& p, const RunSetup& st, const ModelOptions& model, size_t max_report, int threads) {
+  size_t bad = 0, checked = 0;
+  Outcome o = Outcome::make(OutcomeKind::Ok, {}, "");
+  nlohmann::json cells = nlohmann::json::array();
+  for (size_t i = 0; i < p.arrays.size(); ++i) {
+    const ArrayDecl& d = p.arrays[i];
+    if (d.role != ArrayRole::Output) continue;
+    const ArrayState& s = st.arrays[i];
+    std::vector<Value> want;
+    try {
+      want = evaluate_array(p, i, st.params, model, s.shape, threads);
+    } catch (const ModelError& e) {
+      return Outcome::make(OutcomeKind::Error, e.loc.line ? e.loc : d.loc,
+                           fmt::format("evaluating the expected value of output '{}': {}", d.name, e.what()));
+    }
+    for (size_t c = 0; c < s.size(); ++c) {
+      ++checked;
+      const Value& got = s.cells[c];
+      bool same = got.defined && identical(got, want[c]);
+      if (same) continue;
+      if (bad == 0) o.loc = d.loc;
+      if (bad < max_report) {
+        std::string cell = cell_text(d.name, unflatten(s.shape, c));
+        o.details.push_back(fmt::format("{} = {}, expected {} ({})", cell, to_string(got), to_string(want[c]),
+                                        print_expr(*d.init)));
+        cells.push_back({{"cell", cell}, {"actual", to_string(got)}, {"expected", to_string(want[c])}});
+      }
+      ++bad;
+    }
+  }
+  if (bad == 0) {
+    o.message = fmt::format("{} output cell(s) equal their specification", checked);
+    o.data["output_cells"] = checked;
+    return o;
+  }
+  o.kind = OutcomeKind::Mismatch;
+  o.message = fmt::format("{} of {} output cell(s) differ from the specification", bad, checked);
+  if (bad > max_report) o.details.push_back(fmt::format("... and {} more", bad - max_report));
+  o.data["differing_cells"] = bad;
+  o.data["output_cells"] = checked;
+  o.data["first"] = cells;
+  return o;
+}
+
+}  // namespace sched

@@ -1,0 +1,47 @@
+// What every engine shares around a run: binding parameters, checking the `assume`
+// declarations, the initial memory (input arrays from the specification model, the others
+// ⊥), and the final comparison of output arrays with the model.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "interpreter/ast.hpp"
+#include "interpreter/model.hpp"
+#include "interpreter/outcome.hpp"
+
+namespace sched {
+
+// A dense global array: cells in C order.
+struct ArrayState {
+  std::string name;
+  Type elem = Type::Invalid;
+  std::vector<int64_t> shape;
+  std::vector<Value> cells;
+  size_t size() const { return cells.size(); }
+};
+
+struct RunSetup {
+  std::vector<int64_t> params;
+  std::vector<ArrayState> arrays;  // by global array id
+};
+
+struct SetupLimits {
+  uint64_t max_cells = uint64_t{1} << 31;  // total cells of all global arrays
+  int threads = 0;                         // model workers (0: all cores)
+};
+
+// Fills `setup`. Returns Ok, or Error for a failed assumption / a negative or undefined size /
+// a model error / an array over the cell limit.
+Outcome prepare_run(const Program& p, const std::vector<int64_t>& params, const ModelOptions& model,
+                    RunSetup& setup, const SetupLimits& limits = {});
+
+// Compares every output array with its tensor expression (bit for bit; ⊥ never matches).
+// Returns Ok or Mismatch listing the first `max_report` differing cells and the count.
+Outcome compare_outputs(const Program& p, const RunSetup& final_state, const ModelOptions& model,
+                        size_t max_report = 5, int threads = 0);
+
+// "a[1, 2]" for people.
+std::string cell_text(const std::string& array, const std::vector<int64_t>& idx);
+std::vector<int64_t> unflatten(const std::vector<int64_t>& shape, size_t flat);
+
+}  // namespace sched
