@@ -121,6 +121,7 @@ RunResult run_one(const RunArgs& a, const Loaded& l) {
   lim.threads = a.threads;
   RunSetup st;
   Outcome o = prepare_run(p, *params, mo, st, lim);
+  bool refused = !o.ok();  // parameters violating an assumption, sizes out of range: bad input
   if (o.ok()) {
     ReferenceOptions ro;
     ro.strict_races = a.races == "strict";
@@ -141,7 +142,7 @@ RunResult run_one(const RunArgs& a, const Loaded& l) {
         if (a.dump || p.arrays[i].role == ArrayRole::Output) write_array(a.out_dir, st.arrays[i]);
     }
   }
-  r.exit = outcome_exit_code(o.kind);
+  r.exit = refused ? kBadInput : outcome_exit_code(o.kind);
   r.status = std::string(outcome_name(o.kind));
   r.text = o.render(where);
   r.json = o.to_json(where);

@@ -147,3 +147,43 @@ TEST(Properties, IllTypedMutantsAreRejectedWithAPosition) {
   EXPECT_GT(array_in_annot, 0);
   EXPECT_GT(float_in_int, 0);
 }
+
+#include "bigstep/reference.hpp"
+#include "interpreter/params.hpp"
+
+TEST(Properties, ReferenceEngineIsTotalAndDeterministic) {
+  std::map<std::string, int> outcomes;
+  bool ok = rc::check("the reference engine gives an outcome on every generated program, the same one twice", [&] {
+    auto g = *fuzz::gen_program();
+    std::string text = print_program(g.program);
+    Loaded l = load_text(text, "gen.sched");
+    RC_ASSERT(l.stage == LoadStage::Ok);
+    std::vector<int64_t> params;
+    for (size_t i = 0; i < l.program->params.size(); ++i) params.push_back(*rc::gen::inRange<int64_t>(1, 5));
+    ModelOptions mo;
+    mo.seed = *rc::gen::inRange<uint64_t>(0, 1000);
+    auto once = [&](RunSetup& st) {
+      Model m(*l.program, params, mo);
+      Outcome o = prepare_run(*l.program, params, mo, st);
+      if (!o.ok()) return o;
+      ReferenceOptions ro;
+      ro.annotations = &m;
+      ro.max_steps = 20000;
+      return run_reference(*l.program, st, ro);
+    };
+    RunSetup a, b;
+    Outcome oa = once(a), ob = once(b);
+    outcomes[std::string(outcome_name(oa.kind))]++;
+    RC_ASSERT(oa.kind == ob.kind);
+    RC_ASSERT(oa.message == ob.message);
+    if (oa.ok())
+      for (size_t i = 0; i < a.arrays.size(); ++i)
+        for (size_t c = 0; c < a.arrays[i].size(); ++c) RC_ASSERT(identical(a.arrays[i].cells[c], b.arrays[i].cells[c]));
+  });
+  EXPECT_TRUE(ok);
+  std::cout << "[reference] outcomes:";
+  for (const auto& [k, v] : outcomes) std::cout << " " << k << " " << v;
+  std::cout << "\n";
+  EXPECT_GT(outcomes["ok"], 0);
+  EXPECT_GT(outcomes["race"] + outcomes["out-of-bounds"] + outcomes["error"], 0);
+}
