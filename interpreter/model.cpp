@@ -88,7 +88,7 @@ struct Memo {
 };
 
 // ---- compiled prophetic expressions: a small typed stack machine ----
-enum class Op : uint8_t { Const, Local, ReadForm, ReadStack, Un, Bin, Call, Cast, Store };
+enum class Op : uint8_t { Const, Local, ReadForm, ReadRandom, ReadStack, Un, Bin, Call, Cast, Store };
 
 struct Instr {
   Op op;
@@ -97,7 +97,7 @@ struct Instr {
   uint8_t n;     // argument count
   int32_t a;     // slot / tensor id
   int32_t b;     // ReadForm: first form
-  Value imm;     // Const
+  Value imm;     // Const; ReadRandom: imm.u is the salted seed
   Loc loc;
 };
 
@@ -137,7 +137,9 @@ namespace {
 
 class Compiler {
  public:
-  Compiler(const std::vector<int64_t>& params, Model::Compiled& out) : params_(params), c_(out) {}
+  // random_salt[t] != 0: tensor t is an input with seeded random data (reads are hashed inline)
+  Compiler(const std::vector<int64_t>& params, Model::Compiled& out, const std::vector<uint64_t>* random_salt = nullptr)
+      : params_(params), c_(out), random_(random_salt) {}
 
   void expr(const Expr& e) {
     switch (e.kind) {
@@ -169,7 +171,10 @@ class Compiler {
         if (all) {
           int first = static_cast<int>(c_.forms.size());
           for (auto& f : fs) c_.forms.push_back(std::move(f));
-          emit({Op::ReadForm, e.type, 0, static_cast<uint8_t>(e.args.size()), e.id, first, {}, e.loc}, +1);
+          uint64_t salt = random_ && static_cast<size_t>(e.id) < random_->size() ? (*random_)[static_cast<size_t>(e.id)] : 0;
+          Value imm;
+          imm.u = salt;
+          emit({salt ? Op::ReadRandom : Op::ReadForm, e.type, 0, static_cast<uint8_t>(e.args.size()), e.id, first, imm, e.loc}, +1);
         } else {
           for (const auto& a : e.args) expr(*a);
           emit({Op::ReadStack, e.type, 0, static_cast<uint8_t>(e.args.size()), e.id, 0, {}, e.loc},
@@ -209,6 +214,7 @@ class Compiler {
  private:
   const std::vector<int64_t>& params_;
   Model::Compiled& c_;
+  const std::vector<uint64_t>* random_;
   int depth_ = 0;
 
   void emit(Instr i, int delta) {
@@ -370,6 +376,22 @@ inline Value binop(BinOp op, const Value& a, const Value& b) {
 
 namespace {
 Value random_value(uint64_t salted_seed, Type t, std::span<const int64_t> idx);
+
+// The hash part of random_value, inline for the interpreter loop.
+inline uint64_t random_hash(uint64_t h, const int64_t* idx, int n) {
+  for (int i = 0; i < n; ++i) h = mix64(h + 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(idx[i]));
+  return h;
+}
+inline Value random_from_hash(uint64_t h, Type t) {
+  switch (t) {
+    case Type::F32: return Value::of_f32(static_cast<float>(static_cast<int64_t>(h % 513) - 256) / 256.0f);
+    case Type::F64: return Value::of_f64(static_cast<double>(static_cast<int64_t>(h % 513) - 256) / 256.0);
+    case Type::Bool: return Value::of_bool((h >> 7) & 1);
+    default:
+      if (is_unsigned_int(t)) return Value::of_wrapped(t, h % 33);
+      return Value::of_wrapped(t, static_cast<uint64_t>(static_cast<int64_t>(h % 33) - 16));
+  }
+}
 }
 
 struct Model::Impl {
@@ -455,6 +477,14 @@ struct Model::Impl {
       TInfo ti{t.type, static_cast<int>(t.idx.size()), t.is_input(), nullptr, mix64(opts.seed ^ name_salt(t.name)),
                std::max(t.num_slots, 1), 0};
       if (auto it = opts.data.find(t.name); it != opts.data.end()) ti.data = &it->second;
+      info.push_back(ti);
+    }
+    random_salts.assign(nt, 0);
+    for (size_t i = 0; i < nt; ++i)
+      if (info[i].input && !info[i].data) random_salts[i] = info[i].salt;  // 0 (2^-64): the generic path
+    for (size_t i = 0; i < nt; ++i) {
+      const auto& t = p.tensors[i];
+      TInfo& ti = info[i];
       int stack = 0;
       for (const auto& c : t.cases) {
         CaseCode cc;
@@ -469,16 +499,16 @@ struct Model::Impl {
         cases[i].push_back(std::move(cc));
       }
       ti.frame_size = ti.num_slots + stack + 1;
-      info.push_back(ti);
     }
   }
 
   std::shared_ptr<Compiled> compile(const Expr& e, int num_slots) {
     auto c = std::make_shared<Compiled>();
     c->num_slots = num_slots;
-    Compiler(params, *c).expr(e);
+    Compiler(params, *c, &random_salts).expr(e);
     return c;
   }
+  std::vector<uint64_t> random_salts;  // per tensor: salted seed of a random input, or 0
 
   Value input_value(const TInfo& t, const int64_t* idx) const {
     if (const NpyArray* a = t.data) {
@@ -539,6 +569,7 @@ struct Model::Impl {
   // resumes there).
   bool run(const Compiled& c, Value* env, int& pc, Value*& sp, Frame* resuming = nullptr) {
     const Instr* ins = c.ins.data();
+    const Form* forms = c.forms.data();
     const int n = static_cast<int>(c.ins.size());
     int64_t idx[kMaxRank];
     if (resuming && resuming->has_resume) {
@@ -554,9 +585,17 @@ struct Model::Impl {
       switch (in.op) {
         case Op::Const: *sp++ = in.imm; break;
         case Op::Local: *sp++ = env[in.a]; break;
-        case Op::ReadForm: {
+        case Op::ReadRandom: {
+          const Form* f = forms + in.b;
           bool ok = true;
-          for (int k = 0; k < in.n; ++k) ok = ok && eval_form(c.forms[static_cast<size_t>(in.b + k)], env, idx[k]);
+          for (int k = 0; k < in.n; ++k) ok &= eval_form(f[k], env, idx[k]);
+          *sp++ = ok ? random_from_hash(random_hash(in.imm.u, idx, in.n), in.type) : Value::bottom(in.type);
+          break;
+        }
+        case Op::ReadForm: {
+          const Form* f = forms + in.b;
+          bool ok = true;
+          for (int k = 0; k < in.n; ++k) ok &= eval_form(f[k], env, idx[k]);
           if (!ok) { *sp++ = Value::bottom(in.type); break; }
           if (!read(in.a, idx, *sp)) return false;
           ++sp;
@@ -692,15 +731,7 @@ Value random_input_value(uint64_t seed, std::string_view tensor, Type t, std::sp
 
 namespace {
 Value random_value(uint64_t h, Type t, std::span<const int64_t> idx) {
-  for (int64_t i : idx) h = mix64(h + 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(i));
-  switch (t) {
-    case Type::F32: return Value::of_f32(static_cast<float>(static_cast<int64_t>(h % 513) - 256) / 256.0f);
-    case Type::F64: return Value::of_f64(static_cast<double>(static_cast<int64_t>(h % 513) - 256) / 256.0);
-    case Type::Bool: return Value::of_bool((h >> 7) & 1);
-    default:
-      if (is_unsigned_int(t)) return Value::of_wrapped(t, h % 33);
-      return Value::of_wrapped(t, static_cast<uint64_t>(static_cast<int64_t>(h % 33) - 16));
-  }
+  return random_from_hash(random_hash(h, idx.data(), static_cast<int>(idx.size())), t);
 }
 }  // namespace
 
