@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "interpreter/eval.hpp"
 #include "interpreter/ops.hpp"
 #include "interpreter/printer.hpp"
 
@@ -37,11 +38,6 @@ struct View {
   int alloc_id = -1;                 // an `allocate` layer: array id ...
   const std::vector<int64_t>* alloc_shape = nullptr;  // ... and shape
   const RunSetup* base = nullptr;    // the root: global arrays
-};
-
-// The finding that stops evaluation (a rule with no instance: no semantics).
-struct Stuck {
-  Outcome outcome;
 };
 
 bool in_shape(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
@@ -106,7 +102,6 @@ class Engine {
   std::vector<std::string> array_names_;
   std::vector<Type> array_types_;
   std::map<const Expr*, std::shared_ptr<const Model::Compiled>> annot_code_;
-  std::string first_bottom_;  // the first read of an undefined cell in the current expression
 
   void collect_annotations(const Cmd& c) {
     if (c.kind == CmdKind::Assign && c.annot) annot_code_[c.annot.get()] = o_.annotations->compile(*c.annot, p_.num_slots);
@@ -127,91 +122,33 @@ class Engine {
     throw Stuck{std::move(o)};
   }
 
-  std::string env_text() const { return ""; }
-
   // ---------------- expressions: ⟦e⟧_{ℰ;μ} (Fig 4.3) and rd_{ℰ;μ}(e) (Fig 4.4) ----------------
-  Value lit_int(const Expr& e) {
-    if (e.type == Type::Int) return Value::of_int(e.ival);
-    if (e.type == Type::F32) return Value::of_f32(static_cast<float>(e.ival));
-    if (e.type == Type::F64) return Value::of_f64(static_cast<double>(e.ival));
-    return Value::of_wrapped(e.type, static_cast<uint64_t>(e.ival));
-  }
-
-  // Evaluates the subscripts of an access into a location. An undefined subscript has no rule.
-  Location location(const Expr& e, int id, const std::vector<ExprPtr>& idx, const View& mu, RSet& rho) {
-    Location l{id, {}};
-    for (const auto& i : idx) {
-      Value v = eval(*i, mu, rho);
-      if (!v.defined)
-        stuck(OutcomeKind::Error, i->loc, fmt::format("the subscript '{}' of '{}' is undefined{}", print_expr(*i), e.name,
-                                                      first_bottom_.empty() ? " (index overflow)" : " (it reads " + first_bottom_ + ")"));
-      l.idx.push_back(v.i);
+  // interpreter/eval.hpp evaluates; this adapter is the memory μ seen through its layers and
+  // collects the read set ρ.
+  struct Mem {
+    Engine& eng;
+    const View& mu;
+    RSet& rho;
+    bool read(int a, const std::vector<int64_t>& idx, Value& out) {
+      Location l{a, idx};
+      if (!lookup(mu, l, out)) return false;
+      rho.insert(std::move(l));
+      return true;
     }
-    return l;
+    std::string cell(int a, const std::vector<int64_t>& idx) const { return eng.loc_text(Location{a, idx}); }
+    std::string shape(int a) const { return eng.shape_text(a); }
+  };
+  using Eval = Evaluator<Mem>;
+
+  std::string shape_text(int a) const {
+    if (a < 0 || static_cast<size_t>(a) >= st_.arrays.size()) return "";
+    return fmt::format(" (shape [{}])", fmt::join(st_.arrays[static_cast<size_t>(a)].shape, ", "));
   }
 
-  Value eval(const Expr& e, const View& mu, RSet& rho) {
-    switch (e.kind) {
-      case ExprKind::IntLit: return lit_int(e);
-      case ExprKind::FloatLit: return e.type == Type::F32 ? Value::of_f32(static_cast<float>(e.fval)) : Value::of_f64(e.fval);
-      case ExprKind::BoolLit: return Value::of_bool(e.bval);
-      case ExprKind::Var:
-        if (e.var_kind == VarKind::Param) return Value::of_int(st_.params[static_cast<size_t>(e.slot)]);
-        return env_[static_cast<size_t>(e.slot)];
-      case ExprKind::ArrayRead: {
-        // ⟦a[ι1..ιn]⟧ = v when every ιi evaluates to ni and a[n1..nn] ↦ v ∈ μ; rd adds a[n1..nn].
-        Location l = location(e, e.id, e.args, mu, rho);
-        Value v;
-        if (!lookup(mu, l, v)) {
-          const ArrayState* g = static_cast<size_t>(e.id) < st_.arrays.size() ? &st_.arrays[static_cast<size_t>(e.id)] : nullptr;
-          stuck(OutcomeKind::OutOfBounds, e.loc,
-                fmt::format("read of {} outside the array{}", loc_text(l),
-                            g ? fmt::format(" (shape [{}])", fmt::join(g->shape, ", ")) : std::string()));
-        }
-        rho.insert(l);
-        if (!v.defined) {
-          if (first_bottom_.empty()) first_bottom_ = loc_text(l) + ", which is undefined";
-          return Value::bottom(array_types_[static_cast<size_t>(e.id)]);
-        }
-        return v;
-      }
-      case ExprKind::TensorRead:
-        stuck(OutcomeKind::Error, e.loc, "internal: a tensor read in a semantic expression");
-      case ExprKind::Unary: return apply_unop(e.uop, eval(*e.args[0], mu, rho));
-      case ExprKind::Binary: {
-        Value a = eval(*e.args[0], mu, rho);
-        Value b = eval(*e.args[1], mu, rho);
-        return apply_binop(e.bop, a, b);
-      }
-      case ExprKind::Call: {
-        // CALL, SELECT-TRUE/FALSE: every argument is evaluated (select is eager)
-        std::vector<Value> args;
-        for (const auto& a : e.args) args.push_back(eval(*a, mu, rho));
-        if (e.fn == Builtin::Cast) return cast_value(e.cast_to, args[0]);
-        return apply_builtin(e.fn, args);
-      }
-      case ExprKind::Cast: return cast_value(e.cast_to, eval(*e.args[0], mu, rho));
-      case ExprKind::Let: {
-        Value v0 = eval(*e.args[0], mu, rho);
-        Value saved = env_[static_cast<size_t>(e.slot)];
-        env_[static_cast<size_t>(e.slot)] = v0;
-        Value v = eval(*e.args[1], mu, rho);
-        env_[static_cast<size_t>(e.slot)] = saved;
-        return v0.defined ? v : Value::bottom(e.type);
-      }
-    }
-    return Value::bottom(e.type);
-  }
-
-  // Evaluates an expression that must be defined (a bound, a condition, a let value).
   Value defined(const Expr& e, const View& mu, RSet& rho, const char* what) {
-    first_bottom_.clear();
-    Value v = eval(e, mu, rho);
-    if (!v.defined)
-      stuck(OutcomeKind::Error, e.loc, fmt::format("the {} '{}' is undefined{}", what, print_expr(e),
-                                                   first_bottom_.empty() ? " (an index overflow or an undefined operation)"
-                                                                         : " (it reads " + first_bottom_ + ")"));
-    return v;
+    Mem m{*this, mu, rho};
+    Eval ev(st_.params, env_, m);
+    return ev.defined(e, what);
   }
 
   // ---------------- commands: ℰ; μ ⊢ c ⇓u ⟨δμ; ρ⟩ (Fig 4.5) ----------------
@@ -381,22 +318,19 @@ class Engine {
     if (++stats_.steps > o_.max_steps)
       stuck(OutcomeKind::Inconclusive, c.loc, fmt::format("the step bound ({} assignments) was reached; raise --max-steps", o_.max_steps));
     Result r;
-    first_bottom_.clear();
-    Location l = location(*c.value, c.id, c.idx, mu, r.rho);
+    Mem m{*this, mu, r.rho};
+    Eval ev(st_.params, env_, m);
+    Location l{c.id, ev.subscripts(c.name, c.idx)};
     Value old;
-    if (!lookup(mu, l, old)) {
-      const ArrayState* g = static_cast<size_t>(c.id) < st_.arrays.size() ? &st_.arrays[static_cast<size_t>(c.id)] : nullptr;
-      stuck(OutcomeKind::OutOfBounds, c.loc,
-            fmt::format("write of {} outside the array{}", loc_text(l),
-                        g ? fmt::format(" (shape [{}])", fmt::join(g->shape, ", ")) : std::string()));
-    }
-    first_bottom_.clear();
-    Value v = eval(*c.value, mu, r.rho);
+    if (!lookup(mu, l, old))
+      stuck(OutcomeKind::OutOfBounds, c.loc, fmt::format("write of {} outside the array{}", loc_text(l), shape_text(c.id)));
+    ev.first_bottom.clear();
+    Value v = ev.eval(*c.value);
     if (!v.defined)
       stuck(OutcomeKind::Error, c.value->loc,
             fmt::format("the value assigned to {} is undefined{}", loc_text(l),
-                        first_bottom_.empty() ? " (an undefined operation, e.g. a float-to-int cast out of range)"
-                                              : " (it reads " + first_bottom_ + ")"));
+                        ev.first_bottom.empty() ? " (an undefined operation, e.g. a float-to-int cast out of range)"
+                                                : " (it reads " + ev.first_bottom + ")"));
     if (o_.annotations && c.annot) check_annotation(c, l, v);
     r.dmu[l] = v;
     if (o_.strict_races) r.omega[l].push_back(v);

@@ -1,0 +1,135 @@
+// Evaluation of semantic expressions, ⟦e⟧_{ℰ;μ} (thesis Fig 4.3), and of their read sets
+// rd_{ℰ;μ}(e) (Fig 4.4), shared by the engines. The memory is a template parameter:
+//
+//   struct Mem {
+//     // ℓ ∈ dom(μ)? then out = μ(ℓ) (⊥ allowed) and ℓ joins the read set; false: ℓ ∉ dom(μ)
+//     bool read(int array, const std::vector<int64_t>& idx, Value& out);
+//     std::string cell(int array, const std::vector<int64_t>& idx) const;  // "a[1, 2]"
+//     std::string shape(int array) const;                                  // " (shape [4, 4])" or ""
+//   };
+//
+// A read outside the memory's domain, or an undefined subscript, has no rule: evaluation
+// throws Stuck. Other undefined operations give ⊥, which propagates; the first undefined cell
+// read is remembered to explain a later "undefined value".
+#pragma once
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
+
+#include "interpreter/ast.hpp"
+#include "interpreter/ops.hpp"
+#include "interpreter/outcome.hpp"
+#include "interpreter/printer.hpp"
+
+namespace sched {
+
+struct Stuck {
+  Outcome outcome;
+};
+
+[[noreturn]] inline void throw_stuck(OutcomeKind k, Loc loc, std::string msg) {
+  throw Stuck{Outcome::make(k, loc, std::move(msg))};
+}
+
+// The value of an integer literal at the type the checker gave it.
+inline Value literal_value(const Expr& e) {
+  if (e.kind == ExprKind::FloatLit) return e.type == Type::F32 ? Value::of_f32(static_cast<float>(e.fval)) : Value::of_f64(e.fval);
+  if (e.kind == ExprKind::BoolLit) return Value::of_bool(e.bval);
+  if (e.type == Type::Int) return Value::of_int(e.ival);
+  if (e.type == Type::F32) return Value::of_f32(static_cast<float>(e.ival));
+  if (e.type == Type::F64) return Value::of_f64(static_cast<double>(e.ival));
+  return Value::of_wrapped(e.type, static_cast<uint64_t>(e.ival));
+}
+
+template <class Mem>
+class Evaluator {
+ public:
+  Evaluator(const std::vector<int64_t>& params, std::vector<Value>& env, Mem& mem) : params_(params), env_(env), mem_(mem) {}
+
+  std::string first_bottom;  // "a[3], which is undefined"
+
+  // Subscripts to a location; an undefined subscript is stuck.
+  std::vector<int64_t> subscripts(const std::string& name, const std::vector<ExprPtr>& idx) {
+    std::vector<int64_t> out;
+    out.reserve(idx.size());
+    for (const auto& i : idx) {
+      Value v = eval(*i);
+      if (!v.defined)
+        throw_stuck(OutcomeKind::Error, i->loc,
+                    fmt::format("the subscript '{}' of '{}' is undefined{}", print_expr(*i), name,
+                                first_bottom.empty() ? " (index overflow)" : " (it reads " + first_bottom + ")"));
+      out.push_back(v.i);
+    }
+    return out;
+  }
+
+  Value eval(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::IntLit:
+      case ExprKind::FloatLit:
+      case ExprKind::BoolLit: return literal_value(e);
+      case ExprKind::Var:
+        if (e.var_kind == VarKind::Param) return Value::of_int(params_[static_cast<size_t>(e.slot)]);
+        return env_[static_cast<size_t>(e.slot)];
+      case ExprKind::ArrayRead: {
+        // ⟦a[ι1..ιn]⟧ = v when every ιi evaluates to ni and a[n1..nn] ↦ v ∈ μ; rd adds a[n1..nn]
+        auto idx = subscripts(e.name, e.args);
+        Value v;
+        if (!mem_.read(e.id, idx, v))
+          throw_stuck(OutcomeKind::OutOfBounds, e.loc,
+                      fmt::format("read of {} outside the array{}", mem_.cell(e.id, idx), mem_.shape(e.id)));
+        if (!v.defined) {
+          if (first_bottom.empty()) first_bottom = mem_.cell(e.id, idx) + ", which is undefined";
+          return Value::bottom(e.type);
+        }
+        return v;
+      }
+      case ExprKind::TensorRead:
+        throw_stuck(OutcomeKind::Error, e.loc, "internal: a tensor read in a semantic expression");
+      case ExprKind::Unary: return apply_unop(e.uop, eval(*e.args[0]));
+      case ExprKind::Binary: {
+        Value a = eval(*e.args[0]);
+        Value b = eval(*e.args[1]);
+        return apply_binop(e.bop, a, b);
+      }
+      case ExprKind::Call: {
+        // CALL and SELECT-TRUE/FALSE: every argument is evaluated (select is eager)
+        Value args[3];
+        size_t n = e.args.size();
+        for (size_t i = 0; i < n; ++i) args[i] = eval(*e.args[i]);
+        if (e.fn == Builtin::Cast) return cast_value(e.cast_to, args[0]);
+        return apply_builtin(e.fn, std::span<const Value>(args, n));
+      }
+      case ExprKind::Cast: return cast_value(e.cast_to, eval(*e.args[0]));
+      case ExprKind::Let: {
+        Value v0 = eval(*e.args[0]);
+        size_t s = static_cast<size_t>(e.slot);
+        Value saved = env_[s];
+        env_[s] = v0;
+        Value v = eval(*e.args[1]);
+        env_[s] = saved;
+        return v0.defined ? v : Value::bottom(e.type);
+      }
+    }
+    return Value::bottom(e.type);
+  }
+
+  // An expression that must be defined (a bound, a condition, a let value, a size).
+  Value defined(const Expr& e, const char* what) {
+    first_bottom.clear();
+    Value v = eval(e);
+    if (!v.defined)
+      throw_stuck(OutcomeKind::Error, e.loc,
+                  fmt::format("the {} '{}' is undefined{}", what, print_expr(e),
+                              first_bottom.empty() ? " (an index overflow or an undefined operation)" : " (it reads " + first_bottom + ")"));
+    return v;
+  }
+
+ private:
+  const std::vector<int64_t>& params_;
+  std::vector<Value>& env_;
+  Mem& mem_;
+};
+
+}  // namespace sched

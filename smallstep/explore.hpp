@@ -1,0 +1,72 @@
+// The interleaving small-step semantics of the thesis (Fig 4.6) and an explorer of its
+// interleavings.
+//
+// A state is ⟨c | μ⟩: a process term (commands under evaluation, with the intermediate forms
+// c1 ∥ ... ∥ cn of PARLOOP and `inalloc μa do c` of ALLOCATE) and the global memory. One step
+// is one rule instance; an assignment is one atomic step. Steps that touch no memory (SEQ-SKIP,
+// PAR-SKIP, INALLOC-SKIP, unfolding a loop whose bound reads no array, ...) commute with every
+// other step and are taken eagerly; the scheduling points are the steps that read or write
+// memory.
+//
+// Strategies: leftmost (the proof of Thm 4.3.3), uniform random, PCT (random priorities with
+// d - 1 priority change points), all seeded and replayable; and exhaustive depth-first search
+// over all interleavings, with sleep-set partial-order reduction (steps of different threads
+// on disjoint cells commute) and explicit bounds. The search keeps its own stack: long traces
+// do not recurse.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "interpreter/ast.hpp"
+#include "interpreter/outcome.hpp"
+#include "interpreter/setup.hpp"
+
+namespace sched {
+
+enum class Strategy { Leftmost, Random, Pct, Exhaustive };
+
+struct ExploreOptions {
+  Strategy strategy = Strategy::Exhaustive;
+  int runs = 1;                     // executions for leftmost/random/pct
+  uint64_t seed = 1;
+  int pct_depth = 3;                // PCT: d (d - 1 change points)
+  bool reduction = true;            // exhaustive: sleep sets
+  uint64_t max_steps = 100'000;     // steps of one execution
+  uint64_t max_executions = 1'000'000;
+  double timeout_seconds = 60;
+  std::optional<std::vector<std::vector<int>>> replay;  // a schedule to follow (thread paths)
+};
+
+// A thread is named by its path of child indices through nested parallel compositions.
+using ThreadPath = std::vector<int>;
+std::string schedule_text(const std::vector<ThreadPath>& s);  // "0 1 1.2 -" ("-": the root thread)
+std::optional<std::vector<ThreadPath>> parse_schedule(const std::string& s);
+
+// One distinct end of the explored executions: a final memory, or a stuck state.
+struct FinalState {
+  bool stuck = false;
+  Outcome stuck_outcome;          // why (out-of-bounds, error) when stuck
+  uint64_t digest = 0;            // of the global memory (or of the stuck message)
+  std::vector<ArrayState> memory; // the global arrays at the end
+  std::vector<ThreadPath> schedule;  // one schedule that reaches it
+  uint64_t executions = 0;        // how many explored executions end here
+};
+
+struct ExploreResult {
+  std::string verdict;            // deterministic | nondeterministic | inconclusive
+  std::string why_inconclusive;
+  std::vector<FinalState> finals;
+  uint64_t executions = 0;        // complete executions explored
+  uint64_t steps = 0;             // steps taken in total
+  uint64_t pruned = 0;            // branches cut by sleep sets
+  double seconds = 0;
+  // for nondeterminism: the cells on which the first two final memories differ
+  std::vector<std::string> differing_cells;
+};
+
+// Explores `p` from the initial memory `init` (prepare_run).
+ExploreResult explore(const Program& p, const RunSetup& init, const ExploreOptions& o);
+
+}  // namespace sched
