@@ -13,5 +13,6 @@ void register_fmt(CLI::App& app);
 void register_typecheck(CLI::App& app);
 void register_run(CLI::App& app);
 void register_check(CLI::App& app);
+void register_explore(CLI::App& app);
 
 }  // namespace sched::cli

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   sched::cli::register_typecheck(app);
   sched::cli::register_run(app);
   sched::cli::register_check(app);
+  sched::cli::register_explore(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

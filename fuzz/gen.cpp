@@ -90,6 +90,21 @@ class Builder {
       p.arrays.push_back(std::move(ad));
     }
     p.body = block(0);
+    if (o_.racy) {
+      // par kR < 2 + c { a[0, ..] := <kR> }: the last writer decides the final value
+      const ArrayInfo& a = arrays_[0];
+      std::vector<ExprPtr> sub;
+      for (size_t k = 0; k < a.rank; ++k) sub.push_back(make_int(0));
+      auto body = make_assign(a.name, std::move(sub), nullptr, make_var("kR"));
+      auto race = make_loop(CmdKind::Par, "kR", nullptr, make_int(*rc::gen::inRange<int64_t>(2, 4)), std::move(body));
+      std::vector<CmdPtr> cs;
+      cs.push_back(std::move(p.body));
+      cs.push_back(std::move(race));
+      p.body = make_seq(std::move(cs));
+      info_.injected_race = true;
+      ++info_.pars;
+      ++info_.assignments;
+    }
     return p;
   }
 

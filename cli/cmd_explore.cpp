@@ -1,0 +1,126 @@
+// `sched explore`: the interleavings of the small-step semantics (Fig 4.6).
+#include <fmt/format.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "interpreter/load.hpp"
+#include "interpreter/npy.hpp"
+#include "interpreter/params.hpp"
+#include "interpreter/setup.hpp"
+#include "smallstep/explore.hpp"
+
+namespace sched::cli {
+
+void register_explore(CLI::App& app) {
+  static std::string file, strategy = "exhaustive", replay;
+  static std::vector<std::string> params, data;
+  static ExploreOptions o;
+  static bool json = false, no_reduction = false;
+  auto* cmd = app.add_subcommand("explore", "Explore the interleavings of the small-step semantics (Fig 4.6): is the final memory "
+                                            "the same in every interleaving?");
+  cmd->add_option("FILE", file, "the .sched program")->required()->check(CLI::ExistingFile);
+  cmd->add_option("-p,--param", params, "a parameter value NAME=INTEGER (repeatable)");
+  cmd->add_option("--data", data, "values of an input tensor TENSOR=FILE.npy (repeatable)");
+  cmd->add_option("--seed", o.seed, "seed of the input data and of the random schedulers")->capture_default_str();
+  cmd->add_option("--strategy", strategy, "leftmost | random | pct | exhaustive")
+      ->check(CLI::IsMember({"leftmost", "random", "pct", "exhaustive"}))
+      ->capture_default_str();
+  cmd->add_option("--runs", o.runs, "executions for leftmost, random and pct")->capture_default_str();
+  cmd->add_option("--pct-depth", o.pct_depth, "PCT bug depth d (d - 1 priority change points)")->capture_default_str();
+  cmd->add_option("--max-steps", o.max_steps, "bound on the steps of one execution")->capture_default_str();
+  cmd->add_option("--max-executions", o.max_executions, "bound on executions (exhaustive)")->capture_default_str();
+  cmd->add_option("--timeout", o.timeout_seconds, "bound on seconds")->capture_default_str();
+  cmd->add_flag("--no-reduction", no_reduction, "exhaustive search without sleep sets (every interleaving)");
+  cmd->add_option("--replay", replay, "follow this schedule (as printed: thread paths such as '0 1.2 -')");
+  cmd->add_flag("--json", json, "print one JSON object");
+  cmd->footer("Exit codes: 0 deterministic, 1 nondeterministic, 2 bad input, 3 inconclusive (a bound was reached, or a "
+              "sampling strategy found no nondeterminism).");
+  cmd->callback([] {
+    Loaded l = load_file(file);
+    if (l.stage != LoadStage::Ok) { std::cerr << l.diagnostics; set_exit(kBadInput); return; }
+    const Program& p = *l.program;
+    std::vector<std::string> errs;
+    auto ps = bind_params(p, params, errs);
+    if (!ps) { for (const auto& e : errs) std::cerr << "error: " << e << "\n"; set_exit(kBadInput); return; }
+    ModelOptions mo;
+    mo.seed = o.seed;
+    for (const auto& d : data) {
+      auto eq = d.find('=');
+      try {
+        if (eq == std::string::npos) throw std::runtime_error("'--data " + d + "': expected TENSOR=FILE.npy");
+        mo.data[d.substr(0, eq)] = read_npy(d.substr(eq + 1));
+      } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        set_exit(kBadInput);
+        return;
+      }
+    }
+    RunSetup st;
+    Outcome prep;
+    try {
+      prep = prepare_run(p, *ps, mo, st);
+    } catch (const ModelError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      set_exit(kBadInput);
+      return;
+    }
+    Diagnostics where(p.file);
+    if (!prep.ok()) { std::cerr << prep.render(where); set_exit(kBadInput); return; }
+    o.strategy = strategy == "leftmost" ? Strategy::Leftmost : strategy == "random" ? Strategy::Random
+                 : strategy == "pct" ? Strategy::Pct : Strategy::Exhaustive;
+    o.reduction = !no_reduction;
+    if (!replay.empty()) {
+      auto s = parse_schedule(replay);
+      if (!s) { std::cerr << "error: --replay: expected thread paths such as '0 1.2 -'\n"; set_exit(kBadInput); return; }
+      o.replay = *s;
+    }
+    ExploreResult r = explore(p, st, o);
+    int code = r.verdict == "deterministic" ? kClean : r.verdict == "nondeterministic" ? kFinding : kInconclusive;
+    if (json) {
+      nlohmann::json j;
+      j["file"] = file;
+      j["verdict"] = r.verdict;
+      if (!r.why_inconclusive.empty()) j["why_inconclusive"] = r.why_inconclusive;
+      j["strategy"] = strategy;
+      j["reduction"] = o.reduction;
+      j["executions"] = r.executions;
+      j["steps"] = r.steps;
+      j["pruned"] = r.pruned;
+      j["seconds"] = r.seconds;
+      nlohmann::json fs = nlohmann::json::array();
+      for (const auto& f : r.finals) {
+        nlohmann::json x = {{"digest", fmt::format("{:016x}", f.digest)}, {"executions", f.executions},
+                            {"schedule", schedule_text(f.schedule)}, {"stuck", f.stuck}};
+        if (f.stuck) x["why"] = f.stuck_outcome.to_json(where);
+        fs.push_back(x);
+      }
+      j["finals"] = fs;
+      j["differing_cells"] = r.differing_cells;
+      std::cout << j.dump(2) << "\n";
+    } else {
+      std::cout << fmt::format("{}: {} ({} strategy{}, {} execution(s), {} step(s), {} branch(es) pruned, {:.3f} s)\n", file,
+                               r.verdict, strategy, o.reduction ? "" : ", no reduction", r.executions, r.steps, r.pruned, r.seconds);
+      if (!r.why_inconclusive.empty()) std::cout << "  inconclusive: " << r.why_inconclusive << "\n";
+      std::cout << fmt::format("  {} distinct end state(s):\n", r.finals.size());
+      for (size_t i = 0; i < r.finals.size() && i < 10; ++i) {
+        const auto& f = r.finals[i];
+        std::string sched = schedule_text(f.schedule);
+        if (sched.size() > 120) sched = sched.substr(0, 117) + "...";
+        std::cout << fmt::format("  #{} {} {}, {} execution(s), schedule: {}\n", i + 1, fmt::format("{:016x}", f.digest),
+                                 f.stuck ? "stuck (" + std::string(outcome_name(f.stuck_outcome.kind)) + ": " + f.stuck_outcome.message + ")"
+                                         : "final memory",
+                                 f.executions, sched.empty() ? "(no scheduling point)" : sched);
+      }
+      if (!r.differing_cells.empty()) {
+        std::cout << "  the first two final memories differ in:\n";
+        for (const auto& c : r.differing_cells) std::cout << "    " << c << "\n";
+        std::cout << "  replay either with --replay \"SCHEDULE\"\n";
+      }
+    }
+    set_exit(code);
+  });
+}
+
+}  // namespace sched::cli

@@ -1,0 +1,682 @@
+#include "smallstep/explore.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <map>
+#include <random>
+#include <sstream>
+#include <unordered_map>
+
+#include "interpreter/eval.hpp"
+
+namespace sched {
+namespace {
+
+// ---------------- process terms (persistent: steps share unchanged subterms) ----------------
+struct LocalMem {
+  int array;
+  uint64_t instance;  // distinct for every `allocate` executed: threads' local arrays never alias
+  std::string name;
+  std::vector<int64_t> shape;
+  std::vector<Value> cells;
+};
+
+struct Proc;
+using P = std::shared_ptr<const Proc>;
+using Env = std::shared_ptr<const std::vector<Value>>;
+
+struct Proc {
+  enum Kind : uint8_t { Skip, Cmd, Seq, Par, Loop, InAlloc, Stuck } kind = Skip;
+  const sched::Cmd* cmd = nullptr;  // Cmd, Loop
+  Env env;                          // Cmd, Loop: the values of loop and let variables (the substitution c[x ← v])
+  std::vector<P> kids;              // Seq (first is active) · Par (c1 ∥ ... ∥ cn; finished ones are Skip) · InAlloc ([c])
+  int64_t first = 0, next = 0, count = 0;  // Loop: the remaining iterations of a `for` (SEQLOOP, unfolded lazily)
+  std::shared_ptr<const LocalMem> local;    // InAlloc: μa
+  std::shared_ptr<const Outcome> why;       // Stuck: no rule applies to this thread
+};
+
+const P& skip_p() {
+  static const P s = std::make_shared<Proc>();
+  return s;
+}
+P make(Proc p) { return std::make_shared<const Proc>(std::move(p)); }
+P cmd_p(const sched::Cmd* c, Env env) {
+  Proc p;
+  p.kind = Proc::Cmd;
+  p.cmd = c;
+  p.env = std::move(env);
+  return make(std::move(p));
+}
+P stuck_p(Outcome o) {
+  Proc p;
+  p.kind = Proc::Stuck;
+  p.why = std::make_shared<const Outcome>(std::move(o));
+  return make(std::move(p));
+}
+Env bind(const Env& env, int slot, Value v) {
+  auto e = std::make_shared<std::vector<Value>>(*env);
+  (*e)[static_cast<size_t>(slot)] = v;
+  return e;
+}
+
+// A memory location: array id, allocation instance (0: a global array), indices.
+struct Cell {
+  int array;
+  uint64_t inst;
+  std::vector<int64_t> idx;
+  bool operator==(const Cell& o) const { return array == o.array && inst == o.inst && idx == o.idx; }
+};
+
+struct Footprint {
+  std::vector<Cell> reads;
+  std::optional<Cell> write;
+};
+
+bool conflicts(const Footprint& a, const Footprint& b) {
+  auto hits = [](const Cell& w, const Footprint& f) {
+    if (f.write && *f.write == w) return true;
+    for (const Cell& r : f.reads) if (r == w) return true;
+    return false;
+  };
+  return (a.write && hits(*a.write, b)) || (b.write && hits(*b.write, a));
+}
+
+struct State {
+  P term;
+  std::vector<std::vector<Value>> globals;
+  uint64_t next_instance = 1;
+};
+
+bool in_shape(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
+  if (shape.size() != idx.size()) return false;
+  for (size_t d = 0; d < idx.size(); ++d)
+    if (idx[d] < 0 || idx[d] >= shape[d]) return false;
+  return true;
+}
+size_t flat_of(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
+  size_t f = 0;
+  for (size_t d = 0; d < idx.size(); ++d) f = f * static_cast<size_t>(shape[d]) + static_cast<size_t>(idx[d]);
+  return f;
+}
+
+// One enabled step of one thread, evaluated in the current state.
+struct Prepared {
+  ThreadPath path;
+  Footprint fp;
+  P result;                   // what the redex becomes
+  bool writes = false;
+  Cell target{};              // the written cell
+  Value value;                // the written value
+  bool allocates = false;     // takes an allocation instance id
+};
+
+bool reads_memory(const Expr* e) {
+  if (!e) return false;
+  if (e->kind == ExprKind::ArrayRead) return true;
+  for (const auto& a : e->args) if (reads_memory(a.get())) return true;
+  return false;
+}
+
+class Machine {
+ public:
+  Machine(const Program& p, const RunSetup& init) : p_(p), init_(init) {
+    names_.resize(static_cast<size_t>(p.num_array_ids));
+    for (size_t i = 0; i < p.arrays.size(); ++i) names_[i] = p.arrays[i].name;
+    index(*p.body);
+  }
+
+  State initial() {
+    State s;
+    for (const auto& a : init_.arrays) s.globals.push_back(a.cells);
+    auto env = std::make_shared<std::vector<Value>>(static_cast<size_t>(std::max(p_.num_slots, 1)), Value::bottom(Type::Int));
+    s.term = normalize(cmd_p(p_.body.get(), env), s);
+    return s;
+  }
+
+  // The leftmost-first list of enabled steps.
+  std::vector<Prepared> enabled(const State& s) {
+    std::vector<Prepared> out;
+    ThreadPath path;
+    std::vector<const LocalMem*> locals;
+    collect(s.term, s, path, locals, out);
+    return out;
+  }
+
+  // ⟨c | μ⟩ ⇝ ⟨c' | μ'⟩ by the given step of one thread.
+  State apply(const State& s, const Prepared& st) {
+    State n;
+    n.globals = s.globals;
+    n.next_instance = s.next_instance + (st.allocates ? 1 : 0);
+    if (st.writes && st.target.inst == 0)
+      n.globals[static_cast<size_t>(st.target.array)][flat_of(init_.arrays[static_cast<size_t>(st.target.array)].shape, st.target.idx)] = st.value;
+    n.term = normalize(rebuild(s.term, st, 0), n);
+    return n;
+  }
+
+  std::vector<Outcome> stuck_threads(const State& s) const {
+    std::vector<Outcome> out;
+    gather_stuck(s.term, out);
+    return out;
+  }
+
+  std::string cell_text(int a, const std::vector<int64_t>& idx) const { return sched::cell_text(names_[static_cast<size_t>(a)], idx); }
+
+ private:
+  const Program& p_;
+  const RunSetup& init_;
+  std::vector<std::string> names_;
+  std::unordered_map<const sched::Cmd*, bool> pure_;  // a control command whose expressions read no array
+
+  void index(const sched::Cmd& c) {
+    bool pure = true;
+    switch (c.kind) {
+      case CmdKind::If: case CmdKind::Let: pure = !reads_memory(c.value.get()); break;
+      case CmdKind::For: case CmdKind::Par: pure = !reads_memory(c.value.get()) && !reads_memory(c.lo.get()); break;
+      case CmdKind::Alloc:
+        for (const auto& d : c.idx) pure = pure && !reads_memory(d.get());
+        names_[static_cast<size_t>(c.id)] = c.name;
+        break;
+      default: break;
+    }
+    pure_[&c] = pure;
+    for (const auto& s : c.seq) index(*s);
+    if (c.body) index(*c.body);
+    if (c.els) index(*c.els);
+  }
+
+  // The memory seen by one thread: its local arrays (innermost first), then the globals.
+  struct Mem {
+    const Machine& m;
+    const State& s;
+    const std::vector<const LocalMem*>& locals;
+    Footprint& fp;
+    bool read(int a, const std::vector<int64_t>& idx, Value& out) {
+      for (auto it = locals.rbegin(); it != locals.rend(); ++it)
+        if ((*it)->array == a) {
+          if (!in_shape((*it)->shape, idx)) return false;
+          out = (*it)->cells[flat_of((*it)->shape, idx)];
+          fp.reads.push_back({a, (*it)->instance, idx});
+          return true;
+        }
+      if (a < 0 || static_cast<size_t>(a) >= m.init_.arrays.size()) return false;
+      const auto& shape = m.init_.arrays[static_cast<size_t>(a)].shape;
+      if (!in_shape(shape, idx)) return false;
+      out = s.globals[static_cast<size_t>(a)][flat_of(shape, idx)];
+      fp.reads.push_back({a, 0, idx});
+      return true;
+    }
+    std::string cell(int a, const std::vector<int64_t>& idx) const { return m.cell_text(a, idx); }
+    std::string shape(int a) const {
+      for (auto it = locals.rbegin(); it != locals.rend(); ++it)
+        if ((*it)->array == a) return fmt::format(" (shape [{}])", fmt::join((*it)->shape, ", "));
+      if (a >= 0 && static_cast<size_t>(a) < m.init_.arrays.size())
+        return fmt::format(" (shape [{}])", fmt::join(m.init_.arrays[static_cast<size_t>(a)].shape, ", "));
+      return "";
+    }
+  };
+
+  // Loop bounds as in the big-step engines.
+  template <class Ev>
+  static void bounds(const sched::Cmd& c, Ev& ev, int64_t& first, int64_t& count) {
+    first = c.lo ? ev.defined(*c.lo, "loop bound").i : 0;
+    int64_t hi = ev.defined(*c.value, "loop bound").i;
+    if (c.lo) {
+      if (hi < first) { count = 0; return; }
+      if (__builtin_sub_overflow(hi, first, &count) || count == INT64_MAX) throw_stuck(OutcomeKind::Error, c.loc, "the loop's trip count overflows");
+      ++count;
+    } else {
+      count = hi > 0 ? hi : 0;
+    }
+  }
+
+  // The rule for a command node (IF-*, LET, SEQLOOP, PARLOOP, ALLOCATE, ASSIGN) in state s.
+  P step_cmd(const Proc& node, const State& s, const std::vector<const LocalMem*>& locals, Footprint& fp, Prepared* prep) {
+    const sched::Cmd& c = *node.cmd;
+    std::vector<Value> env = *node.env;
+    Mem mem{*this, s, locals, fp};
+    Evaluator<Mem> ev(init_.params, env, mem);
+    switch (c.kind) {
+      case CmdKind::Skip: return skip_p();
+      case CmdKind::Seq: {
+        Proc q;
+        q.kind = Proc::Seq;
+        for (const auto& x : c.seq) q.kids.push_back(cmd_p(x.get(), node.env));
+        if (q.kids.empty()) return skip_p();
+        if (q.kids.size() == 1) return q.kids[0];
+        return make(std::move(q));
+      }
+      case CmdKind::If: {  // IF-TRUE / IF-FALSE
+        bool b = ev.defined(*c.value, "condition").b;
+        if (b) return cmd_p(c.body.get(), node.env);
+        return c.els ? cmd_p(c.els.get(), node.env) : skip_p();
+      }
+      case CmdKind::Let:  // LET: c[x ← v]
+        return cmd_p(c.body.get(), bind(node.env, c.slot, ev.defined(*c.value, "let value")));
+      case CmdKind::For: {  // SEQLOOP: c[x ← 0]; ...; c[x ← n - 1], unfolded one iteration at a time
+        Proc q;
+        q.kind = Proc::Loop;
+        q.cmd = &c;
+        q.env = node.env;
+        bounds(c, ev, q.first, q.count);
+        return make(std::move(q));
+      }
+      case CmdKind::Par: {  // PARLOOP: c[x ← 0] ∥ ... ∥ c[x ← n - 1]
+        int64_t first, count;
+        bounds(c, ev, first, count);
+        if (count == 0) return skip_p();
+        if (count > 1'000'000) throw_stuck(OutcomeKind::Error, c.loc, "a parallel loop of more than 1,000,000 threads");
+        Proc q;
+        q.kind = Proc::Par;
+        for (int64_t i = 0; i < count; ++i) q.kids.push_back(cmd_p(c.body.get(), bind(node.env, c.slot, Value::of_int(first + i))));
+        return make(std::move(q));
+      }
+      case CmdKind::Alloc: {  // ALLOCATE: inalloc μa do c, μa all ⊥
+        auto lm = std::make_shared<LocalMem>();
+        lm->array = c.id;
+        lm->instance = s.next_instance;
+        lm->name = c.name;
+        uint64_t cells = 1;
+        for (const auto& d : c.idx) {
+          int64_t n = ev.defined(*d, "allocation size").i;
+          if (n < 0) throw_stuck(OutcomeKind::Error, d->loc, fmt::format("the size '{}' of '{}' is negative ({})", print_expr(*d), c.name, n));
+          lm->shape.push_back(n);
+          cells *= static_cast<uint64_t>(n);
+          if (cells > (uint64_t{1} << 24)) throw_stuck(OutcomeKind::Error, c.loc, fmt::format("'allocate {}' is too large to explore", c.name));
+        }
+        lm->cells.assign(cells, Value::bottom(c.elem));
+        if (prep) prep->allocates = true;
+        Proc q;
+        q.kind = Proc::InAlloc;
+        q.local = lm;
+        q.kids.push_back(cmd_p(c.body.get(), node.env));
+        return make(std::move(q));
+      }
+      case CmdKind::Assign: {  // ASSIGN: μ[a[n1..nk] ← v]
+        auto idx = ev.subscripts(c.name, c.idx);
+        Cell target{c.id, 0, idx};
+        bool found = false;
+        for (auto it = locals.rbegin(); it != locals.rend(); ++it)
+          if ((*it)->array == c.id) {
+            found = in_shape((*it)->shape, idx);
+            target.inst = (*it)->instance;
+            break;
+          }
+        if (target.inst == 0 && static_cast<size_t>(c.id) < init_.arrays.size())
+          found = in_shape(init_.arrays[static_cast<size_t>(c.id)].shape, idx);
+        if (!found)
+          throw_stuck(OutcomeKind::OutOfBounds, c.loc, fmt::format("write of {} outside the array{}", cell_text(c.id, idx), mem.shape(c.id)));
+        ev.first_bottom.clear();
+        Value v = ev.eval(*c.value);
+        if (!v.defined)
+          throw_stuck(OutcomeKind::Error, c.value->loc,
+                      fmt::format("the value assigned to {} is undefined{}", cell_text(c.id, idx),
+                                  ev.first_bottom.empty() ? "" : " (it reads " + ev.first_bottom + ")"));
+        fp.write = target;
+        if (prep) {
+          prep->writes = true;
+          prep->target = target;
+          prep->value = v;
+        }
+        return skip_p();
+      }
+    }
+    return skip_p();
+  }
+
+  // Takes every step that touches no memory (they commute with all others), leftmost first.
+  P normalize(const P& p, State& s, std::vector<const LocalMem*>* locals_in = nullptr) {
+    std::vector<const LocalMem*> none;
+    std::vector<const LocalMem*>& locals = locals_in ? *locals_in : none;
+    switch (p->kind) {
+      case Proc::Skip: case Proc::Stuck: return p;
+      case Proc::Seq: {  // SEQ-CTX, SEQ-SKIP
+        P first = normalize(p->kids[0], s, &locals);
+        if (first->kind != Proc::Skip) {
+          if (first == p->kids[0]) return p;
+          Proc q = *p;
+          q.kids[0] = first;
+          return make(std::move(q));
+        }
+        if (p->kids.size() == 2) return normalize(p->kids[1], s, &locals);
+        Proc q;
+        q.kind = Proc::Seq;
+        q.kids.assign(p->kids.begin() + 1, p->kids.end());
+        return normalize(make(std::move(q)), s, &locals);
+      }
+      case Proc::Par: {  // PAR-L / PAR-R contexts, PAR-SKIP-*
+        Proc q = *p;
+        bool changed = false, all_skip = true;
+        for (auto& k : q.kids) {
+          P n = normalize(k, s, &locals);
+          changed = changed || n != k;
+          k = n;
+          all_skip = all_skip && n->kind == Proc::Skip;
+        }
+        if (all_skip) return skip_p();
+        return changed ? make(std::move(q)) : p;
+      }
+      case Proc::InAlloc: {  // INALLOC-CTX, INALLOC-SKIP
+        locals.push_back(p->local.get());
+        P body = normalize(p->kids[0], s, &locals);
+        locals.pop_back();
+        if (body->kind == Proc::Skip) return skip_p();
+        if (body == p->kids[0]) return p;
+        Proc q = *p;
+        q.kids[0] = body;
+        return make(std::move(q));
+      }
+      case Proc::Loop: {
+        if (p->next >= p->count) return skip_p();
+        Proc rest = *p;
+        rest.next = p->next + 1;
+        Proc q;
+        q.kind = Proc::Seq;
+        q.kids.push_back(cmd_p(p->cmd->body.get(), bind(p->env, p->cmd->slot, Value::of_int(p->first + p->next))));
+        q.kids.push_back(make(std::move(rest)));
+        return normalize(make(std::move(q)), s, &locals);
+      }
+      case Proc::Cmd: {
+        const sched::Cmd& c = *p->cmd;
+        if (c.kind == CmdKind::Assign) return p;
+        if (c.kind != CmdKind::Skip && c.kind != CmdKind::Seq && !pure_.at(&c)) return p;  // reads memory: a scheduling point
+        Footprint fp;
+        try {
+          Prepared dummy;
+          P r = step_cmd(*p, s, locals, fp, &dummy);
+          if (dummy.allocates) ++s.next_instance;
+          return normalize(r, s, &locals);
+        } catch (sched::Stuck& st) {
+          return stuck_p(std::move(st.outcome));
+        }
+      }
+    }
+    return p;
+  }
+
+  void collect(const P& p, const State& s, ThreadPath& path, std::vector<const LocalMem*>& locals, std::vector<Prepared>& out) {
+    switch (p->kind) {
+      case Proc::Skip: case Proc::Stuck: return;
+      case Proc::Seq: collect(p->kids[0], s, path, locals, out); return;
+      case Proc::Par:
+        for (size_t i = 0; i < p->kids.size(); ++i) {
+          path.push_back(static_cast<int>(i));
+          collect(p->kids[i], s, path, locals, out);
+          path.pop_back();
+        }
+        return;
+      case Proc::InAlloc:
+        locals.push_back(p->local.get());
+        collect(p->kids[0], s, path, locals, out);
+        locals.pop_back();
+        return;
+      case Proc::Loop:
+      case Proc::Cmd: {
+        Prepared st;
+        st.path = path;
+        try {
+          st.result = step_cmd(*p, s, locals, st.fp, &st);
+        } catch (sched::Stuck& e) {
+          st.result = stuck_p(std::move(e.outcome));  // the thread is stuck; it read st.fp.reads on the way
+          st.writes = false;
+        }
+        out.push_back(std::move(st));
+        return;
+      }
+    }
+  }
+
+  P rebuild(const P& p, const Prepared& st, size_t depth) {
+    switch (p->kind) {
+      case Proc::Seq: {
+        Proc q = *p;
+        q.kids[0] = rebuild(p->kids[0], st, depth);
+        return make(std::move(q));
+      }
+      case Proc::Par: {
+        Proc q = *p;
+        size_t i = static_cast<size_t>(st.path[depth]);
+        q.kids[i] = rebuild(p->kids[i], st, depth + 1);
+        return make(std::move(q));
+      }
+      case Proc::InAlloc: {
+        Proc q = *p;
+        q.kids[0] = rebuild(p->kids[0], st, depth);
+        if (st.writes && st.target.inst == p->local->instance) {
+          auto lm = std::make_shared<LocalMem>(*p->local);
+          lm->cells[flat_of(lm->shape, st.target.idx)] = st.value;
+          q.local = lm;
+        }
+        return make(std::move(q));
+      }
+      default: return st.result;
+    }
+  }
+
+  static void gather_stuck(const P& p, std::vector<Outcome>& out) {
+    if (p->kind == Proc::Stuck) out.push_back(*p->why);
+    for (const auto& k : p->kids) gather_stuck(k, out);
+  }
+};
+
+uint64_t mix(uint64_t h, uint64_t x) {
+  h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h * 0xbf58476d1ce4e5b9ULL;
+}
+
+struct Recorder {
+  const Machine& m;
+  const RunSetup& init;
+  ExploreResult& r;
+  std::map<uint64_t, size_t> by_digest;
+
+  void terminal(const State& s, const std::vector<ThreadPath>& schedule, const std::vector<Outcome>& stuck) {
+    ++r.executions;
+    FinalState f;
+    uint64_t h = 1469598103934665603ULL;
+    if (!stuck.empty()) {
+      f.stuck = true;
+      std::vector<std::string> msgs;
+      for (const auto& o : stuck) msgs.push_back(fmt::format("{}: {}", outcome_name(o.kind), o.message));
+      std::sort(msgs.begin(), msgs.end());
+      msgs.erase(std::unique(msgs.begin(), msgs.end()), msgs.end());
+      f.stuck_outcome = stuck.front();
+      for (const auto& x : msgs) for (char c : x) h = mix(h, static_cast<unsigned char>(c));
+      h = mix(h, 0x57AC);
+    } else {
+      for (const auto& arr : s.globals)
+        for (const Value& v : arr) h = mix(h, v.defined ? v.bits() ^ (static_cast<uint64_t>(v.type) << 56) : 0xB07B07ULL);
+    }
+    auto it = by_digest.find(h);
+    if (it != by_digest.end()) { ++r.finals[it->second].executions; return; }
+    f.digest = h;
+    f.schedule = schedule;
+    f.executions = 1;
+    for (size_t a = 0; a < init.arrays.size(); ++a) {
+      ArrayState st = init.arrays[a];
+      st.cells = s.globals[a];
+      f.memory.push_back(std::move(st));
+    }
+    by_digest[h] = r.finals.size();
+    r.finals.push_back(std::move(f));
+  }
+};
+
+bool same_path(const ThreadPath& a, const ThreadPath& b) { return a == b; }
+
+}  // namespace
+
+std::string schedule_text(const std::vector<ThreadPath>& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i) out += ' ';
+    if (s[i].empty()) { out += '-'; continue; }
+    for (size_t k = 0; k < s[i].size(); ++k) out += fmt::format("{}{}", k ? "." : "", s[i][k]);
+  }
+  return out;
+}
+
+std::optional<std::vector<ThreadPath>> parse_schedule(const std::string& text) {
+  std::vector<ThreadPath> out;
+  std::istringstream in(text);
+  std::string w;
+  while (in >> w) {
+    ThreadPath p;
+    if (w != "-") {
+      std::istringstream parts(w);
+      std::string n;
+      while (std::getline(parts, n, '.')) {
+        if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+        p.push_back(std::stoi(n));
+      }
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+ExploreResult explore(const Program& p, const RunSetup& init, const ExploreOptions& o) {
+  ExploreResult r;
+  auto t0 = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  Machine m(p, init);
+  Recorder rec{m, init, r, {}};
+  auto inconclusive = [&](std::string why) {
+    if (r.why_inconclusive.empty()) r.why_inconclusive = std::move(why);
+  };
+
+  if (o.strategy != Strategy::Exhaustive || o.replay) {
+    int runs = o.replay ? 1 : std::max(o.runs, 1);
+    for (int run = 0; run < runs; ++run) {
+      std::mt19937_64 rng(o.seed * 1000003ULL + static_cast<uint64_t>(run));
+      std::map<ThreadPath, double> prio;
+      std::vector<uint64_t> change_points;
+      if (o.strategy == Strategy::Pct)
+        for (int k = 1; k < o.pct_depth; ++k) change_points.push_back(1 + rng() % std::max<uint64_t>(1, std::min<uint64_t>(o.max_steps, 200)));
+      State s = m.initial();
+      std::vector<ThreadPath> sched;
+      uint64_t steps = 0;
+      bool cut = false;
+      for (;;) {
+        auto en = m.enabled(s);
+        if (en.empty()) break;
+        if (steps >= o.max_steps) { inconclusive(fmt::format("an execution exceeded {} steps", o.max_steps)); cut = true; break; }
+        size_t pick = 0;
+        if (o.replay) {
+          if (steps >= o.replay->size()) { inconclusive("the replayed schedule ended before the program"); cut = true; break; }
+          const ThreadPath& want = (*o.replay)[steps];
+          pick = en.size();
+          for (size_t i = 0; i < en.size(); ++i) if (same_path(en[i].path, want)) pick = i;
+          if (pick == en.size()) {
+            inconclusive(fmt::format("step {} of the replayed schedule names thread {}, which is not enabled", steps + 1,
+                                     schedule_text({want})));
+            cut = true;
+            break;
+          }
+        } else if (o.strategy == Strategy::Random) {
+          pick = static_cast<size_t>(rng() % en.size());
+        } else if (o.strategy == Strategy::Pct) {
+          double best = -1e300;
+          for (size_t i = 0; i < en.size(); ++i) {
+            auto it = prio.find(en[i].path);
+            if (it == prio.end()) it = prio.emplace(en[i].path, static_cast<double>(o.pct_depth) + static_cast<double>(rng() % 1000000)).first;
+            if (it->second > best) { best = it->second; pick = i; }
+          }
+          for (size_t k = 0; k < change_points.size(); ++k)
+            if (change_points[k] == steps + 1) prio[en[pick].path] = static_cast<double>(k);  // drop below every initial priority
+        }
+        sched.push_back(en[pick].path);
+        s = m.apply(s, en[pick]);
+        ++steps;
+        ++r.steps;
+        if (elapsed() > o.timeout_seconds) { inconclusive("the time limit was reached"); cut = true; break; }
+      }
+      if (!cut) rec.terminal(s, sched, m.stuck_threads(s));
+      if (elapsed() > o.timeout_seconds) break;
+    }
+  } else {
+    // Exhaustive depth-first search with sleep sets; an explicit stack, no recursion.
+    struct Frame {
+      State s;
+      std::vector<Prepared> en;
+      size_t next = 0;
+      std::vector<Prepared> sleep;
+    };
+    std::vector<Frame> stack;
+    std::vector<ThreadPath> sched;
+    Frame root;
+    root.s = m.initial();
+    root.en = m.enabled(root.s);
+    stack.push_back(std::move(root));
+    bool stop = false;
+    while (!stack.empty() && !stop) {
+      Frame& f = stack.back();
+      if (f.en.empty()) {
+        rec.terminal(f.s, sched, m.stuck_threads(f.s));
+        stack.pop_back();
+        if (!sched.empty()) sched.pop_back();
+        if (r.executions >= o.max_executions) { inconclusive(fmt::format("more than {} executions", o.max_executions)); stop = true; }
+        continue;
+      }
+      // the next enabled step not asleep
+      size_t i = f.next;
+      for (; i < f.en.size(); ++i) {
+        bool asleep = false;
+        for (const auto& z : f.sleep) asleep = asleep || same_path(z.path, f.en[i].path);
+        if (!asleep) break;
+        ++r.pruned;
+      }
+      if (i >= f.en.size()) {
+        stack.pop_back();
+        if (!sched.empty()) sched.pop_back();
+        continue;
+      }
+      f.next = i + 1;
+      if (sched.size() >= o.max_steps) {
+        inconclusive(fmt::format("an execution exceeded {} steps", o.max_steps));
+        f.next = f.en.size();
+        continue;
+      }
+      const Prepared& t = f.en[i];
+      Frame child;
+      child.s = m.apply(f.s, t);
+      ++r.steps;
+      if (o.reduction) {
+        // Sleep(s·t) = {u ∈ Sleep(s) ∪ {steps explored before t} | u independent of t}
+        for (const auto& z : f.sleep)
+          if (!conflicts(z.fp, t.fp)) child.sleep.push_back(z);
+        for (size_t k = 0; k < i; ++k) {
+          bool asleep = false;
+          for (const auto& z : f.sleep) asleep = asleep || same_path(z.path, f.en[k].path);
+          if (!asleep && !conflicts(f.en[k].fp, t.fp)) child.sleep.push_back(f.en[k]);
+        }
+      }
+      sched.push_back(t.path);
+      child.en = m.enabled(child.s);
+      stack.push_back(std::move(child));  // invalidates f
+      if ((r.steps & 1023) == 0 && elapsed() > o.timeout_seconds) { inconclusive("the time limit was reached"); stop = true; }
+    }
+  }
+
+  r.seconds = elapsed();
+  if (r.finals.size() >= 2) {
+    r.verdict = "nondeterministic";
+    const FinalState &a = r.finals[0], &b = r.finals[1];
+    if (!a.stuck && !b.stuck)
+      for (size_t k = 0; k < a.memory.size() && r.differing_cells.size() < 10; ++k)
+        for (size_t c = 0; c < a.memory[k].size() && r.differing_cells.size() < 10; ++c)
+          if (!identical(a.memory[k].cells[c], b.memory[k].cells[c]))
+            r.differing_cells.push_back(fmt::format("{}: {} vs {}", cell_text(a.memory[k].name, unflatten(a.memory[k].shape, c)),
+                                                    to_string(a.memory[k].cells[c]), to_string(b.memory[k].cells[c])));
+  } else if (!r.why_inconclusive.empty() || o.strategy != Strategy::Exhaustive || o.replay || r.finals.empty()) {
+    r.verdict = "inconclusive";
+    if (r.why_inconclusive.empty())
+      r.why_inconclusive = r.finals.empty() ? "no execution completed"
+                                            : "sampled schedules cannot prove determinism (use --strategy exhaustive)";
+  } else {
+    r.verdict = "deterministic";
+  }
+  return r;
+}
+
+}  // namespace sched

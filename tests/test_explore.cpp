@@ -1,0 +1,188 @@
+// The small-step semantics (Fig 4.6) against the big-step one (Fig 4.5): Thm 4.3.3 (a program
+// with a big-step semantics reduces, in every interleaving, to μ ▷ δμ) and Thm 4.3.7
+// (determinism), checked by exhaustive exploration.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "bigstep/reference.hpp"
+#include "interpreter/params.hpp"
+#include "smallstep/explore.hpp"
+#include "tests/test_util.hpp"
+
+using namespace sched;
+
+namespace {
+
+struct Both {
+  Outcome big;
+  RunSetup final_big;
+  ExploreResult small;
+};
+
+Both run_both(const std::string& text, const std::vector<std::string>& params, ExploreOptions o = {}) {
+  Both b;
+  Loaded l = load_text(text, "t.sched");
+  EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  if (l.stage != LoadStage::Ok) return b;
+  std::vector<std::string> errs;
+  auto ps = bind_params(*l.program, params, errs);
+  EXPECT_TRUE(ps);
+  RunSetup init;
+  EXPECT_TRUE(prepare_run(*l.program, *ps, ModelOptions{}, init).ok());
+  b.final_big = init;
+  b.big = run_reference(*l.program, b.final_big);
+  b.small = explore(*l.program, init, o);
+  return b;
+}
+
+std::string slurp(const std::string& f) {
+  std::ifstream in(f);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool same_memory(const std::vector<ArrayState>& a, const std::vector<ArrayState>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t k = 0; k < a.size(); ++k) {
+    if (a[k].size() != b[k].size()) return false;
+    for (size_t c = 0; c < a[k].size(); ++c)
+      if (!identical(a[k].cells[c], b[k].cells[c])) return false;
+  }
+  return true;
+}
+
+// Small parameters for exhaustive exploration of each example.
+std::vector<std::string> small_params(const std::string& name) {
+  if (name.rfind("conv2d", 0) == 0) return {"NB=1", "CI=1", "CO=2", "H=3", "W=3", "KH=2", "KW=2"};
+  if (name.rfind("matmul", 0) == 0) return {"N=4", "M=2", "P=2"};
+  if (name.rfind("outer_product", 0) == 0) return {"N=5", "M=2"};
+  if (name.rfind("nested_par", 0) == 0) return {"N=2", "M=3"};
+  if (name == "blur3x3.sched") return {"W=3", "H=2"};
+  if (name == "sdot.sched" || name == "gather_nonaffine.sched" || name == "shared_scratch_race.sched") return {"N=3"};
+  return {};
+}
+
+}  // namespace
+
+TEST(Explore, EveryExampleWithABigStepSemanticsIsDeterministicAndAgrees) {
+  int with_semantics = 0, racy = 0;
+  for (const auto& e : std::filesystem::directory_iterator(SCHED_EXAMPLES_DIR)) {
+    if (e.path().extension() != ".sched") continue;
+    std::string text = slurp(e.path().string());
+    auto ex = read_expectation(text);
+    if (!ex || ex->outcome == "type-error" || ex->outcome == "parse-error") continue;
+    std::string name = e.path().filename().string();
+    Both b = run_both(text, small_params(name));
+    SCOPED_TRACE(name);
+    if (b.big.ok()) {
+      // Thm 4.3.3 and 4.3.7: every interleaving ends in μ ▷ δμ
+      ++with_semantics;
+      EXPECT_EQ(b.small.verdict, "deterministic") << b.small.why_inconclusive;
+      ASSERT_EQ(b.small.finals.size(), 1u);
+      EXPECT_FALSE(b.small.finals[0].stuck);
+      EXPECT_TRUE(same_memory(b.small.finals[0].memory, b.final_big.arrays));
+    } else if (b.big.kind == OutcomeKind::Race) {
+      ++racy;
+      EXPECT_NE(b.small.verdict, "inconclusive");
+    } else if (b.big.kind == OutcomeKind::OutOfBounds) {
+      ASSERT_FALSE(b.small.finals.empty());
+      EXPECT_TRUE(b.small.finals[0].stuck);
+      EXPECT_EQ(b.small.finals[0].stuck_outcome.kind, OutcomeKind::OutOfBounds);
+    }
+  }
+  EXPECT_GE(with_semantics, 15);
+  EXPECT_GE(racy, 4);
+}
+
+TEST(Explore, TheReadWriteRaceHasBothValuesOfZ) {
+  Both b = run_both(slurp(std::string(SCHED_EXAMPLES_DIR) + "/race_read_write.sched"), {});
+  EXPECT_EQ(b.big.kind, OutcomeKind::Race);
+  ASSERT_EQ(b.small.verdict, "nondeterministic");
+  std::set<int64_t> zs;
+  for (const auto& f : b.small.finals) zs.insert(f.memory[2].cells[0].i);  // arrays: x, y, z
+  EXPECT_EQ(zs.size(), 2u);
+  EXPECT_TRUE(zs.count(0)) << "an interleaving reads x[] while it holds 0";
+  ASSERT_FALSE(b.small.differing_cells.empty());
+  EXPECT_NE(b.small.differing_cells[0].find("z[]"), std::string::npos);
+}
+
+TEST(Explore, WitnessesReplay) {
+  std::string text = slurp(std::string(SCHED_EXAMPLES_DIR) + "/race_read_write.sched");
+  Both b = run_both(text, {});
+  ASSERT_EQ(b.small.finals.size(), 2u);
+  for (const auto& f : b.small.finals) {
+    ExploreOptions o;
+    o.replay = parse_schedule(schedule_text(f.schedule));
+    Both r = run_both(text, {}, o);
+    ASSERT_EQ(r.small.finals.size(), 1u);
+    EXPECT_EQ(r.small.finals[0].digest, f.digest) << "the printed schedule replays to the same end";
+  }
+}
+
+TEST(Explore, CoveredRaceIsDeterministicInEveryInterleaving) {
+  Both b = run_both("array x : i32[];\npar i < 3 { x[] := i; x[] := 7 }\n", {});
+  EXPECT_EQ(b.small.verdict, "deterministic");
+  EXPECT_EQ(b.small.executions, 90u) << "6! / (2! 2! 2!) interleavings of three threads of two writes";
+}
+
+TEST(Explore, SleepSetsReduceRaceFreeParallelLoops) {
+  // 4 threads of 3 independent writes each: 12! / (3!)^4 = 369,600 interleavings, one trace
+  std::string text = "array a : i32[4, 3];\npar i < 4 { for k < 3 { a[i, k] := i + k } }\n";
+  ExploreOptions with, without;
+  without.reduction = false;
+  Both r = run_both(text, {}, with);
+  EXPECT_EQ(r.small.verdict, "deterministic");
+  EXPECT_EQ(r.small.executions, 1u);
+  // without reduction (3 threads, to keep the test short: 9! / (3!)^3 = 1,680)
+  std::string three = "array a : i32[3, 3];\npar i < 3 { for k < 3 { a[i, k] := i + k } }\n";
+  Both n = run_both(three, {}, without);
+  EXPECT_EQ(n.small.verdict, "deterministic");
+  EXPECT_EQ(n.small.executions, 1680u);
+  Both y = run_both(three, {}, with);
+  EXPECT_EQ(y.small.executions, 1u);
+}
+
+TEST(Explore, BoundsAreInconclusiveNeverDeterministic) {
+  ExploreOptions o;
+  o.max_executions = 3;
+  Both b = run_both("array x : i32[];\npar i < 3 { x[] := i; x[] := 7 }\n", {}, o);
+  EXPECT_EQ(b.small.verdict, "inconclusive");
+  ExploreOptions s;
+  s.max_steps = 5;
+  Both c = run_both("array a : i32[10];\nfor i < 10 { a[i] := i }\n", {}, s);
+  EXPECT_EQ(c.small.verdict, "inconclusive");
+  ExploreOptions r;
+  r.strategy = Strategy::Random;
+  r.runs = 5;
+  Both d = run_both("array a : i32[2];\npar i < 2 { a[i] := i }\n", {}, r);
+  EXPECT_EQ(d.small.verdict, "inconclusive") << "sampling cannot prove determinism";
+}
+
+TEST(Explore, SamplingStrategiesFindTheRace) {
+  std::string text = "array x : i32[];\npar i < 4 { x[] := i }\n";
+  for (Strategy st : {Strategy::Random, Strategy::Pct}) {
+    ExploreOptions o;
+    o.strategy = st;
+    o.runs = 20;
+    o.seed = 7;
+    Both b = run_both(text, {}, o);
+    EXPECT_EQ(b.small.verdict, "nondeterministic");
+  }
+  ExploreOptions l;
+  l.strategy = Strategy::Leftmost;
+  Both b = run_both(text, {}, l);
+  EXPECT_EQ(b.small.finals.size(), 1u);
+  EXPECT_EQ(b.small.finals[0].memory[0].cells[0].i, 3) << "leftmost runs the threads in order";
+}
+
+TEST(Explore, LongTracesDoNotRecurse) {
+  ExploreOptions o;
+  o.max_steps = 300'000;
+  Both b = run_both("array a : i32[];\nfor i < 200000 { a[] := i }\n", {}, o);
+  EXPECT_EQ(b.small.verdict, "deterministic");
+  EXPECT_EQ(b.small.finals[0].memory[0].cells[0].i, 199999);
+}
