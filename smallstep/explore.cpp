@@ -109,6 +109,7 @@ struct Prepared {
   Cell target{};              // the written cell
   Value value;                // the written value
   bool allocates = false;     // takes an allocation instance id
+  Loc at;                     // the command of the step
 };
 
 bool reads_memory(const Expr* e) {
@@ -414,6 +415,7 @@ class Machine {
       case Proc::Cmd: {
         Prepared st;
         st.path = path;
+        if (p->cmd) st.at = p->cmd->loc;
         try {
           st.result = step_cmd(*p, s, locals, st.fp, &st);
         } catch (sched::Stuck& e) {
@@ -662,12 +664,35 @@ ExploreResult explore(const Program& p, const RunSetup& init, const ExploreOptio
   if (r.finals.size() >= 2) {
     r.verdict = "nondeterministic";
     const FinalState &a = r.finals[0], &b = r.finals[1];
+    // replay both witnesses, remembering which statement and thread wrote each global cell last
+    auto last_writers = [&](const std::vector<ThreadPath>& sched) {
+      std::map<std::pair<int, size_t>, std::pair<Loc, ThreadPath>> w;
+      State s = m.initial();
+      for (const ThreadPath& t : sched) {
+        auto en = m.enabled(s);
+        const Prepared* pick = nullptr;
+        for (const auto& e : en) if (e.path == t) pick = &e;
+        if (!pick) break;
+        if (pick->writes && pick->target.inst == 0)
+          w[{pick->target.array, flat_of(init.arrays[static_cast<size_t>(pick->target.array)].shape, pick->target.idx)}] = {pick->at, t};
+        s = m.apply(s, *pick);
+      }
+      return w;
+    };
+    auto wa = last_writers(a.schedule), wb = last_writers(b.schedule);
+    auto who = [&](const auto& w, int arr, size_t c) -> std::string {
+      auto it = w.find({arr, c});
+      if (it == w.end()) return "initial value";
+      return fmt::format("written at {}:{} by thread {}", it->second.first.line, it->second.first.col,
+                         schedule_text({it->second.second}));
+    };
     if (!a.stuck && !b.stuck)
       for (size_t k = 0; k < a.memory.size() && r.differing_cells.size() < 10; ++k)
         for (size_t c = 0; c < a.memory[k].size() && r.differing_cells.size() < 10; ++c)
           if (!identical(a.memory[k].cells[c], b.memory[k].cells[c]))
-            r.differing_cells.push_back(fmt::format("{}: {} vs {}", cell_text(a.memory[k].name, unflatten(a.memory[k].shape, c)),
-                                                    to_string(a.memory[k].cells[c]), to_string(b.memory[k].cells[c])));
+            r.differing_cells.push_back(fmt::format("{}: {} ({}) vs {} ({})", cell_text(a.memory[k].name, unflatten(a.memory[k].shape, c)),
+                                                    to_string(a.memory[k].cells[c]), who(wa, static_cast<int>(k), c),
+                                                    to_string(b.memory[k].cells[c]), who(wb, static_cast<int>(k), c)));
   } else if (!r.why_inconclusive.empty() || o.strategy != Strategy::Exhaustive || o.replay || r.finals.empty()) {
     r.verdict = "inconclusive";
     if (r.why_inconclusive.empty())
