@@ -135,11 +135,14 @@ class Machine {
     return s;
   }
 
-  // The leftmost-first list of enabled steps.
-  std::vector<Prepared> enabled(const State& s) {
+  // The leftmost-first list of enabled steps. With `only`, just that thread's step is
+  // evaluated (the others carry their path only).
+  std::vector<Prepared> enabled(const State& s, const ThreadPath* only = nullptr, bool prepare = true) {
     std::vector<Prepared> out;
     ThreadPath path;
     std::vector<const LocalMem*> locals;
+    only_ = only;
+    prepare_ = prepare;
     collect(s.term, s, path, locals, out);
     return out;
   }
@@ -155,6 +158,14 @@ class Machine {
     return n;
   }
 
+  // The same step, updating s in place (for strategies that keep no earlier states).
+  void apply_in_place(State& s, const Prepared& st) {
+    s.next_instance += st.allocates ? 1 : 0;
+    if (st.writes && st.target.inst == 0)
+      s.globals[static_cast<size_t>(st.target.array)][flat_of(init_.arrays[static_cast<size_t>(st.target.array)].shape, st.target.idx)] = st.value;
+    s.term = normalize(rebuild(s.term, st, 0), s);
+  }
+
   std::vector<Outcome> stuck_threads(const State& s) const {
     std::vector<Outcome> out;
     gather_stuck(s.term, out);
@@ -168,6 +179,8 @@ class Machine {
   const RunSetup& init_;
   std::vector<std::string> names_;
   std::unordered_map<const sched::Cmd*, bool> pure_;  // a control command whose expressions read no array
+  const ThreadPath* only_ = nullptr;
+  bool prepare_ = true;
 
   void index(const sched::Cmd& c) {
     bool pure = true;
@@ -416,6 +429,10 @@ class Machine {
         Prepared st;
         st.path = path;
         if (p->cmd) st.at = p->cmd->loc;
+        if (!prepare_ || (only_ && *only_ != path)) {
+          out.push_back(std::move(st));
+          return;
+        }
         try {
           st.result = step_cmd(*p, s, locals, st.fp, &st);
         } catch (sched::Stuck& e) {
@@ -560,7 +577,7 @@ ExploreResult explore(const Program& p, const RunSetup& init, const ExploreOptio
       uint64_t steps = 0;
       bool cut = false;
       for (;;) {
-        auto en = m.enabled(s);
+        auto en = m.enabled(s, nullptr, false);  // thread names only
         if (en.empty()) break;
         if (steps >= o.max_steps) { inconclusive(fmt::format("an execution exceeded {} steps", o.max_steps)); cut = true; break; }
         size_t pick = 0;
@@ -588,7 +605,10 @@ ExploreResult explore(const Program& p, const RunSetup& init, const ExploreOptio
             if (change_points[k] == steps + 1) prio[en[pick].path] = static_cast<double>(k);  // drop below every initial priority
         }
         sched.push_back(en[pick].path);
-        s = m.apply(s, en[pick]);
+        auto chosen = m.enabled(s, &en[pick].path);
+        const Prepared* step = nullptr;
+        for (const auto& e : chosen) if (e.path == en[pick].path && e.result) step = &e;
+        m.apply_in_place(s, *step);
         ++steps;
         ++r.steps;
         if (elapsed() > o.timeout_seconds) { inconclusive("the time limit was reached"); cut = true; break; }
@@ -669,13 +689,13 @@ ExploreResult explore(const Program& p, const RunSetup& init, const ExploreOptio
       std::map<std::pair<int, size_t>, std::pair<Loc, ThreadPath>> w;
       State s = m.initial();
       for (const ThreadPath& t : sched) {
-        auto en = m.enabled(s);
+        auto en = m.enabled(s, &t);
         const Prepared* pick = nullptr;
-        for (const auto& e : en) if (e.path == t) pick = &e;
+        for (const auto& e : en) if (e.path == t && e.result) pick = &e;
         if (!pick) break;
         if (pick->writes && pick->target.inst == 0)
           w[{pick->target.array, flat_of(init.arrays[static_cast<size_t>(pick->target.array)].shape, pick->target.idx)}] = {pick->at, t};
-        s = m.apply(s, *pick);
+        m.apply_in_place(s, *pick);
       }
       return w;
     };

@@ -1,0 +1,54 @@
+// The small-step explorer: executions explored with and without sleep-set reduction on
+// race-free parallel loops of T threads doing S independent writes each
+// (without reduction: (T·S)! / (S!)^T interleavings; with: 1), and steps per second.
+#include <benchmark/benchmark.h>
+
+#include <fmt/format.h>
+
+#include "interpreter/load.hpp"
+#include "smallstep/explore.hpp"
+
+using namespace sched;
+
+static void BM_Explore(benchmark::State& state) {
+  int64_t threads = state.range(0), steps = state.range(1);
+  bool reduction = state.range(2) != 0;
+  std::string text = fmt::format("array a : i32[{}, {}];\npar i < {} {{ for k < {} {{ a[i, k] := i + k }} }}\n", threads, steps, threads, steps);
+  Loaded l = load_text(text, "par.sched");
+  RunSetup init;
+  if (!prepare_run(*l.program, {}, ModelOptions{}, init).ok()) { state.SkipWithError("setup"); return; }
+  ExploreOptions o;
+  o.reduction = reduction;
+  o.max_executions = 10'000'000;
+  o.timeout_seconds = 600;
+  uint64_t executions = 0, total_steps = 0;
+  std::string verdict;
+  for (auto _ : state) {
+    ExploreResult r = explore(*l.program, init, o);
+    executions = r.executions;
+    total_steps += r.steps;
+    verdict = r.verdict;
+  }
+  state.counters["executions"] = static_cast<double>(executions);
+  state.counters["steps/s"] = benchmark::Counter(static_cast<double>(total_steps), benchmark::Counter::kIsRate);
+  state.SetLabel(verdict);
+}
+// {threads, writes per thread, reduction}
+BENCHMARK(BM_Explore)->Args({3, 3, 0})->Args({3, 3, 1})->Args({4, 3, 0})->Args({4, 3, 1})->Args({4, 4, 1})->Unit(benchmark::kMillisecond);
+
+// Sampling: random schedules of a larger program (steps per second of the small-step machine).
+static void BM_ExploreRandom(benchmark::State& state) {
+  std::string text = "array a : f32[64, 64];\npar i < 64 { for k < 64 { a[i, k] := f32(i) * 0.5 + f32(k) } }\n";
+  Loaded l = load_text(text, "par.sched");
+  RunSetup init;
+  if (!prepare_run(*l.program, {}, ModelOptions{}, init).ok()) { state.SkipWithError("setup"); return; }
+  ExploreOptions o;
+  o.strategy = Strategy::Random;
+  o.runs = 1;
+  uint64_t steps = 0;
+  for (auto _ : state) steps += explore(*l.program, init, o).steps;
+  state.counters["steps/s"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_ExploreRandom)->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();
