@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "codegen/emit.hpp"
 #include "interpreter/load.hpp"
 #include "interpreter/printer.hpp"
 
@@ -89,6 +90,26 @@ void register_typecheck(CLI::App& app) {
           std::cout << fmt::format("    {}:{}:{}: {}\n", f, pl.loc.line, pl.loc.col, pl.what);
       }
     }
+  });
+}
+
+}  // namespace sched::cli
+
+namespace sched::cli {
+
+void register_emit(CLI::App& app) {
+  static std::string file, out;
+  auto* cmd = app.add_subcommand("emit", "Print the C++/OpenMP kernel generated for a program (what --engine native compiles)");
+  cmd->add_option("FILE", file, "the .sched program")->required()->check(CLI::ExistingFile);
+  cmd->add_option("-o,--output", out, "write the source to this file instead of printing it");
+  cmd->callback([] {
+    Loaded l = load_file(file);
+    if (l.stage != LoadStage::Ok) { std::cerr << l.diagnostics; set_exit(kBadInput); return; }
+    EmittedKernel k = emit_cpp(*l.program);
+    if (out.empty()) { std::cout << k.source; return; }
+    std::ofstream o(out, std::ios::binary);
+    o << k.source;
+    if (!o) { std::cerr << "error: cannot write " << out << "\n"; set_exit(kBadInput); }
   });
 }
 

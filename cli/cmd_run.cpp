@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "bigstep/reference.hpp"
+#include "codegen/native.hpp"
 #include "cli/commands.hpp"
 #include "interpreter/load.hpp"
 #include "interpreter/npy.hpp"
@@ -109,8 +110,14 @@ RunResult run_one(const RunArgs& a, const Loaded& l) {
   mo.seed = a.seed;
   std::string err;
   if (!read_data(a.data, mo, err)) return bad(err);
-  if (a.engine != "reference")
-    return bad(fmt::format("engine '{}' is not available in this build (available: reference)", a.engine));
+  if (a.engine != "reference" && a.engine != "native")
+    return bad(fmt::format("unknown engine '{}' (available: reference, native)", a.engine));
+  std::shared_ptr<NativeKernel> kernel;
+  if (a.engine == "native") {
+    std::string err;
+    kernel = build_native(p, err);
+    if (!kernel) return bad(err);
+  }
   std::unique_ptr<Model> model;
   try {
     model = std::make_unique<Model>(p, *params, mo);
@@ -123,18 +130,33 @@ RunResult run_one(const RunArgs& a, const Loaded& l) {
   Outcome o = prepare_run(p, *params, mo, st, lim);
   bool refused = !o.ok();  // parameters violating an assumption, sizes out of range: bad input
   if (o.ok()) {
-    ReferenceOptions ro;
-    ro.strict_races = a.races == "strict";
-    ro.annotations = a.check_annotations ? model.get() : nullptr;
-    ro.max_steps = a.max_steps;
     EngineStats stats;
-    o = run_reference(p, st, ro, &stats);
-    if (o.ok()) {
-      Outcome cmp = compare_outputs(p, st, mo, 5, a.threads);
-      cmp.data["steps"] = stats.steps;
-      cmp.data["par_loops_checked"] = stats.par_loops;
-      if (cmp.ok()) cmp.message = fmt::format("{} assignment(s), {} parallel loop(s) race-free, {}", stats.steps, stats.par_loops, cmp.message);
-      o = std::move(cmp);
+    if (kernel) {
+      auto k0 = std::chrono::steady_clock::now();
+      o = run_native(p, st, *kernel);
+      double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - k0).count();
+      if (o.ok()) {
+        Outcome cmp = compare_outputs(p, st, mo, 5, a.threads);
+        if (cmp.ok())
+          cmp.message = fmt::format("native kernel ({} in {:.3f} s, ran in {:.3f} s; races are not checked natively), {}",
+                                    kernel->cached ? "cached" : "compiled", kernel->compile_seconds, secs, cmp.message);
+        cmp.data["kernel_seconds"] = secs;
+        cmp.data["compile_seconds"] = kernel->compile_seconds;
+        o = std::move(cmp);
+      }
+    } else {
+      ReferenceOptions ro;
+      ro.strict_races = a.races == "strict";
+      ro.annotations = a.check_annotations ? model.get() : nullptr;
+      ro.max_steps = a.max_steps;
+      o = run_reference(p, st, ro, &stats);
+      if (o.ok()) {
+        Outcome cmp = compare_outputs(p, st, mo, 5, a.threads);
+        cmp.data["steps"] = stats.steps;
+        cmp.data["par_loops_checked"] = stats.par_loops;
+        if (cmp.ok()) cmp.message = fmt::format("{} assignment(s), {} parallel loop(s) race-free, {}", stats.steps, stats.par_loops, cmp.message);
+        o = std::move(cmp);
+      }
     }
     if ((o.ok() || o.kind == OutcomeKind::Mismatch) && !a.out_dir.empty()) {
       std::filesystem::create_directories(a.out_dir);
@@ -161,7 +183,8 @@ void add_run_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("-p,--param", a.params, "a parameter value NAME=INTEGER (repeatable)");
   cmd->add_option("--data", a.data, "values of an input tensor TENSOR=FILE.npy (repeatable); default: seeded random data");
   cmd->add_option("--seed", a.seed, "seed of the random input data")->capture_default_str();
-  cmd->add_option("--engine", a.engine, "engine: reference (the big-step semantics of Fig 4.5)")->capture_default_str();
+  cmd->add_option("--engine", a.engine, "engine: reference (the big-step semantics of Fig 4.5, race-checked) or native "
+                                        "(generated C++/OpenMP, not race-checked)")->capture_default_str();
   cmd->add_option("--races", a.races, "race semantics: thesis (δμ-compatibility, covered races allowed) or strict (ω)")
       ->check(CLI::IsMember({"thesis", "strict"}))
       ->capture_default_str();
@@ -223,8 +246,8 @@ void register_check(CLI::App& app) {
     size_t w = 4;
     for (const auto& f : files) w = std::max(w, std::filesystem::path(f).filename().string().size());
     if (!json)
-      std::cout << fmt::format("{:<{}}  {:<14} {:<11} {:<14} {:<14} {}\n", "file", w, "expected", "typecheck", "reference",
-                               "ref (strict)", "verdict");
+      std::cout << fmt::format("{:<{}}  {:<14} {:<11} {:<14} {:<14} {:<9} {}\n", "file", w, "expected", "typecheck", "reference",
+                               "ref (strict)", "native", "verdict");
     for (const auto& f : files) {
       std::string text = slurp(f);
       auto ex = read_expectation(text);
@@ -237,9 +260,21 @@ void register_check(CLI::App& app) {
       RunResult ref = run_one(ra, l);
       ra.races = "strict";
       RunResult strict = l.stage == LoadStage::Ok ? run_one(ra, l) : ref;
+      // native: for programs that run ok, the outputs must equal the reference's bit for bit
+      std::string native = "-";
+      if (ref.status == "ok") {
+        RunArgs na = a;
+        na.file = f;
+        na.params = ex ? ex->params : std::vector<std::string>{};
+        na.engine = "native";
+        RunResult nr = run_one(na, l);
+        native = nr.status == "ok" ? "ok" : nr.status;
+        if (nr.status != "ok") ref.text += nr.text;
+      }
       std::string expected = ex ? ex->outcome : "?";
       // The engines agree when the thesis and strict race semantics differ only on covered races.
-      bool engines_agree = ref.status == strict.status || (ref.status == "ok" && strict.status == "race");
+      bool engines_agree = (ref.status == strict.status || (ref.status == "ok" && strict.status == "race")) &&
+                           (native == "-" || native == ref.status);
       bool as_expected = ex && ref.status == expected;
       std::string verdict;
       if (!engines_agree) { verdict = "ENGINES DISAGREE"; ++differ; }
@@ -248,10 +283,10 @@ void register_check(CLI::App& app) {
       else { verdict = "UNEXPECTED"; ++unexpected; }
       if (json) {
         all.push_back({{"file", f}, {"expected", expected}, {"typecheck", tc}, {"reference", ref.json},
-                       {"reference_strict", strict.status}, {"verdict", verdict}});
+                       {"reference_strict", strict.status}, {"native", native}, {"verdict", verdict}});
       } else {
-        std::cout << fmt::format("{:<{}}  {:<14} {:<11} {:<14} {:<14} {}\n", std::filesystem::path(f).filename().string(), w,
-                                 expected, tc, ref.status, strict.status, verdict);
+        std::cout << fmt::format("{:<{}}  {:<14} {:<11} {:<14} {:<14} {:<9} {}\n", std::filesystem::path(f).filename().string(), w,
+                                 expected, tc, ref.status, strict.status, native, verdict);
         if (verdict != "as expected" && verdict != "no expectation") std::cout << ref.text;
       }
     }

@@ -14,5 +14,6 @@ void register_typecheck(CLI::App& app);
 void register_run(CLI::App& app);
 void register_check(CLI::App& app);
 void register_explore(CLI::App& app);
+void register_emit(CLI::App& app);
 
 }  // namespace sched::cli

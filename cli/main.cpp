@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   sched::cli::register_run(app);
   sched::cli::register_check(app);
   sched::cli::register_explore(app);
+  sched::cli::register_emit(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,35 @@
+// SCHED to C++ (OpenMP): one kernel function per program.
+//
+// The generated source includes no header: the few C library functions it calls are declared.
+// Every value operation goes through a helper that mirrors interpreter/ops.hpp exactly
+// (two's complement wrap-around, Halide's Euclidean division with x / 0 == 0, IEEE floats
+// without FMA contraction, min/max/abs/round/casts as documented); index arithmetic is 64-bit.
+// Every array access is bounds-checked: the first violation is recorded (statement, kind) and
+// the access is skipped, so a buggy program reports instead of crashing. Undefined values (⊥)
+// are not tracked: native runs are meant for programs that run `ok`.
+//
+// `for` is a C++ loop; the outermost `par` is `#pragma omp parallel for`; an innermost `par` of
+// small constant extent is `#pragma omp simd`; `allocate` is a local buffer (per thread inside
+// `par`). Program names appear only inside generated identifiers (a<id>_<name>, v<slot>_<name>)
+// and comments, never on a command line or in a file name.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "interpreter/ast.hpp"
+
+namespace sched {
+
+struct EmittedKernel {
+  std::string source;
+  std::vector<Loc> statements;  // error reports name statements by index into this table
+};
+
+// The kernel's C signature:
+//   int sched_kernel(const long long* params, void* const* arrays, const long long* dims, long long* err)
+// arrays[k] is global array k's buffer (C order, element type as declared); dims holds every
+// global array's sizes, array after array; on return err[0] = 0 or an error code (1 read out of
+// bounds, 2 write out of bounds, 3 allocation failed, 4 bad loop), err[1] = statement index.
+EmittedKernel emit_cpp(const Program& p);
+
+}  // namespace sched

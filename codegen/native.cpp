@@ -1,0 +1,152 @@
+#include "codegen/native.hpp"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+extern char** environ;
+
+namespace sched {
+namespace {
+
+const std::vector<std::string> kFlags = {"-std=c++20", "-O3", "-fopenmp", "-shared", "-fPIC", "-ffp-contract=off",
+                                         "-fno-fast-math", "-w"};
+
+uint64_t fnv(const std::string& s, uint64_t h = 1469598103934665603ULL) {
+  for (char c : s) { h ^= static_cast<unsigned char>(c); h *= 1099511628211ULL; }
+  return h;
+}
+
+std::filesystem::path cache_dir() {
+  if (const char* d = std::getenv("SCHED_CACHE_DIR"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::filesystem::path(x) / "sched";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::filesystem::path(h) / ".cache" / "sched";
+  return fmt::format("/tmp/sched-cache-{}", getuid());
+}
+
+// Runs argv without a shell; stderr goes to `log`. Returns the exit status (or -1).
+int spawn(const std::vector<std::string>& argv, const std::string& log) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return -1;
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+size_t width(Type t) { return t == Type::Bool ? 1 : static_cast<size_t>(type_bits(t) / 8); }
+
+}  // namespace
+
+std::shared_ptr<NativeKernel> build_native(const Program& p, std::string& error) {
+  auto k = std::make_shared<NativeKernel>();
+  k->kernel = emit_cpp(p);
+  std::string compiler = "g++";
+  std::string key = compiler;
+  for (const auto& f : kFlags) key += " " + f;
+  std::string name = fmt::format("k{:016x}", fnv(k->kernel.source, fnv(key)));
+  std::filesystem::path dir = cache_dir();
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) { error = fmt::format("cannot create the kernel cache {}: {}", dir.string(), ec.message()); return nullptr; }
+  auto so = dir / (name + ".so");
+  auto cpp = dir / (name + ".cpp");
+  k->so_path = so.string();
+  auto t0 = std::chrono::steady_clock::now();
+  if (std::filesystem::exists(so)) {
+    k->cached = true;
+  } else {
+    {
+      std::ofstream out(cpp, std::ios::binary);
+      out << k->kernel.source;
+      if (!out) { error = "cannot write " + cpp.string(); return nullptr; }
+    }
+    // compile to a temporary name, then rename: concurrent builds never load a partial file
+    auto tmp = dir / fmt::format("{}.{}.so", name, getpid());
+    std::vector<std::string> argv = {compiler};
+    argv.insert(argv.end(), kFlags.begin(), kFlags.end());
+    argv.insert(argv.end(), {"-o", tmp.string(), cpp.string()});
+    std::string log = (dir / (name + ".log")).string();
+    int rc = spawn(argv, log);
+    if (rc != 0) {
+      std::ifstream in(log);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      std::string msg = ss.str();
+      if (msg.size() > 2000) msg = msg.substr(0, 2000) + "...";
+      error = rc < 0 ? "cannot run the C++ compiler (g++)" : fmt::format("the generated kernel did not compile ({}):\n{}", cpp.string(), msg);
+      return nullptr;
+    }
+    std::filesystem::rename(tmp, so, ec);
+    if (ec) { error = "cannot install " + so.string(); return nullptr; }
+  }
+  k->compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // Kernels stay loaded for the life of the process: unloading one would unload libgomp under
+  // its idle worker threads.
+  void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  if (!h) { error = fmt::format("cannot load {}: {}", so.string(), dlerror()); return nullptr; }
+  k->handle = std::shared_ptr<void>(h, [](void*) {});
+  k->fn = reinterpret_cast<NativeKernel::Fn>(dlsym(h, "sched_kernel"));
+  if (!k->fn) { error = "the kernel has no sched_kernel symbol"; return nullptr; }
+  return k;
+}
+
+Outcome run_native(const Program& p, RunSetup& st, const NativeKernel& k) {
+  // typed buffers from the initial memory (⊥ as 0)
+  std::vector<std::vector<unsigned char>> bufs(st.arrays.size());
+  std::vector<void*> ptrs;
+  std::vector<long long> dims;
+  for (size_t a = 0; a < st.arrays.size(); ++a) {
+    const ArrayState& s = st.arrays[a];
+    size_t w = width(s.elem);
+    bufs[a].assign(std::max<size_t>(s.size(), 1) * w, 0);
+    for (size_t c = 0; c < s.size(); ++c) {
+      uint64_t bits = s.cells[c].defined ? s.cells[c].bits() : 0;
+      std::memcpy(bufs[a].data() + c * w, &bits, w);  // little-endian: the low bytes
+    }
+    ptrs.push_back(bufs[a].data());
+    for (int64_t d : s.shape) dims.push_back(d);
+  }
+  std::vector<long long> params(st.params.begin(), st.params.end());
+  long long err[2] = {0, 0};
+  int rc = k.fn(params.data(), ptrs.data(), dims.data(), err);
+  if (rc != 0 || err[0] != 0) {
+    Loc where = err[1] >= 0 && static_cast<size_t>(err[1]) < k.kernel.statements.size() ? k.kernel.statements[static_cast<size_t>(err[1])] : Loc{};
+    const char* what = err[0] == 1 ? "a read outside its array" : err[0] == 2 ? "a write outside its array"
+                       : err[0] == 3 ? "an allocation failed" : "an error";
+    return Outcome::make(err[0] <= 2 ? OutcomeKind::OutOfBounds : OutcomeKind::Error, where,
+                         fmt::format("the native kernel stopped on {} (run the reference engine for the cell)", what));
+  }
+  for (size_t a = 0; a < st.arrays.size(); ++a) {
+    ArrayState& s = st.arrays[a];
+    size_t w = width(s.elem);
+    for (size_t c = 0; c < s.size(); ++c) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, bufs[a].data() + c * w, w);
+      s.cells[c] = Value::from_bits(s.elem, bits);
+    }
+  }
+  (void)p;
+  return Outcome::make(OutcomeKind::Ok, {}, "native kernel ran");
+}
+
+}  // namespace sched

@@ -1,0 +1,34 @@
+// Compiling, loading and running generated kernels.
+// Sources and shared objects live in a cache directory ($SCHED_CACHE_DIR, else
+// $XDG_CACHE_HOME/sched, else $HOME/.cache/sched, else /tmp/sched-cache-<uid>), named by a
+// hash of the source and the compiler command: the same program is compiled once. The
+// compiler runs without a shell (posix_spawn) with fixed arguments.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "codegen/emit.hpp"
+#include "interpreter/outcome.hpp"
+#include "interpreter/setup.hpp"
+
+namespace sched {
+
+struct NativeKernel {
+  using Fn = int (*)(const long long*, void* const*, const long long*, long long*);
+  Fn fn = nullptr;
+  std::shared_ptr<void> handle;  // never closed (RTLD_NODELETE): OpenMP threads outlive a call
+  std::string so_path;
+  bool cached = false;           // loaded from the cache without compiling
+  double compile_seconds = 0;
+  EmittedKernel kernel;
+};
+
+// Emits, compiles (unless cached) and loads. On failure returns nullptr and sets `error`.
+std::shared_ptr<NativeKernel> build_native(const Program& p, std::string& error);
+
+// Runs the kernel on `state` (the initial memory from prepare_run); on return `state` holds
+// the final memory (⊥ cells of non-input arrays become the values the kernel left, 0 when
+// unwritten). Returns Ok, OutOfBounds or Error (with the statement).
+Outcome run_native(const Program& p, RunSetup& state, const NativeKernel& k);
+
+}  // namespace sched
