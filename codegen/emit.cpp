@@ -142,12 +142,12 @@ class Emitter {
   std::string expr(const Expr& e, int stmt) {
     switch (e.kind) {
       case ExprKind::IntLit:
-        if (e.type == Type::F32) return fmt::format("{:a}f", static_cast<float>(e.ival));
-        if (e.type == Type::F64) return fmt::format("{:a}", static_cast<double>(e.ival));
+        if (e.type == Type::F32) return fmt::format("({:a}f)", static_cast<float>(e.ival));
+        if (e.type == Type::F64) return fmt::format("({:a})", static_cast<double>(e.ival));
         return fmt::format("(({}){})", ctype(e.type), int_lit(e.ival));
       case ExprKind::FloatLit:
-        if (e.type == Type::F32) return fmt::format("{:a}f", static_cast<float>(e.fval));
-        return fmt::format("{:a}", e.fval);
+        if (e.type == Type::F32) return fmt::format("({:a}f)", static_cast<float>(e.fval));
+        return fmt::format("({:a})", e.fval);
       case ExprKind::BoolLit: return e.bval ? "true" : "false";
       case ExprKind::Var:
         if (e.var_kind == VarKind::Param) return ident("p", e.slot, e.name);
@@ -164,7 +164,7 @@ class Emitter {
       case ExprKind::Unary: {
         std::string a = expr(*e.args[0], stmt);
         if (e.uop == UnOp::Not) return fmt::format("(!{})", a);
-        if (is_float(e.type)) return fmt::format("(-{})", a);
+        if (is_float(e.type)) return fmt::format("(-({}))", a);
         return fmt::format("w_neg<{}>({})", ctype(e.type), a);
       }
       case ExprKind::Binary: return binary(e, stmt);

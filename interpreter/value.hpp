@@ -40,9 +40,10 @@ struct Value {
   double as_double() const;  // numeric value as double (for reports and tolerances)
 };
 
-// Same type and either both ⊥ or both defined with the same bit pattern (so NaN == NaN
-// when their bits agree, and 0.0 != -0.0). This is the equality of memories used by every
-// engine (race compatibility, output comparison).
+// Same type and either both ⊥ or both defined with the same bit pattern, except that all
+// NaNs of a type are the same value (compilers do not preserve NaN signs and payloads); so
+// 0.0 != -0.0. This is the equality of memories used by every engine (race compatibility,
+// output comparison, native vs interpreted).
 bool identical(const Value& a, const Value& b);
 
 // Text for people: "⊥", "true", "-3", "0.25" (shortest round-trip), "nan", "-inf".

@@ -74,6 +74,7 @@ TEST(Values, FloatsAreIeeeSinglePrecision) {
   EXPECT_FALSE(bin(BinOp::Eq, nan, nan).b);
   EXPECT_TRUE(bin(BinOp::Ne, nan, nan).b);
   EXPECT_TRUE(identical(nan, nan)) << "memories compare by bit pattern";
+  EXPECT_TRUE(identical(nan, apply_unop(UnOp::Neg, nan))) << "but every NaN is the same value";
   EXPECT_FALSE(identical(Value::of_f32(0.0f), Value::of_f32(-0.0f)));
   EXPECT_EQ(bin(BinOp::Mod, Value::of_f32(-7.5f), Value::of_f32(2.0f)).f, 0.5f);
   EXPECT_TRUE(std::isinf(bin(BinOp::Div, Value::of_f64(1), Value::of_f64(0)).d));

@@ -1,0 +1,186 @@
+// Native kernels against the reference engine, bit for bit, on edge cases of every operation.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "bigstep/reference.hpp"
+#include "codegen/native.hpp"
+#include "interpreter/params.hpp"
+#include "tests/test_util.hpp"
+
+using namespace sched;
+
+namespace {
+
+// Runs both engines from the same initial memory; returns the number of defined cells compared.
+size_t compare_engines(const std::string& text, const std::vector<std::string>& params, const ModelOptions& mo = {}) {
+  Loaded l = load_text(text, "t.sched");
+  EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  if (l.stage != LoadStage::Ok) return 0;
+  std::vector<std::string> errs;
+  auto ps = bind_params(*l.program, params, errs);
+  RunSetup init;
+  EXPECT_TRUE(prepare_run(*l.program, *ps, mo, init).ok());
+  RunSetup ref = init, nat = init;
+  Outcome r = run_reference(*l.program, ref);
+  EXPECT_TRUE(r.ok()) << r.message;
+  std::string err;
+  auto k = build_native(*l.program, err);
+  EXPECT_TRUE(k) << err;
+  if (!k) return 0;
+  Outcome n = run_native(*l.program, nat, *k);
+  EXPECT_TRUE(n.ok()) << n.message;
+  size_t compared = 0;
+  for (size_t a = 0; a < ref.arrays.size(); ++a)
+    for (size_t c = 0; c < ref.arrays[a].size(); ++c) {
+      const Value& x = ref.arrays[a].cells[c];
+      if (!x.defined) continue;
+      ++compared;
+      EXPECT_TRUE(identical(x, nat.arrays[a].cells[c]))
+          << ref.arrays[a].name << "[" << c << "]: reference " << to_string(x) << ", native " << to_string(nat.arrays[a].cells[c]);
+    }
+  return compared;
+}
+
+NpyArray npy(Type t, std::vector<Value> vs) {
+  NpyArray a;
+  a.type = t;
+  a.shape = {static_cast<int64_t>(vs.size())};
+  for (const auto& v : vs) a.bits.push_back(v.bits());
+  return a;
+}
+
+}  // namespace
+
+TEST(Native, IntegerWrapDivisionAndCasts) {
+  std::vector<Value> xs, ys;
+  for (int64_t x : {int64_t{-128}, int64_t{-7}, int64_t{-1}, int64_t{0}, int64_t{5}, int64_t{127}, int64_t{-128}, int64_t{100}})
+    xs.push_back(Value::of_wrapped(Type::I8, static_cast<uint64_t>(x)));
+  for (int64_t y : {int64_t{-1}, int64_t{2}, int64_t{0}, int64_t{-3}, int64_t{-2}, int64_t{1}, int64_t{3}, int64_t{-128}})
+    ys.push_back(Value::of_wrapped(Type::I8, static_cast<uint64_t>(y)));
+  ModelOptions mo;
+  mo.data["X"] = npy(Type::I8, xs);
+  mo.data["Y"] = npy(Type::I8, ys);
+  std::string text = R"(tensor X(i) : i8;
+tensor Y(i) : i8;
+input x[i] : i8[8] = X(i);
+input y[i] : i8[8] = Y(i);
+array s : i8[8];
+array d : i8[8];
+array m : i8[8];
+array p : i8[8];
+array n : i8[8];
+array a : u8[8];
+array w : i32[8];
+array u : u16[8];
+array q : i64[8];
+par i < 8 {
+  s[i] := x[i] + y[i]
+  d[i] := x[i] / y[i]
+  m[i] := x[i] % y[i]
+  p[i] := x[i] * y[i]
+  n[i] := -x[i]
+  a[i] := abs(x[i])
+  w[i] := i32(x[i]) * 16777216 + i32(y[i])
+  u[i] := u16(x[i]) / u16(y[i]) + u16(x[i]) % u16(y[i]) - u16(i)
+  q[i] := i64(x[i]) * 9223372036854775807 + (i - 4) / 3 * 7 % 5
+}
+)";
+  EXPECT_EQ(compare_engines(text, {}, mo), 16u + 72u) << "inputs and every result cell";
+}
+
+TEST(Native, FloatEdgeCases) {
+  float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<Value> xs, ys;
+  for (float x : {0.0f, -0.0f, inf, -inf, nan, 1.5f, -2.5f, 3e38f, 1e-45f, 0.1f})
+    xs.push_back(Value::of_f32(x));
+  for (float y : {-0.0f, 0.0f, 2.0f, inf, 1.0f, nan, 0.5f, 3e38f, -1e-45f, 3.0f})
+    ys.push_back(Value::of_f32(y));
+  ModelOptions mo;
+  mo.data["X"] = npy(Type::F32, xs);
+  mo.data["Y"] = npy(Type::F32, ys);
+  std::string text = R"(tensor X(i) : f32;
+tensor Y(i) : f32;
+input x[i] : f32[10] = X(i);
+input y[i] : f32[10] = Y(i);
+array r : f32[10, 12];
+array b : bool[10, 3];
+array c : i32[10];
+array e : f64[10];
+par i < 10 {
+  r[i, 0] := x[i] + y[i]
+  r[i, 1] := x[i] * y[i]
+  r[i, 2] := x[i] / y[i]
+  r[i, 3] := x[i] % y[i]
+  r[i, 4] := min(x[i], y[i])
+  r[i, 5] := max(x[i], y[i])
+  r[i, 6] := sqrt(x[i])
+  r[i, 7] := round(x[i] * 3.5)
+  r[i, 8] := floor(x[i]) - ceil(y[i])
+  r[i, 9] := abs(x[i]) + -y[i]
+  r[i, 10] := select(x[i] < y[i], x[i], y[i])
+  r[i, 11] := f32(f64(x[i]) * 1e300)
+  b[i, 0] := x[i] == y[i]
+  b[i, 1] := x[i] != y[i]
+  b[i, 2] := bool(x[i])
+  e[i] := exp(f64(x[i])) + log(f64(y[i])) + pow(f64(x[i]), 2.0)
+  if abs(x[i]) < 1e9 {
+    c[i] := i32(x[i] * 1000.0)
+  }
+}
+)";
+  EXPECT_EQ(compare_engines(text, {}, mo), 20u + 10 * 12 + 10 * 3 + 10 + 6) << "inputs and every result cell";
+}
+
+TEST(Native, ExamplesKernelsAndLocalArrays) {
+  std::string text = R"(param N, M;
+tensor A(i, j) : f32;
+tensor D(i, j) : f32 = A(i, M - 1 - j) * A(i, M - 1 - j);
+input a[i, j] : f32[N, M] = A(i, j);
+output d[i, j] : f32[N, M] = D(i, j);
+par i < N {
+  allocate b : f32[M] {
+    par j < M { b[j] := a[i, j] }
+    par j < M {
+      allocate c : f32[] {
+        c[] := b[M - 1 - j]
+        d[i, j] := c[] * c[]
+      }
+    }
+  }
+}
+)";
+  EXPECT_EQ(compare_engines(text, {"N=13", "M=7"}), 13u * 7 * 2) << "the input and the output";
+}
+
+TEST(Native, OutOfBoundsIsReportedNotACrash) {
+  Loaded l = load_text("param N;\narray a : f32[N];\npar i < N + 1 { a[i] := 1.0 }\n", "t.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok);
+  RunSetup st;
+  ASSERT_TRUE(prepare_run(*l.program, {5}, ModelOptions{}, st).ok());
+  std::string err;
+  auto k = build_native(*l.program, err);
+  ASSERT_TRUE(k) << err;
+  Outcome o = run_native(*l.program, st, *k);
+  EXPECT_EQ(o.kind, OutcomeKind::OutOfBounds);
+  EXPECT_EQ(o.loc.line, 3u);
+}
+
+TEST(Native, TheCacheCompilesOnce) {
+  Loaded l = load_text("array a : i32[3];\nfor i < 3 { a[i] := i * 7 }\n", "t.sched");
+  std::string err;
+  auto k1 = build_native(*l.program, err);
+  ASSERT_TRUE(k1) << err;
+  auto k2 = build_native(*l.program, err);
+  ASSERT_TRUE(k2) << err;
+  EXPECT_TRUE(k2->cached);
+  EXPECT_EQ(k1->so_path, k2->so_path);
+  EXPECT_EQ(k2->so_path.find("t.sched"), std::string::npos) << "file names come from the hash, never from the program";
+}
+
+TEST(Native, ProgramNamesNeverReachTheCompilerUnescaped) {
+  // identifiers that are C++ keywords or reserved names still compile: they are prefixed
+  std::string text = "param int;\narray new : i32[int];\nfor return < int { let class = return * 2; new[return] := class }\n";
+  EXPECT_EQ(compare_engines(text, {"int=4"}), 4u);
+}
