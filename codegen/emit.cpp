@@ -5,6 +5,8 @@
 #include <cctype>
 #include <cstring>
 #include <map>
+#include <optional>
+#include <set>
 #include <limits>
 
 #include "interpreter/printer.hpp"
@@ -69,11 +71,16 @@ class Emitter {
     if (p_.file) out_ += " from " + sanitize(p_.file->name);
     out_ += ".\n";
     out_ += kPrelude;
+    out_ += "\nnamespace {\n"
+            "// records the first failure (the failing access is skipped); off the hot path\n"
+            "__attribute__((noinline, cold)) int fail_at(long long* E, long long code, long long stmt) {\n"
+            "  long long z = 0;\n"
+            "  if (__atomic_compare_exchange_n(&E[0], &z, code, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) E[1] = stmt;\n"
+            "  return 0;\n"
+            "}\n"
+            "}  // namespace\n";
+    out_ += "#define OK(c) __builtin_expect(!!(c), 1)\n";
     out_ += "\nextern \"C\" int sched_kernel(const long long* P, void* const* A, const long long* D, long long* E) {\n";
-    out_ += "  auto fail = [E](long long code, long long stmt) {\n"
-            "    long long z = 0;\n"
-            "    if (__atomic_compare_exchange_n(&E[0], &z, code, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) E[1] = stmt;\n"
-            "  };\n";
     for (size_t i = 0; i < p_.params.size(); ++i)
       out_ += fmt::format("  const i64 {} = P[{}];\n", ident("p", static_cast<int>(i), p_.params[i].name), i);
     size_t d = 0;
@@ -87,7 +94,6 @@ class Emitter {
       array_rank_[static_cast<int>(i)] = a.dims.size();
       array_type_[static_cast<int>(i)] = a.elem;
     }
-    out_ += "  (void)fail;\n";
     cmd(*p_.body, 1, false);
     out_ += "  return (int)E[0];\n}\n";
     k.source = std::move(out_);
@@ -103,6 +109,104 @@ class Emitter {
   std::map<int, size_t> array_rank_;
   std::map<int, Type> array_type_;
   int tmp_ = 0;
+  bool unchecked_ = false;  // inside a loop version whose accesses were proved in bounds
+
+  // ---- loop versioning: a subscript as coef * x + rest over the loop variable x ----
+  struct Lin {
+    int64_t coef = 0;
+    std::string rest;  // C++ expression, invariant in the loop
+  };
+  static bool mentions(const Expr& e, const std::set<int>& slots) {
+    if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local && slots.count(e.slot)) return true;
+    if (e.kind == ExprKind::Let) return true;
+    for (const auto& a : e.args) if (mentions(*a, slots)) return true;
+    return false;
+  }
+  static bool reads_any(const Expr& e) {
+    if (e.kind == ExprKind::ArrayRead) return true;
+    for (const auto& a : e.args) if (reads_any(*a)) return true;
+    return false;
+  }
+  std::optional<Lin> linear(const Expr& e, int x, const std::set<int>& inner) {
+    std::set<int> all = inner;
+    all.insert(x);
+    if (!mentions(e, all) && !reads_any(e)) return Lin{0, expr(e, 0)};
+    switch (e.kind) {
+      case ExprKind::Var:
+        if (e.var_kind == VarKind::Local && e.slot == x) return Lin{1, "0"};
+        return std::nullopt;
+      case ExprKind::Unary:
+        if (e.uop == UnOp::Neg) if (auto a = linear(*e.args[0], x, inner)) return Lin{-a->coef, "(-(" + a->rest + "))"};
+        return std::nullopt;
+      case ExprKind::Binary: {
+        if (e.type != Type::Int) return std::nullopt;
+        auto a = linear(*e.args[0], x, inner), b = linear(*e.args[1], x, inner);
+        if (!a || !b) return std::nullopt;
+        if (e.bop == BinOp::Add) return Lin{a->coef + b->coef, "(" + a->rest + " + " + b->rest + ")"};
+        if (e.bop == BinOp::Sub) return Lin{a->coef - b->coef, "(" + a->rest + " - " + b->rest + ")"};
+        if (e.bop == BinOp::Mul) {
+          const Expr& ca = skip_implicit(*e.args[0]);
+          const Expr& cb = skip_implicit(*e.args[1]);
+          if (cb.kind == ExprKind::IntLit) return Lin{a->coef * cb.ival, "(" + a->rest + " * " + int_lit(cb.ival) + ")"};
+          if (ca.kind == ExprKind::IntLit) return Lin{b->coef * ca.ival, "(" + b->rest + " * " + int_lit(ca.ival) + ")"};
+        }
+        return std::nullopt;
+      }
+      default: return std::nullopt;
+    }
+  }
+  // Slots bound inside c (lets, inner loops) and arrays allocated inside c.
+  static void bound_inside(const Cmd& c, std::set<int>& slots, std::set<int>& arrays) {
+    if (c.kind == CmdKind::Let || c.is_loop()) slots.insert(c.slot);
+    if (c.kind == CmdKind::Alloc) arrays.insert(c.id);
+    for (const auto& x : c.seq) bound_inside(*x, slots, arrays);
+    if (c.body) bound_inside(*c.body, slots, arrays);
+    if (c.els) bound_inside(*c.els, slots, arrays);
+  }
+  void accesses_of(const Expr& e, std::vector<std::pair<int, const std::vector<ExprPtr>*>>& out) {
+    if (e.kind == ExprKind::ArrayRead) out.push_back({e.id, &e.args});
+    for (const auto& a : e.args) accesses_of(*a, out);
+  }
+  void accesses_of(const Cmd& c, std::vector<std::pair<int, const std::vector<ExprPtr>*>>& out) {
+    if (c.kind == CmdKind::Assign) {
+      out.push_back({c.id, &c.idx});
+      for (const auto& i : c.idx) accesses_of(*i, out);
+      accesses_of(*c.value, out);
+    }
+    if (c.value && c.kind != CmdKind::Assign) accesses_of(*c.value, out);
+    if (c.lo) accesses_of(*c.lo, out);
+    for (const auto& d : c.idx) if (c.kind != CmdKind::Assign) accesses_of(*d, out);
+    for (const auto& x : c.seq) accesses_of(*x, out);
+    if (c.body) accesses_of(*c.body, out);
+    if (c.els) accesses_of(*c.els, out);
+  }
+  // The condition under which every access of the loop body is in bounds for x in
+  // [first, first + count - 1], or nullopt when it cannot be stated.
+  std::optional<std::string> in_bounds_condition(const Cmd& loop, const std::string& first, const std::string& count) {
+    std::set<int> inner, allocated;
+    bound_inside(*loop.body, inner, allocated);
+    std::vector<std::pair<int, const std::vector<ExprPtr>*>> acc;
+    accesses_of(*loop.body, acc);
+    if (acc.empty()) return std::nullopt;
+    std::string cond;
+    for (const auto& [id, idx] : acc) {
+      if (allocated.count(id) || !array_names_.count(id)) return std::nullopt;
+      for (size_t k = 0; k < idx->size(); ++k) {
+        auto l = linear(*(*idx)[k], loop.slot, inner);
+        if (!l) return std::nullopt;
+        std::string dim = fmt::format("{}_d{}", array_names_.at(id), k);
+        std::string lo_v = fmt::format("({} + {} * {})", l->rest, int_lit(l->coef), first);
+        std::string hi_v = fmt::format("({} + {} * ({} + {} - 1))", l->rest, int_lit(l->coef), first, count);
+        cond += fmt::format("{}(u64){} < (u64){} && (u64){} < (u64){}", cond.empty() ? "" : " && ", lo_v, dim, hi_v, dim);
+      }
+    }
+    return cond.empty() ? std::string("true") : cond;  // zero-dimensional arrays only
+  }
+  static bool has_loop(const Cmd& c) {
+    if (c.is_loop()) return true;
+    for (const auto& x : c.seq) if (has_loop(*x)) return true;
+    return (c.body && has_loop(*c.body)) || (c.els && has_loop(*c.els));
+  }
 
   static std::string sanitize(const std::string& s) {
     std::string r;
@@ -157,8 +261,9 @@ class Emitter {
         for (const auto& a : e.args) idx.push_back(expr(*a, stmt));
         std::string check;
         std::string flat = access(e.id, idx, check);
+        if (unchecked_) return fmt::format("{}[{}]", array_names_.at(e.id), flat);
         // a read out of bounds records the failure and reads 0
-        return fmt::format("({} ? {}[{}] : (fail(1, {}), ({})0))", check, array_names_.at(e.id), flat, stmt, ctype(e.type));
+        return fmt::format("(OK({}) ? {}[{}] : ({})fail_at(E, 1, {}))", check, array_names_.at(e.id), flat, ctype(e.type), stmt);
       }
       case ExprKind::TensorRead: return "0 /* tensor read: not executable */";
       case ExprKind::Unary: {
@@ -290,7 +395,8 @@ class Emitter {
         std::string check;
         std::string flat = access(c.id, idx, check);
         line(indent + 1, fmt::format("const {} val = {};", ctype(array_type_.at(c.id)), expr(*c.value, stmt)));
-        line(indent + 1, fmt::format("if ({}) {}[{}] = val; else fail(2, {});", check, array_names_.at(c.id), flat, stmt));
+        if (unchecked_) line(indent + 1, fmt::format("{}[{}] = val;", array_names_.at(c.id), flat));
+        else line(indent + 1, fmt::format("if (OK({})) {}[{}] = val; else fail_at(E, 2, {});", check, array_names_.at(c.id), flat, stmt));
         line(indent, "}");
         return;
       }
@@ -322,15 +428,30 @@ class Emitter {
         line(indent, fmt::format("{{  // {} {} (line {})", c.kind == CmdKind::For ? "for" : "par", c.name, c.loc.line));
         loop_bounds(c, indent + 1, stmt, first, count);
         bool par = c.kind == CmdKind::Par;
-        if (par && !in_par) {
-          line(indent + 1, "#pragma omp parallel for schedule(static)");
-        } else if (par && !has_par(*c.body) && straight_line(*c.body)) {
-          line(indent + 1, "#pragma omp simd");
+        std::string pragma;
+        if (par && !in_par) pragma = "#pragma omp parallel for schedule(static)";
+        else if (par && !has_par(*c.body) && straight_line(*c.body)) pragma = "#pragma omp simd";
+        std::optional<std::string> safe;
+        if (!unchecked_ && !has_loop(*c.body) && !(par && !in_par)) safe = in_bounds_condition(c, first, count);
+        auto body = [&](int ind) {
+          if (!pragma.empty()) line(ind, pragma);
+          line(ind, fmt::format("for (i64 {}_k = 0; {}_k < {}; ++{}_k) {{", v, v, count, v));
+          line(ind + 1, fmt::format("const i64 {} = {} + {}_k;", v, first, v));
+          cmd(*c.body, ind + 1, in_par || par);
+          line(ind, "}");
+        };
+        if (safe) {
+          // loop versioning: every access proved in bounds at entry runs unchecked
+          line(indent + 1, fmt::format("if ({} <= 0 || ({})) {{", count, *safe));
+          unchecked_ = true;
+          body(indent + 2);
+          unchecked_ = false;
+          line(indent + 1, "} else {");
+          body(indent + 2);
+          line(indent + 1, "}");
+        } else {
+          body(indent + 1);
         }
-        line(indent + 1, fmt::format("for (i64 {}_k = 0; {}_k < {}; ++{}_k) {{", v, v, count, v));
-        line(indent + 2, fmt::format("const i64 {} = {} + {}_k;", v, first, v));
-        cmd(*c.body, indent + 2, in_par || par);
-        line(indent + 1, "}");
         line(indent, "}");
         return;
       }
@@ -349,7 +470,7 @@ class Emitter {
         line(indent + 1, fmt::format("const i64 {}_size = {};", n, total));
         line(indent + 1, fmt::format("{}* __restrict {} = ({}*)malloc((unsigned long)({}_size > 0 ? {}_size : 1) * sizeof({}));", ctype(c.elem), n,
                                      ctype(c.elem), n, n, ctype(c.elem)));
-        line(indent + 1, fmt::format("if (!{}) {{ fail(3, {}); }} else {{", n, stmt));
+        line(indent + 1, fmt::format("if (!{}) {{ fail_at(E, 3, {}); }} else {{", n, stmt));
         cmd(*c.body, indent + 2, in_par);
         line(indent + 2, fmt::format("free({});", n));
         line(indent + 1, "}");

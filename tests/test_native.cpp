@@ -167,6 +167,23 @@ TEST(Native, OutOfBoundsIsReportedNotACrash) {
   EXPECT_EQ(o.loc.line, 3u);
 }
 
+TEST(Native, VersionedLoopsFallBackToCheckedAccesses) {
+  // the innermost loop is versioned: here its range check fails, the checked copy reports
+  Loaded l = load_text("param N;\narray a : f32[N, N];\nfor i < N { for j < N + 1 { a[i, j] := 1.0 } }\n", "t.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok);
+  RunSetup st;
+  ASSERT_TRUE(prepare_run(*l.program, {4}, ModelOptions{}, st).ok());
+  std::string err;
+  auto k = build_native(*l.program, err);
+  ASSERT_TRUE(k) << err;
+  EXPECT_NE(k->kernel.source.find("loop versioning"), std::string::npos);
+  Outcome o = run_native(*l.program, st, *k);
+  EXPECT_EQ(o.kind, OutcomeKind::OutOfBounds);
+  // and in bounds, the unchecked copy computes the same memory as the reference
+  EXPECT_EQ(compare_engines("param N;\narray a : f32[N, N];\nfor i < N { for j < N { a[i, j] := f32(i * N - j) } }\n", {"N=9"}),
+            81u);
+}
+
 TEST(Native, TheCacheCompilesOnce) {
   Loaded l = load_text("array a : i32[3];\nfor i < 3 { a[i] := i * 7 }\n", "t.sched");
   std::string err;
