@@ -442,6 +442,7 @@ class Emitter {
         };
         if (safe) {
           // loop versioning: every access proved in bounds at entry runs unchecked
+          line(indent + 1, "// loop versioning: when every access is in bounds for the whole loop, run it unchecked");
           line(indent + 1, fmt::format("if ({} <= 0 || ({})) {{", count, *safe));
           unchecked_ = true;
           body(indent + 2);
