@@ -150,3 +150,102 @@ Outcome run_native(const Program& p, RunSetup& st, const NativeKernel& k) {
 }
 
 }  // namespace sched
+
+namespace sched {
+
+std::string build_timing_driver(const Program& p, const std::vector<std::string>& flags, std::string& error) {
+  EmittedKernel k = emit_cpp(p);
+  std::string driver = R"DRIVER(
+extern "C" int clock_gettime(int, struct timespec_*);
+struct timespec_ { long tv_sec; long tv_nsec; };
+extern "C" int printf(const char*, ...);
+extern "C" long long atoll(const char*);
+extern "C" void* calloc(unsigned long, unsigned long);
+static double now() { timespec_ t; clock_gettime(1, &t); return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec; }
+// argv: nparams params... narrays (ndims dims... elem_bytes)... repeat
+int main(int argc, char** argv) {
+  int a = 1;
+  long long np = atoll(argv[a++]);
+  long long P[64]; for (long long i = 0; i < np; ++i) P[i] = atoll(argv[a++]);
+  long long na = atoll(argv[a++]);
+  void* A[256]; long long D[1024]; long long nd = 0;
+  for (long long i = 0; i < na; ++i) {
+    long long r = atoll(argv[a++]); long long cells = 1;
+    for (long long k = 0; k < r; ++k) { D[nd] = atoll(argv[a++]); cells *= D[nd]; ++nd; }
+    long long w = atoll(argv[a++]);
+    A[i] = calloc((unsigned long)(cells > 0 ? cells : 1), (unsigned long)w);
+  }
+  int repeat = (int)atoll(argv[a++]);
+  double best = 1e30;
+  for (int r = 0; r < repeat; ++r) {
+    long long E[2] = {0, 0};
+    double t0 = now();
+    sched_kernel(P, A, D, E);
+    double t = now() - t0;
+    if (t < best) best = t;
+  }
+  printf("%.9f\n", best);
+  return 0;
+}
+)DRIVER";
+  std::string src = k.source + driver;
+  std::string key;
+  for (const auto& f : flags) key += " " + f;
+  std::string name = fmt::format("d{:016x}", fnv(src, fnv(key)));
+  std::filesystem::path dir = cache_dir();
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  auto exe = dir / name;
+  if (std::filesystem::exists(exe)) return exe.string();
+  auto cpp = dir / (name + ".cpp");
+  {
+    std::ofstream out(cpp, std::ios::binary);
+    out << src;
+  }
+  std::vector<std::string> argv = {"g++", "-std=c++20", "-fopenmp", "-ffp-contract=off", "-w"};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), {"-o", exe.string(), cpp.string()});
+  std::string log = (dir / (name + ".log")).string();
+  if (spawn(argv, log) != 0) {
+    error = "the timing driver did not compile; see " + log;
+    return "";
+  }
+  return exe.string();
+}
+
+double run_timing_driver(const std::string& exe, const std::vector<int64_t>& params,
+                         const std::vector<std::vector<int64_t>>& shapes, int repeat, std::string& error) {
+  (void)shapes;
+  error.clear();
+  std::vector<std::string> argv = {exe, std::to_string(params.size())};
+  for (auto x : params) argv.push_back(std::to_string(x));
+  argv.push_back(std::to_string(shapes.size() / 2));
+  // shapes come in pairs: dims, {element width}
+  for (size_t i = 0; i + 1 < shapes.size(); i += 2) {
+    argv.push_back(std::to_string(shapes[i].size()));
+    for (auto d : shapes[i]) argv.push_back(std::to_string(d));
+    argv.push_back(std::to_string(shapes[i + 1].at(0)));
+  }
+  argv.push_back(std::to_string(repeat));
+  auto out = std::filesystem::temp_directory_path() / fmt::format("sched-driver-{}.out", getpid());
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  std::vector<char*> args;
+  for (const auto& x : argv) args.push_back(const_cast<char*>(x.c_str()));
+  args.push_back(nullptr);
+  pid_t pid;
+  if (posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ) != 0) { error = "cannot run " + exe; return -1; }
+  posix_spawn_file_actions_destroy(&fa);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::ifstream in(out);
+  double t = -1;
+  in >> t;
+  std::filesystem::remove(out);
+  if (t < 0) error = "the timing driver failed";
+  return t;
+}
+
+}  // namespace sched

@@ -26,6 +26,14 @@ struct NativeKernel {
 // Emits, compiles (unless cached) and loads. On failure returns nullptr and sets `error`.
 std::shared_ptr<NativeKernel> build_native(const Program& p, std::string& error);
 
+// Builds a standalone executable that runs the kernel `repeat` times on zero-filled buffers of
+// the given shapes and prints the best time in seconds (used for baselines that cannot be
+// loaded into this process, such as -fsanitize=thread). Returns the path or "" (error set).
+std::string build_timing_driver(const Program& p, const std::vector<std::string>& flags, std::string& error);
+// Runs it: parameters, array sizes (per global array, its dimensions), repetitions.
+double run_timing_driver(const std::string& exe, const std::vector<int64_t>& params,
+                         const std::vector<std::vector<int64_t>>& shapes, int repeat, std::string& error);
+
 // Runs the kernel on `state` (the initial memory from prepare_run); on return `state` holds
 // the final memory (⊥ cells of non-input arrays become the values the kernel left, 0 when
 // unwritten). Returns Ok, OutOfBounds or Error (with the statement).
