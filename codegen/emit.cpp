@@ -339,6 +339,12 @@ class Emitter {
       if (e.bop == BinOp::Mod) return fmt::format("f_mod<{}>({}, {})", ct, a, b);
       return fmt::format("({} {} {})", a, op_text(e.bop), b);
     }
+    const Expr& rhs = skip_implicit(*e.args[1]);
+    if ((e.bop == BinOp::Div || e.bop == BinOp::Mod) && rhs.kind == ExprKind::IntLit && rhs.ival > 0) {
+      // division by a positive constant: the same results without the zero and -1 cases
+      if (is_unsigned_int(t)) return fmt::format("(({})(({}) {} ({})))", ct, a, e.bop == BinOp::Div ? "/" : "%", b);
+      return fmt::format("{}<{}>({}, {})", e.bop == BinOp::Div ? "sc_div" : "sc_mod", ct, a, b);
+    }
     switch (e.bop) {
       case BinOp::Add: return fmt::format("w_add<{}>({}, {})", ct, a, b);
       case BinOp::Sub: return fmt::format("w_sub<{}>({}, {})", ct, a, b);
