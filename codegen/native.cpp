@@ -35,12 +35,12 @@ std::filesystem::path cache_dir() {
   return fmt::format("/tmp/sched-cache-{}", getuid());
 }
 
-// Runs argv without a shell; stderr goes to `log`. Returns the exit status (or -1).
-int spawn(const std::vector<std::string>& argv, const std::string& log) {
+// Runs argv without a shell; stderr goes to `log`, stdout to `out`. Returns the exit status (or -1).
+int spawn(const std::vector<std::string>& argv, const std::string& log, const std::string& out = "/dev/null") {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -228,18 +228,7 @@ double run_timing_driver(const std::string& exe, const std::vector<int64_t>& par
   }
   argv.push_back(std::to_string(repeat));
   auto out = std::filesystem::temp_directory_path() / fmt::format("sched-driver-{}.out", getpid());
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  std::vector<char*> args;
-  for (const auto& x : argv) args.push_back(const_cast<char*>(x.c_str()));
-  args.push_back(nullptr);
-  pid_t pid;
-  if (posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ) != 0) { error = "cannot run " + exe; return -1; }
-  posix_spawn_file_actions_destroy(&fa);
-  int status = 0;
-  waitpid(pid, &status, 0);
+  if (spawn(argv, "/dev/null", out.string()) != 0) { error = "cannot run " + exe; return -1; }
   std::ifstream in(out);
   double t = -1;
   in >> t;

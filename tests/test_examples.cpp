@@ -9,6 +9,7 @@
 #include "tests/test_util.hpp"
 
 using namespace sched;
+using sched::test::slurp;
 
 namespace {
 std::vector<std::string> example_files() {
@@ -17,12 +18,6 @@ std::vector<std::string> example_files() {
     if (e.path().extension() == ".sched") r.push_back(e.path().string());
   std::sort(r.begin(), r.end());
   return r;
-}
-std::string slurp(const std::string& f) {
-  std::ifstream in(f);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include "tests/test_util.hpp"
 
 using namespace sched;
+using sched::test::slurp;
 
 namespace {
 
@@ -38,12 +39,6 @@ Both run_both(const std::string& text, const std::vector<std::string>& params, E
   return b;
 }
 
-std::string slurp(const std::string& f) {
-  std::ifstream in(f);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 bool same_memory(const std::vector<ArrayState>& a, const std::vector<ArrayState>& b) {
   if (a.size() != b.size()) return false;

@@ -10,6 +10,7 @@
 #include "tests/test_util.hpp"
 
 using namespace sched;
+using sched::test::slurp;
 
 namespace {
 
@@ -40,12 +41,6 @@ Ran run_text(const std::string& text, const std::vector<std::string>& params = {
   return r;
 }
 
-std::string slurp(const std::string& f) {
-  std::ifstream in(f);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string joined(const Outcome& o) {
   std::string s = o.message;

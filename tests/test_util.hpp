@@ -1,4 +1,6 @@
 #pragma once
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "interpreter/load.hpp"
@@ -14,6 +16,14 @@ inline std::optional<Program> parse(const std::string& text, std::string* diags 
   if (diags) *diags = l.diagnostics;
   if (check && l.stage != LoadStage::Ok) return std::nullopt;
   return std::move(l.program);
+}
+
+// The whole content of a file.
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 inline std::string typecheck_errors(const std::string& text) {
