@@ -138,7 +138,7 @@ RunResult run_one(const RunArgs& a, const Loaded& l) {
       if (o.ok()) {
         Outcome cmp = compare_outputs(p, st, mo, 5, a.threads);
         if (cmp.ok())
-          cmp.message = fmt::format("native kernel ({} in {:.3f} s, ran in {:.3f} s; races are not checked natively), {}",
+          cmp.message = fmt::format("native kernel ({} in {:.3f} s, ran in {:.3f} s; races and undefined values are not checked natively), {}",
                                     kernel->cached ? "cached" : "compiled", kernel->compile_seconds, secs, cmp.message);
         cmp.data["kernel_seconds"] = secs;
         cmp.data["compile_seconds"] = kernel->compile_seconds;
