@@ -62,6 +62,20 @@ class Parser {
   std::vector<Token> t_;
   size_t p_ = 0;
   Diagnostics& d_;
+  // Nesting limit: bounds the recursion of the parser and of every pass over the tree.
+  static constexpr int kMaxDepth = 200;
+  int depth_ = 0;
+  struct Nest {
+    Parser& p;
+    explicit Nest(Parser& q) : p(q) {
+      if (++p.depth_ > kMaxDepth) {
+        p.d_.error(p.cur().loc, fmt::format("nesting deeper than {} levels", kMaxDepth));
+        --p.depth_;
+        throw ParseError{};
+      }
+    }
+    ~Nest() { --p.depth_; }
+  };
 
   const Token& cur() const { return t_[p_]; }
   const Token& peek(size_t k = 1) const { return t_[std::min(p_ + k, t_.size() - 1)]; }
@@ -365,6 +379,7 @@ class Parser {
   }
 
   CmdPtr statement() {
+    Nest n(*this);
     Loc loc = cur().loc;
     switch (cur().kind) {
       case Tok::KwSkip: next(); return make_skip(loc);
@@ -454,7 +469,10 @@ class Parser {
   }
 
   // ---------------- expressions ----------------
-  ExprPtr expr() { return or_expr(); }
+  ExprPtr expr() {
+    Nest n(*this);
+    return or_expr();
+  }
 
   ExprPtr or_expr() {
     auto l = and_expr();
@@ -514,6 +532,7 @@ class Parser {
     return l;
   }
   ExprPtr unary_expr() {
+    Nest n(*this);
     Loc loc = cur().loc;
     if (at(Tok::Minus)) {
       next();

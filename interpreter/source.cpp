@@ -55,10 +55,22 @@ std::string Diagnostics::render() const {
     out += fmt::format("{}: {}: {}\n", where(d.loc), sev, d.message);
     if (file_ && d.loc.line > 0) {
       std::string_view l = file_->line(d.loc.line);
-      out += "  ";
+      uint32_t col = d.loc.col;
+      std::string prefix;
+      // a long line is shown as a window around the column
+      constexpr size_t kWidth = 100;
+      if (l.size() > kWidth) {
+        size_t start = col > kWidth / 2 ? col - kWidth / 2 : 0;
+        if (start > 0) { prefix = "..."; col = static_cast<uint32_t>(col - start + prefix.size()); }
+        std::string_view window = l.substr(std::min(start, l.size()), kWidth);
+        l = window;
+      }
+      out += "  " + prefix;
       out += l;
+      if (l.size() == kWidth) out += "...";
       out += "\n  ";
-      for (uint32_t c = 1; c < d.loc.col && c <= l.size() + 1; ++c) out += (l.size() >= c && l[c - 1] == '\t') ? '\t' : ' ';
+      std::string shown = prefix + std::string(l);
+      for (uint32_t c = 1; c < col && c <= shown.size() + 1; ++c) out += (shown.size() >= c && shown[c - 1] == '\t') ? '\t' : ' ';
       out += "^\n";
     }
   }

@@ -155,3 +155,19 @@ TEST(Parser, NewlinesEndStatementsButNotExpressions) {
   ASSERT_EQ(p->body->kind, CmdKind::Seq);
   EXPECT_EQ(print_expr(*p->body->seq[0]->value), "1 + 2");
 }
+
+TEST(Parser, DeepNestingIsAnErrorNotACrash) {
+  std::string d;
+  std::string deep = "array a : i32[];\na[] := " + std::string(200000, '(') + "1" + std::string(200000, ')') + "\n";
+  EXPECT_FALSE(parse(deep, &d));
+  EXPECT_NE(d.find("nesting deeper than 200 levels"), std::string::npos) << d.substr(0, 300);
+  EXPECT_LT(d.size(), 1000u) << "a long line is shown as a window around the error";
+  std::string minus = "array a : i32[];\na[] := " + std::string(100000, '-') + "x\n";
+  EXPECT_FALSE(parse(minus, &d));
+  std::string blocks = std::string(100000, '{') + std::string(100000, '}');
+  EXPECT_FALSE(parse(blocks, &d));
+  EXPECT_NE(d.find("nesting deeper"), std::string::npos);
+  // ordinary programs nest far less: 50 levels are fine
+  std::string ok = "array a : i32[];\na[] := " + std::string(50, '(') + "1" + std::string(50, ')') + "\n";
+  EXPECT_TRUE(parse(ok, &d)) << d;
+}
