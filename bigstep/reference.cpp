@@ -40,13 +40,6 @@ struct View {
   const RunSetup* base = nullptr;    // the root: global arrays
 };
 
-bool in_shape(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
-  if (shape.size() != idx.size()) return false;
-  for (size_t d = 0; d < idx.size(); ++d)
-    if (idx[d] < 0 || idx[d] >= shape[d]) return false;
-  return true;
-}
-
 // ℓ ∈ dom(μ), and μ(ℓ).
 bool lookup(const View& v, const Location& l, Value& out) {
   for (const View* p = &v; p; p = p->parent) {
@@ -63,9 +56,7 @@ bool lookup(const View& v, const Location& l, Value& out) {
       if (l.array < 0 || static_cast<size_t>(l.array) >= p->base->arrays.size()) return false;
       const ArrayState& a = p->base->arrays[static_cast<size_t>(l.array)];
       if (!in_shape(a.shape, l.idx)) return false;
-      size_t flat = 0;
-      for (size_t d = 0; d < l.idx.size(); ++d) flat = flat * static_cast<size_t>(a.shape[d]) + static_cast<size_t>(l.idx[d]);
-      out = a.cells[flat];
+      out = a.cells[flat_index(a.shape, l.idx)];
       return true;
     }
   }
@@ -197,19 +188,11 @@ class Engine {
     return {};
   }
 
-  // Loop bounds: `x < n` is 0 <= x < n; `x = lo to hi` is lo <= x <= hi.
+  // Loop bounds (interpreter/eval.hpp); the bound's reads join ρ.
   void bounds(const Cmd& c, const View& mu, RSet& rho, int64_t& first, int64_t& count) {
-    first = 0;
-    if (c.lo) first = defined(*c.lo, mu, rho, "loop bound").i;
-    int64_t hi = defined(*c.value, mu, rho, "loop bound").i;
-    if (c.lo) {
-      if (hi < first) { count = 0; return; }
-      if (__builtin_sub_overflow(hi, first, &count) || count == INT64_MAX)
-        stuck(OutcomeKind::Error, c.loc, "the loop's trip count overflows");
-      ++count;
-    } else {
-      count = hi > 0 ? hi : 0;
-    }
+    Mem m{*this, mu, rho};
+    Eval ev(st_.params, env_, m);
+    loop_bounds(c, ev, first, count);
   }
 
   // U-FOR: iteration i runs in μ ▷ (δμ_0 ▷ ... ▷ δμ_{i-1}); result ⟨▷_i δμ_i; rd(e) ∪ ⋃ ρ_i⟩.
@@ -425,9 +408,7 @@ Outcome run_reference(const Program& p, RunSetup& state, const ReferenceOptions&
     // final memory μ ▷ δμ
     for (const auto& [l, v] : r.dmu) {
       ArrayState& a = state.arrays[static_cast<size_t>(l.array)];
-      size_t flat = 0;
-      for (size_t d = 0; d < l.idx.size(); ++d) flat = flat * static_cast<size_t>(a.shape[d]) + static_cast<size_t>(l.idx[d]);
-      a.cells[flat] = v;
+      a.cells[flat_index(a.shape, l.idx)] = v;
     }
     Outcome o = Outcome::make(OutcomeKind::Ok, {}, fmt::format("{} assignment(s), {} parallel loop(s) checked", s.steps, s.par_loops));
     o.data["steps"] = s.steps;

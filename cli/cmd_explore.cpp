@@ -6,7 +6,6 @@
 
 #include "cli/commands.hpp"
 #include "interpreter/load.hpp"
-#include "interpreter/npy.hpp"
 #include "interpreter/params.hpp"
 #include "interpreter/setup.hpp"
 #include "smallstep/explore.hpp"
@@ -46,16 +45,11 @@ void register_explore(CLI::App& app) {
     if (!ps) { for (const auto& e : errs) std::cerr << "error: " << e << "\n"; set_exit(kBadInput); return; }
     ModelOptions mo;
     mo.seed = o.seed;
-    for (const auto& d : data) {
-      auto eq = d.find('=');
-      try {
-        if (eq == std::string::npos) throw std::runtime_error("'--data " + d + "': expected TENSOR=FILE.npy");
-        mo.data[d.substr(0, eq)] = read_npy(d.substr(eq + 1));
-      } catch (const std::exception& e) {
-        std::cerr << "error: " << e.what() << "\n";
-        set_exit(kBadInput);
-        return;
-      }
+    std::string derr;
+    if (!read_data(data, mo, derr)) {
+      std::cerr << "error: " << derr << "\n";
+      set_exit(kBadInput);
+      return;
     }
     RunSetup st;
     Outcome prep;

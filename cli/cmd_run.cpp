@@ -43,6 +43,8 @@ struct RunResult {
   double seconds = 0;
 };
 
+}  // namespace
+
 bool read_data(const std::vector<std::string>& items, ModelOptions& m, std::string& err) {
   for (const auto& it : items) {
     auto eq = it.find('=');
@@ -56,6 +58,8 @@ bool read_data(const std::vector<std::string>& items, ModelOptions& m, std::stri
   }
   return true;
 }
+
+namespace {
 
 void write_array(const std::string& dir, const ArrayState& a) {
   NpyArray n;

@@ -2,11 +2,19 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include <string>
+#include <vector>
+
+#include "interpreter/model.hpp"
+
 namespace sched::cli {
 
 enum Exit { kClean = 0, kFinding = 1, kBadInput = 2, kInconclusive = 3 };
 
 void set_exit(int code);
+
+// Reads `--data TENSOR=FILE.npy` items into m.data; false (with a message) on a bad item or file.
+bool read_data(const std::vector<std::string>& items, ModelOptions& m, std::string& err);
 int exit_code();
 
 void register_fmt(CLI::App& app);

@@ -132,4 +132,23 @@ class Evaluator {
   Mem& mem_;
 };
 
+// The iterations of a loop: `x < n` is 0 <= x < n (none when n <= 0); `x = lo to hi` is
+// lo <= x <= hi (none when hi < lo). A trip count beyond 64 bits is stuck.
+template <class Ev>
+void loop_bounds(const Cmd& c, Ev& ev, int64_t& first, int64_t& count) {
+  first = c.lo ? ev.defined(*c.lo, "loop bound").i : 0;
+  int64_t hi = ev.defined(*c.value, "loop bound").i;
+  if (!c.lo) {
+    count = hi > 0 ? hi : 0;
+    return;
+  }
+  if (hi < first) {
+    count = 0;
+    return;
+  }
+  if (__builtin_sub_overflow(hi, first, &count) || count == INT64_MAX)
+    throw_stuck(OutcomeKind::Error, c.loc, "the loop's trip count overflows");
+  ++count;
+}
+
 }  // namespace sched

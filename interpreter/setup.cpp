@@ -22,6 +22,19 @@ std::vector<int64_t> unflatten(const std::vector<int64_t>& shape, size_t flat) {
   return idx;
 }
 
+bool in_shape(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
+  if (shape.size() != idx.size()) return false;
+  for (size_t d = 0; d < idx.size(); ++d)
+    if (idx[d] < 0 || idx[d] >= shape[d]) return false;
+  return true;
+}
+
+size_t flat_index(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
+  size_t f = 0;
+  for (size_t d = 0; d < idx.size(); ++d) f = f * static_cast<size_t>(shape[d]) + static_cast<size_t>(idx[d]);
+  return f;
+}
+
 Outcome prepare_run(const Program& p, const std::vector<int64_t>& params, const ModelOptions& model,
                     RunSetup& setup, const SetupLimits& limits) {
   setup.params = params;

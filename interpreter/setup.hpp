@@ -43,5 +43,8 @@ Outcome compare_outputs(const Program& p, const RunSetup& final_state, const Mod
 // "a[1, 2]" for people.
 std::string cell_text(const std::string& array, const std::vector<int64_t>& idx);
 std::vector<int64_t> unflatten(const std::vector<int64_t>& shape, size_t flat);
+// Whether idx lies in [0, shape) (same rank), and its C-order position.
+bool in_shape(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx);
+size_t flat_index(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx);
 
 }  // namespace sched

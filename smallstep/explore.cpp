@@ -88,17 +88,6 @@ struct State {
   uint64_t next_instance = 1;
 };
 
-bool in_shape(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
-  if (shape.size() != idx.size()) return false;
-  for (size_t d = 0; d < idx.size(); ++d)
-    if (idx[d] < 0 || idx[d] >= shape[d]) return false;
-  return true;
-}
-size_t flat_of(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx) {
-  size_t f = 0;
-  for (size_t d = 0; d < idx.size(); ++d) f = f * static_cast<size_t>(shape[d]) + static_cast<size_t>(idx[d]);
-  return f;
-}
 
 // One enabled step of one thread, evaluated in the current state.
 struct Prepared {
@@ -153,7 +142,7 @@ class Machine {
     n.globals = s.globals;
     n.next_instance = s.next_instance + (st.allocates ? 1 : 0);
     if (st.writes && st.target.inst == 0)
-      n.globals[static_cast<size_t>(st.target.array)][flat_of(init_.arrays[static_cast<size_t>(st.target.array)].shape, st.target.idx)] = st.value;
+      n.globals[static_cast<size_t>(st.target.array)][flat_index(init_.arrays[static_cast<size_t>(st.target.array)].shape, st.target.idx)] = st.value;
     n.term = normalize(rebuild(s.term, st, 0), n);
     return n;
   }
@@ -162,7 +151,7 @@ class Machine {
   void apply_in_place(State& s, const Prepared& st) {
     s.next_instance += st.allocates ? 1 : 0;
     if (st.writes && st.target.inst == 0)
-      s.globals[static_cast<size_t>(st.target.array)][flat_of(init_.arrays[static_cast<size_t>(st.target.array)].shape, st.target.idx)] = st.value;
+      s.globals[static_cast<size_t>(st.target.array)][flat_index(init_.arrays[static_cast<size_t>(st.target.array)].shape, st.target.idx)] = st.value;
     s.term = normalize(rebuild(s.term, st, 0), s);
   }
 
@@ -209,14 +198,14 @@ class Machine {
       for (auto it = locals.rbegin(); it != locals.rend(); ++it)
         if ((*it)->array == a) {
           if (!in_shape((*it)->shape, idx)) return false;
-          out = (*it)->cells[flat_of((*it)->shape, idx)];
+          out = (*it)->cells[flat_index((*it)->shape, idx)];
           fp.reads.push_back({a, (*it)->instance, idx});
           return true;
         }
       if (a < 0 || static_cast<size_t>(a) >= m.init_.arrays.size()) return false;
       const auto& shape = m.init_.arrays[static_cast<size_t>(a)].shape;
       if (!in_shape(shape, idx)) return false;
-      out = s.globals[static_cast<size_t>(a)][flat_of(shape, idx)];
+      out = s.globals[static_cast<size_t>(a)][flat_index(shape, idx)];
       fp.reads.push_back({a, 0, idx});
       return true;
     }
@@ -229,20 +218,6 @@ class Machine {
       return "";
     }
   };
-
-  // Loop bounds as in the big-step engines.
-  template <class Ev>
-  static void bounds(const sched::Cmd& c, Ev& ev, int64_t& first, int64_t& count) {
-    first = c.lo ? ev.defined(*c.lo, "loop bound").i : 0;
-    int64_t hi = ev.defined(*c.value, "loop bound").i;
-    if (c.lo) {
-      if (hi < first) { count = 0; return; }
-      if (__builtin_sub_overflow(hi, first, &count) || count == INT64_MAX) throw_stuck(OutcomeKind::Error, c.loc, "the loop's trip count overflows");
-      ++count;
-    } else {
-      count = hi > 0 ? hi : 0;
-    }
-  }
 
   // The rule for a command node (IF-*, LET, SEQLOOP, PARLOOP, ALLOCATE, ASSIGN) in state s.
   P step_cmd(const Proc& node, const State& s, const std::vector<const LocalMem*>& locals, Footprint& fp, Prepared* prep) {
@@ -272,12 +247,12 @@ class Machine {
         q.kind = Proc::Loop;
         q.cmd = &c;
         q.env = node.env;
-        bounds(c, ev, q.first, q.count);
+        loop_bounds(c, ev, q.first, q.count);
         return make(std::move(q));
       }
       case CmdKind::Par: {  // PARLOOP: c[x ← 0] ∥ ... ∥ c[x ← n - 1]
         int64_t first, count;
-        bounds(c, ev, first, count);
+        loop_bounds(c, ev, first, count);
         if (count == 0) return skip_p();
         if (count > 1'000'000) throw_stuck(OutcomeKind::Error, c.loc, "a parallel loop of more than 1,000,000 threads");
         Proc q;
@@ -463,7 +438,7 @@ class Machine {
         q.kids[0] = rebuild(p->kids[0], st, depth);
         if (st.writes && st.target.inst == p->local->instance) {
           auto lm = std::make_shared<LocalMem>(*p->local);
-          lm->cells[flat_of(lm->shape, st.target.idx)] = st.value;
+          lm->cells[flat_index(lm->shape, st.target.idx)] = st.value;
           q.local = lm;
         }
         return make(std::move(q));
@@ -520,8 +495,6 @@ struct Recorder {
     r.finals.push_back(std::move(f));
   }
 };
-
-bool same_path(const ThreadPath& a, const ThreadPath& b) { return a == b; }
 
 }  // namespace
 
@@ -585,7 +558,7 @@ ExploreResult explore(const Program& p, const RunSetup& init, const ExploreOptio
           if (steps >= o.replay->size()) { inconclusive("the replayed schedule ended before the program"); cut = true; break; }
           const ThreadPath& want = (*o.replay)[steps];
           pick = en.size();
-          for (size_t i = 0; i < en.size(); ++i) if (same_path(en[i].path, want)) pick = i;
+          for (size_t i = 0; i < en.size(); ++i) if (en[i].path == want) pick = i;
           if (pick == en.size()) {
             inconclusive(fmt::format("step {} of the replayed schedule names thread {}, which is not enabled", steps + 1,
                                      schedule_text({want})));
@@ -644,7 +617,7 @@ ExploreResult explore(const Program& p, const RunSetup& init, const ExploreOptio
       size_t i = f.next;
       for (; i < f.en.size(); ++i) {
         bool asleep = false;
-        for (const auto& z : f.sleep) asleep = asleep || same_path(z.path, f.en[i].path);
+        for (const auto& z : f.sleep) asleep = asleep || z.path == f.en[i].path;
         if (!asleep) break;
         ++r.pruned;
       }
@@ -669,7 +642,7 @@ ExploreResult explore(const Program& p, const RunSetup& init, const ExploreOptio
           if (!conflicts(z.fp, t.fp)) child.sleep.push_back(z);
         for (size_t k = 0; k < i; ++k) {
           bool asleep = false;
-          for (const auto& z : f.sleep) asleep = asleep || same_path(z.path, f.en[k].path);
+          for (const auto& z : f.sleep) asleep = asleep || z.path == f.en[k].path;
           if (!asleep && !conflicts(f.en[k].fp, t.fp)) child.sleep.push_back(f.en[k]);
         }
       }
@@ -694,7 +667,7 @@ ExploreResult explore(const Program& p, const RunSetup& init, const ExploreOptio
         for (const auto& e : en) if (e.path == t && e.result) pick = &e;
         if (!pick) break;
         if (pick->writes && pick->target.inst == 0)
-          w[{pick->target.array, flat_of(init.arrays[static_cast<size_t>(pick->target.array)].shape, pick->target.idx)}] = {pick->at, t};
+          w[{pick->target.array, flat_index(init.arrays[static_cast<size_t>(pick->target.array)].shape, pick->target.idx)}] = {pick->at, t};
         m.apply_in_place(s, *pick);
       }
       return w;

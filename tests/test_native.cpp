@@ -154,30 +154,32 @@ par i < N {
   EXPECT_EQ(compare_engines(text, {"N=13", "M=7"}), 13u * 7 * 2) << "the input and the output";
 }
 
-TEST(Native, OutOfBoundsIsReportedNotACrash) {
-  Loaded l = load_text("param N;\narray a : f32[N];\npar i < N + 1 { a[i] := 1.0 }\n", "t.sched");
-  ASSERT_EQ(l.stage, LoadStage::Ok);
+// Runs a one-parameter program natively; the kernel's source goes to `source`.
+static Outcome run_native_text(const std::string& text, int64_t param, std::string* source = nullptr) {
+  Loaded l = load_text(text, "t.sched");
+  EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  if (l.stage != LoadStage::Ok) return Outcome::make(OutcomeKind::Error, {}, "does not type-check");
   RunSetup st;
-  ASSERT_TRUE(prepare_run(*l.program, {5}, ModelOptions{}, st).ok());
+  EXPECT_TRUE(prepare_run(*l.program, {param}, ModelOptions{}, st).ok());
   std::string err;
   auto k = build_native(*l.program, err);
-  ASSERT_TRUE(k) << err;
-  Outcome o = run_native(*l.program, st, *k);
+  EXPECT_TRUE(k) << err;
+  if (!k) return Outcome::make(OutcomeKind::Error, {}, err);
+  if (source) *source = k->kernel.source;
+  return run_native(*l.program, st, *k);
+}
+
+TEST(Native, OutOfBoundsIsReportedNotACrash) {
+  Outcome o = run_native_text("param N;\narray a : f32[N];\npar i < N + 1 { a[i] := 1.0 }\n", 5);
   EXPECT_EQ(o.kind, OutcomeKind::OutOfBounds);
   EXPECT_EQ(o.loc.line, 3u);
 }
 
 TEST(Native, VersionedLoopsFallBackToCheckedAccesses) {
   // the innermost loop is versioned: here its range check fails, the checked copy reports
-  Loaded l = load_text("param N;\narray a : f32[N, N];\nfor i < N { for j < N + 1 { a[i, j] := 1.0 } }\n", "t.sched");
-  ASSERT_EQ(l.stage, LoadStage::Ok);
-  RunSetup st;
-  ASSERT_TRUE(prepare_run(*l.program, {4}, ModelOptions{}, st).ok());
-  std::string err;
-  auto k = build_native(*l.program, err);
-  ASSERT_TRUE(k) << err;
-  EXPECT_NE(k->kernel.source.find("loop versioning"), std::string::npos);
-  Outcome o = run_native(*l.program, st, *k);
+  std::string source;
+  Outcome o = run_native_text("param N;\narray a : f32[N, N];\nfor i < N { for j < N + 1 { a[i, j] := 1.0 } }\n", 4, &source);
+  EXPECT_NE(source.find("loop versioning"), std::string::npos);
   EXPECT_EQ(o.kind, OutcomeKind::OutOfBounds);
   // and in bounds, the unchecked copy computes the same memory as the reference
   EXPECT_EQ(compare_engines("param N;\narray a : f32[N, N];\nfor i < N { for j < N { a[i, j] := f32(i * N - j) } }\n", {"N=9"}),
