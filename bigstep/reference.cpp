@@ -1,5 +1,7 @@
 #include "bigstep/reference.hpp"
 
+#include "bigstep/report.hpp"
+
 #include <fmt/format.h>
 
 #include <map>
@@ -265,22 +267,7 @@ class Engine {
 
   [[noreturn]] void race(const Cmd& c, int64_t first, const char* kind, const Location& l, size_t i, size_t j, const Value& vi,
                          std::optional<Value> vj) {
-    int64_t xi = first + static_cast<int64_t>(i), xj = first + static_cast<int64_t>(j);
-    std::vector<std::string> d;
-    std::string cell = loc_text(l);
-    if (vj) {
-      d.push_back(fmt::format("iteration {} = {} writes {} := {}", c.name, xi, cell, to_string(vi)));
-      d.push_back(fmt::format("iteration {} = {} writes {} := {}", c.name, xj, cell, to_string(*vj)));
-    } else {
-      d.push_back(fmt::format("iteration {} = {} writes {} := {}", c.name, xi, cell, to_string(vi)));
-      d.push_back(fmt::format("iteration {} = {} reads {}", c.name, xj, cell));
-    }
-    Outcome o = Outcome::make(OutcomeKind::Race, c.loc,
-                              fmt::format("{} race in 'par {}' on {} between iterations {} = {} and {} = {}", kind, c.name, cell,
-                                          c.name, xi, c.name, xj));
-    o.details = std::move(d);
-    o.data["race"] = {{"kind", kind}, {"cell", cell}, {"loop_var", c.name}, {"iterations", {xi, xj}}};
-    throw Stuck{std::move(o)};
+    throw Stuck{race_outcome(c, kind, loc_text(l), first + static_cast<int64_t>(i), first + static_cast<int64_t>(j), vi, vj)};
   }
 
   void merge_omega(WSet& into, WSet& from) {
@@ -306,14 +293,11 @@ class Engine {
     Location l{c.id, ev.subscripts(c.name, c.idx)};
     Value old;
     if (!lookup(mu, l, old))
-      stuck(OutcomeKind::OutOfBounds, c.loc, fmt::format("write of {} outside the array{}", loc_text(l), shape_text(c.id)));
+      stuck(OutcomeKind::OutOfBounds, c.loc, write_oob_message(loc_text(l), shape_text(c.id)));
     ev.first_bottom.clear();
     Value v = ev.eval(*c.value);
     if (!v.defined)
-      stuck(OutcomeKind::Error, c.value->loc,
-            fmt::format("the value assigned to {} is undefined{}", loc_text(l),
-                        ev.first_bottom.empty() ? " (an undefined operation, e.g. a float-to-int cast out of range)"
-                                                : " (it reads " + ev.first_bottom + ")"));
+      stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(loc_text(l), ev.first_bottom));
     if (o_.annotations && c.annot) check_annotation(c, l, v);
     r.dmu[l] = v;
     if (o_.strict_races) r.omega[l].push_back(v);
@@ -328,38 +312,15 @@ class Engine {
       stuck(OutcomeKind::Error, c.annot->loc, fmt::format("evaluating the annotation {{{}}}: {}", print_expr(*c.annot), e.what()));
     }
     if (identical(want, v) || deferred_) return;
-    Outcome o = Outcome::make(OutcomeKind::Annotation, c.loc,
-                              fmt::format("the write of {} does not match its annotation {{{}}}", loc_text(l), print_expr(*c.annot)));
-    o.details.push_back(fmt::format("written {}, annotation evaluates to {}", to_string(v), to_string(want)));
-    std::string vars;
-    visit_vars(*p_.body, c, vars);
-    if (!vars.empty()) o.details.push_back("at " + vars);
-    o.data["annotation"] = {{"cell", loc_text(l)}, {"written", to_string(v)}, {"expected", to_string(want)}};
     // `annotation` means the program runs but a write differs from its annotation: a race,
     // an out-of-bounds access or an error found later takes precedence.
-    deferred_ = std::make_unique<Outcome>(std::move(o));
+    deferred_ = std::make_unique<Outcome>(annotation_outcome(p_, c, loc_text(l), v, want, env_));
   }
 
  public:
   std::unique_ptr<Outcome> deferred_;  // the first annotation failure
 
  private:
-
-  // The values of the variables enclosing `target` (for reports).
-  bool visit_vars(const Cmd& c, const Cmd& target, std::string& out) {
-    if (&c == &target) return true;
-    bool binds = c.is_loop() || c.kind == CmdKind::Let;
-    std::vector<const Cmd*> kids;
-    for (const auto& s : c.seq) kids.push_back(s.get());
-    if (c.body) kids.push_back(c.body.get());
-    if (c.els) kids.push_back(c.els.get());
-    for (const Cmd* k : kids)
-      if (visit_vars(*k, target, out)) {
-        if (binds) out = fmt::format("{} = {}{}{}", c.name, to_string(env_[static_cast<size_t>(c.slot)]), out.empty() ? "" : ", ", out);
-        return true;
-      }
-    return false;
-  }
 
   // U-ALLOCATE: μ_a = {a[i..] ↦ ⊥ | in bounds}; c runs in (μ \ a) ▷ μ_a; a's locations leave δμ and ρ.
   // (The type checker gave this allocation its own array id, which is the name shadowing μ \ a.)

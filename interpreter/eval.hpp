@@ -132,23 +132,39 @@ class Evaluator {
   Mem& mem_;
 };
 
+// The messages of U-ASSIGN's failures, shared by the engines so that they report alike.
+inline std::string write_oob_message(const std::string& cell, const std::string& shape) {
+  return fmt::format("write of {} outside the array{}", cell, shape);
+}
+inline std::string undefined_write_message(const std::string& cell, const std::string& first_bottom) {
+  return fmt::format("the value assigned to {} is undefined{}", cell,
+                     first_bottom.empty() ? " (an undefined operation, e.g. a float-to-int cast out of range)"
+                                          : " (it reads " + first_bottom + ")");
+}
+
 // The iterations of a loop: `x < n` is 0 <= x < n (none when n <= 0); `x = lo to hi` is
-// lo <= x <= hi (none when hi < lo). A trip count beyond 64 bits is stuck.
-template <class Ev>
-void loop_bounds(const Cmd& c, Ev& ev, int64_t& first, int64_t& count) {
-  first = c.lo ? ev.defined(*c.lo, "loop bound").i : 0;
-  int64_t hi = ev.defined(*c.value, "loop bound").i;
-  if (!c.lo) {
+// lo <= x <= hi (none when hi < lo). False when the trip count does not fit in 64 bits.
+inline bool trip_count(bool has_lo, int64_t lo, int64_t hi, int64_t& first, int64_t& count) {
+  first = has_lo ? lo : 0;
+  if (!has_lo) {
     count = hi > 0 ? hi : 0;
-    return;
+    return true;
   }
   if (hi < first) {
     count = 0;
-    return;
+    return true;
   }
-  if (__builtin_sub_overflow(hi, first, &count) || count == INT64_MAX)
-    throw_stuck(OutcomeKind::Error, c.loc, "the loop's trip count overflows");
+  if (__builtin_sub_overflow(hi, first, &count) || count == INT64_MAX) return false;
   ++count;
+  return true;
+}
+
+// The bounds of loop `c` evaluated by `ev`; a trip count beyond 64 bits is stuck.
+template <class Ev>
+void loop_bounds(const Cmd& c, Ev& ev, int64_t& first, int64_t& count) {
+  int64_t lo = c.lo ? ev.defined(*c.lo, "loop bound").i : 0;
+  int64_t hi = ev.defined(*c.value, "loop bound").i;
+  if (!trip_count(c.lo != nullptr, lo, hi, first, count)) throw_stuck(OutcomeKind::Error, c.loc, "the loop's trip count overflows");
 }
 
 }  // namespace sched

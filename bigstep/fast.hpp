@@ -1,0 +1,49 @@
+// The fast big-step engine: the semantics of Fig 4.5 (the same outcomes, final memories and
+// race witnesses as the reference engine, bigstep/reference.hpp) on real tensors.
+//
+// - Storage is dense and typed (one buffer of the element type per array plus a definedness
+//   byte per cell); the program is compiled once into a tree of typed nodes (slots instead of
+//   names, parameters folded, affine subscripts as coefficient vectors).
+// - The outermost `par` loops run in parallel with oneTBB; nested ones run inside their thread.
+// - Race checks (U-PARLOOP) are exact and use per-cell shadow state: for every enclosing `par`
+//   level, a 64-bit word per cell records the instance, the first iteration that touched the
+//   cell, whether it was written and whether another iteration touched it. Two iterations
+//   touching a cell with at least one write is the only way to break dom(δμ_i) # ρ_j and
+//   δμ_i ≍ δμ_j, so a loop instance with no such cell is race-free, on every pair and every
+//   cell. When a cell is flagged (a race, or a write-write conflict that may be benign), or an
+//   iteration gets stuck, the memory is rolled back (an undo log of first writes) and that one
+//   loop instance is replayed exactly, sequentially, with every iteration in the loop's initial
+//   memory: the replay decides (benign races pass) and names the same witness as the reference
+//   engine. Iteration order and thread count therefore never change an outcome.
+// - With race checks off, iterations share memory without shadow state: a race-free program
+//   gives the same result, a racy one an unspecified one. A stuck iteration is still reported
+//   deterministically (the smallest failing iteration of the first loop instance that fails).
+#pragma once
+#include <cstdint>
+
+#include "interpreter/ast.hpp"
+#include "interpreter/model.hpp"
+#include "interpreter/outcome.hpp"
+#include "interpreter/setup.hpp"
+
+namespace sched {
+
+struct FastOptions {
+  bool check_races = true;
+  int threads = 0;                          // 0: all cores
+  const ModelOptions* annotations = nullptr; // when set, every write is compared with its annotation (one model per thread)
+  uint64_t max_steps = 0;                   // assignments; 0: no bound; beyond: inconclusive (approximate in parallel)
+  uint64_t max_local_cells = uint64_t{1} << 26;  // cells of one `allocate`
+};
+
+struct FastStats {
+  uint64_t steps = 0;         // assignments executed (including replays)
+  uint64_t par_instances = 0; // parallel loop instances run
+  uint64_t replays = 0;       // loop instances replayed exactly after a flagged cell or a stuck iteration
+};
+
+// Runs the body of a type-checked program on `state` (the initial memory from prepare_run).
+// On Ok, `state` holds the final memory. Any other outcome leaves it unspecified.
+Outcome run_fast(const Program& p, RunSetup& state, const FastOptions& opts = {}, FastStats* stats = nullptr);
+
+}  // namespace sched

@@ -1,0 +1,216 @@
+// Internals of the fast engine (bigstep/fast.hpp): memory, execution contexts, compiled nodes.
+// fast_nodes.cpp compiles the syntax tree into nodes and runs the sequential rules;
+// fast_par.cpp runs `par` loops (parallel instances, shadow state, exact replay).
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <tbb/enumerable_thread_specific.h>
+
+#include "bigstep/fast.hpp"
+#include "interpreter/eval.hpp"
+
+namespace sched::fast {
+
+// How `par` loops are executed and checked.
+enum class Mode : uint8_t {
+  Unchecked,  // shared memory, no race checks
+  Checked,    // shared memory, shadow state per cell and `par` level
+  Exact,      // sequential replay: every iteration in the loop's initial memory, exact witnesses
+};
+
+// ---------------- memory ----------------
+
+// One array instance: a global array or one execution of an `allocate`.
+struct Arr {
+  int id = -1;
+  Type elem = Type::Invalid;
+  bool global = false;
+  std::vector<int64_t> shape;
+  size_t size = 0;
+  std::unique_ptr<uint64_t[]> storage;  // size * sizeof(elem) bytes, 8-byte aligned
+  std::unique_ptr<uint8_t[]> def;       // 1: defined
+  int base_depth = 0;    // `par` depth at allocation: levels above it see the cells as shared
+  size_t frame_depth = 0;  // exact frames open at allocation (exact mode)
+  // shadow[L - base_depth - 1]: the shadow words of `par` level L (checked mode; allocated
+  // with the array for the levels that access it)
+  std::vector<std::unique_ptr<std::atomic<uint64_t>[]>> shadow;
+
+  template <class T> T* data() const { return reinterpret_cast<T*>(storage.get()); }
+  Value get(size_t flat) const;               // ⊥ when undefined
+  void set(size_t flat, const Value& v);      // v defined, of type elem
+  uint64_t raw(size_t flat) const;            // the cell's bytes, zero-extended
+  void set_raw(size_t flat, uint64_t bits, uint8_t defined);
+  void add_shadows(int levels);  // zeroed shadow words for `levels` levels above base_depth
+};
+
+std::unique_ptr<Arr> make_array(int id, Type elem, std::vector<int64_t> shape, size_t cells);
+
+// A first write at the outermost `par` level: what to restore on rollback.
+struct Undo {
+  Arr* a;
+  size_t flat;
+  uint64_t bits;
+  uint8_t def;
+};
+
+// ---------------- exact replay ----------------
+
+// What an exact loop instance knows about one cell: the first two distinct iterations that
+// read it, the first two distinct iterations that wrote it (with their last values), and the
+// first writer whose last value differs from the first writer's. Iterations run in order, so
+// "first" is "smallest", which is how the reference engine chooses its witness.
+struct CellState {
+  int64_t r1 = -1, r2 = -1;
+  int64_t w1 = -1, w2 = -1, wd = -1;
+  Value v1, v2, vd;
+  int64_t last_write_iter = -1;  // the iteration whose write is in the undo list
+};
+
+struct CellKey {
+  Arr* a;
+  size_t flat;
+  bool operator==(const CellKey& o) const { return a == o.a && flat == o.flat; }
+};
+struct CellKeyHash {
+  size_t operator()(const CellKey& k) const { return std::hash<const void*>()(k.a) * 0x9E3779B97F4A7C15ull ^ k.flat; }
+};
+
+struct Frame {
+  size_t depth = 0;   // 1 + the frames open below it
+  int64_t cur = 0;    // current iteration (0-based)
+  std::unordered_map<CellKey, CellState, CellKeyHash> cells;
+  std::vector<Undo> iter_writes;  // the cells written by the current iteration, with their initial values
+};
+
+// ---------------- shared state of one run ----------------
+
+struct Shared;
+
+// Annotations are evaluated in one specification model per thread (models are not thread-safe).
+struct ThreadModel {
+  std::unique_ptr<Model> model;
+  std::map<const Expr*, std::shared_ptr<const Model::Compiled>> code;
+};
+struct ModelPool {
+  tbb::enumerable_thread_specific<ThreadModel> per_thread;
+};
+
+// A parallel loop instance in progress (checked or unchecked).
+struct Instance {
+  std::atomic<bool> abort{false};     // checked: a flagged cell or a stuck iteration
+  std::atomic<bool> flagged{false};   // a cell touched by two iterations with a write
+};
+
+// A finding of one iteration of a parallel instance, kept to report the smallest.
+struct Candidate {
+  int64_t iter;
+  Outcome outcome;
+};
+
+// The per-thread execution context.
+struct Ctx {
+  Shared* sh = nullptr;
+  Mode mode = Mode::Unchecked;
+  std::vector<Value> env;          // local slots (loop and let variables)
+  std::vector<Arr*> arrays;        // by array id: the instance in scope
+  int depth = 0;                   // `par` levels entered
+  std::vector<uint64_t> stamp;     // by level: the instance's stamp (checked mode)
+  std::vector<uint64_t> iter;      // by level: the iteration (0-based)
+  std::vector<Undo>* undo = nullptr;  // first writes at level 1 (checked mode)
+  Instance* inst = nullptr;        // the parallel instance this context runs in
+  std::vector<Frame*> frames;      // exact mode: the open loop instances, outermost first
+  uint64_t steps = 0;
+  uint64_t step_budget = UINT64_MAX;
+  ThreadModel* model = nullptr;    // annotations
+  std::optional<Candidate> annot;  // parallel: the first annotation failure of this context
+  int64_t top_iter = 0;            // parallel: the level-1 iteration being run
+};
+
+// Compiled nodes. Expressions evaluate to values; a failure that has a rule-specific message
+// (an undefined subscript, an out-of-bounds read) throws SlowPath, and the statement that
+// contains the expression re-evaluates it with the shared Evaluator (interpreter/eval.hpp),
+// which throws the same Stuck as the reference engine.
+struct SlowPath {};
+struct Abort {};  // the parallel instance was aborted: unwind
+
+struct ENode {
+  Type type = Type::Invalid;
+  const Expr* src = nullptr;
+  virtual ~ENode() = default;
+  virtual Value eval(Ctx& cx) const = 0;
+};
+using EPtr = std::unique_ptr<ENode>;
+
+struct CNode {
+  const Cmd* src = nullptr;
+  virtual ~CNode() = default;
+  virtual void exec(Ctx& cx) const = 0;
+};
+using CPtr = std::unique_ptr<CNode>;
+
+// A `par` loop.
+struct ParNode : CNode {
+  EPtr lo, hi;  // lo may be null
+  CPtr body;
+  int slot = -1;
+  void exec(Ctx& cx) const override;
+};
+
+struct Shared {
+  const Program& p;
+  const FastOptions& o;
+  std::vector<int64_t> params;
+  std::vector<std::string> names;  // by array id
+  std::vector<int> max_level;      // by array id: deepest `par` level of an access
+  int max_depth = 0;               // deepest `par` nesting
+  std::vector<std::unique_ptr<Arr>> globals;
+  std::atomic<uint64_t> stamps{0};
+  std::atomic<uint64_t> steps{0};
+  std::atomic<uint64_t> par_instances{0}, replays{0};
+  std::unique_ptr<Outcome> deferred;  // the first annotation failure (in program order)
+  std::mutex mu;
+  std::unique_ptr<ModelPool> models;
+  Shared(const Program& p, const FastOptions& o) : p(p), o(o) {}
+};
+
+// ---------------- entry points between the two files ----------------
+
+CPtr compile_program(Shared& sh);  // fast_nodes.cpp
+
+// The memory access hook of every read and write (before a write's store).
+void note_access(Ctx& cx, Arr& a, size_t flat, bool write);
+inline void on_access(Ctx& cx, Arr& a, size_t flat, bool write) {
+  if (cx.mode == Mode::Unchecked) return;
+  if (cx.mode == Mode::Checked && cx.depth <= a.base_depth) return;
+  note_access(cx, a, flat, write);
+}
+// Checks the step budget and abort flag (inconclusive or Abort).
+void step_limit(Ctx& cx, const Cmd& c);
+inline void poll_abort(const Ctx& cx) {
+  if (cx.inst && cx.inst->abort.load(std::memory_order_relaxed)) throw Abort{};
+}
+
+// Annotation of an assignment: compares `v` with the model (fast_par.cpp).
+void check_annotation(Ctx& cx, const Cmd& c, Arr& a, size_t flat, const Value& v);
+
+// Text helpers.
+std::string cell_name(const Shared& sh, const Arr& a, size_t flat);
+std::string shape_suffix(const Shared& sh, int array_id);  // " (shape [..])" for globals, as the reference
+
+// The Evaluator's memory over the fast engine's arrays (slow paths: messages, bounds).
+struct SlowMem {
+  Ctx& cx;
+  bool read(int a, const std::vector<int64_t>& idx, Value& out);
+  std::string cell(int a, const std::vector<int64_t>& idx) const;
+  std::string shape(int a) const { return shape_suffix(*cx.sh, a); }
+};
+
+}  // namespace sched::fast

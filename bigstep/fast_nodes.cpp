@@ -1,0 +1,742 @@
+// The fast engine's compiled form: typed expression nodes (Fig 4.3), and the sequential
+// command rules of Fig 4.5 (U-SKIP, U-SEQ, U-ASSIGN, U-IF-*, U-LET, U-ALLOCATE, U-FOR). The
+// parallel rule U-PARLOOP is in fast_par.cpp.
+#include <fmt/format.h>
+
+#include <set>
+
+#include "bigstep/fast_engine.hpp"
+#include "interpreter/ops.hpp"
+
+namespace sched::fast {
+namespace {
+
+// ---------------- typed cells ----------------
+
+template <class T> T load_relaxed(const T& x) { return std::atomic_ref<T>(const_cast<T&>(x)).load(std::memory_order_relaxed); }
+template <class T> void store_relaxed(T& x, T v) { std::atomic_ref<T>(x).store(v, std::memory_order_relaxed); }
+
+template <class T> Value to_value(Type t, T x) {
+  if constexpr (std::is_same_v<T, float>) return Value::of_f32(x);
+  else if constexpr (std::is_same_v<T, double>) return Value::of_f64(x);
+  else {
+    if (t == Type::Bool) return Value::of_bool(x != 0);
+    Value v;
+    v.type = t;
+    v.defined = true;
+    if constexpr (std::is_signed_v<T>) v.i = static_cast<int64_t>(x);
+    else v.u = static_cast<uint64_t>(x);
+    return v;
+  }
+}
+template <class T> T from_value(const Value& v) {
+  if constexpr (std::is_same_v<T, float>) return v.f;
+  else if constexpr (std::is_same_v<T, double>) return v.d;
+  else {
+    if (v.type == Type::Bool) return static_cast<T>(v.b ? 1 : 0);
+    if constexpr (std::is_signed_v<T>) return static_cast<T>(v.i);
+    else return static_cast<T>(v.u);
+  }
+}
+
+template <class T> struct Tag { using type = T; };
+template <class F> decltype(auto) with_ctype(Type t, F&& f) {
+  switch (t) {
+    case Type::Bool: case Type::U8: return f(Tag<uint8_t>{});
+    case Type::I8: return f(Tag<int8_t>{});
+    case Type::I16: return f(Tag<int16_t>{});
+    case Type::U16: return f(Tag<uint16_t>{});
+    case Type::I32: return f(Tag<int32_t>{});
+    case Type::U32: return f(Tag<uint32_t>{});
+    case Type::I64: return f(Tag<int64_t>{});
+    case Type::U64: return f(Tag<uint64_t>{});
+    case Type::F32: return f(Tag<float>{});
+    case Type::F64: return f(Tag<double>{});
+    default: throw std::logic_error("fast engine: not a value type");
+  }
+}
+
+size_t elem_size(Type t) {
+  return with_ctype(t, [](auto tag) { return sizeof(typename decltype(tag)::type); });
+}
+
+}  // namespace
+
+Value Arr::get(size_t flat) const {
+  if (!load_relaxed(def[flat])) return Value::bottom(elem);
+  return with_ctype(elem, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return to_value<T>(elem, load_relaxed(data<T>()[flat]));
+  });
+}
+
+void Arr::set(size_t flat, const Value& v) {
+  with_ctype(elem, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    store_relaxed(data<T>()[flat], from_value<T>(v));
+  });
+  store_relaxed(def[flat], uint8_t{1});
+}
+
+uint64_t Arr::raw(size_t flat) const {
+  return with_ctype(elem, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T x = load_relaxed(data<T>()[flat]);
+    uint64_t b = 0;
+    std::memcpy(&b, &x, sizeof(T));
+    return b;
+  });
+}
+
+void Arr::set_raw(size_t flat, uint64_t bits, uint8_t defined) {
+  with_ctype(elem, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T x;
+    std::memcpy(&x, &bits, sizeof(T));
+    store_relaxed(data<T>()[flat], x);
+  });
+  store_relaxed(def[flat], defined);
+}
+
+void Arr::add_shadows(int levels) {
+  for (int l = 0; l < levels; ++l) {
+    shadow.emplace_back(new std::atomic<uint64_t>[size]);
+    for (size_t k = 0; k < size; ++k) shadow.back()[k].store(0, std::memory_order_relaxed);
+  }
+}
+
+std::unique_ptr<Arr> make_array(int id, Type elem, std::vector<int64_t> shape, size_t cells) {
+  auto a = std::make_unique<Arr>();
+  a->id = id;
+  a->elem = elem;
+  a->shape = std::move(shape);
+  a->size = cells;
+  size_t bytes = cells * elem_size(elem);
+  a->storage.reset(new uint64_t[(bytes + 7) / 8 + 1]());
+  a->def.reset(new uint8_t[cells + 1]());
+  return a;
+}
+
+std::string cell_name(const Shared& sh, const Arr& a, size_t flat) {
+  return cell_text(sh.names[static_cast<size_t>(a.id)], unflatten(a.shape, flat));
+}
+
+std::string shape_suffix(const Shared& sh, int id) {
+  if (id < 0 || static_cast<size_t>(id) >= sh.globals.size()) return "";
+  return fmt::format(" (shape [{}])", fmt::join(sh.globals[static_cast<size_t>(id)]->shape, ", "));
+}
+
+bool SlowMem::read(int a, const std::vector<int64_t>& idx, Value& out) {
+  Arr* arr = cx.arrays[static_cast<size_t>(a)];
+  if (!arr || !in_shape(arr->shape, idx)) return false;
+  size_t f = flat_index(arr->shape, idx);
+  on_access(cx, *arr, f, false);
+  out = arr->get(f);
+  return true;
+}
+
+std::string SlowMem::cell(int a, const std::vector<int64_t>& idx) const { return cell_text(cx.sh->names[static_cast<size_t>(a)], idx); }
+
+namespace {
+
+using Eval = Evaluator<SlowMem>;
+
+// ---------------- subscripts ----------------
+
+// c + Σ k·x over local slots, from an index expression (parameters folded). Intermediate
+// overflow is checked at run time; forms where terms cancel are left to the general nodes.
+struct Lin {
+  int64_t c = 0;
+  std::vector<std::pair<int, int64_t>> t;
+};
+
+bool eval_lin(const Lin& l, const Ctx& cx, int64_t& v) {
+  int64_t r = l.c;
+  for (const auto& [s, k] : l.t) {
+    int64_t p;
+    if (__builtin_mul_overflow(cx.env[static_cast<size_t>(s)].i, k, &p) || __builtin_add_overflow(r, p, &r)) return false;
+  }
+  v = r;
+  return true;
+}
+
+struct Sub {
+  bool lin = false;
+  Lin l;
+  EPtr e;
+};
+
+// a[ι1..ιn] to a flat cell of the instance in scope; false: an undefined subscript or a cell
+// outside the array (the slow path names which).
+struct Access {
+  int id = -1;
+  std::vector<Sub> subs;
+  bool flat(Ctx& cx, Arr*& a, size_t& out) const {
+    a = cx.arrays[static_cast<size_t>(id)];
+    size_t r = 0;
+    for (size_t d = 0; d < subs.size(); ++d) {
+      int64_t v;
+      if (subs[d].lin) {
+        if (!eval_lin(subs[d].l, cx, v)) return false;
+      } else {
+        Value x = subs[d].e->eval(cx);
+        if (!x.defined) return false;
+        v = x.i;
+      }
+      if (static_cast<uint64_t>(v) >= static_cast<uint64_t>(a->shape[d])) return false;
+      r = r * static_cast<size_t>(a->shape[d]) + static_cast<size_t>(v);
+    }
+    out = r;
+    return true;
+  }
+};
+
+// ---------------- expressions (Fig 4.3) ----------------
+
+struct LitNode : ENode {
+  Value v;
+  Value eval(Ctx&) const override { return v; }
+};
+struct VarNode : ENode {
+  size_t slot;
+  Value eval(Ctx& cx) const override { return cx.env[slot]; }
+};
+template <class T>
+struct LoadNode : ENode {
+  Access acc;
+  Value eval(Ctx& cx) const override {
+    Arr* a;
+    size_t f;
+    if (!acc.flat(cx, a, f)) throw SlowPath{};
+    on_access(cx, *a, f, false);
+    if (!load_relaxed(a->def[f])) return Value::bottom(type);
+    return to_value<T>(type, load_relaxed(a->data<T>()[f]));
+  }
+};
+struct UnNode : ENode {
+  UnOp op;
+  EPtr a;
+  Value eval(Ctx& cx) const override { return apply_unop(op, a->eval(cx)); }
+};
+struct BinNode : ENode {
+  BinOp op;
+  EPtr a, b;
+  Value eval(Ctx& cx) const override {
+    Value x = a->eval(cx);
+    Value y = b->eval(cx);
+    return apply_binop(op, x, y);
+  }
+};
+// The common typed operations without the generic dispatch of ops.cpp (the same results:
+// tests compare both engines on random programs).
+template <class T, BinOp OP>
+struct FastBin : ENode {
+  EPtr a, b;
+  Value eval(Ctx& cx) const override {
+    Value x = a->eval(cx);
+    Value y = b->eval(cx);
+    if (!x.defined || !y.defined) return Value::bottom(type);
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      T u = from_value<T>(x), w = from_value<T>(y);
+      if constexpr (OP == BinOp::Add) return to_value<T>(type, u + w);
+      else if constexpr (OP == BinOp::Sub) return to_value<T>(type, u - w);
+      else if constexpr (OP == BinOp::Mul) return to_value<T>(type, u * w);
+      else if constexpr (OP == BinOp::Div) return to_value<T>(type, u / w);
+      else if constexpr (OP == BinOp::Lt) return Value::of_bool(u < w);
+      else if constexpr (OP == BinOp::Le) return Value::of_bool(u <= w);
+      else if constexpr (OP == BinOp::Gt) return Value::of_bool(u > w);
+      else if constexpr (OP == BinOp::Ge) return Value::of_bool(u >= w);
+      else if constexpr (OP == BinOp::Eq) return Value::of_bool(u == w);
+      else return Value::of_bool(u != w);
+    } else if constexpr (std::is_same_v<T, int32_t>) {
+      uint32_t u = static_cast<uint32_t>(x.i), w = static_cast<uint32_t>(y.i);
+      if constexpr (OP == BinOp::Add) return to_value<int32_t>(type, static_cast<int32_t>(u + w));
+      else if constexpr (OP == BinOp::Sub) return to_value<int32_t>(type, static_cast<int32_t>(u - w));
+      else if constexpr (OP == BinOp::Mul) return to_value<int32_t>(type, static_cast<int32_t>(u * w));
+      else return apply_binop(OP, x, y);
+    } else {  // Int (𝔸): exact, overflow is ⊥
+      int64_t r;
+      if constexpr (OP == BinOp::Add) return __builtin_add_overflow(x.i, y.i, &r) ? Value::bottom(Type::Int) : Value::of_int(r);
+      else if constexpr (OP == BinOp::Sub) return __builtin_sub_overflow(x.i, y.i, &r) ? Value::bottom(Type::Int) : Value::of_int(r);
+      else if constexpr (OP == BinOp::Mul) return __builtin_mul_overflow(x.i, y.i, &r) ? Value::bottom(Type::Int) : Value::of_int(r);
+      else if constexpr (OP == BinOp::Lt) return Value::of_bool(x.i < y.i);
+      else if constexpr (OP == BinOp::Le) return Value::of_bool(x.i <= y.i);
+      else if constexpr (OP == BinOp::Gt) return Value::of_bool(x.i > y.i);
+      else if constexpr (OP == BinOp::Ge) return Value::of_bool(x.i >= y.i);
+      else if constexpr (OP == BinOp::Eq) return Value::of_bool(x.i == y.i);
+      else return Value::of_bool(x.i != y.i);
+    }
+  }
+};
+struct CallNode : ENode {
+  Builtin fn;
+  Type cast_to;
+  std::vector<EPtr> args;
+  Value eval(Ctx& cx) const override {
+    // CALL and SELECT: every argument is evaluated (select is eager)
+    Value v[3];
+    size_t n = args.size();
+    for (size_t i = 0; i < n; ++i) v[i] = args[i]->eval(cx);
+    if (fn == Builtin::Cast) return cast_value(cast_to, v[0]);
+    return apply_builtin(fn, std::span<const Value>(v, n));
+  }
+};
+struct CastNode : ENode {
+  Type to;
+  EPtr a;
+  Value eval(Ctx& cx) const override { return cast_value(to, a->eval(cx)); }
+};
+struct LetExprNode : ENode {
+  size_t slot;
+  EPtr value, body;
+  Value eval(Ctx& cx) const override {
+    Value v0 = value->eval(cx);
+    Value saved = cx.env[slot];
+    cx.env[slot] = v0;
+    Value v = body->eval(cx);
+    cx.env[slot] = saved;
+    return v0.defined ? v : Value::bottom(type);
+  }
+};
+
+// ---------------- commands (Fig 4.5) ----------------
+
+// Evaluates an expression that must be defined; any failure is explained by the Evaluator.
+Value must(Ctx& cx, const ENode& n, const char* what) {
+  try {
+    Value v = n.eval(cx);
+    if (v.defined) return v;
+  } catch (const SlowPath&) {
+  }
+  SlowMem m{cx};
+  Eval ev(cx.sh->params, cx.env, m);
+  ev.defined(*n.src, what);
+  throw_stuck(OutcomeKind::Error, n.src->loc, "internal: the fast engine found an undefined value that the reference does not");
+}
+
+struct SkipNode : CNode {
+  void exec(Ctx&) const override {}  // U-SKIP
+};
+struct SeqNode : CNode {
+  std::vector<CPtr> cs;
+  void exec(Ctx& cx) const override {  // U-SEQ: c2 runs in μ ▷ δμ1 (memory is updated in place)
+    for (const auto& c : cs) c->exec(cx);
+  }
+};
+
+// U-ASSIGN (corrected as in the reference engine): the subscripts evaluate to a cell of the
+// array, the value is defined; the cell is updated in place.
+template <class T>
+struct AssignNode : CNode {
+  Access acc;
+  EPtr value;
+  void exec(Ctx& cx) const override {
+    step_limit(cx, *src);
+    Arr* a;
+    size_t f;
+    Value v;
+    try {
+      if (!acc.flat(cx, a, f)) slow(cx);
+      v = value->eval(cx);
+    } catch (const SlowPath&) {
+      slow(cx);
+    }
+    if (!v.defined) slow(cx);
+    if (cx.model && src->annot) check_annotation(cx, *src, *a, f, v);
+    on_access(cx, *a, f, true);
+    store_relaxed(a->data<T>()[f], from_value<T>(v));
+    store_relaxed(a->def[f], uint8_t{1});
+  }
+  // The reference engine's order of failures: subscripts, the cell, the value.
+  [[noreturn]] void slow(Ctx& cx) const {
+    const Cmd& c = *src;
+    SlowMem m{cx};
+    Eval ev(cx.sh->params, cx.env, m);
+    std::vector<int64_t> idx = ev.subscripts(c.name, c.idx);
+    Arr* a = cx.arrays[static_cast<size_t>(c.id)];
+    std::string cell = cell_text(c.name, idx);
+    if (!in_shape(a->shape, idx)) throw_stuck(OutcomeKind::OutOfBounds, c.loc, write_oob_message(cell, shape_suffix(*cx.sh, c.id)));
+    ev.first_bottom.clear();
+    Value v = ev.eval(*c.value);
+    if (!v.defined) throw_stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(cell, ev.first_bottom));
+    throw_stuck(OutcomeKind::Error, c.loc, "internal: the fast engine's assignment failed where the reference's does not");
+  }
+};
+
+struct IfNode : CNode {  // U-IF-TRUE, U-IF-FALSE
+  EPtr cond;
+  CPtr then_c, else_c;
+  void exec(Ctx& cx) const override {
+    if (must(cx, *cond, "condition").b) then_c->exec(cx);
+    else if (else_c) else_c->exec(cx);
+  }
+};
+
+struct LetNode : CNode {  // U-LET
+  size_t slot;
+  EPtr value;
+  CPtr body;
+  void exec(Ctx& cx) const override {
+    Value v = must(cx, *value, "let value");
+    Value saved = cx.env[slot];
+    cx.env[slot] = v;
+    body->exec(cx);
+    cx.env[slot] = saved;
+  }
+};
+
+// U-ALLOCATE: a fresh array of ⊥ cells, in scope for the body only (the type checker gave it
+// its own id, which is the shadowing); its cells never reach an enclosing loop's checks.
+struct AllocNode : CNode {
+  std::vector<EPtr> dims;
+  void exec(Ctx& cx) const override {
+    const Cmd& c = *src;
+    std::vector<int64_t> shape;
+    uint64_t cells = 1, limit = cx.sh->o.max_local_cells;
+    for (const auto& d : dims) {
+      int64_t n = must(cx, *d, "allocation size").i;
+      if (n < 0) throw_stuck(OutcomeKind::Error, d->src->loc, fmt::format("the size '{}' of '{}' is negative ({})", print_expr(*d->src), c.name, n));
+      shape.push_back(n);
+      if (n && cells > limit / static_cast<uint64_t>(n)) cells = limit + 1;
+      else cells *= static_cast<uint64_t>(n);
+    }
+    if (cells > limit) throw_stuck(OutcomeKind::Error, c.loc, fmt::format("'allocate {}' needs more than {} cells", c.name, limit));
+    auto arr = make_array(c.id, c.elem, std::move(shape), cells);
+    arr->base_depth = cx.depth;
+    arr->frame_depth = cx.frames.size();
+    int levels = cx.sh->max_level[static_cast<size_t>(c.id)] - cx.depth;
+    if (cx.mode == Mode::Checked && levels > 0) arr->add_shadows(levels);
+    size_t id = static_cast<size_t>(c.id);
+    Arr* saved = cx.arrays[id];
+    cx.arrays[id] = arr.get();
+    struct Restore {
+      Ctx& cx;
+      size_t id;
+      Arr* saved;
+      ~Restore() { cx.arrays[id] = saved; }
+    } restore{cx, id, saved};
+    body->exec(cx);
+  }
+  CPtr body;
+};
+
+// U-FOR: iteration i runs in the memory left by iterations 0..i-1.
+struct ForNode : CNode {
+  EPtr lo, hi;
+  CPtr body;
+  size_t slot;
+  void exec(Ctx& cx) const override {
+    int64_t l = lo ? must(cx, *lo, "loop bound").i : 0;
+    int64_t h = must(cx, *hi, "loop bound").i;
+    int64_t first, count;
+    if (!trip_count(lo != nullptr, l, h, first, count)) throw_stuck(OutcomeKind::Error, src->loc, "the loop's trip count overflows");
+    Value saved = cx.env[slot];
+    for (int64_t i = 0; i < count; ++i) {
+      poll_abort(cx);
+      cx.env[slot] = Value::of_int(first + i);
+      body->exec(cx);
+    }
+    cx.env[slot] = saved;
+  }
+};
+
+// ---------------- the compiler ----------------
+
+class Compiler {
+ public:
+  explicit Compiler(Shared& sh) : sh_(sh) { collect_let_slots(*sh.p.body); }
+
+  CPtr cmd(const Cmd& c) {
+    CPtr out;
+    switch (c.kind) {
+      case CmdKind::Skip: out = std::make_unique<SkipNode>(); break;
+      case CmdKind::Seq: {
+        auto n = std::make_unique<SeqNode>();
+        for (const auto& s : c.seq) n->cs.push_back(cmd(*s));
+        out = std::move(n);
+        break;
+      }
+      case CmdKind::Assign: {
+        note_level(c.id);
+        out = with_ctype(array_type(c.id), [&](auto tag) -> CPtr {
+          using T = typename decltype(tag)::type;
+          auto n = std::make_unique<AssignNode<T>>();
+          n->acc = access(c.id, c.idx);
+          n->value = expr(*c.value);
+          return n;
+        });
+        break;
+      }
+      case CmdKind::If: {
+        auto n = std::make_unique<IfNode>();
+        n->cond = expr(*c.value);
+        n->then_c = cmd(*c.body);
+        if (c.els) n->else_c = cmd(*c.els);
+        out = std::move(n);
+        break;
+      }
+      case CmdKind::Let: {
+        auto n = std::make_unique<LetNode>();
+        n->slot = static_cast<size_t>(c.slot);
+        n->value = expr(*c.value);
+        n->body = cmd(*c.body);
+        out = std::move(n);
+        break;
+      }
+      case CmdKind::Alloc: {
+        auto n = std::make_unique<AllocNode>();
+        for (const auto& d : c.idx) n->dims.push_back(expr(*d));
+        types_[c.id] = c.elem;
+        sh_.names[static_cast<size_t>(c.id)] = c.name;
+        n->body = cmd(*c.body);
+        out = std::move(n);
+        break;
+      }
+      case CmdKind::For: {
+        auto n = std::make_unique<ForNode>();
+        if (c.lo) n->lo = expr(*c.lo);
+        n->hi = expr(*c.value);
+        n->slot = static_cast<size_t>(c.slot);
+        n->body = cmd(*c.body);
+        out = std::move(n);
+        break;
+      }
+      case CmdKind::Par: {
+        auto n = std::make_unique<ParNode>();
+        if (c.lo) n->lo = expr(*c.lo);
+        n->hi = expr(*c.value);
+        n->slot = c.slot;
+        ++depth_;
+        sh_.max_depth = std::max(sh_.max_depth, depth_);
+        n->body = cmd(*c.body);
+        --depth_;
+        out = std::move(n);
+        break;
+      }
+    }
+    out->src = &c;
+    return out;
+  }
+
+ private:
+  Shared& sh_;
+  int depth_ = 0;
+  std::set<int> let_slots_;  // slots bound by expression lets (may hold ⊥: never in linear forms)
+  std::map<int, Type> types_;
+
+  Type array_type(int id) {
+    if (static_cast<size_t>(id) < sh_.p.arrays.size()) return sh_.p.arrays[static_cast<size_t>(id)].elem;
+    return types_.at(id);
+  }
+  void note_level(int id) {
+    int& m = sh_.max_level[static_cast<size_t>(id)];
+    m = std::max(m, depth_);
+  }
+
+  void collect_let_slots(const Cmd& c) {
+    auto ex = [&](const Expr& e, auto& self) -> void {
+      if (e.kind == ExprKind::Let) let_slots_.insert(e.slot);
+      for (const auto& a : e.args) self(*a, self);
+    };
+    for (const auto& i : c.idx) ex(*i, ex);
+    if (c.value) ex(*c.value, ex);
+    if (c.lo) ex(*c.lo, ex);
+    for (const auto& s : c.seq) collect_let_slots(*s);
+    if (c.body) collect_let_slots(*c.body);
+    if (c.els) collect_let_slots(*c.els);
+  }
+
+  static bool add_lin(const Lin& a, const Lin& b, int64_t sign, Lin& out) {
+    out = a;
+    int64_t bc;
+    if (__builtin_mul_overflow(b.c, sign, &bc) || __builtin_add_overflow(out.c, bc, &out.c)) return false;
+    for (const auto& [s, k] : b.t) {
+      int64_t kk;
+      if (__builtin_mul_overflow(k, sign, &kk)) return false;
+      bool found = false;
+      for (auto& [s2, k2] : out.t)
+        if (s2 == s) {
+          if (__builtin_add_overflow(k2, kk, &k2) || k2 == 0) return false;  // cancellation: leave it to the tree
+          found = true;
+        }
+      if (!found) out.t.push_back({s, kk});
+    }
+    return true;
+  }
+
+  bool linear(const Expr& e, Lin& out) {
+    if (e.type != Type::Int) return false;
+    switch (e.kind) {
+      case ExprKind::IntLit: out = Lin{e.ival, {}}; return true;
+      case ExprKind::Var:
+        if (e.var_kind == VarKind::Param) { out = Lin{sh_.params[static_cast<size_t>(e.slot)], {}}; return true; }
+        if (let_slots_.count(e.slot)) return false;
+        out = Lin{0, {{e.slot, 1}}};
+        return true;
+      case ExprKind::Unary: {
+        Lin a;
+        if (e.uop != UnOp::Neg || !linear(*e.args[0], a)) return false;
+        return add_lin(Lin{}, a, -1, out);
+      }
+      case ExprKind::Binary: {
+        Lin a, b;
+        if (!linear(*e.args[0], a) || !linear(*e.args[1], b)) return false;
+        if (e.bop == BinOp::Add) return add_lin(a, b, 1, out);
+        if (e.bop == BinOp::Sub) return add_lin(a, b, -1, out);
+        if (e.bop == BinOp::Mul) {
+          if (!a.t.empty() && !b.t.empty()) return false;
+          const Lin& var = a.t.empty() ? b : a;
+          int64_t k = a.t.empty() ? a.c : b.c;
+          if (k == 0) {  // x * 0 == 0 exactly
+            out = Lin{};
+            return true;
+          }
+          out.t.clear();
+          if (__builtin_mul_overflow(var.c, k, &out.c)) return false;
+          for (const auto& [s, kk] : var.t) {
+            int64_t p;
+            if (__builtin_mul_overflow(kk, k, &p)) return false;
+            out.t.push_back({s, p});
+          }
+          return true;
+        }
+        return false;
+      }
+      default: return false;
+    }
+  }
+
+  Access access(int id, const std::vector<ExprPtr>& idx) {
+    Access a;
+    a.id = id;
+    for (const auto& i : idx) {
+      Sub s;
+      s.lin = linear(*i, s.l);
+      if (!s.lin) s.e = expr(*i);
+      a.subs.push_back(std::move(s));
+    }
+    return a;
+  }
+
+  template <class T>
+  EPtr fast_bin(const Expr& e) {
+    EPtr n;
+    switch (e.bop) {
+#define SCHED_FAST(OP)                                 \
+  case BinOp::OP: {                                    \
+    auto m = std::make_unique<FastBin<T, BinOp::OP>>(); \
+    m->a = expr(*e.args[0]);                           \
+    m->b = expr(*e.args[1]);                           \
+    n = std::move(m);                                  \
+    break;                                             \
+  }
+      SCHED_FAST(Add) SCHED_FAST(Sub) SCHED_FAST(Mul) SCHED_FAST(Lt) SCHED_FAST(Le) SCHED_FAST(Gt) SCHED_FAST(Ge) SCHED_FAST(Eq)
+      SCHED_FAST(Ne)
+#undef SCHED_FAST
+      case BinOp::Div:
+        if constexpr (std::is_floating_point_v<T>) {
+          auto m = std::make_unique<FastBin<T, BinOp::Div>>();
+          m->a = expr(*e.args[0]);
+          m->b = expr(*e.args[1]);
+          n = std::move(m);
+        }
+        break;
+      default: break;
+    }
+    return n;
+  }
+
+  EPtr expr(const Expr& e) {
+    EPtr out;
+    switch (e.kind) {
+      case ExprKind::IntLit:
+      case ExprKind::FloatLit:
+      case ExprKind::BoolLit: {
+        auto n = std::make_unique<LitNode>();
+        n->v = literal_value(e);
+        out = std::move(n);
+        break;
+      }
+      case ExprKind::Var: {
+        if (e.var_kind == VarKind::Param) {
+          auto n = std::make_unique<LitNode>();
+          n->v = Value::of_int(sh_.params[static_cast<size_t>(e.slot)]);
+          out = std::move(n);
+        } else {
+          auto n = std::make_unique<VarNode>();
+          n->slot = static_cast<size_t>(e.slot);
+          out = std::move(n);
+        }
+        break;
+      }
+      case ExprKind::ArrayRead: {
+        note_level(e.id);
+        out = with_ctype(array_type(e.id), [&](auto tag) -> EPtr {
+          using T = typename decltype(tag)::type;
+          auto n = std::make_unique<LoadNode<T>>();
+          n->acc = access(e.id, e.args);
+          return n;
+        });
+        break;
+      }
+      case ExprKind::TensorRead: throw std::logic_error("fast engine: a tensor read in a semantic expression");
+      case ExprKind::Unary: {
+        auto n = std::make_unique<UnNode>();
+        n->op = e.uop;
+        n->a = expr(*e.args[0]);
+        out = std::move(n);
+        break;
+      }
+      case ExprKind::Binary: {
+        Type t = e.args[0]->type;
+        if (t == Type::F32) out = fast_bin<float>(e);
+        else if (t == Type::F64) out = fast_bin<double>(e);
+        else if (t == Type::Int) out = fast_bin<int64_t>(e);
+        else if (t == Type::I32 && is_arith(e.bop)) out = fast_bin<int32_t>(e);
+        if (!out) {
+          auto n = std::make_unique<BinNode>();
+          n->op = e.bop;
+          n->a = expr(*e.args[0]);
+          n->b = expr(*e.args[1]);
+          out = std::move(n);
+        }
+        break;
+      }
+      case ExprKind::Call: {
+        auto n = std::make_unique<CallNode>();
+        n->fn = e.fn;
+        n->cast_to = e.cast_to;
+        for (const auto& a : e.args) n->args.push_back(expr(*a));
+        out = std::move(n);
+        break;
+      }
+      case ExprKind::Cast: {
+        auto n = std::make_unique<CastNode>();
+        n->to = e.cast_to;
+        n->a = expr(*e.args[0]);
+        out = std::move(n);
+        break;
+      }
+      case ExprKind::Let: {
+        auto n = std::make_unique<LetExprNode>();
+        n->slot = static_cast<size_t>(e.slot);
+        n->value = expr(*e.args[0]);
+        n->body = expr(*e.args[1]);
+        out = std::move(n);
+        break;
+      }
+    }
+    out->type = e.type;
+    out->src = &e;
+    return out;
+  }
+};
+
+}  // namespace
+
+CPtr compile_program(Shared& sh) {
+  Compiler c(sh);
+  return c.cmd(*sh.p.body);
+}
+
+}  // namespace sched::fast

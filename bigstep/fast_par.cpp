@@ -1,0 +1,361 @@
+// U-PARLOOP in the fast engine: parallel instances with shadow state, nested instances in
+// their thread, and the exact sequential replay that decides flagged instances and names the
+// reference engine's witness.
+#include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include "bigstep/fast_engine.hpp"
+#include "bigstep/report.hpp"
+
+namespace sched::fast {
+
+// ---------------- annotations: one model per thread ----------------
+
+void check_annotation(Ctx& cx, const Cmd& c, Arr& a, size_t flat, const Value& v) {
+  Shared& sh = *cx.sh;
+  ThreadModel& tm = *cx.model;
+  if (!tm.model) tm.model = std::make_unique<Model>(sh.p, sh.params, *sh.o.annotations);
+  auto it = tm.code.find(c.annot.get());
+  if (it == tm.code.end()) it = tm.code.emplace(c.annot.get(), tm.model->compile(*c.annot, sh.p.num_slots)).first;
+  Value want;
+  try {
+    want = tm.model->eval(*it->second, cx.env);
+  } catch (const ModelError& e) {
+    throw_stuck(OutcomeKind::Error, c.annot->loc, fmt::format("evaluating the annotation {{{}}}: {}", print_expr(*c.annot), e.what()));
+  }
+  if (identical(want, v)) return;
+  if (cx.inst) {
+    // in a parallel instance: keep this context's first (its iterations run in order)
+    if (!cx.annot) cx.annot = Candidate{cx.top_iter, annotation_outcome(sh.p, c, cell_name(sh, a, flat), v, want, cx.env)};
+    return;
+  }
+  // sequential: the first failure in program order; a later stuck outcome takes precedence
+  if (!sh.deferred) sh.deferred = std::make_unique<Outcome>(annotation_outcome(sh.p, c, cell_name(sh, a, flat), v, want, cx.env));
+}
+
+void step_limit(Ctx& cx, const Cmd& c) {
+  if (++cx.steps > cx.step_budget)
+    throw Stuck{Outcome::make(OutcomeKind::Inconclusive, c.loc,
+                              fmt::format("the step bound ({} assignments) was reached; raise --max-steps", cx.sh->o.max_steps))};
+}
+
+namespace {
+
+// ---------------- shadow words (checked mode) ----------------
+// stamp (24 bits: the loop instance) | owner (38 bits: the first iteration to touch the cell)
+// | W (written by some iteration) | M (touched by an iteration other than the owner).
+// M and W together: two iterations touched the cell and one wrote it.
+constexpr int kStampShift = 40;
+constexpr uint64_t kOwnerMask = (uint64_t{1} << 38) - 1;
+constexpr uint64_t kMaxStamp = (uint64_t{1} << 24) - 1;
+
+[[noreturn]] void flag(Ctx& cx) {
+  cx.inst->flagged.store(true, std::memory_order_relaxed);
+  cx.inst->abort.store(true, std::memory_order_relaxed);
+  throw Abort{};
+}
+
+void shadow_note(Ctx& cx, Arr& a, int level, size_t flat, bool write) {
+  std::atomic<uint64_t>& w = a.shadow[static_cast<size_t>(level - a.base_depth - 1)][flat];
+  uint64_t st = cx.stamp[static_cast<size_t>(level)], me = cx.iter[static_cast<size_t>(level)];
+  uint64_t s = w.load(std::memory_order_acquire);
+  for (;;) {
+    uint64_t ns;
+    bool had_write;
+    if ((s >> kStampShift) != st) {
+      ns = (st << kStampShift) | (me << 2) | (write ? 2 : 0);
+      had_write = false;
+    } else {
+      had_write = (s & 2) != 0;
+      uint64_t owner = (s >> 2) & kOwnerMask;
+      ns = s | (write ? 2 : 0) | (owner != me ? 1 : 0);
+      if (ns == s) return;
+    }
+    // The first write of the outermost instance saves the cell for a rollback. No other
+    // iteration can have stored to it: a store follows its own transition of W.
+    bool log = write && !had_write && level == 1;
+    uint64_t bits = 0;
+    uint8_t d = 0;
+    if (log) {
+      bits = a.raw(flat);
+      d = std::atomic_ref<uint8_t>(a.def[flat]).load(std::memory_order_relaxed);
+    }
+    if (w.compare_exchange_weak(s, ns, std::memory_order_acq_rel, std::memory_order_acquire)) {
+      if (log) cx.undo->push_back({&a, flat, bits, d});
+      if ((ns & 3) == 3) flag(cx);
+      return;
+    }
+  }
+}
+
+// ---------------- exact replay ----------------
+
+void add_reader(CellState& s, int64_t it) {
+  if (s.r1 < 0) s.r1 = it;
+  else if (it != s.r1 && s.r2 < 0) s.r2 = it;
+}
+
+void add_writer(CellState& s, int64_t it, const Value& v) {
+  if (s.w1 < 0) {
+    s.w1 = it;
+    s.v1 = v;
+    return;
+  }
+  if (s.w2 < 0) {
+    s.w2 = it;
+    s.v2 = v;
+  }
+  if (s.wd < 0 && !identical(v, s.v1)) {
+    s.wd = it;
+    s.vd = v;
+  }
+}
+
+void exact_note(Ctx& cx, Arr& a, size_t flat, bool write) {
+  for (Frame* f : cx.frames) {
+    if (f->depth <= a.frame_depth) continue;  // allocated inside this instance's iteration: private
+    CellState& s = f->cells[CellKey{&a, flat}];
+    if (!write) {
+      add_reader(s, f->cur);
+    } else if (s.last_write_iter != f->cur) {
+      s.last_write_iter = f->cur;
+      f->iter_writes.push_back({&a, flat, a.raw(flat), a.def[flat]});
+    }
+  }
+}
+
+// The end of iteration f.cur: its δμ_i (the last values of the cells it wrote) joins the cell
+// states, and the cells go back to the loop's initial memory for the next iteration.
+void end_iteration(Frame& f) {
+  for (const Undo& u : f.iter_writes) {
+    add_writer(f.cells[CellKey{u.a, u.flat}], f.cur, u.a->get(u.flat));
+    u.a->set_raw(u.flat, u.bits, u.def);
+  }
+  f.iter_writes.clear();
+}
+
+// U-PARLOOP's side conditions on the recorded cells, with the reference engine's witness:
+// read-write races first (smallest reading iteration, then smallest cell, then smallest other
+// writer), then write-write (smallest cell, its first writer against the first writer whose
+// last value differs).
+void check_frame(const Shared& sh, const ParNode& n, const Frame& f, int64_t first) {
+  struct Best {
+    int64_t j = -1, i = -1;
+    int id = 0;
+    size_t flat = 0;
+    const Arr* a = nullptr;
+    Value vi, vj;
+  };
+  auto before = [](int64_t j, const Arr* a, size_t flat, const Best& b) {
+    if (b.a == nullptr) return true;
+    if (j != b.j) return j < b.j;
+    if (a->id != b.a->id) return a->id < b.a->id;
+    return flat < b.flat;
+  };
+  Best rw;
+  for (const auto& [k, s] : f.cells) {
+    if (s.w1 < 0 || s.r1 < 0) continue;
+    int64_t j;
+    if (s.w2 >= 0 || s.w1 != s.r1) j = s.r1;
+    else if (s.r2 >= 0) j = s.r2;
+    else continue;
+    if (!before(j, k.a, k.flat, rw)) continue;
+    rw.j = j;
+    rw.a = k.a;
+    rw.flat = k.flat;
+    rw.i = s.w1 != j ? s.w1 : s.w2;
+    rw.vi = rw.i == s.w1 ? s.v1 : s.v2;
+  }
+  if (rw.a)
+    throw Stuck{race_outcome(*n.src, "read-write", cell_name(sh, *rw.a, rw.flat), first + rw.i, first + rw.j, rw.vi, std::nullopt)};
+  Best ww;
+  for (const auto& [k, s] : f.cells) {
+    if (s.wd < 0 || !before(0, k.a, k.flat, ww)) continue;
+    ww.j = 0;
+    ww.a = k.a;
+    ww.flat = k.flat;
+    ww.i = s.w1;
+    ww.vi = s.v1;
+    ww.vj = s.vd;
+    ww.id = static_cast<int>(s.wd);
+  }
+  if (ww.a)
+    throw Stuck{race_outcome(*n.src, "write-write", cell_name(sh, *ww.a, ww.flat), first + ww.i, first + ww.id, ww.vi, ww.vj)};
+}
+
+// Every iteration in the loop's initial memory, in order; then the checks; then μ ▷ ⋃ δμ_i.
+void exact_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
+  Frame f;
+  f.depth = cx.frames.size() + 1;
+  cx.frames.push_back(&f);
+  struct Pop {
+    Ctx& cx;
+    ~Pop() { cx.frames.pop_back(); }
+  } pop{cx};
+  size_t slot = static_cast<size_t>(n.slot);
+  Value saved = cx.env[slot];
+  for (int64_t i = 0; i < count; ++i) {
+    f.cur = i;
+    cx.env[slot] = Value::of_int(first + i);
+    n.body->exec(cx);
+    end_iteration(f);
+  }
+  cx.env[slot] = saved;
+  check_frame(*cx.sh, n, f, first);
+  for (const auto& [k, s] : f.cells)
+    if (s.w1 >= 0) k.a->set(k.flat, s.v1);  // compatible: every writer left the same value
+}
+
+// A `par` inside an iteration of a parallel instance: sequential in this thread, checked on
+// its own shadow level.
+void nested_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
+  size_t d = static_cast<size_t>(cx.depth + 1);
+  if (cx.mode == Mode::Checked) {
+    uint64_t st = cx.sh->stamps.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (st > kMaxStamp || static_cast<uint64_t>(count) > kOwnerMask) flag(cx);  // out of stamps: decide by replay
+    cx.stamp[d] = st;
+  }
+  size_t slot = static_cast<size_t>(n.slot);
+  Value saved = cx.env[slot];
+  ++cx.depth;
+  for (int64_t i = 0; i < count; ++i) {
+    poll_abort(cx);
+    cx.iter[d] = static_cast<uint64_t>(i);
+    cx.env[slot] = Value::of_int(first + i);
+    n.body->exec(cx);
+  }
+  --cx.depth;
+  cx.env[slot] = saved;
+}
+
+void clear_shadows(Ctx& cx) {
+  for (Arr* a : cx.arrays)
+    if (a && a->base_depth == 0)
+      for (auto& sh : a->shadow)
+        for (size_t k = 0; k < a->size; ++k) sh[k].store(0, std::memory_order_relaxed);
+  cx.sh->stamps.store(0);
+}
+
+// An outermost `par`: iterations in parallel (oneTBB), each in its own context.
+void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
+  Shared& sh = *cx.sh;
+  sh.par_instances.fetch_add(1, std::memory_order_relaxed);
+  bool checked = cx.mode == Mode::Checked;
+  uint64_t st = 0;
+  if (checked) {
+    if (sh.stamps.load() > kMaxStamp / 2) clear_shadows(cx);
+    st = sh.stamps.fetch_add(1) + 1;
+    if (static_cast<uint64_t>(count) > kOwnerMask) {  // too many iterations for a shadow word
+      sh.replays.fetch_add(1);
+      cx.mode = Mode::Exact;
+      exact_par(n, cx, first, count);
+      cx.mode = Mode::Checked;
+      return;
+    }
+  }
+  Instance inst;
+  std::mutex mu;
+  std::optional<Candidate> stuck, annot;
+  std::atomic<int64_t> min_fail{INT64_MAX};
+  tbb::enumerable_thread_specific<std::vector<Undo>> undos;
+  uint64_t used = cx.steps + sh.steps.load();
+  uint64_t budget = sh.o.max_steps == 0 ? UINT64_MAX : (used >= sh.o.max_steps ? 0 : sh.o.max_steps - used);
+  size_t slot = static_cast<size_t>(n.slot);
+  auto keep = [&](std::optional<Candidate>& into, Candidate c) {
+    std::lock_guard<std::mutex> g(mu);
+    if (!into || c.iter < into->iter) into = std::move(c);
+  };
+  tbb::parallel_for(tbb::blocked_range<int64_t>(0, count), [&](const tbb::blocked_range<int64_t>& r) {
+    Ctx t;
+    t.sh = &sh;
+    t.mode = cx.mode;
+    t.env = cx.env;
+    t.arrays = cx.arrays;
+    t.depth = 1;
+    t.stamp.assign(cx.stamp.size(), 0);
+    t.iter.assign(cx.iter.size(), 0);
+    t.stamp[1] = st;
+    t.undo = &undos.local();
+    t.inst = &inst;
+    t.step_budget = budget;
+    if (sh.models) t.model = &sh.models->per_thread.local();
+    for (int64_t i = r.begin(); i < r.end(); ++i) {
+      if (inst.abort.load(std::memory_order_relaxed) || i > min_fail.load(std::memory_order_relaxed)) break;
+      t.iter[1] = static_cast<uint64_t>(i);
+      t.top_iter = i;
+      t.env[slot] = Value::of_int(first + i);
+      try {
+        n.body->exec(t);
+      } catch (Stuck& s) {
+        int64_t m = min_fail.load();
+        while (i < m && !min_fail.compare_exchange_weak(m, i)) {
+        }
+        bool bound = s.outcome.kind == OutcomeKind::Inconclusive;
+        keep(stuck, Candidate{bound ? -1 : i, std::move(s.outcome)});
+        if (checked || bound) inst.abort.store(true);
+        break;
+      } catch (const Abort&) {
+        break;
+      }
+    }
+    sh.steps.fetch_add(t.steps, std::memory_order_relaxed);
+    if (t.annot) keep(annot, std::move(*t.annot));
+  });
+  if (stuck && stuck->outcome.kind == OutcomeKind::Inconclusive) throw Stuck{std::move(stuck->outcome)};
+  if (checked && (inst.flagged.load() || stuck)) {
+    // roll back to the loop's initial memory and decide exactly
+    for (auto& log : undos)
+      for (const Undo& u : log) u.a->set_raw(u.flat, u.bits, u.def);
+    sh.replays.fetch_add(1);
+    cx.step_budget = sh.o.max_steps == 0 ? UINT64_MAX : sh.o.max_steps - std::min(sh.o.max_steps, sh.steps.load());
+    cx.mode = Mode::Exact;
+    struct Back {
+      Ctx& cx;
+      ~Back() { cx.mode = Mode::Checked; }
+    } back{cx};
+    exact_par(n, cx, first, count);
+    return;
+  }
+  if (stuck) throw Stuck{std::move(stuck->outcome)};
+  if (annot && !sh.deferred) sh.deferred = std::make_unique<Outcome>(std::move(annot->outcome));
+  cx.step_budget = sh.o.max_steps == 0 ? UINT64_MAX : sh.o.max_steps - std::min(sh.o.max_steps, sh.steps.load());
+}
+
+}  // namespace
+
+void note_access(Ctx& cx, Arr& a, size_t flat, bool write) {
+  if (cx.mode == Mode::Exact) {
+    exact_note(cx, a, flat, write);
+    return;
+  }
+  for (int l = a.base_depth + 1; l <= cx.depth; ++l) shadow_note(cx, a, l, flat, write);
+}
+
+// U-PARLOOP
+void ParNode::exec(Ctx& cx) const {
+  int64_t l = 0, h;
+  {
+    // the bounds are evaluated like those of a `for` loop (their reads are the loop's own)
+    auto must_int = [&](const ENode& e) {
+      try {
+        Value v = e.eval(cx);
+        if (v.defined) return v.i;
+      } catch (const SlowPath&) {
+      }
+      SlowMem m{cx};
+      Evaluator<SlowMem> ev(cx.sh->params, cx.env, m);
+      return ev.defined(*e.src, "loop bound").i;
+    };
+    if (lo) l = must_int(*lo);
+    h = must_int(*hi);
+  }
+  int64_t first, count;
+  if (!trip_count(lo != nullptr, l, h, first, count)) throw_stuck(OutcomeKind::Error, src->loc, "the loop's trip count overflows");
+  if (cx.mode == Mode::Exact) exact_par(*this, cx, first, count);
+  else if (cx.depth > 0) nested_par(*this, cx, first, count);
+  else if (count > 0) top_par(*this, cx, first, count);
+}
+
+}  // namespace sched::fast

@@ -1,0 +1,53 @@
+#include "bigstep/report.hpp"
+
+#include <fmt/format.h>
+
+#include "interpreter/printer.hpp"
+
+namespace sched {
+
+Outcome race_outcome(const Cmd& c, const char* kind, const std::string& cell, int64_t xi, int64_t xj, const Value& vi,
+                     std::optional<Value> vj) {
+  std::vector<std::string> d;
+  d.push_back(fmt::format("iteration {} = {} writes {} := {}", c.name, xi, cell, to_string(vi)));
+  if (vj) d.push_back(fmt::format("iteration {} = {} writes {} := {}", c.name, xj, cell, to_string(*vj)));
+  else d.push_back(fmt::format("iteration {} = {} reads {}", c.name, xj, cell));
+  Outcome o = Outcome::make(OutcomeKind::Race, c.loc,
+                            fmt::format("{} race in 'par {}' on {} between iterations {} = {} and {} = {}", kind, c.name, cell, c.name,
+                                        xi, c.name, xj));
+  o.details = std::move(d);
+  o.data["race"] = {{"kind", kind}, {"cell", cell}, {"loop_var", c.name}, {"iterations", {xi, xj}}};
+  return o;
+}
+
+namespace {
+// The values of the variables enclosing `target`, outermost first.
+bool visit_vars(const Cmd& c, const Cmd& target, const std::vector<Value>& env, std::string& out) {
+  if (&c == &target) return true;
+  bool binds = c.is_loop() || c.kind == CmdKind::Let;
+  std::vector<const Cmd*> kids;
+  for (const auto& s : c.seq) kids.push_back(s.get());
+  if (c.body) kids.push_back(c.body.get());
+  if (c.els) kids.push_back(c.els.get());
+  for (const Cmd* k : kids)
+    if (visit_vars(*k, target, env, out)) {
+      if (binds) out = fmt::format("{} = {}{}{}", c.name, to_string(env[static_cast<size_t>(c.slot)]), out.empty() ? "" : ", ", out);
+      return true;
+    }
+  return false;
+}
+}  // namespace
+
+Outcome annotation_outcome(const Program& p, const Cmd& c, const std::string& cell, const Value& v, const Value& want,
+                           const std::vector<Value>& env) {
+  Outcome o = Outcome::make(OutcomeKind::Annotation, c.loc,
+                            fmt::format("the write of {} does not match its annotation {{{}}}", cell, print_expr(*c.annot)));
+  o.details.push_back(fmt::format("written {}, annotation evaluates to {}", to_string(v), to_string(want)));
+  std::string vars;
+  visit_vars(*p.body, c, env, vars);
+  if (!vars.empty()) o.details.push_back("at " + vars);
+  o.data["annotation"] = {{"cell", cell}, {"written", to_string(v)}, {"expected", to_string(want)}};
+  return o;
+}
+
+}  // namespace sched
