@@ -260,8 +260,7 @@ void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
   std::optional<Candidate> stuck, annot;
   std::atomic<int64_t> min_fail{INT64_MAX};
   tbb::enumerable_thread_specific<std::vector<Undo>> undos;
-  uint64_t used = cx.steps + sh.steps.load();
-  uint64_t budget = sh.o.max_steps == 0 ? UINT64_MAX : (used >= sh.o.max_steps ? 0 : sh.o.max_steps - used);
+  uint64_t budget = sh.o.max_steps == 0 ? UINT64_MAX : 0;  // set per iteration
   size_t slot = static_cast<size_t>(n.slot);
   auto keep = [&](std::optional<Candidate>& into, Candidate c) {
     std::lock_guard<std::mutex> g(mu);
@@ -281,8 +280,14 @@ void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
     t.inst = &inst;
     t.step_budget = budget;
     if (sh.models) t.model = &sh.models->per_thread.local();
+    uint64_t flushed = 0;
     for (int64_t i = r.begin(); i < r.end(); ++i) {
       if (inst.abort.load(std::memory_order_relaxed) || i > min_fail.load(std::memory_order_relaxed)) break;
+      if (budget != UINT64_MAX) {  // the step bound counts every thread's steps (checked between iterations)
+        uint64_t total = sh.steps.fetch_add(t.steps - flushed) + (t.steps - flushed) + cx.steps;
+        flushed = t.steps;
+        t.step_budget = total >= sh.o.max_steps ? t.steps : t.steps + (sh.o.max_steps - total);
+      }
       t.iter[1] = static_cast<uint64_t>(i);
       t.top_iter = i;
       t.env[slot] = Value::of_int(first + i);
@@ -300,7 +305,7 @@ void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
         break;
       }
     }
-    sh.steps.fetch_add(t.steps, std::memory_order_relaxed);
+    sh.steps.fetch_add(t.steps - flushed, std::memory_order_relaxed);
     if (t.annot) keep(annot, std::move(*t.annot));
   });
   if (stuck && stuck->outcome.kind == OutcomeKind::Inconclusive) throw Stuck{std::move(stuck->outcome)};

@@ -91,17 +91,10 @@ class Builder {
     }
     p.body = block(0);
     if (o_.racy) {
-      // par kR < 2 + c { a[0, ..] := <kR> }: the last writer decides the final value
-      const ArrayInfo& a = arrays_[0];
-      std::vector<ExprPtr> sub;
-      for (size_t k = 0; k < a.rank; ++k) sub.push_back(make_int(0));
-      auto body = make_assign(a.name, std::move(sub), nullptr, make_var("kR"));
-      auto race = make_loop(CmdKind::Par, "kR", nullptr, make_int(*rc::gen::inRange<int64_t>(2, 4)), std::move(body));
       std::vector<CmdPtr> cs;
       cs.push_back(std::move(p.body));
-      cs.push_back(std::move(race));
+      for (auto& c : race_pattern()) cs.push_back(std::move(c));
       p.body = make_seq(std::move(cs));
-      info_.injected_race = true;
       ++info_.pars;
       ++info_.assignments;
     }
@@ -116,6 +109,61 @@ class Builder {
   std::vector<ArrayInfo> arrays_;   // arrays in scope (globals then allocations)
   std::vector<TensorInfo> tensors_;
   int fresh_ = 0;
+
+  // The cell a0[0, ..] (a0 exists: every program declares at least one array).
+  ExprPtr cell0(ExprKind k = ExprKind::ArrayRead) {
+    const ArrayInfo& a = arrays_[0];
+    std::vector<ExprPtr> sub;
+    for (size_t k2 = 0; k2 < a.rank; ++k2) sub.push_back(make_int(0));
+    return make_access(k, a.name, std::move(sub));
+  }
+  CmdPtr write0(ExprPtr v) {
+    auto target = cell0();
+    return make_assign(target->name, std::move(target->args), nullptr, std::move(v));
+  }
+  static std::vector<CmdPtr> one(CmdPtr c) {
+    std::vector<CmdPtr> v;
+    v.push_back(std::move(c));
+    return v;
+  }
+
+  // A race appended on purpose (GenInfo::race_kind says which).
+  std::vector<CmdPtr> race_pattern() {
+    const ArrayInfo& a = arrays_[0];
+    int kind = *rc::gen::inRange(0, 5);
+    int64_t n = *rc::gen::inRange<int64_t>(2, 4);
+    auto par = [&](const char* x, int64_t count, CmdPtr body) { return make_loop(CmdKind::Par, x, nullptr, make_int(count), std::move(body)); };
+    switch (kind) {
+      case 0:  // par kR < n { a0[0..] := kR }: the last writer decides the final value
+        info_.race_kind = "write-write";
+        info_.injected_race = true;
+        return one(par("kR", n, write0(make_var("kR"))));
+      case 1: {  // a0[0..] := 1; par kR < 2 { if kR == 0 { a0[0..] := 2 } else { allocate tR { tR[] := a0[0..] } } }
+        info_.race_kind = "read-write";
+        std::vector<CmdPtr> cs;
+        cs.push_back(write0(lit(a.elem)));
+        std::vector<ExprPtr> none;
+        auto copy = make_assign("tR", std::move(none), nullptr, cell0());
+        auto alloc = make_alloc("tR", a.elem, {}, std::move(copy));
+        auto branch = make_if(make_binary(BinOp::Eq, make_var("kR"), make_int(0)), write0(lit(a.elem)), std::move(alloc));
+        cs.push_back(par("kR", 2, std::move(branch)));
+        return cs;
+      }
+      case 2:  // par kR < n { a0[0..] := c }: a benign race (same value)
+        info_.race_kind = "benign";
+        return one(par("kR", n, write0(lit(a.elem))));
+      case 3: {  // par kR < n { a0[0..] := kR; a0[0..] := c }: covered (the thesis accepts it, strict rejects it)
+        info_.race_kind = "covered";
+        std::vector<CmdPtr> body;
+        body.push_back(write0(make_var("kR")));
+        body.push_back(write0(lit(a.elem)));
+        return one(par("kR", n, make_seq(std::move(body))));
+      }
+      default:  // par kR < 2 { par mR < n { a0[0..] := mR } }: a race of the inner loop
+        info_.race_kind = "nested";
+        return one(par("kR", 2, par("mR", n, write0(make_var("mR")))));
+    }
+  }
 
   std::string fresh(const char* base) { return fmt::format("{}{}", base, fresh_++); }
 

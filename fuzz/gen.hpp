@@ -8,6 +8,8 @@
 #pragma once
 #include <rapidcheck.h>
 
+#include <string>
+
 #include "interpreter/ast.hpp"
 
 namespace sched::fuzz {
@@ -18,7 +20,7 @@ struct GenOptions {
   bool nonaffine = true;     // allow non-affine indices (param * param, division by a parameter, gathers)
   bool annotations = true;   // annotate some assignments with prophetic expressions
   bool floats = true;        // f32/f64 arrays (besides integer ones)
-  bool racy = false;         // end with a `par` loop whose iterations write different values to one cell
+  bool racy = false;         // end with a race on purpose: write-write, read-write, benign, covered or nested
 };
 
 // What the generator meant, for checking typing invariants.
@@ -26,7 +28,8 @@ struct GenInfo {
   bool intended_affine = true;  // false once a non-affine construct was emitted
   int assignments = 0;
   int loops = 0, pars = 0, ifs = 0, lets = 0, allocs = 0;
-  bool injected_race = false;  // a write-write race that changes the final memory was appended
+  bool injected_race = false;  // a write-write race of loop kR that changes the final memory was appended
+  std::string race_kind;       // the race appended (racy): write-write, read-write, benign, covered, nested
 };
 
 struct Generated {

@@ -271,3 +271,81 @@ TEST(Properties, NativeAgreesWithTheReferenceBitForBit) {
   std::cout << "[native] cases " << cases << ", race-free programs compared " << compared_programs << ", defined cells " << cells << "\n";
   EXPECT_GT(compared_programs, 0);
 }
+
+#include "bigstep/fast.hpp"
+
+TEST(Properties, FastEngineAgreesWithTheReference) {
+  int cases = 0, compared = 0, ok = 0, racy = 0, rw = 0, ww = 0, replayed_ok = 0, stuck = 0, annotation = 0;
+  std::map<std::string, int> injected;
+  bool passed = rc::check("the fast engine gives the reference's outcome, words and memory, on 1 and 2 threads", [&] {
+    fuzz::GenOptions go;
+    go.racy = *rc::gen::arbitrary<bool>();
+    auto g = *fuzz::gen_program(go);
+    ++cases;
+    Loaded l = load_text(print_program(g.program), "gen.sched");
+    RC_ASSERT(l.stage == LoadStage::Ok);
+    std::vector<int64_t> params;
+    for (size_t i = 0; i < l.program->params.size(); ++i) params.push_back(*rc::gen::inRange<int64_t>(1, 6));
+    ModelOptions mo;
+    mo.seed = *rc::gen::inRange<uint64_t>(0, 1000);
+    RunSetup init;
+    if (!prepare_run(*l.program, params, mo, init).ok()) return;
+    ++compared;
+    RunSetup ref = init;
+    Model m(*l.program, params, mo);
+    ReferenceOptions ro;
+    ro.annotations = &m;
+    ro.max_steps = 1'000'000;
+    Outcome o = run_reference(*l.program, ref, ro);
+    if (o.kind == OutcomeKind::Inconclusive) return;
+    for (int threads : {1, 2}) {
+      RunSetup st = init;
+      FastOptions fo;
+      fo.threads = threads;
+      fo.annotations = &mo;
+      FastStats fs;
+      Outcome f = run_fast(*l.program, st, fo, &fs);
+      RC_ASSERT(f.kind == o.kind);
+      if (!o.ok()) {
+        RC_ASSERT(f.message == o.message);
+        RC_ASSERT(f.details == o.details);
+        RC_ASSERT(f.loc.line == o.loc.line);
+        RC_ASSERT(f.loc.col == o.loc.col);
+      } else {
+        for (size_t a = 0; a < ref.arrays.size(); ++a)
+          for (size_t c = 0; c < ref.arrays[a].size(); ++c) RC_ASSERT(identical(ref.arrays[a].cells[c], st.arrays[a].cells[c]));
+        if (threads == 2) replayed_ok += fs.replays > 0;
+      }
+    }
+    if (o.ok()) {
+      ++ok;
+      // without race checks a program the reference accepts computes the same memory
+      RunSetup st = init;
+      FastOptions fo;
+      fo.threads = 2;
+      fo.check_races = false;
+      RC_ASSERT(run_fast(*l.program, st, fo).ok());
+      for (size_t a = 0; a < ref.arrays.size(); ++a)
+        for (size_t c = 0; c < ref.arrays[a].size(); ++c) RC_ASSERT(identical(ref.arrays[a].cells[c], st.arrays[a].cells[c]));
+    } else if (o.kind == OutcomeKind::Race) {
+      ++racy;
+      (o.data["race"]["kind"] == "read-write" ? rw : ww)++;
+    } else if (o.kind == OutcomeKind::Annotation) {
+      ++annotation;
+    } else {
+      ++stuck;
+    }
+    if (go.racy) injected[g.info.race_kind + (o.kind == OutcomeKind::Race ? " -> race" : " -> " + std::string(outcome_name(o.kind)))]++;
+  });
+  EXPECT_TRUE(passed);
+  std::cout << "[fast] cases " << cases << ", run " << compared << ": ok " << ok << " (" << replayed_ok
+            << " accepted after an exact replay: benign or covered races), races " << racy << " (read-write " << rw << ", write-write "
+            << ww << "), annotation " << annotation << ", stuck " << stuck << "\n[fast] injected:";
+  for (const auto& [k, v] : injected) std::cout << " " << k << " " << v << ";";
+  std::cout << "\n";
+  EXPECT_GT(ok, 0);
+  EXPECT_GT(rw, 0);
+  EXPECT_GT(ww, 0);
+  EXPECT_GT(replayed_ok, 0);
+  EXPECT_GT(stuck, 0);
+}

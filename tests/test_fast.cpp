@@ -1,0 +1,206 @@
+// The fast big-step engine against the reference engine: outcomes, words of the findings,
+// final memories, thread counts, replays of flagged loop instances.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "bigstep/fast.hpp"
+#include "bigstep/reference.hpp"
+#include "interpreter/params.hpp"
+#include "tests/test_util.hpp"
+
+using namespace sched;
+using sched::test::slurp;
+
+namespace {
+
+struct Ran {
+  Outcome outcome;
+  RunSetup state;
+  FastStats stats;
+};
+
+std::string joined(const Outcome& o) {
+  std::string s = std::string(outcome_name(o.kind)) + ": " + o.message;
+  for (const auto& d : o.details) s += "\n" + d;
+  return s;
+}
+
+struct Engines {
+  std::optional<Program> program;
+  std::vector<int64_t> params;
+  ModelOptions mo;
+  RunSetup init;
+  bool ready = false;
+
+  Engines(const std::string& text, const std::vector<std::string>& ps = {}) {
+    Loaded l = load_text(text, "t.sched");
+    EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+    if (l.stage != LoadStage::Ok) return;
+    std::vector<std::string> errs;
+    auto b = bind_params(*l.program, ps, errs);
+    EXPECT_TRUE(b);
+    if (!b) return;
+    params = *b;
+    program = std::move(l.program);
+    ready = prepare_run(*program, params, mo, init).ok();
+  }
+
+  Ran reference(bool annotations = true, uint64_t max_steps = 10'000'000) {
+    Ran r;
+    r.state = init;
+    Model model(*program, params, mo);
+    ReferenceOptions ro;
+    ro.annotations = annotations ? &model : nullptr;
+    ro.max_steps = max_steps;
+    r.outcome = run_reference(*program, r.state, ro);
+    return r;
+  }
+
+  Ran fast(int threads, bool check = true, bool annotations = true, uint64_t max_steps = 0) {
+    Ran r;
+    r.state = init;
+    FastOptions fo;
+    fo.threads = threads;
+    fo.check_races = check;
+    fo.annotations = annotations ? &mo : nullptr;
+    fo.max_steps = max_steps;
+    r.outcome = run_fast(*program, r.state, fo, &r.stats);
+    return r;
+  }
+};
+
+// Same outcome, same words, same data; on ok the same memory, cell for cell.
+void expect_same(const Ran& a, const Ran& b, const std::string& what) {
+  ASSERT_EQ(a.outcome.kind, b.outcome.kind) << what << "\n" << joined(a.outcome) << "\n---\n" << joined(b.outcome);
+  if (!a.outcome.ok()) {  // the words of a finding; an ok message reports engine statistics
+    EXPECT_EQ(joined(a.outcome), joined(b.outcome)) << what;
+    EXPECT_EQ(a.outcome.loc.line, b.outcome.loc.line) << what;
+    EXPECT_EQ(a.outcome.loc.col, b.outcome.loc.col) << what;
+    return;
+  }
+  ASSERT_EQ(a.state.arrays.size(), b.state.arrays.size());
+  for (size_t i = 0; i < a.state.arrays.size(); ++i)
+    for (size_t c = 0; c < a.state.arrays[i].size(); ++c)
+      ASSERT_TRUE(identical(a.state.arrays[i].cells[c], b.state.arrays[i].cells[c]))
+          << what << ": " << a.state.arrays[i].name << " cell " << c << ": " << to_string(a.state.arrays[i].cells[c]) << " vs "
+          << to_string(b.state.arrays[i].cells[c]);
+}
+
+}  // namespace
+
+TEST(Fast, EveryExampleAgreesWithTheReferenceOnOneAndTwoThreads) {
+  int n = 0, findings = 0;
+  for (const auto& e : std::filesystem::directory_iterator(SCHED_EXAMPLES_DIR)) {
+    if (e.path().extension() != ".sched") continue;
+    std::string text = slurp(e.path().string());
+    auto ex = read_expectation(text);
+    ASSERT_TRUE(ex) << e.path();
+    if (ex->outcome == "type-error" || ex->outcome == "parse-error") continue;
+    Engines en(text, ex->params);
+    ASSERT_TRUE(en.ready) << e.path();
+    Ran ref = en.reference();
+    Ran one = en.fast(1), two = en.fast(2);
+    expect_same(ref, one, e.path().filename().string() + " (1 thread)");
+    expect_same(one, two, e.path().filename().string() + " (2 threads vs 1)");
+    if (ref.outcome.ok()) {
+      // without race checks, a program the reference accepts computes the same memory
+      expect_same(ref, en.fast(2, false), e.path().filename().string() + " (unchecked)");
+    } else {
+      ++findings;
+    }
+    ++n;
+  }
+  EXPECT_GE(n, 20);
+  EXPECT_GE(findings, 8);
+}
+
+TEST(Fast, RaceWitnessesAreTheReferenceOnes) {
+  // read-write: iteration 1 reads what iteration 0 writes; the witness names both
+  Engines rw("array a : i32[4];\nfor k < 4 { a[k] := k }\npar i < 4 { a[i] := a[0] + 1 }\n");
+  Ran f = rw.fast(2);
+  ASSERT_EQ(f.outcome.kind, OutcomeKind::Race);
+  EXPECT_NE(joined(f.outcome).find("read-write race in 'par i' on a[0] between iterations i = 0 and i = 1"), std::string::npos)
+      << joined(f.outcome);
+  EXPECT_EQ(f.stats.replays, 1u);
+  expect_same(rw.reference(), f, "read-write");
+  // write-write with different last values; a race in an inner loop
+  Engines ww("array a : i32[];\npar i < 64 { a[] := i % 3 }\n");
+  expect_same(ww.reference(), ww.fast(2), "write-write");
+  Engines nested("array a : i32[8, 8];\npar i < 8 { par j < 8 { a[i, j % 4] := j } }\n");
+  Ran fn = nested.fast(2);
+  ASSERT_EQ(fn.outcome.kind, OutcomeKind::Race);
+  EXPECT_NE(fn.outcome.message.find("'par j'"), std::string::npos) << joined(fn.outcome);
+  expect_same(nested.reference(), fn, "nested");
+}
+
+TEST(Fast, BenignAndCoveredRacesAreReplayedAndAccepted) {
+  Engines benign("tensor T() : i32 = 7;\noutput a[] : i32[] = T();\npar i < 1000 { a[] := 7 }\n");
+  Ran b = benign.fast(2);
+  EXPECT_EQ(b.outcome.kind, OutcomeKind::Ok) << joined(b.outcome);
+  EXPECT_EQ(b.stats.replays, 1u) << "a write-write conflict is decided by the exact replay";
+  expect_same(benign.reference(), b, "benign");
+  Engines covered("array a : i32[];\npar i < 100 { a[] := i; a[] := 0 }\n");
+  expect_same(covered.reference(), covered.fast(2), "covered");
+}
+
+TEST(Fast, RaceFreeLoopsAreNeverReplayed) {
+  Engines mm("param N;\ntensor A(i, k) : f32;\ninput a[i, k] : f32[N, N] = A(i, k);\narray c : f32[N, N];\n"
+             "par i < N { for j < N { c[i, j] := 0; for k < N { c[i, j] := c[i, j] + a[i, k] * a[k, j] } } }\n",
+             {"N=24"});
+  Ran f = mm.fast(2);
+  EXPECT_EQ(f.outcome.kind, OutcomeKind::Ok) << joined(f.outcome);
+  EXPECT_EQ(f.stats.replays, 0u);
+  EXPECT_EQ(f.stats.steps, 24u * 24u * 25u);
+  expect_same(mm.reference(), f, "matmul");
+}
+
+TEST(Fast, StuckIterationsAreReportedAsInSequentialOrder) {
+  // iterations 5 and 9 fail; whatever the thread count, the reference's (the first) is reported
+  std::string text = "array a : i32[16];\npar i < 16 { if i == 5 || i == 9 { a[i + 100] := 0 } else { a[i] := i } }\n";
+  Engines en(text);
+  Ran ref = en.reference();
+  ASSERT_EQ(ref.outcome.kind, OutcomeKind::OutOfBounds);
+  EXPECT_NE(ref.outcome.message.find("a[105]"), std::string::npos);
+  expect_same(ref, en.fast(1), "stuck, 1 thread");
+  expect_same(ref, en.fast(2), "stuck, 2 threads");
+  expect_same(ref, en.fast(2, false), "stuck, unchecked");
+  // undefined values, conditions and subscripts give the reference's words
+  for (const char* t : {"array a : f32[2];\narray b : f32[2];\npar i < 2 { b[i] := a[1 - i] * 2 }\n",
+                        "array a : f32[2];\npar i < 2 { if a[i] > 0 { skip } }\n",
+                        "array a : i32[2];\narray b : i32[2];\npar i < 2 { b[a[i]] := 1 }\n",
+                        "array a : i32[];\npar i < 3 { a[] := i32(1e30) }\n",
+                        "array a : i32[2];\npar i < 2 { allocate t : i32[i - 1] { skip } }\n"}) {
+    Engines e2(t);
+    expect_same(e2.reference(), e2.fast(2), t);
+  }
+}
+
+TEST(Fast, LocalArraysArePrivateToTheirIteration) {
+  Engines en("tensor T(i) : i32 = 2 * i;\noutput a[i] : i32[64] = T(i);\n"
+             "par i < 64 { allocate t : i32[2] { t[0] := i; t[1] := t[0] + i; a[i] := t[1] } }\n");
+  Ran f = en.fast(2);
+  EXPECT_EQ(f.outcome.kind, OutcomeKind::Ok) << joined(f.outcome);
+  EXPECT_EQ(f.stats.replays, 0u);
+  expect_same(en.reference(), f, "private");
+  // an array allocated outside the loop is shared by its iterations
+  Engines shared("array a : i32[8];\nallocate t : i32[] { par i < 8 { t[] := i; a[i] := t[] } }\n");
+  expect_same(shared.reference(), shared.fast(2), "shared scratch");
+}
+
+TEST(Fast, AnnotationsAreCheckedInProgramOrder) {
+  // iterations 3 and 6 write a wrong value: the first in program order is reported
+  Engines en("tensor T(i) : i32 = i;\narray a : i32[8];\npar i < 8 { a[i] {T(i)} := select(i == 3 || i == 6, 0, i) }\n");
+  Ran f = en.fast(2);
+  ASSERT_EQ(f.outcome.kind, OutcomeKind::Annotation);
+  EXPECT_NE(joined(f.outcome).find("at i = 3"), std::string::npos) << joined(f.outcome);
+  expect_same(en.reference(), f, "annotation");
+  EXPECT_EQ(en.fast(2, true, false).outcome.kind, OutcomeKind::Ok) << "annotations are checked only on request";
+}
+
+TEST(Fast, StepBoundIsInconclusiveNeverOk) {
+  Engines en("array a : i32[64];\npar i < 64 { for k < 1000 { a[i] := k } }\n");
+  Ran f = en.fast(2, true, false, 5000);
+  EXPECT_EQ(f.outcome.kind, OutcomeKind::Inconclusive) << joined(f.outcome);
+  EXPECT_EQ(en.fast(2, true, false, 0).outcome.kind, OutcomeKind::Ok);
+}
