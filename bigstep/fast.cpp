@@ -16,18 +16,22 @@ Outcome run_fast(const Program& p, RunSetup& state, const FastOptions& opts, Fas
   sh.names.assign(ids, "");
   sh.max_level.assign(ids, 0);
   for (size_t i = 0; i < p.arrays.size(); ++i) sh.names[i] = p.arrays[i].name;
-  CPtr root = compile_program(sh);
 
   // the initial memory, dense and typed
   for (size_t i = 0; i < state.arrays.size(); ++i) {
     const ArrayState& src = state.arrays[i];
     auto a = make_array(static_cast<int>(i), src.elem, src.shape, src.size());
     a->global = true;
-    for (size_t k = 0; k < src.size(); ++k)
+    a->all_defined = true;
+    for (size_t k = 0; k < src.size(); ++k) {
       if (src.cells[k].defined) a->set_raw(k, src.cells[k].bits(), 1);
-    if (opts.check_races && sh.max_level[i] > 0) a->add_shadows(sh.max_level[i]);
+      else a->all_defined = false;
+    }
     sh.globals.push_back(std::move(a));
   }
+  CPtr root = compile_program(sh);  // after the globals: their shapes are known to the nodes
+  for (size_t i = 0; i < sh.globals.size(); ++i)
+    if (opts.check_races && sh.max_level[i] > 0) sh.globals[i]->add_shadows(sh.max_level[i]);
   if (opts.annotations) sh.models = std::make_unique<ModelPool>();
 
   Ctx cx;

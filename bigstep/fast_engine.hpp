@@ -37,6 +37,9 @@ struct Arr {
   size_t size = 0;
   std::unique_ptr<uint64_t[]> storage;  // size * sizeof(elem) bytes, 8-byte aligned
   std::unique_ptr<uint8_t[]> def;       // 1: defined
+  // Every cell defined at the start (an input): cells never become ⊥ again (U-ASSIGN stores
+  // defined values only), so loads skip the definedness byte.
+  bool all_defined = false;
   int base_depth = 0;    // `par` depth at allocation: levels above it see the cells as shared
   size_t frame_depth = 0;  // exact frames open at allocation (exact mode)
   // shadow[L - base_depth - 1]: the shadow words of `par` level L (checked mode; allocated
@@ -192,8 +195,11 @@ inline void on_access(Ctx& cx, Arr& a, size_t flat, bool write) {
   if (cx.mode == Mode::Checked && cx.depth <= a.base_depth) return;
   note_access(cx, a, flat, write);
 }
-// Checks the step budget and abort flag (inconclusive or Abort).
-void step_limit(Ctx& cx, const Cmd& c);
+// Counts an assignment; beyond the step budget the outcome is inconclusive.
+[[noreturn]] void step_bound_reached(Ctx& cx, const Cmd& c);
+inline void step_limit(Ctx& cx, const Cmd& c) {
+  if (++cx.steps > cx.step_budget) step_bound_reached(cx, c);
+}
 inline void poll_abort(const Ctx& cx) {
   if (cx.inst && cx.inst->abort.load(std::memory_order_relaxed)) throw Abort{};
 }

@@ -171,8 +171,54 @@ struct Sub {
 struct Access {
   int id = -1;
   std::vector<Sub> subs;
+  // Cells between this access and the same access kPrefetch iterations of the innermost loop
+  // later (global arrays with affine subscripts; 0: none). Interpreted code cannot overlap
+  // cache misses the way compiled code does, so loads ask for the line in advance.
+  int64_t prefetch = 0;
+  // The common case packed flat: every subscript linear with at most kTerms terms, rank <= kRank.
+  static constexpr int kRank = 4, kTerms = 3;
+  struct Packed {
+    int64_t c;
+    int n;
+    int slot[kTerms];
+    int64_t k[kTerms];
+  };
+  int packed_rank = -1;  // -1: not packed
+  Packed packed[kRank];
+
+  void pack() {
+    if (subs.size() > static_cast<size_t>(kRank)) return;
+    for (size_t d = 0; d < subs.size(); ++d) {
+      if (!subs[d].lin || subs[d].l.t.size() > static_cast<size_t>(kTerms)) return;
+      packed[d].c = subs[d].l.c;
+      packed[d].n = static_cast<int>(subs[d].l.t.size());
+      for (int t = 0; t < packed[d].n; ++t) {
+        packed[d].slot[t] = subs[d].l.t[static_cast<size_t>(t)].first;
+        packed[d].k[t] = subs[d].l.t[static_cast<size_t>(t)].second;
+      }
+    }
+    packed_rank = static_cast<int>(subs.size());
+  }
+
   bool flat(Ctx& cx, Arr*& a, size_t& out) const {
     a = cx.arrays[static_cast<size_t>(id)];
+    if (packed_rank >= 0) {
+      const Value* env = cx.env.data();
+      const int64_t* shape = a->shape.data();
+      size_t r = 0;
+      for (int d = 0; d < packed_rank; ++d) {
+        const Packed& p = packed[d];
+        int64_t v = p.c;
+        for (int t = 0; t < p.n; ++t) {
+          int64_t m;
+          if (__builtin_mul_overflow(env[p.slot[t]].i, p.k[t], &m) || __builtin_add_overflow(v, m, &v)) return false;
+        }
+        if (static_cast<uint64_t>(v) >= static_cast<uint64_t>(shape[d])) return false;
+        r = r * static_cast<size_t>(shape[d]) + static_cast<size_t>(v);
+      }
+      out = r;
+      return true;
+    }
     size_t r = 0;
     for (size_t d = 0; d < subs.size(); ++d) {
       int64_t v;
@@ -208,8 +254,11 @@ struct LoadNode : ENode {
     Arr* a;
     size_t f;
     if (!acc.flat(cx, a, f)) throw SlowPath{};
+    if (acc.prefetch)  // a prefetch never faults; the address is computed as an integer
+      __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(a->data<T>()) +
+                                                       static_cast<uintptr_t>(static_cast<int64_t>(f) + acc.prefetch) * sizeof(T)));
     on_access(cx, *a, f, false);
-    if (!load_relaxed(a->def[f])) return Value::bottom(type);
+    if (!a->all_defined && !load_relaxed(a->def[f])) return Value::bottom(type);
     return to_value<T>(type, load_relaxed(a->data<T>()[f]));
   }
 };
@@ -497,7 +546,10 @@ class Compiler {
         if (c.lo) n->lo = expr(*c.lo);
         n->hi = expr(*c.value);
         n->slot = static_cast<size_t>(c.slot);
+        int saved = inner_slot_;
+        inner_slot_ = c.slot;
         n->body = cmd(*c.body);
+        inner_slot_ = saved;
         out = std::move(n);
         break;
       }
@@ -508,7 +560,10 @@ class Compiler {
         n->slot = c.slot;
         ++depth_;
         sh_.max_depth = std::max(sh_.max_depth, depth_);
+        int saved = inner_slot_;
+        inner_slot_ = c.slot;
         n->body = cmd(*c.body);
+        inner_slot_ = saved;
         --depth_;
         out = std::move(n);
         break;
@@ -521,6 +576,7 @@ class Compiler {
  private:
   Shared& sh_;
   int depth_ = 0;
+  int inner_slot_ = -1;  // the innermost enclosing loop's variable
   std::set<int> let_slots_;  // slots bound by expression lets (may hold ⊥: never in linear forms)
   std::map<int, Type> types_;
 
@@ -609,12 +665,28 @@ class Compiler {
   Access access(int id, const std::vector<ExprPtr>& idx) {
     Access a;
     a.id = id;
+    bool all_lin = true;
     for (const auto& i : idx) {
       Sub s;
       s.lin = linear(*i, s.l);
       if (!s.lin) s.e = expr(*i);
+      all_lin = all_lin && s.lin;
       a.subs.push_back(std::move(s));
     }
+    // the distance, in cells, of the same access kPrefetch iterations of the innermost loop later
+    constexpr int64_t kPrefetch = 8;
+    if (all_lin && inner_slot_ >= 0 && static_cast<size_t>(id) < sh_.globals.size()) {
+      const auto& shape = sh_.globals[static_cast<size_t>(id)]->shape;
+      int64_t step = 0, stride = 1;
+      for (size_t d = a.subs.size(); d-- > 0;) {
+        for (const auto& [slot, k] : a.subs[d].l.t)
+          if (slot == inner_slot_) step += k * stride;
+        stride *= std::max<int64_t>(shape[d], 1);
+      }
+      // only strides that leave the cache line are worth a prefetch
+      if (step * 4 >= 64 || step * 4 <= -64) a.prefetch = step * kPrefetch;
+    }
+    a.pack();
     return a;
   }
 

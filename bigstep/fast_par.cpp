@@ -35,9 +35,8 @@ void check_annotation(Ctx& cx, const Cmd& c, Arr& a, size_t flat, const Value& v
   if (!sh.deferred) sh.deferred = std::make_unique<Outcome>(annotation_outcome(sh.p, c, cell_name(sh, a, flat), v, want, cx.env));
 }
 
-void step_limit(Ctx& cx, const Cmd& c) {
-  if (++cx.steps > cx.step_budget)
-    throw Stuck{Outcome::make(OutcomeKind::Inconclusive, c.loc,
+void step_bound_reached(Ctx& cx, const Cmd& c) {
+  throw Stuck{Outcome::make(OutcomeKind::Inconclusive, c.loc,
                               fmt::format("the step bound ({} assignments) was reached; raise --max-steps", cx.sh->o.max_steps))};
 }
 
