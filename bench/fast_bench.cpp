@@ -38,7 +38,10 @@ Prepared prepare(const Case& c, std::string& err) {
   return pr;
 }
 
-void BM_Fast(benchmark::State& state, const Case& c, bool check, int threads) {
+// Runs `engine` (returns the outcome and sets the assignments done) on a fresh copy of the
+// initial memory per iteration; reports assignments per second.
+template <class Engine>
+void timed(benchmark::State& state, const Case& c, Engine engine) {
   std::string err;
   Prepared pr = prepare(c, err);
   if (!pr.program) { state.SkipWithError(err.c_str()); return; }
@@ -47,34 +50,33 @@ void BM_Fast(benchmark::State& state, const Case& c, bool check, int threads) {
     state.PauseTiming();
     RunSetup st = pr.init;
     state.ResumeTiming();
-    FastOptions fo;
-    fo.check_races = check;
-    fo.threads = threads;
-    FastStats fs;
-    Outcome o = run_fast(*pr.program, st, fo, &fs);
+    Outcome o = engine(*pr.program, st, steps);
     if (!o.ok()) { state.SkipWithError(o.message.c_str()); return; }
-    steps = fs.steps;
   }
   state.counters["cells/s"] = benchmark::Counter(static_cast<double>(steps) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+void BM_Fast(benchmark::State& state, const Case& c, bool check, int threads) {
+  timed(state, c, [&](const Program& p, RunSetup& st, uint64_t& steps) {
+    FastOptions fo;
+    fo.check_races = check;
+    fo.threads = threads;
+    FastStats fs;
+    Outcome o = run_fast(p, st, fo, &fs);
+    steps = fs.steps;
+    return o;
+  });
+}
+
 void BM_Reference(benchmark::State& state, const Case& c) {
-  std::string err;
-  Prepared pr = prepare(c, err);
-  if (!pr.program) { state.SkipWithError(err.c_str()); return; }
-  uint64_t steps = 0;
-  for (auto _ : state) {
-    state.PauseTiming();
-    RunSetup st = pr.init;
-    state.ResumeTiming();
+  timed(state, c, [&](const Program& p, RunSetup& st, uint64_t& steps) {
     EngineStats es;
     ReferenceOptions ro;
     ro.max_steps = UINT64_MAX;
-    Outcome o = run_reference(*pr.program, st, ro, &es);
-    if (!o.ok()) { state.SkipWithError(o.message.c_str()); return; }
+    Outcome o = run_reference(p, st, ro, &es);
     steps = es.steps;
-  }
-  state.counters["cells/s"] = benchmark::Counter(static_cast<double>(steps) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    return o;
+  });
 }
 
 }  // namespace
