@@ -21,7 +21,6 @@ Outcome run_fast(const Program& p, RunSetup& state, const FastOptions& opts, Fas
   for (size_t i = 0; i < state.arrays.size(); ++i) {
     const ArrayState& src = state.arrays[i];
     auto a = make_array(static_cast<int>(i), src.elem, src.shape, src.size());
-    a->global = true;
     a->all_defined = true;
     for (size_t k = 0; k < src.size(); ++k) {
       if (src.cells[k].defined) a->set_raw(k, src.cells[k].bits(), 1);
@@ -42,8 +41,7 @@ Outcome run_fast(const Program& p, RunSetup& state, const FastOptions& opts, Fas
   for (size_t i = 0; i < sh.globals.size(); ++i) cx.arrays[i] = sh.globals[i].get();
   cx.stamp.assign(static_cast<size_t>(sh.max_depth) + 2, 0);
   cx.iter.assign(static_cast<size_t>(sh.max_depth) + 2, 0);
-  cx.step_budget = opts.max_steps == 0 ? UINT64_MAX : opts.max_steps;
-  if (sh.models) cx.model = &sh.models->per_thread.local();
+  cx.step_budget = remaining_steps(sh);
 
   Outcome result;
   tbb::task_arena arena(opts.threads > 0 ? opts.threads : tbb::task_arena::automatic);

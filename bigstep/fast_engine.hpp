@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -32,7 +31,6 @@ enum class Mode : uint8_t {
 struct Arr {
   int id = -1;
   Type elem = Type::Invalid;
-  bool global = false;
   std::vector<int64_t> shape;
   size_t size = 0;
   std::unique_ptr<uint64_t[]> storage;  // size * sizeof(elem) bytes, 8-byte aligned
@@ -159,11 +157,25 @@ struct CNode {
 };
 using CPtr = std::unique_ptr<CNode>;
 
-// A `par` loop.
-struct ParNode : CNode {
+// Evaluates an expression that must be defined (a bound, a condition, a let value, a size);
+// any failure is explained by the shared Evaluator, which throws the reference's Stuck.
+Value must(Ctx& cx, const ENode& n, const char* what);
+
+// A `for` or `par` loop.
+struct LoopNode : CNode {
   EPtr lo, hi;  // lo may be null
   CPtr body;
-  int slot = -1;
+  size_t slot = 0;
+  // The iterations first .. first + count - 1 (interpreter/eval.hpp, trip_count).
+  void range(Ctx& cx, int64_t& first, int64_t& count) const {
+    int64_t l = lo ? must(cx, *lo, "loop bound").i : 0;
+    int64_t h = must(cx, *hi, "loop bound").i;
+    if (!trip_count(lo != nullptr, l, h, first, count)) throw_stuck(OutcomeKind::Error, src->loc, "the loop's trip count overflows");
+  }
+};
+
+// A `par` loop (fast_par.cpp).
+struct ParNode : LoopNode {
   void exec(Ctx& cx) const override;
 };
 
@@ -179,7 +191,6 @@ struct Shared {
   std::atomic<uint64_t> steps{0};
   std::atomic<uint64_t> par_instances{0}, replays{0};
   std::unique_ptr<Outcome> deferred;  // the first annotation failure (in program order)
-  std::mutex mu;
   std::unique_ptr<ModelPool> models;
   Shared(const Program& p, const FastOptions& o) : p(p), o(o) {}
 };
@@ -196,9 +207,12 @@ inline void on_access(Ctx& cx, Arr& a, size_t flat, bool write) {
   note_access(cx, a, flat, write);
 }
 // Counts an assignment; beyond the step budget the outcome is inconclusive.
-[[noreturn]] void step_bound_reached(Ctx& cx, const Cmd& c);
 inline void step_limit(Ctx& cx, const Cmd& c) {
-  if (++cx.steps > cx.step_budget) step_bound_reached(cx, c);
+  if (++cx.steps > cx.step_budget) step_bound_reached(c, cx.sh->o.max_steps);
+}
+// The steps left to the whole run once `sh.steps` (parallel contexts) are counted.
+inline uint64_t remaining_steps(const Shared& sh) {
+  return sh.o.max_steps == 0 ? UINT64_MAX : sh.o.max_steps - std::min(sh.o.max_steps, sh.steps.load());
 }
 inline void poll_abort(const Ctx& cx) {
   if (cx.inst && cx.inst->abort.load(std::memory_order_relaxed)) throw Abort{};

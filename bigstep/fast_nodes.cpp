@@ -123,7 +123,7 @@ std::string cell_name(const Shared& sh, const Arr& a, size_t flat) {
 
 std::string shape_suffix(const Shared& sh, int id) {
   if (id < 0 || static_cast<size_t>(id) >= sh.globals.size()) return "";
-  return fmt::format(" (shape [{}])", fmt::join(sh.globals[static_cast<size_t>(id)]->shape, ", "));
+  return shape_note(sh.globals[static_cast<size_t>(id)]->shape);
 }
 
 bool SlowMem::read(int a, const std::vector<int64_t>& idx, Value& out) {
@@ -136,6 +136,18 @@ bool SlowMem::read(int a, const std::vector<int64_t>& idx, Value& out) {
 }
 
 std::string SlowMem::cell(int a, const std::vector<int64_t>& idx) const { return cell_text(cx.sh->names[static_cast<size_t>(a)], idx); }
+
+Value must(Ctx& cx, const ENode& n, const char* what) {
+  try {
+    Value v = n.eval(cx);
+    if (v.defined) return v;
+  } catch (const SlowPath&) {
+  }
+  SlowMem m{cx};
+  Evaluator<SlowMem> ev(cx.sh->params, cx.env, m);
+  ev.defined(*n.src, what);
+  throw_stuck(OutcomeKind::Error, n.src->loc, "internal: the fast engine found an undefined value that the reference does not");
+}
 
 namespace {
 
@@ -350,18 +362,6 @@ struct LetExprNode : ENode {
 
 // ---------------- commands (Fig 4.5) ----------------
 
-// Evaluates an expression that must be defined; any failure is explained by the Evaluator.
-Value must(Ctx& cx, const ENode& n, const char* what) {
-  try {
-    Value v = n.eval(cx);
-    if (v.defined) return v;
-  } catch (const SlowPath&) {
-  }
-  SlowMem m{cx};
-  Eval ev(cx.sh->params, cx.env, m);
-  ev.defined(*n.src, what);
-  throw_stuck(OutcomeKind::Error, n.src->loc, "internal: the fast engine found an undefined value that the reference does not");
-}
 
 struct SkipNode : CNode {
   void exec(Ctx&) const override {}  // U-SKIP
@@ -440,16 +440,10 @@ struct AllocNode : CNode {
   std::vector<EPtr> dims;
   void exec(Ctx& cx) const override {
     const Cmd& c = *src;
-    std::vector<int64_t> shape;
-    uint64_t cells = 1, limit = cx.sh->o.max_local_cells;
-    for (const auto& d : dims) {
-      int64_t n = must(cx, *d, "allocation size").i;
-      if (n < 0) throw_stuck(OutcomeKind::Error, d->src->loc, fmt::format("the size '{}' of '{}' is negative ({})", print_expr(*d->src), c.name, n));
-      shape.push_back(n);
-      if (n && cells > limit / static_cast<uint64_t>(n)) cells = limit + 1;
-      else cells *= static_cast<uint64_t>(n);
-    }
-    if (cells > limit) throw_stuck(OutcomeKind::Error, c.loc, fmt::format("'allocate {}' needs more than {} cells", c.name, limit));
+    size_t k = 0;  // alloc_shape visits the dimensions in order, as they were compiled
+    uint64_t cells;
+    std::vector<int64_t> shape =
+        alloc_shape(c, cx.sh->o.max_local_cells, [&](const Expr&) { return must(cx, *dims[k++], "allocation size").i; }, cells);
     auto arr = make_array(c.id, c.elem, std::move(shape), cells);
     arr->base_depth = cx.depth;
     arr->frame_depth = cx.frames.size();
@@ -470,15 +464,10 @@ struct AllocNode : CNode {
 };
 
 // U-FOR: iteration i runs in the memory left by iterations 0..i-1.
-struct ForNode : CNode {
-  EPtr lo, hi;
-  CPtr body;
-  size_t slot;
+struct ForNode : LoopNode {
   void exec(Ctx& cx) const override {
-    int64_t l = lo ? must(cx, *lo, "loop bound").i : 0;
-    int64_t h = must(cx, *hi, "loop bound").i;
     int64_t first, count;
-    if (!trip_count(lo != nullptr, l, h, first, count)) throw_stuck(OutcomeKind::Error, src->loc, "the loop's trip count overflows");
+    range(cx, first, count);
     Value saved = cx.env[slot];
     for (int64_t i = 0; i < count; ++i) {
       poll_abort(cx);
@@ -541,31 +530,12 @@ class Compiler {
         out = std::move(n);
         break;
       }
-      case CmdKind::For: {
-        auto n = std::make_unique<ForNode>();
-        if (c.lo) n->lo = expr(*c.lo);
-        n->hi = expr(*c.value);
-        n->slot = static_cast<size_t>(c.slot);
-        int saved = inner_slot_;
-        inner_slot_ = c.slot;
-        n->body = cmd(*c.body);
-        inner_slot_ = saved;
-        out = std::move(n);
-        break;
-      }
+      case CmdKind::For: out = loop(std::make_unique<ForNode>(), c); break;
       case CmdKind::Par: {
-        auto n = std::make_unique<ParNode>();
-        if (c.lo) n->lo = expr(*c.lo);
-        n->hi = expr(*c.value);
-        n->slot = c.slot;
         ++depth_;
         sh_.max_depth = std::max(sh_.max_depth, depth_);
-        int saved = inner_slot_;
-        inner_slot_ = c.slot;
-        n->body = cmd(*c.body);
-        inner_slot_ = saved;
+        out = loop(std::make_unique<ParNode>(), c);
         --depth_;
-        out = std::move(n);
         break;
       }
     }
@@ -579,6 +549,18 @@ class Compiler {
   int inner_slot_ = -1;  // the innermost enclosing loop's variable
   std::set<int> let_slots_;  // slots bound by expression lets (may hold ⊥: never in linear forms)
   std::map<int, Type> types_;
+
+  // The bounds outside the loop; the body with the loop as the innermost one.
+  CPtr loop(std::unique_ptr<LoopNode> n, const Cmd& c) {
+    if (c.lo) n->lo = expr(*c.lo);
+    n->hi = expr(*c.value);
+    n->slot = static_cast<size_t>(c.slot);
+    int saved = inner_slot_;
+    inner_slot_ = c.slot;
+    n->body = cmd(*c.body);
+    inner_slot_ = saved;
+    return n;
+  }
 
   Type array_type(int id) {
     if (static_cast<size_t>(id) < sh_.p.arrays.size()) return sh_.p.arrays[static_cast<size_t>(id)].elem;

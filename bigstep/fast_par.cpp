@@ -6,6 +6,8 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include <mutex>
+
 #include "bigstep/fast_engine.hpp"
 #include "bigstep/report.hpp"
 
@@ -23,7 +25,7 @@ void check_annotation(Ctx& cx, const Cmd& c, Arr& a, size_t flat, const Value& v
   try {
     want = tm.model->eval(*it->second, cx.env);
   } catch (const ModelError& e) {
-    throw_stuck(OutcomeKind::Error, c.annot->loc, fmt::format("evaluating the annotation {{{}}}: {}", print_expr(*c.annot), e.what()));
+    throw Stuck{annotation_error(c, e.what())};
   }
   if (identical(want, v)) return;
   if (cx.inst) {
@@ -35,10 +37,6 @@ void check_annotation(Ctx& cx, const Cmd& c, Arr& a, size_t flat, const Value& v
   if (!sh.deferred) sh.deferred = std::make_unique<Outcome>(annotation_outcome(sh.p, c, cell_name(sh, a, flat), v, want, cx.env));
 }
 
-void step_bound_reached(Ctx& cx, const Cmd& c) {
-  throw Stuck{Outcome::make(OutcomeKind::Inconclusive, c.loc,
-                              fmt::format("the step bound ({} assignments) was reached; raise --max-steps", cx.sh->o.max_steps))};
-}
 
 namespace {
 
@@ -140,48 +138,37 @@ void end_iteration(Frame& f) {
 // writer), then write-write (smallest cell, its first writer against the first writer whose
 // last value differs).
 void check_frame(const Shared& sh, const ParNode& n, const Frame& f, int64_t first) {
+  // a candidate witness: the cell, the iterations i (a writer) and j, ordered by (key, cell)
   struct Best {
-    int64_t j = -1, i = -1;
-    int id = 0;
-    size_t flat = 0;
     const Arr* a = nullptr;
+    size_t flat = 0;
+    int64_t key = 0, i = -1, j = -1;
     Value vi, vj;
+    bool before(int64_t k, const Arr* b, size_t fl) const {
+      if (a == nullptr) return true;
+      if (k != key) return k < key;
+      if (b->id != a->id) return b->id < a->id;
+      return fl < flat;
+    }
   };
-  auto before = [](int64_t j, const Arr* a, size_t flat, const Best& b) {
-    if (b.a == nullptr) return true;
-    if (j != b.j) return j < b.j;
-    if (a->id != b.a->id) return a->id < b.a->id;
-    return flat < b.flat;
-  };
-  Best rw;
+  Best rw;  // key: the reading iteration j
   for (const auto& [k, s] : f.cells) {
     if (s.w1 < 0 || s.r1 < 0) continue;
     int64_t j;
     if (s.w2 >= 0 || s.w1 != s.r1) j = s.r1;
     else if (s.r2 >= 0) j = s.r2;
     else continue;
-    if (!before(j, k.a, k.flat, rw)) continue;
-    rw.j = j;
-    rw.a = k.a;
-    rw.flat = k.flat;
-    rw.i = s.w1 != j ? s.w1 : s.w2;
-    rw.vi = rw.i == s.w1 ? s.v1 : s.v2;
+    if (!rw.before(j, k.a, k.flat)) continue;
+    int64_t i = s.w1 != j ? s.w1 : s.w2;
+    rw = Best{k.a, k.flat, j, i, j, i == s.w1 ? s.v1 : s.v2, Value{}};
   }
   if (rw.a)
     throw Stuck{race_outcome(*n.src, "read-write", cell_name(sh, *rw.a, rw.flat), first + rw.i, first + rw.j, rw.vi, std::nullopt)};
-  Best ww;
-  for (const auto& [k, s] : f.cells) {
-    if (s.wd < 0 || !before(0, k.a, k.flat, ww)) continue;
-    ww.j = 0;
-    ww.a = k.a;
-    ww.flat = k.flat;
-    ww.i = s.w1;
-    ww.vi = s.v1;
-    ww.vj = s.vd;
-    ww.id = static_cast<int>(s.wd);
-  }
+  Best ww;  // key 0: the smallest cell
+  for (const auto& [k, s] : f.cells)
+    if (s.wd >= 0 && ww.before(0, k.a, k.flat)) ww = Best{k.a, k.flat, 0, s.w1, s.wd, s.v1, s.vd};
   if (ww.a)
-    throw Stuck{race_outcome(*n.src, "write-write", cell_name(sh, *ww.a, ww.flat), first + ww.i, first + ww.id, ww.vi, ww.vj)};
+    throw Stuck{race_outcome(*n.src, "write-write", cell_name(sh, *ww.a, ww.flat), first + ww.i, first + ww.j, ww.vi, ww.vj)};
 }
 
 // Every iteration in the loop's initial memory, in order; then the checks; then μ ▷ ⋃ δμ_i.
@@ -193,7 +180,7 @@ void exact_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
     Ctx& cx;
     ~Pop() { cx.frames.pop_back(); }
   } pop{cx};
-  size_t slot = static_cast<size_t>(n.slot);
+  size_t slot = n.slot;
   Value saved = cx.env[slot];
   for (int64_t i = 0; i < count; ++i) {
     f.cur = i;
@@ -216,7 +203,7 @@ void nested_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
     if (st > kMaxStamp || static_cast<uint64_t>(count) > kOwnerMask) flag(cx);  // out of stamps: decide by replay
     cx.stamp[d] = st;
   }
-  size_t slot = static_cast<size_t>(n.slot);
+  size_t slot = n.slot;
   Value saved = cx.env[slot];
   ++cx.depth;
   for (int64_t i = 0; i < count; ++i) {
@@ -260,7 +247,7 @@ void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
   std::atomic<int64_t> min_fail{INT64_MAX};
   tbb::enumerable_thread_specific<std::vector<Undo>> undos;
   uint64_t budget = sh.o.max_steps == 0 ? UINT64_MAX : 0;  // set per iteration
-  size_t slot = static_cast<size_t>(n.slot);
+  size_t slot = n.slot;
   auto keep = [&](std::optional<Candidate>& into, Candidate c) {
     std::lock_guard<std::mutex> g(mu);
     if (!into || c.iter < into->iter) into = std::move(c);
@@ -313,7 +300,7 @@ void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
     for (auto& log : undos)
       for (const Undo& u : log) u.a->set_raw(u.flat, u.bits, u.def);
     sh.replays.fetch_add(1);
-    cx.step_budget = sh.o.max_steps == 0 ? UINT64_MAX : sh.o.max_steps - std::min(sh.o.max_steps, sh.steps.load());
+    cx.step_budget = remaining_steps(sh);
     cx.mode = Mode::Exact;
     struct Back {
       Ctx& cx;
@@ -324,7 +311,7 @@ void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
   }
   if (stuck) throw Stuck{std::move(stuck->outcome)};
   if (annot && !sh.deferred) sh.deferred = std::make_unique<Outcome>(std::move(annot->outcome));
-  cx.step_budget = sh.o.max_steps == 0 ? UINT64_MAX : sh.o.max_steps - std::min(sh.o.max_steps, sh.steps.load());
+  cx.step_budget = remaining_steps(sh);
 }
 
 }  // namespace
@@ -339,24 +326,8 @@ void note_access(Ctx& cx, Arr& a, size_t flat, bool write) {
 
 // U-PARLOOP
 void ParNode::exec(Ctx& cx) const {
-  int64_t l = 0, h;
-  {
-    // the bounds are evaluated like those of a `for` loop (their reads are the loop's own)
-    auto must_int = [&](const ENode& e) {
-      try {
-        Value v = e.eval(cx);
-        if (v.defined) return v.i;
-      } catch (const SlowPath&) {
-      }
-      SlowMem m{cx};
-      Evaluator<SlowMem> ev(cx.sh->params, cx.env, m);
-      return ev.defined(*e.src, "loop bound").i;
-    };
-    if (lo) l = must_int(*lo);
-    h = must_int(*hi);
-  }
   int64_t first, count;
-  if (!trip_count(lo != nullptr, l, h, first, count)) throw_stuck(OutcomeKind::Error, src->loc, "the loop's trip count overflows");
+  range(cx, first, count);
   if (cx.mode == Mode::Exact) exact_par(*this, cx, first, count);
   else if (cx.depth > 0) nested_par(*this, cx, first, count);
   else if (count > 0) top_par(*this, cx, first, count);

@@ -135,7 +135,7 @@ class Engine {
 
   std::string shape_text(int a) const {
     if (a < 0 || static_cast<size_t>(a) >= st_.arrays.size()) return "";
-    return fmt::format(" (shape [{}])", fmt::join(st_.arrays[static_cast<size_t>(a)].shape, ", "));
+    return shape_note(st_.arrays[static_cast<size_t>(a)].shape);
   }
 
   Value defined(const Expr& e, const View& mu, RSet& rho, const char* what) {
@@ -285,8 +285,7 @@ class Engine {
   // U-ASSIGN (corrected): every ιi evaluates to ni, ℓ = a[n1..nk] ∈ dom(μ), ⟦e⟧ = v defined;
   // result ⟨{ℓ ↦ v}; rd(e) ∪ ⋃ rd(ιi)⟩.
   Result assign(const Cmd& c, const View& mu) {
-    if (++stats_.steps > o_.max_steps)
-      stuck(OutcomeKind::Inconclusive, c.loc, fmt::format("the step bound ({} assignments) was reached; raise --max-steps", o_.max_steps));
+    if (++stats_.steps > o_.max_steps) step_bound_reached(c, o_.max_steps);
     Result r;
     Mem m{*this, mu, r.rho};
     Eval ev(st_.params, env_, m);
@@ -309,7 +308,7 @@ class Engine {
     try {
       want = o_.annotations->eval(*annot_code_.at(c.annot.get()), env_);
     } catch (const ModelError& e) {
-      stuck(OutcomeKind::Error, c.annot->loc, fmt::format("evaluating the annotation {{{}}}: {}", print_expr(*c.annot), e.what()));
+      throw Stuck{annotation_error(c, e.what())};
     }
     if (identical(want, v) || deferred_) return;
     // `annotation` means the program runs but a write differs from its annotation: a race,
@@ -326,17 +325,9 @@ class Engine {
   // (The type checker gave this allocation its own array id, which is the name shadowing μ \ a.)
   Result allocate(const Cmd& c, const View& mu) {
     RSet rho;
-    std::vector<int64_t> shape;
-    uint64_t cells = 1;
-    for (const auto& d : c.idx) {
-      int64_t n = defined(*d, mu, rho, "allocation size").i;
-      if (n < 0) stuck(OutcomeKind::Error, d->loc, fmt::format("the size '{}' of '{}' is negative ({})", print_expr(*d), c.name, n));
-      shape.push_back(n);
-      if (n && cells > o_.max_local_cells / static_cast<uint64_t>(n)) cells = o_.max_local_cells + 1;
-      else cells *= static_cast<uint64_t>(n);
-    }
-    if (cells > o_.max_local_cells)
-      stuck(OutcomeKind::Error, c.loc, fmt::format("'allocate {}' needs more than {} cells", c.name, o_.max_local_cells));
+    uint64_t cells;
+    std::vector<int64_t> shape =
+        alloc_shape(c, o_.max_local_cells, [&](const Expr& d) { return defined(d, mu, rho, "allocation size").i; }, cells);
     View v;
     v.parent = &mu;
     v.alloc_id = c.id;

@@ -50,4 +50,8 @@ Outcome annotation_outcome(const Program& p, const Cmd& c, const std::string& ce
   return o;
 }
 
+Outcome annotation_error(const Cmd& c, const std::string& why) {
+  return Outcome::make(OutcomeKind::Error, c.annot->loc, fmt::format("evaluating the annotation {{{}}}: {}", print_expr(*c.annot), why));
+}
+
 }  // namespace sched

@@ -21,4 +21,7 @@ Outcome race_outcome(const Cmd& c, const char* kind, const std::string& cell, in
 Outcome annotation_outcome(const Program& p, const Cmd& c, const std::string& cell, const Value& v, const Value& want,
                            const std::vector<Value>& env);
 
+// The model could not evaluate the annotation of assignment `c` (`why`): an error.
+Outcome annotation_error(const Cmd& c, const std::string& why);
+
 }  // namespace sched

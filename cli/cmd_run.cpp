@@ -115,8 +115,6 @@ RunResult run_one(const RunArgs& a, const Loaded& l) {
   mo.seed = a.seed;
   std::string err;
   if (!read_data(a.data, mo, err)) return bad(err);
-  if (a.engine != "fast" && a.engine != "reference" && a.engine != "native")
-    return bad(fmt::format("unknown engine '{}' (available: fast, reference, native)", a.engine));
   if (a.races == "off" && a.engine == "reference") return bad("'--races off' is an option of the fast engine");
   // strict races (ω-compatibility) are checked by the reference engine
   std::string engine = a.races == "strict" && a.engine == "fast" ? "reference" : a.engine;
@@ -138,20 +136,17 @@ RunResult run_one(const RunArgs& a, const Loaded& l) {
   Outcome o = prepare_run(p, *params, mo, st, lim);
   bool refused = !o.ok();  // parameters violating an assumption, sizes out of range: bad input
   if (o.ok()) {
-    EngineStats stats;
+    // the engine, then (when it ends ok) the outputs against the specification
+    std::string summary;
+    nlohmann::json stats = nlohmann::json::object();
+    auto k0 = std::chrono::steady_clock::now();
+    auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - k0).count(); };
     if (kernel) {
-      auto k0 = std::chrono::steady_clock::now();
       o = run_native(p, st, *kernel);
-      double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - k0).count();
-      if (o.ok()) {
-        Outcome cmp = compare_outputs(p, st, mo, 5, a.threads);
-        if (cmp.ok())
-          cmp.message = fmt::format("native kernel ({} in {:.3f} s, ran in {:.3f} s; races and undefined values are not checked natively), {}",
-                                    kernel->cached ? "cached" : "compiled", kernel->compile_seconds, secs, cmp.message);
-        cmp.data["kernel_seconds"] = secs;
-        cmp.data["compile_seconds"] = kernel->compile_seconds;
-        o = std::move(cmp);
-      }
+      double secs = seconds();
+      summary = fmt::format("native kernel ({} in {:.3f} s, ran in {:.3f} s; races and undefined values are not checked natively)",
+                            kernel->cached ? "cached" : "compiled", kernel->compile_seconds, secs);
+      stats = {{"kernel_seconds", secs}, {"compile_seconds", kernel->compile_seconds}};
     } else if (engine == "fast") {
       FastOptions fo;
       fo.check_races = a.races != "off";
@@ -159,34 +154,26 @@ RunResult run_one(const RunArgs& a, const Loaded& l) {
       fo.annotations = a.check_annotations ? &mo : nullptr;
       fo.max_steps = a.max_steps;
       FastStats fs;
-      auto k0 = std::chrono::steady_clock::now();
       o = run_fast(p, st, fo, &fs);
-      double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - k0).count();
-      if (o.ok()) {
-        Outcome cmp = compare_outputs(p, st, mo, 5, a.threads);
-        cmp.data["steps"] = fs.steps;
-        cmp.data["par_instances"] = fs.par_instances;
-        cmp.data["replays"] = fs.replays;
-        cmp.data["engine_seconds"] = secs;
-        if (cmp.ok())
-          cmp.message = fmt::format("{} assignment(s) in {:.3f} s, {} parallel loop instance(s) {}, {}", fs.steps, secs, fs.par_instances,
-                                    fo.check_races ? fmt::format("race-free ({} replayed exactly)", fs.replays) : "(races not checked)",
-                                    cmp.message);
-        o = std::move(cmp);
-      }
+      double secs = seconds();
+      summary = fmt::format("{} assignment(s) in {:.3f} s, {} parallel loop instance(s) {}", fs.steps, secs, fs.par_instances,
+                            fo.check_races ? fmt::format("race-free ({} replayed exactly)", fs.replays) : "(races not checked)");
+      stats = {{"steps", fs.steps}, {"par_instances", fs.par_instances}, {"replays", fs.replays}, {"engine_seconds", secs}};
     } else {
       ReferenceOptions ro;
       ro.strict_races = a.races == "strict";
       ro.annotations = a.check_annotations ? model.get() : nullptr;
       if (a.max_steps) ro.max_steps = a.max_steps;
-      o = run_reference(p, st, ro, &stats);
-      if (o.ok()) {
-        Outcome cmp = compare_outputs(p, st, mo, 5, a.threads);
-        cmp.data["steps"] = stats.steps;
-        cmp.data["par_loops_checked"] = stats.par_loops;
-        if (cmp.ok()) cmp.message = fmt::format("{} assignment(s), {} parallel loop(s) race-free, {}", stats.steps, stats.par_loops, cmp.message);
-        o = std::move(cmp);
-      }
+      EngineStats es;
+      o = run_reference(p, st, ro, &es);
+      summary = fmt::format("{} assignment(s), {} parallel loop(s) race-free", es.steps, es.par_loops);
+      stats = {{"steps", es.steps}, {"par_loops_checked", es.par_loops}};
+    }
+    if (o.ok()) {
+      Outcome cmp = compare_outputs(p, st, mo, 5, a.threads);
+      if (cmp.ok()) cmp.message = summary + ", " + cmp.message;
+      for (const auto& [k, v] : stats.items()) cmp.data[k] = v;
+      o = std::move(cmp);
     }
     if ((o.ok() || o.kind == OutcomeKind::Mismatch) && !a.out_dir.empty()) {
       std::filesystem::create_directories(a.out_dir);

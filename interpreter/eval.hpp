@@ -142,6 +142,29 @@ inline std::string undefined_write_message(const std::string& cell, const std::s
                                           : " (it reads " + first_bottom + ")");
 }
 
+// The shape of `allocate c` (U-ALLOCATE): each dimension's value from `dim` (which evaluates
+// it, defined, in the engine's memory), none negative, at most `limit` cells in all (else
+// stuck). `cells` receives the number of cells.
+template <class Dim>
+std::vector<int64_t> alloc_shape(const Cmd& c, uint64_t limit, Dim dim, uint64_t& cells) {
+  std::vector<int64_t> shape;
+  cells = 1;
+  for (const auto& d : c.idx) {
+    int64_t n = dim(*d);
+    if (n < 0) throw_stuck(OutcomeKind::Error, d->loc, fmt::format("the size '{}' of '{}' is negative ({})", print_expr(*d), c.name, n));
+    shape.push_back(n);
+    if (n && cells > limit / static_cast<uint64_t>(n)) cells = limit + 1;
+    else cells *= static_cast<uint64_t>(n);
+  }
+  if (cells > limit) throw_stuck(OutcomeKind::Error, c.loc, fmt::format("'allocate {}' needs more than {} cells", c.name, limit));
+  return shape;
+}
+
+// The step bound (assignments) reached at assignment `c`: inconclusive.
+[[noreturn]] inline void step_bound_reached(const Cmd& c, uint64_t max_steps) {
+  throw_stuck(OutcomeKind::Inconclusive, c.loc, fmt::format("the step bound ({} assignments) was reached; raise --max-steps", max_steps));
+}
+
 // The iterations of a loop: `x < n` is 0 <= x < n (none when n <= 0); `x = lo to hi` is
 // lo <= x <= hi (none when hi < lo). False when the trip count does not fit in 64 bits.
 inline bool trip_count(bool has_lo, int64_t lo, int64_t hi, int64_t& first, int64_t& count) {

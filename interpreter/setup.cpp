@@ -7,6 +7,8 @@
 
 namespace sched {
 
+std::string shape_note(const std::vector<int64_t>& shape) { return fmt::format(" (shape [{}])", fmt::join(shape, ", ")); }
+
 std::string cell_text(const std::string& array, const std::vector<int64_t>& idx) {
   std::string s = array + "[";
   for (size_t i = 0; i < idx.size(); ++i) s += fmt::format("{}{}", i ? ", " : "", idx[i]);

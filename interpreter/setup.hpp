@@ -42,6 +42,8 @@ Outcome compare_outputs(const Program& p, const RunSetup& final_state, const Mod
 
 // "a[1, 2]" for people.
 std::string cell_text(const std::string& array, const std::vector<int64_t>& idx);
+// " (shape [4, 4])", appended to out-of-bounds messages about global arrays.
+std::string shape_note(const std::vector<int64_t>& shape);
 std::vector<int64_t> unflatten(const std::vector<int64_t>& shape, size_t flat);
 // Whether idx lies in [0, shape) (same rank), and its C-order position.
 bool in_shape(const std::vector<int64_t>& shape, const std::vector<int64_t>& idx);

@@ -212,9 +212,9 @@ class Machine {
     std::string cell(int a, const std::vector<int64_t>& idx) const { return m.cell_text(a, idx); }
     std::string shape(int a) const {
       for (auto it = locals.rbegin(); it != locals.rend(); ++it)
-        if ((*it)->array == a) return fmt::format(" (shape [{}])", fmt::join((*it)->shape, ", "));
+        if ((*it)->array == a) return shape_note((*it)->shape);
       if (a >= 0 && static_cast<size_t>(a) < m.init_.arrays.size())
-        return fmt::format(" (shape [{}])", fmt::join(m.init_.arrays[static_cast<size_t>(a)].shape, ", "));
+        return shape_note(m.init_.arrays[static_cast<size_t>(a)].shape);
       return "";
     }
   };

@@ -10,6 +10,7 @@
 #include "tests/test_util.hpp"
 
 using namespace sched;
+using sched::test::joined;
 using sched::test::slurp;
 
 namespace {
@@ -19,12 +20,6 @@ struct Ran {
   RunSetup state;
   FastStats stats;
 };
-
-std::string joined(const Outcome& o) {
-  std::string s = std::string(outcome_name(o.kind)) + ": " + o.message;
-  for (const auto& d : o.details) s += "\n" + d;
-  return s;
-}
 
 struct Engines {
   std::optional<Program> program;

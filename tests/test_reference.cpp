@@ -10,6 +10,7 @@
 #include "tests/test_util.hpp"
 
 using namespace sched;
+using sched::test::joined;
 using sched::test::slurp;
 
 namespace {
@@ -41,12 +42,6 @@ Ran run_text(const std::string& text, const std::vector<std::string>& params = {
   return r;
 }
 
-
-std::string joined(const Outcome& o) {
-  std::string s = o.message;
-  for (const auto& d : o.details) s += "\n" + d;
-  return s;
-}
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "interpreter/load.hpp"
+#include "interpreter/outcome.hpp"
 #include "interpreter/parser.hpp"
 #include "interpreter/printer.hpp"
 #include "interpreter/typecheck.hpp"
@@ -24,6 +25,13 @@ inline std::string slurp(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// "race: message" and the detail lines, for assertions and failure messages.
+inline std::string joined(const Outcome& o) {
+  std::string s = std::string(outcome_name(o.kind)) + ": " + o.message;
+  for (const auto& d : o.details) s += "\n" + d;
+  return s;
 }
 
 inline std::string typecheck_errors(const std::string& text) {
