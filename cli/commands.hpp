@@ -23,5 +23,6 @@ void register_run(CLI::App& app);
 void register_check(CLI::App& app);
 void register_explore(CLI::App& app);
 void register_emit(CLI::App& app);
+void register_verify(CLI::App& app);
 
 }  // namespace sched::cli

@@ -1,0 +1,57 @@
+// `sched verify FILE`: the static verifier of chapter 5 (verifier/verify.hpp).
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "interpreter/load.hpp"
+#include "verifier/verify.hpp"
+
+namespace sched::cli {
+
+void register_verify(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "verify",
+      "Prove or refute a program against its specification for all parameters and inputs (thesis ch. 5:\n"
+      "prophetic and symbolic evaluation over isl, verification conditions proved by z3).\n"
+      "Verdicts: verified (exit 0), refuted with a counterexample (exit 1), unknown (exit 3).");
+  static std::vector<std::string> files;
+  static std::string floats = "real";
+  static double timeout = 60;
+  static bool json = false, show_vcs = false;
+  static std::string smt2;
+  cmd->add_option("FILE", files, "programs to verify")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--float", floats, "floats in the VCs: real (exact reals, the thesis' choice), ieee (z3 floating point, bit for bit), uninterpreted (only equal expressions are equal)")
+      ->check(CLI::IsMember({"real", "ieee", "uninterpreted"}));
+  cmd->add_option("--timeout", timeout, "time limit per file in seconds (reached: unknown)")->check(CLI::PositiveNumber);
+  cmd->add_flag("--json", json, "one JSON object per file on stdout (\"verdict\": verified|refuted|unknown)");
+  cmd->add_option("--smt2", smt2, "write every z3 query as SMT-LIB2 into this directory");
+  cmd->add_flag("--show-vcs", show_vcs, "list every verification condition with its status");
+  cmd->callback([] {
+    int worst = kClean;
+    for (const auto& f : files) {
+      Loaded l = load_file(f);
+      if (l.stage != LoadStage::Ok) {
+        std::cerr << l.diagnostics;
+        if (json) std::cout << nlohmann::json{{"file", f}, {"verdict", "bad-input"}, {"diagnostics", l.diagnostics}}.dump() << "\n";
+        worst = std::max<int>(worst, kBadInput);
+        continue;
+      }
+      verify::Options o;
+      o.timeout_s = timeout;
+      o.smt.floats = floats == "ieee" ? verify::FloatMode::Ieee
+                     : floats == "uninterpreted" ? verify::FloatMode::Uninterpreted : verify::FloatMode::Real;
+      o.smt.timeout_ms = static_cast<unsigned>(timeout * 1000);
+      if (!smt2.empty()) o.smt.smt2_dir = files.size() > 1 ? smt2 + "/" + std::filesystem::path(f).stem().string() : smt2;
+      verify::Verdict v = verify::verify_program(*l.program, o);
+      if (json) std::cout << verify::to_json(v, *l.program, f).dump() << "\n";
+      else std::cout << verify::render(v, *l.program, f, show_vcs);
+      int code = v.kind == verify::Verdict::Kind::Verified ? kClean : v.kind == verify::Verdict::Kind::Refuted ? kFinding : kInconclusive;
+      if (worst != kBadInput) worst = code == kFinding || worst == kFinding ? kFinding : std::max(worst, code);
+    }
+    set_exit(worst);
+  });
+}
+
+}  // namespace sched::cli

@@ -1,0 +1,553 @@
+#include "verifier/smt.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <isl/constraint.h>
+#include <isl/local_space.h>
+#include <isl/val.h>
+#include <z3++.h>
+
+#include "interpreter/eval.hpp"
+#include "interpreter/ops.hpp"
+
+namespace sched::verify {
+
+std::string float_mode_name(FloatMode m) {
+  switch (m) {
+    case FloatMode::Real: return "real";
+    case FloatMode::Ieee: return "ieee";
+    case FloatMode::Uninterpreted: return "uninterpreted";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string pow2(int k) {  // 2^k in decimal
+  std::string d = "1";
+  for (int i = 0; i < k; ++i) {
+    int carry = 0;
+    for (auto it = d.rbegin(); it != d.rend(); ++it) {
+      int v = (*it - '0') * 2 + carry;
+      *it = static_cast<char>('0' + v % 10);
+      carry = v / 10;
+    }
+    if (carry) d.insert(d.begin(), static_cast<char>('0' + carry));
+  }
+  return d;
+}
+
+std::string val_str(isl_val* v) {
+  char* s = isl_val_to_str(v);
+  std::string r = s;
+  free(s);
+  isl_val_free(v);
+  return r;
+}
+
+}  // namespace
+
+struct Smt::Impl {
+  const Program& p;
+  const Templates& t;
+  SmtOptions o;
+  z3::context ctx;
+  std::map<int, z3::func_decl> tensors;
+  std::vector<int> pending;  // declared, body not yet given
+  std::map<std::string, z3::func_decl> ufs;
+
+  Impl(const Program& p, const Templates& t, SmtOptions o) : p(p), t(t), o(std::move(o)) {}
+
+  // ---- sorts and constants ----
+  z3::sort sort(Type ty) {
+    switch (ty) {
+      case Type::Bool: return ctx.bool_sort();
+      case Type::Int: return ctx.int_sort();
+      case Type::F32:
+      case Type::F64:
+        if (o.floats == FloatMode::Real) return ctx.real_sort();
+        if (o.floats == FloatMode::Ieee) return ty == Type::F32 ? ctx.fpa_sort(8, 24) : ctx.fpa_sort(11, 53);
+        return ctx.uninterpreted_sort(ty == Type::F32 ? "F32" : "F64");
+      default: return ctx.bv_sort(static_cast<unsigned>(type_bits(ty)));
+    }
+  }
+
+  z3::func_decl uf(const std::string& name, const std::vector<z3::sort>& dom, const z3::sort& range) {
+    std::string key = name;
+    for (const auto& s : dom) {
+      key += '|';
+      key += s.to_string();
+    }
+    key += '|';
+    key += range.to_string();
+    auto it = ufs.find(key);
+    if (it != ufs.end()) return it->second;
+    z3::sort_vector sv(ctx);
+    for (const auto& s : dom) sv.push_back(s);
+    z3::func_decl f = ctx.function(name.c_str(), sv, range);
+    ufs.emplace(key, f);
+    return f;
+  }
+  z3::expr apply(const std::string& name, const std::vector<z3::expr>& args, const z3::sort& range) {
+    std::vector<z3::sort> dom;
+    z3::expr_vector av(ctx);
+    for (const auto& a : args) { dom.push_back(a.get_sort()); av.push_back(a); }
+    return uf(name, dom, range)(av);
+  }
+
+  z3::expr to_int(const z3::expr& a) { return z3::expr(ctx, Z3_mk_real2int(ctx, a)); }
+  z3::expr rne() { return z3::expr(ctx, Z3_mk_fpa_rne(ctx)); }
+  z3::expr rtz() { return z3::expr(ctx, Z3_mk_fpa_rtz(ctx)); }
+
+  z3::expr konst(const Value& v) {
+    Type ty = v.type;
+    if (ty == Type::Bool) return ctx.bool_val(v.b);
+    if (ty == Type::Int) return ctx.int_val(static_cast<int64_t>(v.i));
+    if (is_machine_int(ty)) return ctx.bv_val(static_cast<uint64_t>(v.bits()), static_cast<unsigned>(type_bits(ty)));
+    double d = ty == Type::F32 ? static_cast<double>(v.f) : v.d;
+    if (o.floats == FloatMode::Ieee) {
+      Z3_ast a = ty == Type::F32 ? Z3_mk_fpa_numeral_float(ctx, v.f, sort(ty)) : Z3_mk_fpa_numeral_double(ctx, d, sort(ty));
+      return z3::expr(ctx, a);
+    }
+    if (o.floats == FloatMode::Uninterpreted || !std::isfinite(d))
+      return ctx.constant(fmt::format("{}!{:x}", type_name(ty), v.bits()).c_str(), sort(ty));
+    int e = 0;
+    double m = std::frexp(d, &e);  // d = m * 2^e, 0.5 <= |m| < 1
+    int64_t mant = static_cast<int64_t>(std::ldexp(m, 53));
+    e -= 53;
+    if (e >= 0) return ctx.real_val(fmt::format("{}", mant).c_str()) * ctx.real_val(pow2(e).c_str());
+    return ctx.real_val(fmt::format("{}/{}", mant, pow2(-e)).c_str());
+  }
+
+  // ---- operations (ops.hpp's contract) ----
+  z3::expr unop(UnOp op, Type ty, const z3::expr& a) {
+    if (op == UnOp::Not) return !a;
+    if (is_float(ty)) {
+      if (o.floats == FloatMode::Ieee) return z3::expr(ctx, Z3_mk_fpa_neg(ctx, a));
+      if (o.floats == FloatMode::Uninterpreted) return apply("neg", {a}, sort(ty));
+    }
+    return -a;
+  }
+
+  z3::expr cmp(BinOp op, Type ty, const z3::expr& a, const z3::expr& b) {
+    bool u = is_unsigned_int(ty);
+    bool s = is_signed_int(ty);
+    if (is_float(ty) && o.floats == FloatMode::Uninterpreted) {
+      z3::expr lt = apply("lt", {a, b}, ctx.bool_sort()), gt = apply("lt", {b, a}, ctx.bool_sort());
+      z3::expr eq = apply("feq", {a, b}, ctx.bool_sort());
+      switch (op) {
+        case BinOp::Eq: return eq;
+        case BinOp::Ne: return !eq;
+        case BinOp::Lt: return lt;
+        case BinOp::Gt: return gt;
+        case BinOp::Le: return lt || eq;
+        default: return gt || eq;
+      }
+    }
+    if (is_float(ty) && o.floats == FloatMode::Ieee) {
+      switch (op) {
+        case BinOp::Eq: return z3::expr(ctx, Z3_mk_fpa_eq(ctx, a, b));
+        case BinOp::Ne: return !z3::expr(ctx, Z3_mk_fpa_eq(ctx, a, b));
+        case BinOp::Lt: return z3::expr(ctx, Z3_mk_fpa_lt(ctx, a, b));
+        case BinOp::Le: return z3::expr(ctx, Z3_mk_fpa_leq(ctx, a, b));
+        case BinOp::Gt: return z3::expr(ctx, Z3_mk_fpa_gt(ctx, a, b));
+        default: return z3::expr(ctx, Z3_mk_fpa_geq(ctx, a, b));
+      }
+    }
+    switch (op) {
+      case BinOp::Eq: return a == b;
+      case BinOp::Ne: return a != b;
+      case BinOp::Lt: return u ? z3::ult(a, b) : s ? z3::slt(a, b) : a < b;
+      case BinOp::Le: return u ? z3::ule(a, b) : s ? z3::sle(a, b) : a <= b;
+      case BinOp::Gt: return u ? z3::ugt(a, b) : s ? z3::sgt(a, b) : a > b;
+      default: return u ? z3::uge(a, b) : s ? z3::sge(a, b) : a >= b;
+    }
+  }
+
+  z3::expr fbin(BinOp op, Type ty, const z3::expr& a, const z3::expr& b) {
+    if (o.floats == FloatMode::Uninterpreted) {
+      static const char* names[] = {"add", "sub", "mul", "div", "mod"};
+      return apply(names[static_cast<int>(op)], {a, b}, sort(ty));
+    }
+    if (o.floats == FloatMode::Ieee) {
+      switch (op) {
+        case BinOp::Add: return z3::expr(ctx, Z3_mk_fpa_add(ctx, rne(), a, b));
+        case BinOp::Sub: return z3::expr(ctx, Z3_mk_fpa_sub(ctx, rne(), a, b));
+        case BinOp::Mul: return z3::expr(ctx, Z3_mk_fpa_mul(ctx, rne(), a, b));
+        case BinOp::Div: return z3::expr(ctx, Z3_mk_fpa_div(ctx, rne(), a, b));
+        default: {  // x - y * floor(x / y), each step rounded
+          z3::expr q = z3::expr(ctx, Z3_mk_fpa_div(ctx, rne(), a, b));
+          z3::expr f = z3::expr(ctx, Z3_mk_fpa_round_to_integral(ctx, z3::expr(ctx, Z3_mk_fpa_rtn(ctx)), q));
+          return z3::expr(ctx, Z3_mk_fpa_sub(ctx, rne(), a, z3::expr(ctx, Z3_mk_fpa_mul(ctx, rne(), b, f))));
+        }
+      }
+    }
+    switch (op) {
+      case BinOp::Add: return a + b;
+      case BinOp::Sub: return a - b;
+      case BinOp::Mul: return a * b;
+      case BinOp::Div: return a / b;
+      default: return a - b * z3::to_real(to_int(a / b));
+    }
+  }
+
+  z3::expr binop(BinOp op, Type ty, const z3::expr& a, const z3::expr& b) {
+    if (op == BinOp::And) return a && b;
+    if (op == BinOp::Or) return a || b;
+    if (is_comparison(op)) return cmp(op, ty, a, b);
+    if (is_float(ty)) return fbin(op, ty, a, b);
+    if (ty == Type::Int) {  // exact; SMT-LIB div/mod are Euclidean
+      switch (op) {
+        case BinOp::Add: return a + b;
+        case BinOp::Sub: return a - b;
+        case BinOp::Mul: return a * b;
+        case BinOp::Div: return z3::expr(ctx, Z3_mk_div(ctx, a, b));
+        default: return z3::expr(ctx, Z3_mk_mod(ctx, a, b));
+      }
+    }
+    unsigned bits = static_cast<unsigned>(type_bits(ty));
+    z3::expr zero = ctx.bv_val(0, bits);
+    switch (op) {
+      case BinOp::Add: return a + b;
+      case BinOp::Sub: return a - b;
+      case BinOp::Mul: return a * b;
+      default: break;
+    }
+    if (is_unsigned_int(ty)) {  // x / 0 == x % 0 == 0
+      z3::expr r = op == BinOp::Div ? z3::udiv(a, b) : z3::urem(a, b);
+      return z3::ite(b == zero, zero, r);
+    }
+    z3::expr r0 = z3::srem(a, b);  // sign of a
+    z3::expr r = z3::ite(z3::slt(r0, zero), z3::ite(z3::slt(b, zero), r0 - b, r0 + b), r0);
+    z3::expr res = op == BinOp::Mod ? r : z3::expr(ctx, Z3_mk_bvsdiv(ctx, a - r, b));
+    return z3::ite(b == zero, zero, res);
+  }
+
+  z3::expr cast(Type from, Type to, const z3::expr& a) {
+    if (from == to) return a;
+    if (to == Type::Bool) {
+      if (is_float(from)) return !cmp(BinOp::Eq, from, a, konst(cast_value(from, Value::of_int(0))));
+      return a != konst(cast_value(from, Value::of_int(0)));
+    }
+    if (from == Type::Bool) return z3::ite(a, konst(cast_value(to, Value::of_int(1))), konst(cast_value(to, Value::of_int(0))));
+    if (o.floats == FloatMode::Uninterpreted && (is_float(from) || is_float(to)))
+      return apply(fmt::format("cast_{}_{}", type_name(from), type_name(to)), {a}, sort(to));
+    auto to_int_term = [&](const z3::expr& x) {  // a machine int or 𝔸 as a mathematical integer
+      if (from == Type::Int) return x;
+      return z3::bv2int(x, is_signed_int(from));
+    };
+    if (is_float(to)) {
+      if (o.floats == FloatMode::Ieee) {
+        if (is_float(from)) return z3::expr(ctx, Z3_mk_fpa_to_fp_float(ctx, rne(), a, sort(to)));
+        z3::expr bv = from == Type::Int ? z3::int2bv(64, a) : a;
+        return z3::expr(ctx, is_unsigned_int(from) ? Z3_mk_fpa_to_fp_unsigned(ctx, rne(), bv, sort(to))
+                                                   : Z3_mk_fpa_to_fp_signed(ctx, rne(), bv, sort(to)));
+      }
+      if (is_float(from)) return a;  // reals: f32 and f64 are the same numbers
+      return z3::to_real(to_int_term(a));
+    }
+    // to an integer type
+    if (is_float(from)) {
+      if (o.floats == FloatMode::Ieee) {
+        unsigned bits = static_cast<unsigned>(type_bits(to));
+        z3::expr r(ctx, is_unsigned_int(to) ? Z3_mk_fpa_to_ubv(ctx, rtz(), a, bits) : Z3_mk_fpa_to_sbv(ctx, rtz(), a, bits));
+        return to == Type::Int ? z3::bv2int(r, true) : r;
+      }
+      z3::expr tr = z3::ite(a >= 0, to_int(a), -to_int(-a));  // truncation towards zero
+      return to == Type::Int ? tr : z3::int2bv(static_cast<unsigned>(type_bits(to)), tr);
+    }
+    z3::expr i = to_int_term(a);
+    return to == Type::Int ? i : z3::int2bv(static_cast<unsigned>(type_bits(to)), i);
+  }
+
+  z3::expr builtin(Builtin f, Type ty, const std::vector<z3::expr>& a, const std::vector<Type>& at) {
+    Type arg = at.empty() ? ty : at.back();
+    switch (f) {
+      case Builtin::Select: return z3::ite(a[0], a[1], a[2]);
+      case Builtin::Min: return z3::ite(cmp(BinOp::Lt, arg, a[1], a[0]), a[1], a[0]);
+      case Builtin::Max: return z3::ite(cmp(BinOp::Lt, arg, a[0], a[1]), a[1], a[0]);
+      case Builtin::Abs:
+        if (is_float(arg)) {
+          if (o.floats == FloatMode::Ieee) return z3::expr(ctx, Z3_mk_fpa_abs(ctx, a[0]));
+          if (o.floats == FloatMode::Uninterpreted) return apply("abs", a, sort(ty));
+        }
+        if (is_machine_int(arg)) return z3::ite(z3::slt(a[0], ctx.bv_val(0, a[0].get_sort().bv_size())), -a[0], a[0]);
+        return z3::ite(a[0] < 0, -a[0], a[0]);
+      case Builtin::Sqrt:
+        if (o.floats == FloatMode::Ieee) return z3::expr(ctx, Z3_mk_fpa_sqrt(ctx, rne(), a[0]));
+        return apply("sqrt", a, sort(ty));
+      case Builtin::Floor:
+      case Builtin::Ceil:
+      case Builtin::Round:
+        if (o.floats == FloatMode::Ieee) {
+          Z3_ast rm = f == Builtin::Floor ? Z3_mk_fpa_rtn(ctx) : f == Builtin::Ceil ? Z3_mk_fpa_rtp(ctx) : Z3_mk_fpa_rne(ctx);
+          return z3::expr(ctx, Z3_mk_fpa_round_to_integral(ctx, rm, a[0]));
+        }
+        if (o.floats == FloatMode::Real && f == Builtin::Floor) return z3::to_real(to_int(a[0]));
+        if (o.floats == FloatMode::Real && f == Builtin::Ceil) return -z3::to_real(to_int(-a[0]));
+        return apply(std::string(builtin_name(f)), a, sort(ty));
+      default: return apply(std::string(builtin_name(f)), a, sort(ty));  // exp log pow
+    }
+  }
+
+  // ---- tensors ----
+  // Defined tensors take the program parameters as their first arguments (their equations may
+  // mention them); input tensors are functions of their indices only.
+  z3::func_decl tensor(int id) {
+    auto it = tensors.find(id);
+    if (it != tensors.end()) return it->second;
+    const TensorDecl& td = p.tensors[static_cast<size_t>(id)];
+    size_t extra = td.is_input() ? 0 : p.params.size();
+    std::vector<z3::sort> ds(extra + td.idx.size(), ctx.int_sort());
+    z3::sort_vector dom(ctx);
+    for (const auto& d : ds) dom.push_back(d);
+    z3::func_decl f = td.is_input() ? ctx.function(td.name.c_str(), dom, sort(td.type))
+                                    : ctx.recfun(ctx.str_symbol(td.name.c_str()), static_cast<unsigned>(ds.size()), ds.data(), sort(td.type));
+    tensors.emplace(id, f);
+    if (!td.is_input()) pending.push_back(id);
+    return f;
+  }
+
+  z3::expr tensor_app(int id, const std::vector<z3::expr>& idx, const std::vector<z3::expr>* prm = nullptr) {
+    const TensorDecl& td = p.tensors[static_cast<size_t>(id)];
+    z3::expr_vector av(ctx);
+    if (!td.is_input())
+      for (size_t i = 0; i < p.params.size(); ++i) av.push_back(prm ? (*prm)[i] : param(p.params[i].name));
+    for (const auto& x : idx) av.push_back(x);
+    return tensor(id)(av);
+  }
+
+  void define_pending() {
+    while (!pending.empty()) {
+      int id = pending.back();
+      pending.pop_back();
+      const TensorDecl& td = p.tensors[static_cast<size_t>(id)];
+      z3::expr_vector args(ctx);
+      std::vector<z3::expr> prm;
+      for (const auto& pd : p.params) {
+        prm.push_back(ctx.int_const(fmt::format("{}!{}", td.name, pd.name).c_str()));
+        args.push_back(prm.back());
+      }
+      std::vector<z3::expr> slots(static_cast<size_t>(std::max(td.num_slots, 1)), ctx.int_val(0));
+      std::vector<z3::expr> av;
+      for (size_t i = 0; i < td.idx.size(); ++i) {
+        z3::expr x = ctx.int_const(fmt::format("{}!{}", td.name, td.idx[i]).c_str());
+        args.push_back(x);
+        av.push_back(x);
+        slots[static_cast<size_t>(td.idx_slots[i])] = x;
+      }
+      std::vector<z3::expr> all = prm;
+      all.insert(all.end(), av.begin(), av.end());
+      z3::expr body = apply(fmt::format("undef!{}", td.name), all, sort(td.type));  // ⊥: no case applies
+      for (auto c = td.cases.rbegin(); c != td.cases.rend(); ++c) {
+        z3::expr v = expr(*c->value, slots, &prm);
+        body = c->cond ? z3::ite(expr(*c->cond, slots, &prm), v, body) : v;
+      }
+      ctx.recdef(tensors.at(id), args, body);
+    }
+  }
+
+  z3::expr param(const std::string& n) { return ctx.int_const(n.c_str()); }
+
+  // A prophetic expression (tensor equations) with local slots bound to z3 terms.
+  z3::expr expr(const Expr& e, std::vector<z3::expr>& slots, const std::vector<z3::expr>* prm = nullptr) {
+    switch (e.kind) {
+      case ExprKind::IntLit:
+      case ExprKind::FloatLit:
+      case ExprKind::BoolLit: return konst(literal_value(e));
+      case ExprKind::Var:
+        if (e.var_kind == VarKind::Param) return prm ? (*prm)[static_cast<size_t>(e.slot)] : param(p.params[static_cast<size_t>(e.slot)].name);
+        return slots.at(static_cast<size_t>(e.slot));
+      case ExprKind::TensorRead: {
+        std::vector<z3::expr> av;
+        for (const auto& a : e.args) av.push_back(expr(*a, slots, prm));
+        return tensor_app(e.id, av, prm);
+      }
+      case ExprKind::Unary: return unop(e.uop, e.type, expr(*e.args[0], slots, prm));
+      case ExprKind::Binary: return binop(e.bop, e.args[0]->type, expr(*e.args[0], slots, prm), expr(*e.args[1], slots, prm));
+      case ExprKind::Cast: return cast(e.args[0]->type, e.type, expr(*e.args[0], slots, prm));
+      case ExprKind::Call: {
+        if (e.fn == Builtin::Cast) return cast(e.args[0]->type, e.type, expr(*e.args[0], slots, prm));
+        std::vector<z3::expr> a;
+        std::vector<Type> at;
+        for (const auto& x : e.args) { a.push_back(expr(*x, slots, prm)); at.push_back(x->type); }
+        return builtin(e.fn, e.type, a, at);
+      }
+      case ExprKind::Let: {
+        z3::expr v = expr(*e.args[0], slots, prm);
+        if (slots.size() <= static_cast<size_t>(e.slot)) slots.resize(static_cast<size_t>(e.slot) + 1, ctx.int_val(0));
+        z3::expr saved = slots[static_cast<size_t>(e.slot)];
+        slots[static_cast<size_t>(e.slot)] = v;
+        z3::expr r = expr(*e.args[1], slots, prm);
+        slots[static_cast<size_t>(e.slot)] = saved;
+        return r;
+      }
+      default: throw std::runtime_error("an array read in a prophetic expression");
+    }
+  }
+
+  // A template with its holes bound.
+  z3::expr tmpl(const TPtr& n, const std::vector<z3::expr>& holes) {
+    switch (n->k) {
+      case TNode::K::Hole: return holes.at(static_cast<size_t>(n->hole));
+      case TNode::K::Const: return konst(n->konst);
+      case TNode::K::Tensor: {
+        std::vector<z3::expr> av;
+        for (int i = 0; i < n->arity; ++i) av.push_back(holes.at(static_cast<size_t>(n->hole + i)));
+        return tensor_app(n->tensor, av);
+      }
+      case TNode::K::Un: return unop(static_cast<UnOp>(n->op), n->type, tmpl(n->kids[0], holes));
+      case TNode::K::Bin:
+        return binop(static_cast<BinOp>(n->op), n->kids[0]->type, tmpl(n->kids[0], holes), tmpl(n->kids[1], holes));
+      case TNode::K::Cast: return cast(n->kids[0]->type, n->type, tmpl(n->kids[0], holes));
+      case TNode::K::Call: {
+        std::vector<z3::expr> a;
+        std::vector<Type> at;
+        for (const auto& k : n->kids) { a.push_back(tmpl(k, holes)); at.push_back(k->type); }
+        return builtin(static_cast<Builtin>(n->op), n->type, a, at);
+      }
+      case TNode::K::Eq: return tmpl(n->kids[0], holes) == tmpl(n->kids[1], holes);
+      case TNode::K::Opaque: {
+        std::vector<z3::expr> av;
+        for (int i = 0; i < n->arity; ++i) av.push_back(holes.at(static_cast<size_t>(n->hole + i)));
+        return apply(fmt::format("unannotated!{}", n->tensor), av, sort(n->type));
+      }
+    }
+    throw std::runtime_error("bad template");
+  }
+
+  // ---- isl sets as formulas ----
+  z3::expr aff_term(isl_aff* aff, const std::vector<z3::expr>& prm, const std::vector<z3::expr>& dims,
+                    const std::vector<z3::expr>& divs, z3::expr& den_out) {
+    isl_val* den = isl_aff_get_denominator_val(aff);
+    std::string d = val_str(isl_val_copy(den));
+    std::optional<z3::expr> sum;
+    auto add = [&](std::optional<z3::expr>& acc, const std::string& c, const z3::expr& x) {
+      if (c == "0") return;
+      z3::expr term = c == "1" ? x : ctx.int_val(c.c_str()) * x;
+      acc = acc ? *acc + term : term;
+    };
+    auto coef = [&](isl_dim_type type, int i) {
+      isl_val* c = isl_aff_get_coefficient_val(aff, type, i);
+      return val_str(isl_val_mul(c, isl_val_copy(den)));
+    };
+    for (size_t i = 0; i < prm.size(); ++i) {
+      std::string c = coef(isl_dim_param, static_cast<int>(i));
+      add(sum, c, prm[i]);
+    }
+    for (size_t i = 0; i < dims.size(); ++i) {
+      std::string c = coef(isl_dim_in, static_cast<int>(i));
+      add(sum, c, dims[i]);
+    }
+    for (size_t i = 0; i < divs.size(); ++i) {
+      std::string c = coef(isl_dim_div, static_cast<int>(i));
+      add(sum, c, divs[i]);
+    }
+    std::string k = val_str(isl_val_mul(isl_aff_get_constant_val(aff), isl_val_copy(den)));
+    isl_val_free(den);
+    den_out = ctx.int_val(d.c_str());
+    if (!sum) return ctx.int_val(k.c_str());
+    return k == "0" ? *sum : *sum + ctx.int_val(k.c_str());
+  }
+
+  z3::expr set_formula(const isl::set& s, std::map<std::string, z3::expr>& names, const std::vector<z3::expr>& dims,
+                       int& fresh) {
+    std::vector<z3::expr> prm;
+    int np = static_cast<int>(isl_set_dim(s.get(), isl_dim_param));
+    for (int i = 0; i < np; ++i) {
+      std::string n = isl_set_get_dim_name(s.get(), isl_dim_param, static_cast<unsigned>(i));
+      auto it = names.find(n);
+      if (it == names.end()) it = names.emplace(n, param(n)).first;
+      prm.push_back(it->second);
+    }
+    z3::expr any = ctx.bool_val(false);
+    isl::set sd = s;
+    sd.foreach_basic_set([&](isl::basic_set b) {
+      int nd = static_cast<int>(isl_basic_set_dim(b.get(), isl_dim_div));
+      std::vector<z3::expr> divs;
+      for (int i = 0; i < nd; ++i) divs.push_back(ctx.int_const(fmt::format("div!{}", fresh++).c_str()));
+      z3::expr all = ctx.bool_val(true);
+      isl_local_space* ls = isl_basic_set_get_local_space(b.get());
+      for (int i = 0; i < nd; ++i) {  // q = floor(num / den): den*q <= num <= den*q + den - 1
+        isl_aff* a = isl_local_space_get_div(ls, i);
+        if (a && !isl_aff_is_nan(a)) {
+          z3::expr den = ctx.int_val(1);
+          z3::expr num = aff_term(a, prm, dims, divs, den);
+          all = all && den * divs[static_cast<size_t>(i)] <= num && num <= den * divs[static_cast<size_t>(i)] + den - 1;
+        }
+        isl_aff_free(a);
+      }
+      isl_local_space_free(ls);
+      struct Ctx { Impl* self; std::vector<z3::expr>* prm; const std::vector<z3::expr>* dims; std::vector<z3::expr>* divs; z3::expr* all; };
+      Ctx cx{this, &prm, &dims, &divs, &all};
+      isl_basic_set_foreach_constraint(b.get(), [](isl_constraint* c, void* user) -> isl_stat {
+        auto* cx = static_cast<Ctx*>(user);
+        isl_aff* a = isl_constraint_get_aff(c);  // the constraint is aff (= or >=) 0
+        z3::expr den = cx->self->ctx.int_val(1);
+        z3::expr t = cx->self->aff_term(a, *cx->prm, *cx->dims, *cx->divs, den);
+        isl_aff_free(a);
+        *cx->all = *cx->all && (isl_constraint_is_equality(c) ? t == 0 : t >= 0);
+        isl_constraint_free(c);
+        return isl_stat_ok;
+      }, &cx);
+      any = any || all;
+    });
+    return any;
+  }
+};
+
+Smt::Smt(const Program& p, const Templates& t, SmtOptions opts) : impl_(std::make_unique<Impl>(p, t, std::move(opts))) {}
+Smt::~Smt() = default;
+
+SmtAnswer Smt::check(const VC& vc, int index) {
+  Impl& m = *impl_;
+  SmtAnswer out;
+  try {
+    const Template& eq = m.t.at(vc.eq);
+    std::vector<z3::expr> holes;
+    for (int i = 0; i < eq.holes; ++i) holes.push_back(m.ctx.int_const(fmt::format("h!{}", i).c_str()));
+    std::map<std::string, z3::expr> names;
+    int fresh = 0;
+    z3::expr dom = m.set_formula(vc.set, names, holes, fresh);
+    z3::expr lhs = m.tmpl(eq.root->kids[0], holes), rhs = m.tmpl(eq.root->kids[1], holes);
+    m.define_pending();
+    z3::solver s(m.ctx);
+    z3::params prm(m.ctx);
+    prm.set("timeout", m.o.timeout_ms);
+    s.set(prm);
+    s.add(dom);
+    s.add(lhs != rhs);
+    if (!m.o.smt2_dir.empty()) {
+      std::filesystem::create_directories(m.o.smt2_dir);
+      std::ofstream(fmt::format("{}/vc{:03}.smt2", m.o.smt2_dir, index)) << s.to_smt2();
+    }
+    switch (s.check()) {
+      case z3::unsat: out.status = SmtAnswer::Status::Proved; break;
+      case z3::sat: {
+        out.status = SmtAnswer::Status::Refuted;
+        z3::model md = s.get_model();
+        for (auto& [n, e] : names) out.ints.emplace_back(n, md.eval(e, true).to_string());
+        out.lhs = md.eval(lhs, true).to_string();
+        for (const auto& h : holes) out.holes.push_back(md.eval(h, true).to_string());
+        out.rhs = md.eval(rhs, true).to_string();
+        break;
+      }
+      default:
+        out.status = SmtAnswer::Status::Unknown;
+        out.reason = s.reason_unknown();
+    }
+  } catch (const z3::exception& e) {
+    out.status = SmtAnswer::Status::Unknown;
+    out.reason = e.msg();
+  }
+  return out;
+}
+
+}  // namespace sched::verify

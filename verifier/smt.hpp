@@ -1,0 +1,54 @@
+// Verification conditions to z3 (thesis 5.4 and 6.2). A VC ∀h ∈ S. E1[h] = E2[h] is refuted
+// by a model of S(params, h) ∧ E1[h] ≠ E2[h] (skolemised: parameters, loop variables, holes
+// and isl's existential divisions become constants) and proved when that is unsat.
+//
+// Sorts: bool -> Bool; the index type 𝔸 -> Int; machine integers -> bit-vectors of their
+// width (two's complement wrap, Halide's Euclidean / and %); floats -> Real by default (the
+// thesis' choice: exact reals, so reassociation is accepted), IEEE-754 (`ieee`: z3's FP with
+// round-to-nearest-even, VC equality bit for bit with one NaN) or an uninterpreted sort
+// (`uninterpreted`: every float operation is an uninterpreted function; only equal
+// expressions are equal). exp, log, pow (and round for reals) are uninterpreted functions.
+// Tensors are functions: input tensors uninterpreted, defined ones recursive functions
+// (define-fun-rec) whose value outside every case is an uninterpreted ⊥_T(args).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interpreter/ast.hpp"
+#include "verifier/templates.hpp"
+#include "verifier/vcgen.hpp"
+
+namespace sched::verify {
+
+enum class FloatMode { Real, Ieee, Uninterpreted };
+
+struct SmtOptions {
+  FloatMode floats = FloatMode::Real;
+  unsigned timeout_ms = 10000;  // per query
+  std::string smt2_dir;         // write every query as SMT-LIB2 here ("" = no)
+};
+
+struct SmtAnswer {
+  enum class Status { Proved, Refuted, Unknown } status = Status::Unknown;
+  std::string reason;                                   // Unknown: z3's reason
+  std::vector<std::pair<std::string, std::string>> ints;  // Refuted: parameter and loop values
+  std::string lhs, rhs;                                 // Refuted: the two sides' values
+  std::vector<std::string> holes;                       // Refuted: the holes' values
+  std::vector<std::pair<std::string, std::string>> inputs;  // Refuted: input tensor values used
+};
+
+class Smt {
+ public:
+  Smt(const Program& p, const Templates& t, SmtOptions opts);
+  ~Smt();
+  SmtAnswer check(const VC& vc, int index);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+std::string float_mode_name(FloatMode m);
+
+}  // namespace sched::verify

@@ -1,0 +1,167 @@
+#include "verifier/symbolic.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "interpreter/eval.hpp"
+
+namespace sched::verify {
+
+std::string Scope::fresh(const std::string& base) const {
+  std::string b = is_isl_keyword(base) || base.empty() || base[0] == '_' ? "v" + base : base;
+  auto taken = [&](const std::string& n) {
+    return std::find(declared.begin(), declared.end(), n) != declared.end() || (used && used->count(n));
+  };
+  std::string n = b;
+  for (int k = 1; taken(n); ++k) n = fmt::format("{}_{}", b, k);
+  return n;
+}
+
+Scope Scope::bind(int slot, const std::string& name) const {
+  Scope s = *this;
+  if (s.names.slots.size() <= static_cast<size_t>(slot)) s.names.slots.resize(static_cast<size_t>(slot) + 1);
+  s.names.slots[static_cast<size_t>(slot)] = name;
+  s.declared.push_back(name);
+  return s;
+}
+
+isl::set Scope::params(const std::string& formula) const { return param_set(ctx, declared, formula); }
+
+int template_of(const Templates& t, const isl::set& piece) {
+  const char* n = isl_set_get_tuple_name(piece.get());
+  return n ? t.find(n) : -1;
+}
+
+SVal lift(Templates& t, isl::ctx ctx, TNode::K k, Type type, uint8_t op, const std::vector<SVal>& args) {
+  std::vector<std::vector<isl::set>> alts(args.size());
+  for (size_t i = 0; i < args.size(); ++i) args[i].foreach_set([&](isl::set s) { alts[i].push_back(s); });
+  SVal out = isl::union_set::empty(ctx);
+  std::vector<size_t> pick(args.size(), 0);
+  for (const auto& a : alts)
+    if (a.empty()) return out;  // an empty argument: no value
+  while (true) {
+    std::vector<TPtr> kids;
+    int holes = 0;
+    isl::set prod = isl::set(ctx, "{ [] }");
+    for (size_t i = 0; i < args.size(); ++i) {
+      const isl::set& s = alts[i][pick[i]];
+      const Template& c = t.at(template_of(t, s));
+      kids.push_back(Templates::shifted(c.root, holes));
+      holes += c.holes;
+      prod = isl::manage(isl_set_flat_product(prod.copy(), s.copy()));
+    }
+    int id = t.intern(Templates::node(k, type, op, std::move(kids)), holes);
+    out = out.unite(isl::union_set(isl::manage(isl_set_set_tuple_name(prod.copy(), t.at(id).name.c_str()))));
+    size_t i = 0;
+    for (; i < pick.size(); ++i) {
+      if (++pick[i] < alts[i].size()) break;
+      pick[i] = 0;
+    }
+    if (i == pick.size()) break;
+  }
+  return out;
+}
+
+isl::set location(const Scope& s, int array, const std::vector<const Expr*>& idx) {
+  return point_set(s.ctx, s.declared, s.arrays.at(static_cast<size_t>(array)), idx, s.names);
+}
+
+namespace {
+
+SVal constant(const Scope& s, Value v) {
+  int id = s.tpl->intern(Templates::constant(v), 0);
+  return isl::union_set(isl::set(s.ctx, "{ " + s.tpl->at(id).name + "[] }"));
+}
+
+std::vector<const Expr*> ptrs(const std::vector<ExprPtr>& v) {
+  std::vector<const Expr*> out;
+  for (const auto& e : v) out.push_back(e.get());
+  return out;
+}
+
+bool is_index(const Expr& e) { return e.type == Type::Int; }
+bool is_condition(const Expr& e) {
+  // A Bool built from comparisons of indices: a formula of Γ, not a value read from memory.
+  return e.type == Type::Bool && e.affine;
+}
+
+}  // namespace
+
+SVal evaluate(const Expr& e, const Scope& s, const Heap* h) {
+  if (is_index(e)) {  // ⟦x⟧ = {□⟨x⟩}, ⟦n⟧ = {□⟨n⟩}; any affine index is one hole
+    int id = s.tpl->intern(Templates::hole(0, Type::Int), 1);
+    return isl::union_set(point_set(s.ctx, s.declared, s.tpl->at(id).name, {&e}, s.names));
+  }
+  if (is_condition(e) && e.kind != ExprKind::BoolLit) {
+    isl::set yes = s.params(formula(e, s.names));
+    isl::set no = yes.complement();
+    SVal t = constant(s, Value::of_bool(true)).intersect_params(yes);
+    SVal f = constant(s, Value::of_bool(false)).intersect_params(no);
+    return t.unite(f);
+  }
+  switch (e.kind) {
+    case ExprKind::IntLit:
+    case ExprKind::FloatLit:
+    case ExprKind::BoolLit: return constant(s, literal_value(e));
+    case ExprKind::ArrayRead: {  // h({a⟨⟦ι⟧⟩})
+      if (!h) throw NotAffine(e.loc, "an array read in a prophetic expression");
+      return isl::union_set(location(s, e.id, ptrs(e.args))).apply(*h);
+    }
+    case ExprKind::TensorRead: {
+      if (h) throw NotAffine(e.loc, "a tensor read in a semantic expression");
+      int n = static_cast<int>(e.args.size());
+      int id = s.tpl->intern(Templates::tensor(e.id, 0, n, e.type), n);
+      return isl::union_set(point_set(s.ctx, s.declared, s.tpl->at(id).name, ptrs(e.args), s.names));
+    }
+    case ExprKind::Unary:
+      return lift(*s.tpl, s.ctx, TNode::K::Un, e.type, static_cast<uint8_t>(e.uop), {evaluate(*e.args[0], s, h)});
+    case ExprKind::Binary:
+      return lift(*s.tpl, s.ctx, TNode::K::Bin, e.type, static_cast<uint8_t>(e.bop),
+                  {evaluate(*e.args[0], s, h), evaluate(*e.args[1], s, h)});
+    case ExprKind::Cast:
+      return lift(*s.tpl, s.ctx, TNode::K::Cast, e.type, 0, {evaluate(*e.args[0], s, h)});
+    case ExprKind::Call: {
+      std::vector<SVal> args;
+      for (const auto& a : e.args) args.push_back(evaluate(*a, s, h));
+      if (e.fn == Builtin::Cast) return lift(*s.tpl, s.ctx, TNode::K::Cast, e.type, 0, args);
+      return lift(*s.tpl, s.ctx, TNode::K::Call, e.type, static_cast<uint8_t>(e.fn), args);
+    }
+    case ExprKind::Let: {  // let x = ι in e: x is a fresh variable equal to ι, then eliminated
+      std::string x = s.fresh(e.name);
+      Scope inner = s.bind(e.slot, x);
+      std::string eq;
+      for (const auto& p : pieces(*e.args[0], s.names)) {
+        std::string c = (p.cond.empty() ? "" : p.cond + " and ") + x + " = " + p.aff;
+        eq = eq.empty() ? "(" + c + ")" : eq + " or (" + c + ")";
+      }
+      SVal body = evaluate(*e.args[1], inner, h).intersect_params(inner.params(eq));
+      return project_param(body, x);
+    }
+    default: break;
+  }
+  throw NotAffine(e.loc, "an expression the verifier cannot represent");
+}
+
+Locs reads(const Expr& e, const Scope& s) {
+  Locs out = isl::union_set::empty(s.ctx);
+  if (is_index(e) || is_condition(e)) return out;  // affine: reads nothing (Lemma 4.4.3)
+  switch (e.kind) {
+    case ExprKind::ArrayRead: return isl::union_set(location(s, e.id, ptrs(e.args)));
+    case ExprKind::Let: {
+      std::string x = s.fresh(e.name);
+      Scope inner = s.bind(e.slot, x);
+      std::string eq;
+      for (const auto& p : pieces(*e.args[0], s.names)) {
+        std::string c = (p.cond.empty() ? "" : p.cond + " and ") + x + " = " + p.aff;
+        eq = eq.empty() ? "(" + c + ")" : eq + " or (" + c + ")";
+      }
+      return project_param(reads(*e.args[1], inner).intersect_params(inner.params(eq)), x);
+    }
+    default:
+      for (const auto& a : e.args) out = out.unite(reads(*a, s));
+      return out;
+  }
+}
+
+}  // namespace sched::verify

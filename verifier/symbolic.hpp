@@ -1,0 +1,53 @@
+// Expressions over symbolic heaps (thesis 5.2): evaluation ⟦e⟧_ĥ (Fig 5.1), the read set
+// reads(e) (Fig 5.2, with the array case read as {a⟨ι1..ιn⟩}, plus `let` and the eager
+// `select`), decompose(t) for prophetic expressions, and the symbolic lifting of operators.
+#pragma once
+#include <set>
+#include <string>
+#include <vector>
+
+#include <isl/cpp.h>
+
+#include "interpreter/ast.hpp"
+#include "verifier/heap.hpp"
+#include "verifier/presburger.hpp"
+#include "verifier/templates.hpp"
+
+namespace sched::verify {
+
+// What a symbolic evaluation needs to know about Γ.
+struct Scope {
+  isl::ctx ctx{nullptr};
+  Templates* tpl = nullptr;
+  const Program* prog = nullptr;
+  Names names;                        // parameters and local slots -> isl names
+  std::vector<std::string> declared;  // every isl parameter name that may occur (for parsing)
+  std::vector<std::string> arrays;    // array id -> isl tuple name
+  const std::set<std::string>* used = nullptr;  // names never to use for variables (arrays, ...)
+
+  // A name derived from `base` for a new variable: not an isl keyword and not bound in this
+  // scope (names only need to be unique among the variables of one scope).
+  std::string fresh(const std::string& base) const;
+  // The scope with local slot `slot` bound to the new parameter `name`.
+  Scope bind(int slot, const std::string& name) const;
+  isl::set params(const std::string& formula) const;  // { : formula } over the declared names
+};
+
+// ⟦e⟧_ĥ for a semantic expression (Fig 5.1) when h != nullptr; decompose(t) for a prophetic
+// one (h == nullptr). Throws NotAffine outside the verifier's fragment.
+SVal evaluate(const Expr& e, const Scope& s, const Heap* h);
+
+// reads(e) (Fig 5.2): the symbolic locations read by a semantic expression.
+Locs reads(const Expr& e, const Scope& s);
+
+// The location a⟨ι1..ιn⟩ of array `id`.
+isl::set location(const Scope& s, int array, const std::vector<const Expr*>& idx);
+
+// Symbolic lifting: the construct (k, type, op) applied to every combination of the pieces of
+// `args` (holes concatenated in argument order).
+SVal lift(Templates& t, isl::ctx ctx, TNode::K k, Type type, uint8_t op, const std::vector<SVal>& args);
+
+// The template id named by an isl set tuple.
+int template_of(const Templates& t, const isl::set& piece);
+
+}  // namespace sched::verify

@@ -1,0 +1,352 @@
+#include "verifier/vcgen.hpp"
+
+#include <fmt/format.h>
+
+#include "interpreter/printer.hpp"
+
+namespace sched::verify {
+
+namespace {
+
+std::vector<const Expr*> ptrs(const std::vector<ExprPtr>& v) {
+  std::vector<const Expr*> out;
+  for (const auto& e : v) out.push_back(e.get());
+  return out;
+}
+
+std::string either(const std::string& a, const std::string& b) { return a.empty() ? b : "(" + a + ") or (" + b + ")"; }
+std::string both(const std::string& a, const std::string& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  return "(" + a + ") and (" + b + ")";
+}
+
+// "lo <= x < hi" for `x < hi` and "lo <= x <= hi" for `x = lo to hi` (U-FOR's trip count).
+std::string range_formula(const Cmd& c, const Names& n, const std::string& x) {
+  std::vector<Piece> lo = c.lo ? pieces(*c.lo, n) : std::vector<Piece>{{"", "0"}};
+  std::string out;
+  for (const auto& p : lo)
+    for (const auto& q : pieces(*c.value, n))
+      out = either(out, both(both(p.cond, q.cond),
+                             fmt::format("{} <= {} and {} {} {}", p.aff, x, x, c.lo ? "<=" : "<", q.aff)));
+  return out;
+}
+
+std::string equal_formula(const Expr& e, const Names& n, const std::string& x) {
+  std::string out;
+  for (const auto& p : pieces(e, n)) out = either(out, both(p.cond, x + " = " + p.aff));
+  return out;
+}
+
+}  // namespace
+
+Generator::Generator(const Program& p, isl::ctx ctx, Templates& t) : p_(p), ctx_(ctx), t_(t) {}
+
+void Generator::fail(std::string rule, Loc loc, std::string msg, isl::set where, const Env& env) {
+  out_.findings.push_back({std::move(rule), loc, std::move(msg), std::move(where), env.loops, {}});
+}
+
+void Generator::equations(const std::string& rule, Loc loc, const SVal& spec, const SVal& impl, const isl::set& gamma,
+                          const Env& env) {
+  SVal eqs = lift(t_, ctx_, TNode::K::Eq, Type::Bool, 0, {spec, impl});
+  eqs.foreach_set([&](isl::set s) {
+    s = s.intersect_params(gamma).coalesce();
+    if (!s.is_empty()) out_.vcs.push_back({rule, loc, template_of(t_, s), s, env.loops});
+  });
+}
+
+isl::set Generator::box(const Env& env, const std::string& tuple, const std::vector<const Expr*>& dims) {
+  std::string vars, cond;
+  for (size_t k = 0; k < dims.size(); ++k) {
+    std::string x = fmt::format("__d{}", k);
+    vars += (k ? ", " : "") + x;
+    std::string alt;
+    for (const auto& p : pieces(*dims[k], env.s.names)) alt = either(alt, both(p.cond, fmt::format("0 <= {} < {}", x, p.aff)));
+    cond = both(cond, alt);
+  }
+  return parse_set(ctx_, env.s.declared, fmt::format("{}[{}]{}", tuple, vars, cond.empty() ? "" : " : " + cond));
+}
+
+Locs Generator::all_boxes(const Env& env) const {
+  Locs u = isl::union_set::empty(ctx_);
+  for (const auto& [id, b] : env.boxes) u = u.unite(isl::union_set(b));
+  return u;
+}
+
+// S-ASSIGN (Fig 5.4) and T-ASSIGN (Fig 5.3).
+Generator::Result Generator::assign(const Cmd& c, const Env& env, const Heap* h) {
+  const Scope& s = env.s;
+  isl::set loc = location(s, c.id, ptrs(c.idx));
+  Result r{isl::union_map::empty(ctx_), isl::union_set::empty(ctx_)};
+  if (h) {
+    // Γ ⊢ {ℓ̂} ⊆ {a⟨x⟩ | 0 <= x < ι'}: the write is in bounds.
+    isl::set oob = loc.subtract(env.boxes.at(c.id)).intersect_params(env.gamma);
+    if (!oob.is_empty())
+      fail("out-of-bounds write", c.loc, fmt::format("write of {} outside its shape", c.name), oob, env);
+    // Γ ⊢ reads(e) ⊆ dom(h): every read is in bounds and defined.
+    r.reads = reads(*c.value, s);
+    Locs in_box = all_boxes(env);
+    r.reads.subtract(in_box).intersect_params(env.gamma).foreach_set([&](isl::set bad) {
+      fail("out-of-bounds read", c.loc, fmt::format("read of {} outside its shape", isl_set_get_tuple_name(bad.get())), bad, env);
+    });
+    r.reads.intersect(in_box).subtract(h->domain()).intersect_params(env.gamma).foreach_set([&](isl::set bad) {
+      fail("undefined read", c.loc, fmt::format("read of {} before any write", isl_set_get_tuple_name(bad.get())), bad, env);
+    });
+  }
+  SVal t;
+  if (!c.annot) {
+    // No prophecy: the write is reported, and its value is an unknown function of the
+    // iteration (a distinct opaque value per loop point), so that the heap's domain stays exact
+    // (races, reads and outputs are still checked) and nothing about the value can be proved.
+    if (h) fail("unannotated write", c.loc, fmt::format("the write of {} has no prophetic annotation", c.name),
+                env.gamma, env);
+    int n = static_cast<int>(env.loops.size());
+    auto node = std::make_shared<TNode>();
+    node->k = TNode::K::Opaque;
+    node->type = c.value->type;
+    node->tensor = static_cast<int>(c.loc.line) * 10000 + static_cast<int>(c.loc.col);
+    node->arity = n;
+    int id = t_.intern(node, n);
+    std::string dims, cond;
+    for (int k = 0; k < n; ++k) {
+      dims += fmt::format("{}__d{}", k ? ", " : "", k);
+      cond += fmt::format("{}__d{} = {}", k ? " and " : "", k, env.loops[static_cast<size_t>(k)]);
+    }
+    t = isl::union_set(parse_set(ctx_, s.declared, fmt::format("{}[{}]{}", t_.at(id).name, dims, cond.empty() ? "" : " : " + cond)));
+  } else {
+    t = evaluate(*c.annot, s, nullptr);  // decompose(t)
+    // Ĉ = ⟦e⟧_h = {decompose(t)}
+    if (h) equations("value", c.loc, t, evaluate(*c.value, s, h), env.gamma, env);
+  }
+  // Δh = {ℓ̂ → decompose(t)}
+  t.foreach_set([&](isl::set v) {
+    r.dh = r.dh.unite(isl::union_map(isl::manage(isl_map_from_domain_and_range(loc.copy(), v.copy()))));
+  });
+  return r;
+}
+
+// S-SEQLOOP / T-SEQLOOP and S-PARLOOP / T-PARLOOP.
+Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h) {
+  std::string x = env.s.fresh(c.name);
+  Env in = env;
+  in.s = env.s.bind(c.slot, x);
+  in.loops.push_back(x);
+  isl::set range = in.s.params(range_formula(c, env.s.names, x));
+  in.gamma = env.gamma.intersect(range);
+  Result r;
+  if (c.kind == CmdKind::For) {
+    const Heap* hin = nullptr;
+    Heap before;
+    if (h) {
+      // The summary of the earlier iterations: h ▷ ▶_{lo <= z < x} Δh[x := z], where Δh is
+      // the body's prophetic evaluation (Lemma 5.4.3).
+      Heap dh = eval(*c.body, in, nullptr).dh;
+      std::string z = in.s.fresh(c.name);
+      Scope sz = env.s.bind(c.slot, z);
+      std::vector<std::string> zx = sz.declared;
+      zx.push_back(x);
+      isl::set earlier = sz.params(range_formula(c, env.s.names, z)).intersect(param_set(ctx_, zx, z + " < " + x));
+      before = update(*h, iterated_update(rename_param(dh, x, z), z, earlier));
+      hin = &before;
+    }
+    Result b = eval(*c.body, in, hin);
+    r.dh = iterated_update(b.dh, x, range);  // ▶_{lo <= x < hi} Δh
+    r.reads = h ? union_over(b.reads, x, range) : isl::union_set::empty(ctx_);
+    return r;
+  }
+  Result b = eval(*c.body, in, h);  // every iteration starts in the same heap
+  Heap all = union_over(b.dh, x, range);
+  if (h) {
+    std::string y = in.s.fresh(c.name);
+    Scope sy = env.s.bind(c.slot, y);
+    std::vector<std::string> xy = sy.declared;
+    xy.push_back(x);
+    isl::set pair = range.intersect(sy.params(range_formula(c, env.s.names, y)))
+                        .intersect(param_set(ctx_, xy, fmt::format("{} < {} or {} > {}", x, y, x, y)))
+                        .intersect(env.gamma);
+    Locs wx = b.dh.domain();
+    // rw-safe(x, ι, dom(Δh), R): no location written by x and read by y ≠ x.
+    wx.intersect(rename_param(b.reads, x, y)).intersect_params(pair).foreach_set([&](isl::set bad) {
+      Finding f{"race", c.loc,
+                fmt::format("read-write race in 'par {}' on {}", c.name, isl_set_get_tuple_name(bad.get())),
+                bad, env.loops, {x, y}};
+      out_.findings.push_back(std::move(f));
+    });
+    // ww-covered(Γ, x, ι, Δh): nothing if ⋃Δh is single-valued; otherwise every conflict
+    // (a location written by x and by y ≠ x) must receive equal values.
+    if (!all.intersect_params(env.gamma).is_single_valued()) {
+      Locs conflicts = wx.intersect(rename_param(wx, x, y)).intersect_params(pair);
+      if (!conflicts.is_empty()) {
+        Heap mine = b.dh.intersect_domain(conflicts);
+        Heap theirs = rename_param(b.dh, x, y);
+        isl::union_map pairs = mine.reverse().apply_range(theirs);
+        pairs.foreach_map([&](isl::map m) {
+          isl::set lhs = m.domain(), rhs = m.range();
+          int lt = template_of(t_, lhs), rt = template_of(t_, rhs);
+          TPtr eq = Templates::node(TNode::K::Eq, Type::Bool, 0,
+                                    {t_.at(lt).root, Templates::shifted(t_.at(rt).root, t_.at(lt).holes)});
+          int id = t_.intern(eq, t_.at(lt).holes + t_.at(rt).holes);
+          isl_set* w = isl_set_flatten(isl_map_wrap(m.copy()));
+          isl::set s = isl::manage(isl_set_set_tuple_name(w, t_.at(id).name.c_str())).intersect_params(pair);
+          if (!s.is_empty()) {
+            auto loops = in.loops;
+            loops.push_back(y);
+            out_.vcs.push_back({"write-write", c.loc, id, s.coalesce(), loops});
+          }
+        });
+      }
+    }
+    r.reads = union_over(b.reads, x, range);
+  } else {
+    r.reads = isl::union_set::empty(ctx_);
+  }
+  r.dh = choose(all);  // v(⋃_{lo <= x < hi} Δh)
+  return r;
+}
+
+Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h) {
+  Result none{isl::union_map::empty(ctx_), isl::union_set::empty(ctx_)};
+  switch (c.kind) {
+    case CmdKind::Skip: return none;  // S-SKIP / T-SKIP
+    case CmdKind::Seq: {  // S-SEQ / T-SEQ: c2 runs in h ▷ Δh1; Δh = Δh1 ▷ Δh2
+      Result acc = none;
+      for (const auto& s : c.seq) {
+        Heap cur = h ? update(*h, acc.dh) : Heap();
+        Result r = eval(*s, env, h ? &cur : nullptr);
+        acc.dh = update(acc.dh, r.dh);
+        if (h) acc.reads = acc.reads.unite(r.reads).coalesce();
+      }
+      return acc;
+    }
+    case CmdKind::Assign: return assign(c, env, h);
+    case CmdKind::If: {  // S-IF / T-IF: (Δh1 ∩ ι) ⊎ (Δh2 ∩ ¬ι), the same for C and R
+      isl::set yes = env.s.params(formula(*c.value, env.s.names));
+      isl::set no = yes.complement();
+      Env e1 = env, e2 = env;
+      e1.gamma = env.gamma.intersect(yes);
+      e2.gamma = env.gamma.intersect(no);
+      Result r1 = eval(*c.body, e1, h);
+      Result r2 = c.els ? eval(*c.els, e2, h) : none;
+      return {r1.dh.intersect_params(yes).unite(r2.dh.intersect_params(no)).coalesce(),
+              r1.reads.intersect_params(yes).unite(r2.reads.intersect_params(no)).coalesce()};
+    }
+    case CmdKind::Let: {  // S-LET: Γ, x = ι ⊢ c, then S[x := ι]
+      std::string x = env.s.fresh(c.name);
+      Env in = env;
+      in.s = env.s.bind(c.slot, x);
+      isl::set eq = in.s.params(equal_formula(*c.value, env.s.names, x));
+      in.gamma = env.gamma.intersect(eq);
+      Result r = eval(*c.body, in, h);
+      return {project_param(r.dh.intersect_params(eq), x), project_param(r.reads.intersect_params(eq), x)};
+    }
+    case CmdKind::Alloc: {  // S-ALLOCATE / T-ALLOCATE: ⟨Δh \ a; R \ a⟩
+      std::string tuple = c.name;
+      for (int k = 1; used_.count(tuple); ++k) tuple = fmt::format("{}_{}", c.name, k);
+      used_.insert(tuple);
+      Env in = env;
+      if (in.s.arrays.size() <= static_cast<size_t>(c.id)) in.s.arrays.resize(static_cast<size_t>(c.id) + 1);
+      in.s.arrays[static_cast<size_t>(c.id)] = tuple;
+      in.boxes.insert_or_assign(c.id, box(env, tuple, ptrs(c.idx)));
+      if (h) {
+        for (const auto& d : c.idx) {  // U-ALLOCATE: a negative size is stuck
+          std::string neg;
+          for (const auto& p : pieces(*d, env.s.names)) neg = either(neg, both(p.cond, p.aff + " < 0"));
+          isl::set bad = env.s.params(neg).intersect(env.gamma);
+          if (!bad.is_empty())
+            fail("negative size", d->loc, fmt::format("the size '{}' of '{}' can be negative", print_expr(*d), c.name), bad, env);
+        }
+      }
+      Result r = eval(*c.body, in, h);
+      return {remove_array(r.dh, tuple), remove_array(r.reads, tuple)};
+    }
+    case CmdKind::For:
+    case CmdKind::Par: return loop(c, env, h);
+  }
+  return none;
+}
+
+Generated Generator::run() {
+  Env env;
+  env.s.ctx = ctx_;
+  env.s.tpl = &t_;
+  env.s.prog = &p_;
+
+  for (const auto& pd : p_.params) {
+    env.s.names.params.push_back(pd.name);
+    env.s.declared.push_back(pd.name);
+    used_.insert(pd.name);
+  }
+  env.s.arrays.resize(static_cast<size_t>(p_.num_array_ids));
+  for (size_t a = 0; a < p_.arrays.size(); ++a) {
+    const auto& ad = p_.arrays[a];
+    std::string tuple = ad.name[0] == '_' ? "a" + ad.name : ad.name;
+    used_.insert(tuple);
+    env.s.arrays[a] = tuple;
+  }
+  // Γ0: the assumptions, and the global shapes are sizes (a run refuses negative ones).
+  std::string g;
+  for (const auto& a : p_.assumes) g = both(g, formula(*a, env.s.names));
+  for (const auto& ad : p_.arrays)
+    for (const auto& d : ad.dims)
+      for (const auto& p : pieces(*d, env.s.names)) g = both(g, p.cond.empty() ? p.aff + " >= 0" : "not (" + p.cond + ") or " + p.aff + " >= 0");
+  env.gamma = env.s.params(g.empty() ? "0 = 0" : g);
+  out_.context = env.gamma;
+  for (size_t a = 0; a < p_.arrays.size(); ++a) env.boxes.emplace(static_cast<int>(a), box(env, env.s.arrays[a], ptrs(p_.arrays[a].dims)));
+
+  // h0: input arrays hold their initialiser on their box.
+  auto cells = [&](const ArrayDecl& ad, size_t a, Env& e) {
+    std::vector<ExprPtr> idx;
+    std::vector<const Expr*> ip;
+    for (size_t k = 0; k < ad.idx.size(); ++k) {
+      std::string x = e.s.fresh(ad.idx[k]);
+      e.s = e.s.bind(ad.idx_slots[k], x);
+      e.loops.push_back(x);
+    }
+    for (size_t k = 0; k < ad.idx.size(); ++k) {
+      auto v = make_var(ad.idx[k]);
+      v->type = Type::Int;
+      v->var_kind = VarKind::Local;
+      v->slot = ad.idx_slots[k];
+      idx.push_back(std::move(v));
+    }
+    for (auto& i : idx) ip.push_back(i.get());
+    isl::set loc = location(e.s, static_cast<int>(a), ip);
+    isl::set inside = loc.intersect(env.boxes.at(static_cast<int>(a)));
+    e.gamma = e.gamma.intersect(inside.params());
+    return loc;
+  };
+  Heap h0 = isl::union_map::empty(ctx_);
+  for (size_t a = 0; a < p_.arrays.size(); ++a) {
+    const auto& ad = p_.arrays[a];
+    if (ad.role != ArrayRole::Input) continue;
+    Env e = env;
+    isl::set loc = cells(ad, a, e);
+    Heap ha = isl::union_map::empty(ctx_);
+    evaluate(*ad.init, e.s, nullptr).foreach_set([&](isl::set v) {
+      ha = ha.unite(isl::union_map(isl::manage(isl_map_from_domain_and_range(loc.copy(), v.copy()))));
+    });
+    ha = ha.intersect_params(e.gamma);
+    for (const auto& x : e.loops) ha = project_param(ha, x);
+    h0 = h0.unite(ha);
+  }
+  out_.initial = h0.coalesce();
+
+  Result r = eval(*p_.body, env, &out_.initial);
+  out_.delta = r.dh;
+  out_.final = update(out_.initial, r.dh);
+
+  // The output declarations: the thesis' `__discard {C(i, j)} := c[i, j]` loop (section 5.4).
+  for (size_t a = 0; a < p_.arrays.size(); ++a) {
+    const auto& ad = p_.arrays[a];
+    if (ad.role != ArrayRole::Output) continue;
+    Env e = env;
+    isl::set loc = cells(ad, a, e);
+    isl::set missing = loc.subtract(out_.final.domain().extract_set(loc.space())).intersect_params(e.gamma);
+    if (!missing.is_empty())
+      fail("missing output cell", ad.loc, fmt::format("a cell of output {} is never written", ad.name), missing, e);
+    equations("output", ad.loc, evaluate(*ad.init, e.s, nullptr), isl::union_set(loc).apply(out_.final), e.gamma, e);
+  }
+  return std::move(out_);
+}
+
+}  // namespace sched::verify

@@ -1,0 +1,82 @@
+// The verification-condition generator: prophetic evaluation Γ ⊢ c : Δh (Fig 5.3) and
+// symbolic evaluation Γ; h ⊢ C ⟹ c : ⟨Δh; R⟩ (Fig 5.4), one function per command for both
+// judgements (Lemma 5.4.3: Δh is built the same way; the prophetic mode skips h, C and R).
+//
+// Side conditions that are Presburger (bounds, reads ⊆ dom(h), rw-safe, allocation sizes,
+// output cells) are decided here by isl and become findings with the region where they fail;
+// equalities of values become VCs for the SMT back end (smt.hpp).
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <isl/cpp.h>
+
+#include "interpreter/ast.hpp"
+#include "verifier/heap.hpp"
+#include "verifier/symbolic.hpp"
+#include "verifier/templates.hpp"
+
+namespace sched::verify {
+
+// A side condition that fails: `where` is the non-empty region (parameters, loop variables as
+// parameters, and for locations the cell) where it does.
+struct Finding {
+  std::string rule;  // "race", "out-of-bounds write", "out-of-bounds read", "undefined read",
+                     // "missing output cell", "unannotated write", "negative size"
+  Loc loc;
+  std::string message;
+  isl::set where;
+  std::vector<std::string> loop_vars;  // isl names of the loop variables in scope (for reports)
+  std::vector<std::string> iter_vars;  // race: the two iteration variables (x, y)
+};
+
+// ∀ points of `set` (its parameters: program parameters and loop variables; its dimensions: the
+// holes), the equation template `eq` holds: specification side = implementation side.
+struct VC {
+  std::string rule;  // "value" (S-ASSIGN), "write-write" (ww-covered), "output" (the __discard check)
+  Loc loc;
+  int eq = -1;       // template id of an Eq node
+  isl::set set;
+  std::vector<std::string> loop_vars;
+};
+
+struct Generated {
+  std::vector<VC> vcs;
+  std::vector<Finding> findings;
+  Heap initial, final;  // h0 (input declarations) and h0 ▷ Δh
+  Heap delta;           // Δh of the body
+  isl::set context;     // Γ0: the assumptions
+};
+
+class Generator {
+ public:
+  Generator(const Program& p, isl::ctx ctx, Templates& t);
+  Generated run();
+
+ private:
+  struct Result { Heap dh; Locs reads; };
+  struct Env {
+    Scope s;
+    isl::set gamma;                       // Γ's constraints (a parameter set)
+    std::map<int, isl::set> boxes;        // array id -> { a[x] : 0 <= x < shape } (isl objects are never null)
+    std::vector<std::string> loops;       // loop variables in scope (isl names)
+  };
+  // h == nullptr: prophetic evaluation only.
+  Result eval(const Cmd& c, const Env& env, const Heap* h);
+  Result assign(const Cmd& c, const Env& env, const Heap* h);
+  Result loop(const Cmd& c, const Env& env, const Heap* h);
+  isl::set box(const Env& env, const std::string& tuple, const std::vector<const Expr*>& dims);
+  void fail(std::string rule, Loc loc, std::string msg, isl::set where, const Env& env);
+  void equations(const std::string& rule, Loc loc, const SVal& spec, const SVal& impl, const isl::set& gamma, const Env& env);
+  Locs all_boxes(const Env& env) const;
+
+  const Program& p_;
+  isl::ctx ctx_;
+  Templates& t_;
+  std::set<std::string> used_;
+  Generated out_;
+};
+
+}  // namespace sched::verify

@@ -1,0 +1,300 @@
+#include "verifier/verify.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include <isl/aff.h>
+#include <isl/options.h>
+#include <isl/point.h>
+#include <isl/printer.h>
+#include <isl/val.h>
+
+#include "verifier/presburger.hpp"
+#include "verifier/templates.hpp"
+#include "verifier/vcgen.hpp"
+
+namespace sched::verify {
+
+std::string verdict_word(Verdict::Kind k) {
+  switch (k) {
+    case Verdict::Kind::Verified: return "verified";
+    case Verdict::Kind::Refuted: return "refuted";
+    case Verdict::Kind::Unknown: return "unknown";
+  }
+  return "?";
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::vector<std::string> param_names(const isl::set& s) {
+  std::vector<std::string> out;
+  int n = static_cast<int>(isl_set_dim(s.get(), isl_dim_param));
+  for (int i = 0; i < n; ++i) out.push_back(isl_set_get_dim_name(s.get(), isl_dim_param, static_cast<unsigned>(i)));
+  return out;
+}
+
+int64_t coord(const isl::point& pt, isl_dim_type t, int i) {
+  isl_val* v = isl_point_get_coordinate_val(pt.get(), t, i);
+  int64_t r = isl_val_get_num_si(v);
+  isl_val_free(v);
+  return r;
+}
+
+// A point of s with small parameters when there is one (counterexamples are replayed).
+isl::point small_point(const isl::set& s) {
+  auto names = param_names(s);
+  for (int b : {4, 16, 64, 1024}) {
+    for (bool nonneg : {true, false}) {
+      std::string f;
+      for (const auto& n : names) f += fmt::format("{}{} <= {} <= {}", f.empty() ? "" : " and ", nonneg ? 0 : -b, n, b);
+      if (f.empty()) f = "0 = 0";
+      isl::set box = param_set(s.ctx(), names, f);
+      isl::set t = s.intersect_params(box);
+      if (!t.is_empty()) return t.sample_point();
+    }
+  }
+  return s.sample_point();
+}
+
+std::string aff_c(isl_aff* a) {
+  isl_printer* p = isl_printer_to_str(isl_aff_get_ctx(a));
+  p = isl_printer_set_output_format(p, ISL_FORMAT_C);
+  p = isl_printer_print_aff(p, a);
+  char* s = isl_printer_get_str(p);
+  std::string r = s;
+  free(s);
+  isl_printer_free(p);
+  return r;
+}
+
+std::string strip_braces(const std::string& s) {  // "[N] -> { : N > 0 }" -> "N > 0"
+  auto a = s.find(':', s.find('{'));
+  auto b = s.rfind('}');
+  if (a == std::string::npos || b == std::string::npos || b < a) return "true";
+  std::string r = s.substr(a + 1, b - a - 1);
+  while (!r.empty() && r.back() == ' ') r.pop_back();
+  while (!r.empty() && r.front() == ' ') r.erase(r.begin());
+  return r.empty() ? "true" : r;
+}
+
+// "∀ i, j: 0 <= i < N and ... ⇒ R(i, j, -1) = 0", or the template and its set.
+std::string vc_text(const VC& vc, const Templates& t) {
+  const Template& tp = t.at(vc.eq);
+  std::string vars;
+  for (const auto& l : vc.loop_vars)
+    if (isl_set_find_dim_by_name(vc.set.get(), isl_dim_param, l.c_str()) >= 0) vars += (vars.empty() ? "" : ", ") + l;
+  std::string out;
+  isl_pw_multi_aff* pma = isl_set_as_pw_multi_aff(vc.set.copy());  // null unless the holes are functions of Γ
+  if (pma) {
+    struct Acc { const Templates* t; const Template* tp; std::string* out; std::string vars; };
+    Acc acc{&t, &tp, &out, vars};
+    isl_pw_multi_aff_foreach_piece(pma, [](isl_set* dom, isl_multi_aff* ma, void* user) -> isl_stat {
+      auto* a = static_cast<Acc*>(user);
+      std::vector<std::string> holes;
+      int n = static_cast<int>(isl_multi_aff_dim(ma, isl_dim_out));
+      for (int i = 0; i < n; ++i) {
+        isl_aff* x = isl_multi_aff_get_aff(ma, i);
+        holes.push_back(aff_c(x));
+        isl_aff_free(x);
+      }
+      char* ds = isl_set_to_str(dom);
+      std::string cond = strip_braces(ds);
+      free(ds);
+      *a->out += fmt::format("{}∀ {}: {} ⇒ {}", a->out->empty() ? "" : "\n", a->vars.empty() ? "()" : a->vars, cond,
+                             a->t->show(a->tp->root, &holes));
+      isl_set_free(dom);
+      isl_multi_aff_free(ma);
+      return isl_stat_ok;
+    }, &acc);
+    isl_pw_multi_aff_free(pma);
+    if (!out.empty()) return out;
+  }
+  char* s = isl_set_to_str(vc.set.get());
+  out = fmt::format("∀ {}: {} on {}", vars.empty() ? "()" : vars, t.show(vc.eq), s);
+  free(s);
+  return out;
+}
+
+Problem from_finding(const Finding& f, const Program& p) {
+  Problem pr;
+  pr.rule = f.rule;
+  pr.loc = f.loc;
+  isl::point pt = small_point(f.where);
+  auto names = param_names(f.where);
+  std::map<std::string, int64_t> val;
+  for (size_t i = 0; i < names.size(); ++i) val[names[i]] = coord(pt, isl_dim_param, static_cast<int>(i));
+  for (const auto& pd : p.params) pr.params.emplace_back(pd.name, val.count(pd.name) ? val[pd.name] : 0);
+  for (const auto& l : f.loop_vars)
+    if (val.count(l)) pr.loops.emplace_back(l, std::to_string(val[l]));
+  std::string cell;
+  int nd = static_cast<int>(isl_set_dim(f.where.get(), isl_dim_set));
+  const char* tuple = isl_set_is_params(f.where.get()) == isl_bool_true ? nullptr : isl_set_get_tuple_name(f.where.get());
+  if (tuple) {
+    cell = std::string(tuple) + "[";
+    for (int i = 0; i < nd; ++i) cell += (i ? ", " : "") + std::to_string(coord(pt, isl_dim_set, i));
+    cell += "]";
+  }
+  std::string at;
+  for (const auto& [n, v] : pr.params) at += fmt::format("{}{} = {}", at.empty() ? "" : ", ", n, v);
+  for (const auto& [n, v] : pr.loops) at += fmt::format("{}{} = {}", at.empty() ? "" : ", ", n, v);
+  if (f.rule == "race" && f.iter_vars.size() == 2)
+    pr.message = fmt::format("{}: iteration {} = {} writes {} and iteration {} = {} reads it", f.message, f.iter_vars[0],
+                             val[f.iter_vars[0]], cell, f.iter_vars[1], val[f.iter_vars[1]]);
+  else if (!cell.empty())
+    pr.message = fmt::format("{}: {}", f.message, cell);
+  else
+    pr.message = f.message;
+  if (!at.empty()) pr.message += fmt::format(" (at {})", at);
+  char* s = isl_set_to_str(f.where.get());
+  pr.detail = s;
+  free(s);
+  return pr;
+}
+
+Problem from_vc(const VC& vc, const SmtAnswer& a, const Templates& t, const Program& p) {
+  Problem pr;
+  pr.rule = vc.rule;
+  pr.loc = vc.loc;
+  std::map<std::string, std::string> val(a.ints.begin(), a.ints.end());
+  for (const auto& pd : p.params) {
+    int64_t v = 0;
+    if (val.count(pd.name)) v = std::stoll(val[pd.name]);
+    pr.params.emplace_back(pd.name, v);
+  }
+  for (const auto& l : vc.loop_vars)
+    if (val.count(l)) pr.loops.emplace_back(l, val[l]);
+  std::string at;
+  for (const auto& [n, v] : pr.params) at += fmt::format("{}{} = {}", at.empty() ? "" : ", ", n, v);
+  for (const auto& [n, v] : pr.loops) at += fmt::format("{}{} = {}", at.empty() ? "" : ", ", n, v);
+  const char* what = vc.rule == "value"         ? "the value written differs from its annotation"
+                     : vc.rule == "output"      ? "an output cell differs from its specification"
+                                                : "two iterations write different values to one cell";
+  const TPtr& eq = t.at(vc.eq).root;
+  pr.message = fmt::format("{}: {} = {} but {} = {}{}", what, t.show(eq->kids[0], &a.holes), a.lhs,
+                           t.show(eq->kids[1], &a.holes), a.rhs, at.empty() ? "" : " (at " + at + ")");
+  pr.detail = vc_text(vc, t);
+  return pr;
+}
+
+bool before(const Loc& a, const Loc& b) { return a.line != b.line ? a.line < b.line : a.col < b.col; }
+
+}  // namespace
+
+Verdict verify_program(const Program& p, const Options& opts) {
+  Verdict v;
+  auto t0 = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+  isl_ctx* raw = isl_ctx_alloc();
+  isl_options_set_on_error(raw, ISL_ON_ERROR_CONTINUE);
+  isl_ctx_set_max_operations(raw, opts.isl_max_ops);
+  {
+    isl::ctx ctx(raw);
+    Templates t(p);
+    try {
+      Generator g(p, ctx, t);
+      Generated gen = g.run();
+      for (const auto& f : gen.findings) v.problems.push_back(from_finding(f, p));
+      Smt smt(p, t, opts.smt);
+      int index = 0;
+      bool unknown = false;
+      for (const auto& vc : gen.vcs) {
+        VcReport r{vc.rule, vc.loc, vc_text(vc, t), "unknown", 0};
+        double left = opts.timeout_s - elapsed();
+        if (left <= 0) {
+          unknown = true;
+          v.reason = fmt::format("the time limit ({} s) was reached with {} VC(s) left", opts.timeout_s, gen.vcs.size() - static_cast<size_t>(index));
+          v.vcs.push_back(r);
+          ++index;
+          continue;
+        }
+        SmtOptions so = opts.smt;
+        so.timeout_ms = static_cast<unsigned>(std::min<double>(so.timeout_ms, left * 1000));
+        auto q0 = Clock::now();
+        SmtAnswer a = smt.check(vc, index++);
+        r.seconds = std::chrono::duration<double>(Clock::now() - q0).count();
+        if (a.status == SmtAnswer::Status::Proved) {
+          r.status = "proved";
+          ++v.proved;
+        } else if (a.status == SmtAnswer::Status::Refuted) {
+          r.status = "refuted";
+          v.problems.push_back(from_vc(vc, a, t, p));
+        } else {
+          unknown = true;
+          if (v.reason.empty()) v.reason = fmt::format("z3 could not decide the VC at {}:{} ({})", vc.loc.line, vc.loc.col, a.reason);
+        }
+        v.vcs.push_back(std::move(r));
+      }
+      std::stable_sort(v.problems.begin(), v.problems.end(), [](const Problem& a, const Problem& b) { return before(a.loc, b.loc); });
+      v.kind = !v.problems.empty() ? Verdict::Kind::Refuted : unknown ? Verdict::Kind::Unknown : Verdict::Kind::Verified;
+    } catch (const NotAffine& e) {
+      v.kind = Verdict::Kind::Unknown;
+      v.reason = fmt::format("{}:{}: {}", e.loc.line, e.loc.col, e.what());
+    } catch (const isl::exception& e) {
+      v.kind = Verdict::Kind::Unknown;
+      v.reason = isl_ctx_last_error(raw) == isl_error_quota ? "isl's operation budget was exhausted"
+                                                            : fmt::format("isl: {}", e.what());
+    }
+    ctx.release();
+  }
+  isl_ctx_free(raw);
+  v.seconds = elapsed();
+  return v;
+}
+
+std::string replay_command(const Problem& pr, const std::string& path) {
+  std::string s = "sched run " + path;
+  for (const auto& [n, val] : pr.params) s += fmt::format(" -p {}={}", n, val);
+  return s;
+}
+
+std::string render(const Verdict& v, const Program& p, const std::string& path, bool show_vcs) {
+  (void)p;
+  std::string out;
+  if (v.kind == Verdict::Kind::Refuted) {
+    for (const auto& pr : v.problems) {
+      out += fmt::format("{}:{}:{}: refuted: {}: {}\n", path, pr.loc.line, pr.loc.col, pr.rule, pr.message);
+      if (!pr.params.empty()) out += fmt::format("  replay: {}\n", replay_command(pr, path));
+    }
+  } else if (v.kind == Verdict::Kind::Unknown) {
+    out += fmt::format("{}: unknown: {}\n", path, v.reason);
+  } else {
+    out += fmt::format("{}: verified ({} VC(s) proved, {:.2f} s)\n", path, v.proved, v.seconds);
+  }
+  if (show_vcs)
+    for (const auto& r : v.vcs) out += fmt::format("  [{}] {}:{} {} ({:.3f} s)\n    {}\n", r.status, r.loc.line, r.loc.col, r.rule, r.seconds, r.text);
+  return out;
+}
+
+nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& path) {
+  (void)p;
+  nlohmann::json j;
+  j["file"] = path;
+  j["verdict"] = verdict_word(v.kind);
+  if (!v.reason.empty()) j["reason"] = v.reason;
+  j["seconds"] = v.seconds;
+  j["problems"] = nlohmann::json::array();
+  for (const auto& pr : v.problems) {
+    nlohmann::json q;
+    q["rule"] = pr.rule;
+    q["line"] = pr.loc.line;
+    q["col"] = pr.loc.col;
+    q["message"] = pr.message;
+    q["params"] = nlohmann::json::object();
+    for (const auto& [n, val] : pr.params) q["params"][n] = val;
+    q["loops"] = nlohmann::json::object();
+    for (const auto& [n, val] : pr.loops) q["loops"][n] = val;
+    q["replay"] = replay_command(pr, path);
+    q["detail"] = pr.detail;
+    j["problems"].push_back(q);
+  }
+  j["vcs"] = nlohmann::json::array();
+  for (const auto& r : v.vcs)
+    j["vcs"].push_back({{"rule", r.rule}, {"line", r.loc.line}, {"col", r.loc.col}, {"text", r.text}, {"status", r.status}, {"seconds", r.seconds}});
+  return j;
+}
+
+}  // namespace sched::verify

@@ -1,0 +1,63 @@
+// The static verifier (thesis chapter 5): a verdict for all parameter values satisfying the
+// assumptions and all inputs.
+//
+// verified: every side condition holds (isl) and every VC is proved (z3);
+// refuted:  a side condition fails (race, out-of-bounds, undefined read, missing output cell,
+//           unannotated write, negative size) with a point from isl, or a VC has a z3 model
+//           (the values of both sides, the parameters and loop variables);
+// unknown:  the program is outside the affine fragment, z3 gives up, or a limit is reached.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "interpreter/ast.hpp"
+#include "verifier/smt.hpp"
+
+namespace sched::verify {
+
+struct Options {
+  SmtOptions smt;
+  double timeout_s = 60;            // whole verification
+  unsigned long isl_max_ops = 50'000'000;  // isl's operation budget (exceeded: unknown)
+};
+
+struct Problem {                     // one failed condition
+  std::string rule;                  // see vcgen.hpp / "value", "write-write", "output"
+  Loc loc;
+  std::string message;               // one line, with the cell and values
+  std::vector<std::pair<std::string, int64_t>> params;  // a counterexample's parameters
+  std::vector<std::pair<std::string, std::string>> loops;  // and loop variables
+  std::string detail;                // the VC or the failing region, for people
+};
+
+struct VcReport {
+  std::string rule;
+  Loc loc;
+  std::string text;                  // ∀ ... ⇒ spec = impl, loop variables projected out
+  std::string status;                // proved / refuted / unknown
+  double seconds = 0;
+};
+
+struct Verdict {
+  enum class Kind { Verified, Refuted, Unknown } kind = Kind::Unknown;
+  std::vector<Problem> problems;     // refuted: every failed condition, in program order
+  std::string reason;                // unknown: why
+  std::vector<VcReport> vcs;
+  int proved = 0;
+  double seconds = 0;
+};
+
+std::string verdict_word(Verdict::Kind k);  // "verified" "refuted" "unknown"
+
+Verdict verify_program(const Program& p, const Options& opts);
+
+// Human-readable report (file:line:col: refuted: ...; the replay command) and the JSON object.
+std::string render(const Verdict& v, const Program& p, const std::string& path, bool show_vcs);
+nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& path);
+
+// The replay command of a counterexample: `sched run PATH -p N=4 ...`.
+std::string replay_command(const Problem& pr, const std::string& path);
+
+}  // namespace sched::verify
