@@ -16,6 +16,7 @@
 #include "interpreter/npy.hpp"
 #include "interpreter/params.hpp"
 #include "interpreter/setup.hpp"
+#include "verifier/verify.hpp"
 
 namespace sched::cli {
 namespace {
@@ -33,6 +34,7 @@ struct RunArgs {
   bool check_annotations = false;
   uint64_t max_steps = 0;  // 0: the engine's default
   int threads = 0;
+  double verify_timeout = 20;  // sched check: the static verifier's limit per file
 };
 
 // The result of running one program: the stage reached and the outcome.
@@ -255,6 +257,7 @@ void register_check(CLI::App& app) {
   cmd->add_option("--seed", a.seed, "seed of the random input data")->capture_default_str();
   cmd->add_option("--threads", a.threads, "threads for the specification model (0: all cores)")->capture_default_str();
   cmd->add_flag("--json", json, "print one JSON object");
+  cmd->add_option("--verify-timeout", a.verify_timeout, "time limit of the static verifier per file (seconds)")->capture_default_str();
   cmd->callback([] {
     std::vector<std::string> files;
     for (const auto& p : paths) {
@@ -271,8 +274,8 @@ void register_check(CLI::App& app) {
     size_t w = 4;
     for (const auto& f : files) w = std::max(w, std::filesystem::path(f).filename().string().size());
     if (!json)
-      std::cout << fmt::format("{:<{}}  {:<14} {:<11} {:<14} {:<14} {:<14} {:<9} {}\n", "file", w, "expected", "typecheck", "reference",
-                               "ref (strict)", "fast", "native", "verdict");
+      std::cout << fmt::format("{:<{}}  {:<18} {:<11} {:<14} {:<14} {:<14} {:<9} {:<10} {}\n", "file", w, "expected", "typecheck", "reference",
+                               "ref (strict)", "fast", "native", "verify", "verdict");
     for (const auto& f : files) {
       std::string text = slurp(f);
       auto ex = read_expectation(text);
@@ -305,11 +308,22 @@ void register_check(CLI::App& app) {
         native = nr.status == "ok" ? "ok" : nr.status;
         if (nr.status != "ok") ref.text += nr.text;
       }
+      // the static verifier: `verified` with a dynamic failure is a bug in one of the tools
+      std::string verify = "-";
+      if (l.stage == LoadStage::Ok) {
+        verify::Options vo;
+        vo.timeout_s = a.verify_timeout;
+        vo.smt.timeout_ms = static_cast<unsigned>(a.verify_timeout * 1000);
+        verify::Verdict vd = verify::verify_program(*l.program, vo);
+        verify = verify::verdict_word(vd.kind);
+        if (vd.kind != verify::Verdict::Kind::Verified) ref.text += verify::render(vd, *l.program, f, false);
+      }
+      bool verify_sound = verify != "verified" || ref.status == "ok";
       std::string expected = ex ? ex->outcome : "?";
       // The engines agree when the thesis and strict race semantics differ only on covered races.
       bool engines_agree = (ref.status == strict.status || (ref.status == "ok" && strict.status == "race")) &&
-                           (native == "-" || native == ref.status) && fast_agrees;
-      bool as_expected = ex && ref.status == expected;
+                           (native == "-" || native == ref.status) && fast_agrees && verify_sound;
+      bool as_expected = ex && ref.status == expected && (ex->verify.empty() || ex->verify == verify);
       std::string verdict;
       if (!engines_agree) { verdict = "ENGINES DISAGREE"; ++differ; }
       else if (!ex) { verdict = "no expectation"; ++unexpected; }
@@ -317,10 +331,11 @@ void register_check(CLI::App& app) {
       else { verdict = "UNEXPECTED"; ++unexpected; }
       if (json) {
         all.push_back({{"file", f}, {"expected", expected}, {"typecheck", tc}, {"reference", ref.json},
-                       {"reference_strict", strict.status}, {"fast", fast.json}, {"native", native}, {"verdict", verdict}});
+                       {"reference_strict", strict.status}, {"fast", fast.json}, {"native", native}, {"verify", verify}, {"verdict", verdict}});
       } else {
-        std::cout << fmt::format("{:<{}}  {:<14} {:<11} {:<14} {:<14} {:<14} {:<9} {}\n", std::filesystem::path(f).filename().string(), w,
-                                 expected, tc, ref.status, strict.status, fast.status, native, verdict);
+        std::string exp_col = ex && !ex->verify.empty() ? expected + "/" + ex->verify.substr(0, 3) : expected;
+        std::cout << fmt::format("{:<{}}  {:<18} {:<11} {:<14} {:<14} {:<14} {:<9} {:<10} {}\n", std::filesystem::path(f).filename().string(), w,
+                                 exp_col, tc, ref.status, strict.status, fast.status, native, verify, verdict);
         if (verdict != "as expected" && verdict != "no expectation") std::cout << ref.text;
       }
     }

@@ -49,6 +49,7 @@ std::optional<Expectation> read_expectation(const std::string& text) {
   std::string w;
   while (words >> w) {
     if (w == "-p") { if (words >> w) e.params.push_back(w); }
+    else if (w == "verify:") { words >> e.verify; }
     else if (w.rfind("-p", 0) == 0) e.params.push_back(w.substr(2));
   }
   return e;

@@ -23,10 +23,11 @@ struct Loaded {
 Loaded load_file(const std::string& path, bool typecheck_too = true);
 Loaded load_text(const std::string& text, const std::string& name, bool typecheck_too = true);
 
-// The first-line expectation of an example: "// expect: OUTCOME [-p N=V ...]".
+// The first-line expectation of an example: "// expect: OUTCOME [-p N=V ...] [verify: VERDICT]".
 struct Expectation {
   std::string outcome;              // ok race out-of-bounds error mismatch annotation parse-error type-error
   std::vector<std::string> params;  // "N=8" items
+  std::string verify;               // verified refuted unknown ("" = not stated)
 };
 std::optional<Expectation> read_expectation(const std::string& text);
 

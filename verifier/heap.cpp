@@ -44,7 +44,7 @@ isl::map param_to_in(const isl::map& m, const std::string& x) {
 
 }  // namespace
 
-Heap update(const Heap& h1, const Heap& h2) { return h2.unite(h1.subtract_domain(h2.domain())).coalesce(); }
+Heap update(const Heap& h1, const Heap& h2) { return h2.unite(h1.subtract_domain(h2.domain())); }
 
 Heap project_param(const Heap& h, const std::string& x) {
   return map_each(h, [&](isl::map m) {

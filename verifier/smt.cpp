@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -59,8 +60,20 @@ struct Smt::Impl {
   const Templates& t;
   SmtOptions o;
   z3::context ctx;
-  std::map<int, z3::func_decl> tensors;
+  std::map<int, z3::func_decl> tensors;  // recursive functions (define-fun-rec)
   std::vector<int> pending;  // declared, body not yet given
+  // The unfolding mode (section 6.2's pre-z3 simplification, made systematic): defined tensors
+  // are uninterpreted functions and their equations are instantiated only where needed: every
+  // tensor application of the specification side once, and applications of non-recursive
+  // tensors (Xp, C, ...) transitively. Only true facts are added, so unsat is a proof; sat is
+  // not a counterexample (the recursive encoding then decides).
+  bool lazy = false;
+  std::map<int, z3::func_decl> lazy_fns;
+  struct App { int id; std::vector<z3::expr> args; int depth; bool spec; };
+  std::vector<App> apps;
+  int depth = 0;
+  bool spec_side = false;
+  std::vector<bool> recursive;  // tensor id -> on a dependency cycle
   std::map<std::string, z3::func_decl> ufs;
 
   Impl(const Program& p, const Templates& t, SmtOptions o) : p(p), t(t), o(std::move(o)) {}
@@ -318,10 +331,80 @@ struct Smt::Impl {
   z3::expr tensor_app(int id, const std::vector<z3::expr>& idx, const std::vector<z3::expr>* prm = nullptr) {
     const TensorDecl& td = p.tensors[static_cast<size_t>(id)];
     z3::expr_vector av(ctx);
+    std::vector<z3::expr> all;
     if (!td.is_input())
-      for (size_t i = 0; i < p.params.size(); ++i) av.push_back(prm ? (*prm)[i] : param(p.params[i].name));
-    for (const auto& x : idx) av.push_back(x);
-    return tensor(id)(av);
+      for (size_t i = 0; i < p.params.size(); ++i) all.push_back(prm ? (*prm)[i] : param(p.params[i].name));
+    all.insert(all.end(), idx.begin(), idx.end());
+    for (const auto& x : all) av.push_back(x);
+    if (!lazy || td.is_input()) return tensor(id)(av);
+    auto it = lazy_fns.find(id);
+    if (it == lazy_fns.end()) {
+      z3::sort_vector dom(ctx);
+      for (size_t i = 0; i < all.size(); ++i) dom.push_back(ctx.int_sort());
+      it = lazy_fns.emplace(id, ctx.function(fmt::format("{}#", td.name).c_str(), dom, sort(td.type))).first;
+    }
+    apps.push_back({id, all, depth, spec_side});
+    return it->second(av);
+  }
+
+  // The equation of tensor `id` applied to `all` (parameters, then indices).
+  z3::expr body_at(int id, const std::vector<z3::expr>& all) {
+    const TensorDecl& td = p.tensors[static_cast<size_t>(id)];
+    std::vector<z3::expr> prm(all.begin(), all.begin() + static_cast<long>(p.params.size()));
+    std::vector<z3::expr> slots(static_cast<size_t>(std::max(td.num_slots, 1)), ctx.int_val(0));
+    for (size_t i = 0; i < td.idx.size(); ++i) slots[static_cast<size_t>(td.idx_slots[i])] = all[p.params.size() + i];
+    z3::expr body = apply(fmt::format("undef!{}", td.name), all, sort(td.type));  // ⊥: no case applies
+    for (auto c = td.cases.rbegin(); c != td.cases.rend(); ++c) {
+      z3::expr v = expr(*c->value, slots, &prm);
+      body = c->cond ? z3::ite(expr(*c->cond, slots, &prm), v, body) : v;
+    }
+    return body;
+  }
+
+  // Instances of the equations for the recorded applications (see `lazy`).
+  // Specification-side applications are unfolded `spec_depth` levels deep, applications of
+  // non-recursive tensors up to 8 levels; at most `max_apps` instances.
+  std::vector<z3::expr> unfoldings(int spec_depth, size_t max_apps = 4000) {
+    std::vector<z3::expr> out;
+    for (size_t k = 0; k < apps.size() && out.size() < max_apps; ++k) {
+      App a = apps[k];
+      bool unfold = (a.spec && a.depth < spec_depth) || (!recursive[static_cast<size_t>(a.id)] && a.depth < 8);
+      if (!unfold) continue;
+      z3::expr_vector av(ctx);
+      for (const auto& x : a.args) av.push_back(x);
+      depth = a.depth + 1;
+      spec_side = a.spec;
+      out.push_back(lazy_fns.at(a.id)(av) == body_at(a.id, a.args));
+    }
+    depth = 0;
+    return out;
+  }
+
+  void find_recursive() {
+    size_t n = p.tensors.size();
+    std::vector<std::vector<int>> reads(n);
+    std::function<void(const Expr&, std::vector<int>&)> collect = [&](const Expr& e, std::vector<int>& out) {
+      if (e.kind == ExprKind::TensorRead) out.push_back(e.id);
+      for (const auto& a : e.args) collect(*a, out);
+    };
+    for (size_t t = 0; t < n; ++t)
+      for (const auto& c : p.tensors[t].cases) {
+        collect(*c.value, reads[t]);
+        if (c.cond) collect(*c.cond, reads[t]);
+      }
+    recursive.assign(n, false);
+    for (size_t t = 0; t < n; ++t) {  // t reaches itself?
+      std::vector<bool> seen(n, false);
+      std::vector<int> stack(reads[t].begin(), reads[t].end());
+      while (!stack.empty()) {
+        int u = stack.back();
+        stack.pop_back();
+        if (static_cast<size_t>(u) == t) { recursive[t] = true; break; }
+        if (seen[static_cast<size_t>(u)]) continue;
+        seen[static_cast<size_t>(u)] = true;
+        for (int v : reads[static_cast<size_t>(u)]) stack.push_back(v);
+      }
+    }
   }
 
   void define_pending() {
@@ -335,22 +418,13 @@ struct Smt::Impl {
         prm.push_back(ctx.int_const(fmt::format("{}!{}", td.name, pd.name).c_str()));
         args.push_back(prm.back());
       }
-      std::vector<z3::expr> slots(static_cast<size_t>(std::max(td.num_slots, 1)), ctx.int_val(0));
-      std::vector<z3::expr> av;
+      std::vector<z3::expr> all = prm;
       for (size_t i = 0; i < td.idx.size(); ++i) {
         z3::expr x = ctx.int_const(fmt::format("{}!{}", td.name, td.idx[i]).c_str());
         args.push_back(x);
-        av.push_back(x);
-        slots[static_cast<size_t>(td.idx_slots[i])] = x;
+        all.push_back(x);
       }
-      std::vector<z3::expr> all = prm;
-      all.insert(all.end(), av.begin(), av.end());
-      z3::expr body = apply(fmt::format("undef!{}", td.name), all, sort(td.type));  // ⊥: no case applies
-      for (auto c = td.cases.rbegin(); c != td.cases.rend(); ++c) {
-        z3::expr v = expr(*c->value, slots, &prm);
-        body = c->cond ? z3::ite(expr(*c->cond, slots, &prm), v, body) : v;
-      }
-      ctx.recdef(tensors.at(id), args, body);
+      ctx.recdef(tensors.at(id), args, body_at(id, all));
     }
   }
 
@@ -509,6 +583,7 @@ Smt::~Smt() = default;
 SmtAnswer Smt::check(const VC& vc, int index) {
   Impl& m = *impl_;
   SmtAnswer out;
+  if (m.recursive.empty()) m.find_recursive();
   try {
     const Template& eq = m.t.at(vc.eq);
     std::vector<z3::expr> holes;
@@ -516,18 +591,47 @@ SmtAnswer Smt::check(const VC& vc, int index) {
     std::map<std::string, z3::expr> names;
     int fresh = 0;
     z3::expr dom = m.set_formula(vc.set, names, holes, fresh);
+    z3::params prm(m.ctx);
+    prm.set("timeout", m.o.timeout_ms);
+
+    // 1. Unfolded equations over uninterpreted tensors, one to four levels of the specification
+    //    side (iterative deepening): unsat proves the VC.
+    z3::check_result r1 = z3::unknown;
+    std::string unfolded_reason;
+    for (int depth = 1; depth <= 4; ++depth) {
+      m.lazy = true;
+      m.apps.clear();
+      m.spec_side = true;
+      z3::expr lhs0 = m.tmpl(eq.root->kids[0], holes);
+      m.spec_side = false;
+      z3::expr rhs0 = m.tmpl(eq.root->kids[1], holes);
+      std::vector<z3::expr> axioms = m.unfoldings(depth);
+      m.lazy = false;
+      z3::solver s1(m.ctx);
+      s1.set(prm);
+      s1.add(dom);
+      for (const auto& a : axioms) s1.add(a);
+      s1.add(lhs0 != rhs0);
+      if (!m.o.smt2_dir.empty() && depth == 1) {
+        std::filesystem::create_directories(m.o.smt2_dir);
+        std::ofstream(fmt::format("{}/vc{:03}.smt2", m.o.smt2_dir, index)) << s1.to_smt2();
+      }
+      r1 = s1.check();
+      if (r1 == z3::unsat) {
+        out.status = SmtAnswer::Status::Proved;
+        return out;
+      }
+      if (r1 == z3::unknown) unfolded_reason = s1.reason_unknown();
+    }
+    // 2. The recursive definitions (define-fun-rec): a model is a counterexample.
     z3::expr lhs = m.tmpl(eq.root->kids[0], holes), rhs = m.tmpl(eq.root->kids[1], holes);
     m.define_pending();
     z3::solver s(m.ctx);
-    z3::params prm(m.ctx);
-    prm.set("timeout", m.o.timeout_ms);
-    s.set(prm);
+    z3::params prm2(m.ctx);  // a counterexample search: bounded, its failure is "unknown"
+    prm2.set("timeout", std::min(m.o.timeout_ms, m.o.refute_ms));
+    s.set(prm2);
     s.add(dom);
     s.add(lhs != rhs);
-    if (!m.o.smt2_dir.empty()) {
-      std::filesystem::create_directories(m.o.smt2_dir);
-      std::ofstream(fmt::format("{}/vc{:03}.smt2", m.o.smt2_dir, index)) << s.to_smt2();
-    }
     switch (s.check()) {
       case z3::unsat: out.status = SmtAnswer::Status::Proved; break;
       case z3::sat: {
@@ -542,8 +646,10 @@ SmtAnswer Smt::check(const VC& vc, int index) {
       default:
         out.status = SmtAnswer::Status::Unknown;
         out.reason = s.reason_unknown();
+        if (!unfolded_reason.empty()) out.reason += "; unfolded: " + unfolded_reason;
     }
   } catch (const z3::exception& e) {
+    m.lazy = false;
     out.status = SmtAnswer::Status::Unknown;
     out.reason = e.msg();
   }

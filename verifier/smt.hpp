@@ -26,6 +26,7 @@ enum class FloatMode { Real, Ieee, Uninterpreted };
 struct SmtOptions {
   FloatMode floats = FloatMode::Real;
   unsigned timeout_ms = 10000;  // per query
+  unsigned refute_ms = 5000;    // the counterexample search with recursive definitions
   std::string smt2_dir;         // write every query as SMT-LIB2 here ("" = no)
 };
 
