@@ -1,0 +1,26 @@
+// Concretisation of symbolic heaps (the "verify the verifier" check of Thm 5.3.1 / 5.5.4):
+// ⟦ĥ⟧_{E;M} at given parameter values, cell by cell, with templates evaluated in the
+// specification's model through the one definition of the operators (interpreter/ops.hpp).
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <isl/cpp.h>
+
+#include "interpreter/model.hpp"
+#include "verifier/heap.hpp"
+#include "verifier/templates.hpp"
+
+namespace sched::verify {
+
+// The value of template `t` with its holes filled, in model m; nullopt for an opaque value.
+std::optional<Value> evaluate_template(const TPtr& t, const std::vector<int64_t>& holes, Model& m);
+
+// Every (array tuple, cell) -> value of ĥ with the named parameters fixed (ĥ must then be
+// finite). Cells with several values keep the first (v); opaque values are left out.
+std::map<std::pair<std::string, std::vector<int64_t>>, Value> concretize(
+    const Heap& h, const Templates& t, const std::map<std::string, int64_t>& params, Model& m);
+
+}  // namespace sched::verify
