@@ -143,6 +143,15 @@ std::vector<Piece> pieces(const Expr& e, const Names& n) {
   }
 }
 
+std::string equality(const std::string& x, const Expr& e, const Names& n) {
+  std::string out;
+  for (const auto& p : pieces(e, n)) {
+    std::string c = conj(p.cond, x + " = " + p.aff);
+    out = out.empty() ? c : "(" + out + " or " + c + ")";
+  }
+  return out;
+}
+
 std::string formula(const Expr& e, const Names& n) {
   switch (e.kind) {
     case ExprKind::BoolLit: return e.bval ? "0 = 0" : "1 = 0";

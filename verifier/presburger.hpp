@@ -39,6 +39,8 @@ struct Piece {
 
 // Pieces of an index expression of type Int (throws NotAffine outside the fragment).
 std::vector<Piece> pieces(const Expr& e, const Names& n);
+// The formula "x = ι" (one disjunct per piece of ι).
+std::string equality(const std::string& x, const Expr& e, const Names& n);
 // Formula of an index condition of type Bool.
 std::string formula(const Expr& e, const Names& n);
 // The constant value of an expression without variables, if it has one.

@@ -130,11 +130,7 @@ SVal evaluate(const Expr& e, const Scope& s, const Heap* h) {
     case ExprKind::Let: {  // let x = ι in e: x is a fresh variable equal to ι, then eliminated
       std::string x = s.fresh(e.name);
       Scope inner = s.bind(e.slot, x);
-      std::string eq;
-      for (const auto& p : pieces(*e.args[0], s.names)) {
-        std::string c = (p.cond.empty() ? "" : p.cond + " and ") + x + " = " + p.aff;
-        eq = eq.empty() ? "(" + c + ")" : eq + " or (" + c + ")";
-      }
+      std::string eq = equality(x, *e.args[0], s.names);
       SVal body = evaluate(*e.args[1], inner, h).intersect_params(inner.params(eq));
       return project_param(body, x);
     }
@@ -151,11 +147,7 @@ Locs reads(const Expr& e, const Scope& s) {
     case ExprKind::Let: {
       std::string x = s.fresh(e.name);
       Scope inner = s.bind(e.slot, x);
-      std::string eq;
-      for (const auto& p : pieces(*e.args[0], s.names)) {
-        std::string c = (p.cond.empty() ? "" : p.cond + " and ") + x + " = " + p.aff;
-        eq = eq.empty() ? "(" + c + ")" : eq + " or (" + c + ")";
-      }
+      std::string eq = equality(x, *e.args[0], s.names);
       return project_param(reads(*e.args[1], inner).intersect_params(inner.params(eq)), x);
     }
     default:

@@ -32,12 +32,6 @@ std::string range_formula(const Cmd& c, const Names& n, const std::string& x) {
   return out;
 }
 
-std::string equal_formula(const Expr& e, const Names& n, const std::string& x) {
-  std::string out;
-  for (const auto& p : pieces(e, n)) out = either(out, both(p.cond, x + " = " + p.aff));
-  return out;
-}
-
 }  // namespace
 
 Generator::Generator(const Program& p, isl::ctx ctx, Templates& t) : p_(p), ctx_(ctx), t_(t) {}
@@ -234,7 +228,7 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h) {
       std::string x = env.s.fresh(c.name);
       Env in = env;
       in.s = env.s.bind(c.slot, x);
-      isl::set eq = in.s.params(equal_formula(*c.value, env.s.names, x));
+      isl::set eq = in.s.params(equality(x, *c.value, env.s.names));
       in.gamma = env.gamma.intersect(eq);
       Result r = eval(*c.body, in, h);
       return {project_param(r.dh.intersect_params(eq), x), project_param(r.reads.intersect_params(eq), x)};
