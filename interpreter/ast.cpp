@@ -1,5 +1,7 @@
 #include "interpreter/ast.hpp"
 
+#include <limits>
+
 #include <cstring>
 
 namespace sched {
@@ -146,6 +148,30 @@ const Expr& skip_implicit(const Expr& e) {
   const Expr* p = &e;
   while (p->kind == ExprKind::Cast) p = p->args[0].get();
   return *p;
+}
+
+std::optional<int64_t> constant_index(const Expr& e0) {
+  const Expr& e = skip_implicit(e0);
+  switch (e.kind) {
+    case ExprKind::IntLit: return e.ival;
+    case ExprKind::Unary:
+      if (e.uop == UnOp::Neg)
+        if (auto v = constant_index(*e.args[0]); v && *v != std::numeric_limits<int64_t>::min()) return -*v;
+      return std::nullopt;
+    case ExprKind::Binary: {
+      auto a = constant_index(*e.args[0]);
+      auto b = constant_index(*e.args[1]);
+      if (!a || !b) return std::nullopt;
+      int64_t r;
+      switch (e.bop) {
+        case BinOp::Add: if (__builtin_add_overflow(*a, *b, &r)) return std::nullopt; return r;
+        case BinOp::Sub: if (__builtin_sub_overflow(*a, *b, &r)) return std::nullopt; return r;
+        case BinOp::Mul: if (__builtin_mul_overflow(*a, *b, &r)) return std::nullopt; return r;
+        default: return std::nullopt;
+      }
+    }
+    default: return std::nullopt;
+  }
 }
 
 bool equal(const Expr& a0, const Expr& b0) {

@@ -4,6 +4,7 @@
 // reads it. Trees are owned through unique_ptr; `clone` copies deeply.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -182,5 +183,9 @@ bool equal(const Program& a, const Program& b);
 
 // Strip implicit casts (undo what the type checker inserted).
 const Expr& skip_implicit(const Expr& e);
+
+// The value of a constant index expression (literals, unary -, + - *; no variables, no reads),
+// if it has one without overflow (T-MUL's "constant side", the verifier's coefficients).
+std::optional<int64_t> constant_index(const Expr& e);
 
 }  // namespace sched

@@ -147,30 +147,6 @@ class Checker {
     return false;
   }
 
-  // Constant index expression (no variables, no reads): its value, if computable.
-  static std::optional<int64_t> const_value(const Expr& e0) {
-    const Expr& e = skip_implicit(e0);
-    switch (e.kind) {
-      case ExprKind::IntLit: return e.ival;
-      case ExprKind::Unary:
-        if (e.uop == UnOp::Neg) if (auto v = const_value(*e.args[0]); v && *v != std::numeric_limits<int64_t>::min()) return -*v;
-        return std::nullopt;
-      case ExprKind::Binary: {
-        auto a = const_value(*e.args[0]);
-        auto b = const_value(*e.args[1]);
-        if (!a || !b) return std::nullopt;
-        int64_t r;
-        switch (e.bop) {
-          case BinOp::Add: if (__builtin_add_overflow(*a, *b, &r)) return std::nullopt; return r;
-          case BinOp::Sub: if (__builtin_sub_overflow(*a, *b, &r)) return std::nullopt; return r;
-          case BinOp::Mul: if (__builtin_mul_overflow(*a, *b, &r)) return std::nullopt; return r;
-          default: return std::nullopt;
-        }
-      }
-      default: return std::nullopt;
-    }
-  }
-
   // ---------------- checking ----------------
   void mode_error_reads(const Expr& e) {
     if (e.kind == ExprKind::TensorRead) {
@@ -389,7 +365,7 @@ class Checker {
     if (want != Type::Int) return;
     const Expr& a = *e.args[0];
     const Expr& b = *e.args[1];
-    auto ca = const_value(a), cb = const_value(b);
+    auto ca = constant_index(a), cb = constant_index(b);
     switch (e.bop) {
       case BinOp::Add: case BinOp::Sub: e.affine = a.affine && b.affine; break;
       case BinOp::Mul: e.affine = a.affine && b.affine && (ca || cb); break;

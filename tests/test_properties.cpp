@@ -379,14 +379,10 @@ TEST(Properties, VerifierVerdictsAgreeWithTheBigStepSemantics) {
     vo.smt.refute_ms = 1000;
     verify::Verdict v = verify::verify_program(p, vo);
     auto run = [&](const std::vector<int64_t>& params, RunSetup& st, ModelOptions& mo) -> std::optional<Outcome> {
-      if (!prepare_run(p, params, mo, st).ok()) return std::nullopt;
-      Model m(p, params, mo);
-      ReferenceOptions ro;
-      ro.annotations = &m;
-      ro.max_steps = 1'000'000;
-      Outcome o = run_reference(p, st, ro);
-      if (o.kind == OutcomeKind::Inconclusive) return std::nullopt;
-      return o.ok() ? compare_outputs(p, st, mo) : o;
+      bool prepared = false;
+      Outcome o = test::reference_run(p, params, mo, st, 1'000'000, &prepared);
+      if (!prepared || o.kind == OutcomeKind::Inconclusive) return std::nullopt;
+      return o;
     };
     std::vector<int64_t> params;
     for (size_t i = 0; i < p.params.size(); ++i) params.push_back(*rc::gen::inRange<int64_t>(1, 6));

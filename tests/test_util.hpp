@@ -3,10 +3,12 @@
 #include <sstream>
 #include <string>
 
+#include "bigstep/reference.hpp"
 #include "interpreter/load.hpp"
 #include "interpreter/outcome.hpp"
 #include "interpreter/parser.hpp"
 #include "interpreter/printer.hpp"
+#include "interpreter/setup.hpp"
 #include "interpreter/typecheck.hpp"
 
 namespace sched::test {
@@ -32,6 +34,23 @@ inline std::string joined(const Outcome& o) {
   std::string s = std::string(outcome_name(o.kind)) + ": " + o.message;
   for (const auto& d : o.details) s += "\n" + d;
   return s;
+}
+
+// A run as `sched run --engine reference --check-annotations` judges it: the setup (assumptions,
+// sizes), the reference engine checking every annotation in the model, then the outputs.
+// `prepared` (optional) tells whether the setup accepted the parameters; if not, its outcome is
+// returned.
+inline Outcome reference_run(const Program& p, const std::vector<int64_t>& params, const ModelOptions& mo, RunSetup& st,
+                             uint64_t max_steps, bool* prepared = nullptr) {
+  Outcome prep = prepare_run(p, params, mo, st);
+  if (prepared) *prepared = prep.ok();
+  if (!prep.ok()) return prep;
+  Model m(p, params, mo);
+  ReferenceOptions ro;
+  ro.annotations = &m;
+  ro.max_steps = max_steps;
+  Outcome o = run_reference(p, st, ro);
+  return o.ok() ? compare_outputs(p, st, mo) : o;
 }
 
 inline std::string typecheck_errors(const std::string& text) {

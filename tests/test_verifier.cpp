@@ -27,16 +27,8 @@ struct Ctx {
 Outcome replay(const Program& p, const std::vector<std::pair<std::string, int64_t>>& params) {
   std::vector<int64_t> ps;
   for (const auto& [n, v] : params) ps.push_back(v);
-  ModelOptions mo;
   RunSetup st;
-  Outcome prep = prepare_run(p, ps, mo, st);
-  if (!prep.ok()) return prep;
-  Model m(p, ps, mo);
-  ReferenceOptions ro;
-  ro.annotations = &m;
-  ro.max_steps = 50'000'000;
-  Outcome o = run_reference(p, st, ro);
-  return o.ok() ? compare_outputs(p, st, mo) : o;
+  return sched::test::reference_run(p, ps, ModelOptions{}, st, 50'000'000);
 }
 
 }  // namespace

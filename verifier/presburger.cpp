@@ -6,13 +6,15 @@
 
 namespace sched::verify {
 
-namespace {
-
 std::string conj(const std::string& a, const std::string& b) {
   if (a.empty()) return b;
   if (b.empty()) return a;
   return "(" + a + " and " + b + ")";
 }
+
+std::string disj(const std::string& a, const std::string& b) { return a.empty() ? b : "(" + a + " or " + b + ")"; }
+
+namespace {
 
 [[noreturn]] void not_affine(const Expr& e, std::string_view why) {
   throw NotAffine(e.loc, fmt::format("'{}' is outside the affine fragment ({})", print_expr(e), why));
@@ -39,30 +41,6 @@ bool is_isl_keyword(const std::string& s) {
                                            "infty", "true", "false", "implies", "NaN", "domain", "range", "rat",
                                            "div", "cdiv", "fdiv", "ceild", "floord", "lexmin", "lexmax"};
   return kw.count(s) != 0;
-}
-
-std::optional<int64_t> constant(const Expr& e) {
-  switch (e.kind) {
-    case ExprKind::IntLit: return e.ival;
-    case ExprKind::Cast: return e.type == Type::Int ? constant(*e.args[0]) : std::nullopt;
-    case ExprKind::Unary:
-      if (e.uop == UnOp::Neg)
-        if (auto a = constant(*e.args[0]); a && *a != INT64_MIN) return -*a;
-      return std::nullopt;
-    case ExprKind::Binary: {
-      auto a = constant(*e.args[0]);
-      auto b = constant(*e.args[1]);
-      if (!a || !b) return std::nullopt;
-      int64_t r;
-      switch (e.bop) {
-        case BinOp::Add: if (__builtin_add_overflow(*a, *b, &r)) return std::nullopt; return r;
-        case BinOp::Sub: if (__builtin_sub_overflow(*a, *b, &r)) return std::nullopt; return r;
-        case BinOp::Mul: if (__builtin_mul_overflow(*a, *b, &r)) return std::nullopt; return r;
-        default: return std::nullopt;
-      }
-    }
-    default: return std::nullopt;
-  }
 }
 
 std::vector<Piece> pieces(const Expr& e, const Names& n) {
@@ -96,7 +74,7 @@ std::vector<Piece> pieces(const Expr& e, const Names& n) {
         case BinOp::Add: return binary(x, y, [](auto& a, auto& b) { return "(" + a + " + " + b + ")"; });
         case BinOp::Sub: return binary(x, y, [](auto& a, auto& b) { return "(" + a + " - " + b + ")"; });
         case BinOp::Mul: {
-          auto kx = constant(x), ky = constant(y);
+          auto kx = constant_index(x), ky = constant_index(y);
           if (!kx && !ky) not_affine(e, "a product of two variables");
           const Expr& var = kx ? y : x;
           int64_t k = kx ? *kx : *ky;
@@ -106,7 +84,7 @@ std::vector<Piece> pieces(const Expr& e, const Names& n) {
         }
         case BinOp::Div:
         case BinOp::Mod: {
-          auto k = constant(y);
+          auto k = constant_index(y);
           if (!k || *k <= 0) not_affine(e, "division by a non-constant or non-positive divisor");
           auto ps = pieces(x, n);
           for (auto& p : ps)
@@ -145,10 +123,7 @@ std::vector<Piece> pieces(const Expr& e, const Names& n) {
 
 std::string equality(const std::string& x, const Expr& e, const Names& n) {
   std::string out;
-  for (const auto& p : pieces(e, n)) {
-    std::string c = conj(p.cond, x + " = " + p.aff);
-    out = out.empty() ? c : "(" + out + " or " + c + ")";
-  }
+  for (const auto& p : pieces(e, n)) out = disj(out, conj(p.cond, x + " = " + p.aff));
   return out;
 }
 
@@ -173,8 +148,7 @@ std::string formula(const Expr& e, const Names& n) {
         std::string out;
         for (const auto& p : pieces(*e.args[0], n))
           for (const auto& q : pieces(*e.args[1], n)) {
-            std::string c = conj(conj(p.cond, q.cond), compare(e.bop, p.aff, q.aff));
-            out = out.empty() ? c : "(" + out + " or " + c + ")";
+            out = disj(out, conj(conj(p.cond, q.cond), compare(e.bop, p.aff, q.aff)));
           }
         return out;
       }
@@ -191,8 +165,7 @@ std::string formula(const Expr& e, const Names& n) {
         Names inner = n;
         if (inner.slots.size() <= static_cast<size_t>(e.slot)) inner.slots.resize(static_cast<size_t>(e.slot) + 1);
         inner.slots[static_cast<size_t>(e.slot)] = "(" + v.aff + ")";
-        std::string c = conj(v.cond, formula(*e.args[1], inner));
-        out = out.empty() ? c : "(" + out + " or " + c + ")";
+        out = disj(out, conj(v.cond, formula(*e.args[1], inner)));
       }
       return out;
     }
@@ -219,20 +192,22 @@ isl::set param_set(isl::ctx ctx, const std::vector<std::string>& ps, const std::
   return parse_set(ctx, ps, " : " + f).params();
 }
 
-isl::set point_set(isl::ctx ctx, const std::vector<std::string>& ps, const std::string& tuple,
-                   const std::vector<const Expr*>& idx, const Names& n) {
+isl::set tuple_set(isl::ctx ctx, const std::vector<std::string>& ps, const std::string& tuple,
+                   const std::vector<const Expr*>& idx, const Names& n, const Atom& atom) {
   std::string dims, cond;
   for (size_t k = 0; k < idx.size(); ++k) {
     std::string x = fmt::format("__d{}", k);
     dims += (k ? ", " : "") + x;
     std::string alt;
-    for (const auto& p : pieces(*idx[k], n)) {
-      std::string c = conj(p.cond, x + " = " + p.aff);
-      alt = alt.empty() ? c : "(" + alt + " or " + c + ")";
-    }
+    for (const auto& p : pieces(*idx[k], n)) alt = disj(alt, conj(p.cond, atom(x, p.aff)));
     cond = conj(cond, alt);
   }
   return parse_set(ctx, ps, fmt::format("{}[{}]{}", tuple, dims, cond.empty() ? "" : " : " + cond));
+}
+
+isl::set point_set(isl::ctx ctx, const std::vector<std::string>& ps, const std::string& tuple,
+                   const std::vector<const Expr*>& idx, const Names& n) {
+  return tuple_set(ctx, ps, tuple, idx, n, [](const std::string& x, const std::string& aff) { return x + " = " + aff; });
 }
 
 }  // namespace sched::verify

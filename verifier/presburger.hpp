@@ -6,6 +6,7 @@
 // (condition, quasi-affine expression) — pieces only arise from `select`; min, max, floor
 // division and modulo by a positive constant are isl's own — and a condition a formula.
 #pragma once
+#include <functional>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -43,8 +44,9 @@ std::vector<Piece> pieces(const Expr& e, const Names& n);
 std::string equality(const std::string& x, const Expr& e, const Names& n);
 // Formula of an index condition of type Bool.
 std::string formula(const Expr& e, const Names& n);
-// The constant value of an expression without variables, if it has one.
-std::optional<int64_t> constant(const Expr& e);
+// isl formulas: conj("", b) = b (true is ""), disj("", b) = b (no alternative yet).
+std::string conj(const std::string& a, const std::string& b);
+std::string disj(const std::string& a, const std::string& b);
 
 // Parses "{ body }" with every parameter that `body` may mention declared (isl aligns
 // parameters by name; declaring unused ones is harmless).
@@ -54,6 +56,10 @@ isl::union_set parse_union_set(isl::ctx ctx, const std::vector<std::string>& par
 // The parameter set { : φ } of a formula.
 isl::set param_set(isl::ctx ctx, const std::vector<std::string>& param_names, const std::string& formula);
 
+// "{ tuple[x0, ..., xn-1] : atom(x0, ι0) and ... }", each ιk split into its pieces.
+using Atom = std::function<std::string(const std::string& x, const std::string& aff)>;
+isl::set tuple_set(isl::ctx ctx, const std::vector<std::string>& param_names, const std::string& tuple,
+                   const std::vector<const Expr*>& idx, const Names& n, const Atom& atom);
 // "{ tuple[x0, ..., xn-1] : x0 = ι0 and ... }": the symbolic location / value of indices.
 isl::set point_set(isl::ctx ctx, const std::vector<std::string>& param_names, const std::string& tuple,
                    const std::vector<const Expr*>& idx, const Names& n);

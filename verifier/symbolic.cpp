@@ -81,6 +81,19 @@ std::vector<const Expr*> ptrs(const std::vector<ExprPtr>& v) {
 }
 
 bool is_index(const Expr& e) { return e.type == Type::Int; }
+
+// let x = ι in e: x is a fresh variable constrained to equal ι (then eliminated by the caller).
+struct LetBinding {
+  std::string x;
+  Scope inner;
+  isl::set eq;
+};
+LetBinding bind_let(const Expr& e, const Scope& s) {
+  std::string x = s.fresh(e.name);
+  Scope inner = s.bind(e.slot, x);
+  isl::set eq = inner.params(equality(x, *e.args[0], s.names));
+  return {x, std::move(inner), eq};
+}
 bool is_condition(const Expr& e) {
   // A Bool built from comparisons of indices: a formula of Γ, not a value read from memory.
   return e.type == Type::Bool && e.affine;
@@ -127,12 +140,9 @@ SVal evaluate(const Expr& e, const Scope& s, const Heap* h) {
       if (e.fn == Builtin::Cast) return lift(*s.tpl, s.ctx, TNode::K::Cast, e.type, 0, args);
       return lift(*s.tpl, s.ctx, TNode::K::Call, e.type, static_cast<uint8_t>(e.fn), args);
     }
-    case ExprKind::Let: {  // let x = ι in e: x is a fresh variable equal to ι, then eliminated
-      std::string x = s.fresh(e.name);
-      Scope inner = s.bind(e.slot, x);
-      std::string eq = equality(x, *e.args[0], s.names);
-      SVal body = evaluate(*e.args[1], inner, h).intersect_params(inner.params(eq));
-      return project_param(body, x);
+    case ExprKind::Let: {
+      LetBinding b = bind_let(e, s);
+      return project_param(evaluate(*e.args[1], b.inner, h).intersect_params(b.eq), b.x);
     }
     default: break;
   }
@@ -145,10 +155,8 @@ Locs reads(const Expr& e, const Scope& s) {
   switch (e.kind) {
     case ExprKind::ArrayRead: return isl::union_set(location(s, e.id, ptrs(e.args)));
     case ExprKind::Let: {
-      std::string x = s.fresh(e.name);
-      Scope inner = s.bind(e.slot, x);
-      std::string eq = equality(x, *e.args[0], s.names);
-      return project_param(reads(*e.args[1], inner).intersect_params(inner.params(eq)), x);
+      LetBinding b = bind_let(e, s);
+      return project_param(reads(*e.args[1], b.inner).intersect_params(b.eq), b.x);
     }
     default:
       for (const auto& a : e.args) out = out.unite(reads(*a, s));

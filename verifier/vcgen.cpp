@@ -14,12 +14,6 @@ std::vector<const Expr*> ptrs(const std::vector<ExprPtr>& v) {
   return out;
 }
 
-std::string either(const std::string& a, const std::string& b) { return a.empty() ? b : "(" + a + ") or (" + b + ")"; }
-std::string both(const std::string& a, const std::string& b) {
-  if (a.empty()) return b;
-  if (b.empty()) return a;
-  return "(" + a + ") and (" + b + ")";
-}
 
 // "lo <= x < hi" for `x < hi` and "lo <= x <= hi" for `x = lo to hi` (U-FOR's trip count).
 std::string range_formula(const Cmd& c, const Names& n, const std::string& x) {
@@ -27,7 +21,7 @@ std::string range_formula(const Cmd& c, const Names& n, const std::string& x) {
   std::string out;
   for (const auto& p : lo)
     for (const auto& q : pieces(*c.value, n))
-      out = either(out, both(both(p.cond, q.cond),
+      out = disj(out, conj(conj(p.cond, q.cond),
                              fmt::format("{} <= {} and {} {} {}", p.aff, x, x, c.lo ? "<=" : "<", q.aff)));
   return out;
 }
@@ -50,15 +44,8 @@ void Generator::equations(const std::string& rule, Loc loc, const SVal& spec, co
 }
 
 isl::set Generator::box(const Env& env, const std::string& tuple, const std::vector<const Expr*>& dims) {
-  std::string vars, cond;
-  for (size_t k = 0; k < dims.size(); ++k) {
-    std::string x = fmt::format("__d{}", k);
-    vars += (k ? ", " : "") + x;
-    std::string alt;
-    for (const auto& p : pieces(*dims[k], env.s.names)) alt = either(alt, both(p.cond, fmt::format("0 <= {} < {}", x, p.aff)));
-    cond = both(cond, alt);
-  }
-  return parse_set(ctx_, env.s.declared, fmt::format("{}[{}]{}", tuple, vars, cond.empty() ? "" : " : " + cond));
+  return tuple_set(ctx_, env.s.declared, tuple, dims, env.s.names,
+                   [](const std::string& x, const std::string& aff) { return fmt::format("0 <= {} < {}", x, aff); });
 }
 
 Locs Generator::all_boxes(const Env& env) const {
@@ -244,7 +231,7 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h) {
       if (h) {
         for (const auto& d : c.idx) {  // U-ALLOCATE: a negative size is stuck
           std::string neg;
-          for (const auto& p : pieces(*d, env.s.names)) neg = either(neg, both(p.cond, p.aff + " < 0"));
+          for (const auto& p : pieces(*d, env.s.names)) neg = disj(neg, conj(p.cond, p.aff + " < 0"));
           isl::set bad = env.s.params(neg).intersect(env.gamma);
           if (!bad.is_empty())
             fail("negative size", d->loc, fmt::format("the size '{}' of '{}' can be negative", print_expr(*d), c.name), bad, env);
@@ -279,10 +266,10 @@ Generated Generator::run() {
   }
   // Γ0: the assumptions, and the global shapes are sizes (a run refuses negative ones).
   std::string g;
-  for (const auto& a : p_.assumes) g = both(g, formula(*a, env.s.names));
+  for (const auto& a : p_.assumes) g = conj(g, formula(*a, env.s.names));
   for (const auto& ad : p_.arrays)
     for (const auto& d : ad.dims)
-      for (const auto& p : pieces(*d, env.s.names)) g = both(g, p.cond.empty() ? p.aff + " >= 0" : "not (" + p.cond + ") or " + p.aff + " >= 0");
+      for (const auto& p : pieces(*d, env.s.names)) g = conj(g, p.cond.empty() ? p.aff + " >= 0" : "(not (" + p.cond + ") or " + p.aff + " >= 0)");
   env.gamma = env.s.params(g.empty() ? "0 = 0" : g);
   out_.context = env.gamma;
   for (size_t a = 0; a < p_.arrays.size(); ++a) env.boxes.emplace(static_cast<int>(a), box(env, env.s.arrays[a], ptrs(p_.arrays[a].dims)));

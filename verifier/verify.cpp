@@ -119,6 +119,14 @@ std::string vc_text(const VC& vc, const Templates& t) {
   return out;
 }
 
+// "N = 7, M = 1, i = 6": the counterexample's parameters and loop variables.
+std::string where_text(const Problem& pr) {
+  std::string at;
+  for (const auto& [n, v] : pr.params) at += fmt::format("{}{} = {}", at.empty() ? "" : ", ", n, v);
+  for (const auto& [n, v] : pr.loops) at += fmt::format("{}{} = {}", at.empty() ? "" : ", ", n, v);
+  return at;
+}
+
 Problem from_finding(const Finding& f, const Program& p) {
   Problem pr;
   pr.rule = f.rule;
@@ -138,9 +146,7 @@ Problem from_finding(const Finding& f, const Program& p) {
     for (int i = 0; i < nd; ++i) cell += (i ? ", " : "") + std::to_string(coord(pt, isl_dim_set, i));
     cell += "]";
   }
-  std::string at;
-  for (const auto& [n, v] : pr.params) at += fmt::format("{}{} = {}", at.empty() ? "" : ", ", n, v);
-  for (const auto& [n, v] : pr.loops) at += fmt::format("{}{} = {}", at.empty() ? "" : ", ", n, v);
+  std::string at = where_text(pr);
   if (f.rule == "race" && f.iter_vars.size() == 2)
     pr.message = fmt::format("{}: iteration {} = {} writes {} and iteration {} = {} reads it", f.message, f.iter_vars[0],
                              val[f.iter_vars[0]], cell, f.iter_vars[1], val[f.iter_vars[1]]);
@@ -167,9 +173,7 @@ Problem from_vc(const VC& vc, const SmtAnswer& a, const Templates& t, const Prog
   }
   for (const auto& l : vc.loop_vars)
     if (val.count(l)) pr.loops.emplace_back(l, val[l]);
-  std::string at;
-  for (const auto& [n, v] : pr.params) at += fmt::format("{}{} = {}", at.empty() ? "" : ", ", n, v);
-  for (const auto& [n, v] : pr.loops) at += fmt::format("{}{} = {}", at.empty() ? "" : ", ", n, v);
+  std::string at = where_text(pr);
   const char* what = vc.rule == "value"         ? "the value written differs from its annotation"
                      : vc.rule == "output"      ? "an output cell differs from its specification"
                                                 : "two iterations write different values to one cell";
