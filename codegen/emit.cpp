@@ -18,22 +18,11 @@ const char* kPrelude =
 #include "codegen/prelude.inc"
     ;
 
+// The prelude's C++ type of a SCHED type: its own name (prelude.inc typedefs i8 .. f64), with
+// the index type 𝔸 as i64.
 const char* ctype(Type t) {
-  switch (t) {
-    case Type::Int: return "i64";
-    case Type::Bool: return "bool";
-    case Type::I8: return "i8";
-    case Type::I16: return "i16";
-    case Type::I32: return "i32";
-    case Type::I64: return "i64";
-    case Type::U8: return "u8";
-    case Type::U16: return "u16";
-    case Type::U32: return "u32";
-    case Type::U64: return "u64";
-    case Type::F32: return "f32";
-    case Type::F64: return "f64";
-    default: return "void";
-  }
+  if (t == Type::Int) return "i64";
+  return is_value_type(t) ? type_name(t).data() : "void";  // type_name's literals end with a NUL
 }
 
 // Exclusive range of a float -> integer conversion (interpreter/ops.cpp `fits`).
