@@ -652,6 +652,10 @@ SmtAnswer Smt::check(const VC& vc, int index) {
     m.lazy = false;
     out.status = SmtAnswer::Status::Unknown;
     out.reason = e.msg();
+  } catch (const std::exception& e) {  // z3 itself can fail inside (a std::logic_error seen on bit-vector VCs)
+    m.lazy = false;
+    out.status = SmtAnswer::Status::Unknown;
+    out.reason = std::string("z3 failed: ") + e.what();
   }
   return out;
 }
