@@ -259,13 +259,13 @@ class Builder {
           std::vector<const TensorInfo*> ok;
           for (const auto& x : tensors_) if (x.type == t) ok.push_back(&x);
           if (ok.empty()) return lit(t);
-          const TensorInfo* x = *rc::gen::elementOf(ok);
+          const TensorInfo* x = ok[pick(ok.size())];
           return make_access(ExprKind::TensorRead, x->name, subscripts(x->rank));
         }
         std::vector<const ArrayInfo*> ok;
         for (const auto& x : arrays_) if (x.elem == t) ok.push_back(&x);
         if (ok.empty()) return lit(t);
-        const ArrayInfo* x = *rc::gen::elementOf(ok);
+        const ArrayInfo* x = ok[pick(ok.size())];
         return make_access(ExprKind::ArrayRead, x->name, subscripts(x->rank));
       }
       case 3: return make_binary(*rc::gen::element(BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Mod),
@@ -311,6 +311,11 @@ class Builder {
         }
     }
   }
+
+  // An index in [0, n). Choices are drawn as indices, never as pointers into arrays_ or
+  // tensors_: RapidCheck replays recorded values when it re-runs a generator (shrinking), and a
+  // recorded pointer would point into the vectors of an earlier run.
+  size_t pick(size_t n) { return *rc::gen::inRange<size_t>(0, n); }
 
   CmdPtr block(int depth) {
     int n = *rc::gen::inRange(1, depth == 0 ? 4 : 3);
@@ -382,7 +387,7 @@ class Builder {
         std::vector<const ArrayInfo*> ints;
         for (const auto& x : arrays_) if (is_machine_int(x.elem)) ints.push_back(&x);
         if (ints.empty()) return make_skip();
-        const ArrayInfo* src = *rc::gen::elementOf(ints);
+        const ArrayInfo* src = ints[pick(ints.size())];
         const ArrayInfo dst = *rc::gen::elementOf(arrays_);
         if (dst.rank == 0) return make_skip();
         info_.intended_affine = false;
