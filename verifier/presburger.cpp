@@ -79,7 +79,7 @@ std::vector<Piece> pieces(const Expr& e, const Names& n) {
           const Expr& var = kx ? y : x;
           int64_t k = kx ? *kx : *ky;
           auto ps = pieces(var, n);
-          for (auto& p : ps) p.aff = fmt::format("({}*({}))", num(k), p.aff);
+          for (auto& p : ps) p.aff = fmt::format("({}*({}))", k, p.aff);  // isl reads -1*(x), not (-1)*(x)
           return ps;
         }
         case BinOp::Div:

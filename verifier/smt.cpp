@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -364,12 +365,17 @@ struct Smt::Impl {
   // Instances of the equations for the recorded applications (see `lazy`).
   // Specification-side applications are unfolded `spec_depth` levels deep, applications of
   // non-recursive tensors up to 8 levels; at most `max_apps` instances.
-  std::vector<z3::expr> unfoldings(int spec_depth, size_t max_apps = 4000) {
+  // `folded` tells whether an application of a recursive tensor was left folded (or the cap hit).
+  std::vector<z3::expr> unfoldings(int spec_depth, bool& folded, size_t max_apps = 4000) {
     std::vector<z3::expr> out;
-    for (size_t k = 0; k < apps.size() && out.size() < max_apps; ++k) {
+    folded = false;
+    for (size_t k = 0; k < apps.size(); ++k) {
       App a = apps[k];
       bool unfold = (a.spec && a.depth < spec_depth) || (!recursive[static_cast<size_t>(a.id)] && a.depth < 8);
-      if (!unfold) continue;
+      if (!unfold || out.size() >= max_apps) {
+        folded = folded || recursive[static_cast<size_t>(a.id)] || out.size() >= max_apps;
+        continue;
+      }
       z3::expr_vector av(ctx);
       for (const auto& x : a.args) av.push_back(x);
       depth = a.depth + 1;
@@ -575,89 +581,200 @@ struct Smt::Impl {
     });
     return any;
   }
+
+  // ---- queries ----
+  void write_query(z3::solver& s, const std::string& name) {
+    if (o.smt2_dir.empty()) return;
+    std::filesystem::create_directories(o.smt2_dir);
+    std::ofstream(fmt::format("{}/{}.smt2", o.smt2_dir, name)) << s.to_smt2();
+  }
+
+  using Deadline = std::chrono::steady_clock::time_point;
+  // The per-query limit: the configured one, or what is left before the deadline (0: none left).
+  unsigned budget(Deadline deadline) const {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) return 0;
+    return static_cast<unsigned>(std::min<long long>(o.timeout_ms, left));
+  }
+
+  // Uninterpreted float operations: + and * commute (true of reals and of IEEE-754 with its one
+  // NaN), everything else is only equal to itself.
+  void commutativity(z3::solver& s) {
+    if (o.floats != FloatMode::Uninterpreted) return;
+    for (auto& [key, f] : ufs) {
+      if (f.arity() != 2 || (key.rfind("add|", 0) != 0 && key.rfind("mul|", 0) != 0)) continue;
+      z3::expr x = ctx.constant("x!c", f.domain(0)), y = ctx.constant("y!c", f.domain(1));
+      z3::expr_vector xs(ctx);
+      xs.push_back(x);
+      xs.push_back(y);
+      s.add(z3::forall(xs, f(x, y) == f(y, x)));
+    }
+  }
+
+  // Step 1: the equations over uninterpreted tensors, one to four levels of the specification
+  // side (iterative deepening; deeper only while z3 finds a model and some application of a
+  // recursive tensor was left folded). unsat proves the VC. `index` >= 0 writes the query.
+  z3::check_result prove(const VC& vc, int index, Deadline deadline, std::string& reason) {
+    if (recursive.empty()) find_recursive();
+    try {
+      const Template& eq = t.at(vc.eq);
+      std::vector<z3::expr> holes;
+      for (int i = 0; i < eq.holes; ++i) holes.push_back(ctx.int_const(fmt::format("h!{}", i).c_str()));
+      std::map<std::string, z3::expr> names;
+      int fresh = 0;
+      z3::expr dom = set_formula(vc.set, names, holes, fresh);
+      for (int d = 1; d <= 4; ++d) {
+        unsigned ms = budget(deadline);
+        if (ms == 0) {
+          reason = "time limit";
+          return z3::unknown;
+        }
+        lazy = true;
+        apps.clear();
+        spec_side = true;
+        z3::expr lhs0 = tmpl(eq.root->kids[0], holes);
+        spec_side = false;
+        z3::expr rhs0 = tmpl(eq.root->kids[1], holes);
+        bool folded = false;
+        std::vector<z3::expr> axioms = unfoldings(d, folded);
+        lazy = false;
+        z3::solver s1(ctx);
+        z3::params prm(ctx);
+        prm.set("timeout", ms);
+        s1.set(prm);
+        s1.add(dom);
+        for (const auto& a : axioms) s1.add(a);
+        commutativity(s1);
+        s1.add(lhs0 != rhs0);
+        if (index >= 0) write_query(s1, fmt::format("vc{:03}-unfold{}", index, d));
+        z3::check_result r = s1.check();
+        if (r == z3::unsat) return r;
+        if (r == z3::unknown) {
+          reason = s1.reason_unknown();
+          return r;
+        }
+        if (!folded) return r;  // everything was unfolded: deeper changes nothing
+      }
+      return z3::sat;
+    } catch (const z3::exception& e) {
+      lazy = false;
+      reason = e.msg();
+    } catch (const std::exception& e) {  // z3 itself can fail inside (a std::logic_error seen on bit-vector VCs)
+      lazy = false;
+      reason = std::string("z3 failed: ") + e.what();
+    }
+    return z3::unknown;
+  }
+
+  // Step 1, then step 2.
+  // With IEEE floats the unfolded proof bit-blasts every operation (slow; the uninterpreted
+  // pre-pass in Smt::check has already tried the cheap proof), so the counterexample search
+  // comes first and the IEEE proof gets what is left.
+  SmtAnswer check(const VC& vc, int index, Deadline deadline) {
+    SmtAnswer out;
+    std::string unfolded_reason;
+    bool ieee = o.floats == FloatMode::Ieee;
+    if (!ieee) {
+      z3::check_result r1 = prove(vc, index, deadline, unfolded_reason);
+      if (r1 == z3::unsat) {
+        out.status = SmtAnswer::Status::Proved;
+        return out;
+      }
+      if (o.floats == FloatMode::Uninterpreted && r1 == z3::sat) {
+        out.reason = "not provable with uninterpreted float operations (try --float real or ieee)";
+        return out;
+      }
+    }
+    out = search(vc, index, deadline);
+    if (out.status == SmtAnswer::Status::Unknown && ieee && prove(vc, index, deadline, unfolded_reason) == z3::unsat) {
+      out.status = SmtAnswer::Status::Proved;
+      out.reason.clear();
+    }
+    if (out.status == SmtAnswer::Status::Unknown && !unfolded_reason.empty()) out.reason += "; unfolded: " + unfolded_reason;
+    return out;
+  }
+
+  // Step 2: the recursive definitions (define-fun-rec), bounded by refute_ms: a model is a
+  // counterexample (except with uninterpreted floats, whose models need not be real or IEEE
+  // values), unsat a proof, a time-out "unknown".
+  SmtAnswer search(const VC& vc, int index, Deadline deadline) {
+    SmtAnswer out;
+    unsigned ms = std::min(budget(deadline), o.refute_ms);
+    if (ms == 0) {
+      out.reason = "time limit";
+      return out;
+    }
+    try {
+      const Template& eq = t.at(vc.eq);
+      std::vector<z3::expr> holes;
+      for (int i = 0; i < eq.holes; ++i) holes.push_back(ctx.int_const(fmt::format("h!{}", i).c_str()));
+      std::map<std::string, z3::expr> names;
+      int fresh = 0;
+      z3::expr dom = set_formula(vc.set, names, holes, fresh);
+      z3::expr lhs = tmpl(eq.root->kids[0], holes), rhs = tmpl(eq.root->kids[1], holes);
+      define_pending();
+      z3::solver s(ctx);
+      z3::params prm(ctx);  // a counterexample search: bounded, its failure is "unknown"
+      prm.set("timeout", ms);
+      s.set(prm);
+      s.add(dom);
+      commutativity(s);
+      s.add(lhs != rhs);
+      if (index >= 0) write_query(s, fmt::format("vc{:03}-recursive", index));
+      switch (s.check()) {
+        case z3::unsat: out.status = SmtAnswer::Status::Proved; break;
+        case z3::sat: {
+          if (o.floats == FloatMode::Uninterpreted) {
+            out.reason = "not provable with uninterpreted float operations (try --float real or ieee)";
+            break;
+          }
+          out.status = SmtAnswer::Status::Refuted;
+          z3::model md = s.get_model();
+          for (auto& [n, e] : names) out.ints.emplace_back(n, md.eval(e, true).to_string());
+          out.lhs = md.eval(lhs, true).to_string();
+          for (const auto& h : holes) out.holes.push_back(md.eval(h, true).to_string());
+          out.rhs = md.eval(rhs, true).to_string();
+          break;
+        }
+        default:
+          out.reason = s.reason_unknown();
+      }
+    } catch (const z3::exception& e) {
+      out.status = SmtAnswer::Status::Unknown;
+      out.reason = e.msg();
+    } catch (const std::exception& e) {
+      out.status = SmtAnswer::Status::Unknown;
+      out.reason = std::string("z3 failed: ") + e.what();
+    }
+    return out;
+  }
 };
 
 Smt::Smt(const Program& p, const Templates& t, SmtOptions opts) : impl_(std::make_unique<Impl>(p, t, std::move(opts))) {}
 Smt::~Smt() = default;
 
-SmtAnswer Smt::check(const VC& vc, int index) {
-  Impl& m = *impl_;
-  SmtAnswer out;
-  if (m.recursive.empty()) m.find_recursive();
-  try {
-    const Template& eq = m.t.at(vc.eq);
-    std::vector<z3::expr> holes;
-    for (int i = 0; i < eq.holes; ++i) holes.push_back(m.ctx.int_const(fmt::format("h!{}", i).c_str()));
-    std::map<std::string, z3::expr> names;
-    int fresh = 0;
-    z3::expr dom = m.set_formula(vc.set, names, holes, fresh);
-    z3::params prm(m.ctx);
-    prm.set("timeout", m.o.timeout_ms);
-
-    // 1. Unfolded equations over uninterpreted tensors, one to four levels of the specification
-    //    side (iterative deepening): unsat proves the VC.
-    z3::check_result r1 = z3::unknown;
-    std::string unfolded_reason;
-    for (int depth = 1; depth <= 4; ++depth) {
-      m.lazy = true;
-      m.apps.clear();
-      m.spec_side = true;
-      z3::expr lhs0 = m.tmpl(eq.root->kids[0], holes);
-      m.spec_side = false;
-      z3::expr rhs0 = m.tmpl(eq.root->kids[1], holes);
-      std::vector<z3::expr> axioms = m.unfoldings(depth);
-      m.lazy = false;
-      z3::solver s1(m.ctx);
-      s1.set(prm);
-      s1.add(dom);
-      for (const auto& a : axioms) s1.add(a);
-      s1.add(lhs0 != rhs0);
-      if (!m.o.smt2_dir.empty() && depth == 1) {
-        std::filesystem::create_directories(m.o.smt2_dir);
-        std::ofstream(fmt::format("{}/vc{:03}.smt2", m.o.smt2_dir, index)) << s1.to_smt2();
-      }
-      r1 = s1.check();
-      if (r1 == z3::unsat) {
-        out.status = SmtAnswer::Status::Proved;
-        return out;
-      }
-      if (r1 == z3::unknown) unfolded_reason = s1.reason_unknown();
+SmtAnswer Smt::check(const VC& vc, int index, unsigned budget_ms) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms);
+  if (impl_->o.floats == FloatMode::Ieee) {
+    // Bit-blasting IEEE products is slow (z3 needs a minute for a*b = b*a on f32). Most VCs hold
+    // for any interpretation of the float operations: try the uninterpreted encoding first (with
+    // the commutativity of + and *, true in IEEE-754); its proof is a proof for IEEE too.
+    if (!uninterpreted_) {
+      SmtOptions uo = impl_->o;
+      uo.floats = FloatMode::Uninterpreted;
+      uo.smt2_dir.clear();
+      uninterpreted_ = std::make_unique<Impl>(impl_->p, impl_->t, std::move(uo));
     }
-    // 2. The recursive definitions (define-fun-rec): a model is a counterexample.
-    z3::expr lhs = m.tmpl(eq.root->kids[0], holes), rhs = m.tmpl(eq.root->kids[1], holes);
-    m.define_pending();
-    z3::solver s(m.ctx);
-    z3::params prm2(m.ctx);  // a counterexample search: bounded, its failure is "unknown"
-    prm2.set("timeout", std::min(m.o.timeout_ms, m.o.refute_ms));
-    s.set(prm2);
-    s.add(dom);
-    s.add(lhs != rhs);
-    switch (s.check()) {
-      case z3::unsat: out.status = SmtAnswer::Status::Proved; break;
-      case z3::sat: {
-        out.status = SmtAnswer::Status::Refuted;
-        z3::model md = s.get_model();
-        for (auto& [n, e] : names) out.ints.emplace_back(n, md.eval(e, true).to_string());
-        out.lhs = md.eval(lhs, true).to_string();
-        for (const auto& h : holes) out.holes.push_back(md.eval(h, true).to_string());
-        out.rhs = md.eval(rhs, true).to_string();
-        break;
-      }
-      default:
-        out.status = SmtAnswer::Status::Unknown;
-        out.reason = s.reason_unknown();
-        if (!unfolded_reason.empty()) out.reason += "; unfolded: " + unfolded_reason;
+    std::string ignored;  // bounded: a share of the budget, at most 2 s
+    auto now = std::chrono::steady_clock::now();
+    auto pre = std::min(deadline, now + std::min<std::chrono::milliseconds>(std::chrono::milliseconds(2000), std::chrono::milliseconds(budget_ms / 4)));
+    if (uninterpreted_->prove(vc, -1, pre, ignored) == z3::unsat) {
+      SmtAnswer a;
+      a.status = SmtAnswer::Status::Proved;
+      return a;
     }
-  } catch (const z3::exception& e) {
-    m.lazy = false;
-    out.status = SmtAnswer::Status::Unknown;
-    out.reason = e.msg();
-  } catch (const std::exception& e) {  // z3 itself can fail inside (a std::logic_error seen on bit-vector VCs)
-    m.lazy = false;
-    out.status = SmtAnswer::Status::Unknown;
-    out.reason = std::string("z3 failed: ") + e.what();
   }
-  return out;
+  return impl_->check(vc, index, deadline);
 }
 
 }  // namespace sched::verify

@@ -43,11 +43,14 @@ class Smt {
  public:
   Smt(const Program& p, const Templates& t, SmtOptions opts);
   ~Smt();
-  SmtAnswer check(const VC& vc, int index);
+  // Proves or refutes one VC within `budget_ms` (each query also within SmtOptions::timeout_ms).
+  // `index` names the query file written into smt2_dir.
+  SmtAnswer check(const VC& vc, int index, unsigned budget_ms);
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  std::unique_ptr<Impl> uninterpreted_;  // --float ieee: the uninterpreted pre-pass
 };
 
 std::string float_mode_name(FloatMode m);

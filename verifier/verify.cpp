@@ -215,10 +215,8 @@ Verdict verify_program(const Program& p, const Options& opts) {
           ++index;
           continue;
         }
-        SmtOptions so = opts.smt;
-        so.timeout_ms = static_cast<unsigned>(std::min<double>(so.timeout_ms, left * 1000));
         auto q0 = Clock::now();
-        SmtAnswer a = smt.check(vc, index++);
+        SmtAnswer a = smt.check(vc, index++, static_cast<unsigned>(left * 1000) + 1);
         r.seconds = std::chrono::duration<double>(Clock::now() - q0).count();
         if (a.status == SmtAnswer::Status::Proved) {
           r.status = "proved";
@@ -269,7 +267,11 @@ std::string render(const Verdict& v, const Program& p, const std::string& path, 
     out += fmt::format("{}: verified ({} VC(s) proved, {:.2f} s)\n", path, v.proved, v.seconds);
   }
   if (show_vcs)
-    for (const auto& r : v.vcs) out += fmt::format("  [{}] {}:{} {} ({:.3f} s)\n    {}\n", r.status, r.loc.line, r.loc.col, r.rule, r.seconds, r.text);
+    for (const auto& r : v.vcs) {
+      std::string text = r.text;  // one piece per line, every line indented under its VC
+      for (size_t i = text.find('\n'); i != std::string::npos; i = text.find('\n', i + 5)) text.replace(i, 1, "\n    ");
+      out += fmt::format("  [{}] {}:{} {} ({:.3f} s)\n    {}\n", r.status, r.loc.line, r.loc.col, r.rule, r.seconds, text);
+    }
   return out;
 }
 
