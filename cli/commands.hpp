@@ -24,5 +24,6 @@ void register_check(CLI::App& app);
 void register_explore(CLI::App& app);
 void register_emit(CLI::App& app);
 void register_verify(CLI::App& app);
+void register_lower(CLI::App& app);
 
 }  // namespace sched::cli

@@ -1,0 +1,432 @@
+// The algorithm text format (algo.hpp, docs/scheduler.md): a small lexer and a recursive-descent
+// parser with file:line:col diagnostics.
+#include <fmt/format.h>
+
+#include <cctype>
+#include <set>
+
+#include "scheduler/algo.hpp"
+
+namespace sched::algo {
+
+const Func* Algorithm::find(const std::string& name) const {
+  for (const auto& f : funcs)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+namespace {
+
+enum class T { End, Ident, Int, Float, Punct };
+
+struct Tok {
+  T kind = T::End;
+  std::string text;
+  Loc loc;
+};
+
+std::vector<Tok> lex(const SourceFile& f, Diagnostics& d) {
+  std::vector<Tok> out;
+  const std::string& s = f.text;
+  uint32_t line = 1, col = 1;
+  size_t i = 0;
+  auto adv = [&](size_t n) {
+    for (size_t k = 0; k < n && i < s.size(); ++k, ++i) {
+      if (s[i] == '\n') { ++line; col = 1; } else { ++col; }
+    }
+  };
+  static const std::set<std::string> two = {"==", "!=", "<=", ">=", "&&", "||"};
+  while (i < s.size()) {
+    char c = s[i];
+    if (std::isspace(static_cast<unsigned char>(c))) { adv(1); continue; }
+    if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
+      while (i < s.size() && s[i] != '\n') adv(1);
+      continue;
+    }
+    if (c == '#') {  // comments as in Python, for schedule files
+      while (i < s.size() && s[i] != '\n') adv(1);
+      continue;
+    }
+    Tok t;
+    t.loc = {line, col};
+    size_t j = i;
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) ++j;
+      t.kind = T::Ident;
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+      t.kind = T::Int;
+      if (j < s.size() && (s[j] == '.' || s[j] == 'e' || s[j] == 'E') && j + 1 < s.size() &&
+          (std::isdigit(static_cast<unsigned char>(s[j + 1])) || s[j] == '.' || s[j + 1] == '-' || s[j + 1] == '+')) {
+        t.kind = T::Float;
+        if (s[j] == '.') {
+          ++j;
+          while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+        }
+        if (j < s.size() && (s[j] == 'e' || s[j] == 'E')) {
+          ++j;
+          if (j < s.size() && (s[j] == '-' || s[j] == '+')) ++j;
+          while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+        }
+      }
+    } else if (i + 1 < s.size() && two.count(s.substr(i, 2))) {
+      j = i + 2;
+      t.kind = T::Punct;
+    } else if (std::string("()[],;:.=<>!+-*/%").find(c) != std::string::npos) {
+      j = i + 1;
+      t.kind = T::Punct;
+    } else {
+      d.error(t.loc, fmt::format("unexpected character '{}'", c));
+      adv(1);
+      continue;
+    }
+    t.text = s.substr(i, j - i);
+    adv(j - i);
+    out.push_back(std::move(t));
+  }
+  Tok e;
+  e.loc = {line, col};
+  out.push_back(e);
+  return out;
+}
+
+struct Fail {};
+
+class Parser {
+ public:
+  Parser(std::vector<Tok> toks, Diagnostics& d) : t_(std::move(toks)), d_(d) {}
+
+  const Tok& peek(size_t k = 0) const { return t_[std::min(p_ + k, t_.size() - 1)]; }
+  bool is(const char* text) const { return peek().kind != T::End && peek().text == text && peek().kind != T::Float; }
+  bool at_end() const { return peek().kind == T::End; }
+  Tok next() { return t_[std::min(p_++, t_.size() - 1)]; }
+  [[noreturn]] void fail(const std::string& what) {
+    const Tok& k = peek();
+    d_.error(k.loc, fmt::format("expected {}, got {}", what, k.kind == T::End ? "the end of the input" : "'" + k.text + "'"));
+    throw Fail{};
+  }
+  void expect(const char* text) {
+    if (!is(text)) fail(fmt::format("'{}'", text));
+    next();
+  }
+  std::string ident(const char* what = "a name") {
+    if (peek().kind != T::Ident || keyword(peek().text)) fail(what);
+    return next().text;
+  }
+  long long integer() {
+    bool neg = false;
+    if (is("-")) { next(); neg = true; }
+    if (peek().kind != T::Int) fail("an integer");
+    return (neg ? -1 : 1) * std::stoll(next().text);
+  }
+  static bool keyword(const std::string& s) {
+    static const std::set<std::string> kw = {"param", "assume", "input", "func", "output", "schedule", "for", "to", "if", "true", "false"};
+    return kw.count(s) != 0;
+  }
+
+  // ---- expressions: || && comparisons + - * / % unary primary ----
+  AExprP bin(const Tok& op, AExprP a, AExprP b) {
+    auto e = std::make_shared<AExpr>();
+    e->kind = AExpr::Kind::Binary;
+    e->loc = op.loc;
+    e->text = op.text;
+    e->args = {std::move(a), std::move(b)};
+    return e;
+  }
+  AExprP expr() { return level(0); }
+  AExprP level(int l) {
+    static const std::vector<std::vector<std::string>> ops = {{"||"}, {"&&"}, {"==", "!=", "<", "<=", ">", ">="}, {"+", "-"}, {"*", "/", "%"}};
+    if (l == static_cast<int>(ops.size())) return unary();
+    AExprP a = level(l + 1);
+    for (;;) {
+      bool found = false;
+      for (const auto& o : ops[static_cast<size_t>(l)])
+        if (peek().kind == T::Punct && peek().text == o) found = true;
+      if (!found) return a;
+      Tok op = next();
+      a = bin(op, a, level(l + 1));
+      if (l == 2) return a;  // comparisons do not chain
+    }
+  }
+  AExprP unary() {
+    if (peek().kind == T::Punct && (is("-") || is("!"))) {
+      Tok op = next();
+      auto e = std::make_shared<AExpr>();
+      e->kind = AExpr::Kind::Unary;
+      e->loc = op.loc;
+      e->text = op.text;
+      e->args = {unary()};
+      return e;
+    }
+    return primary();
+  }
+  AExprP primary() {
+    auto e = std::make_shared<AExpr>();
+    e->loc = peek().loc;
+    const Tok& k = peek();
+    if (k.kind == T::Int) {
+      e->kind = AExpr::Kind::Int;
+      e->ival = std::stoll(next().text);
+      return e;
+    }
+    if (k.kind == T::Float) {
+      e->kind = AExpr::Kind::Float;
+      e->text = next().text;
+      return e;
+    }
+    if (is("(")) {
+      next();
+      AExprP in = expr();
+      expect(")");
+      return in;
+    }
+    if (k.kind == T::Ident && (k.text == "true" || k.text == "false")) {
+      e->kind = AExpr::Kind::Bool;
+      e->ival = next().text == "true";
+      return e;
+    }
+    e->text = ident("an expression");
+    if (is("(")) {
+      next();
+      e->kind = AExpr::Kind::Call;
+      if (!is(")")) {
+        e->args.push_back(expr());
+        while (is(",")) {
+          next();
+          e->args.push_back(expr());
+        }
+      }
+      expect(")");
+    } else {
+      e->kind = AExpr::Kind::Var;
+    }
+    return e;
+  }
+  std::vector<AExprP> expr_list(const char* close) {
+    std::vector<AExprP> out;
+    if (is(close)) return out;
+    out.push_back(expr());
+    while (is(",")) {
+      next();
+      out.push_back(expr());
+    }
+    return out;
+  }
+  std::vector<std::string> names(const char* close) {
+    std::vector<std::string> out;
+    if (is(close)) return out;
+    out.push_back(ident());
+    while (is(",")) {
+      next();
+      out.push_back(ident());
+    }
+    return out;
+  }
+
+  // ---- schedule chains: F(.update(n))?(.directive(args))+ ----
+  void chain(std::vector<Directive>& out) {
+    Loc floc = peek().loc;
+    std::string f = ident("a func name");
+    int stage = 0;
+    bool any = false;
+    while (is(".")) {
+      next();
+      Directive d;
+      d.loc = peek().loc;
+      d.func = f;
+      d.name = ident("a schedule directive");
+      expect("(");
+      if (d.name == "update") {
+        stage = is(")") ? 1 : static_cast<int>(integer()) + 1;
+        expect(")");
+        continue;
+      }
+      d.stage = stage;
+      while (!is(")")) {
+        if (peek().kind == T::Int || is("-")) {
+          d.ints.push_back(integer());
+        } else {
+          std::string v = ident("a variable, a factor or a tail strategy");
+          if (v == "GuardWithIf" || v == "ShiftInwards" || v == "RoundUp" || v.rfind("TailStrategy", 0) == 0) d.tail = v;
+          else d.vars.push_back(v);
+        }
+        if (!is(")")) expect(",");
+      }
+      next();
+      out.push_back(std::move(d));
+      any = true;
+    }
+    if (!any) {
+      d_.error(floc, fmt::format("expected a schedule directive after '{}' (as in {}.parallel(y))", f, f));
+      throw Fail{};
+    }
+  }
+
+  void decl(Algorithm& a) {
+    Loc at = peek().loc;
+    if (is("param")) {
+      next();
+      for (auto& n : names(";")) a.params.push_back(n);
+      expect(";");
+    } else if (is("assume")) {
+      next();
+      a.assumes.push_back(expr());
+      expect(";");
+    } else if (is("input") || is("func")) {
+      bool input = next().text == "input";
+      Func f;
+      f.loc = peek().loc;
+      f.name = ident("a func name");
+      f.input = input;
+      expect("(");
+      f.vars = names(")");
+      expect(")");
+      expect(":");
+      f.type = ident("a value type");
+      if (input) {
+        expect("[");
+        f.shape = expr_list("]");
+        expect("]");
+        if (f.shape.size() != f.vars.size())
+          d_.error(f.loc, fmt::format("input {} has {} variable(s) but a shape of {} extent(s)", f.name, f.vars.size(), f.shape.size()));
+      } else {
+        expect("=");
+        Definition def;
+        def.loc = peek().loc;
+        for (const auto& v : f.vars) {
+          auto e = std::make_shared<AExpr>();
+          e->kind = AExpr::Kind::Var;
+          e->text = v;
+          e->loc = f.loc;
+          def.lhs.push_back(e);
+        }
+        def.rhs = expr();
+        f.defs.push_back(std::move(def));
+      }
+      expect(";");
+      if (a.find(f.name)) d_.error(f.loc, fmt::format("func {} is defined twice", f.name));
+      a.funcs.push_back(std::move(f));
+    } else if (is("output")) {
+      next();
+      Loc l = peek().loc;
+      std::string n = ident("a func name");
+      Func* f = nullptr;
+      for (auto& g : a.funcs)
+        if (g.name == n) f = &g;
+      if (!f || f->input) {
+        d_.error(l, fmt::format("output {} is not a func defined above", n));
+        throw Fail{};
+      }
+      expect(":");
+      expect("[");
+      f->out_shape = expr_list("]");
+      expect("]");
+      expect(";");
+      f->output = true;
+      if (f->out_shape.size() != f->vars.size())
+        d_.error(l, fmt::format("output {} has {} variable(s) but {} extent(s)", n, f->vars.size(), f->out_shape.size()));
+    } else if (is("schedule")) {
+      next();
+      chain(a.schedule);
+      expect(";");
+    } else if (peek().kind == T::Ident && peek(1).text == "(") {  // an update
+      Loc l = peek().loc;
+      std::string n = ident("a func name");
+      Func* f = nullptr;
+      for (auto& g : a.funcs)
+        if (g.name == n && !g.input) f = &g;
+      if (!f) {
+        d_.error(l, fmt::format("{} is not a func defined above (an update needs a pure definition first)", n));
+        throw Fail{};
+      }
+      Definition def;
+      def.loc = l;
+      expect("(");
+      def.lhs = expr_list(")");
+      expect(")");
+      expect("=");
+      def.rhs = expr();
+      if (is("for")) {
+        next();
+        do {
+          if (is(",")) next();
+          RVar r;
+          r.name = ident("a reduction variable");
+          expect("=");
+          r.lo = expr();
+          expect("to");
+          r.hi = expr();
+          def.rdom.push_back(std::move(r));
+        } while (is(","));
+        if (is("if")) {
+          next();
+          def.where = expr();
+        }
+      }
+      expect(";");
+      if (def.lhs.size() != f->vars.size())
+        d_.error(l, fmt::format("{} has {} variable(s); this update gives {}", n, f->vars.size(), def.lhs.size()));
+      f->defs.push_back(std::move(def));
+    } else {
+      (void)at;
+      fail("a declaration (param, assume, input, func, an update, output or schedule)");
+    }
+  }
+
+  void skip_to_semi() {
+    while (!at_end() && !is(";")) next();
+    if (is(";")) next();
+  }
+
+  std::vector<Tok> t_;
+  size_t p_ = 0;
+  Diagnostics& d_;
+};
+
+}  // namespace
+
+std::optional<Algorithm> parse_algorithm(const std::shared_ptr<SourceFile>& file, Diagnostics& diags) {
+  Parser ps(lex(*file, diags), diags);
+  Algorithm a;
+  while (!ps.at_end()) {
+    try {
+      ps.decl(a);
+    } catch (const Fail&) {
+      ps.skip_to_semi();  // go on: several errors per file
+    }
+  }
+  if (diags.has_errors()) return std::nullopt;
+  return a;
+}
+
+bool parse_schedule(const std::shared_ptr<SourceFile>& file, Diagnostics& diags, std::vector<Directive>& out) {
+  Parser ps(lex(*file, diags), diags);
+  while (!ps.at_end()) {
+    try {
+      ps.chain(out);
+      if (!ps.at_end()) ps.expect(";");
+    } catch (const Fail&) {
+      ps.skip_to_semi();
+    }
+  }
+  return !diags.has_errors();
+}
+
+std::string show(const AExpr& e) {
+  switch (e.kind) {
+    case AExpr::Kind::Int: return e.ival < 0 ? fmt::format("({})", e.ival) : fmt::format("{}", e.ival);
+    case AExpr::Kind::Float: return e.text;
+    case AExpr::Kind::Bool: return e.ival ? "true" : "false";
+    case AExpr::Kind::Var: return e.text;
+    case AExpr::Kind::Call: {
+      std::string s = e.text + "(";
+      for (size_t i = 0; i < e.args.size(); ++i) s += (i ? ", " : "") + show(*e.args[i]);
+      return s + ")";
+    }
+    case AExpr::Kind::Unary: return fmt::format("{}({})", e.text, show(*e.args[0]));
+    case AExpr::Kind::Binary: return fmt::format("({} {} {})", show(*e.args[0]), e.text, show(*e.args[1]));
+  }
+  return "?";
+}
+
+}  // namespace sched::algo

@@ -1,0 +1,27 @@
+// Lowering an algorithm and its schedule to an annotated SCHED program (thesis 2.4, 5.6):
+// `input`/`output` declarations, the derived SARE (sare.hpp), and one loop nest per stage of
+// every computed func, each store annotated with the stage's tensor at its iteration.
+//
+// Schedule directives (Halide's names, innermost variable first as in Halide):
+//   split(x, xo, xi, k[, GuardWithIf|ShiftInwards|RoundUp])  (default GuardWithIf)
+//   tile(x, y, xo, yo, xi, yi, kx, ky[, tail])   reorder(v_inner, ..., v_outer)
+//   fuse(inner, outer, fused)  (the inner extent must be constant)
+//   parallel(x)   vectorize(x[, k]) (an innermost `par` of constant extent)   unroll(x[, k])
+//   compute_root()  compute_inline()  (a func with a pure definition only is inlined by default)
+// Bounds inference is by intervals, as Halide does it: a root func is realised on the box its
+// consumers read (over the consumers' loop ranges, including RoundUp's extra iterations).
+// Illegal schedules are lowered as asked (a parallel reduction variable races, ShiftInwards on
+// an update recomputes): finding them is the other tools' job.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "scheduler/algo.hpp"
+
+namespace sched::algo {
+
+// Lowers `a` with its own schedule followed by `extra`; false with diagnostics on error (about
+// `extra`'s directives in `extra_diags`, else in `diags`).
+bool lower(const Algorithm& a, const std::vector<Directive>& extra, std::string& out, Diagnostics& diags, Diagnostics& extra_diags);
+
+}  // namespace sched::algo

@@ -1,0 +1,58 @@
+// The specification of an algorithm as a SARE (thesis 2.4.4): one tensor per definition of a
+// func, indexed by the definition's iteration (the pure variables its left-hand side keeps, then
+// its reduction variables), and the func's final value as a tensor by cases on the last
+// iteration that wrote each point.
+//
+//   func C(i, j) = 0;  C(i, j) = C(i, j) + A(i, r) * B(r, j) for r = 0 to K;
+// gives
+//   tensor C_0(i, j) = 0;
+//   tensor C_1(i, j, r) = C_1(i, j, r - 1) + A(i, r) * B(r, j) if 0 <= r < K && r >= 1
+//                       | C_0(i, j) + A(i, r) * B(r, j)         if r == 0 && K >= 1;
+//   tensor C(i, j) = C_1(i, j, K - 1) if K >= 1 | C_0(i, j) if K <= 0;
+//
+// "The latest earlier iteration of the same update that wrote the point read" and "the last
+// iteration that wrote a point" are lexicographic maxima computed with isl (the reduction
+// variables in loop order: the last one outermost); the case conditions and indices are printed
+// from isl's AST builder, so they are exact and affine. Reads of a func by a later func see its
+// final value. Restriction (as Halide's): an update reads its own func at its own pure variables.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "scheduler/algo.hpp"
+
+namespace sched::algo {
+
+struct StageSpec {
+  std::string tensor;             // the stage's tensor, e.g. C_1
+  std::vector<std::string> iter;  // its indices: kept pure variables, then reduction variables
+  std::vector<int> pure_pos;      // the positions of the left-hand side that are pure variables
+};
+
+struct FuncSpec {
+  std::string final_tensor;       // the func's value after all its definitions
+  std::vector<StageSpec> stages;  // one per definition
+};
+
+struct Sare {
+  std::string text;               // `tensor ...;` declarations in SCHED syntax, inputs first
+  std::map<std::string, FuncSpec> funcs;
+};
+
+// Derives the SARE; returns false with diagnostics (unsupported forms, non-affine indices).
+bool derive_sare(const Algorithm& a, Sare& out, Diagnostics& diags);
+
+// Affine text for isl (variables prefixed with "v_"), and isl AST expressions back to SCHED.
+struct NotAffine {
+  Loc loc;
+  std::string what;
+};
+std::string isl_aff(const AExpr& e, const std::map<std::string, std::string>& rename = {});
+std::string isl_formula(const AExpr& e, const std::map<std::string, std::string>& rename = {});
+
+// An index expression in isl syntax over the algorithm's parameters (floor((e)/k), min, max),
+// simplified under its assumptions and printed in SCHED syntax; throws NotAffine.
+std::string simplify_index(const Algorithm& a, const std::string& isl_text);
+
+}  // namespace sched::algo
