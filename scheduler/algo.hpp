@@ -88,5 +88,7 @@ bool parse_schedule(const std::shared_ptr<SourceFile>& file, Diagnostics& diags,
 
 // Prints an algorithm expression in SCHED syntax.
 std::string show(const AExpr& e);
+// "a, b, c" (or with another separator), for the scheduler's printers.
+std::string join(const std::vector<std::string>& v, const char* sep = ", ");
 
 }  // namespace sched::algo

@@ -9,6 +9,12 @@
 
 namespace sched::algo {
 
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
+  return s;
+}
+
 const Func* Algorithm::find(const std::string& name) const {
   for (const auto& f : funcs)
     if (f.name == name) return &f;
@@ -263,7 +269,6 @@ class Parser {
   }
 
   void decl(Algorithm& a) {
-    Loc at = peek().loc;
     if (is("param")) {
       next();
       for (auto& n : names(";")) a.params.push_back(n);
@@ -368,7 +373,6 @@ class Parser {
         d_.error(l, fmt::format("{} has {} variable(s); this update gives {}", n, f->vars.size(), def.lhs.size()));
       f->defs.push_back(std::move(def));
     } else {
-      (void)at;
       fail("a declaration (param, assume, input, func, an update, output or schedule)");
     }
   }

@@ -21,12 +21,6 @@ struct Error {
   bool extra = false;  // about a `--schedule` directive
 };
 
-std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
-  return s;
-}
-
 struct Interval {
   std::string lo, hi;  // inclusive, SCHED index expressions
   std::string ext;     // hi - lo + 1 when known in a simpler form

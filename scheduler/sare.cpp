@@ -168,12 +168,6 @@ class Deriver {
   }
 
  private:
-  static std::string join(const std::vector<std::string>& v) {
-    std::string s;
-    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
-    return s;
-  }
-
   // The isl parameter list: the algorithm's parameters, then `vars`.
   std::string params(const std::vector<std::string>& vars) const {
     std::vector<std::string> all;
@@ -455,13 +449,10 @@ std::string isl_formula(const AExpr& e, const std::map<std::string, std::string>
 
 std::string simplify_index(const Algorithm& a, const std::string& e) {
   Ctx c;
-  std::string ps, assume;
-  for (const auto& p : a.params) ps += (ps.empty() ? "" : ", ") + p;
-  for (const auto& x : a.assumes) assume += (assume.empty() ? "" : " and ") + isl_formula(*x, [&] {
-    std::map<std::string, std::string> same;
-    for (const auto& p : a.params) same[p] = p;
-    return same;
-  }());
+  std::map<std::string, std::string> plain;  // `e` names the parameters without the "v_" prefix
+  for (const auto& p : a.params) plain[p] = p;
+  std::string ps = join(a.params), assume;
+  for (const auto& x : a.assumes) assume += (assume.empty() ? "" : " and ") + isl_formula(*x, plain);
   isl_set* ctx = isl_set_read_from_str(c.ctx, fmt::format("[{}] -> {{ : {} }}", ps, assume.empty() ? "true" : assume).c_str());
   isl_pw_aff* pa = isl_pw_aff_read_from_str(c.ctx, fmt::format("[{}] -> {{ [({})] }}", ps, e).c_str());
   if (!ctx || !pa) {

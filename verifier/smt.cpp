@@ -583,6 +583,21 @@ struct Smt::Impl {
   }
 
   // ---- queries ----
+  // A VC's skolemised domain: its holes, and the parameters and loop variables by name.
+  struct Query {
+    std::vector<z3::expr> holes;
+    std::map<std::string, z3::expr> names;
+    z3::expr dom;
+  };
+  Query query(const VC& vc) {
+    std::vector<z3::expr> holes;
+    for (int i = 0; i < t.at(vc.eq).holes; ++i) holes.push_back(ctx.int_const(fmt::format("h!{}", i).c_str()));
+    std::map<std::string, z3::expr> names;
+    int fresh = 0;
+    z3::expr dom = set_formula(vc.set, names, holes, fresh);
+    return Query{std::move(holes), std::move(names), dom};
+  }
+
   void write_query(z3::solver& s, const std::string& name) {
     if (o.smt2_dir.empty()) return;
     std::filesystem::create_directories(o.smt2_dir);
@@ -618,11 +633,9 @@ struct Smt::Impl {
     if (recursive.empty()) find_recursive();
     try {
       const Template& eq = t.at(vc.eq);
-      std::vector<z3::expr> holes;
-      for (int i = 0; i < eq.holes; ++i) holes.push_back(ctx.int_const(fmt::format("h!{}", i).c_str()));
-      std::map<std::string, z3::expr> names;
-      int fresh = 0;
-      z3::expr dom = set_formula(vc.set, names, holes, fresh);
+      Query q = query(vc);
+      const auto& holes = q.holes;
+      const z3::expr& dom = q.dom;
       for (int d = 1; d <= 4; ++d) {
         unsigned ms = budget(deadline);
         if (ms == 0) {
@@ -706,11 +719,10 @@ struct Smt::Impl {
     }
     try {
       const Template& eq = t.at(vc.eq);
-      std::vector<z3::expr> holes;
-      for (int i = 0; i < eq.holes; ++i) holes.push_back(ctx.int_const(fmt::format("h!{}", i).c_str()));
-      std::map<std::string, z3::expr> names;
-      int fresh = 0;
-      z3::expr dom = set_formula(vc.set, names, holes, fresh);
+      Query q = query(vc);
+      const auto& holes = q.holes;
+      const auto& names = q.names;
+      const z3::expr& dom = q.dom;
       z3::expr lhs = tmpl(eq.root->kids[0], holes), rhs = tmpl(eq.root->kids[1], holes);
       define_pending();
       z3::solver s(ctx);
