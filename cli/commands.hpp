@@ -25,5 +25,6 @@ void register_explore(CLI::App& app);
 void register_emit(CLI::App& app);
 void register_verify(CLI::App& app);
 void register_lower(CLI::App& app);
+void register_fuzz(CLI::App& app);
 
 }  // namespace sched::cli

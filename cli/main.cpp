@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   sched::cli::register_emit(app);
   sched::cli::register_verify(app);
   sched::cli::register_lower(app);
+  sched::cli::register_fuzz(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,11 +1,15 @@
-// Lowering (lower.hpp): storage, bounds inference, loop nests with the schedule applied, and the
-// annotated stores.
+// Lowering (lower.hpp): compute and storage levels, bounds inference, loop nests with the
+// schedule applied, and the annotated stores.
+//
+// Index expressions are built in isl syntax (floor((e)/k), mod) and printed in SCHED syntax
+// through simplify_index, which also simplifies them under the assumptions.
 #include "scheduler/lower.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -22,27 +26,53 @@ struct Error {
 };
 
 struct Interval {
-  std::string lo, hi;  // inclusive, SCHED index expressions
-  std::string ext;     // hi - lo + 1 when known in a simpler form
-  Interval() = default;
-  Interval(std::string l, std::string h, std::string e = "") : lo(std::move(l)), hi(std::move(h)), ext(std::move(e)) {}
+  std::string lo, hi;  // inclusive, isl syntax
 };
 
 // A loop of a stage, innermost first in Stage::dims.
 struct Dim {
   std::string name;
-  std::string min = "0", extent;
+  std::string min = "0", extent;  // isl syntax
   enum class Kind { For, Par, Vec, Unroll } kind = Kind::For;
   bool rvar = false;
 };
 
+// A variable defined from loop variables by split or fuse.
+struct Let {
+  enum class Kind { Split, Shift, FuseIn, FuseOut } kind;
+  std::string var, base, a, b;  // Split/Shift: var = base + a * k + b (Shift: base + min(a * k, ext - k) + b); Fuse: a is the fused loop
+  long long k = 1;
+  std::string ext;  // Shift: the extent of the split loop
+};
+
+struct Guard {
+  std::string var, base, ext;  // var < base + ext
+};
+
 struct Stage {
   const Func* f = nullptr;
-  size_t index = 0;                   // 0 = pure definition
+  size_t index = 0;                        // 0 = pure definition
   std::vector<Dim> dims;
-  std::vector<std::string> lets;      // "x = ..." in creation order (emitted in reverse)
-  std::vector<std::string> guards;    // GuardWithIf conditions
+  std::vector<Let> lets;                   // in creation order (emitted in reverse)
+  std::vector<Guard> guards;               // GuardWithIf conditions
   std::map<std::string, Interval> ranges;  // original variables: the values they take
+  bool built = false;
+};
+
+// Where a func is computed or stored: at root, or inside the loop `var` of a consumer's stage.
+struct Level {
+  bool root = true;
+  std::string func, var;
+  size_t stage = 0;  // resolved when the consumer is built
+  Loc loc;
+  bool extra = false;
+  bool operator==(const Level& o) const { return root == o.root && (root || (func == o.func && stage == o.stage && var == o.var)); }
+};
+
+struct Storage {
+  std::vector<std::string> base, size;  // SCHED syntax: index shift and extent per dimension
+  std::vector<long long> fold;          // 0, or the fold factor of a rolling buffer
+  std::vector<Interval> store_box;      // store_at above compute_at: the box at the store level
 };
 
 class Lowerer {
@@ -54,15 +84,16 @@ class Lowerer {
     if (!derive_sare(a_, sare, d_)) return false;
     try {
       decide_levels();
-      // stages and their schedules, consumers first for bounds inference
       for (const auto& f : a_.funcs)
         if (!f.input && computed(f))
-          for (size_t s = 0; s < f.defs.size(); ++s) stages_[key(f.name, s)] = Stage{&f, s, {}, {}, {}, {}};
+          for (size_t s = 0; s < f.defs.size(); ++s) stages_[key(f.name, s)] = Stage{&f, s, {}, {}, {}, {}, false};
+      // consumers first: a func's box comes from the stages that read it, already scheduled
       for (auto it = a_.funcs.rbegin(); it != a_.funcs.rend(); ++it) {
         const Func& f = *it;
         if (f.input || !computed(f)) continue;
-        region(f);  // from the consumers, already scheduled
+        region(f);
         for (size_t s = 0; s < f.defs.size(); ++s) build(stages_.at(key(f.name, s)));
+        storage(f);
       }
       emit(sare, out);
     } catch (const Error& e) {
@@ -78,6 +109,7 @@ class Lowerer {
  private:
   static std::string key(const std::string& f, size_t s) { return f + "#" + std::to_string(s); }
   bool computed(const Func& f) const { return !inline_.count(f.name); }
+  static std::string stage_name(const Func& f, size_t s) { return s ? fmt::format("{}.update({})", f.name, s - 1) : f.name; }
 
   static std::string lower_name(const std::string& n) {
     std::string s = n;
@@ -90,7 +122,22 @@ class Lowerer {
     std::string l = lower_name(f.name);
     return l != f.name && !kw.count(l) && !a_.find(l) ? l : f.name + "_buf";
   }
+  std::string print(const std::string& isl, const std::string& context = "") {
+    std::string k = context + "|" + isl;
+    auto it = printed_.find(k);
+    if (it != printed_.end()) return it->second;
+    return printed_[k] = simplify_index(a_, isl, context);
+  }
+  // The ranges of the loops of `st` at positions >= pos, as isl constraints.
+  static std::string loop_context(const Stage& st, size_t pos) {
+    std::vector<std::string> c;
+    for (size_t i = pos; i < st.dims.size(); ++i)
+      c.push_back(fmt::format("{} <= {} <= ({}) + ({}) - 1", st.dims[i].min, st.dims[i].name, st.dims[i].min, st.dims[i].extent));
+    return join(c, " and ");
+  }
+  static std::string ext_of(const Interval& i) { return fmt::format("(({}) - ({}) + 1)", i.hi, i.lo); }
 
+  // ---- compute and storage levels, folds and bounds (directives of the pure stage) ----
   void decide_levels() {
     for (const auto& f : a_.funcs)
       if (!f.input && !f.output && f.defs.size() == 1) inline_.insert(f.name);  // Halide's default
@@ -99,12 +146,64 @@ class Lowerer {
       if (!f || f->input) throw Error{d.loc, fmt::format("schedule for {}: not a func of the algorithm", d.func), d.extra};
       if (d.stage >= static_cast<int>(f->defs.size()))
         throw Error{d.loc, fmt::format("{} has {} update(s); update({}) does not exist", d.func, f->defs.size() - 1, d.stage - 1), d.extra};
-      if (d.name == "compute_root") inline_.erase(d.func);
-      if (d.name == "compute_inline") {
+      auto level = [&](size_t nvars) {
+        if (d.vars.size() != nvars || !d.ints.empty()) throw Error{d.loc, fmt::format("{} takes {} argument(s)", d.name, nvars), d.extra};
+        Level l;
+        l.loc = d.loc;
+        l.extra = d.extra;
+        if (nvars) {
+          const Func* g = a_.find(d.vars[0]);
+          if (!g || g->input || g == f) throw Error{d.loc, fmt::format("{}: {} is not a consumer func", d.name, d.vars[0]), d.extra};
+          l.root = false;
+          l.func = d.vars[0];
+          l.var = d.vars[1];
+        }
+        return l;
+      };
+      if (d.name == "compute_root" || d.name == "compute_at") {
+        compute_[d.func] = level(d.name == "compute_at" ? 2 : 0);
+        inline_.erase(d.func);
+      } else if (d.name == "store_root" || d.name == "store_at") {
+        store_[d.func] = level(d.name == "store_at" ? 2 : 0);
+      } else if (d.name == "compute_inline") {
         if (f->output || f->defs.size() > 1) throw Error{d.loc, fmt::format("{} cannot be inlined (an output or a func with updates)", d.func), d.extra};
         inline_.insert(d.func);
+        compute_.erase(d.func);
+      } else if (d.name == "fold_storage" || d.name == "bound") {
+        size_t ni = d.name == "bound" ? 2 : 1;
+        if (d.vars.size() != 1 || d.ints.size() != ni) throw Error{d.loc, fmt::format("{} takes a variable and {} integer(s)", d.name, ni), d.extra};
+        auto pos = std::find(f->vars.begin(), f->vars.end(), d.vars[0]);
+        if (pos == f->vars.end()) throw Error{d.loc, fmt::format("{}: {} is not a variable of {}", d.name, d.vars[0], f->name), d.extra};
+        size_t i = static_cast<size_t>(pos - f->vars.begin());
+        if (d.name == "bound") {
+          if (d.ints[1] <= 0) throw Error{d.loc, "bound: the extent must be positive", d.extra};
+          bound_[f->name][i] = {d.ints[0], d.ints[1]};
+        } else {
+          if (d.ints[0] <= 0) throw Error{d.loc, "fold_storage: the factor must be positive", d.extra};
+          fold_[f->name][i] = d.ints[0];
+        }
       }
     }
+    for (auto& [f, l] : store_)
+      if (!compute_.count(f) || compute_[f].root) {
+        if (!l.root) throw Error{l.loc, fmt::format("store_at needs {}.compute_at(...) inside the store level", f), l.extra};
+      }
+    for (const auto& [f, m] : fold_)
+      if (!compute_.count(f) || compute_[f].root) {
+        for (const auto& d : sched_)
+          if (d.func == f && d.name == "fold_storage")
+            throw Error{d.loc, fmt::format("fold_storage on {}: the func must be computed inside a loop (compute_at) to reuse its storage", f), d.extra};
+      }
+  }
+  bool nested(const Func& f) const {
+    auto it = compute_.find(f.name);
+    return it != compute_.end() && !it->second.root;
+  }
+  Level store_level(const Func& f) const {
+    auto it = store_.find(f.name);
+    if (it != store_.end()) return it->second;
+    auto c = compute_.find(f.name);
+    return c != compute_.end() ? c->second : Level{};
   }
 
   // ---- intervals of index expressions over variable ranges ----
@@ -124,7 +223,7 @@ class Lowerer {
         break;
       case AExpr::Kind::Binary: {
         Interval a = interval(*e.args[0], vars), b = interval(*e.args[1], vars);
-        if (e.text == "+") return {fmt::format("({} + {})", a.lo, b.lo), fmt::format("({} + {})", a.hi, b.hi)};  // isl syntax
+        if (e.text == "+") return {fmt::format("({} + {})", a.lo, b.lo), fmt::format("({} + {})", a.hi, b.hi)};
         if (e.text == "-") return {fmt::format("({} - {})", a.lo, b.hi), fmt::format("({} - {})", a.hi, b.lo)};
         if (e.text == "*" || e.text == "/" || e.text == "%") {
           bool left_const = e.args[0]->kind == AExpr::Kind::Int;
@@ -169,46 +268,182 @@ class Lowerer {
     }
     for (const auto& x : e.args) calls(*x, g, vars, out);
   }
+  void stage_calls(const Stage& st, const std::string& g, const std::map<std::string, Interval>& vars, std::vector<std::vector<Interval>>& out) const {
+    const Definition& def = st.f->defs[st.index];
+    calls(*def.rhs, g, vars, out);
+    for (const auto& l : def.lhs) calls(*l, g, vars, out);
+  }
 
-  // The box of `f` to compute: its output shape, or what its computed consumers read.
+  // The values the original variables of `st` take while the loops at positions >= `pos` (the
+  // loop of a compute or store level and those around it) are fixed: their names.
+  std::map<std::string, Interval> ranges_below(const Stage& st, size_t pos) const {
+    if (pos >= st.dims.size()) return st.ranges;
+    std::map<std::string, Interval> memo, out;
+    std::function<Interval(const std::string&)> iv = [&](const std::string& n) -> Interval {
+      auto m = memo.find(n);
+      if (m != memo.end()) return m->second;
+      Interval r;
+      bool found = false;
+      for (size_t i = 0; i < st.dims.size(); ++i)
+        if (st.dims[i].name == n) {
+          const Dim& d = st.dims[i];
+          r = i >= pos ? Interval{n, n} : Interval{d.min, fmt::format("({} + {} - 1)", d.min, d.extent)};
+          found = true;
+        }
+      for (const auto& l : st.lets) {
+        if (l.var != n || found) continue;
+        found = true;
+        Interval a = iv(l.a);
+        if (l.kind == Let::Kind::FuseIn) {
+          r = a.lo == a.hi ? Interval{fmt::format("({} + (({}) mod {}))", l.base, a.lo, l.k), fmt::format("({} + (({}) mod {}))", l.base, a.lo, l.k)}
+                           : Interval{l.base, fmt::format("({} + {})", l.base, l.k - 1)};
+        } else if (l.kind == Let::Kind::FuseOut) {
+          r = {fmt::format("({} + floor(({})/{}))", l.base, a.lo, l.k), fmt::format("({} + floor(({})/{}))", l.base, a.hi, l.k)};
+        } else {
+          Interval b = iv(l.b);
+          if (l.kind == Let::Kind::Split)
+            r = {fmt::format("({} + {}*({}) + {})", l.base, l.k, a.lo, b.lo), fmt::format("({} + {}*({}) + {})", l.base, l.k, a.hi, b.hi)};
+          else
+            r = {fmt::format("({} + min({}*({}), {} - {}) + {})", l.base, l.k, a.lo, l.ext, l.k, b.lo),
+                 fmt::format("({} + min({}*({}), {} - {}) + {})", l.base, l.k, a.hi, l.ext, l.k, b.hi)};
+        }
+      }
+      if (!found) return memo[n] = Interval{n, n};
+      for (const auto& g : st.guards)
+        if (g.var == n) r.hi = fmt::format("min({}, {} + {} - 1)", r.hi, g.base, g.ext);
+      auto o = st.ranges.find(n);
+      if (o != st.ranges.end()) r = {fmt::format("max({}, {})", r.lo, o->second.lo), fmt::format("min({}, {})", r.hi, o->second.hi)};
+      return memo[n] = r;
+    };
+    for (const auto& [v, ignored] : st.ranges) out[v] = iv(v);
+    return out;
+  }
+
+  // The stage of `l.func` holding loop `l.var` (the last such stage, as Halide's LoopLevel).
+  Stage& level_stage(Level& l) {
+    const Func* g = a_.find(l.func);
+    if (!computed(*g)) throw Error{l.loc, fmt::format("{} is inlined: it has no loops to compute in (compute it at root or at a loop)", l.func), l.extra};
+    for (size_t s = g->defs.size(); s-- > 0;) {
+      Stage& st = stages_.at(key(g->name, s));
+      if (!st.built) throw Error{l.loc, fmt::format("{} is not a consumer of this func (it is defined before it)", l.func), l.extra};
+      for (size_t i = 0; i < st.dims.size(); ++i)
+        if (st.dims[i].name == l.var) {
+          l.stage = s;
+          return st;
+        }
+    }
+    throw Error{l.loc, fmt::format("{} has no loop {}", l.func, l.var), l.extra};
+  }
+  static size_t dim_pos(const Stage& st, const std::string& v) {
+    for (size_t i = 0; i < st.dims.size(); ++i)
+      if (st.dims[i].name == v) return i;
+    return st.dims.size();
+  }
+
+  std::vector<Interval> hull(const Func& f, const std::vector<std::vector<Interval>>& all) const {
+    std::vector<Interval> box(f.vars.size());
+    for (size_t i = 0; i < f.vars.size(); ++i) {
+      Interval b = all[0][i];
+      for (size_t k = 1; k < all.size(); ++k) b = {fmt::format("min({}, {})", b.lo, all[k][i].lo), fmt::format("max({}, {})", b.hi, all[k][i].hi)};
+      box[i] = b;
+    }
+    return box;
+  }
+
+  // The box of `f` to compute: its output shape, or what its consumers read (at root: over
+  // their whole loops; at a loop level: over the loops inside it, those around it fixed).
   void region(const Func& f) {
     std::vector<Interval> box(f.vars.size());
-    if (f.output) {
-      for (size_t i = 0; i < f.vars.size(); ++i) box[i] = {"0", fmt::format("({} - 1)", show(*f.out_shape[i])), show(*f.out_shape[i])};
+    Level* at = nested(f) ? &compute_.at(f.name) : nullptr;
+    const Stage* host = at ? &level_stage(*at) : nullptr;
+    if (f.output && !at) {
+      for (size_t i = 0; i < f.vars.size(); ++i) box[i] = {"0", fmt::format("({} - 1)", isl_plain(*f.out_shape[i]))};
     } else {
+      if (f.output) throw Error{at->loc, fmt::format("{} is an output: it is computed at root", f.name), at->extra};
       std::vector<std::vector<Interval>> all;
+      if (host) stage_calls(*host, f.name, ranges_below(*host, dim_pos(*host, at->var)), all);
       for (const auto& [k, st] : stages_) {
-        if (st.f == &f || st.ranges.empty()) continue;
-        const Definition& def = st.f->defs[st.index];
-        calls(*def.rhs, f.name, st.ranges, all);
-        for (const auto& l : def.lhs) calls(*l, f.name, st.ranges, all);
+        if (st.f == &f || !st.built || &st == host) continue;
+        std::vector<std::vector<Interval>> mine;
+        stage_calls(st, f.name, st.ranges, mine);
+        if (mine.empty()) continue;
+        bool same = nested(*st.f) && at && compute_.at(st.f->name) == *at;
+        if (at && !same)
+          throw Error{at->loc, fmt::format("{} is computed in {}'s loop {}, but {} reads it outside that loop", f.name, at->func, at->var, stage_name(*st.f, st.index)), at->extra};
+        if (!at && nested(*st.f))
+          throw Error{f.loc, fmt::format("{} is computed at root but read by {}, which is computed inside a loop: compute {} at that loop too (not supported: a root box over inner loops)", f.name, st.f->name, f.name)};
+        all.insert(all.end(), mine.begin(), mine.end());
       }
       if (all.empty()) throw Error{f.loc, fmt::format("{} is computed but nothing reads it", f.name)};
-      for (size_t i = 0; i < f.vars.size(); ++i) {
-        Interval b = all[0][i];
-        for (size_t k = 1; k < all.size(); ++k)
-          b = {fmt::format("min({}, {})", b.lo, all[k][i].lo), fmt::format("max({}, {})", b.hi, all[k][i].hi)};
-        box[i] = {simplify_index(a_, b.lo), simplify_index(a_, b.hi), simplify_index(a_, fmt::format("({}) - ({}) + 1", b.hi, b.lo))};
-      }
+      box = hull(f, all);
+    }
+    if (bound_.count(f.name))
+      for (const auto& [i, b] : bound_.at(f.name)) box[i] = {std::to_string(b.first), std::to_string(b.first + b.second - 1)};
+    if (at) {
+      level_box_[f.name] = box;  // bound by lets at the level
+      for (size_t i = 0; i < f.vars.size(); ++i)
+        box[i] = {level_name(f, i, "min"), fmt::format("({} + {} - 1)", level_name(f, i, "min"), level_name(f, i, "ext"))};
     }
     boxes_[f.name] = box;
+  }
+  std::string level_name(const Func& f, size_t i, const char* what) const { return fmt::format("{}_{}_{}", buffer(f), f.vars[i], what); }
+
+  // Where `f` lives and how its cells are indexed (after its stages are built).
+  void storage(const Func& f) {
+    Storage s;
+    const auto& box = boxes_.at(f.name);
+    Level c = compute_.count(f.name) ? compute_.at(f.name) : Level{};
+    Level st = store_level(f);
+    if (!st.root && !c.root && !(st.func == c.func && st.var == c.var)) {
+      // store_at above compute_at in the same consumer stage: the box over the loops in between
+      Stage& host = stages_.at(key(c.func, c.stage));
+      size_t pc = dim_pos(host, c.var), ps = dim_pos(host, st.var);
+      if (st.func != c.func || ps >= host.dims.size() || ps < pc)
+        throw Error{st.loc, fmt::format("store_at({}, {}) must name a loop of {} around its compute_at loop {}", st.func, st.var, c.func, c.var), st.extra};
+      store_[f.name].stage = c.stage;
+      std::vector<std::vector<Interval>> all;
+      stage_calls(host, f.name, ranges_below(host, ps), all);
+      s.store_box = hull(f, all);
+    } else if (st.root && !c.root) {
+      // store_root, compute_at: the box over all the consumer's loops
+      Stage& host = stages_.at(key(c.func, c.stage));
+      if (nested(*host.f)) throw Error{st.loc, fmt::format("store_root of {}: its consumer {} is itself computed inside a loop (not supported)", f.name, c.func), st.extra};
+      std::vector<std::vector<Interval>> all;
+      stage_calls(host, f.name, host.ranges, all);
+      s.store_box = hull(f, all);
+    }
+    for (size_t i = 0; i < f.vars.size(); ++i) {
+      long long k = fold_.count(f.name) && fold_.at(f.name).count(i) ? fold_.at(f.name).at(i) : 0;
+      s.fold.push_back(k);
+      if (!s.store_box.empty() && st.root) {
+        s.base.push_back(print(s.store_box[i].lo));
+        s.size.push_back(k ? std::to_string(k) : print(ext_of(s.store_box[i])));
+      } else if (!s.store_box.empty()) {
+        s.base.push_back(level_name(f, i, "base"));
+        s.size.push_back(k ? std::to_string(k) : level_name(f, i, "size"));
+      } else if (!c.root) {
+        s.base.push_back(level_name(f, i, "min"));
+        s.size.push_back(k ? std::to_string(k) : level_name(f, i, "ext"));
+      } else {
+        s.base.push_back(print(box[i].lo));
+        s.size.push_back(print(ext_of(box[i])));
+      }
+    }
+    storage_[f.name] = std::move(s);
   }
 
   // ---- stages: loops, then the directives ----
   Dim* find(Stage& st, const std::string& v, Loc loc) {
     for (auto& d : st.dims)
       if (d.name == v) return &d;
-    throw Error{loc, fmt::format("{}{}: no loop variable {} (loops: {})", st.f->name, st.index ? fmt::format(".update({})", st.index - 1) : "", v, names(st))};
+    throw Error{loc, fmt::format("{}: no loop variable {} (loops: {})", stage_name(*st.f, st.index), v, names(st))};
   }
   static std::string names(const Stage& st) {
     std::vector<std::string> n;
     for (const auto& d : st.dims) n.push_back(d.name);
     return join(n);
   }
-  static std::string extent_of(const Interval& i) {
-    if (!i.ext.empty()) return i.ext;
-    return i.lo == "0" ? fmt::format("{} + 1", i.hi) : fmt::format("{} - {} + 1", i.hi, i.lo);
-  }
+  static bool constant(const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; }
 
   void split(Stage& st, const std::string& x, const std::string& xo, const std::string& xi, long long k, const std::string& tail, Loc loc) {
     if (k <= 0) throw Error{loc, "a split factor must be positive"};
@@ -219,13 +454,12 @@ class Lowerer {
     inner.extent = std::to_string(k);
     outer.name = xo;
     outer.min = "0";
-    outer.extent = fmt::format("(({} + {}) / {})", d->extent, k - 1, k);
-    std::string base = d->min == "0" ? "" : d->min + " + ";
+    outer.extent = fmt::format("floor((({}) + {})/{})", d->extent, k - 1, k);
     if (tail == "ShiftInwards") {
-      st.lets.push_back(fmt::format("{} = {}min({} * {}, {} - {}) + {}", x, base, xo, k, d->extent, k, xi));
+      st.lets.push_back(Let{Let::Kind::Shift, x, d->min, xo, xi, k, d->extent});
     } else {
-      st.lets.push_back(fmt::format("{} = {}{} * {} + {}", x, base, xo, k, xi));
-      if (tail.empty() || tail == "GuardWithIf") st.guards.push_back(fmt::format("{} < {}{}", x, base, d->extent));
+      st.lets.push_back(Let{Let::Kind::Split, x, d->min, xo, xi, k, ""});
+      if (tail.empty() || tail == "GuardWithIf") st.guards.push_back(Guard{x, d->min, d->extent});
       else if (tail == "RoundUp") round_up(st, x, k);
       else throw Error{loc, fmt::format("unknown tail strategy {} (GuardWithIf, ShiftInwards, RoundUp)", tail)};
     }
@@ -236,8 +470,7 @@ class Lowerer {
   void round_up(Stage& st, const std::string& x, long long k) {
     auto it = st.ranges.find(x);  // the original variable now takes rounded-up values
     if (it == st.ranges.end()) return;
-    it->second.hi = fmt::format("({} + {}*floor(({} + {})/{}) - 1)", it->second.lo, k, extent_of(it->second), k - 1, k);
-    it->second.ext.clear();
+    it->second.hi = fmt::format("({} + {}*floor(({} + {})/{}) - 1)", it->second.lo, k, ext_of(it->second), k - 1, k);
   }
 
   void apply(Stage& st, const Directive& d) {
@@ -245,6 +478,7 @@ class Lowerer {
       if (d.vars.size() != nv || d.ints.size() != ni)
         throw Error{d.loc, fmt::format("{} takes {} variable(s) and {} factor(s)", d.name, nv, ni)};
     };
+    static const std::set<std::string> levels = {"compute_root", "compute_inline", "compute_at", "store_root", "store_at", "fold_storage", "bound"};
     if (d.name == "split") {
       need(3, 1);
       split(st, d.vars[0], d.vars[1], d.vars[2], d.ints[0], d.tail, d.loc);
@@ -259,14 +493,14 @@ class Lowerer {
       need(3, 0);
       Dim* in = find(st, d.vars[0], d.loc);
       Dim* out = find(st, d.vars[1], d.loc);
-      if (in->extent.find_first_not_of("0123456789") != std::string::npos)
-        throw Error{d.loc, fmt::format("fuse: the inner loop {} needs a constant extent (split it first)", d.vars[0])};
+      if (!constant(in->extent)) throw Error{d.loc, fmt::format("fuse: the inner loop {} needs a constant extent (split it first)", d.vars[0])};
       Dim f = *in;
       f.name = d.vars[2];
       f.min = "0";
-      f.extent = fmt::format("({} * {})", in->extent, out->extent);
-      st.lets.push_back(fmt::format("{} = {}{} % {}", in->name, in->min == "0" ? "" : in->min + " + ", f.name, in->extent));
-      st.lets.push_back(fmt::format("{} = {}{} / {}", out->name, out->min == "0" ? "" : out->min + " + ", f.name, in->extent));
+      f.extent = fmt::format("({} * ({}))", in->extent, out->extent);
+      long long k = std::stoll(in->extent);
+      st.lets.push_back(Let{Let::Kind::FuseIn, in->name, in->min, f.name, "", k, ""});
+      st.lets.push_back(Let{Let::Kind::FuseOut, out->name, out->min, f.name, "", k, ""});
       std::string outer_name = out->name;
       *in = f;
       st.dims.erase(std::find_if(st.dims.begin(), st.dims.end(), [&](const Dim& x) { return x.name == outer_name; }));
@@ -281,11 +515,12 @@ class Lowerer {
         v += "_i";
       }
       Dim* x = find(st, v, d.loc);
-      if (x->extent.find_first_not_of("0123456789") != std::string::npos)
-        throw Error{d.loc, fmt::format("{}({}) needs a constant extent: give a factor", d.name, v)};
+      if (!constant(x->extent)) throw Error{d.loc, fmt::format("{}({}) needs a constant extent: give a factor", d.name, v)};
       x->kind = d.name == "vectorize" ? Dim::Kind::Vec : Dim::Kind::Unroll;
-    } else if (d.name != "compute_root" && d.name != "compute_inline") {
-      throw Error{d.loc, fmt::format("unknown schedule directive {} (split, tile, reorder, fuse, parallel, vectorize, unroll, compute_root, compute_inline)", d.name)};
+    } else if (!levels.count(d.name)) {
+      throw Error{d.loc, fmt::format("unknown schedule directive {} (split, tile, reorder, fuse, parallel, vectorize, unroll, compute_root, compute_at, "
+                                     "compute_inline, store_root, store_at, fold_storage, bound)",
+                                     d.name)};
     }
   }
 
@@ -304,15 +539,16 @@ class Lowerer {
     const Definition& def = f.defs[st.index];
     const auto& box = boxes_.at(f.name);
     for (const auto& r : def.rdom) {
-      std::string lo = show(*r.lo), hi = show(*r.hi);
-      std::string ext = lo == "0" ? hi : fmt::format("({} - {})", hi, lo);
+      std::string lo = isl_plain(*r.lo), hi = isl_plain(*r.hi);
+      std::string ext = fmt::format("({} - {})", hi, lo);
       st.dims.push_back(Dim{r.name, lo, ext, Dim::Kind::For, true});
-      st.ranges[r.name] = {lo, fmt::format("({} - 1)", hi), ext};
+      st.ranges[r.name] = {lo, fmt::format("({} - 1)", hi)};
     }
     for (size_t i = 0; i < f.vars.size(); ++i) {
       bool kept = st.index == 0 || (def.lhs[i]->kind == AExpr::Kind::Var && def.lhs[i]->text == f.vars[i]);
       if (!kept) continue;
-      st.dims.push_back(Dim{f.vars[i], box[i].lo, extent_of(box[i]), Dim::Kind::For, false});
+      std::string ext = nested(f) ? level_name(f, i, "ext") : ext_of(box[i]);
+      st.dims.push_back(Dim{f.vars[i], box[i].lo, ext, Dim::Kind::For, false});
       st.ranges[f.vars[i]] = box[i];
     }
     for (const auto& d : sched_)
@@ -324,6 +560,7 @@ class Lowerer {
           throw;
         }
       }
+    st.built = true;
   }
 
   // ---- emission ----
@@ -351,45 +588,112 @@ class Lowerer {
       default: return show(e);
     }
   }
+  // The cell of func `g` at `args`: shifted by its storage's base, folded by its fold factor.
   std::vector<std::string> shifted(const Func& g, const std::vector<std::string>& args) const {
     std::vector<std::string> out;
-    const auto& box = boxes_.at(g.name);
-    for (size_t i = 0; i < args.size(); ++i) out.push_back(box[i].lo == "0" ? args[i] : fmt::format("{} - {}", args[i], box[i].lo));
+    const Storage& s = storage_.at(g.name);
+    for (size_t i = 0; i < args.size(); ++i) {
+      std::string x = s.base[i] == "0" ? args[i] : fmt::format("{} - {}", args[i], s.base[i]);
+      out.push_back(s.fold[i] ? fmt::format("({}) % {}", x, s.fold[i]) : x);
+    }
     return out;
   }
+  std::string allocation(const Func& f) const { return fmt::format("allocate {} : {}[{}] {{", buffer(f), f.type, join(storage_.at(f.name).size)); }
 
-  void stage_text(const Stage& st, const StageSpec& spec, std::string& out) {
+  struct Out {
+    std::string& text;
+    std::string ind;
+    void line(const std::string& s) { text += ind + s + "\n"; }
+    void open(const std::string& s) {
+      line(s);
+      ind += "  ";
+    }
+    void close() {
+      ind.resize(ind.size() - 2);
+      line("}");
+    }
+  };
+
+  // What is stored or computed inside the loop `var` of `host`, right after the loop opens.
+  void at_level(const Stage& host, const std::string& var, Out& o, size_t& closes, const Sare& sare) {
+    Level here;
+    here.root = false;
+    here.func = host.f->name;
+    here.stage = host.index;
+    here.var = var;
+    std::string ctx = loop_context(host, dim_pos(host, var));
+    std::vector<const Func*> computed_here;
+    for (const auto& f : a_.funcs) {
+      if (f.input || !computed(f) || !nested(f)) continue;
+      const Storage& s = storage_.at(f.name);
+      if (store_level(f) == here && !s.store_box.empty()) {  // store_at above the compute level
+        o.line(fmt::format("// {}: stored here, computed at {}.{}", f.name, compute_.at(f.name).func, compute_.at(f.name).var));
+        for (size_t i = 0; i < f.vars.size(); ++i) {
+          o.line(fmt::format("let {} = {};", s.base[i], print(s.store_box[i].lo, ctx)));
+          if (!s.fold[i]) o.line(fmt::format("let {} = {};", s.size[i], print(fmt::format("max(0, {})", ext_of(s.store_box[i])), ctx)));
+        }
+        o.open(allocation(f));
+        ++closes;
+      }
+      if (compute_.at(f.name) == here) computed_here.push_back(&f);
+    }
+    for (auto it = computed_here.rbegin(); it != computed_here.rend(); ++it) {  // consumers' boxes first
+      const Func& f = **it;
+      const auto& box = level_box_.at(f.name);
+      for (size_t i = 0; i < f.vars.size(); ++i) {
+        o.line(fmt::format("let {} = {};", level_name(f, i, "min"), print(box[i].lo, ctx)));
+        // empty (not negative) on the guarded iterations past the end of a split
+        o.line(fmt::format("let {} = {};", level_name(f, i, "ext"), print(fmt::format("max(0, {})", ext_of(box[i])), ctx)));
+      }
+    }
+    for (const Func* f : computed_here) {
+      bool own = store_level(*f) == here;
+      if (own) o.open(allocation(*f));
+      for (size_t s = 0; s < f->defs.size(); ++s) stage_text(stages_.at(key(f->name, s)), sare.funcs.at(f->name).stages[s], o, sare);
+      if (own) {
+        // the allocation scopes the rest of the loop body: closed with the loop
+        ++closes;
+      }
+    }
+  }
+
+  void stage_text(const Stage& st, const StageSpec& spec, Out& o, const Sare& sare) {
     const Func& f = *st.f;
     const Definition& def = f.defs[st.index];
-    std::string ind = "";
-    out += fmt::format("// {}{}\n", f.name, st.index ? fmt::format(".update({})", st.index - 1) : "");
+    o.line(fmt::format("// {}", stage_name(f, st.index)));
+    size_t closes = 0;
     for (size_t i = st.dims.size(); i-- > 0;) {
       const Dim& d = st.dims[i];
       const char* kw = d.kind == Dim::Kind::Par || d.kind == Dim::Kind::Vec ? "par" : "for";
       std::string note = d.kind == Dim::Kind::Vec ? "  // vectorized" : d.kind == Dim::Kind::Unroll ? "  // unrolled" : "";
-      if (d.min == "0") out += fmt::format("{}{} {} < {} {{{}\n", ind, kw, d.name, d.extent, note);
-      else out += fmt::format("{}{} {} = {} to {} + {} - 1 {{{}\n", ind, kw, d.name, d.min, d.min, d.extent, note);
-      ind += "  ";
+      std::string lo = print(d.min), ext = print(d.extent);
+      if (lo == "0") o.open(fmt::format("{} {} < {} {{{}", kw, d.name, ext, note));
+      else o.open(fmt::format("{} {} = {} to {} {{{}", kw, d.name, lo, print(fmt::format("({}) + ({}) - 1", d.min, d.extent)), note));
+      ++closes;
+      at_level(st, d.name, o, closes, sare);
     }
     for (size_t i = st.lets.size(); i-- > 0;) {
-      auto eq = st.lets[i].find(" = ");
-      out += fmt::format("{}let {} = {};\n", ind, st.lets[i].substr(0, eq), st.lets[i].substr(eq + 3));
+      const Let& l = st.lets[i];
+      std::string base = print(l.base);
+      base = base == "0" ? "" : base + " + ";
+      switch (l.kind) {
+        case Let::Kind::Split: o.line(fmt::format("let {} = {}{} * {} + {};", l.var, base, l.a, l.k, l.b)); break;
+        case Let::Kind::Shift: o.line(fmt::format("let {} = {}min({} * {}, {}) + {};", l.var, base, l.a, l.k, print(fmt::format("({}) - {}", l.ext, l.k)), l.b)); break;
+        case Let::Kind::FuseIn: o.line(fmt::format("let {} = {}{} % {};", l.var, base, l.a, l.k)); break;
+        case Let::Kind::FuseOut: o.line(fmt::format("let {} = {}{} / {};", l.var, base, l.a, l.k)); break;
+      }
     }
-    size_t closes = st.dims.size();
-    std::vector<std::string> conds = st.guards;
+    std::vector<std::string> conds;
+    for (const auto& g : st.guards) conds.push_back(fmt::format("{} < {}", g.var, print(fmt::format("({}) + ({})", g.base, g.ext))));
     if (def.where) conds.push_back(show(*def.where));
     if (!conds.empty()) {
-      out += fmt::format("{}if {} {{\n", ind, join(conds, " && "));
-      ind += "  ";
+      o.open(fmt::format("if {} {{", join(conds, " && ")));
       ++closes;
     }
     std::vector<std::string> lhs;
     for (const auto& l : def.lhs) lhs.push_back(show(*l));
-    out += fmt::format("{}{}[{}] {{{}({})}} := {};\n", ind, buffer(f), join(shifted(f, lhs)), spec.tensor, join(spec.iter), value(*def.rhs, {}));
-    for (size_t i = 0; i < closes; ++i) {
-      ind.resize(ind.size() - 2);
-      out += ind + "}\n";
-    }
+    o.line(fmt::format("{}[{}] {{{}({})}} := {};", buffer(f), join(shifted(f, lhs)), spec.tensor, join(spec.iter), value(*def.rhs, {})));
+    for (size_t i = 0; i < closes; ++i) o.close();
   }
 
   void emit(const Sare& sare, std::string& out) {
@@ -407,16 +711,16 @@ class Lowerer {
         std::vector<std::string> sh;
         for (const auto& e : f.out_shape) sh.push_back(show(*e));
         out += fmt::format("output {}[{}] : {}[{}] = {}({});\n", buffer(f), join(f.vars), f.type, join(sh), f.name, join(f.vars));
-      } else if (computed(f)) {
-        std::vector<std::string> sh;
-        for (const auto& i : boxes_.at(f.name)) sh.push_back(extent_of(i));
-        out += fmt::format("array {} : {}[{}];  // {} realised on its consumers' box\n", buffer(f), f.type, join(sh), f.name);
+      } else if (computed(f) && store_level(f).root) {
+        out += fmt::format("array {} : {}[{}];  // {} realised on its consumers' box{}\n", buffer(f), f.type, join(storage_.at(f.name).size), f.name,
+                           nested(f) ? fmt::format(", computed in {}'s loop {}", compute_.at(f.name).func, compute_.at(f.name).var) : "");
       }
     }
     out += "\n";
+    Out o{out, ""};
     for (const auto& f : a_.funcs) {
-      if (f.input || !computed(f)) continue;
-      for (size_t s = 0; s < f.defs.size(); ++s) stage_text(stages_.at(key(f.name, s)), sare.funcs.at(f.name).stages[s], out);
+      if (f.input || !computed(f) || nested(f)) continue;
+      for (size_t s = 0; s < f.defs.size(); ++s) stage_text(stages_.at(key(f.name, s)), sare.funcs.at(f.name).stages[s], o, sare);
     }
   }
 
@@ -425,8 +729,13 @@ class Lowerer {
   Diagnostics& d_;
   Diagnostics& dx_;
   std::set<std::string> inline_;
+  std::map<std::string, Level> compute_, store_;
+  std::map<std::string, std::map<size_t, long long>> fold_;
+  std::map<std::string, std::map<size_t, std::pair<long long, long long>>> bound_;
   std::map<std::string, Stage> stages_;
-  std::map<std::string, std::vector<Interval>> boxes_;
+  std::map<std::string, std::vector<Interval>> boxes_, level_box_;
+  std::map<std::string, Storage> storage_;
+  std::map<std::string, std::string> printed_;
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <functional>
 #include <optional>
 #include <set>
@@ -447,12 +448,43 @@ std::string isl_formula(const AExpr& e, const std::map<std::string, std::string>
   throw NotAffine{e.loc, "expected an affine condition (comparisons of affine expressions, && || !)"};
 }
 
-std::string simplify_index(const Algorithm& a, const std::string& e) {
+namespace {
+void var_names(const AExpr& e, std::map<std::string, std::string>& out) {
+  if (e.kind == AExpr::Kind::Var) out[e.text] = e.text;
+  for (const auto& x : e.args) var_names(*x, out);
+}
+}  // namespace
+
+std::string isl_plain(const AExpr& e) {
+  std::map<std::string, std::string> same;
+  var_names(e, same);
+  return isl_aff(e, same);
+}
+
+std::string simplify_index(const Algorithm& a, const std::string& e, const std::string& context) {
   Ctx c;
   std::map<std::string, std::string> plain;  // `e` names the parameters without the "v_" prefix
   for (const auto& p : a.params) plain[p] = p;
-  std::string ps = join(a.params), assume;
+  std::vector<std::string> names = a.params;  // and any other name (loop and let variables) as a parameter too
+  static const std::set<std::string> words = {"floor", "ceil", "min", "max", "mod", "and", "or", "not"};
+  const std::string all = e + " " + context;
+  for (size_t i = 0; i < all.size();) {
+    if (std::isalpha(static_cast<unsigned char>(all[i])) || all[i] == '_') {
+      size_t j = i;
+      while (j < all.size() && (std::isalnum(static_cast<unsigned char>(all[j])) || all[j] == '_')) ++j;
+      std::string w = all.substr(i, j - i);
+      if (!words.count(w) && !plain.count(w)) {
+        plain[w] = w;
+        names.push_back(w);
+      }
+      i = j;
+    } else {
+      ++i;
+    }
+  }
+  std::string ps = join(names), assume;
   for (const auto& x : a.assumes) assume += (assume.empty() ? "" : " and ") + isl_formula(*x, plain);
+  if (!context.empty()) assume += (assume.empty() ? "" : " and ") + context;
   isl_set* ctx = isl_set_read_from_str(c.ctx, fmt::format("[{}] -> {{ : {} }}", ps, assume.empty() ? "true" : assume).c_str());
   isl_pw_aff* pa = isl_pw_aff_read_from_str(c.ctx, fmt::format("[{}] -> {{ [({})] }}", ps, e).c_str());
   if (!ctx || !pa) {

@@ -51,8 +51,12 @@ struct NotAffine {
 std::string isl_aff(const AExpr& e, const std::map<std::string, std::string>& rename = {});
 std::string isl_formula(const AExpr& e, const std::map<std::string, std::string>& rename = {});
 
-// An index expression in isl syntax over the algorithm's parameters (floor((e)/k), min, max),
-// simplified under its assumptions and printed in SCHED syntax; throws NotAffine.
-std::string simplify_index(const Algorithm& a, const std::string& isl_text);
+// An algorithm expression in isl syntax, every name kept as spelled (floor((e)/k), mod).
+std::string isl_plain(const AExpr& e);
+// An index expression in isl syntax (floor((e)/k), mod, min, max) over the algorithm's parameters
+// and any other names (loop and let variables, taken as unknowns), simplified under the
+// assumptions and `context` (isl constraints, "" for none) and printed in SCHED syntax; throws
+// NotAffine.
+std::string simplify_index(const Algorithm& a, const std::string& isl_text, const std::string& context = "");
 
 }  // namespace sched::algo

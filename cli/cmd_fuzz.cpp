@@ -1,0 +1,129 @@
+// `sched fuzz`: a differential campaign over generated schedules, injected defects and random
+// programs (fuzz/campaign.hpp).
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "cli/commands.hpp"
+#include "fuzz/campaign.hpp"
+
+namespace sched::cli {
+
+namespace {
+
+// "90", "90s", "10m", "1h" -> seconds; < 0 on a bad spelling.
+double parse_duration(const std::string& s) {
+  if (s.empty()) return -1;
+  size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &used);
+  } catch (...) {
+    return -1;
+  }
+  std::string unit = s.substr(used);
+  if (unit.empty() || unit == "s") return v;
+  if (unit == "m" || unit == "min") return v * 60;
+  if (unit == "h") return v * 3600;
+  return -1;
+}
+
+}  // namespace
+
+void register_fuzz(CLI::App& app) {
+  static fuzz::CampaignOptions o;
+  static std::string time_s, shard = "0/1", oracles;
+  static bool json = false, quiet = false;
+  static std::vector<std::string> merge;
+  static long long print_case = -1;
+  o.out_dir = "fuzz-out";
+  o.jobs = std::max(1u, std::thread::hardware_concurrency());
+  auto* cmd = app.add_subcommand("fuzz", "Differential campaign: random legal schedules of built-in algorithms (expected correct), schedules "
+                                         "and program mutations with a known defect (expected flagged), random programs; every oracle on each "
+                                         "case, disagreements reduced and saved, a summary with throughput and the mutation score");
+  cmd->add_option("--time", time_s, "stop starting cases after this long (90, 90s, 10m, 1h)");
+  cmd->add_option("--cases", o.cases, "number of case indices (of this shard's seed range 0..N-1)");
+  cmd->add_option("--seed", o.seed, "campaign seed: case i of seed S is always the same program")->capture_default_str();
+  cmd->add_option("--jobs,-j", o.jobs, "cases run side by side (one process each)")->capture_default_str();
+  cmd->add_option("--shard", shard, "run the indices i = I mod N only (I/N), to split a campaign across machines")->capture_default_str();
+  cmd->add_option("--oracles", oracles, "comma-separated subset of: model,reference,fast,explore,verify,native (default: all)");
+  cmd->add_option("--native-every", o.native_every, "run the native oracle (a C++ compile) on every n-th case; 0: never")->capture_default_str();
+  cmd->add_option("--verify-timeout", o.oracles.verify_timeout_s, "seconds for the verifier on one case")->capture_default_str();
+  cmd->add_option("--case-timeout", o.case_timeout_s, "seconds before a case's process is killed (counted inconclusive)")->capture_default_str();
+  cmd->add_option("--reduce-time", o.reduce_seconds, "seconds to reduce a finding (delta debugging); 0: keep it whole")->capture_default_str();
+  cmd->add_option("--out", o.out_dir, "directory for findings, undetected examples, summary.json and summary.md ('' for none)")->capture_default_str();
+  cmd->add_option("--merge", merge, "merge the summary.json files of shards into one summary (runs nothing)");
+  cmd->add_option("--print-case", print_case, "print case I of --seed (its program and parameters) and exit");
+  cmd->add_flag("--json", json, "print the summary as JSON instead of Markdown");
+  cmd->add_flag("--quiet", quiet, "no progress line");
+  cmd->footer("Exit codes: 0 no disagreement, 1 findings (disagreements, crashes), 2 bad input.\n"
+              "Rules and defect classes: docs/fuzzing.md.");
+  cmd->callback([] {
+    if (!merge.empty()) {
+      std::vector<nlohmann::json> parts;
+      for (const auto& f : merge) {
+        std::ifstream in(f);
+        auto j = nlohmann::json::parse(in, nullptr, false);
+        if (!in || j.is_discarded()) {
+          std::cerr << "sched fuzz: " << f << ": not a summary.json\n";
+          return set_exit(kBadInput);
+        }
+        parts.push_back(j);
+      }
+      auto m = fuzz::merge_summaries(parts);
+      std::cout << (json ? m.dump(2) + "\n" : fuzz::summary_markdown(m));
+      return set_exit(m.value("findings", nlohmann::json::array()).empty() ? kClean : kFinding);
+    }
+    if (print_case >= 0) {
+      fuzz::Case c = fuzz::make_case(o.seed, static_cast<uint64_t>(print_case));
+      std::string ps;
+      for (size_t i = 0; i < c.params.size(); ++i) ps += fmt::format(" -p {}={}", c.param_names[i], c.params[i]);
+      std::cout << fmt::format("// seed {}, case {}: {}{}\n", o.seed, c.index, c.kind, c.cls.empty() ? "" : " " + c.cls);
+      if (!c.schedule.empty()) std::cout << fmt::format("// algorithm {}, schedule: {}\n", c.algorithm, c.schedule);
+      if (!c.where.empty()) std::cout << "// mutation: " << c.where << "\n";
+      std::cout << "// parameters:" << ps << "\n" << c.text;
+      if (!c.error.empty()) std::cerr << c.error << "\n";
+      return set_exit(c.error.empty() ? kClean : kFinding);
+    }
+    unsigned si = 0, sn = 1;
+    if (std::sscanf(shard.c_str(), "%u/%u", &si, &sn) != 2 || sn == 0 || si >= sn) {
+      std::cerr << "sched fuzz: --shard wants I/N with 0 <= I < N, got '" << shard << "'\n";
+      return set_exit(kBadInput);
+    }
+    o.shard = static_cast<int>(si);
+    o.shards = static_cast<int>(sn);
+    if (!time_s.empty()) {
+      o.seconds = parse_duration(time_s);
+      if (o.seconds <= 0) {
+        std::cerr << "sched fuzz: --time wants a duration such as 90s, 10m or 1h, got '" << time_s << "'\n";
+        return set_exit(kBadInput);
+      }
+    }
+    if (o.seconds <= 0 && o.cases == 0) o.seconds = 60;
+    if (!oracles.empty()) {
+      o.oracles.enabled.clear();
+      size_t pos = 0;
+      while (pos <= oracles.size()) {
+        size_t c = oracles.find(',', pos);
+        std::string n = oracles.substr(pos, c == std::string::npos ? std::string::npos : c - pos);
+        const auto& all = fuzz::oracle_names();
+        if (std::find(all.begin(), all.end(), n) == all.end()) {
+          std::cerr << "sched fuzz: unknown oracle '" << n << "' (model, reference, fast, explore, verify, native)\n";
+          return set_exit(kBadInput);
+        }
+        o.oracles.enabled.push_back(n);
+        if (c == std::string::npos) break;
+        pos = c + 1;
+      }
+    }
+    o.progress = !quiet;
+    auto s = fuzz::run_campaign(o);
+    std::cout << (json ? s.dump(2) + "\n" : fuzz::summary_markdown(s));
+    if (!o.out_dir.empty() && !json) std::cout << "\nwritten: " << o.out_dir << "/summary.json, " << o.out_dir << "/summary.md\n";
+    set_exit(s.value("findings", nlohmann::json::array()).empty() ? kClean : kFinding);
+  });
+}
+
+}  // namespace sched::cli

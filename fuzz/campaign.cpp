@@ -1,0 +1,181 @@
+// Case generation and reduction of a fuzz campaign (campaign.hpp); the process pool and the
+// summary are in campaign_run.cpp.
+#include "fuzz/campaign.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <random>
+
+#include "fuzz/gen.hpp"
+#include "fuzz/mutate.hpp"
+#include "fuzz/schedules.hpp"
+#include "interpreter/load.hpp"
+#include "interpreter/printer.hpp"
+#include "scheduler/lower.hpp"
+
+namespace sched::fuzz {
+
+namespace {
+
+uint64_t splitmix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+bool lower_case(Case& c, const ScheduledCase& s) {
+  c.algorithm = s.algorithm;
+  c.schedule = s.schedule;
+  std::string algo;
+  for (const auto& a : builtin_algorithms())
+    if (a.name == s.algorithm) algo = a.text;
+  auto src = std::make_shared<SourceFile>(s.algorithm + ".algo", algo);
+  auto ssrc = std::make_shared<SourceFile>("--schedule", s.schedule);
+  Diagnostics d(src), ds(ssrc);
+  auto a = algo::parse_algorithm(src, d);
+  std::vector<algo::Directive> extra;
+  std::string out;
+  if (!a || !algo::parse_schedule(ssrc, ds, extra) || !algo::lower(*a, extra, out, d, ds)) {
+    c.error = "lowering failed: " + d.render() + ds.render();
+    return false;
+  }
+  c.text = out;
+  return true;
+}
+
+void choose_params(Case& c, std::mt19937_64& rng, int hi) {
+  Loaded l = load_text(c.text, "case.sched", false);
+  if (!l.program) return;
+  for (const auto& p : l.program->params) {
+    c.param_names.push_back(p.name);
+    c.params.push_back(std::uniform_int_distribution<int64_t>(1, hi)(rng));
+  }
+}
+
+}  // namespace
+
+Case make_case(uint64_t seed, uint64_t index) {
+  Case c;
+  c.index = index;
+  std::mt19937_64 rng(splitmix(seed * 0x100000001b3ULL ^ splitmix(index)));
+  Pick pick = [&](int lo, int hi) { return hi <= lo ? lo : std::uniform_int_distribution<int>(lo, hi - 1)(rng); };
+  int roll = pick(0, 100);
+  if (roll < 10) {
+    c.kind = "random";
+    GenOptions go;
+    go.nonaffine = pick(0, 4) == 0;
+    go.racy = pick(0, 3) == 0;
+    Generated g = gen_program(go)(rc::Random(rng()), pick(5, 40)).value();
+    c.text = print_program(g.program);
+    choose_params(c, rng, 5);
+    return c;
+  }
+  if (roll < 45) {
+    c.kind = "legal";
+    lower_case(c, random_legal_schedule(pick));
+    choose_params(c, rng, 7);
+    return c;
+  }
+  const auto& sd = schedule_defects();
+  const auto& pd = program_defects();
+  size_t k = static_cast<size_t>(pick(0, static_cast<int>(sd.size() + pd.size())));
+  if (k < sd.size()) {
+    c.kind = "schedule-defect";
+    c.cls = sd[k].cls;
+    c.expect = sd[k].expect;
+    lower_case(c, defective_schedule(pick, c.cls));
+    choose_params(c, rng, 7);
+    return c;
+  }
+  c.kind = "mutation";
+  c.cls = pd[k - sd.size()].cls;
+  c.expect = pd[k - sd.size()].expect;
+  // a legal schedule to mutate (compute_at ones for the region class)
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    ScheduledCase s = random_legal_schedule(pick);
+    if (c.cls == "region-too-small" && !s.compute_at) continue;
+    Case base;
+    if (!lower_case(base, s)) {
+      c.error = base.error;
+      return c;
+    }
+    auto m = mutate(base.text, c.cls, pick);
+    if (!m) continue;
+    c.algorithm = base.algorithm;
+    c.schedule = base.schedule;
+    c.text = m->text;
+    c.where = m->where;
+    choose_params(c, rng, 7);
+    return c;
+  }
+  c.error = "no applicable place for " + c.cls + " in 20 schedules";
+  return c;
+}
+
+namespace {
+
+// Every command slot of the body, pre-order.
+void slots(CmdPtr& c, std::vector<CmdPtr*>& out) {
+  if (!c) return;
+  out.push_back(&c);
+  for (auto& x : c->seq) slots(x, out);
+  slots(c->body, out);
+  slots(c->els, out);
+}
+
+}  // namespace
+
+Case reduce(const Case& c0, const std::function<bool(const Case&)>& still, double seconds) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto left = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds; };
+  Case best = c0;
+  // parameters: each to 1, else halved, while the finding stays
+  for (size_t i = 0; i < best.params.size() && left(); ++i) {
+    for (int64_t v : {int64_t{1}, best.params[i] / 2, best.params[i] - 1}) {
+      if (v < 1 || v >= best.params[i]) continue;
+      Case t = best;
+      t.params[i] = v;
+      if (still(t)) {
+        best = t;
+        break;
+      }
+    }
+  }
+  // commands: delete one (skip), or unwrap a loop, let, if or allocate into its body
+  bool progress = true;
+  while (progress && left()) {
+    progress = false;
+    Loaded l = load_text(best.text, "case.sched", false);
+    if (!l.program || !l.program->body) break;
+    std::vector<CmdPtr*> s;
+    slots(l.program->body, s);
+    for (size_t i = 0; i < s.size() && left() && !progress; ++i) {
+      for (int how = 0; how < 2 && !progress; ++how) {
+        Loaded m = load_text(best.text, "case.sched", false);
+        std::vector<CmdPtr*> ms;
+        slots(m.program->body, ms);
+        CmdPtr& slot = *ms[i];
+        if (slot->kind == CmdKind::Skip || (slot->kind == CmdKind::Seq && how == 0)) continue;
+        if (how == 0) {
+          slot = make_skip(slot->loc);
+        } else {
+          if (!slot->body) continue;
+          CmdPtr body = std::move(slot->body);
+          slot = std::move(body);
+        }
+        Case t = best;
+        t.text = print_program(*m.program);
+        if (t.text.size() >= best.text.size() || load_text(t.text, "case.sched").stage != LoadStage::Ok) continue;
+        if (still(t)) {
+          best = t;
+          progress = true;
+        }
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace sched::fuzz

@@ -1,0 +1,67 @@
+// A differential fuzz campaign (issue 7, `sched fuzz`): cases generated from a seed, every
+// oracle run on each, the agreement rules judged, findings reduced and saved, and a summary
+// with throughput and the mutation score.
+//
+// Case i of seed S is a pure function of (S, i): a legal schedule of a built-in algorithm
+// lowered to SCHED (expected correct), a schedule with a defect on purpose, a mutation of a
+// lowered program (each a defect class with what it should trigger), or a random program of the
+// generator of fuzz/gen.hpp (no expectation: only the cross-oracle rules apply). Shards take the
+// indices i = I mod N, so a seed range splits across machines and the summaries merge.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fuzz/oracles.hpp"
+
+namespace sched::fuzz {
+
+struct Case {
+  uint64_t index = 0;
+  std::string kind;     // legal, schedule-defect, mutation, random
+  std::string cls;      // defect class ("" for legal and random)
+  std::string expect;   // what the defect should trigger
+  std::string algorithm, schedule, where;
+  std::string text;     // the program
+  std::vector<std::string> param_names;
+  std::vector<int64_t> params;
+  std::string error;    // generation failed (a scheduler bug: reported as a finding)
+  Expect expectation() const { return kind == "legal" ? Expect::Correct : kind == "random" ? Expect::Unknown : Expect::Defect; }
+};
+
+// Case `index` of the campaign `seed`.
+Case make_case(uint64_t seed, uint64_t index);
+
+// Shrinks `c` (its parameters, then its commands: deleted, or unwrapped) while `still` holds, for
+// at most `seconds`; returns the reduced case.
+Case reduce(const Case& c, const std::function<bool(const Case&)>& still, double seconds);
+
+struct CampaignOptions {
+  uint64_t seed = 1;
+  double seconds = 0;     // 0: no time limit
+  uint64_t cases = 0;     // 0: no case limit (one of the two is set)
+  int jobs = 1;
+  int shard = 0, shards = 1;
+  OracleSet oracles;
+  int native_every = 8;   // the native oracle compiles a kernel: on every n-th case
+  double case_timeout_s = 120;
+  double reduce_seconds = 60;
+  std::string out_dir;    // "" : no files
+  bool progress = true;
+};
+
+// Runs a campaign; returns its summary (see docs/fuzzing.md) and writes findings, the summary
+// (summary.json, summary.md) into out_dir.
+nlohmann::json run_campaign(const CampaignOptions& o);
+
+// Sums summaries of shards of one campaign.
+nlohmann::json merge_summaries(const std::vector<nlohmann::json>& parts);
+
+// The Markdown form of a summary.
+std::string summary_markdown(const nlohmann::json& s);
+
+}  // namespace sched::fuzz

@@ -1,0 +1,383 @@
+// The campaign's process pool, findings and summary (campaign.hpp).
+//
+// Every case runs in its own forked process: a crash or a hang of one oracle is a finding about
+// that case, never the end of the campaign. The child first sends the case (so that the parent
+// can save it even if the child dies), then the oracles' results and the judgement, one JSON
+// document per line, through a pipe.
+#include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "fuzz/campaign.hpp"
+
+namespace sched::fuzz {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+// s[k], or an empty object/array: a reference that outlives a range-for (json::value returns a copy).
+const json& field(const json& s, const char* k, bool array = false) {
+  static const json empty_object = json::object(), empty_array = json::array();
+  auto it = s.find(k);
+  return it != s.end() ? *it : array ? empty_array : empty_object;
+}
+
+json case_json(const Case& c) {
+  return {{"index", c.index}, {"kind", c.kind}, {"class", c.cls}, {"expect", c.expect}, {"algorithm", c.algorithm},
+          {"schedule", c.schedule}, {"where", c.where}, {"text", c.text}, {"param_names", c.param_names}, {"params", c.params}, {"error", c.error}};
+}
+Case case_from(const json& j) {
+  Case c;
+  c.index = j.value("index", uint64_t{0});
+  c.kind = j.value("kind", "");
+  c.cls = j.value("class", "");
+  c.expect = j.value("expect", "");
+  c.algorithm = j.value("algorithm", "");
+  c.schedule = j.value("schedule", "");
+  c.where = j.value("where", "");
+  c.text = j.value("text", "");
+  c.param_names = j.value("param_names", std::vector<std::string>{});
+  c.params = j.value("params", std::vector<int64_t>{});
+  c.error = j.value("error", "");
+  return c;
+}
+
+// A disagreement without its positions and numbers (they change while reducing), up to its first '('.
+std::string signature(const std::string& disagreement) {
+  std::string s;
+  for (char c : disagreement.substr(0, disagreement.find('(')))
+    if (!std::isdigit(static_cast<unsigned char>(c))) s += c;
+  return s;
+}
+
+// The oracles a disagreement names: enough to re-check it while reducing.
+OracleSet involved(const OracleSet& all, const std::string& d) {
+  OracleSet s = all;
+  s.enabled.clear();
+  for (const auto& n : all.enabled)
+    if (d.find(n) != std::string::npos || (n == "model" && d.find("legal") != std::string::npos)) s.enabled.push_back(n);
+  if (d.find("verified") != std::string::npos) s.enabled.push_back("verify");
+  if (s.enabled.empty()) s.enabled = all.enabled;
+  return s;
+}
+
+// j[k] as an object (created empty).
+json& obj(json& j, const std::string& k) {
+  json& x = j[k];
+  if (!x.is_object()) x = json::object();
+  return x;
+}
+
+// The child: one case, start to end.
+json run_case(const Case& c, const CampaignOptions& o, bool native) {
+  json r = {{"index", c.index}};
+  if (!c.error.empty()) {
+    r["disagreements"] = json::array({"case generation failed: " + c.error.substr(0, 400)});
+    return r;
+  }
+  CaseResult res = run_oracles(c.text, c.params, o.oracles, native);
+  Judgement j = judge(res, c.expectation());
+  json orc = json::array();
+  for (const auto& x : res.oracles) orc.push_back(x.to_json());
+  r["oracles"] = orc;
+  if (!res.load_error.empty()) r["load_error"] = res.load_error.substr(0, 400);
+  r["disagreements"] = j.disagreements;
+  r["detected"] = j.detected;
+  r["equivalent"] = j.equivalent;
+  r["detected_by"] = j.detected_by;
+  if (!j.disagreements.empty() && o.reduce_seconds > 0) {
+    std::string sig = signature(j.disagreements[0]);
+    OracleSet few = involved(o.oracles, j.disagreements[0]);
+    Case small = reduce(c, [&](const Case& t) {
+      CaseResult tr = run_oracles(t.text, t.params, few, native);
+      Judgement tj = judge(tr, t.expectation());
+      for (const auto& d : tj.disagreements)
+        if (signature(d) == sig) return true;
+      return false;
+    }, o.reduce_seconds);
+    r["reduced"] = case_json(small);
+  }
+  return r;
+}
+
+void write_line(int fd, const json& j) {
+  std::string s = j.dump() + "\n";
+  size_t off = 0;
+  while (off < s.size()) {
+    ssize_t n = ::write(fd, s.data() + off, s.size() - off);
+    if (n <= 0) return;
+    off += static_cast<size_t>(n);
+  }
+}
+
+struct Child {
+  pid_t pid = 0;
+  int fd = -1;
+  uint64_t index = 0;
+  Clock::time_point start;
+  std::string buf;
+};
+
+std::string header(const Case& c, uint64_t seed, const json& r, const std::string& what) {
+  std::string h = fmt::format("// sched fuzz {}: seed {}, case {} ({}{})\n", what, seed, c.index, c.kind, c.cls.empty() ? "" : ", " + c.cls);
+  if (!c.algorithm.empty()) h += fmt::format("// algorithm {}, schedule: {}\n", c.algorithm, c.schedule);
+  if (!c.where.empty()) h += "// mutation: " + c.where + "\n";
+  std::string ps;
+  for (size_t i = 0; i < c.params.size(); ++i) ps += fmt::format(" -p {}={}", c.param_names[i], c.params[i]);
+  h += "// replay: sched run FILE" + ps + " --check-annotations; sched verify FILE\n";
+  for (const auto& d : field(r, "disagreements", true)) h += "// disagreement: " + d.get<std::string>() + "\n";
+  for (const auto& x : field(r, "oracles", true))
+    h += fmt::format("// {}: {}{}\n", x.value("oracle", ""), x.value("status", ""), x.contains("detail") ? " (" + x.value("detail", "") + ")" : "");
+  return h;
+}
+
+void save(const std::string& dir, const std::string& name, const std::string& text) {
+  if (dir.empty()) return;
+  std::ofstream(std::filesystem::path(dir) / name) << text;
+}
+
+}  // namespace
+
+json run_campaign(const CampaignOptions& o) {
+  if (!o.out_dir.empty()) std::filesystem::create_directories(o.out_dir);
+  auto t0 = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+  json s = {{"seed", o.seed}, {"shard", fmt::format("{}/{}", o.shard, o.shards)}, {"cases", 0}, {"oracles", json::object()},
+            {"kinds", json::object()}, {"classes", json::object()}, {"findings", json::array()}, {"inconclusive", 0}};
+  for (const auto& n : o.oracles.enabled) s["oracles"][n] = {{"runs", 0}, {"seconds", 0.0}, {"flagged", 0}, {"inconclusive", 0}};
+  std::map<uint64_t, Case> pending;  // the cases sent by running children
+  std::vector<Child> running;
+  uint64_t next = static_cast<uint64_t>(o.shard), done = 0;
+  auto more = [&] { return (o.cases == 0 || next < o.cases) && (o.seconds <= 0 || elapsed() < o.seconds); };
+  double last_progress = -1;
+
+  auto account = [&](const Case& c, const json& r) {
+    s["cases"] = s["cases"].get<uint64_t>() + 1;
+    json& k = obj(s["kinds"], c.kind);
+    k["cases"] = k.value("cases", 0) + 1;
+    for (const auto& x : field(r, "oracles", true)) {
+      json& a = obj(s["oracles"], x.value("oracle", ""));
+      a["runs"] = a.value("runs", 0) + 1;
+      a["seconds"] = a.value("seconds", 0.0) + x.value("seconds", 0.0);
+      if (x.value("flagged", false)) a["flagged"] = a.value("flagged", 0) + 1;
+      if (x.value("inconclusive", false)) {
+        a["inconclusive"] = a.value("inconclusive", 0) + 1;
+        if (c.kind == "legal" && x.value("oracle", "") == "verify") s["inconclusive"] = s["inconclusive"].get<int>() + 1;
+      }
+    }
+    if (!c.cls.empty() && field(r, "disagreements", true).empty() && !r.contains("load_error")) {
+      json& cl = obj(s["classes"], c.cls);
+      cl["expect"] = c.expect;
+      cl["injected"] = cl.value("injected", 0) + 1;
+      bool det = r.value("detected", false), eq = r.value("equivalent", false);
+      if (det) cl["detected"] = cl.value("detected", 0) + 1;
+      if (eq) cl["equivalent"] = cl.value("equivalent", 0) + 1;
+      for (const auto& b : field(r, "detected_by", true)) obj(cl, "by")[b.get<std::string>()] = obj(cl, "by").value(b.get<std::string>(), 0) + 1;
+      if (!det && !eq && !cl.contains("example")) {
+        std::string f = fmt::format("undetected-{}-{}.sched", c.cls, c.index);
+        save(o.out_dir, f, header(c, o.seed, r, "undetected defect") + c.text);
+        cl["example"] = {{"case", c.index}, {"file", f}, {"where", c.where}, {"schedule", c.schedule}};
+      }
+      if (eq && !cl.contains("equivalent_example")) cl["equivalent_example"] = {{"case", c.index}, {"where", c.where}, {"schedule", c.schedule}};
+    }
+    if (c.cls.empty() == false && r.contains("load_error")) {  // a mutation that no longer type-checks: not counted
+      json& cl = obj(s["classes"], c.cls);
+      cl["ill_typed"] = cl.value("ill_typed", 0) + 1;
+    }
+    auto dis = field(r, "disagreements", true);
+    if (!dis.empty()) {
+      Case red = r.contains("reduced") ? case_from(r["reduced"]) : c;
+      std::string f = fmt::format("finding-{}.sched", c.index);
+      save(o.out_dir, f, header(red, o.seed, r, "finding") + red.text);
+      if (red.text != c.text) save(o.out_dir, fmt::format("finding-{}-original.sched", c.index), header(c, o.seed, r, "finding (unreduced)") + c.text);
+      s["findings"].push_back({{"case", c.index}, {"kind", c.kind}, {"class", c.cls}, {"disagreements", dis}, {"file", f},
+                               {"reduced_lines", std::count(red.text.begin(), red.text.end(), '\n')},
+                               {"original_lines", std::count(c.text.begin(), c.text.end(), '\n')}});
+    }
+    ++done;
+  };
+
+  auto progress = [&](bool final) {
+    if (!o.progress) return;
+    double t = elapsed();
+    if (!final && t - last_progress < (isatty(2) ? 0.5 : 10.0)) return;
+    last_progress = t;
+    std::string per;
+    for (const auto& [n, a] : s["oracles"].items()) per += fmt::format(" {}={}/{}", n, a.value("flagged", 0), a.value("runs", 0));
+    std::fprintf(stderr, "%s[fuzz] %llu cases, %.2f cases/s, %zu finding(s) | flagged/runs:%s%s", isatty(2) ? "\r\033[K" : "",
+                 static_cast<unsigned long long>(done), t > 0 ? static_cast<double>(done) / t : 0.0, s["findings"].size(), per.c_str(),
+                 isatty(2) && !final ? "" : "\n");
+    std::fflush(stderr);
+  };
+
+  while (more() || !running.empty()) {
+    while (more() && static_cast<int>(running.size()) < std::max(1, o.jobs)) {
+      int fds[2];
+      if (pipe(fds) != 0) break;
+      uint64_t idx = next;
+      next += static_cast<uint64_t>(std::max(1, o.shards));
+      bool native = o.native_every > 0 && idx % static_cast<uint64_t>(o.native_every) == 0;
+      std::fflush(stdout);
+      std::fflush(stderr);
+      pid_t pid = fork();
+      if (pid == 0) {
+        close(fds[0]);
+        Case c = make_case(o.seed, idx);
+        write_line(fds[1], case_json(c));
+        write_line(fds[1], run_case(c, o, native));
+        close(fds[1]);
+        _exit(0);
+      }
+      close(fds[1]);
+      running.push_back(Child{pid, fds[0], idx, Clock::now(), ""});
+    }
+    std::vector<pollfd> pf;
+    for (const auto& c : running) pf.push_back(pollfd{c.fd, POLLIN, 0});
+    poll(pf.data(), pf.size(), 200);
+    for (size_t i = 0; i < running.size();) {
+      Child& ch = running[i];
+      bool eof = false;
+      if (pf[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+        char b[65536];
+        ssize_t n = read(ch.fd, b, sizeof b);
+        if (n > 0) ch.buf.append(b, static_cast<size_t>(n));
+        else eof = true;
+      }
+      bool late = std::chrono::duration<double>(Clock::now() - ch.start).count() > o.case_timeout_s;
+      if (!eof && !late) {
+        ++i;
+        continue;
+      }
+      if (late && !eof) kill(ch.pid, SIGKILL);
+      int status = 0;
+      waitpid(ch.pid, &status, 0);
+      close(ch.fd);
+      std::vector<json> lines;
+      size_t pos = 0, nl;
+      while ((nl = ch.buf.find('\n', pos)) != std::string::npos) {
+        lines.push_back(json::parse(ch.buf.substr(pos, nl - pos), nullptr, false));
+        pos = nl + 1;
+      }
+      Case c = !lines.empty() && !lines[0].is_discarded() ? case_from(lines[0]) : Case{};
+      c.index = ch.index;
+      json r;
+      if (lines.size() >= 2 && !lines[1].is_discarded()) {
+        r = lines[1];
+      } else if (late) {
+        r = {{"index", ch.index}, {"disagreements", json::array()}, {"timeout", true}};
+        s["inconclusive"] = s["inconclusive"].get<int>() + 1;
+        s["timeouts"] = s.value("timeouts", 0) + 1;
+      } else {
+        std::string why = WIFSIGNALED(status) ? fmt::format("the case's process died of signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)))
+                                              : fmt::format("the case's process exited with status {} without a result", WEXITSTATUS(status));
+        r = {{"index", ch.index}, {"disagreements", json::array({"crash: " + why})}};
+      }
+      if (!r.value("timeout", false)) account(c, r);
+      running.erase(running.begin() + static_cast<long>(i));
+      pf.erase(pf.begin() + static_cast<long>(i));
+    }
+    progress(false);
+  }
+  progress(true);
+  double t = elapsed();
+  s["seconds"] = t;
+  s["cases_per_second"] = t > 0 ? s["cases"].get<double>() / t : 0.0;
+  s["jobs"] = o.jobs;
+  s["native_every"] = o.native_every;
+  if (!o.out_dir.empty()) {
+    std::ofstream(std::filesystem::path(o.out_dir) / "summary.json") << s.dump(2) << "\n";
+    std::ofstream(std::filesystem::path(o.out_dir) / "summary.md") << summary_markdown(s);
+  }
+  return s;
+}
+
+json merge_summaries(const std::vector<json>& parts) {
+  json m = parts.empty() ? json::object() : parts[0];
+  auto add = [](json& a, const json& b) {
+    for (const auto& [k, v] : b.items()) {
+      if (v.is_number() && a.contains(k) && a[k].is_number()) a[k] = a[k].get<double>() + v.get<double>();
+      else if (!a.contains(k)) a[k] = v;
+    }
+  };
+  for (size_t i = 1; i < parts.size(); ++i) {
+    const json& p = parts[i];
+    m["cases"] = m.value("cases", 0) + p.value("cases", 0);
+    m["inconclusive"] = m.value("inconclusive", 0) + p.value("inconclusive", 0);
+    m["seconds"] = std::max(m.value("seconds", 0.0), p.value("seconds", 0.0));  // shards run side by side
+    m["shard"] = m.value("shard", "") + "+" + p.value("shard", "");
+    for (const auto& f : field(p, "findings", true)) m["findings"].push_back(f);
+    for (const char* table : {"oracles", "kinds", "classes"})
+      for (const auto& [k, v] : field(p, table).items()) {
+        if (!m[table].contains(k)) {
+          m[table][k] = v;
+          continue;
+        }
+        json& a = m[table][k];
+        add(a, v);
+        if (v.contains("by")) {
+          if (!a.contains("by")) a["by"] = json::object();
+          add(a["by"], v["by"]);
+        }
+      }
+  }
+  m["cases_per_second"] = m.value("seconds", 0.0) > 0 ? m.value("cases", 0.0) / m.value("seconds", 1.0) : 0.0;
+  return m;
+}
+
+std::string summary_markdown(const json& s) {
+  std::string md = fmt::format("# sched fuzz: seed {}, shard {}\n\n", s.value("seed", uint64_t{0}), s.value("shard", ""));
+  md += fmt::format("{} cases in {:.1f} s ({:.2f} cases/s), {} finding(s) (disagreements of the oracles), {} inconclusive.\n\n",
+                    s.value("cases", 0), s.value("seconds", 0.0), s.value("cases_per_second", 0.0), field(s, "findings", true).size(),
+                    s.value("inconclusive", 0));
+  md += "| kind | cases |\n|---|---|\n";
+  for (const auto& [k, v] : field(s, "kinds").items()) md += fmt::format("| {} | {} |\n", k, v.value("cases", 0));
+  md += "\n| oracle | runs | seconds | runs/s | flagged | inconclusive |\n|---|---|---|---|---|---|\n";
+  for (const auto& [k, v] : field(s, "oracles").items()) {
+    double sec = v.value("seconds", 0.0);
+    md += fmt::format("| {} | {} | {:.1f} | {:.1f} | {} | {} |\n", k, v.value("runs", 0), sec, sec > 0 ? v.value("runs", 0) / sec : 0.0,
+                      v.value("flagged", 0), v.value("inconclusive", 0));
+  }
+  md += "\n## Mutation score (injected defects detected by at least one oracle)\n\n";
+  md += "| class | expect | injected | detected | equivalent | score | detected by |\n|---|---|---|---|---|---|---|\n";
+  std::string below;
+  for (const auto& [k, v] : field(s, "classes").items()) {
+    int inj = v.value("injected", 0), det = v.value("detected", 0), eq = v.value("equivalent", 0);
+    std::string by;
+    for (const auto& [o, n] : field(v, "by").items()) by += fmt::format("{} {}, ", o, n.get<int>());
+    if (by.size() > 2) by.resize(by.size() - 2);
+    int scored = inj - eq;
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", k, v.value("expect", ""), inj, det, eq,
+                      scored > 0 ? fmt::format("{:.0f}%", 100.0 * det / scored) : "-", by);
+    if (det < scored && v.contains("example")) {
+      const json& e = v["example"];
+      below += fmt::format("- **{}**: {} of {} undetected; example case {} (`{}`){}{}\n", k, scored - det, scored, e.value("case", 0), e.value("file", ""),
+                           e.value("where", "").empty() ? "" : ": " + e.value("where", ""), e.value("schedule", "").empty() ? "" : ", schedule `" + e.value("schedule", "") + "`");
+    }
+  }
+  md += "\nEquivalent: no oracle flags the case and the verifier proves it correct for all parameters (the defect changes nothing).\n";
+  if (!below.empty()) md += "\n### Classes below 100%\n\n" + below;
+  const json& f = field(s, "findings", true);
+  if (!f.empty()) {
+    md += "\n## Findings\n\n";
+    for (const auto& x : f) {
+      std::string first = field(x, "disagreements", true).empty() ? "" : x["disagreements"][0].get<std::string>();
+      md += fmt::format("- case {} ({} {}): {} — `{}` ({} lines, reduced from {})\n", x.value("case", 0), x.value("kind", ""), x.value("class", ""), first,
+                        x.value("file", ""), x.value("reduced_lines", 0), x.value("original_lines", 0));
+    }
+  }
+  return md;
+}
+
+}  // namespace sched::fuzz
