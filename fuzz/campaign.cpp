@@ -131,19 +131,31 @@ Case reduce(const Case& c0, const std::function<bool(const Case&)>& still, doubl
   auto t0 = std::chrono::steady_clock::now();
   auto left = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds; };
   Case best = c0;
-  // parameters: each to 1, else halved, while the finding stays
-  for (size_t i = 0; i < best.params.size() && left(); ++i) {
-    for (int64_t v : {int64_t{1}, best.params[i] / 2, best.params[i] - 1}) {
-      if (v < 1 || v >= best.params[i]) continue;
+  {
+    Loaded l = load_text(best.text, "case.sched", false);  // printed the way candidates are
+    if (l.program && l.program->body) {
       Case t = best;
-      t.params[i] = v;
-      if (still(t)) {
-        best = t;
-        break;
-      }
+      t.text = print_program(*l.program);
+      if (still(t)) best = t;
     }
   }
-  // commands: delete one (skip), or unwrap a loop, let, if or allocate into its body
+  // parameters: each towards 1 (to 1, halved, minus one) while the finding stays
+  for (bool again = true; again && left();) {
+    again = false;
+    for (size_t i = 0; i < best.params.size() && left(); ++i)
+      for (int64_t v : {int64_t{1}, best.params[i] / 2, best.params[i] - 1}) {
+        if (v < 1 || v >= best.params[i]) continue;
+        Case t = best;
+        t.params[i] = v;
+        if (still(t)) {
+          best = t;
+          again = true;
+          break;
+        }
+      }
+  }
+  // commands: delete one (skip), unwrap a loop, let, if or allocate into its body, or keep a loop's
+  // first iteration only
   bool progress = true;
   while (progress && left()) {
     progress = false;
@@ -152,7 +164,7 @@ Case reduce(const Case& c0, const std::function<bool(const Case&)>& still, doubl
     std::vector<CmdPtr*> s;
     slots(l.program->body, s);
     for (size_t i = 0; i < s.size() && left() && !progress; ++i) {
-      for (int how = 0; how < 2 && !progress; ++how) {
+      for (int how = 0; how < 3 && !progress; ++how) {
         Loaded m = load_text(best.text, "case.sched", false);
         std::vector<CmdPtr*> ms;
         slots(m.program->body, ms);
@@ -160,10 +172,14 @@ Case reduce(const Case& c0, const std::function<bool(const Case&)>& still, doubl
         if (slot->kind == CmdKind::Skip || (slot->kind == CmdKind::Seq && how == 0)) continue;
         if (how == 0) {
           slot = make_skip(slot->loc);
-        } else {
+        } else if (how == 1) {
           if (!slot->body) continue;
           CmdPtr body = std::move(slot->body);
           slot = std::move(body);
+        } else {  // a loop becomes its first iteration
+          if (!slot->is_loop()) continue;
+          ExprPtr first = slot->lo ? std::move(slot->lo) : make_int(0);
+          slot = make_let(slot->name, std::move(first), std::move(slot->body), slot->loc);
         }
         Case t = best;
         t.text = print_program(*m.program);

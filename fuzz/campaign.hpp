@@ -36,7 +36,8 @@ struct Case {
 // Case `index` of the campaign `seed`.
 Case make_case(uint64_t seed, uint64_t index);
 
-// Shrinks `c` (its parameters, then its commands: deleted, or unwrapped) while `still` holds, for
+// Shrinks `c` (its parameters, then its commands: deleted, unwrapped, or a loop cut to its first
+// iteration) while `still` holds, for
 // at most `seconds`; returns the reduced case.
 Case reduce(const Case& c, const std::function<bool(const Case&)>& still, double seconds);
 

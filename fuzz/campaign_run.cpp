@@ -307,7 +307,8 @@ json merge_summaries(const std::vector<json>& parts) {
   json m = parts.empty() ? json::object() : parts[0];
   auto add = [](json& a, const json& b) {
     for (const auto& [k, v] : b.items()) {
-      if (v.is_number() && a.contains(k) && a[k].is_number()) a[k] = a[k].get<double>() + v.get<double>();
+      if (v.is_number_integer() && a.contains(k) && a[k].is_number_integer()) a[k] = a[k].get<int64_t>() + v.get<int64_t>();
+      else if (v.is_number() && a.contains(k) && a[k].is_number()) a[k] = a[k].get<double>() + v.get<double>();
       else if (!a.contains(k)) a[k] = v;
     }
   };

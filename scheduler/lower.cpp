@@ -120,7 +120,7 @@ class Lowerer {
     static const std::set<std::string> kw = {"param", "assume", "tensor", "input", "output", "array", "skip", "if", "else",
                                              "let", "in", "allocate", "for", "par", "to", "true", "false"};
     std::string l = lower_name(f.name);
-    return l != f.name && !kw.count(l) && !a_.find(l) ? l : f.name + "_buf";
+    return l != f.name && !kw.count(l) && !a_.find(l) && !names_.count(l) ? l : f.name + "_buf";
   }
   std::string print(const std::string& isl, const std::string& context = "") {
     std::string k = context + "|" + isl;
@@ -139,6 +139,14 @@ class Lowerer {
 
   // ---- compute and storage levels, folds and bounds (directives of the pure stage) ----
   void decide_levels() {
+    // every variable name (buffers are named apart from them: `x[x]` reads badly and trips z3)
+    for (const auto& p : a_.params) names_.insert(p);
+    for (const auto& f : a_.funcs) {
+      names_.insert(f.vars.begin(), f.vars.end());
+      for (const auto& d : f.defs)
+        for (const auto& r : d.rdom) names_.insert(r.name);
+    }
+    for (const auto& d : sched_) names_.insert(d.vars.begin(), d.vars.end());
     for (const auto& f : a_.funcs)
       if (!f.input && !f.output && f.defs.size() == 1) inline_.insert(f.name);  // Halide's default
     for (const auto& d : sched_) {
@@ -728,7 +736,7 @@ class Lowerer {
   std::vector<Directive> sched_;
   Diagnostics& d_;
   Diagnostics& dx_;
-  std::set<std::string> inline_;
+  std::set<std::string> inline_, names_;
   std::map<std::string, Level> compute_, store_;
   std::map<std::string, std::map<size_t, long long>> fold_;
   std::map<std::string, std::map<size_t, std::pair<long long, long long>>> bound_;

@@ -1,10 +1,8 @@
 // The scheduler (issue 7, first part): algorithms and schedules lowered to annotated SCHED.
 // Every algorithm of examples/algorithms lowers with its own schedule to a program that the
 // verifier proves and the reference engine runs ok (annotations checked in the model); schedules
-// Halide forbids or gets wrong are caught; random legal schedules (property) verify and run ok.
+// Halide forbids or gets wrong are caught. Random legal schedules: tests/test_fuzz.cpp.
 #include <gtest/gtest.h>
-#include <rapidcheck.h>
-#include <rapidcheck/gtest.h>
 
 #include <fmt/format.h>
 
@@ -118,6 +116,44 @@ TEST(Scheduler, IllegalSchedulesAreCaught) {
   }
 }
 
+const char* kBlur = R"(param W, H;
+assume W >= 1 && H >= 1;
+input In(x, y) : f32[W + 2, H + 2];
+func BlurX(x, y) : f32 = (In(x, y) + In(x + 1, y) + In(x + 2, y)) / 3;
+func BlurY(x, y) : f32 = (BlurX(x, y) + BlurX(x, y + 1) + BlurX(x, y + 2)) / 3;
+output BlurY : [W, H];
+)";
+
+// compute_at, store_at and fold_storage: legal forms verify and run ok; a fold smaller than the
+// footprint (3 rows) and a rolling buffer shared by parallel rows are caught.
+TEST(Scheduler, ComputeAtStoreAtFoldStorage) {
+  for (const char* s : {"BlurX.compute_at(BlurY, y)", "BlurY.split(y, yo, yi, 4); BlurX.compute_at(BlurY, yo)",
+                        "BlurY.tile(x, y, xo, yo, xi, yi, 4, 4).parallel(yo); BlurX.compute_at(BlurY, xo).vectorize(x, 4)",
+                        "BlurX.store_root().compute_at(BlurY, y).fold_storage(y, 3)",
+                        "BlurY.split(y, yo, yi, 8).parallel(yo); BlurX.store_at(BlurY, yo).compute_at(BlurY, yi).fold_storage(y, 4)"}) {
+    Lowering l = lower_text(kBlur, s);
+    ASSERT_TRUE(l.ok) << s << "\n" << l.errors;
+    EXPECT_NE(l.text.find("let blurx_y_min"), std::string::npos) << s;
+    verify::Verdict v = verify_text(l.text);
+    EXPECT_EQ(v.kind, verify::Verdict::Kind::Verified) << s << ": " << v.reason << "\n" << l.text;
+    for (int64_t n : {1, 5, 9}) {
+      Outcome o = run_text(l.text, n);
+      EXPECT_TRUE(o.ok()) << s << " at size " << n << ": " << test::joined(o);
+    }
+  }
+  for (const char* s : {"BlurX.store_root().compute_at(BlurY, y).fold_storage(y, 2)",
+                        "BlurY.parallel(y); BlurX.store_root().compute_at(BlurY, y)"}) {
+    Lowering l = lower_text(kBlur, s);
+    ASSERT_TRUE(l.ok) << s << "\n" << l.errors;
+    EXPECT_EQ(verify_text(l.text).kind, verify::Verdict::Kind::Refuted) << s;
+    EXPECT_FALSE(run_text(l.text, 5).ok()) << s;
+  }
+  Lowering l = lower_text(kBlur, "BlurX.compute_at(BlurY, q)");
+  EXPECT_NE(l.errors.find("--schedule:1:7: error: BlurY has no loop q"), std::string::npos) << l.errors;
+  l = lower_text(kBlur, "BlurX.fold_storage(y, 3)");
+  EXPECT_NE(l.errors.find("the func must be computed inside a loop"), std::string::npos) << l.errors;
+}
+
 TEST(Scheduler, BadInputGetsPositions) {
   Lowering l = lower_text("param N;\nfunc F(x) : f32 = G(x) +;\n");
   EXPECT_FALSE(l.ok);
@@ -130,84 +166,3 @@ TEST(Scheduler, BadInputGetsPositions) {
   EXPECT_NE(l.errors.find("t.algo:4:23: error: bounds inference needs affine indices"), std::string::npos) << l.errors;
 }
 
-// Random legal schedules (GuardWithIf splits, tiles, reorders of pure variables, parallel pure
-// variables, vectorised inner loops, compute_root or inline producers) of three algorithms:
-// every lowered program verifies and runs ok at random sizes.
-TEST(Scheduler, RandomLegalSchedulesVerifyAndRunOk) {
-  int cases = 0, verified = 0, parallel = 0, directives = 0;
-  bool passed = rc::check("lowered legal schedules verify and run ok", [&] {
-  const char* algos[] = {
-      kSgemm,
-      R"(param W, H;
-assume W >= 1 && H >= 1;
-input In(x, y) : f32[W + 2, H + 2];
-func BlurX(x, y) : f32 = (In(x, y) + In(x + 1, y) + In(x + 2, y)) / 3;
-func BlurY(x, y) : f32 = (BlurX(x, y) + BlurX(x, y + 1) + BlurX(x, y + 2)) / 3;
-output BlurY : [W, H];
-)",
-      R"(param N, M;
-assume N >= 1 && M >= 1;
-input A(x, y) : f32[N, M];
-func S(y) : f32 = 0;
-S(y) = S(y) + A(r, y) * A(r, y) for r = 0 to N;
-func T(x, y) : f32 = A(x, y) - S(y);
-output T : [N, M];
-)"};
-  int which = *rc::gen::inRange(0, 3);
-  struct StageVars { std::string func; int stage; std::vector<std::string> pure; };
-  std::vector<StageVars> stages;
-  if (which == 0) stages = {{"C", 0, {"j", "i"}}, {"C", 1, {"j", "i"}}};
-  if (which == 1) stages = {{"BlurX", 0, {"x", "y"}}, {"BlurY", 0, {"x", "y"}}};
-  if (which == 2) stages = {{"S", 0, {"y"}}, {"S", 1, {"y"}}, {"T", 0, {"x", "y"}}};
-  std::string sched;
-  if (which == 1 && *rc::gen::arbitrary<bool>()) sched += "BlurX.compute_root(); ";
-  for (const auto& st : stages) {
-    if (which == 1 && st.func == "BlurX" && sched.find("BlurX.compute_root") == std::string::npos) continue;
-    std::string head = st.stage ? fmt::format("{}.update({})", st.func, st.stage - 1) : st.func;
-    std::vector<std::string> vars = st.pure;
-    std::string d;
-    int k = *rc::gen::inRange(0, 4);
-    for (int n = 0; n < k; ++n) {
-      int kind = *rc::gen::inRange(0, 4);
-      std::string v = *rc::gen::elementOf(vars);
-      if (kind == 0) {
-        int f = *rc::gen::inRange(2, 5);
-        std::string o = v + "o" + std::to_string(n), i = v + "i" + std::to_string(n);
-        d += fmt::format(".split({}, {}, {}, {})", v, o, i, f);
-        std::replace(vars.begin(), vars.end(), v, i);
-        vars.push_back(o);
-      } else if (kind == 1 && vars.size() >= 2) {
-        std::vector<std::string> perm = vars;
-        std::rotate(perm.begin(), perm.begin() + *rc::gen::inRange<long>(0, static_cast<long>(perm.size())), perm.end());
-        std::string list;
-        for (const auto& x : perm) list += (list.empty() ? "" : ", ") + x;
-        d += fmt::format(".reorder({})", list);
-      } else if (kind == 2) {
-        d += fmt::format(".parallel({})", v);
-        ++parallel;
-      } else if (kind == 3) {
-        std::string o = v + "_o", i = v + "_i";
-        if (std::find(vars.begin(), vars.end(), i) != vars.end()) continue;
-        d += fmt::format(".vectorize({}, {})", v, *rc::gen::inRange(2, 5));
-        std::replace(vars.begin(), vars.end(), v, i);
-        vars.push_back(o);
-      }
-    }
-    if (!d.empty()) sched += head + d + "; ";
-    directives += static_cast<int>(std::count(d.begin(), d.end(), '.'));
-  }
-  ++cases;
-  Lowering l = lower_text(algos[which], sched);
-  if (!l.ok) RC_FAIL(sched + "\n" + l.errors);
-  verify::Verdict v = verify_text(l.text);
-  if (v.kind != verify::Verdict::Kind::Verified) RC_FAIL(sched + "\n" + v.reason + "\n" + l.text);
-  ++verified;
-  int64_t size = *rc::gen::inRange<int64_t>(1, 7);
-  Outcome o = run_text(l.text, size);
-  if (!o.ok()) RC_FAIL(sched + "\n" + test::joined(o));
-  });
-  std::cout << "scheduler: " << cases << " random schedules (" << directives << " directives, " << parallel
-            << " parallel), " << verified << " verified, all of them ran ok\n";
-  EXPECT_TRUE(passed);
-  EXPECT_GT(parallel, 0);
-}

@@ -47,7 +47,13 @@ std::string pow2(int k) {  // 2^k in decimal
 }
 
 std::string val_str(isl_val* v) {
-  char* s = isl_val_to_str(v);
+  char* s = v ? isl_val_to_str(v) : nullptr;
+  if (!s) {
+    isl_ctx* c = v ? isl_val_get_ctx(v) : nullptr;
+    const char* m = c ? isl_ctx_last_error_msg(c) : nullptr;
+    isl_val_free(v);
+    throw std::runtime_error(fmt::format("isl returned no value ({})", m ? m : "an isl error or its operation budget"));
+  }
   std::string r = s;
   free(s);
   isl_val_free(v);
@@ -526,7 +532,9 @@ struct Smt::Impl {
       std::string c = coef(isl_dim_in, static_cast<int>(i));
       add(sum, c, dims[i]);
     }
-    for (size_t i = 0; i < divs.size(); ++i) {
+    // an aff of a div may involve only the earlier divs of its local space
+    size_t nd = std::min(divs.size(), static_cast<size_t>(std::max<isl_size>(0, isl_aff_dim(aff, isl_dim_div))));
+    for (size_t i = 0; i < nd; ++i) {
       std::string c = coef(isl_dim_div, static_cast<int>(i));
       add(sum, c, divs[i]);
     }
@@ -556,7 +564,7 @@ struct Smt::Impl {
       z3::expr all = ctx.bool_val(true);
       isl_local_space* ls = isl_basic_set_get_local_space(b.get());
       for (int i = 0; i < nd; ++i) {  // q = floor(num / den): den*q <= num <= den*q + den - 1
-        isl_aff* a = isl_local_space_get_div(ls, i);
+        isl_aff* a = isl_local_space_get_div(ls, i);  // NULL for a div without a known expression: a plain existential
         if (a && !isl_aff_is_nan(a)) {
           z3::expr den = ctx.int_val(1);
           z3::expr num = aff_term(a, prm, dims, divs, den);
@@ -565,18 +573,36 @@ struct Smt::Impl {
         isl_aff_free(a);
       }
       isl_local_space_free(ls);
-      struct Ctx { Impl* self; std::vector<z3::expr>* prm; const std::vector<z3::expr>* dims; std::vector<z3::expr>* divs; z3::expr* all; };
-      Ctx cx{this, &prm, &dims, &divs, &all};
+      struct Ctx { Impl* self; std::vector<z3::expr>* prm; const std::vector<z3::expr>* dims; std::vector<z3::expr>* divs; z3::expr* all; std::exception_ptr error; };
+      Ctx cx{this, &prm, &dims, &divs, &all, nullptr};
       isl_basic_set_foreach_constraint(b.get(), [](isl_constraint* c, void* user) -> isl_stat {
+        // read the coefficients off the constraint: it may involve divs whose expression isl
+        // does not know (plain existentials), which isl_constraint_get_aff cannot express
         auto* cx = static_cast<Ctx*>(user);
-        isl_aff* a = isl_constraint_get_aff(c);  // the constraint is aff (= or >=) 0
-        z3::expr den = cx->self->ctx.int_val(1);
-        z3::expr t = cx->self->aff_term(a, *cx->prm, *cx->dims, *cx->divs, den);
-        isl_aff_free(a);
-        *cx->all = *cx->all && (isl_constraint_is_equality(c) ? t == 0 : t >= 0);
+        z3::context& z = cx->self->ctx;
+        try {
+        std::optional<z3::expr> t;
+        auto add = [&](isl_val* v, const z3::expr& x) {
+          std::string k = val_str(v);
+          if (k == "0") return;
+          z3::expr term = k == "1" ? x : z.int_val(k.c_str()) * x;
+          t = t ? *t + term : term;
+        };
+        for (size_t i = 0; i < cx->prm->size(); ++i) add(isl_constraint_get_coefficient_val(c, isl_dim_param, static_cast<int>(i)), (*cx->prm)[i]);
+        for (size_t i = 0; i < cx->dims->size(); ++i) add(isl_constraint_get_coefficient_val(c, isl_dim_set, static_cast<int>(i)), (*cx->dims)[i]);
+        for (size_t i = 0; i < cx->divs->size(); ++i) add(isl_constraint_get_coefficient_val(c, isl_dim_div, static_cast<int>(i)), (*cx->divs)[i]);
+        std::string k = val_str(isl_constraint_get_constant_val(c));
+        z3::expr e = t ? (k == "0" ? *t : *t + z.int_val(k.c_str())) : z.int_val(k.c_str());
+        *cx->all = *cx->all && (isl_constraint_is_equality(c) ? e == 0 : e >= 0);
+        } catch (...) {  // never through isl's C frames
+          cx->error = std::current_exception();
+          isl_constraint_free(c);
+          return isl_stat_error;
+        }
         isl_constraint_free(c);
         return isl_stat_ok;
       }, &cx);
+      if (cx.error) std::rethrow_exception(cx.error);
       any = any || all;
     });
     return any;

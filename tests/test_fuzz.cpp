@@ -1,0 +1,202 @@
+// The fuzz campaign's parts (issue 7): defect injectors (each class is injected and flagged by
+// some oracle, or is an equivalent mutant the verifier proves), the oracles' agreement on legal
+// schedules (property, with shrinking), the reducer, and a short campaign end to end.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <random>
+
+#include "fuzz/campaign.hpp"
+#include "fuzz/mutate.hpp"
+#include "fuzz/oracles.hpp"
+#include "fuzz/schedules.hpp"
+#include "interpreter/load.hpp"
+#include "scheduler/lower.hpp"
+
+using namespace sched;
+using namespace sched::fuzz;
+
+namespace {
+
+std::string lowered(const ScheduledCase& s) {
+  std::string algo;
+  for (const auto& a : builtin_algorithms())
+    if (a.name == s.algorithm) algo = a.text;
+  auto src = std::make_shared<SourceFile>("a.algo", algo);
+  auto ssrc = std::make_shared<SourceFile>("--schedule", s.schedule);
+  Diagnostics d(src), ds(ssrc);
+  auto a = algo::parse_algorithm(src, d);
+  std::vector<algo::Directive> extra;
+  std::string out;
+  bool ok = a && algo::parse_schedule(ssrc, ds, extra) && algo::lower(*a, extra, out, d, ds);
+  EXPECT_TRUE(ok) << s.schedule << "\n" << d.render() << ds.render();
+  return out;
+}
+
+std::vector<int64_t> params_of(const std::string& text, int64_t v) {
+  Loaded l = load_text(text, "t.sched", false);
+  return std::vector<int64_t>(l.program ? l.program->params.size() : 0, v);
+}
+
+OracleSet no_native() {
+  OracleSet s;
+  s.enabled = {"model", "reference", "fast", "explore", "verify"};
+  return s;
+}
+
+Pick engine_pick(std::mt19937_64& rng) {
+  return [&rng](int lo, int hi) { return hi <= lo ? lo : std::uniform_int_distribution<int>(lo, hi - 1)(rng); };
+}
+
+}  // namespace
+
+// Every schedule defect class, a few draws each: some oracle flags it, the verifier among them
+// (it reasons for all parameters, so a size that hides the defect does not).
+TEST(Fuzz, ScheduleDefectsAreFlagged) {
+  std::mt19937_64 rng(11);
+  Pick pick = engine_pick(rng);
+  for (const auto& d : schedule_defects()) {
+    int flagged = 0, by_verifier = 0;
+    for (int k = 0; k < 3; ++k) {
+      ScheduledCase s = defective_schedule(pick, d.cls);
+      std::string text = lowered(s);
+      CaseResult r = run_oracles(text, params_of(text, 5), no_native(), false);
+      ASSERT_TRUE(r.load_error.empty()) << r.load_error;
+      Judgement j = judge(r, Expect::Defect);
+      EXPECT_TRUE(j.disagreements.empty()) << d.cls << ": " << j.disagreements[0];
+      flagged += j.detected;
+      by_verifier += r.find("verify")->flagged;
+    }
+    std::cout << d.cls << ": flagged " << flagged << "/3, by the verifier " << by_verifier << "/3\n";
+    EXPECT_EQ(by_verifier, 3) << d.cls;
+    EXPECT_EQ(flagged, 3) << d.cls;
+  }
+}
+
+// Every program mutation class applies to some lowered program, changes its text, and is
+// flagged (or proved equivalent) there.
+TEST(Fuzz, ProgramMutationsChangeTheProgramAndAreFlagged) {
+  std::mt19937_64 rng(5);
+  Pick pick = engine_pick(rng);
+  for (const auto& d : program_defects()) {
+    int applied = 0, detected = 0, equivalent = 0;
+    for (int attempt = 0; attempt < 40 && applied < 3; ++attempt) {
+      ScheduledCase s = random_legal_schedule(pick);
+      if (d.cls == "region-too-small" && !s.compute_at) continue;
+      std::string base = lowered(s);
+      auto m = mutate(base, d.cls, pick);
+      if (!m) continue;
+      ++applied;
+      EXPECT_NE(m->text, base) << d.cls;
+      EXPECT_FALSE(m->where.empty());
+      CaseResult r = run_oracles(m->text, params_of(m->text, 5), no_native(), false);
+      if (!r.load_error.empty()) continue;  // a mutation may break typing: not counted by campaigns either
+      Judgement j = judge(r, Expect::Defect);
+      EXPECT_TRUE(j.disagreements.empty()) << d.cls << ": " << j.disagreements[0] << "\n" << m->text;
+      detected += j.detected;
+      equivalent += j.equivalent;
+    }
+    std::cout << d.cls << ": applied " << applied << ", detected " << detected << ", equivalent " << equivalent << "\n";
+    EXPECT_GE(applied, 1) << d.cls << " never applies";
+    EXPECT_GE(detected, 1) << d.cls << " never detected";
+  }
+}
+
+// The reducer keeps the finding and shrinks: a parallel reduction variable, reduced while the
+// reference engine reports a race.
+TEST(Fuzz, ReducerKeepsTheFindingAndShrinks) {
+  std::mt19937_64 rng(3);
+  Pick pick = engine_pick(rng);
+  ScheduledCase s = defective_schedule(pick, "parallel-rvar");
+  s.algorithm = "sgemm";
+  s.schedule = "C.split(j, jo, ji, 2).parallel(i); C.update(0).parallel(r);";
+  Case c;
+  c.kind = "schedule-defect";
+  c.text = lowered(s);
+  c.params = params_of(c.text, 6);
+  c.param_names = {"N", "M", "K"};
+  OracleSet ref;
+  ref.enabled = {"reference"};
+  int calls = 0;
+  auto races = [&](const Case& t) {
+    ++calls;
+    CaseResult r = run_oracles(t.text, t.params, ref, false);
+    return r.load_error.empty() && r.find("reference")->status == "race";
+  };
+  ASSERT_TRUE(races(c));
+  Case small = reduce(c, races, 30);
+  EXPECT_TRUE(races(small));
+  auto lines = [](const std::string& s) { return std::count(s.begin(), s.end(), '\n'); };
+  std::cout << "reduced " << lines(c.text) << " -> " << lines(small.text) << " lines, parameters " << fmt::format("{}", fmt::join(small.params, ", "))
+            << ", " << calls << " checks\n" << small.text;
+  EXPECT_LT(lines(small.text), lines(c.text));
+  for (int64_t p : small.params) EXPECT_LE(p, 2);  // a race needs two iterations, no more
+}
+
+// Property: every legal schedule (all built-in algorithms, producers inline, at root or at a
+// loop, folded rolling buffers) is judged correct by every oracle: no disagreement.
+TEST(Fuzz, LegalSchedulesAgreeAcrossOracles) {
+  int cases = 0, compute_at = 0, folded = 0, parallel = 0;
+  std::map<std::string, int> per_algo;
+  bool ok = rc::check("legal schedules: every oracle agrees", [&] {
+    Pick pick = [](int lo, int hi) { return hi <= lo ? lo : *rc::gen::inRange(lo, hi); };
+    ScheduledCase s = random_legal_schedule(pick);
+    std::string text = lowered(s);
+    int64_t size = *rc::gen::inRange<int64_t>(1, 6);
+    OracleSet set = no_native();
+    CaseResult r = run_oracles(text, params_of(text, size), set, false);
+    Judgement j = judge(r, Expect::Correct);
+    ++cases;
+    ++per_algo[s.algorithm];
+    compute_at += s.compute_at;
+    folded += s.folded;
+    parallel += s.parallel > 0;
+    if (!j.disagreements.empty()) RC_FAIL(s.algorithm + ": " + s.schedule + "\n" + j.disagreements[0]);
+    const OracleRun* v = r.find("verify");
+    if (v->status != "verified") RC_FAIL(fmt::format("{}: {} at size {}: the verifier says {} ({})", s.algorithm, s.schedule, size, v->status, v->detail));
+  });
+  std::string algos;
+  for (const auto& [a, n] : per_algo) algos += fmt::format(" {} {}", a, n);
+  std::cout << "legal schedules: " << cases << " cases (" << algos << "), " << compute_at << " compute_at, " << folded << " folded, "
+            << parallel << " with a parallel loop\n";
+  EXPECT_TRUE(ok);
+  EXPECT_GT(compute_at, 0);
+  EXPECT_GT(parallel, 0);
+}
+
+// A short campaign end to end: deterministic cases, no disagreement, summary tables filled.
+TEST(Fuzz, ShortCampaignAgreesAndSummarises) {
+  Case a = make_case(9, 4), b = make_case(9, 4);
+  EXPECT_EQ(a.text, b.text);
+  EXPECT_EQ(a.params, b.params);
+  CampaignOptions o;
+  o.seed = 9;
+  o.cases = 12;
+  o.jobs = 2;
+  o.native_every = 0;
+  o.progress = false;
+  o.out_dir = (std::filesystem::temp_directory_path() / "sched-fuzz-test").string();
+  nlohmann::json s = run_campaign(o);
+  EXPECT_EQ(s["cases"].get<int>(), 12);
+  EXPECT_TRUE(s["findings"].empty()) << s["findings"].dump(2);
+  EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(o.out_dir) / "summary.md"));
+  std::string md = summary_markdown(s);
+  EXPECT_NE(md.find("Mutation score"), std::string::npos);
+  // shards of the same seed cover the same cases and merge
+  CampaignOptions half = o;
+  half.out_dir.clear();
+  half.shards = 2;
+  half.shard = 0;
+  nlohmann::json s0 = run_campaign(half);
+  half.shard = 1;
+  nlohmann::json s1 = run_campaign(half);
+  nlohmann::json m = merge_summaries({s0, s1});
+  EXPECT_EQ(m["cases"].get<int>(), 12);
+  EXPECT_EQ(m["kinds"].dump(), s["kinds"].dump());
+}
