@@ -174,7 +174,12 @@ json run_campaign(const CampaignOptions& o) {
       if (x.value("flagged", false)) a["flagged"] = a.value("flagged", 0) + 1;
       if (x.value("inconclusive", false)) {
         a["inconclusive"] = a.value("inconclusive", 0) + 1;
-        if (c.kind == "legal" && x.value("oracle", "") == "verify") s["inconclusive"] = s["inconclusive"].get<int>() + 1;
+        if (c.kind == "legal" && x.value("oracle", "") == "verify") {
+          s["inconclusive"] = s["inconclusive"].get<int>() + 1;
+          if (!s.contains("unknown_legal")) s["unknown_legal"] = json::array();
+          if (s["unknown_legal"].size() < 10)
+            s["unknown_legal"].push_back({{"case", c.index}, {"algorithm", c.algorithm}, {"schedule", c.schedule}, {"detail", x.value("detail", "")}});
+        }
       }
     }
     if (!c.cls.empty() && field(r, "disagreements", true).empty() && !r.contains("load_error")) {
@@ -349,6 +354,11 @@ std::string summary_markdown(const json& s) {
     double sec = v.value("seconds", 0.0);
     md += fmt::format("| {} | {} | {:.1f} | {:.1f} | {} | {} |\n", k, v.value("runs", 0), sec, sec > 0 ? v.value("runs", 0) / sec : 0.0,
                       v.value("flagged", 0), v.value("inconclusive", 0));
+  }
+  if (s.contains("unknown_legal")) {
+    md += "\nLegal schedules the verifier could not decide (inconclusive, not disagreements):\n\n";
+    for (const auto& u : s["unknown_legal"])
+      md += fmt::format("- case {}: {} `{}`: {}\n", u.value("case", 0), u.value("algorithm", ""), u.value("schedule", ""), u.value("detail", "").substr(0, 200));
   }
   md += "\n## Mutation score (injected defects detected by at least one oracle)\n\n";
   md += "| class | expect | injected | detected | equivalent | score | detected by |\n|---|---|---|---|---|---|---|\n";

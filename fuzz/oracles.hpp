@@ -10,7 +10,7 @@
 //   verify     the static verifier, for all parameters
 //   native     the C++/OpenMP kernel, outputs digested (floats bit for bit)
 // Rules (judge): on every program the engines agree (same outcome; equal outputs bit for bit
-// when ok), `verified` never meets a dynamic failure, nothing crashes; on a program that should
+// when ok; native only where the reference wrote every output cell, as it has no ⊥), `verified` never meets a dynamic failure, nothing crashes; on a program that should
 // be correct (a legal schedule) every oracle says ok/verified/deterministic; on an injected
 // defect some oracle flags it (else the verifier must not prove it, or it is an equivalent mutant).
 #pragma once
@@ -41,6 +41,7 @@ struct OracleRun {
   bool inconclusive = false;
   double seconds = 0;
   uint64_t digest = 0;    // of the output arrays, when the run ended ok
+  bool outputs_defined = false;  // ... and every output cell was written (native cannot represent ⊥)
   nlohmann::json to_json() const;
 };
 

@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "interpreter/setup.hpp"
+#include "fuzz/schedules.hpp"
 #include "scheduler/lower.hpp"
 #include "scheduler/sare.hpp"
 #include "tests/test_util.hpp"
@@ -56,15 +57,14 @@ Outcome run_text(const std::string& text, int64_t size) {
   return test::reference_run(*l.program, params, ModelOptions{}, st, 20'000'000);
 }
 
-const char* kSgemm = R"(param N, M, K;
-assume N >= 1 && M >= 1 && K >= 1;
-input A(i, k) : f32[N, K];
-input B(k, j) : f32[K, M];
-func C(j, i) : f32 = 0;
-C(j, i) = C(j, i) + A(i, r) * B(r, j) for r = 0 to K;
-output C : [M, N];
-)";
-
+// The built-in algorithms of the fuzz campaigns (fuzz/schedules.cpp).
+std::string builtin(const std::string& name) {
+  for (const auto& a : fuzz::builtin_algorithms())
+    if (a.name == name) return a.text;
+  ADD_FAILURE() << "no built-in algorithm " << name;
+  return "";
+}
+const std::string kSgemm = builtin("sgemm");
 }  // namespace
 
 TEST(Scheduler, EveryExampleAlgorithmLowersVerifiesAndRuns) {
@@ -116,14 +116,7 @@ TEST(Scheduler, IllegalSchedulesAreCaught) {
   }
 }
 
-const char* kBlur = R"(param W, H;
-assume W >= 1 && H >= 1;
-input In(x, y) : f32[W + 2, H + 2];
-func BlurX(x, y) : f32 = (In(x, y) + In(x + 1, y) + In(x + 2, y)) / 3;
-func BlurY(x, y) : f32 = (BlurX(x, y) + BlurX(x, y + 1) + BlurX(x, y + 2)) / 3;
-output BlurY : [W, H];
-)";
-
+const std::string kBlur = builtin("blur");
 // compute_at, store_at and fold_storage: legal forms verify and run ok; a fold smaller than the
 // footprint (3 rows) and a rolling buffer shared by parallel rows are caught.
 TEST(Scheduler, ComputeAtStoreAtFoldStorage) {
