@@ -284,6 +284,8 @@ json run_campaign(const CampaignOptions& o) {
         r = {{"index", ch.index}, {"disagreements", json::array()}, {"timeout", true}};
         s["inconclusive"] = s["inconclusive"].get<int>() + 1;
         s["timeouts"] = s.value("timeouts", 0) + 1;
+        if (!s.contains("timed_out")) s["timed_out"] = json::array();
+        s["timed_out"].push_back({{"case", ch.index}, {"kind", c.kind}, {"class", c.cls}, {"schedule", c.schedule}});
       } else {
         std::string why = WIFSIGNALED(status) ? fmt::format("the case's process died of signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)))
                                               : fmt::format("the case's process exited with status {} without a result", WEXITSTATUS(status));
@@ -359,6 +361,11 @@ std::string summary_markdown(const json& s) {
     md += "\nLegal schedules the verifier could not decide (inconclusive, not disagreements):\n\n";
     for (const auto& u : s["unknown_legal"])
       md += fmt::format("- case {}: {} `{}`: {}\n", u.value("case", 0), u.value("algorithm", ""), u.value("schedule", ""), u.value("detail", "").substr(0, 200));
+  }
+  if (s.contains("timed_out")) {
+    md += fmt::format("\nCases killed at the case timeout (inconclusive; `sched fuzz --seed {} --print-case I` shows one):\n\n", s.value("seed", uint64_t{0}));
+    for (const auto& u : s["timed_out"])
+      md += fmt::format("- case {}: {} {} `{}`\n", u.value("case", 0), u.value("kind", ""), u.value("class", ""), u.value("schedule", ""));
   }
   md += "\n## Mutation score (injected defects detected by at least one oracle)\n\n";
   md += "| class | expect | injected | detected | equivalent | score | detected by |\n|---|---|---|---|---|---|---|\n";
