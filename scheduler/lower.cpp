@@ -622,6 +622,47 @@ class Lowerer {
     }
   };
 
+  // `e` (isl syntax) at the previous iteration of loop `v`.
+  static std::string at_previous(const std::string& e, const std::string& v) {
+    std::string out;
+    for (size_t i = 0; i < e.size();) {
+      if (std::isalpha(static_cast<unsigned char>(e[i])) || e[i] == '_') {
+        size_t j = i;
+        while (j < e.size() && (std::isalnum(static_cast<unsigned char>(e[j])) || e[j] == '_')) ++j;
+        std::string w = e.substr(i, j - i);
+        out += w == v ? fmt::format("({} - 1)", v) : w;
+        i = j;
+      } else {
+        out += e[i++];
+      }
+    }
+    return out;
+  }
+
+  // Halide's sliding window: `f` is stored above its compute loop `var` with only sequential
+  // loops in between, and its box moves monotonically with `var` along exactly one dimension:
+  // that dimension (each iteration computes only the new part), else -1.
+  int sliding_dim(const Func& f, const Stage& host, const std::string& var, const std::string& ctx) {
+    const Storage& s = storage_.at(f.name);
+    if (s.store_box.empty()) return -1;
+    Level st = store_level(f);
+    size_t pc = dim_pos(host, var), ps = st.root ? host.dims.size() : dim_pos(host, st.var);
+    for (size_t i = pc; i < ps; ++i)
+      if (host.dims[i].kind == Dim::Kind::Par || host.dims[i].kind == Dim::Kind::Vec) return -1;
+    const auto& box = level_box_.at(f.name);
+    int dim = -1;
+    for (size_t i = 0; i < box.size(); ++i) {
+      bool moves = at_previous(box[i].lo, var) != box[i].lo || at_previous(box[i].hi, var) != box[i].hi;
+      if (!moves) continue;
+      if (dim >= 0) return -1;
+      // monotone: lo and hi never decrease from one iteration to the next
+      for (const std::string& e : {box[i].lo, box[i].hi})
+        if (print(fmt::format("min(0, ({}) - ({}))", e, at_previous(e, var)), ctx) != "0") return -1;
+      dim = static_cast<int>(i);
+    }
+    return dim;
+  }
+
   // What is stored or computed inside the loop `var` of `host`, right after the loop opens.
   void at_level(const Stage& host, const std::string& var, Out& o, size_t& closes, const Sare& sare) {
     Level here;
@@ -648,7 +689,17 @@ class Lowerer {
     for (auto it = computed_here.rbegin(); it != computed_here.rend(); ++it) {  // consumers' boxes first
       const Func& f = **it;
       const auto& box = level_box_.at(f.name);
+      int slide = sliding_dim(f, host, var, ctx);
       for (size_t i = 0; i < f.vars.size(); ++i) {
+        if (static_cast<int>(i) == slide) {
+          // sliding window: after the loop's first iteration, only what the previous one did not compute
+          const Dim& d = host.dims[dim_pos(host, var)];
+          std::string lo = fmt::format("max({}, {} + 1)", box[i].lo, at_previous(box[i].hi, var));
+          o.line(fmt::format("let {} = select({} == {}, {}, {});  // sliding window over {}", level_name(f, i, "min"), var, print(d.min),
+                             print(box[i].lo, ctx), print(lo, ctx), var));
+          o.line(fmt::format("let {} = max(0, {} - {} + 1);", level_name(f, i, "ext"), print(box[i].hi, ctx), level_name(f, i, "min")));
+          continue;
+        }
         o.line(fmt::format("let {} = {};", level_name(f, i, "min"), print(box[i].lo, ctx)));
         // empty (not negative) on the guarded iterations past the end of a split
         o.line(fmt::format("let {} = {};", level_name(f, i, "ext"), print(fmt::format("max(0, {})", ext_of(box[i])), ctx)));

@@ -47,6 +47,7 @@ std::vector<int64_t> params_of(const std::string& text, int64_t v) {
 OracleSet no_native() {
   OracleSet s;
   s.enabled = {"model", "reference", "fast", "explore", "verify"};
+  s.verify_timeout_s = 10;
   return s;
 }
 

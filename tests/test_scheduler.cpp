@@ -134,6 +134,11 @@ TEST(Scheduler, ComputeAtStoreAtFoldStorage) {
       EXPECT_TRUE(o.ok()) << s << " at size " << n << ": " << test::joined(o);
     }
   }
+  // Halide's sliding window: with storage above the row loop, each row computes one new row of BlurX
+  Lowering sw = lower_text(kBlur, "BlurX.store_root().compute_at(BlurY, y).fold_storage(y, 3)");
+  EXPECT_NE(sw.text.find("let blurx_y_min = select(y == 0, y, (y + 2));  // sliding window over y"), std::string::npos) << sw.text;
+  Lowering par = lower_text(kBlur, "BlurY.parallel(y); BlurX.store_root().compute_at(BlurY, y)");
+  EXPECT_EQ(par.text.find("sliding window"), std::string::npos) << "no sliding across a parallel loop\n" << par.text;
   for (const char* s : {"BlurX.store_root().compute_at(BlurY, y).fold_storage(y, 2)",
                         "BlurY.parallel(y); BlurX.store_root().compute_at(BlurY, y)"}) {
     Lowering l = lower_text(kBlur, s);
