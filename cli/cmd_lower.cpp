@@ -27,15 +27,9 @@ void register_lower(CLI::App& app) {
       set_exit(kBadInput);
       return;
     }
-    Diagnostics d(src);
-    auto algo = algo::parse_algorithm(src, d);
-    std::vector<algo::Directive> extra;
-    auto ssrc = std::make_shared<SourceFile>("--schedule", schedule);
-    Diagnostics ds(ssrc);
-    if (!schedule.empty()) algo::parse_schedule(ssrc, ds, extra);
-    std::string text;
-    if (!algo || ds.has_errors() || !algo::lower(*algo, extra, text, d, ds)) {
-      std::cerr << d.render() << ds.render();
+    std::string text, errors;
+    if (!algo::lower_source(src, schedule, text, errors)) {
+      std::cerr << errors;
       set_exit(kBadInput);
       return;
     }

@@ -12,7 +12,6 @@
 #include "fuzz/schedules.hpp"
 #include "interpreter/load.hpp"
 #include "interpreter/printer.hpp"
-#include "scheduler/lower.hpp"
 
 namespace sched::fuzz {
 
@@ -25,24 +24,13 @@ uint64_t splitmix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-bool lower_case(Case& c, const ScheduledCase& s) {
+bool lower_into(Case& c, const ScheduledCase& s) {
   c.algorithm = s.algorithm;
   c.schedule = s.schedule;
-  std::string algo;
-  for (const auto& a : builtin_algorithms())
-    if (a.name == s.algorithm) algo = a.text;
-  auto src = std::make_shared<SourceFile>(s.algorithm + ".algo", algo);
-  auto ssrc = std::make_shared<SourceFile>("--schedule", s.schedule);
-  Diagnostics d(src), ds(ssrc);
-  auto a = algo::parse_algorithm(src, d);
-  std::vector<algo::Directive> extra;
-  std::string out;
-  if (!a || !algo::parse_schedule(ssrc, ds, extra) || !algo::lower(*a, extra, out, d, ds)) {
-    c.error = "lowering failed: " + d.render() + ds.render();
-    return false;
-  }
-  c.text = out;
-  return true;
+  std::string errors;
+  if (lower_case(s, c.text, errors)) return true;
+  c.error = "lowering failed: " + errors;
+  return false;
 }
 
 void choose_params(Case& c, std::mt19937_64& rng, int hi) {
@@ -74,7 +62,7 @@ Case make_case(uint64_t seed, uint64_t index) {
   }
   if (roll < 45) {
     c.kind = "legal";
-    lower_case(c, random_legal_schedule(pick));
+    lower_into(c, random_legal_schedule(pick));
     choose_params(c, rng, 7);
     return c;
   }
@@ -85,7 +73,7 @@ Case make_case(uint64_t seed, uint64_t index) {
     c.kind = "schedule-defect";
     c.cls = sd[k].cls;
     c.expect = sd[k].expect;
-    lower_case(c, defective_schedule(pick, c.cls));
+    lower_into(c, defective_schedule(pick, c.cls));
     choose_params(c, rng, 7);
     return c;
   }
@@ -97,7 +85,7 @@ Case make_case(uint64_t seed, uint64_t index) {
     ScheduledCase s = random_legal_schedule(pick);
     if (c.cls == "region-too-small" && !s.compute_at) continue;
     Case base;
-    if (!lower_case(base, s)) {
+    if (!lower_into(base, s)) {
       c.error = base.error;
       return c;
     }

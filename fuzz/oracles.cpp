@@ -101,10 +101,17 @@ CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& para
   }
   const Program& p = *l.program;
   ModelOptions mo;
+  // the initial memory of the instance, built once (inputs from the model) and copied per oracle
+  RunSetup init;
+  Outcome prep = prepare_run(p, params, mo, init);
+  auto initial = [&](RunSetup& st) {
+    st = init;
+    return prep;
+  };
   if (set.has("model"))
     res.oracles.push_back(timed("model", [&](OracleRun& r) {
       RunSetup st;
-      Outcome o = prepare_run(p, params, mo, st);
+      Outcome o = initial(st);
       if (o.ok()) {
         Model m(p, params, mo);
         ReferenceOptions ro;
@@ -118,7 +125,7 @@ CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& para
   if (set.has("reference"))
     res.oracles.push_back(timed("reference", [&](OracleRun& r) {
       RunSetup st;
-      Outcome o = prepare_run(p, params, mo, st);
+      Outcome o = initial(st);
       ReferenceOptions ro;
       ro.max_steps = set.max_steps;
       if (o.ok()) o = run_reference(p, st, ro);
@@ -131,7 +138,7 @@ CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& para
   if (set.has("fast"))
     res.oracles.push_back(timed("fast", [&](OracleRun& r) {
       RunSetup st;
-      Outcome o = prepare_run(p, params, mo, st);
+      Outcome o = initial(st);
       FastOptions fo;
       fo.threads = 2;
       fo.max_steps = set.max_steps;
@@ -182,8 +189,9 @@ CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& para
       // Thm 4.3.3: a big-step run without race means every interleaving ends in its memory
       if (ref.ok()) {
         if (r.flagged) r.detail = "the reference runs ok at the small instance, but " + r.detail;
+        uint64_t expected = outputs_digest(p, ref_st.arrays);
         for (const auto& f : x.finals)
-          if (!f.stuck && outputs_digest(p, f.memory) != outputs_digest(p, ref_st.arrays))
+          if (!f.stuck && outputs_digest(p, f.memory) != expected)
             r.detail = "the reference runs ok at the small instance, but an explored final memory differs from it";
         if (!r.detail.empty()) r.status = "disagrees";
       }
@@ -210,7 +218,7 @@ CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& para
         return;
       }
       RunSetup st;
-      Outcome o = prepare_run(p, params, mo, st);
+      Outcome o = initial(st);
       if (o.ok()) o = run_native(p, st, *k);
       if (o.ok()) {
         r.digest = outputs_digest(p, st.arrays);

@@ -1,6 +1,8 @@
 // Random schedules of the built-in algorithms (schedules.hpp).
 #include "fuzz/schedules.hpp"
 
+#include "scheduler/lower.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -53,6 +55,21 @@ output Relu : [W, CO];
 )"},
   };
   return algos;
+}
+
+const BuiltinAlgorithm* find_builtin(const std::string& name) {
+  for (const auto& a : builtin_algorithms())
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+bool lower_case(const ScheduledCase& c, std::string& out, std::string& errors) {
+  const BuiltinAlgorithm* a = find_builtin(c.algorithm);
+  if (!a) {
+    errors = "no built-in algorithm " + c.algorithm;
+    return false;
+  }
+  return algo::lower_source(std::make_shared<SourceFile>(c.algorithm + ".algo", a->text), c.schedule, out, errors);
 }
 
 namespace {
@@ -139,13 +156,6 @@ std::string stage_directives(const Pick& pick, const StageVars& st, ScheduledCas
   loops.insert(loops.end(), rvars.begin(), rvars.end());
   c.directives += static_cast<int>(std::count(d.begin(), d.end(), '.'));
   return d.empty() ? "" : head(st) + d + "; ";
-}
-
-int algorithm_index(const std::string& name) {
-  const auto& a = builtin_algorithms();
-  for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].name == name) return static_cast<int>(i);
-  throw std::invalid_argument("no built-in algorithm " + name);
 }
 
 // Blur with a rolling buffer: BlurX stored above the row loop, computed at it, folded by `fold`.
@@ -252,7 +262,6 @@ ScheduledCase defective_schedule(const Pick& pick, const std::string& cls) {
   } else {
     throw std::invalid_argument("no schedule defect class " + cls);
   }
-  (void)algorithm_index(c.algorithm);
   return c;
 }
 

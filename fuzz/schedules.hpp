@@ -16,6 +16,7 @@ struct BuiltinAlgorithm {
   std::string text;  // the .algo source
 };
 const std::vector<BuiltinAlgorithm>& builtin_algorithms();
+const BuiltinAlgorithm* find_builtin(const std::string& name);  // nullptr if none
 
 struct ScheduledCase {
   std::string algorithm;  // a name of builtin_algorithms()
@@ -30,6 +31,9 @@ struct ScheduledCase {
 // (compute_at, store_at an enclosing sequential loop, fold_storage by at least the footprint).
 // `algorithm` < 0: any.
 ScheduledCase random_legal_schedule(const Pick& pick, int algorithm = -1);
+
+// Lowers the case's algorithm with its schedule (algo::lower_source); false with the diagnostics.
+bool lower_case(const ScheduledCase& c, std::string& out, std::string& errors);
 
 // Schedule-level defect classes and what each should trigger.
 struct ScheduleDefect {

@@ -624,19 +624,7 @@ class Lowerer {
 
   // `e` (isl syntax) at the previous iteration of loop `v`.
   static std::string at_previous(const std::string& e, const std::string& v) {
-    std::string out;
-    for (size_t i = 0; i < e.size();) {
-      if (std::isalpha(static_cast<unsigned char>(e[i])) || e[i] == '_') {
-        size_t j = i;
-        while (j < e.size() && (std::isalnum(static_cast<unsigned char>(e[j])) || e[j] == '_')) ++j;
-        std::string w = e.substr(i, j - i);
-        out += w == v ? fmt::format("({} - 1)", v) : w;
-        i = j;
-      } else {
-        out += e[i++];
-      }
-    }
-    return out;
+    return map_names(e, [&](const std::string& w) { return w == v ? fmt::format("({} - 1)", v) : w; });
   }
 
   // Halide's sliding window: `f` is stored above its compute loop `var` with only sequential
@@ -807,6 +795,17 @@ bool lower(const Algorithm& a, const std::vector<Directive>& extra, std::string&
   }
   Lowerer l(a, std::move(all), diags, extra_diags);
   return l.run(out);
+}
+
+bool lower_source(const std::shared_ptr<SourceFile>& src, const std::string& schedule, std::string& out, std::string& errors) {
+  auto ssrc = std::make_shared<SourceFile>("--schedule", schedule);
+  Diagnostics d(src), ds(ssrc);
+  auto a = parse_algorithm(src, d);
+  std::vector<Directive> extra;
+  bool parsed = parse_schedule(ssrc, ds, extra);  // parsed even when the algorithm is not: both sets of errors
+  bool ok = a && parsed && lower(*a, extra, out, d, ds);
+  errors = d.render() + ds.render();
+  return ok;
 }
 
 }  // namespace sched::algo

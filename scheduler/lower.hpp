@@ -24,4 +24,8 @@ namespace sched::algo {
 // `extra`'s directives in `extra_diags`, else in `diags`).
 bool lower(const Algorithm& a, const std::vector<Directive>& extra, std::string& out, Diagnostics& diags, Diagnostics& extra_diags);
 
+// Parses the algorithm `src` and the directives `schedule` (diagnostics against `--schedule`),
+// then lowers; false with every diagnostic of both, rendered, in `errors`.
+bool lower_source(const std::shared_ptr<SourceFile>& src, const std::string& schedule, std::string& out, std::string& errors);
+
 }  // namespace sched::algo

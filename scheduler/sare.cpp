@@ -461,27 +461,34 @@ std::string isl_plain(const AExpr& e) {
   return isl_aff(e, same);
 }
 
+std::string map_names(const std::string& text, const std::function<std::string(const std::string&)>& f) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    if (std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') {
+      size_t j = i;
+      while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
+      out += f(text.substr(i, j - i));
+      i = j;
+    } else {
+      out += text[i++];
+    }
+  }
+  return out;
+}
+
 std::string simplify_index(const Algorithm& a, const std::string& e, const std::string& context) {
   Ctx c;
   std::map<std::string, std::string> plain;  // `e` names the parameters without the "v_" prefix
   for (const auto& p : a.params) plain[p] = p;
   std::vector<std::string> names = a.params;  // and any other name (loop and let variables) as a parameter too
   static const std::set<std::string> words = {"floor", "ceil", "min", "max", "mod", "and", "or", "not"};
-  const std::string all = e + " " + context;
-  for (size_t i = 0; i < all.size();) {
-    if (std::isalpha(static_cast<unsigned char>(all[i])) || all[i] == '_') {
-      size_t j = i;
-      while (j < all.size() && (std::isalnum(static_cast<unsigned char>(all[j])) || all[j] == '_')) ++j;
-      std::string w = all.substr(i, j - i);
-      if (!words.count(w) && !plain.count(w)) {
-        plain[w] = w;
-        names.push_back(w);
-      }
-      i = j;
-    } else {
-      ++i;
+  map_names(e + " " + context, [&](const std::string& w) {
+    if (!words.count(w) && !plain.count(w)) {
+      plain[w] = w;
+      names.push_back(w);
     }
-  }
+    return w;
+  });
   std::string ps = join(names), assume;
   for (const auto& x : a.assumes) assume += (assume.empty() ? "" : " and ") + isl_formula(*x, plain);
   if (!context.empty()) assume += (assume.empty() ? "" : " and ") + context;

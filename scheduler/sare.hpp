@@ -16,6 +16,7 @@
 // from isl's AST builder, so they are exact and affine. Reads of a func by a later func see its
 // final value. Restriction (as Halide's): an update reads its own func at its own pure variables.
 #pragma once
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -53,6 +54,9 @@ std::string isl_formula(const AExpr& e, const std::map<std::string, std::string>
 
 // An algorithm expression in isl syntax, every name kept as spelled (floor((e)/k), mod).
 std::string isl_plain(const AExpr& e);
+// `text` with every identifier w replaced by f(w) (f may also just look).
+std::string map_names(const std::string& text, const std::function<std::string(const std::string&)>& f);
+
 // An index expression in isl syntax (floor((e)/k), mod, min, max) over the algorithm's parameters
 // and any other names (loop and let variables, taken as unknowns), simplified under the
 // assumptions and `context` (isl constraints, "" for none) and printed in SCHED syntax; throws

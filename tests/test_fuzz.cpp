@@ -17,7 +17,6 @@
 #include "fuzz/oracles.hpp"
 #include "fuzz/schedules.hpp"
 #include "interpreter/load.hpp"
-#include "scheduler/lower.hpp"
 
 using namespace sched;
 using namespace sched::fuzz;
@@ -25,17 +24,8 @@ using namespace sched::fuzz;
 namespace {
 
 std::string lowered(const ScheduledCase& s) {
-  std::string algo;
-  for (const auto& a : builtin_algorithms())
-    if (a.name == s.algorithm) algo = a.text;
-  auto src = std::make_shared<SourceFile>("a.algo", algo);
-  auto ssrc = std::make_shared<SourceFile>("--schedule", s.schedule);
-  Diagnostics d(src), ds(ssrc);
-  auto a = algo::parse_algorithm(src, d);
-  std::vector<algo::Directive> extra;
-  std::string out;
-  bool ok = a && algo::parse_schedule(ssrc, ds, extra) && algo::lower(*a, extra, out, d, ds);
-  EXPECT_TRUE(ok) << s.schedule << "\n" << d.render() << ds.render();
+  std::string out, errors;
+  EXPECT_TRUE(lower_case(s, out, errors)) << s.schedule << "\n" << errors;
   return out;
 }
 

@@ -28,15 +28,8 @@ struct Lowering {
 };
 
 Lowering lower_text(const std::string& algo, const std::string& extra = "") {
-  auto src = std::make_shared<SourceFile>("t.algo", algo);
-  Diagnostics d(src);
-  auto a = algo::parse_algorithm(src, d);
-  auto ssrc = std::make_shared<SourceFile>("--schedule", extra);
-  Diagnostics ds(ssrc);
-  std::vector<algo::Directive> more;
   Lowering r;
-  if (a && algo::parse_schedule(ssrc, ds, more)) r.ok = algo::lower(*a, more, r.text, d, ds);
-  r.errors = d.render() + ds.render();
+  r.ok = algo::lower_source(std::make_shared<SourceFile>("t.algo", algo), extra, r.text, r.errors);
   return r;
 }
 
@@ -59,10 +52,9 @@ Outcome run_text(const std::string& text, int64_t size) {
 
 // The built-in algorithms of the fuzz campaigns (fuzz/schedules.cpp).
 std::string builtin(const std::string& name) {
-  for (const auto& a : fuzz::builtin_algorithms())
-    if (a.name == name) return a.text;
-  ADD_FAILURE() << "no built-in algorithm " << name;
-  return "";
+  const fuzz::BuiltinAlgorithm* a = fuzz::find_builtin(name);
+  if (!a) ADD_FAILURE() << "no built-in algorithm " << name;
+  return a ? a->text : "";
 }
 const std::string kSgemm = builtin("sgemm");
 }  // namespace
