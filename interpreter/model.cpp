@@ -5,7 +5,6 @@
 #include <cstring>
 #include <optional>
 #include <mutex>
-#include <unordered_map>
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -32,63 +31,126 @@ uint64_t name_salt(std::string_view s) {
 }
 
 constexpr int kMaxRank = 8;
-constexpr int kBlockBits = 8;
+constexpr int kBlockBits = 6;
 constexpr int64_t kBlockSize = int64_t{1} << kBlockBits;
 
-enum : uint8_t { kNone = 0, kBusy = 1, kDone = 2 };
+// Memo cell states: not computed, being computed (a cycle if read), computed (defined or ⊥).
+enum : uint8_t { kNone = 0, kBusy = 1, kDone = 2, kDoneBottom = 3 };
 
-struct Key {
-  int64_t v[kMaxRank];
-  bool operator==(const Key& o) const { return std::memcmp(v, o.v, sizeof v) == 0; }
-};
-struct KeyHash {
-  size_t operator()(const Key& k) const {
-    uint64_t h = 0x9e3779b97f4a7c15ULL;
-    for (int i = 0; i < kMaxRank; ++i) h = mix64(h ^ static_cast<uint64_t>(k.v[i]));
-    return static_cast<size_t>(h);
-  }
-};
+// The memo of one tensor: blocks of kBlockSize consecutive points along the last index, found
+// by (other indices, last index / kBlockSize) in an open-addressing table. Blocks come from
+// chunks (malloc'd below the mmap threshold, so freed memory is reused without page faults)
+// and never move, so a Cell stays valid.
 struct Block {
+  int64_t key[kMaxRank];  // the other indices, then the block number
   uint64_t bits[kBlockSize];
   uint8_t state[kBlockSize];
-  uint8_t defined[kBlockSize];
-  Block() { std::memset(state, 0, sizeof state); }
 };
 
 struct Cell {
   Block* block;
   int off;
   uint8_t& state() const { return block->state[off]; }
+  Value value(Type t) const { return state() == kDone ? Value::from_bits(t, block->bits[off]) : Value::bottom(t); }
+  void store(const Value& v) const {
+    block->bits[off] = v.defined ? v.bits() : 0;
+    state() = v.defined ? kDone : kDoneBottom;
+  }
 };
 
-struct Memo {
-  std::unordered_map<Key, std::unique_ptr<Block>, KeyHash> blocks;
-  Key last{};
-  Block* last_block = nullptr;
+class Memo {
+ public:
+  Memo() = default;
+  Memo(const Memo&) = delete;
+  Memo& operator=(const Memo&) = delete;
+  Memo(Memo&& o) noexcept { swap(o); }
+  Memo& operator=(Memo&& o) noexcept { swap(o); return *this; }
+  ~Memo() { for (void* c : chunks_) std::free(c); }
 
   Cell at(std::span<const int64_t> idx) {
-    size_t r = idx.size();
-    int64_t lastv = r ? idx[r - 1] : 0;
-    int64_t blk = lastv >> kBlockBits;  // arithmetic shift: floor
-    int off = static_cast<int>(lastv & (kBlockSize - 1));
-    if (last_block && last.v[kMaxRank - 1] == blk) {
-      bool same = true;
-      for (size_t i = 0; i + 1 < r; ++i) same = same && last.v[i] == idx[i];
-      if (same) return {last_block, off};
+    const size_t r = idx.size();
+    const int64_t lastv = r ? idx[r - 1] : 0;
+    const int64_t blk = lastv >> kBlockBits;  // arithmetic shift: floor
+    const int off = static_cast<int>(lastv & (kBlockSize - 1));
+    const size_t n = r ? r : 1;  // key length: r - 1 indices and the block number
+    if (last_ && same(last_, idx.data(), n, blk)) return {last_, off};
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (size_t i = 0; i + 1 < n; ++i) h = (h ^ static_cast<uint64_t>(idx[i])) * 0xbf58476d1ce4e5b9ULL;
+    h = mix64(h ^ static_cast<uint64_t>(blk));
+    if (2 * (count_ + 1) > table_.size()) grow();
+    size_t mask = table_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      Block* b = table_[i];
+      if (!b) {
+        b = new_block();
+        for (size_t k = 0; k + 1 < n; ++k) b->key[k] = idx[k];
+        b->key[n - 1] = blk;
+        table_[i] = b;
+        hashes_[i] = h;
+        ++count_;
+        last_ = b;
+        return {b, off};
+      }
+      if (hashes_[i] == h && same(b, idx.data(), n, blk)) { last_ = b; return {b, off}; }
     }
-    Key k{};
-    for (size_t i = 0; i + 1 < r; ++i) k.v[i] = idx[i];
-    k.v[kMaxRank - 1] = blk;
-    auto& slot = blocks[k];
-    if (!slot) slot = std::make_unique<Block>();
-    last = k;
-    last_block = slot.get();
-    return {last_block, off};
+  }
+
+ private:
+  static constexpr size_t kChunkBlocks = 64;  // 64 x ~650 bytes
+  std::vector<Block*> table_;
+  std::vector<uint64_t> hashes_;
+  size_t count_ = 0;
+  std::vector<void*> chunks_;
+  size_t chunk_used_ = kChunkBlocks;
+  Block* last_ = nullptr;
+
+  static bool same(const Block* b, const int64_t* idx, size_t n, int64_t blk) {
+    if (b->key[n - 1] != blk) return false;
+    for (size_t i = 0; i + 1 < n; ++i)
+      if (b->key[i] != idx[i]) return false;
+    return true;
+  }
+  Block* new_block() {
+    if (chunk_used_ == kChunkBlocks) {
+      void* c = std::malloc(kChunkBlocks * sizeof(Block));
+      if (!c) throw std::bad_alloc();
+      chunks_.push_back(c);
+      chunk_used_ = 0;
+    }
+    Block* b = static_cast<Block*>(chunks_.back()) + chunk_used_++;
+    std::memset(b->state, kNone, sizeof b->state);
+    return b;
+  }
+  void grow() {
+    std::vector<Block*> old = std::move(table_);
+    std::vector<uint64_t> old_h = std::move(hashes_);
+    size_t cap = old.empty() ? 64 : old.size() * 2;
+    table_.assign(cap, nullptr);
+    hashes_.assign(cap, 0);
+    for (size_t j = 0; j < old.size(); ++j) {
+      if (!old[j]) continue;
+      size_t i = old_h[j] & (cap - 1);
+      while (table_[i]) i = (i + 1) & (cap - 1);
+      table_[i] = old[j];
+      hashes_[i] = old_h[j];
+    }
+  }
+  void swap(Memo& o) noexcept {
+    std::swap(table_, o.table_);
+    std::swap(hashes_, o.hashes_);
+    std::swap(count_, o.count_);
+    std::swap(chunks_, o.chunks_);
+    std::swap(chunk_used_, o.chunk_used_);
+    std::swap(last_, o.last_);
   }
 };
 
 // ---- compiled prophetic expressions: a small typed stack machine ----
-enum class Op : uint8_t { Const, Local, ReadForm, ReadRandom, ReadStack, Un, Bin, Call, Cast, Store };
+enum class Op : uint8_t { Const, Local, ReadForm, ReadRandom, ReadStack, Un, Bin, Call, Cast, Store,
+                          AddF32, SubF32, MulF32, AddF64, SubF64, MulF64 };  // the last: Bin on defined floats
+
+// Instr::sub of ReadForm / ReadRandom: where the subscript forms read their variables.
+enum : uint8_t { kOnEnv = 0, kOnPoint = 1, kOnPointSimple = 2 };
 
 struct Instr {
   Op op;
@@ -118,6 +180,12 @@ struct Form {
   }
 };
 
+// A subscript of the form `index + c0` (pos >= 0) or `c0` (pos < 0) over a point's index tuple.
+struct SimpleForm {
+  int64_t c0;
+  int64_t pos;
+};
+
 // A case condition compiled to a conjunction of linear constraints `form op 0`.
 struct Constraint {
   Form f;
@@ -129,6 +197,7 @@ struct Constraint {
 struct Model::Compiled {
   std::vector<Instr> ins;
   std::vector<Form> forms;
+  std::vector<SimpleForm> simple;  // subscripts of reads with Instr::sub == kOnPointSimple
   int max_stack = 0;
   int num_slots = 0;
 };
@@ -138,8 +207,11 @@ namespace {
 class Compiler {
  public:
   // random_salt[t] != 0: tensor t is an input with seeded random data (reads are hashed inline)
-  Compiler(const std::vector<int64_t>& params, Model::Compiled& out, const std::vector<uint64_t>* random_salt = nullptr)
-      : params_(params), c_(out), random_(random_salt) {}
+  // idx_slots: the slots of a tensor equation's indices (always defined while it is evaluated);
+  // reads whose subscripts are affine in them alone are compiled to forms over the index tuple.
+  Compiler(const std::vector<int64_t>& params, Model::Compiled& out, const std::vector<uint64_t>* random_salt = nullptr,
+           const std::vector<int>* idx_slots = nullptr)
+      : params_(params), c_(out), random_(random_salt), idx_slots_(idx_slots) {}
 
   void expr(const Expr& e) {
     switch (e.kind) {
@@ -169,12 +241,23 @@ class Compiler {
           fs.push_back(std::move(*f));
         }
         if (all) {
-          int first = static_cast<int>(c_.forms.size());
-          for (auto& f : fs) c_.forms.push_back(std::move(f));
+          uint8_t on_point = to_positions(fs) ? kOnPoint : kOnEnv;  // Instr::sub: where the forms read
+          bool simple = on_point && std::all_of(fs.begin(), fs.end(), [](const Form& f) {
+            return f.n == 0 || (f.n == 1 && f.coef[0] == 1);
+          });
+          int first;
+          if (simple) {
+            on_point = kOnPointSimple;
+            first = static_cast<int>(c_.simple.size());
+            for (const Form& f : fs) c_.simple.push_back({f.c0, f.n ? f.slot[0] : -1});
+          } else {
+            first = static_cast<int>(c_.forms.size());
+            for (auto& f : fs) c_.forms.push_back(std::move(f));
+          }
           uint64_t salt = random_ && static_cast<size_t>(e.id) < random_->size() ? (*random_)[static_cast<size_t>(e.id)] : 0;
           Value imm;
           imm.u = salt;
-          emit({salt ? Op::ReadRandom : Op::ReadForm, e.type, 0, static_cast<uint8_t>(e.args.size()), e.id, first, imm, e.loc}, +1);
+          emit({salt ? Op::ReadRandom : Op::ReadForm, e.type, on_point, static_cast<uint8_t>(e.args.size()), e.id, first, imm, e.loc}, +1);
         } else {
           for (const auto& a : e.args) expr(*a);
           emit({Op::ReadStack, e.type, 0, static_cast<uint8_t>(e.args.size()), e.id, 0, {}, e.loc},
@@ -191,7 +274,7 @@ class Compiler {
       case ExprKind::Binary:
         expr(*e.args[0]);
         expr(*e.args[1]);
-        emit({Op::Bin, e.type, static_cast<uint8_t>(e.bop), 2, 0, 0, {}, e.loc}, -1);
+        emit({float_op(e), e.type, static_cast<uint8_t>(e.bop), 2, 0, 0, {}, e.loc}, -1);
         return;
       case ExprKind::Call:
         for (const auto& a : e.args) expr(*a);
@@ -215,7 +298,35 @@ class Compiler {
   const std::vector<int64_t>& params_;
   Model::Compiled& c_;
   const std::vector<uint64_t>* random_;
+  const std::vector<int>* idx_slots_;
   int depth_ = 0;
+
+  // Renames the slots of `fs` to index positions if every slot is an index slot.
+  bool to_positions(std::vector<Form>& fs) const {
+    if (!idx_slots_) return false;
+    std::vector<Form> out = fs;
+    for (Form& f : out)
+      for (int i = 0; i < f.n; ++i) {
+        auto it = std::find(idx_slots_->begin(), idx_slots_->end(), f.slot[i]);
+        if (it == idx_slots_->end()) return false;
+        f.slot[i] = static_cast<int>(it - idx_slots_->begin());
+      }
+    fs = std::move(out);
+    return true;
+  }
+
+  // A specialised opcode for float + - * (operands of the result type), else the generic Bin.
+  static Op float_op(const Expr& e) {
+    if (e.args[0]->type != e.type || e.args[1]->type != e.type) return Op::Bin;
+    bool f32 = e.type == Type::F32, f64 = e.type == Type::F64;
+    if (!f32 && !f64) return Op::Bin;
+    switch (e.bop) {
+      case BinOp::Add: return f32 ? Op::AddF32 : Op::AddF64;
+      case BinOp::Sub: return f32 ? Op::SubF32 : Op::SubF64;
+      case BinOp::Mul: return f32 ? Op::MulF32 : Op::MulF64;
+      default: return Op::Bin;
+    }
+  }
 
   void emit(Instr i, int delta) {
     c_.ins.push_back(i);
@@ -316,11 +427,43 @@ inline bool eval_form(const Form& f, const Value* env, int64_t& out) {
   return true;
 }
 
-// 1 true, 0 false, -1 undefined (an overflow).
-inline int eval_constraints(const std::vector<Constraint>& cs, const Value* env) {
+// A form whose terms name positions in a point's index tuple (always defined) instead of slots.
+inline bool eval_index_form(const Form& f, const int64_t* idx, int64_t& out) {
+  if (f.n == 1 && f.coef[0] == 1) return !__builtin_add_overflow(idx[f.slot[0]], f.c0, &out);
+  int64_t v = f.c0;
+  for (int i = 0; i < f.n; ++i) {
+    int64_t p;
+    if (__builtin_mul_overflow(idx[f.slot[i]], f.coef[i], &p) || __builtin_add_overflow(v, p, &v)) return false;
+  }
+  out = v;
+  return true;
+}
+
+// The subscripts of a read (Instr::sub says where they read): forms over the environment, or
+// over the point's indices, or `index + c` over the point's indices.
+inline bool eval_forms(const Model::Compiled& c, const Instr& in, const Value* env, const int64_t* point, int64_t* out) {
+  bool ok = true;
+  if (in.sub == kOnPointSimple) {
+    const SimpleForm* f = c.simple.data() + in.b;
+    for (int k = 0; k < in.n; ++k) {
+      if (f[k].pos < 0) out[k] = f[k].c0;
+      else ok &= !__builtin_add_overflow(point[f[k].pos], f[k].c0, &out[k]);
+    }
+  } else if (in.sub == kOnPoint) {
+    const Form* f = c.forms.data() + in.b;
+    for (int k = 0; k < in.n; ++k) ok &= eval_index_form(f[k], point, out[k]);
+  } else {
+    const Form* f = c.forms.data() + in.b;
+    for (int k = 0; k < in.n; ++k) ok &= eval_form(f[k], env, out[k]);
+  }
+  return ok;
+}
+
+// Constraints over a point's indices (eval_index_form): 1 true, 0 false, -1 undefined (an overflow).
+inline int eval_constraints(const std::vector<Constraint>& cs, const int64_t* idx) {
   for (const Constraint& c : cs) {
     int64_t v;
-    if (!eval_form(c.f, env, v)) return -1;
+    if (!eval_index_form(c.f, idx, v)) return -1;
     bool h;
     switch (c.op) {
       case BinOp::Eq: h = v == 0; break;
@@ -377,19 +520,22 @@ inline Value binop(BinOp op, const Value& a, const Value& b) {
 namespace {
 Value random_value(uint64_t salted_seed, Type t, std::span<const int64_t> idx);
 
-// The hash part of random_value, inline for the interpreter loop.
+// The hash part of random_value, inline for the interpreter loop: one multiply per index, then
+// the splitmix64 finaliser.
 inline uint64_t random_hash(uint64_t h, const int64_t* idx, int n) {
-  for (int i = 0; i < n; ++i) h = mix64(h + 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(idx[i]));
-  return h;
+  for (int i = 0; i < n; ++i) h = (h ^ static_cast<uint64_t>(idx[i])) * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL;
+  return mix64(h);
 }
+// An integer in [0, n) from the high 32 bits of h (a multiply, not a division).
+inline int64_t random_below(uint64_t h, uint64_t n) { return static_cast<int64_t>(((h >> 32) * n) >> 32); }
 inline Value random_from_hash(uint64_t h, Type t) {
   switch (t) {
-    case Type::F32: return Value::of_f32(static_cast<float>(static_cast<int64_t>(h % 513) - 256) / 256.0f);
-    case Type::F64: return Value::of_f64(static_cast<double>(static_cast<int64_t>(h % 513) - 256) / 256.0);
+    case Type::F32: return Value::of_f32(static_cast<float>(random_below(h, 513) - 256) / 256.0f);
+    case Type::F64: return Value::of_f64(static_cast<double>(random_below(h, 513) - 256) / 256.0);
     case Type::Bool: return Value::of_bool((h >> 7) & 1);
     default:
-      if (is_unsigned_int(t)) return Value::of_wrapped(t, h % 33);
-      return Value::of_wrapped(t, static_cast<uint64_t>(static_cast<int64_t>(h % 33) - 16));
+      if (is_unsigned_int(t)) return Value::of_wrapped(t, static_cast<uint64_t>(random_below(h, 33)));
+      return Value::of_wrapped(t, static_cast<uint64_t>(random_below(h, 33) - 16));
   }
 }
 }
@@ -413,7 +559,7 @@ struct Model::Impl {
   std::vector<Memo> memo;
   struct CaseCode {
     std::shared_ptr<Compiled> cond, value;
-    std::optional<std::vector<Constraint>> linear;  // the condition as linear constraints, if it is
+    std::optional<std::vector<Constraint>> linear;  // the condition as linear constraints over the indices, if it is
   };
   std::vector<std::vector<CaseCode>> cases;
   uint64_t points = 0;
@@ -433,6 +579,22 @@ struct Model::Impl {
     int64_t idx[kMaxRank];
   };
   std::vector<Frame> frames;
+
+  // The fast path's state (compute): the points being computed on the C++ stack, outermost
+  // first, and their environments and operand stacks in a buffer sized once (never moved).
+#if defined(__SANITIZE_ADDRESS__)
+  static constexpr size_t kMaxDepth = 64;  // sanitizer frames are several times larger
+#else
+  static constexpr size_t kMaxDepth = 1024;
+#endif
+  struct Open {
+    int tensor;
+    const int64_t* idx;  // the caller's index array, alive while the point is open
+    Cell cell;
+  };
+  std::vector<Open> path;
+  std::unique_ptr<Value[]> rec_area;
+  size_t rec_top = 0;
   // frame storage: grows, never shrinks; `area_top` is the used part (no per-frame construction)
   std::unique_ptr<Value[]> area_buf;
   size_t area_cap = 0, area_top = 0;
@@ -489,23 +651,40 @@ struct Model::Impl {
       for (const auto& c : t.cases) {
         CaseCode cc;
         if (c.cond) {
-          cc.cond = compile(*c.cond, t.num_slots);
+          cc.cond = compile(*c.cond, t.num_slots, &t.idx_slots);
           Compiled scratch;
           cc.linear = Compiler(params, scratch).constraints_of(*c.cond);
+          if (cc.linear && !to_index_positions(*cc.linear, t.idx_slots)) cc.linear.reset();
           stack = std::max(stack, cc.cond->max_stack);
         }
-        cc.value = compile(*c.value, t.num_slots);
+        cc.value = compile(*c.value, t.num_slots, &t.idx_slots);
         stack = std::max(stack, cc.value->max_stack);
         cases[i].push_back(std::move(cc));
       }
       ti.frame_size = ti.num_slots + stack + 1;
     }
+    size_t max_frame = 1;
+    for (const auto& ti : info) max_frame = std::max(max_frame, static_cast<size_t>(ti.frame_size));
+    rec_area.reset(new Value[(kMaxDepth + 1) * max_frame]);
+    path.reserve(kMaxDepth + 1);
   }
 
-  std::shared_ptr<Compiled> compile(const Expr& e, int num_slots) {
+  // Renames the slots of constraint forms to positions in the index tuple (false: a slot that
+  // is not an index).
+  static bool to_index_positions(std::vector<Constraint>& cs, const std::vector<int>& idx_slots) {
+    for (Constraint& c : cs)
+      for (int i = 0; i < c.f.n; ++i) {
+        auto it = std::find(idx_slots.begin(), idx_slots.end(), c.f.slot[i]);
+        if (it == idx_slots.end()) return false;
+        c.f.slot[i] = static_cast<int>(it - idx_slots.begin());
+      }
+    return true;
+  }
+
+  std::shared_ptr<Compiled> compile(const Expr& e, int num_slots, const std::vector<int>* idx_slots = nullptr) {
     auto c = std::make_shared<Compiled>();
     c->num_slots = num_slots;
-    Compiler(params, *c, &random_salts).expr(e);
+    Compiler(params, *c, &random_salts, idx_slots).expr(e);
     return c;
   }
   std::vector<uint64_t> random_salts;  // per tensor: salted seed of a random input, or 0
@@ -530,12 +709,18 @@ struct Model::Impl {
   }
 
   [[noreturn]] void cycle_error(int id, const int64_t* idx, Cell cell) {
+    // the points being computed, outermost first: the recursive path, then the explicit frames
+    std::vector<std::pair<int, const int64_t*>> open;
+    std::vector<Cell> cells;
+    for (const auto& e : path) { open.push_back({e.tensor, e.idx}); cells.push_back(e.cell); }
+    for (const auto& f : frames) { open.push_back({f.tensor, f.idx}); cells.push_back(f.cell); }
     size_t start = 0;
-    for (size_t f = frames.size(); f-- > 0;)
-      if (frames[f].cell.block == cell.block && frames[f].cell.off == cell.off) { start = f; break; }
-    std::vector<std::string> path;
-    for (size_t f = start; f < frames.size(); ++f) path.push_back(point_text(frames[f].tensor, frames[f].idx));
-    path.push_back(point_text(id, idx));
+    for (size_t f = open.size(); f-- > 0;)
+      if (cells[f].block == cell.block && cells[f].off == cell.off) { start = f; break; }
+    std::vector<std::string> path_text;
+    for (size_t f = start; f < open.size(); ++f) path_text.push_back(point_text(open[f].first, open[f].second));
+    path_text.push_back(point_text(id, idx));
+    auto& path = path_text;
     std::string msg;
     if (path.size() > 12) {
       for (size_t i = 0; i < 5; ++i) msg += path[i] + " -> ";
@@ -547,29 +732,69 @@ struct Model::Impl {
     throw ModelError(prog.tensors[static_cast<size_t>(id)].loc, "cyclic dependency in the specification: " + msg);
   }
 
-  // Reads a tensor point inside a run: an input, a memoised value, or a recorded miss.
+  // Reads a tensor point: an input, a memoised value, or a missing point. With Recurse (the fast
+  // path) a missing point is computed at once (compute); without, the miss is recorded and false
+  // returned, for the explicit-stack evaluator to push a frame.
+  template <bool Recurse>
   bool read(int id, const int64_t* idx, Value& out) {
     const TInfo& t = info[static_cast<size_t>(id)];
     if (t.input) { out = input_value(t, idx); return true; }
     Cell c = memo[static_cast<size_t>(id)].at(std::span<const int64_t>(idx, static_cast<size_t>(t.rank)));
     uint8_t st = c.state();
-    if (st == kDone) {
-      out = c.block->defined[c.off] ? Value::from_bits(t.type, c.block->bits[c.off]) : Value::bottom(t.type);
+    if (st >= kDone) {
+      out = c.value(t.type);
       return true;
     }
     if (st == kBusy) cycle_error(id, idx, c);
+    if constexpr (Recurse) {
+      out = compute(id, idx, c);
+      return true;
+    }
     miss_tensor = id;
     std::memcpy(miss_idx, idx, sizeof(int64_t) * static_cast<size_t>(t.rank));
     miss_cell = c;
     return false;
   }
 
+  // The fast path: computes a missing point on the C++ stack (case choice, then its value code,
+  // whose own missing reads recurse). Past kMaxDepth nested points the rest of the chain is
+  // handed to the explicit-stack evaluator (drain), so deep chains never grow the C++ stack.
+  Value compute(int id, const int64_t* idx, Cell c) {
+    const TInfo& t = info[static_cast<size_t>(id)];
+    if (path.size() >= kMaxDepth) {
+      miss_tensor = id;
+      std::memcpy(miss_idx, idx, sizeof(int64_t) * static_cast<size_t>(t.rank));
+      miss_cell = c;
+      resolve_missing();
+      return c.value(t.type);
+    }
+    c.state() = kBusy;
+    path.push_back({id, idx, c});
+    Value* env = rec_area.get() + rec_top;
+    rec_top += static_cast<size_t>(t.frame_size);
+    int k = choose_case<true>(id, idx, env, env + t.num_slots);
+    Value v = Value::bottom(t.type);
+    if (k >= 0) {
+      int pc = 0;
+      Value* sp = env + t.num_slots;
+      run<true>(*cases[static_cast<size_t>(id)][static_cast<size_t>(k)].value, env, idx, pc, sp);
+      v = sp[-1];
+    }
+    c.store(v);
+    ++points;
+    rec_top -= static_cast<size_t>(t.frame_size);
+    path.pop_back();
+    return v;
+  }
+
   // Runs c from pc with the operand stack top at sp. Returns false at a missing dependency,
   // leaving pc at the read that missed and the stack as it was before it (so that the run
   // resumes there).
-  bool run(const Compiled& c, Value* env, int& pc, Value*& sp, Frame* resuming = nullptr) {
+  // `point`: the indices of the tensor point whose equation runs (forms on_point read them);
+  // nullptr for prophetic expressions outside equations.
+  template <bool Recurse>
+  bool run(const Compiled& c, Value* env, const int64_t* point, int& pc, Value*& sp, Frame* resuming = nullptr) {
     const Instr* ins = c.ins.data();
-    const Form* forms = c.forms.data();
     const int n = static_cast<int>(c.ins.size());
     int64_t idx[kMaxRank];
     if (resuming && resuming->has_resume) {
@@ -586,18 +811,14 @@ struct Model::Impl {
         case Op::Const: *sp++ = in.imm; break;
         case Op::Local: *sp++ = env[in.a]; break;
         case Op::ReadRandom: {
-          const Form* f = forms + in.b;
-          bool ok = true;
-          for (int k = 0; k < in.n; ++k) ok &= eval_form(f[k], env, idx[k]);
+          bool ok = eval_forms(c, in, env, point, idx);
           *sp++ = ok ? random_from_hash(random_hash(in.imm.u, idx, in.n), in.type) : Value::bottom(in.type);
           break;
         }
         case Op::ReadForm: {
-          const Form* f = forms + in.b;
-          bool ok = true;
-          for (int k = 0; k < in.n; ++k) ok &= eval_form(f[k], env, idx[k]);
+          bool ok = eval_forms(c, in, env, point, idx);
           if (!ok) { *sp++ = Value::bottom(in.type); break; }
-          if (!read(in.a, idx, *sp)) return false;
+          if (!read<Recurse>(in.a, idx, *sp)) return false;
           ++sp;
           break;
         }
@@ -607,7 +828,7 @@ struct Model::Impl {
           for (int k = 0; k < in.n; ++k) { ok = ok && args[k].defined; idx[k] = args[k].i; }
           Value v;
           if (!ok) v = Value::bottom(in.type);
-          else if (!read(in.a, idx, v)) return false;
+          else if (!read<Recurse>(in.a, idx, v)) return false;
           sp = args;
           *sp++ = v;
           break;
@@ -617,6 +838,19 @@ struct Model::Impl {
         case Op::Call: sp -= in.n; sp[0] = apply_builtin(static_cast<Builtin>(in.sub), std::span<const Value>(sp, in.n)); ++sp; break;
         case Op::Cast: sp[-1] = cast_value(in.type, sp[-1]); break;
         case Op::Store: env[in.a] = *--sp; break;
+#define SCHED_FLOAT_OP(OP, T, FIELD, MAKE, SYM)                                                  \
+  case Op::OP: {                                                                                 \
+    --sp;                                                                                        \
+    sp[-1] = sp[-1].defined && sp[0].defined ? Value::MAKE(sp[-1].FIELD SYM sp[0].FIELD) : Value::bottom(T); \
+    break;                                                                                       \
+  }
+        SCHED_FLOAT_OP(AddF32, Type::F32, f, of_f32, +)
+        SCHED_FLOAT_OP(SubF32, Type::F32, f, of_f32, -)
+        SCHED_FLOAT_OP(MulF32, Type::F32, f, of_f32, *)
+        SCHED_FLOAT_OP(AddF64, Type::F64, d, of_f64, +)
+        SCHED_FLOAT_OP(SubF64, Type::F64, d, of_f64, -)
+        SCHED_FLOAT_OP(MulF64, Type::F64, d, of_f64, *)
+#undef SCHED_FLOAT_OP
       }
     }
     return true;
@@ -640,9 +874,7 @@ struct Model::Impl {
 
   void finish(Frame& f, Value v, size_t base) {
     Cell c = f.cell;
-    c.block->bits[c.off] = v.defined ? v.bits() : 0;
-    c.block->defined[c.off] = v.defined;
-    c.state() = kDone;
+    c.store(v);
     area_top = f.area;
     frames.pop_back();
     ++points;
@@ -653,36 +885,38 @@ struct Model::Impl {
     }
   }
 
-  // Chooses the case of a fresh frame (-1: in no case; -2: a dependency of a condition is missing).
-  int choose_case(Frame& f) {
-    const auto& t = prog.tensors[static_cast<size_t>(f.tensor)];
-    Value* env = area_data() + f.area;
-    for (size_t k = 0; k < t.idx.size(); ++k) env[t.idx_slots[k]] = Value::of_int(f.idx[k]);
-    const auto& cs = cases[static_cast<size_t>(f.tensor)];
+  // Chooses the case of point `idx` of tensor `id`, writing its indices into env (-1: in no case;
+  // -2: without Recurse, a dependency of a condition is missing). `stack` is free operand space.
+  template <bool Recurse>
+  int choose_case(int id, const int64_t* idx, Value* env, Value* stack) {
+    const auto& t = prog.tensors[static_cast<size_t>(id)];
+    const auto& slots = t.idx_slots;
+    for (size_t k = 0; k < slots.size(); ++k) env[slots[k]] = Value::of_int(idx[k]);
+    const auto& cs = cases[static_cast<size_t>(id)];
     int chosen = -1;
     for (size_t k = 0; k < cs.size(); ++k) {
       bool holds = true;
       if (cs[k].linear) {
-        int h = eval_constraints(*cs[k].linear, env);
+        int h = eval_constraints(*cs[k].linear, idx);
         if (h < 0)
           throw ModelError(t.cases[k].cond->loc, fmt::format("the condition of case {} of tensor '{}' is undefined at {}",
-                                                             k + 1, t.name, point_text(f.tensor, f.idx)));
+                                                             k + 1, t.name, point_text(id, idx)));
         holds = h == 1;
       } else if (cs[k].cond) {
         int pc = 0;
-        Value* sp = area_data() + f.sp;
-        if (!run(*cs[k].cond, env, pc, sp)) return -2;  // restart the choice once the dependency is known
+        Value* sp = stack;
+        if (!run<Recurse>(*cs[k].cond, env, idx, pc, sp)) return -2;  // restart the choice once the dependency is known
         Value v = sp[-1];
         if (!v.defined)
           throw ModelError(t.cases[k].cond->loc, fmt::format("the condition of case {} of tensor '{}' is undefined at {}",
-                                                             k + 1, t.name, point_text(f.tensor, f.idx)));
+                                                             k + 1, t.name, point_text(id, idx)));
         holds = v.b;
       }
       if (holds) {
         if (chosen >= 0)
           throw ModelError(t.cases[k].value->loc,
                            fmt::format("the cases of tensor '{}' overlap: {} is in case {} ('{}') and case {} ('{}')", t.name,
-                                       point_text(f.tensor, f.idx), chosen + 1, print_expr(*t.cases[static_cast<size_t>(chosen)].cond),
+                                       point_text(id, idx), chosen + 1, print_expr(*t.cases[static_cast<size_t>(chosen)].cond),
                                        k + 1, print_expr(*t.cases[k].cond)));
         chosen = static_cast<int>(k);
       }
@@ -695,7 +929,7 @@ struct Model::Impl {
     while (frames.size() > base) {
       Frame& f = frames.back();
       if (f.case_k < 0) {
-        int k = choose_case(f);
+        int k = choose_case<false>(f.tensor, f.idx, area_data() + f.area, area_data() + f.sp);
         if (k == -2) { push_frame(miss_tensor, miss_idx, miss_cell); continue; }
         if (k == -1) { finish(f, Value::bottom(info[static_cast<size_t>(f.tensor)].type), base); continue; }
         f.case_k = k;
@@ -703,7 +937,7 @@ struct Model::Impl {
       Value* env = area_data() + f.area;
       Value* sp = area_data() + f.sp;
       const Compiled& code = *cases[static_cast<size_t>(f.tensor)][static_cast<size_t>(f.case_k)].value;
-      if (!run(code, env, f.pc, sp, &f)) {
+      if (!run<false>(code, env, f.idx, f.pc, sp, &f)) {
         f.sp = static_cast<size_t>(sp - area_data());
         push_frame(miss_tensor, miss_idx, miss_cell);  // invalidates f, env, sp
         continue;
@@ -720,8 +954,562 @@ struct Model::Impl {
 
   void reset_after_error() {
     for (auto& f : frames) f.cell.state() = kNone;
+    for (auto& e : path) e.cell.state() = kNone;
     frames.clear();
+    path.clear();
     area_top = 0;
+    rec_top = 0;
+  }
+  // ---- bulk evaluation: evaluate_array's fast path (a pure optimisation) ----
+  // Before an output array is evaluated cell by cell, the points its tensor expression will
+  // probably demand are computed in dependency order, a batch of points along one dimension at
+  // a time, with no recursion and no per-point case dispatch. Nothing here decides a result:
+  // a point is stored only if its case is unique and every point it reads is already known;
+  // any other point (overlapping or undefined cases, a dependency outside the guessed order or
+  // box, a cycle) is left to the on-demand evaluator above, which computes it, or reports it,
+  // exactly as without this pass.
+  struct Interval {
+    int64_t lo, hi;  // inclusive; lo > hi: empty
+  };
+  using Box = std::vector<Interval>;
+  static constexpr int kLanes = 256;
+  static constexpr int64_t kMaxBulkPoints = int64_t{1} << 27;  // per tensor (memory bound)
+
+  struct BulkTensor {
+    bool ok = true;     // false: left to on-demand evaluation
+    bool has_box = false;
+    Box box;
+    int updates = 0;
+    int seq = -1;       // the dimension iterated in dependency order (-1: none)
+    int dir = 1;        // +1 ascending, -1 descending
+    int lane = -1;      // the dimension evaluated as a batch (-1: one point at a time)
+    std::vector<Block*> blocks;  // dense table of the box's memo blocks (prefix, block number)
+    int64_t blk_lo = 0, nblk = 0;
+  };
+  std::vector<BulkTensor> bulk;
+
+  static bool interval_of(const Form& f, const Interval* var, Interval& out) {
+    __int128 lo = f.c0, hi = f.c0;
+    for (int i = 0; i < f.n; ++i) {
+      const Interval& v = var[f.slot[i]];
+      __int128 a = static_cast<__int128>(v.lo) * f.coef[i], b = static_cast<__int128>(v.hi) * f.coef[i];
+      lo += std::min(a, b);
+      hi += std::max(a, b);
+    }
+    if (lo < INT64_MIN || hi > INT64_MAX) return false;
+    out = {static_cast<int64_t>(lo), static_cast<int64_t>(hi)};
+    return true;
+  }
+
+  // The intervals a case's linear condition gives each index (an over-approximation).
+  static Box case_domain(const CaseCode& cc, int rank) {
+    Box b(static_cast<size_t>(rank), Interval{INT64_MIN, INT64_MAX});
+    if (!cc.linear) return b;
+    for (const Constraint& c : *cc.linear) {
+      if (c.f.n == 0) {
+        int64_t v = c.f.c0;
+        bool holds = c.op == BinOp::Eq ? v == 0 : c.op == BinOp::Ne ? v != 0 : c.op == BinOp::Lt ? v < 0
+                   : c.op == BinOp::Le ? v <= 0 : c.op == BinOp::Gt ? v > 0 : v >= 0;
+        if (!holds) b[0] = {1, 0};
+        continue;
+      }
+      if (c.f.n != 1 || (c.f.coef[0] != 1 && c.f.coef[0] != -1) || c.op == BinOp::Ne) continue;
+      Interval& x = b[static_cast<size_t>(c.f.slot[0])];
+      int64_t c0 = c.f.c0;
+      if (c0 == INT64_MIN || c0 == INT64_MAX) continue;
+      // v = c0 + x (coef 1) or c0 - x (coef -1); v op 0
+      bool pos = c.f.coef[0] == 1;
+      int64_t lo = INT64_MIN, hi = INT64_MAX;
+      switch (c.op) {
+        case BinOp::Eq: lo = hi = pos ? -c0 : c0; break;
+        case BinOp::Lt: if (pos) hi = -c0 - 1; else lo = c0 + 1; break;
+        case BinOp::Le: if (pos) hi = -c0; else lo = c0; break;
+        case BinOp::Gt: if (pos) lo = -c0 + 1; else hi = c0 - 1; break;
+        default: if (pos) lo = -c0; else hi = c0; break;  // Ge
+      }
+      x.lo = std::max(x.lo, lo);
+      x.hi = std::min(x.hi, hi);
+    }
+    return b;
+  }
+
+  // Calls f(tensor, subscript forms, sub) for every read with forms in code c.
+  template <class F>
+  static void for_reads(const Compiled& c, F&& f) {
+    for (const Instr& in : c.ins) {
+      if (in.op != Op::ReadForm && in.op != Op::ReadRandom) continue;
+      std::vector<Form> fs;
+      for (int k = 0; k < in.n; ++k) {
+        if (in.sub == kOnPointSimple) {
+          const SimpleForm& s = c.simple[static_cast<size_t>(in.b + k)];
+          Form g;
+          g.c0 = s.c0;
+          if (s.pos >= 0) g.add_term(static_cast<int>(s.pos), 1);
+          fs.push_back(g);
+        } else {
+          fs.push_back(c.forms[static_cast<size_t>(in.b + k)]);
+        }
+      }
+      f(in.a, fs, in.sub);
+    }
+  }
+
+  // Hull of `sub` into tensor id's box; widens a bound that keeps moving to the union of the
+  // case domains (or gives the tensor up when that union is unbounded). True if the box grew.
+  bool demand(int id, const Box& sub) {
+    BulkTensor& bt = bulk[static_cast<size_t>(id)];
+    if (!bt.ok || info[static_cast<size_t>(id)].input) return false;
+    for (const Interval& iv : sub) if (iv.lo > iv.hi) return false;
+    if (!bt.has_box) { bt.box = sub; bt.has_box = true; return true; }
+    bool grew = false;
+    for (size_t d = 0; d < sub.size(); ++d) {
+      if (sub[d].lo < bt.box[d].lo) { bt.box[d].lo = sub[d].lo; grew = true; }
+      if (sub[d].hi > bt.box[d].hi) { bt.box[d].hi = sub[d].hi; grew = true; }
+    }
+    if (grew && ++bt.updates >= 3) {
+      Box all(sub.size(), Interval{INT64_MAX, INT64_MIN});
+      for (const CaseCode& cc : cases[static_cast<size_t>(id)]) {
+        Box cd = case_domain(cc, static_cast<int>(sub.size()));
+        for (size_t d = 0; d < sub.size(); ++d) {
+          all[d].lo = std::min(all[d].lo, cd[d].lo);
+          all[d].hi = std::max(all[d].hi, cd[d].hi);
+        }
+      }
+      for (size_t d = 0; d < sub.size(); ++d) {
+        bt.box[d].lo = std::max(bt.box[d].lo, all[d].lo);
+        bt.box[d].hi = std::min(bt.box[d].hi, all[d].hi);
+        if (bt.box[d].lo == INT64_MIN || bt.box[d].hi == INT64_MAX) bt.ok = false;
+      }
+    }
+    return grew;
+  }
+
+  // Plans the bulk pass for code `c` evaluated with env slots ranging over `ranges`, then runs it.
+  void precompute(const Compiled& c, const std::vector<int>& slots, const Box& ranges) {
+    size_t nt = info.size();
+    bulk.assign(nt, BulkTensor{});
+    std::vector<Interval> env_iv(static_cast<size_t>(std::max(c.num_slots, 1)), Interval{1, 0});
+    for (size_t k = 0; k < slots.size(); ++k) env_iv[static_cast<size_t>(slots[k])] = ranges[k];
+    std::vector<int> work;
+    auto push = [&](int id, const std::vector<Form>& fs, const Interval* var) {
+      Box sub(fs.size());
+      for (size_t k = 0; k < fs.size(); ++k)
+        if (!interval_of(fs[k], var, sub[k])) { bulk[static_cast<size_t>(id)].ok = false; return; }
+      if (demand(id, sub)) work.push_back(id);
+    };
+    for_reads(c, [&](int id, const std::vector<Form>& fs, uint8_t sub) {
+      if (sub == kOnEnv) {
+        for (const Form& f : fs)
+          for (int i = 0; i < f.n; ++i)
+            if (env_iv[static_cast<size_t>(f.slot[i])].lo > env_iv[static_cast<size_t>(f.slot[i])].hi) return;  // a let
+        push(id, fs, env_iv.data());
+      }
+    });
+    // footprints: propagate each tensor's box through its cases' reads
+    size_t rounds = 0;
+    while (!work.empty() && ++rounds < 100000) {
+      int id = work.back();
+      work.pop_back();
+      BulkTensor& bt = bulk[static_cast<size_t>(id)];
+      if (!bt.ok) continue;
+      for (const CaseCode& cc : cases[static_cast<size_t>(id)]) {
+        Box cb = case_domain(cc, info[static_cast<size_t>(id)].rank);
+        bool empty = false;
+        for (size_t d = 0; d < cb.size(); ++d) {
+          cb[d].lo = std::max(cb[d].lo, bt.box[d].lo);
+          cb[d].hi = std::min(cb[d].hi, bt.box[d].hi);
+          empty = empty || cb[d].lo > cb[d].hi;
+        }
+        if (empty) continue;
+        for_reads(*cc.value, [&](int u, const std::vector<Form>& fs, uint8_t sub) {
+          if (sub != kOnEnv) push(u, fs, cb.data());
+        });
+      }
+    }
+    // the order: dependencies first (depth-first post-order over reads)
+    std::vector<int> order;
+    std::vector<uint8_t> seen(nt, 0);
+    std::vector<std::pair<int, size_t>> dfs;
+    std::vector<std::vector<int>> deps(nt);
+    for (size_t t = 0; t < nt; ++t)
+      for (const CaseCode& cc : cases[t])
+        for_reads(*cc.value, [&](int u, const std::vector<Form>&, uint8_t) { if (u != static_cast<int>(t)) deps[t].push_back(u); });
+    for (size_t t = 0; t < nt; ++t) {
+      if (seen[t] || !bulk[t].has_box) continue;
+      dfs.push_back({static_cast<int>(t), 0});
+      seen[t] = 1;
+      while (!dfs.empty()) {
+        auto& [v, i] = dfs.back();
+        if (i < deps[static_cast<size_t>(v)].size()) {
+          int u = deps[static_cast<size_t>(v)][i++];
+          if (!seen[static_cast<size_t>(u)]) { seen[static_cast<size_t>(u)] = 1; dfs.push_back({u, 0}); }
+        } else {
+          order.push_back(v);
+          dfs.pop_back();
+        }
+      }
+    }
+    for (int id : order) {
+      BulkTensor& bt = bulk[static_cast<size_t>(id)];
+      bool planned = bt.ok && bt.has_box && plan_tensor(id, bt);
+      if (getenv("SCHED_DEBUG_BULK")) { fprintf(stderr, "bulk t%d ok=%d box=%d planned=%d seq=%d lane=%d:", id, bt.ok, bt.has_box, planned, bt.seq, bt.lane); for (auto& iv : bt.box) fprintf(stderr, " [%ld,%ld]", iv.lo, iv.hi); fprintf(stderr, " points=%lu\n", points); }
+      if (planned) run_tensor(id, bt);
+    }
+    bulk.clear();
+  }
+
+  // Chooses the dimensions of a tensor's pass and builds its dense block table.
+  bool plan_tensor(int id, BulkTensor& bt) {
+    const TInfo& t = info[static_cast<size_t>(id)];
+    if (t.rank == 0) return false;
+    int64_t volume = 1;
+    for (const Interval& iv : bt.box) {
+      if (iv.hi - iv.lo >= kMaxBulkPoints) return false;
+      volume *= iv.hi - iv.lo + 1;
+      if (volume > kMaxBulkPoints) return false;
+    }
+    // every case condition linear, no reads through computed subscripts
+    std::vector<std::vector<int64_t>> offsets;  // of reads of the tensor itself
+    bool simple_self = true;
+    for (const CaseCode& cc : cases[static_cast<size_t>(id)]) {
+      if (cc.cond && !cc.linear) return false;
+      for (const Instr& in : cc.value->ins) {
+        if (in.op == Op::ReadStack || (in.op == Op::Call && in.n > 8)) return false;
+        if ((in.op == Op::ReadForm || in.op == Op::ReadRandom) && in.sub == kOnEnv) return false;  // reads through lets
+      }
+      for_reads(*cc.value, [&](int u, const std::vector<Form>& fs, uint8_t) {
+        if (u != id) return;
+        std::vector<int64_t> off;
+        for (size_t d = 0; d < fs.size(); ++d) {
+          if (fs[d].n != 1 || fs[d].slot[0] != static_cast<int>(d) || fs[d].coef[0] != 1) { simple_self = false; return; }
+          off.push_back(fs[d].c0);
+        }
+        offsets.push_back(off);
+      });
+    }
+    if (!simple_self) return false;
+    bt.seq = -1;
+    for (int d = 0; d < t.rank && bt.seq < 0 && !offsets.empty(); ++d) {
+      bool neg = true, pos = true;
+      for (const auto& o : offsets) { neg = neg && o[static_cast<size_t>(d)] < 0; pos = pos && o[static_cast<size_t>(d)] > 0; }
+      if (neg || pos) { bt.seq = d; bt.dir = neg ? 1 : -1; }
+    }
+    if (!offsets.empty() && bt.seq < 0) return false;
+    bt.lane = -1;
+    for (int d = t.rank - 1; d >= 0; --d)
+      if (d != bt.seq) { bt.lane = d; break; }
+    // dense table of memo blocks over the box
+    const int r = t.rank;
+    bt.blk_lo = bt.box[static_cast<size_t>(r - 1)].lo >> kBlockBits;
+    bt.nblk = (bt.box[static_cast<size_t>(r - 1)].hi >> kBlockBits) - bt.blk_lo + 1;
+    int64_t prefixes = 1;
+    for (int d = 0; d + 1 < r; ++d) prefixes *= bt.box[static_cast<size_t>(d)].hi - bt.box[static_cast<size_t>(d)].lo + 1;
+    bt.blocks.assign(static_cast<size_t>(prefixes * bt.nblk), nullptr);
+    int64_t p[kMaxRank];
+    for (int64_t f = 0; f < prefixes; ++f) {
+      int64_t rem = f;
+      for (int d = r - 2; d >= 0; --d) {
+        int64_t ext = bt.box[static_cast<size_t>(d)].hi - bt.box[static_cast<size_t>(d)].lo + 1;
+        p[d] = bt.box[static_cast<size_t>(d)].lo + rem % ext;
+        rem /= ext;
+      }
+      for (int64_t b = 0; b < bt.nblk; ++b) {
+        p[r - 1] = (bt.blk_lo + b) * kBlockSize;
+        bt.blocks[static_cast<size_t>(f * bt.nblk + b)] =
+            memo[static_cast<size_t>(id)].at(std::span<const int64_t>(p, static_cast<size_t>(r))).block;
+      }
+    }
+    return true;
+  }
+
+  // The memo cell of a point: from the dense table inside a planned box, else the hash table.
+  Cell bulk_cell(int id, const int64_t* idx) {
+    const TInfo& t = info[static_cast<size_t>(id)];
+    if (!bulk.empty()) {
+      const BulkTensor& bt = bulk[static_cast<size_t>(id)];
+      if (!bt.blocks.empty()) {
+        int64_t f = 0;
+        bool in = true;
+        for (int d = 0; d + 1 < t.rank; ++d) {
+          const Interval& iv = bt.box[static_cast<size_t>(d)];
+          in = in && idx[d] >= iv.lo && idx[d] <= iv.hi;
+          f = f * (iv.hi - iv.lo + 1) + (idx[d] - iv.lo);
+        }
+        int64_t b = (idx[t.rank - 1] >> kBlockBits) - bt.blk_lo;
+        if (in && b >= 0 && b < bt.nblk)
+          return {bt.blocks[static_cast<size_t>(f * bt.nblk + b)], static_cast<int>(idx[t.rank - 1] & (kBlockSize - 1))};
+      }
+    }
+    return memo[static_cast<size_t>(id)].at(std::span<const int64_t>(idx, static_cast<size_t>(t.rank)));
+  }
+
+  // Runs a tensor's pass: outer dimensions, then the ordered one, then batches along the lane one.
+  void run_tensor(int id, const BulkTensor& bt) {
+    const int r = info[static_cast<size_t>(id)].rank;
+    std::vector<int> outer;
+    for (int d = 0; d < r; ++d) if (d != bt.seq && d != bt.lane) outer.push_back(d);
+    if (bt.seq >= 0) outer.push_back(bt.seq);  // innermost of the outer loops
+    int64_t p[kMaxRank];
+    for (int d = 0; d < r; ++d) p[d] = bt.box[static_cast<size_t>(d)].lo;
+    auto start = [&](int d) { return d == bt.seq && bt.dir < 0 ? bt.box[static_cast<size_t>(d)].hi : bt.box[static_cast<size_t>(d)].lo; };
+    for (int d : outer) p[d] = start(d);
+    while (true) {
+      if (bt.lane < 0) run_batch(id, p, -1, 1);
+      else {
+        const Interval& iv = bt.box[static_cast<size_t>(bt.lane)];
+        for (int64_t a = iv.lo; a <= iv.hi; a += kLanes) {
+          p[bt.lane] = a;
+          run_batch(id, p, bt.lane, static_cast<int>(std::min<int64_t>(kLanes, iv.hi - a + 1)));
+        }
+      }
+      // next outer point (odometer, the last of `outer` fastest)
+      size_t k = outer.size();
+      while (k-- > 0) {
+        int d = outer[k];
+        const Interval& iv = bt.box[static_cast<size_t>(d)];
+        int step = d == bt.seq ? bt.dir : 1;
+        p[d] += step;
+        if (p[d] >= iv.lo && p[d] <= iv.hi) break;
+        p[d] = start(d);
+      }
+      if (k == static_cast<size_t>(-1)) break;
+    }
+  }
+
+  // Batch state: per lane, its point's indices, case and liveness; the operand stacks and
+  // environments slot-major (slot * kLanes + lane).
+  struct Batch {
+    int64_t pt[kLanes][kMaxRank];
+    int8_t case_of[kLanes];
+    uint8_t on[kLanes];
+    Cell own[kLanes];
+    std::vector<Value> stack, env;
+  };
+  std::unique_ptr<Batch> batch;
+
+  // The subscripts of a read over a batch: lane l reads sub0[k] + delta[k] * l (false: an
+  // overflow somewhere in the batch; the lanes then take the per-lane path).
+  static bool lane_subs(const Compiled& c, const Instr& in, const int64_t* p0, int lane_dim, int n, int64_t* sub0,
+                        int64_t* delta) {
+    for (int k = 0; k < in.n; ++k) {
+      if (in.sub == kOnPointSimple) {
+        const SimpleForm& s = c.simple[static_cast<size_t>(in.b + k)];
+        if (s.pos < 0) { sub0[k] = s.c0; delta[k] = 0; }
+        else {
+          if (__builtin_add_overflow(p0[s.pos], s.c0, &sub0[k])) return false;
+          delta[k] = s.pos == lane_dim ? 1 : 0;
+        }
+      } else {
+        const Form& f = c.forms[static_cast<size_t>(in.b + k)];
+        if (!eval_index_form(f, p0, sub0[k])) return false;
+        delta[k] = 0;
+        for (int i = 0; i < f.n; ++i)
+          if (f.slot[i] == lane_dim && __builtin_add_overflow(delta[k], f.coef[i], &delta[k])) return false;
+      }
+      int64_t span, end;
+      if (__builtin_mul_overflow(delta[k], static_cast<int64_t>(n - 1), &span) || __builtin_add_overflow(sub0[k], span, &end))
+        return false;
+    }
+    return true;
+  }
+
+  // Memo cells along a batch: lane l's cell is found by adding l times a step to a flat position
+  // in a tensor's dense block table. ok == false: outside the table (use bulk_cell).
+  struct LaneCells {
+    bool ok = false;
+    Block* const* blocks = nullptr;
+    int64_t f0 = 0, fs = 0, last0 = 0, lastd = 0, blk_lo = 0, nblk = 0;
+    Cell at(int l) const {
+      int64_t last = last0 + lastd * l;
+      int64_t b = (last >> kBlockBits) - blk_lo;
+      return {blocks[static_cast<size_t>((f0 + fs * l) * nblk + b)], static_cast<int>(last & (kBlockSize - 1))};
+    }
+  };
+  LaneCells lane_cells(int id, const int64_t* sub0, const int64_t* delta, int n) const {
+    LaneCells lc;
+    const BulkTensor& bt = bulk[static_cast<size_t>(id)];
+    if (bt.blocks.empty()) return lc;
+    const int r = info[static_cast<size_t>(id)].rank;
+    for (int d = 0; d < r; ++d) {
+      const Interval& iv = bt.box[static_cast<size_t>(d)];
+      int64_t end = sub0[d] + delta[d] * (n - 1);  // no overflow: lane_subs checked
+      if (std::min(sub0[d], end) < iv.lo || std::max(sub0[d], end) > iv.hi) return lc;
+      if (d + 1 < r) {
+        int64_t ext = iv.hi - iv.lo + 1;
+        lc.f0 = lc.f0 * ext + (sub0[d] - iv.lo);
+        lc.fs = lc.fs * ext + delta[d];
+      }
+    }
+    lc.ok = true;
+    lc.blocks = bt.blocks.data();
+    lc.last0 = sub0[r - 1];
+    lc.lastd = delta[r - 1];
+    lc.blk_lo = bt.blk_lo;
+    lc.nblk = bt.nblk;
+    return lc;
+  }
+
+  // One batch: lanes l = 0 .. n-1 are the points base + l * e_{lane_dim}.
+  void run_batch(int id, const int64_t* base, int lane_dim, int n) {
+    const TInfo& t = info[static_cast<size_t>(id)];
+    const auto& cs = cases[static_cast<size_t>(id)];
+    if (!batch) batch = std::make_unique<Batch>();
+    Batch& B = *batch;
+    const int r = t.rank;
+    int64_t delta[kMaxRank] = {};
+    if (lane_dim >= 0) delta[lane_dim] = 1;
+    LaneCells own = lane_cells(id, base, delta, n);
+    // case conditions: constraints without a term in the lane dimension hold for all lanes or none
+    int8_t inv[16];
+    bool variant[16];
+    const size_t ncases = std::min<size_t>(cs.size(), 16);
+    for (size_t k = 0; k < ncases; ++k) {
+      inv[k] = 1;
+      variant[k] = false;
+      if (!cs[k].linear) continue;
+      for (const Constraint& c : *cs[k].linear) {
+        bool on_lane = false;
+        for (int i = 0; i < c.f.n; ++i) on_lane = on_lane || c.f.slot[i] == lane_dim;
+        if (on_lane) { variant[k] = true; continue; }
+        std::vector<Constraint> one{c};
+        int h = eval_constraints(one, base);
+        if (h < 0) inv[k] = -1;
+        else if (h == 0 && inv[k] == 1) inv[k] = 0;
+      }
+    }
+    bool any = false;
+    for (int l = 0; l < n; ++l) {
+      int64_t* pt = B.pt[l];
+      std::memcpy(pt, base, sizeof(int64_t) * static_cast<size_t>(r));
+      if (lane_dim >= 0) pt[lane_dim] += l;
+      B.on[l] = 0;
+      Cell c = own.ok ? own.at(l) : bulk_cell(id, pt);
+      B.own[l] = c;
+      if (c.state() != kNone || cs.size() > ncases) continue;  // known already (or too many cases: on demand)
+      int chosen = -1;
+      bool ok = true;
+      for (size_t k = 0; k < ncases && ok; ++k) {
+        int h = inv[k];
+        if (h == 1 && variant[k]) h = eval_constraints(*cs[k].linear, pt);
+        if (h < 0 || (h == 1 && chosen >= 0)) ok = false;  // undefined or overlapping: on demand
+        else if (h == 1) chosen = static_cast<int>(k);
+      }
+      if (!ok) continue;
+      if (chosen < 0) { c.store(Value::bottom(t.type)); ++points; continue; }
+      B.case_of[l] = static_cast<int8_t>(chosen);
+      B.on[l] = 1;
+      any = true;
+    }
+    if (!any) return;
+    for (size_t k = 0; k < ncases; ++k) {
+      bool in_case = false;
+      for (int l = 0; l < n && !in_case; ++l) in_case = B.on[l] && B.case_of[l] == static_cast<int>(k);
+      if (in_case) run_case_batch(id, static_cast<int>(k), base, lane_dim, n);
+    }
+  }
+
+  // One case's value code over the lanes in that case; stores the lanes whose reads all hit.
+  void run_case_batch(int id, int k, const int64_t* base, int lane_dim, int n) {
+    const Compiled& c = *cases[static_cast<size_t>(id)][static_cast<size_t>(k)].value;
+    Batch& B = *batch;
+    uint8_t on[kLanes];
+    for (int l = 0; l < n; ++l) on[l] = B.on[l] && B.case_of[l] == k;
+    constexpr size_t L = kLanes;
+    B.stack.resize(static_cast<size_t>(c.max_stack + 1) * L);
+    B.env.resize(static_cast<size_t>(std::max(c.num_slots, 1)) * L);
+    const auto& slots = prog.tensors[static_cast<size_t>(id)].idx_slots;
+    bool uses_env = false;
+    for (const Instr& in : c.ins) uses_env = uses_env || in.op == Op::Local;
+    if (uses_env)
+      for (size_t s = 0; s < slots.size(); ++s)
+        for (int l = 0; l < n; ++l) B.env[static_cast<size_t>(slots[s]) * L + static_cast<size_t>(l)] = Value::of_int(B.pt[l][s]);
+    Value* stack = B.stack.data();
+    Value* env = B.env.data();
+    Value* top = stack;  // lane l of the top slot: top[-L + l]
+    int64_t idx[kMaxRank], sub0[kMaxRank], delta[kMaxRank];
+    for (const Instr& in : c.ins) {
+      switch (in.op) {
+        case Op::Const: for (int l = 0; l < n; ++l) top[l] = in.imm; top += L; break;
+        case Op::Local: std::copy(env + static_cast<size_t>(in.a) * L, env + static_cast<size_t>(in.a) * L + n, top); top += L; break;
+        case Op::Store: top -= L; std::copy(top, top + n, env + static_cast<size_t>(in.a) * L); break;
+        case Op::ReadRandom: {
+          if (lane_subs(c, in, base, lane_dim, n, sub0, delta)) {
+            for (int l = 0; l < n; ++l) {
+              if (!on[l]) continue;
+              for (int d = 0; d < in.n; ++d) idx[d] = sub0[d] + delta[d] * l;
+              top[l] = random_from_hash(random_hash(in.imm.u, idx, in.n), in.type);
+            }
+          } else {
+            for (int l = 0; l < n; ++l)
+              if (on[l])
+                top[l] = eval_forms(c, in, nullptr, B.pt[l], idx) ? random_from_hash(random_hash(in.imm.u, idx, in.n), in.type)
+                                                                 : Value::bottom(in.type);
+          }
+          top += L;
+          break;
+        }
+        case Op::ReadForm: {
+          const TInfo& u = info[static_cast<size_t>(in.a)];
+          LaneCells lc;
+          if (!u.input && lane_subs(c, in, base, lane_dim, n, sub0, delta)) lc = lane_cells(in.a, sub0, delta, n);
+          for (int l = 0; l < n; ++l) {
+            if (!on[l]) continue;
+            Cell cell;
+            if (lc.ok) cell = lc.at(l);
+            else {
+              if (!eval_forms(c, in, nullptr, B.pt[l], idx)) { top[l] = Value::bottom(in.type); continue; }
+              if (u.input) { top[l] = input_value(u, idx); continue; }
+              cell = bulk_cell(in.a, idx);
+            }
+            if (cell.state() >= kDone) top[l] = cell.value(u.type);
+            else on[l] = 0;  // not known yet: on demand
+          }
+          top += L;
+          break;
+        }
+        case Op::ReadStack: return;  // excluded by plan_tensor
+        case Op::Un: for (int l = 0; l < n; ++l) if (on[l]) top[l - L] = apply_unop(static_cast<UnOp>(in.sub), top[l - L]); break;
+        case Op::Bin:
+          top -= L;
+          for (int l = 0; l < n; ++l) if (on[l]) top[l - L] = binop(static_cast<BinOp>(in.sub), top[l - L], top[l]);
+          break;
+        case Op::Call: {
+          top -= L * in.n;
+          for (int l = 0; l < n; ++l) {
+            if (!on[l]) continue;
+            Value args[8];
+            for (int i = 0; i < in.n; ++i) args[i] = top[L * static_cast<size_t>(i) + static_cast<size_t>(l)];
+            top[l] = apply_builtin(static_cast<Builtin>(in.sub), std::span<const Value>(args, in.n));
+          }
+          top += L;
+          break;
+        }
+        case Op::Cast: for (int l = 0; l < n; ++l) if (on[l]) top[l - L] = cast_value(in.type, top[l - L]); break;
+#define SCHED_FLOAT_LANES(OP, T, FIELD, MAKE, SYM)                                                             \
+  case Op::OP:                                                                                                 \
+    top -= L;                                                                                                  \
+    for (int l = 0; l < n; ++l) {                                                                              \
+      Value& a = top[l - L];                                                                                   \
+      const Value& b = top[l];                                                                                 \
+      a = a.defined && b.defined ? Value::MAKE(a.FIELD SYM b.FIELD) : Value::bottom(T);                        \
+    }                                                                                                          \
+    break;
+        SCHED_FLOAT_LANES(AddF32, Type::F32, f, of_f32, +)
+        SCHED_FLOAT_LANES(SubF32, Type::F32, f, of_f32, -)
+        SCHED_FLOAT_LANES(MulF32, Type::F32, f, of_f32, *)
+        SCHED_FLOAT_LANES(AddF64, Type::F64, d, of_f64, +)
+        SCHED_FLOAT_LANES(SubF64, Type::F64, d, of_f64, -)
+        SCHED_FLOAT_LANES(MulF64, Type::F64, d, of_f64, *)
+#undef SCHED_FLOAT_LANES
+      }
+    }
+    for (int l = 0; l < n; ++l) {
+      if (!on[l]) continue;
+      Cell cell = B.own[l];
+      if (cell.state() != kNone) continue;
+      cell.store(top[l - L]);
+      ++points;
+    }
   }
 };
 
@@ -747,7 +1535,7 @@ Value Model::tensor(int id, std::span<const int64_t> idx) {
   std::copy(idx.begin(), idx.end(), ix);
   try {
     Value v;
-    while (!m.read(id, ix, v)) m.resolve_missing();
+    m.read<true>(id, ix, v);
     return v;
   } catch (...) {
     m.reset_after_error();
@@ -757,6 +1545,22 @@ Value Model::tensor(int id, std::span<const int64_t> idx) {
 
 std::shared_ptr<const Model::Compiled> Model::compile(const Expr& e, int num_slots) { return impl_->compile(e, num_slots); }
 
+void Model::precompute(const Compiled& c, std::span<const int> slots, std::span<const int64_t> lo,
+                       std::span<const int64_t> hi) {
+  Impl& m = *impl_;
+  Impl::Box ranges;
+  for (size_t k = 0; k < slots.size(); ++k) {
+    if (lo[k] > hi[k]) return;
+    ranges.push_back({lo[k], hi[k]});
+  }
+  try {
+    m.precompute(c, std::vector<int>(slots.begin(), slots.end()), ranges);
+  } catch (const ModelError&) {
+    // an operation that reports an error: the points it concerns stay on demand
+    m.bulk.clear();
+  }
+}
+
 Value Model::eval(const Compiled& c, std::span<const Value> env) {
   Impl& m = *impl_;
   std::vector<Value> local(env.begin(), env.end());
@@ -765,7 +1569,7 @@ Value Model::eval(const Compiled& c, std::span<const Value> env) {
   try {
     int pc = 0;
     Value* sp = stack.data();
-    while (!m.run(c, local.data(), pc, sp)) m.resolve_missing();
+    m.run<true>(c, local.data(), nullptr, pc, sp);
     return sp[-1];
   } catch (...) {
     m.reset_after_error();
@@ -801,6 +1605,10 @@ std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vec
           w.code = w.model->compile(*a.init, a.num_slots);
         }
         std::vector<Value> env(static_cast<size_t>(std::max(a.num_slots, 1)));
+        std::vector<int64_t> lo(shape.size(), 0), hi(shape.size());
+        for (size_t d = 0; d < shape.size(); ++d) hi[d] = shape[d] - 1;
+        if (!shape.empty()) { lo[0] = static_cast<int64_t>(r.begin()); hi[0] = static_cast<int64_t>(r.end()) - 1; }
+        w.model->precompute(*w.code, a.idx_slots, lo, hi);
         for (size_t row = r.begin(); row != r.end(); ++row) {
           for (size_t c = 0; c < row_len; ++c) {
             size_t flat = row * row_len + c, rem = flat;

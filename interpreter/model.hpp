@@ -59,6 +59,13 @@ class Model {
   // ⟦t⟧_{E;M}: env holds the value of each slot.
   Value eval(const Compiled& c, std::span<const Value> env);
 
+  // A pure optimisation before eval(c, ·) at every point of a box (slots[k] ranging over
+  // [lo[k], hi[k]]): computes in bulk, in dependency order and a batch of points at a time, the
+  // tensor points those evaluations will probably demand. A point is stored only when its case is
+  // unique and all it reads is known; everything else is left to on-demand evaluation, so no
+  // value, error or cycle report changes.
+  void precompute(const Compiled& c, std::span<const int> slots, std::span<const int64_t> lo, std::span<const int64_t> hi);
+
   uint64_t points_evaluated() const;  // tensor points computed so far (for reports and benches)
   const std::vector<int64_t>& params() const;
 
