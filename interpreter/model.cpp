@@ -522,13 +522,14 @@ Value random_value(uint64_t salted_seed, Type t, std::span<const int64_t> idx);
 
 // The hash part of random_value, inline for the interpreter loop: one multiply per index, then
 // the splitmix64 finaliser.
-inline uint64_t random_hash(uint64_t h, const int64_t* idx, int n) {
+inline uint64_t random_hash_steps(uint64_t h, const int64_t* idx, int n) {
   for (int i = 0; i < n; ++i) h = (h ^ static_cast<uint64_t>(idx[i])) * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL;
-  return mix64(h);
+  return h;
 }
+inline uint64_t random_hash(uint64_t h, const int64_t* idx, int n) { return mix64(random_hash_steps(h, idx, n)); }
 // An integer in [0, n) from the high 32 bits of h (a multiply, not a division).
 inline int64_t random_below(uint64_t h, uint64_t n) { return static_cast<int64_t>(((h >> 32) * n) >> 32); }
-inline Value random_from_hash(uint64_t h, Type t) {
+[[gnu::always_inline]] inline Value random_from_hash(uint64_t h, Type t) {
   switch (t) {
     case Type::F32: return Value::of_f32(static_cast<float>(random_below(h, 513) - 256) / 256.0f);
     case Type::F64: return Value::of_f64(static_cast<double>(random_below(h, 513) - 256) / 256.0);
@@ -974,6 +975,7 @@ struct Model::Impl {
   using Box = std::vector<Interval>;
   static constexpr int kLanes = 256;
   static constexpr int64_t kMaxBulkPoints = int64_t{1} << 27;  // per tensor (memory bound)
+  static constexpr int kMaxExactUpdates = 256;  // growth steps of a box along an unbounded direction
 
   struct BulkTensor {
     bool ok = true;     // false: left to on-demand evaluation
@@ -987,6 +989,7 @@ struct Model::Impl {
     int64_t blk_lo = 0, nblk = 0;
   };
   std::vector<BulkTensor> bulk;
+  uint64_t bulk_points = 0;  // points stored by precompute
 
   static bool interval_of(const Form& f, const Interval* var, Interval& out) {
     __int128 lo = f.c0, hi = f.c0;
@@ -1062,11 +1065,13 @@ struct Model::Impl {
     for (const Interval& iv : sub) if (iv.lo > iv.hi) return false;
     if (!bt.has_box) { bt.box = sub; bt.has_box = true; return true; }
     bool grew = false;
+    bool lo_grew[kMaxRank] = {}, hi_grew[kMaxRank] = {};
     for (size_t d = 0; d < sub.size(); ++d) {
-      if (sub[d].lo < bt.box[d].lo) { bt.box[d].lo = sub[d].lo; grew = true; }
-      if (sub[d].hi > bt.box[d].hi) { bt.box[d].hi = sub[d].hi; grew = true; }
+      if (sub[d].lo < bt.box[d].lo) { bt.box[d].lo = sub[d].lo; grew = lo_grew[d] = true; }
+      if (sub[d].hi > bt.box[d].hi) { bt.box[d].hi = sub[d].hi; grew = hi_grew[d] = true; }
     }
     if (grew && ++bt.updates >= 3) {
+      // widening: a bound still moving goes to the union of the case domains at once
       Box all(sub.size(), Interval{INT64_MAX, INT64_MIN});
       for (const CaseCode& cc : cases[static_cast<size_t>(id)]) {
         Box cd = case_domain(cc, static_cast<int>(sub.size()));
@@ -1076,11 +1081,19 @@ struct Model::Impl {
         }
       }
       for (size_t d = 0; d < sub.size(); ++d) {
-        bt.box[d].lo = std::max(bt.box[d].lo, all[d].lo);
-        bt.box[d].hi = std::min(bt.box[d].hi, all[d].hi);
-        if (bt.box[d].lo == INT64_MIN || bt.box[d].hi == INT64_MAX) bt.ok = false;
+        // an unbounded direction keeps growing exactly (a chain along it may still end), up to a limit
+        if ((lo_grew[d] && all[d].lo == INT64_MIN) || (hi_grew[d] && all[d].hi == INT64_MAX)) {
+          if (bt.updates >= kMaxExactUpdates) bt.ok = false;
+          continue;
+        }
+        if (lo_grew[d]) bt.box[d].lo = std::min(bt.box[d].lo, all[d].lo);
+        if (hi_grew[d]) bt.box[d].hi = std::max(bt.box[d].hi, all[d].hi);
       }
     }
+    // a box beyond the memory bound is left to on-demand evaluation
+    __int128 volume = 1;
+    for (const Interval& iv : bt.box) volume *= static_cast<__int128>(iv.hi) - iv.lo + 1;
+    if (volume > kMaxBulkPoints) bt.ok = false;
     return grew;
   }
 
@@ -1149,12 +1162,12 @@ struct Model::Impl {
         }
       }
     }
+    uint64_t before = points;
     for (int id : order) {
       BulkTensor& bt = bulk[static_cast<size_t>(id)];
-      bool planned = bt.ok && bt.has_box && plan_tensor(id, bt);
-      if (getenv("SCHED_DEBUG_BULK")) { fprintf(stderr, "bulk t%d ok=%d box=%d planned=%d seq=%d lane=%d:", id, bt.ok, bt.has_box, planned, bt.seq, bt.lane); for (auto& iv : bt.box) fprintf(stderr, " [%ld,%ld]", iv.lo, iv.hi); fprintf(stderr, " points=%lu\n", points); }
-      if (planned) run_tensor(id, bt);
+      if (bt.ok && bt.has_box && plan_tensor(id, bt)) run_tensor(id, bt);
     }
+    bulk_points += points - before;
     bulk.clear();
   }
 
@@ -1279,7 +1292,6 @@ struct Model::Impl {
   // Batch state: per lane, its point's indices, case and liveness; the operand stacks and
   // environments slot-major (slot * kLanes + lane).
   struct Batch {
-    int64_t pt[kLanes][kMaxRank];
     int8_t case_of[kLanes];
     uint8_t on[kLanes];
     Cell own[kLanes];
@@ -1377,24 +1389,37 @@ struct Model::Impl {
         else if (h == 0 && inv[k] == 1) inv[k] = 0;
       }
     }
-    bool any = false;
+    bool any = false, any_variant = false;
+    for (size_t k = 0; k < ncases; ++k) any_variant = any_variant || (variant[k] && inv[k] == 1);
+    // without lane-dependent conditions, the case is the batch's
+    int uniform = -1;  // chosen case; -1: none; -2: undefined or overlapping (on demand)
+    if (!any_variant) {
+      for (size_t k = 0; k < ncases && uniform != -2; ++k) {
+        if (inv[k] < 0 || (inv[k] == 1 && uniform >= 0)) uniform = -2;
+        else if (inv[k] == 1) uniform = static_cast<int>(k);
+      }
+      if (cs.size() > ncases) uniform = -2;
+    }
+    int64_t pt[kMaxRank];
+    std::memcpy(pt, base, sizeof(int64_t) * static_cast<size_t>(r));
     for (int l = 0; l < n; ++l) {
-      int64_t* pt = B.pt[l];
-      std::memcpy(pt, base, sizeof(int64_t) * static_cast<size_t>(r));
-      if (lane_dim >= 0) pt[lane_dim] += l;
+      if (lane_dim >= 0) pt[lane_dim] = base[lane_dim] + l;
       B.on[l] = 0;
       Cell c = own.ok ? own.at(l) : bulk_cell(id, pt);
       B.own[l] = c;
-      if (c.state() != kNone || cs.size() > ncases) continue;  // known already (or too many cases: on demand)
-      int chosen = -1;
-      bool ok = true;
-      for (size_t k = 0; k < ncases && ok; ++k) {
-        int h = inv[k];
-        if (h == 1 && variant[k]) h = eval_constraints(*cs[k].linear, pt);
-        if (h < 0 || (h == 1 && chosen >= 0)) ok = false;  // undefined or overlapping: on demand
-        else if (h == 1) chosen = static_cast<int>(k);
+      if (c.state() != kNone) continue;  // known already
+      int chosen = uniform;
+      if (any_variant) {
+        bool ok = cs.size() <= ncases;
+        for (size_t k = 0; k < ncases && ok; ++k) {
+          int h = inv[k];
+          if (h == 1 && variant[k]) h = eval_constraints(*cs[k].linear, pt);
+          if (h < 0 || (h == 1 && chosen >= 0)) ok = false;  // undefined or overlapping: on demand
+          else if (h == 1) chosen = static_cast<int>(k);
+        }
+        if (!ok) continue;
       }
-      if (!ok) continue;
+      if (chosen == -2) continue;
       if (chosen < 0) { c.store(Value::bottom(t.type)); ++points; continue; }
       B.case_of[l] = static_cast<int8_t>(chosen);
       B.on[l] = 1;
@@ -1414,6 +1439,13 @@ struct Model::Impl {
     Batch& B = *batch;
     uint8_t on[kLanes];
     for (int l = 0; l < n; ++l) on[l] = B.on[l] && B.case_of[l] == k;
+    const int r = info[static_cast<size_t>(id)].rank;
+    int64_t pt[kMaxRank];  // the point of lane l (point_of)
+    std::memcpy(pt, base, sizeof(int64_t) * static_cast<size_t>(r));
+    auto point_of = [&](int l) -> const int64_t* {
+      if (lane_dim >= 0) pt[lane_dim] = base[lane_dim] + l;
+      return pt;
+    };
     constexpr size_t L = kLanes;
     B.stack.resize(static_cast<size_t>(c.max_stack + 1) * L);
     B.env.resize(static_cast<size_t>(std::max(c.num_slots, 1)) * L);
@@ -1422,7 +1454,7 @@ struct Model::Impl {
     for (const Instr& in : c.ins) uses_env = uses_env || in.op == Op::Local;
     if (uses_env)
       for (size_t s = 0; s < slots.size(); ++s)
-        for (int l = 0; l < n; ++l) B.env[static_cast<size_t>(slots[s]) * L + static_cast<size_t>(l)] = Value::of_int(B.pt[l][s]);
+        for (int l = 0; l < n; ++l) B.env[static_cast<size_t>(slots[s]) * L + static_cast<size_t>(l)] = Value::of_int(point_of(l)[s]);
     Value* stack = B.stack.data();
     Value* env = B.env.data();
     Value* top = stack;  // lane l of the top slot: top[-L + l]
@@ -1434,15 +1466,24 @@ struct Model::Impl {
         case Op::Store: top -= L; std::copy(top, top + n, env + static_cast<size_t>(in.a) * L); break;
         case Op::ReadRandom: {
           if (lane_subs(c, in, base, lane_dim, n, sub0, delta)) {
-            for (int l = 0; l < n; ++l) {
-              if (!on[l]) continue;
-              for (int d = 0; d < in.n; ++d) idx[d] = sub0[d] + delta[d] * l;
-              top[l] = random_from_hash(random_hash(in.imm.u, idx, in.n), in.type);
+            // random_hash, with the dimensions before the first lane-dependent one hashed once
+            int first = 0;
+            while (first < in.n && delta[first] == 0) ++first;
+            uint64_t h0 = random_hash_steps(in.imm.u, sub0, first);
+            if (first == in.n) {
+              Value v = random_from_hash(mix64(h0), in.type);
+              for (int l = 0; l < n; ++l) top[l] = v;
+            } else {
+              for (int l = 0; l < n; ++l) {
+                if (!on[l]) continue;
+                for (int d = first; d < in.n; ++d) idx[d] = sub0[d] + delta[d] * l;
+                top[l] = random_from_hash(mix64(random_hash_steps(h0, idx + first, in.n - first)), in.type);
+              }
             }
           } else {
             for (int l = 0; l < n; ++l)
               if (on[l])
-                top[l] = eval_forms(c, in, nullptr, B.pt[l], idx) ? random_from_hash(random_hash(in.imm.u, idx, in.n), in.type)
+                top[l] = eval_forms(c, in, nullptr, point_of(l), idx) ? random_from_hash(random_hash(in.imm.u, idx, in.n), in.type)
                                                                  : Value::bottom(in.type);
           }
           top += L;
@@ -1457,7 +1498,7 @@ struct Model::Impl {
             Cell cell;
             if (lc.ok) cell = lc.at(l);
             else {
-              if (!eval_forms(c, in, nullptr, B.pt[l], idx)) { top[l] = Value::bottom(in.type); continue; }
+              if (!eval_forms(c, in, nullptr, point_of(l), idx)) { top[l] = Value::bottom(in.type); continue; }
               if (u.input) { top[l] = input_value(u, idx); continue; }
               cell = bulk_cell(in.a, idx);
             }
@@ -1634,6 +1675,7 @@ std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vec
 }
 
 uint64_t Model::points_evaluated() const { return impl_->points; }
+uint64_t Model::points_precomputed() const { return impl_->bulk_points; }
 const std::vector<int64_t>& Model::params() const { return impl_->params; }
 
 }  // namespace sched

@@ -67,6 +67,7 @@ class Model {
   void precompute(const Compiled& c, std::span<const int> slots, std::span<const int64_t> lo, std::span<const int64_t> hi);
 
   uint64_t points_evaluated() const;  // tensor points computed so far (for reports and benches)
+  uint64_t points_precomputed() const;  // of which by precompute (for tests: the bulk path ran)
   const std::vector<int64_t>& params() const;
 
  private:

@@ -25,30 +25,7 @@ Value Value::of_wrapped(Type t, uint64_t x) {
   return v;
 }
 
-Value Value::from_bits(Type t, uint64_t bits) {
-  Value v;
-  v.type = t;
-  v.defined = true;
-  if (t == Type::F32) {
-    uint32_t b32 = static_cast<uint32_t>(bits);
-    v.u = 0;
-    std::memcpy(&v.f, &b32, 4);
-  } else if (t == Type::F64) {
-    std::memcpy(&v.d, &bits, 8);
-  } else {
-    return of_wrapped(t, bits);
-  }
-  return v;
-}
-
-uint64_t Value::bits() const {
-  switch (type) {
-    case Type::F32: { uint32_t b32; std::memcpy(&b32, &f, 4); return b32; }
-    case Type::F64: { uint64_t b64; std::memcpy(&b64, &d, 8); return b64; }
-    case Type::Bool: return b ? 1 : 0;
-    default: return u;
-  }
-}
+Value Value::from_integer_bits(Type t, uint64_t bits) { return of_wrapped(t, bits); }
 
 double Value::as_double() const {
   if (!defined) return std::nan("");

@@ -30,11 +30,33 @@ struct Value {
   static Value of_f64(double x) { Value v; v.type = Type::F64; v.defined = true; v.d = x; return v; }
   // A machine integer of type t holding x reduced modulo 2^bits (two's complement wrap).
   static Value of_wrapped(Type t, uint64_t x);
+  static Value from_integer_bits(Type t, uint64_t bits);  // from_bits for integer and bool types
   // From the canonical 64-bit pattern (see bits()).
-  static Value from_bits(Type t, uint64_t bits);
+  static Value from_bits(Type t, uint64_t bits) {
+    Value v;
+    v.type = t;
+    v.defined = true;
+    if (t == Type::F32) {
+      uint32_t b32 = static_cast<uint32_t>(bits);
+      v.u = 0;
+      std::memcpy(&v.f, &b32, 4);
+    } else if (t == Type::F64) {
+      std::memcpy(&v.d, &bits, 8);
+    } else {
+      return from_integer_bits(t, bits);
+    }
+    return v;
+  }
 
   // Canonical bit pattern: integers sign/zero-extended, f32 bits zero-extended, bool 0/1.
-  uint64_t bits() const;
+  uint64_t bits() const {
+    switch (type) {
+      case Type::F32: { uint32_t b32; std::memcpy(&b32, &f, 4); return b32; }
+      case Type::F64: { uint64_t b64; std::memcpy(&b64, &d, 8); return b64; }
+      case Type::Bool: return b ? 1 : 0;
+      default: return u;
+    }
+  }
   // As a signed integer (Int, signed ints, bool); unsigned ints reinterpret their 64-bit pattern.
   int64_t as_i64() const { return type == Type::Bool ? (b ? 1 : 0) : i; }
   double as_double() const;  // numeric value as double (for reports and tolerances)

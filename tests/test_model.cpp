@@ -142,3 +142,48 @@ TEST(Model, EvaluatesPropheticExpressionsInAnEnvironment) {
   int64_t ij[2] = {1, 2};
   EXPECT_TRUE(identical(m.eval(*code, env), m.tensor(p.find_tensor("C"), ij)));
 }
+
+TEST(Model, BulkPassPrecomputesTheMatmulChainsAndChangesNoValue) {
+  Program p = typed(std::string(kMatmul) + "output c[i, j] : f32[N, M] = C(i, j);\n");
+  const int64_t N = 6, M = 5, P = 7;
+  const ArrayDecl& a = p.arrays[0];
+  Model bulk(p, {N, M, P}), plain(p, {N, M, P});
+  auto code = bulk.compile(*a.init, a.num_slots);
+  auto code2 = plain.compile(*a.init, a.num_slots);
+  std::vector<int64_t> lo{0, 0}, hi{N - 1, M - 1};
+  bulk.precompute(*code, a.idx_slots, lo, hi);
+  // R on [0, N) x [0, M) x [-1, P) and C on [0, N) x [0, M), in dependency order
+  EXPECT_EQ(bulk.points_precomputed(), static_cast<uint64_t>(N * M * (P + 2)));
+  for (int64_t i = 0; i < N; ++i)
+    for (int64_t j = 0; j < M; ++j) {
+      std::vector<Value> env(static_cast<size_t>(std::max(a.num_slots, 1)));
+      env[static_cast<size_t>(a.idx_slots[0])] = Value::of_int(i);
+      env[static_cast<size_t>(a.idx_slots[1])] = Value::of_int(j);
+      EXPECT_TRUE(identical(bulk.eval(*code, env), plain.eval(*code2, env))) << i << "," << j;
+    }
+  EXPECT_EQ(bulk.points_evaluated(), bulk.points_precomputed()) << "every demanded point was known";
+  auto cells = evaluate_array(p, 0, {N, M, P}, ModelOptions{}, {N, M}, 2);
+  for (int64_t i = 0; i < N; ++i)
+    for (int64_t j = 0; j < M; ++j) {
+      int64_t ij[2] = {i, j};
+      EXPECT_TRUE(identical(cells[static_cast<size_t>(i * M + j)], plain.tensor(p.find_tensor("C"), ij)));
+    }
+}
+
+// A cycle longer than the on-stack recursion limit (1,024 nested points) crosses from the
+// recursive fast path to the explicit-stack evaluator; its report still starts and ends at R(0).
+TEST(Model, LongCyclesAcrossTheRecursionLimitAreNamed) {
+  Program p = typed("tensor R(k) : f32 = R(k + 1) if k < 3000 | R(0) if k >= 3000;\n");
+  Model m(p, {});
+  int64_t zero[1] = {0};
+  try {
+    m.tensor(0, zero);
+    FAIL() << "expected a cycle";
+  } catch (const ModelError& e) {
+    std::string msg = e.what();
+    EXPECT_NE(msg.find("cyclic dependency in the specification: R(0) -> R(1) -> R(2)"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("R(2999) -> R(3000) -> R(0)"), std::string::npos) << msg;
+  }
+  int64_t far[1] = {-5};  // still usable, and -5 -> ... -> 3000 -> 0 -> ... is the same cycle
+  EXPECT_THROW(m.tensor(0, far), ModelError);
+}
