@@ -478,6 +478,26 @@ inline int eval_constraints(const std::vector<Constraint>& cs, const int64_t* id
   return 1;
 }
 
+// Op::AddF32 ... Op::MulF64: apply_binop on floats of the result type, inline.
+[[gnu::always_inline]] inline Value float_binop(Op op, const Value& a, const Value& b) {
+  const bool f32 = op == Op::AddF32 || op == Op::SubF32 || op == Op::MulF32;
+  if (!a.defined || !b.defined) return Value::bottom(f32 ? Type::F32 : Type::F64);
+  switch (op) {
+    case Op::AddF32: return Value::of_f32(a.f + b.f);
+    case Op::SubF32: return Value::of_f32(a.f - b.f);
+    case Op::MulF32: return Value::of_f32(a.f * b.f);
+    case Op::AddF64: return Value::of_f64(a.d + b.d);
+    case Op::SubF64: return Value::of_f64(a.d - b.d);
+    default: return Value::of_f64(a.d * b.d);
+  }
+}
+
+// float_binop over a batch's lanes (the operation a constant: no dispatch per lane).
+template <Op O>
+void float_lanes(Value* top, size_t lanes, int n) {
+  for (int l = 0; l < n; ++l) top[l - static_cast<ptrdiff_t>(lanes)] = float_binop(O, top[l - static_cast<ptrdiff_t>(lanes)], top[l]);
+}
+
 // Fast paths of apply_binop for the common types; identical results by construction.
 inline Value binop(BinOp op, const Value& a, const Value& b) {
   if (a.defined && b.defined) {
@@ -839,19 +859,10 @@ struct Model::Impl {
         case Op::Call: sp -= in.n; sp[0] = apply_builtin(static_cast<Builtin>(in.sub), std::span<const Value>(sp, in.n)); ++sp; break;
         case Op::Cast: sp[-1] = cast_value(in.type, sp[-1]); break;
         case Op::Store: env[in.a] = *--sp; break;
-#define SCHED_FLOAT_OP(OP, T, FIELD, MAKE, SYM)                                                  \
-  case Op::OP: {                                                                                 \
-    --sp;                                                                                        \
-    sp[-1] = sp[-1].defined && sp[0].defined ? Value::MAKE(sp[-1].FIELD SYM sp[0].FIELD) : Value::bottom(T); \
-    break;                                                                                       \
-  }
-        SCHED_FLOAT_OP(AddF32, Type::F32, f, of_f32, +)
-        SCHED_FLOAT_OP(SubF32, Type::F32, f, of_f32, -)
-        SCHED_FLOAT_OP(MulF32, Type::F32, f, of_f32, *)
-        SCHED_FLOAT_OP(AddF64, Type::F64, d, of_f64, +)
-        SCHED_FLOAT_OP(SubF64, Type::F64, d, of_f64, -)
-        SCHED_FLOAT_OP(MulF64, Type::F64, d, of_f64, *)
-#undef SCHED_FLOAT_OP
+        case Op::AddF32: case Op::SubF32: case Op::MulF32: case Op::AddF64: case Op::SubF64: case Op::MulF64:
+          --sp;
+          sp[-1] = float_binop(in.op, sp[-1], sp[0]);
+          break;
       }
     }
     return true;
@@ -1526,22 +1537,12 @@ struct Model::Impl {
           break;
         }
         case Op::Cast: for (int l = 0; l < n; ++l) if (on[l]) top[l - L] = cast_value(in.type, top[l - L]); break;
-#define SCHED_FLOAT_LANES(OP, T, FIELD, MAKE, SYM)                                                             \
-  case Op::OP:                                                                                                 \
-    top -= L;                                                                                                  \
-    for (int l = 0; l < n; ++l) {                                                                              \
-      Value& a = top[l - L];                                                                                   \
-      const Value& b = top[l];                                                                                 \
-      a = a.defined && b.defined ? Value::MAKE(a.FIELD SYM b.FIELD) : Value::bottom(T);                        \
-    }                                                                                                          \
-    break;
-        SCHED_FLOAT_LANES(AddF32, Type::F32, f, of_f32, +)
-        SCHED_FLOAT_LANES(SubF32, Type::F32, f, of_f32, -)
-        SCHED_FLOAT_LANES(MulF32, Type::F32, f, of_f32, *)
-        SCHED_FLOAT_LANES(AddF64, Type::F64, d, of_f64, +)
-        SCHED_FLOAT_LANES(SubF64, Type::F64, d, of_f64, -)
-        SCHED_FLOAT_LANES(MulF64, Type::F64, d, of_f64, *)
-#undef SCHED_FLOAT_LANES
+        case Op::AddF32: top -= L; float_lanes<Op::AddF32>(top, L, n); break;
+        case Op::SubF32: top -= L; float_lanes<Op::SubF32>(top, L, n); break;
+        case Op::MulF32: top -= L; float_lanes<Op::MulF32>(top, L, n); break;
+        case Op::AddF64: top -= L; float_lanes<Op::AddF64>(top, L, n); break;
+        case Op::SubF64: top -= L; float_lanes<Op::SubF64>(top, L, n); break;
+        case Op::MulF64: top -= L; float_lanes<Op::MulF64>(top, L, n); break;
       }
     }
     for (int l = 0; l < n; ++l) {

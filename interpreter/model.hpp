@@ -6,8 +6,11 @@
 //   (defined everywhere; same seed, same data). See random_input_value.
 // - Defined tensors are evaluated on demand and memoised. A point in no case is ⊥; a point in
 //   two cases is an error (case domains must be disjoint); a cyclic dependency is an error
-//   naming the cycle. Evaluation uses an explicit stack, so chains such as
-//   R(i, j, k) -> R(i, j, k - 1) millions deep do not touch the C++ stack.
+//   naming the cycle. A missing point is computed recursively up to 1,024 nested points, then
+//   on an explicit stack, so chains such as R(i, j, k) -> R(i, j, k - 1) millions deep do not
+//   grow the C++ stack.
+// - precompute (run by evaluate_array) computes in bulk, in dependency order, what a whole
+//   array will read; a pure optimisation (see its comment).
 // - Prophetic expressions (annotations, input/output initialisers) are compiled once and
 //   evaluated in an environment of slot values (typecheck.hpp numbering).
 // Not thread-safe: one Model per thread.

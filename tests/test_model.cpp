@@ -23,6 +23,16 @@ tensor C(i, j) : f32 = R(i, j, P - 1);
 )";
 }  // namespace
 
+// The message of the ModelError that evaluating tensor 0 at idx throws ("" if none).
+static std::string model_error(Model& m, std::vector<int64_t> idx) {
+  try {
+    m.tensor(0, idx);
+  } catch (const ModelError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 TEST(Model, MatmulMatchesADirectComputation) {
   Program p = typed(kMatmul);
   const int64_t N = 5, M = 4, P = 7;
@@ -65,13 +75,8 @@ TEST(Model, CyclesAreErrorsNamingTheCycle) {
   Program p = typed("tensor R(k) : f32 = R(k + 1) if k < 3 | R(k - 3) + 1.0 if k >= 3;\n");
   Model m(p, {});
   int64_t zero[1] = {0};
-  try {
-    m.tensor(0, zero);
-    FAIL() << "expected a cycle";
-  } catch (const ModelError& e) {
-    EXPECT_NE(std::string(e.what()).find("cyclic dependency in the specification: R(0) -> R(1) -> R(2) -> R(3) -> R(0)"),
-              std::string::npos) << e.what();
-  }
+  std::string msg = model_error(m, {0});
+  EXPECT_NE(msg.find("cyclic dependency in the specification: R(0) -> R(1) -> R(2) -> R(3) -> R(0)"), std::string::npos) << msg;
   // the model stays usable after an error
   Program q = typed("tensor T(k) : f32 = T(k) if k == 0 | 1.0 if k != 0;\n");
   Model n(q, {});
@@ -175,15 +180,9 @@ TEST(Model, BulkPassPrecomputesTheMatmulChainsAndChangesNoValue) {
 TEST(Model, LongCyclesAcrossTheRecursionLimitAreNamed) {
   Program p = typed("tensor R(k) : f32 = R(k + 1) if k < 3000 | R(0) if k >= 3000;\n");
   Model m(p, {});
-  int64_t zero[1] = {0};
-  try {
-    m.tensor(0, zero);
-    FAIL() << "expected a cycle";
-  } catch (const ModelError& e) {
-    std::string msg = e.what();
-    EXPECT_NE(msg.find("cyclic dependency in the specification: R(0) -> R(1) -> R(2)"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("R(2999) -> R(3000) -> R(0)"), std::string::npos) << msg;
-  }
+  std::string msg = model_error(m, {0});
+  EXPECT_NE(msg.find("cyclic dependency in the specification: R(0) -> R(1) -> R(2)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("R(2999) -> R(3000) -> R(0)"), std::string::npos) << msg;
   int64_t far[1] = {-5};  // still usable, and -5 -> ... -> 3000 -> 0 -> ... is the same cycle
   EXPECT_THROW(m.tensor(0, far), ModelError);
 }

@@ -479,16 +479,16 @@ std::string random_recurrence() {
   std::string dims, A_sub, self_sub;
   for (int d = 0; d < rank; ++d) {
     std::string v = names[d];
-    dims += (d ? ", " : "") + v;
+    dims += fmt::format("{}{}", d ? ", " : "", v);
     int ao = *rc::gen::inRange(-1, 2);
-    A_sub += (d ? ", " : "") + v + (ao ? fmt::format(" + {}", ao) : "");
+    A_sub += fmt::format("{}{}{}", d ? ", " : "", v, ao ? fmt::format(" + {}", ao) : "");
     // along the other dimensions mostly the same index (diagonal chains defeat the interval footprint)
     int so = d == seq ? (up ? -*rc::gen::inRange(1, 3) : 1) : *rc::gen::element(0, 0, 0, 0, -1, 1);
-    self_sub += (d ? ", " : "") + v + (so ? fmt::format(" + {}", so) : "");
+    self_sub += fmt::format("{}{}{}", d ? ", " : "", v, so ? fmt::format(" + {}", so) : "");
   }
   std::string s = names[seq];
   const bool bounded = *rc::gen::arbitrary<bool>();  // a base case of one point: a bounded footprint
-  std::string base = s + (up ? (bounded ? " == -1" : " < 0") : (bounded ? " == P" : " >= P"));
+  std::string base = fmt::format("{}{}", s, up ? (bounded ? " == -1" : " < 0") : (bounded ? " == P" : " >= P"));
   std::string range = fmt::format("0 <= {} && {} < P", s, s);
   std::string read_A = *rc::gen::inRange(0, 5) == 0 ? fmt::format("(let m = {} + 1 in A({}))", names[rank - 1], dims)  // through a let
                                                      : fmt::format("A({})", A_sub);
@@ -506,8 +506,8 @@ std::string random_recurrence() {
     cases += fmt::format(" | {} if {}", rec, range);
   std::string out_dims, out_shape;
   for (int d = 0; d < rank; ++d) {
-    out_dims += (d ? ", " : "") + std::string(names[d]);
-    out_shape += (d ? ", " : "") + std::string(d == seq ? "P" : "N");
+    out_dims += fmt::format("{}{}", d ? ", " : "", names[d]);
+    out_shape += fmt::format("{}{}", d ? ", " : "", d == seq ? "P" : "N");
   }
   std::string read_R = fmt::format("R({})", out_dims);
   return fmt::format("param N, P;\ntensor A({}) : {};\ntensor R({}) : {} = {};\noutput o[{}] : {}[{}] = {};\n", dims, ty, dims,
