@@ -180,6 +180,19 @@ struct Form {
   }
 };
 
+// Renames the slots of f to positions in a point's index tuple (idx_slots[k] is the slot of
+// index k); false, f unchanged, if a slot is not an index.
+inline bool slots_to_positions(Form& f, const std::vector<int>& idx_slots) {
+  Form g = f;
+  for (int i = 0; i < g.n; ++i) {
+    auto it = std::find(idx_slots.begin(), idx_slots.end(), g.slot[i]);
+    if (it == idx_slots.end()) return false;
+    g.slot[i] = static_cast<int>(it - idx_slots.begin());
+  }
+  f = g;
+  return true;
+}
+
 // A subscript of the form `index + c0` (pos >= 0) or `c0` (pos < 0) over a point's index tuple.
 struct SimpleForm {
   int64_t c0;
@@ -306,11 +319,7 @@ class Compiler {
     if (!idx_slots_) return false;
     std::vector<Form> out = fs;
     for (Form& f : out)
-      for (int i = 0; i < f.n; ++i) {
-        auto it = std::find(idx_slots_->begin(), idx_slots_->end(), f.slot[i]);
-        if (it == idx_slots_->end()) return false;
-        f.slot[i] = static_cast<int>(it - idx_slots_->begin());
-      }
+      if (!slots_to_positions(f, *idx_slots_)) return false;
     fs = std::move(out);
     return true;
   }
@@ -459,22 +468,29 @@ inline bool eval_forms(const Model::Compiled& c, const Instr& in, const Value* e
   return ok;
 }
 
-// Constraints over a point's indices (eval_index_form): 1 true, 0 false, -1 undefined (an overflow).
-inline int eval_constraints(const std::vector<Constraint>& cs, const int64_t* idx) {
-  for (const Constraint& c : cs) {
-    int64_t v;
-    if (!eval_index_form(c.f, idx, v)) return -1;
-    bool h;
-    switch (c.op) {
-      case BinOp::Eq: h = v == 0; break;
-      case BinOp::Ne: h = v != 0; break;
-      case BinOp::Lt: h = v < 0; break;
-      case BinOp::Le: h = v <= 0; break;
-      case BinOp::Gt: h = v > 0; break;
-      default: h = v >= 0; break;
-    }
-    if (!h) return 0;
+// `v op 0` for a comparison op.
+inline bool compare_zero(BinOp op, int64_t v) {
+  switch (op) {
+    case BinOp::Eq: return v == 0;
+    case BinOp::Ne: return v != 0;
+    case BinOp::Lt: return v < 0;
+    case BinOp::Le: return v <= 0;
+    case BinOp::Gt: return v > 0;
+    default: return v >= 0;
   }
+}
+
+// One constraint over a point's indices (eval_index_form): 1 true, 0 false, -1 undefined (an overflow).
+inline int eval_constraint(const Constraint& c, const int64_t* idx) {
+  int64_t v;
+  if (!eval_index_form(c.f, idx, v)) return -1;
+  return compare_zero(c.op, v) ? 1 : 0;
+}
+
+// Their conjunction: 1 true, 0 false, -1 undefined (the first constraint that is not true decides).
+inline int eval_constraints(const std::vector<Constraint>& cs, const int64_t* idx) {
+  for (const Constraint& c : cs)
+    if (int h = eval_constraint(c, idx); h != 1) return h;
   return 1;
 }
 
@@ -498,24 +514,11 @@ void float_lanes(Value* top, size_t lanes, int n) {
   for (int l = 0; l < n; ++l) top[l - static_cast<ptrdiff_t>(lanes)] = float_binop(O, top[l - static_cast<ptrdiff_t>(lanes)], top[l]);
 }
 
-// Fast paths of apply_binop for the common types; identical results by construction.
+// Fast paths of apply_binop for index integers and booleans (float + - * have their own
+// opcodes, float_binop); identical results by construction.
 inline Value binop(BinOp op, const Value& a, const Value& b) {
   if (a.defined && b.defined) {
-    if (a.type == Type::F32) {
-      switch (op) {
-        case BinOp::Add: return Value::of_f32(a.f + b.f);
-        case BinOp::Sub: return Value::of_f32(a.f - b.f);
-        case BinOp::Mul: return Value::of_f32(a.f * b.f);
-        default: break;
-      }
-    } else if (a.type == Type::F64) {
-      switch (op) {
-        case BinOp::Add: return Value::of_f64(a.d + b.d);
-        case BinOp::Sub: return Value::of_f64(a.d - b.d);
-        case BinOp::Mul: return Value::of_f64(a.d * b.d);
-        default: break;
-      }
-    } else if (a.type == Type::Int) {
+    if (a.type == Type::Int) {
       int64_t r;
       switch (op) {
         case BinOp::Add: if (!__builtin_add_overflow(a.i, b.i, &r)) return Value::of_int(r); break;
@@ -694,11 +697,7 @@ struct Model::Impl {
   // is not an index).
   static bool to_index_positions(std::vector<Constraint>& cs, const std::vector<int>& idx_slots) {
     for (Constraint& c : cs)
-      for (int i = 0; i < c.f.n; ++i) {
-        auto it = std::find(idx_slots.begin(), idx_slots.end(), c.f.slot[i]);
-        if (it == idx_slots.end()) return false;
-        c.f.slot[i] = static_cast<int>(it - idx_slots.begin());
-      }
+      if (!slots_to_positions(c.f, idx_slots)) return false;
     return true;
   }
 
@@ -738,17 +737,16 @@ struct Model::Impl {
     size_t start = 0;
     for (size_t f = open.size(); f-- > 0;)
       if (cells[f].block == cell.block && cells[f].off == cell.off) { start = f; break; }
-    std::vector<std::string> path_text;
-    for (size_t f = start; f < open.size(); ++f) path_text.push_back(point_text(open[f].first, open[f].second));
-    path_text.push_back(point_text(id, idx));
-    auto& path = path_text;
+    std::vector<std::string> cycle;
+    for (size_t f = start; f < open.size(); ++f) cycle.push_back(point_text(open[f].first, open[f].second));
+    cycle.push_back(point_text(id, idx));
     std::string msg;
-    if (path.size() > 12) {
-      for (size_t i = 0; i < 5; ++i) msg += path[i] + " -> ";
-      msg += fmt::format("... ({} more) ... -> ", path.size() - 10);
-      for (size_t i = path.size() - 5; i < path.size(); ++i) msg += path[i] + (i + 1 < path.size() ? " -> " : "");
+    if (cycle.size() > 12) {
+      for (size_t i = 0; i < 5; ++i) msg += cycle[i] + " -> ";
+      msg += fmt::format("... ({} more) ... -> ", cycle.size() - 10);
+      for (size_t i = cycle.size() - 5; i < cycle.size(); ++i) msg += cycle[i] + (i + 1 < cycle.size() ? " -> " : "");
     } else {
-      for (size_t i = 0; i < path.size(); ++i) msg += path[i] + (i + 1 < path.size() ? " -> " : "");
+      for (size_t i = 0; i < cycle.size(); ++i) msg += cycle[i] + (i + 1 < cycle.size() ? " -> " : "");
     }
     throw ModelError(prog.tensors[static_cast<size_t>(id)].loc, "cyclic dependency in the specification: " + msg);
   }
@@ -771,10 +769,15 @@ struct Model::Impl {
       out = compute(id, idx, c);
       return true;
     }
-    miss_tensor = id;
-    std::memcpy(miss_idx, idx, sizeof(int64_t) * static_cast<size_t>(t.rank));
-    miss_cell = c;
+    record_miss(id, idx, c);
     return false;
+  }
+
+  // The dependency the explicit-stack evaluator pushes next (resolve_missing).
+  void record_miss(int id, const int64_t* idx, Cell c) {
+    miss_tensor = id;
+    std::memcpy(miss_idx, idx, sizeof(int64_t) * static_cast<size_t>(info[static_cast<size_t>(id)].rank));
+    miss_cell = c;
   }
 
   // The fast path: computes a missing point on the C++ stack (case choice, then its value code,
@@ -783,9 +786,7 @@ struct Model::Impl {
   Value compute(int id, const int64_t* idx, Cell c) {
     const TInfo& t = info[static_cast<size_t>(id)];
     if (path.size() >= kMaxDepth) {
-      miss_tensor = id;
-      std::memcpy(miss_idx, idx, sizeof(int64_t) * static_cast<size_t>(t.rank));
-      miss_cell = c;
+      record_miss(id, idx, c);
       resolve_missing();
       return c.value(t.type);
     }
@@ -1015,16 +1016,14 @@ struct Model::Impl {
     return true;
   }
 
-  // The intervals a case's linear condition gives each index (an over-approximation).
-  static Box case_domain(const CaseCode& cc, int rank) {
+  // The intervals a case's linear condition gives each index (an over-approximation);
+  // nullopt: a constant condition that never holds.
+  static std::optional<Box> case_domain(const CaseCode& cc, int rank) {
     Box b(static_cast<size_t>(rank), Interval{INT64_MIN, INT64_MAX});
     if (!cc.linear) return b;
     for (const Constraint& c : *cc.linear) {
       if (c.f.n == 0) {
-        int64_t v = c.f.c0;
-        bool holds = c.op == BinOp::Eq ? v == 0 : c.op == BinOp::Ne ? v != 0 : c.op == BinOp::Lt ? v < 0
-                   : c.op == BinOp::Le ? v <= 0 : c.op == BinOp::Gt ? v > 0 : v >= 0;
-        if (!holds) b[0] = {1, 0};
+        if (!compare_zero(c.op, c.f.c0)) return std::nullopt;
         continue;
       }
       if (c.f.n != 1 || (c.f.coef[0] != 1 && c.f.coef[0] != -1) || c.op == BinOp::Ne) continue;
@@ -1074,7 +1073,8 @@ struct Model::Impl {
     BulkTensor& bt = bulk[static_cast<size_t>(id)];
     if (!bt.ok || info[static_cast<size_t>(id)].input) return false;
     for (const Interval& iv : sub) if (iv.lo > iv.hi) return false;
-    if (!bt.has_box) { bt.box = sub; bt.has_box = true; return true; }
+    const bool first = !bt.has_box;  // sets the box; growths after it are counted
+    if (first) { bt.box = sub; bt.has_box = true; }
     bool grew = false;
     bool lo_grew[kMaxRank] = {}, hi_grew[kMaxRank] = {};
     for (size_t d = 0; d < sub.size(); ++d) {
@@ -1085,10 +1085,10 @@ struct Model::Impl {
       // widening: a bound still moving goes to the union of the case domains at once
       Box all(sub.size(), Interval{INT64_MAX, INT64_MIN});
       for (const CaseCode& cc : cases[static_cast<size_t>(id)]) {
-        Box cd = case_domain(cc, static_cast<int>(sub.size()));
-        for (size_t d = 0; d < sub.size(); ++d) {
-          all[d].lo = std::min(all[d].lo, cd[d].lo);
-          all[d].hi = std::max(all[d].hi, cd[d].hi);
+        auto cd = case_domain(cc, static_cast<int>(sub.size()));
+        for (size_t d = 0; cd && d < sub.size(); ++d) {
+          all[d].lo = std::min(all[d].lo, (*cd)[d].lo);
+          all[d].hi = std::max(all[d].hi, (*cd)[d].hi);
         }
       }
       for (size_t d = 0; d < sub.size(); ++d) {
@@ -1105,7 +1105,7 @@ struct Model::Impl {
     __int128 volume = 1;
     for (const Interval& iv : bt.box) volume *= static_cast<__int128>(iv.hi) - iv.lo + 1;
     if (volume > kMaxBulkPoints) bt.ok = false;
-    return grew;
+    return first || grew;
   }
 
   // Plans the bulk pass for code `c` evaluated with env slots ranging over `ranges`, then runs it.
@@ -1137,7 +1137,9 @@ struct Model::Impl {
       BulkTensor& bt = bulk[static_cast<size_t>(id)];
       if (!bt.ok) continue;
       for (const CaseCode& cc : cases[static_cast<size_t>(id)]) {
-        Box cb = case_domain(cc, info[static_cast<size_t>(id)].rank);
+        auto domain = case_domain(cc, info[static_cast<size_t>(id)].rank);
+        if (!domain) continue;
+        Box& cb = *domain;
         bool empty = false;
         for (size_t d = 0; d < cb.size(); ++d) {
           cb[d].lo = std::max(cb[d].lo, bt.box[d].lo);
@@ -1185,13 +1187,7 @@ struct Model::Impl {
   // Chooses the dimensions of a tensor's pass and builds its dense block table.
   bool plan_tensor(int id, BulkTensor& bt) {
     const TInfo& t = info[static_cast<size_t>(id)];
-    if (t.rank == 0) return false;
-    int64_t volume = 1;
-    for (const Interval& iv : bt.box) {
-      if (iv.hi - iv.lo >= kMaxBulkPoints) return false;
-      volume *= iv.hi - iv.lo + 1;
-      if (volume > kMaxBulkPoints) return false;
-    }
+    if (t.rank == 0) return false;  // (demand keeps the box within kMaxBulkPoints)
     // every case condition linear, no reads through computed subscripts
     std::vector<std::vector<int64_t>> offsets;  // of reads of the tensor itself
     bool simple_self = true;
@@ -1248,23 +1244,10 @@ struct Model::Impl {
 
   // The memo cell of a point: from the dense table inside a planned box, else the hash table.
   Cell bulk_cell(int id, const int64_t* idx) {
-    const TInfo& t = info[static_cast<size_t>(id)];
-    if (!bulk.empty()) {
-      const BulkTensor& bt = bulk[static_cast<size_t>(id)];
-      if (!bt.blocks.empty()) {
-        int64_t f = 0;
-        bool in = true;
-        for (int d = 0; d + 1 < t.rank; ++d) {
-          const Interval& iv = bt.box[static_cast<size_t>(d)];
-          in = in && idx[d] >= iv.lo && idx[d] <= iv.hi;
-          f = f * (iv.hi - iv.lo + 1) + (idx[d] - iv.lo);
-        }
-        int64_t b = (idx[t.rank - 1] >> kBlockBits) - bt.blk_lo;
-        if (in && b >= 0 && b < bt.nblk)
-          return {bt.blocks[static_cast<size_t>(f * bt.nblk + b)], static_cast<int>(idx[t.rank - 1] & (kBlockSize - 1))};
-      }
-    }
-    return memo[static_cast<size_t>(id)].at(std::span<const int64_t>(idx, static_cast<size_t>(t.rank)));
+    static constexpr int64_t kNoStep[kMaxRank] = {};
+    if (!bulk.empty())
+      if (LaneCells lc = lane_cells(id, idx, kNoStep, 1); lc.ok) return lc.at(0);
+    return memo[static_cast<size_t>(id)].at(std::span<const int64_t>(idx, static_cast<size_t>(info[static_cast<size_t>(id)].rank)));
   }
 
   // Runs a tensor's pass: outer dimensions, then the ordered one, then batches along the lane one.
@@ -1394,8 +1377,7 @@ struct Model::Impl {
         bool on_lane = false;
         for (int i = 0; i < c.f.n; ++i) on_lane = on_lane || c.f.slot[i] == lane_dim;
         if (on_lane) { variant[k] = true; continue; }
-        std::vector<Constraint> one{c};
-        int h = eval_constraints(one, base);
+        int h = eval_constraint(c, base);
         if (h < 0) inv[k] = -1;
         else if (h == 0 && inv[k] == 1) inv[k] = 0;
       }

@@ -186,3 +186,12 @@ TEST(Model, LongCyclesAcrossTheRecursionLimitAreNamed) {
   int64_t far[1] = {-5};  // still usable, and -5 -> ... -> 3000 -> 0 -> ... is the same cycle
   EXPECT_THROW(m.tensor(0, far), ModelError);
 }
+
+// A constant case condition that never holds, on a tensor of rank 0: the bulk pass's case
+// domains once indexed an empty box here (UBSan: reference binding to a null pointer).
+TEST(Model, BulkPassTakesConstantConditionsOnScalars) {
+  Program p = typed("tensor S() : f32 = 1.0 if false | 2.0 if true;\noutput o[i] : f32[3] = S();\n");
+  auto cells = evaluate_array(p, 0, {}, ModelOptions{}, {3}, 1);
+  ASSERT_EQ(cells.size(), 3u);
+  for (const Value& v : cells) EXPECT_TRUE(identical(v, Value::of_f32(2.0f)));
+}
