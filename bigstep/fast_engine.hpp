@@ -184,7 +184,7 @@ struct Shared {
   const FastOptions& o;
   std::vector<int64_t> params;
   std::vector<std::string> names;  // by array id
-  std::vector<int> max_level;      // by array id: deepest `par` level of an access
+  std::vector<int> max_level;      // by array id: deepest `par` level that checks an access (LevelMask)
   int max_depth = 0;               // deepest `par` nesting
   std::vector<std::unique_ptr<Arr>> globals;
   std::atomic<uint64_t> stamps{0};
@@ -199,12 +199,22 @@ struct Shared {
 
 CPtr compile_program(Shared& sh);  // fast_nodes.cpp
 
-// The memory access hook of every read and write (before a write's store).
-void note_access(Ctx& cx, Arr& a, size_t flat, bool write);
-inline void on_access(Ctx& cx, Arr& a, size_t flat, bool write) {
+// Which `par` levels check an access in checked mode: bit L is set when the `par` loop of
+// level L that encloses the access writes the array somewhere in its body. A loop that never
+// writes an array cannot race on it (U-PARLOOP's side conditions all need a cell in some
+// dom(δμ_i)), so that level keeps no shadow words for it: the check stays exact. Levels of 64
+// and more are always checked.
+using LevelMask = uint64_t;
+constexpr LevelMask kAllLevels = ~LevelMask{0};
+inline bool checks_level(LevelMask m, int level) { return level >= 64 || ((m >> level) & 1) != 0; }
+
+// The memory access hook of every read and write (before a write's store). Exact mode records
+// every access; checked mode the levels of `mask` that have shadow words.
+void note_access(Ctx& cx, Arr& a, size_t flat, bool write, LevelMask mask);
+inline void on_access(Ctx& cx, Arr& a, size_t flat, bool write, LevelMask mask) {
   if (cx.mode == Mode::Unchecked) return;
-  if (cx.mode == Mode::Checked && cx.depth <= a.base_depth) return;
-  note_access(cx, a, flat, write);
+  if (cx.mode == Mode::Checked && (cx.depth <= a.base_depth || mask == 0)) return;
+  note_access(cx, a, flat, write, mask);
 }
 // Counts an assignment; beyond the step budget the outcome is inconclusive.
 inline void step_limit(Ctx& cx, const Cmd& c) {

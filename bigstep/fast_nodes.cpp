@@ -130,7 +130,7 @@ bool SlowMem::read(int a, const std::vector<int64_t>& idx, Value& out) {
   Arr* arr = cx.arrays[static_cast<size_t>(a)];
   if (!arr || !in_shape(arr->shape, idx)) return false;
   size_t f = flat_index(arr->shape, idx);
-  on_access(cx, *arr, f, false);
+  on_access(cx, *arr, f, false, kAllLevels);  // levels without shadow words are skipped
   out = arr->get(f);
   return true;
 }
@@ -182,6 +182,7 @@ struct Sub {
 // outside the array (the slow path names which).
 struct Access {
   int id = -1;
+  LevelMask levels = 0;  // the `par` levels that check this access
   std::vector<Sub> subs;
   // Cells between this access and the same access kPrefetch iterations of the innermost loop
   // later (global arrays with affine subscripts; 0: none). Interpreted code cannot overlap
@@ -269,7 +270,7 @@ struct LoadNode : ENode {
     if (acc.prefetch)  // a prefetch never faults; the address is computed as an integer
       __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(a->data<T>()) +
                                                        static_cast<uintptr_t>(static_cast<int64_t>(f) + acc.prefetch) * sizeof(T)));
-    on_access(cx, *a, f, false);
+    on_access(cx, *a, f, false, acc.levels);
     if (!a->all_defined && !load_relaxed(a->def[f])) return Value::bottom(type);
     return to_value<T>(type, load_relaxed(a->data<T>()[f]));
   }
@@ -392,7 +393,7 @@ struct AssignNode : CNode {
     }
     if (!v.defined) slow(cx);
     if (cx.model && src->annot) check_annotation(cx, *src, *a, f, v);
-    on_access(cx, *a, f, true);
+    on_access(cx, *a, f, true, acc.levels);
     store_relaxed(a->data<T>()[f], from_value<T>(v));
     store_relaxed(a->def[f], uint8_t{1});
   }
@@ -495,7 +496,6 @@ class Compiler {
         break;
       }
       case CmdKind::Assign: {
-        note_level(c.id);
         out = with_ctype(array_type(c.id), [&](auto tag) -> CPtr {
           using T = typename decltype(tag)::type;
           auto n = std::make_unique<AssignNode<T>>();
@@ -534,7 +534,10 @@ class Compiler {
       case CmdKind::Par: {
         ++depth_;
         sh_.max_depth = std::max(sh_.max_depth, depth_);
+        par_writes_.emplace_back();
+        collect_writes(*c.body, par_writes_.back());
         out = loop(std::make_unique<ParNode>(), c);
+        par_writes_.pop_back();
         --depth_;
         break;
       }
@@ -548,6 +551,7 @@ class Compiler {
   int depth_ = 0;
   int inner_slot_ = -1;  // the innermost enclosing loop's variable
   std::set<int> let_slots_;  // slots bound by expression lets (may hold ⊥: never in linear forms)
+  std::vector<std::set<int>> par_writes_;  // by enclosing `par` level - 1: the arrays its body assigns
   std::map<int, Type> types_;
 
   // The bounds outside the loop; the body with the loop as the innermost one.
@@ -566,9 +570,23 @@ class Compiler {
     if (static_cast<size_t>(id) < sh_.p.arrays.size()) return sh_.p.arrays[static_cast<size_t>(id)].elem;
     return types_.at(id);
   }
-  void note_level(int id) {
+  // The levels that check an access to `id` here (LevelMask), noted in max_level for the
+  // shadow words to allocate.
+  LevelMask levels_of(int id) {
+    LevelMask mask = 0;
     int& m = sh_.max_level[static_cast<size_t>(id)];
-    m = std::max(m, depth_);
+    for (int l = 1; l <= depth_; ++l)
+      if (l >= 64 || par_writes_[static_cast<size_t>(l - 1)].count(id)) {
+        if (l < 64) mask |= LevelMask{1} << l;
+        m = std::max(m, l);
+      }
+    return mask;
+  }
+  static void collect_writes(const Cmd& c, std::set<int>& out) {
+    if (c.kind == CmdKind::Assign) out.insert(c.id);
+    for (const auto& s : c.seq) collect_writes(*s, out);
+    if (c.body) collect_writes(*c.body, out);
+    if (c.els) collect_writes(*c.els, out);
   }
 
   void collect_let_slots(const Cmd& c) {
@@ -647,6 +665,7 @@ class Compiler {
   Access access(int id, const std::vector<ExprPtr>& idx) {
     Access a;
     a.id = id;
+    a.levels = levels_of(id);
     bool all_lin = true;
     for (const auto& i : idx) {
       Sub s;
@@ -724,7 +743,6 @@ class Compiler {
         break;
       }
       case ExprKind::ArrayRead: {
-        note_level(e.id);
         out = with_ctype(array_type(e.id), [&](auto tag) -> EPtr {
           using T = typename decltype(tag)::type;
           auto n = std::make_unique<LoadNode<T>>();

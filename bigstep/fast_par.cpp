@@ -316,12 +316,14 @@ void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
 
 }  // namespace
 
-void note_access(Ctx& cx, Arr& a, size_t flat, bool write) {
+void note_access(Ctx& cx, Arr& a, size_t flat, bool write, LevelMask mask) {
   if (cx.mode == Mode::Exact) {
     exact_note(cx, a, flat, write);
     return;
   }
-  for (int l = a.base_depth + 1; l <= cx.depth; ++l) shadow_note(cx, a, l, flat, write);
+  int top = std::min(cx.depth, a.base_depth + static_cast<int>(a.shadow.size()));
+  for (int l = a.base_depth + 1; l <= top; ++l)
+    if (checks_level(mask, l)) shadow_note(cx, a, l, flat, write);
 }
 
 // U-PARLOOP
