@@ -61,6 +61,8 @@ Outcome run_fast(const Program& p, RunSetup& state, const FastOptions& opts, Fas
   st.steps = cx.steps + sh.steps.load();
   st.par_instances = sh.par_instances.load();
   st.replays = sh.replays.load();
+  st.kernel_runs = sh.kernel_runs.load();
+  st.kernel_bails = sh.kernel_bails.load();
   if (result.ok() && sh.deferred) result = std::move(*sh.deferred);
   if (!result.ok()) {
     result.data["steps"] = st.steps;

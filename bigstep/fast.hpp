@@ -34,12 +34,15 @@ struct FastOptions {
   const ModelOptions* annotations = nullptr; // when set, every write is compared with its annotation (one model per thread)
   uint64_t max_steps = 0;                   // assignments; 0: no bound; beyond: inconclusive (approximate in parallel)
   uint64_t max_local_cells = uint64_t{1} << 26;  // cells of one `allocate`
+  bool kernels = true;  // loop nests without `par` run as register code (bigstep/fast_kernel.hpp)
 };
 
 struct FastStats {
   uint64_t steps = 0;         // assignments executed (including replays)
   uint64_t par_instances = 0; // parallel loop instances run
   uint64_t replays = 0;       // loop instances replayed exactly after a flagged cell or a stuck iteration
+  uint64_t kernel_runs = 0;   // loop nests run as register code
+  uint64_t kernel_bails = 0;  // statements a kernel handed to the nodes (a failure or an unusual value)
 };
 
 // Runs the body of a type-checked program on `state` (the initial memory from prepare_run).

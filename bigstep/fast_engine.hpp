@@ -52,6 +52,7 @@ struct Arr {
   void add_shadows(int levels);  // zeroed shadow words for `levels` levels above base_depth
 };
 
+size_t elem_size(Type t);  // bytes of one cell of a value type
 std::unique_ptr<Arr> make_array(int id, Type elem, std::vector<int64_t> shape, size_t cells);
 
 // A first write at the outermost `par` level: what to restore on rollback.
@@ -190,6 +191,7 @@ struct Shared {
   std::atomic<uint64_t> stamps{0};
   std::atomic<uint64_t> steps{0};
   std::atomic<uint64_t> par_instances{0}, replays{0};
+  std::atomic<uint64_t> kernel_runs{0}, kernel_bails{0};
   std::unique_ptr<Outcome> deferred;  // the first annotation failure (in program order)
   std::unique_ptr<ModelPool> models;
   Shared(const Program& p, const FastOptions& o) : p(p), o(o) {}

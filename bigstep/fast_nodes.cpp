@@ -6,6 +6,8 @@
 #include <set>
 
 #include "bigstep/fast_engine.hpp"
+#include "bigstep/fast_kernel.hpp"
+#include "bigstep/fast_lin.hpp"
 #include "interpreter/ops.hpp"
 
 namespace sched::fast {
@@ -56,11 +58,11 @@ template <class F> decltype(auto) with_ctype(Type t, F&& f) {
   }
 }
 
+}  // namespace
+
 size_t elem_size(Type t) {
   return with_ctype(t, [](auto tag) { return sizeof(typename decltype(tag)::type); });
 }
-
-}  // namespace
 
 Value Arr::get(size_t flat) const {
   if (!load_relaxed(def[flat])) return Value::bottom(elem);
@@ -143,10 +145,9 @@ Value must(Ctx& cx, const ENode& n, const char* what) {
     if (v.defined) return v;
   } catch (const SlowPath&) {
   }
-  SlowMem m{cx};
+  SlowMem m{cx};  // the shared Evaluator decides: stuck as the reference, or the value
   Evaluator<SlowMem> ev(cx.sh->params, cx.env, m);
-  ev.defined(*n.src, what);
-  throw_stuck(OutcomeKind::Error, n.src->loc, "internal: the fast engine found an undefined value that the reference does not");
+  return ev.defined(*n.src, what);
 }
 
 namespace {
@@ -155,18 +156,13 @@ using Eval = Evaluator<SlowMem>;
 
 // ---------------- subscripts ----------------
 
-// c + Σ k·x over local slots, from an index expression (parameters folded). Intermediate
-// overflow is checked at run time; forms where terms cancel are left to the general nodes.
-struct Lin {
-  int64_t c = 0;
-  std::vector<std::pair<int, int64_t>> t;
-};
-
+// Affine forms are bounded (fast_lin.hpp); their variables' magnitudes are checked at run time.
 bool eval_lin(const Lin& l, const Ctx& cx, int64_t& v) {
   int64_t r = l.c;
-  for (const auto& [s, k] : l.t) {
-    int64_t p;
-    if (__builtin_mul_overflow(cx.env[static_cast<size_t>(s)].i, k, &p) || __builtin_add_overflow(r, p, &r)) return false;
+  for (const auto& [s, k] : l.t) {  // bounded forms (fast_lin.hpp): no overflow
+    int64_t x = cx.env[static_cast<size_t>(s)].i;
+    if (!lin_var_ok(x)) return false;
+    r += x * k;
   }
   v = r;
   return true;
@@ -222,9 +218,10 @@ struct Access {
       for (int d = 0; d < packed_rank; ++d) {
         const Packed& p = packed[d];
         int64_t v = p.c;
-        for (int t = 0; t < p.n; ++t) {
-          int64_t m;
-          if (__builtin_mul_overflow(env[p.slot[t]].i, p.k[t], &m) || __builtin_add_overflow(v, m, &v)) return false;
+        for (int t = 0; t < p.n; ++t) {  // bounded forms (fast_lin.hpp): no overflow
+          int64_t x = env[p.slot[t]].i;
+          if (!lin_var_ok(x)) return false;
+          v += x * p.k[t];
         }
         if (static_cast<uint64_t>(v) >= static_cast<uint64_t>(shape[d])) return false;
         r = r * static_cast<size_t>(shape[d]) + static_cast<size_t>(v);
@@ -386,19 +383,23 @@ struct AssignNode : CNode {
     size_t f;
     Value v;
     try {
-      if (!acc.flat(cx, a, f)) slow(cx);
+      if (!acc.flat(cx, a, f)) return slow(cx);
       v = value->eval(cx);
     } catch (const SlowPath&) {
-      slow(cx);
+      return slow(cx);
     }
-    if (!v.defined) slow(cx);
-    if (cx.model && src->annot) check_annotation(cx, *src, *a, f, v);
-    on_access(cx, *a, f, true, acc.levels);
-    store_relaxed(a->data<T>()[f], from_value<T>(v));
-    store_relaxed(a->def[f], uint8_t{1});
+    if (!v.defined) return slow(cx);
+    store(cx, *a, f, v);
   }
-  // The reference engine's order of failures: subscripts, the cell, the value.
-  [[noreturn]] void slow(Ctx& cx) const {
+  void store(Ctx& cx, Arr& a, size_t f, const Value& v) const {
+    if (cx.model && src->annot) check_annotation(cx, *src, a, f, v);
+    on_access(cx, a, f, true, acc.levels);
+    store_relaxed(a.data<T>()[f], from_value<T>(v));
+    store_relaxed(a.def[f], uint8_t{1});
+  }
+  // The assignment by the shared Evaluator, with the reference engine's order of failures:
+  // subscripts, the cell, the value. Without a failure, the assignment is done.
+  void slow(Ctx& cx) const {
     const Cmd& c = *src;
     SlowMem m{cx};
     Eval ev(cx.sh->params, cx.env, m);
@@ -409,7 +410,7 @@ struct AssignNode : CNode {
     ev.first_bottom.clear();
     Value v = ev.eval(*c.value);
     if (!v.defined) throw_stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(cell, ev.first_bottom));
-    throw_stuck(OutcomeKind::Error, c.loc, "internal: the fast engine's assignment failed where the reference's does not");
+    store(cx, *a, flat_index(a->shape, idx), v);
   }
 };
 
@@ -530,7 +531,18 @@ class Compiler {
         out = std::move(n);
         break;
       }
-      case CmdKind::For: out = loop(std::make_unique<ForNode>(), c); break;
+      case CmdKind::For: {
+        bool root = sh_.o.kernels && !in_kernel_ && kernel_eligible(c);
+        if (root) in_kernel_ = true;
+        out = loop(std::make_unique<ForNode>(), c);
+        if (root) {
+          in_kernel_ = false;
+          out->src = &c;
+          KernelSource ks{sh_, let_slots_, [this](int id) { return levels_of(id); }, [this](int id) { return array_type(id); }, nodes_};
+          out = make_kernel(c, std::move(out), ks);
+        }
+        break;
+      }
       case CmdKind::Par: {
         ++depth_;
         sh_.max_depth = std::max(sh_.max_depth, depth_);
@@ -543,6 +555,7 @@ class Compiler {
       }
     }
     out->src = &c;
+    nodes_[&c] = out.get();
     return out;
   }
 
@@ -551,7 +564,9 @@ class Compiler {
   int depth_ = 0;
   int inner_slot_ = -1;  // the innermost enclosing loop's variable
   std::set<int> let_slots_;  // slots bound by expression lets (may hold ⊥: never in linear forms)
-  std::vector<std::set<int>> par_writes_;  // by enclosing `par` level - 1: the arrays its body assigns
+  std::vector<std::set<int>> par_writes_;
+  bool in_kernel_ = false;  // compiling the nodes of a kernel's nest (fast_kernel.hpp)
+  std::map<const Cmd*, CNode*> nodes_;  // by enclosing `par` level - 1: the arrays its body assigns
   std::map<int, Type> types_;
 
   // The bounds outside the loop; the body with the loop as the innermost one.
@@ -602,65 +617,7 @@ class Compiler {
     if (c.els) collect_let_slots(*c.els);
   }
 
-  static bool add_lin(const Lin& a, const Lin& b, int64_t sign, Lin& out) {
-    out = a;
-    int64_t bc;
-    if (__builtin_mul_overflow(b.c, sign, &bc) || __builtin_add_overflow(out.c, bc, &out.c)) return false;
-    for (const auto& [s, k] : b.t) {
-      int64_t kk;
-      if (__builtin_mul_overflow(k, sign, &kk)) return false;
-      bool found = false;
-      for (auto& [s2, k2] : out.t)
-        if (s2 == s) {
-          if (__builtin_add_overflow(k2, kk, &k2) || k2 == 0) return false;  // cancellation: leave it to the tree
-          found = true;
-        }
-      if (!found) out.t.push_back({s, kk});
-    }
-    return true;
-  }
-
-  bool linear(const Expr& e, Lin& out) {
-    if (e.type != Type::Int) return false;
-    switch (e.kind) {
-      case ExprKind::IntLit: out = Lin{e.ival, {}}; return true;
-      case ExprKind::Var:
-        if (e.var_kind == VarKind::Param) { out = Lin{sh_.params[static_cast<size_t>(e.slot)], {}}; return true; }
-        if (let_slots_.count(e.slot)) return false;
-        out = Lin{0, {{e.slot, 1}}};
-        return true;
-      case ExprKind::Unary: {
-        Lin a;
-        if (e.uop != UnOp::Neg || !linear(*e.args[0], a)) return false;
-        return add_lin(Lin{}, a, -1, out);
-      }
-      case ExprKind::Binary: {
-        Lin a, b;
-        if (!linear(*e.args[0], a) || !linear(*e.args[1], b)) return false;
-        if (e.bop == BinOp::Add) return add_lin(a, b, 1, out);
-        if (e.bop == BinOp::Sub) return add_lin(a, b, -1, out);
-        if (e.bop == BinOp::Mul) {
-          if (!a.t.empty() && !b.t.empty()) return false;
-          const Lin& var = a.t.empty() ? b : a;
-          int64_t k = a.t.empty() ? a.c : b.c;
-          if (k == 0) {  // x * 0 == 0 exactly
-            out = Lin{};
-            return true;
-          }
-          out.t.clear();
-          if (__builtin_mul_overflow(var.c, k, &out.c)) return false;
-          for (const auto& [s, kk] : var.t) {
-            int64_t p;
-            if (__builtin_mul_overflow(kk, k, &p)) return false;
-            out.t.push_back({s, p});
-          }
-          return true;
-        }
-        return false;
-      }
-      default: return false;
-    }
-  }
+  bool linear(const Expr& e, Lin& out) const { return fast::linear(e, sh_.params, let_slots_, out); }
 
   Access access(int id, const std::vector<ExprPtr>& idx) {
     Access a;

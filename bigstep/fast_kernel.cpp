@@ -1,0 +1,790 @@
+// Loop-nest kernels (bigstep/fast_kernel.hpp): the compiler from commands to register code,
+// and the machine that runs it.
+#include "bigstep/fast_kernel.hpp"
+
+#include <cmath>
+
+#include "bigstep/fast_lin.hpp"
+#include "interpreter/eval.hpp"
+#include "interpreter/ops.hpp"
+
+namespace sched::fast {
+namespace {
+
+constexpr uint32_t kNone = UINT32_MAX;
+constexpr size_t kMaxRegs = 512, kMaxAccesses = 128;
+constexpr int kTerms = static_cast<int>(kLinTerms);
+
+// A register: the payload of a Value (value.hpp).
+union R {
+  int64_t i;
+  uint64_t u;
+  float f;
+  double d;
+};
+
+enum Op : uint8_t {
+  // loads and stores by element type, in the order of ctype_index
+  kLd0, kLd9 = kLd0 + 9,
+  kSt0, kSt9 = kSt0 + 9,
+  kAddI, kSubI, kMulI, kNegI,        // Int (𝔸): overflow hands over (⊥)
+  kAddF, kSubF, kMulF, kDivF, kNegF,  // f32
+  kAddD, kSubD, kMulD, kDivD, kNegD,  // f64
+  kAddW, kSubW, kMulW,                // machine integers of type t: wrap-around
+  kDivU, kModU,                       // unsigned machine integers (x / 0 == 0)
+  kCmpS, kCmpU, kCmpF, kCmpD,         // comparison `sub` on i / u / f / d
+  kAnd, kOr, kNot, kSelect,
+  kLinear,                            // c + Σ k·x on Int (the form in lins_[c])
+  kGenUn, kGenBin, kGenCall, kGenCast,  // everything else, through ops.cpp
+  kJz, kJmp,
+  kLoopInit, kLoopNext, kSetEnv,
+  kEnd,
+};
+
+struct Ins {
+  uint8_t op = kEnd;
+  uint8_t sub = 0;          // BinOp / UnOp / Builtin of generic and comparison operations
+  Type t = Type::Invalid;   // result type (wrapping ops, casts, env values)
+  uint16_t stmt = 0;        // the statement this instruction belongs to
+  uint32_t d = kNone, a = kNone, b = kNone, c = kNone, e = kNone;
+  uint32_t x = kNone;       // kLoopInit: the loop's index in loop_streams_
+};
+
+// One subscript: c + Σ k·reg.
+struct Dim {
+  int64_t c = 0;
+  int n = 0;
+  uint32_t reg[kTerms] = {};
+  int64_t k[kTerms] = {};
+};
+
+struct Acc {
+  int id = -1;
+  LevelMask levels = 0;
+  std::vector<Dim> dims;
+  uint32_t inner = kNone;  // the variable register of the innermost loop around the access
+  // A stream: in the innermost loop, the cell is first + t·step (t: the iteration), every
+  // subscript being affine in registers that loop does not change and its variable.
+  bool stream = false;
+};
+
+// A stream's cells during one run of its loop; `safe` when every iteration's cell is in the
+// array (the subscripts are affine in the iteration: checking both ends is enough).
+struct StreamState {
+  int64_t first = 0, step = 0;
+  bool safe = false;
+};
+
+void init_stream(const Acc& acc, const Arr& a, const R* r, int64_t first, int64_t last, StreamState& ss) {
+  ss.safe = false;
+  int64_t f0 = 0, fs = 0;
+  for (size_t d = 0; d < acc.dims.size(); ++d) {
+    const Dim& dm = acc.dims[d];
+    int64_t v0 = dm.c, vl = dm.c, step = 0;
+    for (int t = 0; t < dm.n; ++t) {
+      bool var = dm.reg[t] == acc.inner;
+      int64_t x0 = var ? first : r[dm.reg[t]].i, xl = var ? last : x0, m0, ml;
+      if (!lin_var_ok(x0) || !lin_var_ok(xl) || __builtin_mul_overflow(dm.k[t], x0, &m0) || __builtin_add_overflow(v0, m0, &v0) ||
+          __builtin_mul_overflow(dm.k[t], xl, &ml) || __builtin_add_overflow(vl, ml, &vl))
+        return;
+      if (var && __builtin_add_overflow(step, dm.k[t], &step)) return;
+    }
+    int64_t n = a.shape[d];
+    if (v0 < 0 || v0 >= n || vl < 0 || vl >= n) return;
+    if (__builtin_mul_overflow(fs, n, &fs) || __builtin_add_overflow(fs, step, &fs)) return;
+    f0 = f0 * n + v0;
+  }
+  ss = StreamState{f0, fs, true};
+}
+
+// An access's array during one run of the kernel.
+struct Bound {
+  Arr* a;
+  const int64_t* shape;
+  char* data;
+  const uint8_t* def;  // null when every cell is defined
+  bool note;           // checked mode: some level checks this access
+  // Bytes between this access and the same access kPrefetch iterations of the innermost loop
+  // later, when that leaves the cache line (0: none). Interpreted code cannot overlap cache
+  // misses the way compiled code does, so loads ask for the line in advance.
+  int64_t prefetch;
+};
+
+constexpr int64_t kPrefetch = 8;
+
+int64_t prefetch_bytes(const Acc& acc, const Arr& a, size_t elem) {
+  if (acc.inner == kNone) return 0;
+  int64_t step = 0, stride = 1;
+  for (size_t d = acc.dims.size(); d-- > 0;) {
+    const Dim& dm = acc.dims[d];
+    for (int t = 0; t < dm.n; ++t) {
+      int64_t p;
+      if (dm.reg[t] == acc.inner && (__builtin_mul_overflow(dm.k[t], stride, &p) || __builtin_add_overflow(step, p, &step))) return 0;
+    }
+    if (__builtin_mul_overflow(stride, std::max<int64_t>(a.shape[d], 1), &stride)) return 0;
+  }
+  int64_t bytes;
+  if (__builtin_mul_overflow(step, kPrefetch * static_cast<int64_t>(elem), &bytes)) return 0;
+  return bytes >= 64 * kPrefetch || bytes <= -64 * kPrefetch ? bytes : 0;
+}
+
+struct Stmt {
+  CNode* node;
+  uint32_t resume = 0;  // the instruction after the statement
+};
+
+int ctype_index(Type t) {
+  switch (t) {
+    case Type::Bool: case Type::U8: return 0;
+    case Type::I8: return 1;
+    case Type::I16: return 2;
+    case Type::U16: return 3;
+    case Type::I32: return 4;
+    case Type::U32: return 5;
+    case Type::I64: return 6;
+    case Type::U64: return 7;
+    case Type::F32: return 8;
+    case Type::F64: return 9;
+    default: return -1;
+  }
+}
+
+// The canonical payload of a machine integer of type t holding x modulo 2^bits.
+inline uint64_t wrap(Type t, uint64_t x) {
+  switch (t) {
+    case Type::I8: return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int8_t>(x)));
+    case Type::I16: return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int16_t>(x)));
+    case Type::I32: return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(x)));
+    case Type::U8: return static_cast<uint8_t>(x);
+    case Type::U16: return static_cast<uint16_t>(x);
+    case Type::U32: return static_cast<uint32_t>(x);
+    default: return x;
+  }
+}
+
+template <class T> bool compare(uint8_t op, T x, T y) {
+  switch (static_cast<BinOp>(op)) {
+    case BinOp::Eq: return x == y;
+    case BinOp::Ne: return x != y;
+    case BinOp::Lt: return x < y;
+    case BinOp::Le: return x <= y;
+    case BinOp::Gt: return x > y;
+    default: return x >= y;
+  }
+}
+
+bool eligible_expr(const Expr& e) {
+  if (e.kind == ExprKind::Let || e.kind == ExprKind::TensorRead) return false;
+  for (const auto& a : e.args)
+    if (!eligible_expr(*a)) return false;
+  return true;
+}
+
+bool eligible_cmd(const Cmd& c) {
+  switch (c.kind) {
+    case CmdKind::Par: case CmdKind::Alloc: return false;
+    default: break;
+  }
+  for (const auto& i : c.idx)
+    if (!eligible_expr(*i)) return false;
+  if (c.value && !eligible_expr(*c.value)) return false;
+  if (c.lo && !eligible_expr(*c.lo)) return false;
+  for (const auto& s : c.seq)
+    if (!eligible_cmd(*s)) return false;
+  if (c.body && !eligible_cmd(*c.body)) return false;
+  if (c.els && !eligible_cmd(*c.els)) return false;
+  return true;
+}
+
+struct KernelNode : CNode {
+  KernelNode(CPtr node, Shared& sh) : node_(std::move(node)), sh_(sh) {}
+  void exec(Ctx& cx) const override {
+    if (cx.mode == Mode::Exact || (cx.model && has_annot_)) return node_->exec(cx);
+    sh_.kernel_runs.fetch_add(1, std::memory_order_relaxed);
+    run(cx);
+  }
+
+  CPtr node_;
+  Shared& sh_;
+  std::vector<Ins> code_;
+  std::vector<Stmt> stmts_;
+  std::vector<Acc> accs_;
+  std::vector<Dim> lins_;  // kLinear's forms
+  std::vector<std::vector<uint32_t>> loop_streams_;  // by loop: its streams
+  std::vector<Type> reg_type_;
+  std::vector<std::pair<uint32_t, uint64_t>> consts_;  // register, payload
+  std::vector<std::pair<uint32_t, int>> inputs_;       // register, slot (defined in the environment)
+  bool has_annot_ = false;
+
+  Value value_of(const R* r, uint32_t reg) const {
+    Value v;
+    v.type = reg_type_[reg];
+    v.defined = true;
+    v.u = r[reg].u;
+    return v;
+  }
+
+  static bool flat(const Acc& acc, const Bound& b, const R* r, size_t& out) {
+    size_t f = 0;
+    size_t rank = acc.dims.size();
+    for (size_t d = 0; d < rank; ++d) {
+      const Dim& dm = acc.dims[d];
+      int64_t v = dm.c;
+      for (int t = 0; t < dm.n; ++t) {  // bounded forms (fast_lin.hpp): no overflow
+        int64_t x = r[dm.reg[t]].i;
+        if (!lin_var_ok(x)) return false;
+        v += x * dm.k[t];
+      }
+      if (static_cast<uint64_t>(v) >= static_cast<uint64_t>(b.shape[d])) return false;
+      f = f * static_cast<size_t>(b.shape[d]) + static_cast<size_t>(v);
+    }
+    out = f;
+    return true;
+  }
+
+  void run(Ctx& cx) const;
+};
+
+template <class T> T load_cell(const char* data, size_t f) {
+  return std::atomic_ref<T>(const_cast<T&>(reinterpret_cast<const T*>(data)[f])).load(std::memory_order_relaxed);
+}
+template <class T> void store_cell(char* data, size_t f, T v) {
+  std::atomic_ref<T>(reinterpret_cast<T*>(data)[f]).store(v, std::memory_order_relaxed);
+}
+
+void KernelNode::run(Ctx& cx) const {
+  R r[kMaxRegs];
+  for (const auto& [reg, bits] : consts_) r[reg].u = bits;
+  for (const auto& [reg, slot] : inputs_) {
+    const Value& v = cx.env[static_cast<size_t>(slot)];
+    if (!v.defined) return node_->exec(cx);
+    r[reg].u = v.u;
+  }
+  size_t na = accs_.size();
+  Bound bd[kMaxAccesses];
+  StreamState ss[kMaxAccesses];
+  for (size_t k = 0; k < na; ++k) {
+    Arr* a = cx.arrays[static_cast<size_t>(accs_[k].id)];
+    if (!a) return node_->exec(cx);
+    bd[k] = Bound{a, a->shape.data(), reinterpret_cast<char*>(a->storage.get()), a->all_defined ? nullptr : a->def.get(),
+                  cx.mode == Mode::Checked && accs_[k].levels != 0 && cx.depth > a->base_depth,
+                  prefetch_bytes(accs_[k], *a, elem_size(a->elem))};
+  }
+  const Ins* code = code_.data();
+  uint32_t pc = 0;
+  size_t f = 0;
+
+  // Threaded dispatch: every operation ends with its own indirect jump to the next one.
+  static const void* const labels[] = {
+      &&ld0, &&ld1, &&ld2, &&ld3, &&ld4, &&ld5, &&ld6, &&ld7, &&ld8, &&ld9,
+      &&st0, &&st1, &&st2, &&st3, &&st4, &&st5, &&st6, &&st7, &&st8, &&st9,
+      &&addi, &&subi, &&muli, &&negi, &&addf, &&subf, &&mulf, &&divf, &&negf,
+      &&addd, &&subd, &&muld, &&divd, &&negd, &&addw, &&subw, &&mulw, &&divu, &&modu,
+      &&cmps, &&cmpu, &&cmpf, &&cmpd, &&and_, &&or_, &&not_, &&select, &&linear,
+      &&gen, &&gen, &&gen, &&gen, &&jz, &&jmp, &&loop_init, &&loop_next, &&set_env, &&end};
+  static_assert(sizeof(labels) / sizeof(labels[0]) == kEnd + 1);
+#define SCHED_NEXT   \
+  do {               \
+    ++pc;            \
+    goto *labels[code[pc].op]; \
+  } while (0)
+#define SCHED_IN const Ins& in = code[pc]
+// the cell of access in.c: its stream when safe, else the subscripts with every check
+#define SCHED_CELL                                                                                           \
+  if (const StreamState& st = ss[in.c]; st.safe) f = static_cast<size_t>(st.first + r[accs_[in.c].inner + 1].i * st.step); \
+  else if (!flat(accs_[in.c], bd[in.c], r, f)) goto bail
+  goto *labels[code[pc].op];
+
+#define SCHED_LOAD(N, T, SET)                                                                          \
+  ld##N : {                                                                                          \
+    SCHED_IN;                                                                                        \
+    const Bound& b = bd[in.c];                                                                       \
+    SCHED_CELL;                                                                                      \
+    if (b.prefetch) /* never faults: the address is computed as an integer */                        \
+      __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(b.data) + f * sizeof(T) + static_cast<uintptr_t>(b.prefetch))); \
+    if (b.note) note_access(cx, *b.a, f, false, accs_[in.c].levels);                                 \
+    if (b.def && !std::atomic_ref<uint8_t>(const_cast<uint8_t&>(b.def[f])).load(std::memory_order_relaxed)) goto bail; \
+    T x = load_cell<T>(b.data, f);                                                                   \
+    SET;                                                                                             \
+    SCHED_NEXT;                                                                                      \
+  }
+  SCHED_LOAD(0, uint8_t, r[in.d].u = x)
+  SCHED_LOAD(1, int8_t, r[in.d].i = x)
+  SCHED_LOAD(2, int16_t, r[in.d].i = x)
+  SCHED_LOAD(3, uint16_t, r[in.d].u = x)
+  SCHED_LOAD(4, int32_t, r[in.d].i = x)
+  SCHED_LOAD(5, uint32_t, r[in.d].u = x)
+  SCHED_LOAD(6, int64_t, r[in.d].i = x)
+  SCHED_LOAD(7, uint64_t, r[in.d].u = x)
+  SCHED_LOAD(8, float, (r[in.d].u = 0, r[in.d].f = x))
+  SCHED_LOAD(9, double, r[in.d].d = x)
+#undef SCHED_LOAD
+#define SCHED_STORE(N, T, GET)                                                          \
+  st##N : {                                                                           \
+    SCHED_IN;                                                                         \
+    const Bound& b = bd[in.c];                                                        \
+    if (cx.steps >= cx.step_budget) goto bail;                                        \
+    SCHED_CELL;                                                                       \
+    if (b.note) note_access(cx, *b.a, f, true, accs_[in.c].levels);                   \
+    store_cell<T>(b.data, f, static_cast<T>(GET));                                    \
+    if (b.def) std::atomic_ref<uint8_t>(b.a->def[f]).store(1, std::memory_order_relaxed); \
+    ++cx.steps;                                                                       \
+    SCHED_NEXT;                                                                       \
+  }
+  SCHED_STORE(0, uint8_t, r[in.a].u)
+  SCHED_STORE(1, int8_t, r[in.a].i)
+  SCHED_STORE(2, int16_t, r[in.a].i)
+  SCHED_STORE(3, uint16_t, r[in.a].u)
+  SCHED_STORE(4, int32_t, r[in.a].i)
+  SCHED_STORE(5, uint32_t, r[in.a].u)
+  SCHED_STORE(6, int64_t, r[in.a].i)
+  SCHED_STORE(7, uint64_t, r[in.a].u)
+  SCHED_STORE(8, float, r[in.a].f)
+  SCHED_STORE(9, double, r[in.a].d)
+#undef SCHED_STORE
+#define SCHED_OP(L, BODY) \
+  L : {                   \
+    SCHED_IN;             \
+    BODY;                 \
+    SCHED_NEXT;           \
+  }
+#define SCHED_F32(L, EXPR) SCHED_OP(L, float x = EXPR; r[in.d].u = 0; r[in.d].f = x)
+  SCHED_OP(addi, if (__builtin_add_overflow(r[in.a].i, r[in.b].i, &r[in.d].i)) goto bail)
+  SCHED_OP(subi, if (__builtin_sub_overflow(r[in.a].i, r[in.b].i, &r[in.d].i)) goto bail)
+  SCHED_OP(muli, if (__builtin_mul_overflow(r[in.a].i, r[in.b].i, &r[in.d].i)) goto bail)
+  SCHED_OP(negi, if (__builtin_sub_overflow(int64_t{0}, r[in.a].i, &r[in.d].i)) goto bail)
+  SCHED_F32(addf, r[in.a].f + r[in.b].f)
+  SCHED_F32(subf, r[in.a].f - r[in.b].f)
+  SCHED_F32(mulf, r[in.a].f * r[in.b].f)
+  SCHED_F32(divf, r[in.a].f / r[in.b].f)
+  SCHED_F32(negf, -r[in.a].f)
+  SCHED_OP(addd, r[in.d].d = r[in.a].d + r[in.b].d)
+  SCHED_OP(subd, r[in.d].d = r[in.a].d - r[in.b].d)
+  SCHED_OP(muld, r[in.d].d = r[in.a].d * r[in.b].d)
+  SCHED_OP(divd, r[in.d].d = r[in.a].d / r[in.b].d)
+  SCHED_OP(negd, r[in.d].d = -r[in.a].d)
+  SCHED_OP(addw, r[in.d].u = wrap(in.t, r[in.a].u + r[in.b].u))
+  SCHED_OP(subw, r[in.d].u = wrap(in.t, r[in.a].u - r[in.b].u))
+  SCHED_OP(mulw, r[in.d].u = wrap(in.t, r[in.a].u * r[in.b].u))
+  SCHED_OP(divu, r[in.d].u = r[in.b].u == 0 ? 0 : r[in.a].u / r[in.b].u)
+  SCHED_OP(modu, r[in.d].u = r[in.b].u == 0 ? 0 : r[in.a].u % r[in.b].u)
+  SCHED_OP(cmps, r[in.d].u = compare(in.sub, r[in.a].i, r[in.b].i))
+  SCHED_OP(cmpu, r[in.d].u = compare(in.sub, r[in.a].u, r[in.b].u))
+  SCHED_OP(cmpf, r[in.d].u = compare(in.sub, r[in.a].f, r[in.b].f))
+  SCHED_OP(cmpd, r[in.d].u = compare(in.sub, r[in.a].d, r[in.b].d))
+  SCHED_OP(and_, r[in.d].u = r[in.a].u & r[in.b].u)
+  SCHED_OP(or_, r[in.d].u = r[in.a].u | r[in.b].u)
+  SCHED_OP(not_, r[in.d].u = r[in.a].u ^ 1)
+  SCHED_OP(select, r[in.d].u = r[in.a].u ? r[in.b].u : r[in.c].u)
+  // an affine Int expression: c + Σ k·x, exact (overflow hands over)
+  SCHED_OP(linear, {
+    const Dim& dm = lins_[in.c];
+    int64_t v = dm.c;
+    for (int t = 0; t < dm.n; ++t) {  // bounded forms (fast_lin.hpp): no overflow
+      int64_t x = r[dm.reg[t]].i;
+      if (!lin_var_ok(x)) goto bail;
+      v += x * dm.k[t];
+    }
+    r[in.d].i = v;
+  })
+#undef SCHED_F32
+gen : {
+  SCHED_IN;
+  Value v;
+  if (in.op == kGenUn) v = apply_unop(static_cast<UnOp>(in.sub), value_of(r, in.a));
+  else if (in.op == kGenBin) v = apply_binop(static_cast<BinOp>(in.sub), value_of(r, in.a), value_of(r, in.b));
+  else if (in.op == kGenCast) v = cast_value(in.t, value_of(r, in.a));
+  else {
+    Value args[3];
+    size_t n = 0;
+    for (uint32_t x : {in.a, in.b, in.c})
+      if (x != kNone) args[n++] = value_of(r, x);
+    v = apply_builtin(static_cast<Builtin>(in.sub), std::span<const Value>(args, n));
+  }
+  if (!v.defined) goto bail;
+  r[in.d].u = v.u;
+  SCHED_NEXT;
+}
+jz : {
+  SCHED_IN;
+  pc = r[in.a].u ? pc + 1 : in.e;
+  goto *labels[code[pc].op];
+}
+jmp : {
+  pc = code[pc].e;
+  goto *labels[code[pc].op];
+}
+loop_init : {  // U-FOR: the trip count, then iteration 0 (registers d: var, t, count, first)
+  SCHED_IN;
+  int64_t first, count;
+  if (!trip_count(in.a != kNone, in.a != kNone ? r[in.a].i : 0, r[in.b].i, first, count)) goto bail;
+  if (count == 0) {
+    pc = in.e;
+    goto *labels[code[pc].op];
+  }
+  r[in.d].i = first;
+  r[in.d + 1].i = 0;
+  r[in.d + 2].i = count;
+  r[in.d + 3].i = first;
+  for (uint32_t k : loop_streams_[in.x]) init_stream(accs_[k], *bd[k].a, r, first, first + count - 1, ss[k]);
+  cx.env[in.c] = Value::of_int(first);
+  poll_abort(cx);
+  SCHED_NEXT;
+}
+loop_next : {  // U-FOR: iteration t + 1 in the memory left by iteration t
+  SCHED_IN;
+  int64_t t = ++r[in.d + 1].i;
+  if (t < r[in.d + 2].i) {
+    r[in.d].i = r[in.d + 3].i + t;
+    cx.env[in.c] = Value::of_int(r[in.d].i);
+    poll_abort(cx);
+    pc = in.e;
+    goto *labels[code[pc].op];
+  }
+  SCHED_NEXT;
+}
+set_env : {  // U-LET: the environment holds the binding for statements handed over
+  SCHED_IN;
+  Value v;
+  v.type = in.t;
+  v.defined = true;
+  v.u = r[in.a].u;
+  cx.env[in.c] = v;
+  SCHED_NEXT;
+}
+end:
+  return;
+bail : {
+  // the statement's node decides: it gets stuck as the reference does, or completes it
+  const Stmt& s = stmts_[code[pc].stmt];
+  sh_.kernel_bails.fetch_add(1, std::memory_order_relaxed);
+  s.node->exec(cx);
+  pc = s.resume;
+  goto *labels[code[pc].op];
+}
+#undef SCHED_OP
+#undef SCHED_CELL
+#undef SCHED_IN
+#undef SCHED_NEXT
+}
+
+class KernelCompiler {
+ public:
+  KernelCompiler(KernelNode& k, const KernelSource& src) : k_(k), src_(src) {}
+
+  bool compile(const Cmd& loop) {
+    cmd(loop, k_.node_.get());
+    emit(Ins{kEnd});
+    return ok_ && k_.reg_type_.size() <= kMaxRegs && k_.accs_.size() <= kMaxAccesses && k_.stmts_.size() <= UINT16_MAX;
+  }
+
+ private:
+  KernelNode& k_;
+  const KernelSource& src_;
+  std::map<int, uint32_t> slot_reg_;
+  std::vector<uint32_t> loops_;     // the variable registers of the enclosing loops
+  std::vector<uint32_t> loop_ids_;  // their indices in loop_streams_
+  std::vector<size_t> reg_depth_;   // by register: the loops around its definition (0: set on entry)
+  bool ok_ = true;
+
+  uint32_t reg(Type t, int n = 1) {
+    uint32_t r = static_cast<uint32_t>(k_.reg_type_.size());
+    for (int i = 0; i < n; ++i) {
+      k_.reg_type_.push_back(t);
+      reg_depth_.push_back(loops_.size());
+    }
+    return r;
+  }
+  uint32_t pc() const { return static_cast<uint32_t>(k_.code_.size()); }
+  void emit(Ins in) { k_.code_.push_back(in); }
+  uint32_t constant(const Value& v) {
+    uint32_t r = reg(v.type);
+    reg_depth_[r] = 0;
+    k_.consts_.push_back({r, v.u});
+    return r;
+  }
+  uint32_t slot(int s) {
+    auto it = slot_reg_.find(s);
+    if (it != slot_reg_.end()) return it->second;
+    uint32_t r = reg(Type::Int);  // bound outside the nest: loop variables and command lets in scope
+    reg_depth_[r] = 0;
+    k_.inputs_.push_back({r, s});
+    slot_reg_[s] = r;
+    return r;
+  }
+
+  uint16_t stmt(const Cmd& c, CNode* node) {
+    if (!node) {
+      auto it = src_.nodes.find(&c);
+      if (it == src_.nodes.end()) {
+        ok_ = false;
+        return 0;
+      }
+      node = it->second;
+    }
+    k_.stmts_.push_back(Stmt{node, 0});
+    return static_cast<uint16_t>(k_.stmts_.size() - 1);
+  }
+
+  uint32_t op(uint8_t code, Type t, uint16_t st, uint32_t a, uint32_t b = kNone, uint8_t sub = 0) {
+    Ins in;
+    in.op = code;
+    in.sub = sub;
+    in.t = t;
+    in.stmt = st;
+    in.a = a;
+    in.b = b;
+    in.d = reg(t);
+    emit(in);
+    return in.d;
+  }
+
+  Dim dim(const Lin& l) {
+    Dim dm;
+    dm.c = l.c;
+    for (const auto& [s, k] : l.t) {
+      dm.reg[dm.n] = slot(s);
+      dm.k[dm.n++] = k;
+    }
+    return dm;
+  }
+
+  uint32_t access(int id, const std::vector<ExprPtr>& idx, uint16_t st) {
+    Acc acc;
+    acc.id = id;
+    acc.levels = src_.levels(id);
+    for (const auto& e : idx) {
+      Dim dm;
+      Lin l;
+      if (linear(*e, src_.sh.params, src_.opaque, l)) {
+        dm = dim(l);
+      } else {
+        dm.n = 1;
+        dm.reg[0] = expr(*e, st);
+        dm.k[0] = 1;
+      }
+      acc.dims.push_back(dm);
+    }
+    acc.inner = loops_.empty() ? kNone : loops_.back();
+    acc.stream = acc.inner != kNone;
+    for (const Dim& dm : acc.dims)
+      for (int t = 0; t < dm.n; ++t)
+        if (dm.reg[t] != acc.inner && reg_depth_[dm.reg[t]] >= loops_.size()) acc.stream = false;  // changes in the loop
+    if (acc.stream) k_.loop_streams_[loop_ids_.back()].push_back(static_cast<uint32_t>(k_.accs_.size()));
+    k_.accs_.push_back(std::move(acc));
+    return static_cast<uint32_t>(k_.accs_.size() - 1);
+  }
+
+  uint32_t expr(const Expr& e, uint16_t st) {
+    if (e.type == Type::Int && (e.kind == ExprKind::Unary || e.kind == ExprKind::Binary)) {
+      Lin l;  // an affine index expression: one operation (bounded forms agree with the tree)
+      if (linear(e, src_.sh.params, src_.opaque, l)) {
+        if (l.t.empty()) return constant(Value::of_int(l.c));
+        Dim dm = dim(l);
+        if (dm.n == 1 && dm.k[0] == 1 && dm.c == 0) return dm.reg[0];
+        k_.lins_.push_back(dm);
+        Ins in;
+        in.op = kLinear;
+        in.stmt = st;
+        in.c = static_cast<uint32_t>(k_.lins_.size() - 1);
+        in.d = reg(Type::Int);
+        emit(in);
+        return in.d;
+      }
+    }
+    switch (e.kind) {
+      case ExprKind::IntLit:
+      case ExprKind::FloatLit:
+      case ExprKind::BoolLit: return constant(literal_value(e));
+      case ExprKind::Var:
+        if (e.var_kind == VarKind::Param) return constant(Value::of_int(src_.sh.params[static_cast<size_t>(e.slot)]));
+        return slot(e.slot);
+      case ExprKind::ArrayRead: {
+        int ci = ctype_index(src_.array_type(e.id));
+        if (ci < 0) {
+          ok_ = false;
+          return 0;
+        }
+        uint32_t acc = access(e.id, e.args, st);
+        Ins in;
+        in.op = static_cast<uint8_t>(kLd0 + ci);
+        in.stmt = st;
+        in.c = acc;
+        in.d = reg(e.type);
+        emit(in);
+        return in.d;
+      }
+      case ExprKind::Unary: {
+        uint32_t a = expr(*e.args[0], st);
+        if (e.uop == UnOp::Not) return op(kNot, Type::Bool, st, a);
+        Type t = e.args[0]->type;
+        if (t == Type::Int) return op(kNegI, t, st, a);
+        if (t == Type::F32) return op(kNegF, t, st, a);
+        if (t == Type::F64) return op(kNegD, t, st, a);
+        return op(kGenUn, e.type, st, a, kNone, static_cast<uint8_t>(e.uop));
+      }
+      case ExprKind::Binary: return binary(e, st);
+      case ExprKind::Call: {
+        std::vector<uint32_t> args;
+        for (const auto& a : e.args) args.push_back(expr(*a, st));
+        if (e.fn == Builtin::Cast) return op(kGenCast, e.type, st, args[0]);
+        if (e.fn == Builtin::Select) {
+          uint32_t d = op(kSelect, e.type, st, args[0], args[1]);
+          k_.code_.back().c = args[2];
+          return d;
+        }
+        uint32_t d = op(kGenCall, e.type, st, args[0], args.size() > 1 ? args[1] : kNone, static_cast<uint8_t>(e.fn));
+        k_.code_.back().c = args.size() > 2 ? args[2] : kNone;
+        return d;
+      }
+      case ExprKind::Cast: return op(kGenCast, e.type, st, expr(*e.args[0], st));
+      default: ok_ = false; return 0;
+    }
+  }
+
+  uint32_t binary(const Expr& e, uint16_t st) {
+    uint32_t a = expr(*e.args[0], st), b = expr(*e.args[1], st);
+    Type t = e.args[0]->type;
+    BinOp o = e.bop;
+    auto sub = static_cast<uint8_t>(o);
+    if (is_logical(o)) return op(o == BinOp::And ? kAnd : kOr, Type::Bool, st, a, b);
+    if (is_comparison(o)) {
+      uint8_t code = t == Type::F32 ? kCmpF : t == Type::F64 ? kCmpD : (t == Type::Bool || is_unsigned_int(t)) ? kCmpU : kCmpS;
+      return op(code, Type::Bool, st, a, b, sub);
+    }
+    if (t == Type::Int) {
+      if (o == BinOp::Add) return op(kAddI, t, st, a, b);
+      if (o == BinOp::Sub) return op(kSubI, t, st, a, b);
+      if (o == BinOp::Mul) return op(kMulI, t, st, a, b);
+    } else if (t == Type::F32 || t == Type::F64) {
+      bool f = t == Type::F32;
+      if (o == BinOp::Add) return op(f ? kAddF : kAddD, t, st, a, b);
+      if (o == BinOp::Sub) return op(f ? kSubF : kSubD, t, st, a, b);
+      if (o == BinOp::Mul) return op(f ? kMulF : kMulD, t, st, a, b);
+      if (o == BinOp::Div) return op(f ? kDivF : kDivD, t, st, a, b);
+    } else if (is_machine_int(t)) {
+      if (o == BinOp::Add) return op(kAddW, t, st, a, b);
+      if (o == BinOp::Sub) return op(kSubW, t, st, a, b);
+      if (o == BinOp::Mul) return op(kMulW, t, st, a, b);
+      if (is_unsigned_int(t) && o == BinOp::Div) return op(kDivU, t, st, a, b);
+      if (is_unsigned_int(t) && o == BinOp::Mod) return op(kModU, t, st, a, b);
+    }
+    return op(kGenBin, e.type, st, a, b, sub);
+  }
+
+  void patch_resume(uint16_t st) { k_.stmts_[st].resume = pc(); }
+
+  void cmd(const Cmd& c, CNode* node = nullptr) {
+    switch (c.kind) {
+      case CmdKind::Skip: return;
+      case CmdKind::Seq:
+        for (const auto& s : c.seq) cmd(*s);
+        return;
+      case CmdKind::Assign: {  // U-ASSIGN
+        if (c.annot) k_.has_annot_ = true;
+        int ci = ctype_index(src_.array_type(c.id));
+        if (ci < 0) {
+          ok_ = false;
+          return;
+        }
+        uint16_t st = stmt(c, node);
+        uint32_t v = expr(*c.value, st);
+        Ins in;
+        in.op = static_cast<uint8_t>(kSt0 + ci);
+        in.stmt = st;
+        in.a = v;
+        in.c = access(c.id, c.idx, st);
+        emit(in);
+        patch_resume(st);
+        return;
+      }
+      case CmdKind::If: {  // U-IF-TRUE, U-IF-FALSE
+        uint16_t st = stmt(c, node);
+        Ins jz;
+        jz.op = kJz;
+        jz.stmt = st;
+        jz.a = expr(*c.value, st);
+        uint32_t at = pc();
+        emit(jz);
+        cmd(*c.body);
+        if (c.els) {
+          uint32_t jmp = pc();
+          emit(Ins{kJmp});
+          k_.code_[at].e = pc();
+          cmd(*c.els);
+          k_.code_[jmp].e = pc();
+        } else {
+          k_.code_[at].e = pc();
+        }
+        patch_resume(st);
+        return;
+      }
+      case CmdKind::Let: {  // U-LET
+        uint16_t st = stmt(c, node);
+        uint32_t v = expr(*c.value, st);
+        Ins set;
+        set.op = kSetEnv;
+        set.stmt = st;
+        set.t = c.value->type;
+        set.a = v;
+        set.c = static_cast<uint32_t>(c.slot);
+        emit(set);
+        auto saved = slot_reg_.find(c.slot) != slot_reg_.end() ? std::optional<uint32_t>(slot_reg_[c.slot]) : std::nullopt;
+        slot_reg_[c.slot] = v;
+        cmd(*c.body);
+        if (saved) slot_reg_[c.slot] = *saved;
+        else slot_reg_.erase(c.slot);
+        patch_resume(st);
+        return;
+      }
+      case CmdKind::For: {  // U-FOR
+        uint16_t st = stmt(c, node);
+        Ins init;
+        init.op = kLoopInit;
+        init.stmt = st;
+        init.a = c.lo ? expr(*c.lo, st) : kNone;
+        init.b = expr(*c.value, st);
+        init.d = reg(Type::Int, 4);
+        init.c = static_cast<uint32_t>(c.slot);
+        init.x = static_cast<uint32_t>(k_.loop_streams_.size());
+        k_.loop_streams_.emplace_back();
+        uint32_t at = pc();
+        emit(init);
+        auto saved = slot_reg_.find(c.slot) != slot_reg_.end() ? std::optional<uint32_t>(slot_reg_[c.slot]) : std::nullopt;
+        slot_reg_[c.slot] = init.d;
+        loops_.push_back(init.d);
+        loop_ids_.push_back(init.x);
+        cmd(*c.body);
+        loops_.pop_back();
+        loop_ids_.pop_back();
+        if (saved) slot_reg_[c.slot] = *saved;
+        else slot_reg_.erase(c.slot);
+        Ins next;
+        next.op = kLoopNext;
+        next.stmt = st;
+        next.d = init.d;
+        next.c = init.c;
+        next.e = at + 1;
+        emit(next);
+        k_.code_[at].e = pc();
+        patch_resume(st);
+        return;
+      }
+      default: ok_ = false; return;
+    }
+  }
+};
+
+}  // namespace
+
+bool kernel_eligible(const Cmd& loop) { return loop.kind == CmdKind::For && eligible_cmd(loop); }
+
+CPtr make_kernel(const Cmd& loop, CPtr node, const KernelSource& src) {
+  auto k = std::make_unique<KernelNode>(std::move(node), src.sh);
+  k->src = &loop;
+  KernelCompiler kc(*k, src);
+  if (!kc.compile(loop)) return std::move(k->node_);
+  return k;
+}
+
+}  // namespace sched::fast
