@@ -210,6 +210,19 @@ using LevelMask = uint64_t;
 constexpr LevelMask kAllLevels = ~LevelMask{0};
 inline bool checks_level(LevelMask m, int level) { return level >= 64 || ((m >> level) & 1) != 0; }
 
+// A shadow word (checked mode), one per cell and `par` level:
+// stamp (24 bits: the loop instance) | owner (38 bits: the first iteration to touch the cell)
+// | W (written by some iteration) | M (touched by an iteration other than the owner).
+// M and W together: two iterations touched the cell and one wrote it.
+constexpr int kStampShift = 40;
+constexpr uint64_t kOwnerMask = (uint64_t{1} << 38) - 1;
+constexpr uint64_t kMaxStamp = (uint64_t{1} << 24) - 1;
+// Whether an access by iteration `me` of instance `stamp` leaves the word `s` as it is: the
+// iteration owns the cell in this instance and, for a write, has written it already.
+inline bool shadow_unchanged(uint64_t s, uint64_t stamp, uint64_t me, bool write) {
+  return (s >> kStampShift) == stamp && ((s >> 2) & kOwnerMask) == me && (!write || (s & 2) != 0);
+}
+
 // The memory access hook of every read and write (before a write's store). Exact mode records
 // every access; checked mode the levels of `mask` that have shadow words.
 void note_access(Ctx& cx, Arr& a, size_t flat, bool write, LevelMask mask);

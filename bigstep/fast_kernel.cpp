@@ -73,6 +73,7 @@ struct Acc {
 struct StreamState {
   int64_t first = 0, step = 0;
   bool safe = false;
+  bool noted[2] = {false, false};  // step 0: the cell was noted (read, write) in this run of the loop
 };
 
 void init_stream(const Acc& acc, const Arr& a, const R* r, int64_t first, int64_t last, StreamState& ss) {
@@ -94,7 +95,7 @@ void init_stream(const Acc& acc, const Arr& a, const R* r, int64_t first, int64_
     if (__builtin_mul_overflow(fs, n, &fs) || __builtin_add_overflow(fs, step, &fs)) return;
     f0 = f0 * n + v0;
   }
-  ss = StreamState{f0, fs, true};
+  ss = StreamState{f0, fs, true, {false, false}};
 }
 
 // An access's array during one run of the kernel.
@@ -103,7 +104,12 @@ struct Bound {
   const int64_t* shape;
   char* data;
   const uint8_t* def;  // null when every cell is defined
-  bool note;           // checked mode: some level checks this access
+  // Checked mode: 0 no level checks this access; 1 one level, whose words are `shadow`, for
+  // iteration `me` of instance `stamp` (fixed during a kernel run: kernels hold no `par`);
+  // 2 several levels (note_access).
+  uint8_t note;
+  std::atomic<uint64_t>* shadow;
+  uint64_t stamp, me;
   // Bytes between this access and the same access kPrefetch iterations of the innermost loop
   // later, when that leaves the cache line (0: none). Interpreted code cannot overlap cache
   // misses the way compiled code does, so loads ask for the line in advance.
@@ -245,6 +251,18 @@ struct KernelNode : CNode {
   void run(Ctx& cx) const;
 };
 
+// The race-check note of an access (checked mode): the shadow word unchanged is checked
+// inline; a cell that stays the same through a loop (a stream of step 0) is noted once per
+// kind and run of the loop, the later notes by the same iteration changing nothing.
+inline void note(Ctx& cx, const Bound& b, StreamState& st, const Acc& acc, size_t f, bool write) {
+  if (st.safe && st.step == 0) {
+    if (st.noted[write]) return;
+    st.noted[write] = true;
+  }
+  if (b.note == 1 && shadow_unchanged(b.shadow[f].load(std::memory_order_acquire), b.stamp, b.me, write)) return;
+  note_access(cx, *b.a, f, write, acc.levels);
+}
+
 template <class T> T load_cell(const char* data, size_t f) {
   return std::atomic_ref<T>(const_cast<T&>(reinterpret_cast<const T*>(data)[f])).load(std::memory_order_relaxed);
 }
@@ -266,9 +284,23 @@ void KernelNode::run(Ctx& cx) const {
   for (size_t k = 0; k < na; ++k) {
     Arr* a = cx.arrays[static_cast<size_t>(accs_[k].id)];
     if (!a) return node_->exec(cx);
-    bd[k] = Bound{a, a->shape.data(), reinterpret_cast<char*>(a->storage.get()), a->all_defined ? nullptr : a->def.get(),
-                  cx.mode == Mode::Checked && accs_[k].levels != 0 && cx.depth > a->base_depth,
-                  prefetch_bytes(accs_[k], *a, elem_size(a->elem))};
+    Bound& b = bd[k];
+    b = Bound{a, a->shape.data(), reinterpret_cast<char*>(a->storage.get()), a->all_defined ? nullptr : a->def.get(), 0, nullptr, 0, 0,
+              prefetch_bytes(accs_[k], *a, elem_size(a->elem))};
+    if (cx.mode == Mode::Checked && accs_[k].levels != 0 && cx.depth > a->base_depth) {
+      int levels = 0, level = 0;
+      int top = std::min(cx.depth, a->base_depth + static_cast<int>(a->shadow.size()));
+      for (int l = a->base_depth + 1; l <= top; ++l)
+        if (checks_level(accs_[k].levels, l)) ++levels, level = l;
+      if (levels == 1) {
+        b.note = 1;
+        b.shadow = a->shadow[static_cast<size_t>(level - a->base_depth - 1)].get();
+        b.stamp = cx.stamp[static_cast<size_t>(level)];
+        b.me = cx.iter[static_cast<size_t>(level)];
+      } else if (levels > 1) {
+        b.note = 2;
+      }
+    }
   }
   const Ins* code = code_.data();
   uint32_t pc = 0;
@@ -302,7 +334,7 @@ void KernelNode::run(Ctx& cx) const {
     SCHED_CELL;                                                                                      \
     if (b.prefetch) /* never faults: the address is computed as an integer */                        \
       __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(b.data) + f * sizeof(T) + static_cast<uintptr_t>(b.prefetch))); \
-    if (b.note) note_access(cx, *b.a, f, false, accs_[in.c].levels);                                 \
+    if (b.note) note(cx, b, ss[in.c], accs_[in.c], f, false);                                        \
     if (b.def && !std::atomic_ref<uint8_t>(const_cast<uint8_t&>(b.def[f])).load(std::memory_order_relaxed)) goto bail; \
     T x = load_cell<T>(b.data, f);                                                                   \
     SET;                                                                                             \
@@ -325,7 +357,7 @@ void KernelNode::run(Ctx& cx) const {
     const Bound& b = bd[in.c];                                                        \
     if (cx.steps >= cx.step_budget) goto bail;                                        \
     SCHED_CELL;                                                                       \
-    if (b.note) note_access(cx, *b.a, f, true, accs_[in.c].levels);                   \
+    if (b.note) note(cx, b, ss[in.c], accs_[in.c], f, true);                          \
     store_cell<T>(b.data, f, static_cast<T>(GET));                                    \
     if (b.def) std::atomic_ref<uint8_t>(b.a->def[f]).store(1, std::memory_order_relaxed); \
     ++cx.steps;                                                                       \

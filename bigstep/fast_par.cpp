@@ -40,13 +40,7 @@ void check_annotation(Ctx& cx, const Cmd& c, Arr& a, size_t flat, const Value& v
 
 namespace {
 
-// ---------------- shadow words (checked mode) ----------------
-// stamp (24 bits: the loop instance) | owner (38 bits: the first iteration to touch the cell)
-// | W (written by some iteration) | M (touched by an iteration other than the owner).
-// M and W together: two iterations touched the cell and one wrote it.
-constexpr int kStampShift = 40;
-constexpr uint64_t kOwnerMask = (uint64_t{1} << 38) - 1;
-constexpr uint64_t kMaxStamp = (uint64_t{1} << 24) - 1;
+// ---------------- shadow words (checked mode): layout in fast_engine.hpp ----------------
 
 [[noreturn]] void flag(Ctx& cx) {
   cx.inst->flagged.store(true, std::memory_order_relaxed);
