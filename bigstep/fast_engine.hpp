@@ -126,7 +126,9 @@ struct Ctx {
   int depth = 0;                   // `par` levels entered
   std::vector<uint64_t> stamp;     // by level: the instance's stamp (checked mode)
   std::vector<uint64_t> iter;      // by level: the iteration (0-based)
-  std::vector<Undo>* undo = nullptr;  // first writes at level 1 (checked mode)
+  std::vector<Undo>* undo = nullptr;  // first writes at level 1 (checked mode), this thread's
+  tbb::enumerable_thread_specific<std::vector<Undo>>* undos = nullptr;  // every thread's (parallel nested loops)
+  bool spread = false;             // nested `par` loops run in parallel (the enclosing ones are narrower than the machine)
   Instance* inst = nullptr;        // the parallel instance this context runs in
   std::vector<Frame*> frames;      // exact mode: the open loop instances, outermost first
   uint64_t steps = 0;

@@ -32,12 +32,14 @@ enum Op : uint8_t {
   kAddD, kSubD, kMulD, kDivD, kNegD,  // f64
   kAddW, kSubW, kMulW,                // machine integers of type t: wrap-around
   kDivU, kModU,                       // unsigned machine integers (x / 0 == 0)
-  kCmpS, kCmpU, kCmpF, kCmpD,         // comparison `sub` on i / u / f / d
+  kCmpU, kCmpF, kCmpD,                // comparison `sub` on u / f / d
+  kLtS, kLeS, kGtS, kGeS, kEqS, kNeS,  // the comparisons on i, one operation each
   kAnd, kOr, kNot, kSelect,
+  kLtAndS, kLeAndS, kGtAndS, kGeAndS, kEqAndS, kNeAndS,  // a && (b < c) ... on i: a chain of conditions, one operation per link
   kLinear,                            // c + Σ k·x on Int (the form in lins_[c])
   kGenUn, kGenBin, kGenCall, kGenCast,  // everything else, through ops.cpp
   kJz, kJmp,
-  kLoopInit, kLoopNext, kSetEnv,
+  kLoopInit, kLoopNext,
   kEnd,
 };
 
@@ -58,14 +60,44 @@ struct Dim {
   int64_t k[kTerms] = {};
 };
 
+// An affine form over registers, of any length (streams, computed at loop entry only).
+struct Form {
+  int64_t c = 0;
+  std::vector<std::pair<uint32_t, int64_t>> t;
+};
+
+// A form as streams evaluate it at loop entry: c + Σ k·reg over registers the loop does not
+// change, plus step·x for the loop's variable x.
+struct SForm {
+  int64_t c = 0;
+  int n = 0;
+  uint32_t reg[kTerms] = {};
+  int64_t k[kTerms] = {};
+  int64_t step = 0;
+};
+
+// The values of f at the loop's first and last iterations; false on overflow or a variable
+// beyond kLinVar (fast_lin.hpp).
+bool eval_ends(const SForm& f, const R* r, int64_t first, int64_t last, int64_t& v0, int64_t& vl) {
+  int64_t v = f.c, m0, ml;
+  for (int t = 0; t < f.n; ++t) {
+    int64_t y = r[f.reg[t]].i, m;
+    if (!lin_var_ok(y) || __builtin_mul_overflow(f.k[t], y, &m) || __builtin_add_overflow(v, m, &v)) return false;
+  }
+  return !__builtin_mul_overflow(f.step, first, &m0) && !__builtin_add_overflow(v, m0, &v0) &&
+         !__builtin_mul_overflow(f.step, last, &ml) && !__builtin_add_overflow(v, ml, &vl);
+}
+
 struct Acc {
   int id = -1;
   LevelMask levels = 0;
   std::vector<Dim> dims;
   uint32_t inner = kNone;  // the variable register of the innermost loop around the access
   // A stream: in the innermost loop, the cell is first + t·step (t: the iteration), every
-  // subscript being affine in registers that loop does not change and its variable.
+  // subscript being affine (`sdims`) in registers that loop does not change and its variable,
+  // once the affine lets of the nest it reads (`lets`) are replaced by their forms.
   bool stream = false;
+  std::vector<SForm> sdims, lets;
 };
 
 // A stream's cells during one run of its loop; `safe` when every iteration's cell is in the
@@ -76,23 +108,23 @@ struct StreamState {
   bool noted[2] = {false, false};  // step 0: the cell was noted (read, write) in this run of the loop
 };
 
+// At the loop's entry (iterations first..last): the stream's first cell and step, safe when
+// both ends are in the array on every dimension (then every iteration is), and the lets it
+// replaced stay below kLinVar there (then the subscripts, evaluated as the program writes
+// them, agree with the forms: fast_lin.hpp).
 void init_stream(const Acc& acc, const Arr& a, const R* r, int64_t first, int64_t last, StreamState& ss) {
   ss.safe = false;
+  if (!lin_var_ok(first) || !lin_var_ok(last)) return;
+  int64_t v0, vl;
+  for (const SForm& l : acc.lets)
+    if (!eval_ends(l, r, first, last, v0, vl) || !lin_var_ok(v0) || !lin_var_ok(vl)) return;
   int64_t f0 = 0, fs = 0;
-  for (size_t d = 0; d < acc.dims.size(); ++d) {
-    const Dim& dm = acc.dims[d];
-    int64_t v0 = dm.c, vl = dm.c, step = 0;
-    for (int t = 0; t < dm.n; ++t) {
-      bool var = dm.reg[t] == acc.inner;
-      int64_t x0 = var ? first : r[dm.reg[t]].i, xl = var ? last : x0, m0, ml;
-      if (!lin_var_ok(x0) || !lin_var_ok(xl) || __builtin_mul_overflow(dm.k[t], x0, &m0) || __builtin_add_overflow(v0, m0, &v0) ||
-          __builtin_mul_overflow(dm.k[t], xl, &ml) || __builtin_add_overflow(vl, ml, &vl))
-        return;
-      if (var && __builtin_add_overflow(step, dm.k[t], &step)) return;
-    }
+  size_t rank = acc.sdims.size();
+  for (size_t d = 0; d < rank; ++d) {
+    const SForm& fm = acc.sdims[d];
     int64_t n = a.shape[d];
-    if (v0 < 0 || v0 >= n || vl < 0 || vl >= n) return;
-    if (__builtin_mul_overflow(fs, n, &fs) || __builtin_add_overflow(fs, step, &fs)) return;
+    if (!eval_ends(fm, r, first, last, v0, vl) || v0 < 0 || v0 >= n || vl < 0 || vl >= n) return;
+    if (__builtin_mul_overflow(fs, n, &fs) || __builtin_add_overflow(fs, fm.step, &fs)) return;
     f0 = f0 * n + v0;
   }
   ss = StreamState{f0, fs, true, {false, false}};
@@ -117,6 +149,7 @@ struct Bound {
 };
 
 constexpr int64_t kPrefetch = 8;
+constexpr int64_t kMinStream = 4;
 
 int64_t prefetch_bytes(const Acc& acc, const Arr& a, size_t elem) {
   if (acc.inner == kNone) return 0;
@@ -134,9 +167,17 @@ int64_t prefetch_bytes(const Acc& acc, const Arr& a, size_t elem) {
   return bytes >= 64 * kPrefetch || bytes <= -64 * kPrefetch ? bytes : 0;
 }
 
+// A variable of the nest: its slot in the environment and its register.
+struct Binding {
+  int slot;
+  uint32_t reg;
+  Type type;
+};
+
 struct Stmt {
   CNode* node;
-  uint32_t resume = 0;  // the instruction after the statement
+  uint32_t resume = 0;         // the instruction after the statement
+  std::vector<Binding> scope;  // the nest's variables in scope
 };
 
 int ctype_index(Type t) {
@@ -312,8 +353,9 @@ void KernelNode::run(Ctx& cx) const {
       &&st0, &&st1, &&st2, &&st3, &&st4, &&st5, &&st6, &&st7, &&st8, &&st9,
       &&addi, &&subi, &&muli, &&negi, &&addf, &&subf, &&mulf, &&divf, &&negf,
       &&addd, &&subd, &&muld, &&divd, &&negd, &&addw, &&subw, &&mulw, &&divu, &&modu,
-      &&cmps, &&cmpu, &&cmpf, &&cmpd, &&and_, &&or_, &&not_, &&select, &&linear,
-      &&gen, &&gen, &&gen, &&gen, &&jz, &&jmp, &&loop_init, &&loop_next, &&set_env, &&end};
+      &&cmpu, &&cmpf, &&cmpd, &&lts, &&les, &&gts, &&ges, &&eqs, &&nes,
+      &&and_, &&or_, &&not_, &&select, &&lt_and, &&le_and, &&gt_and, &&ge_and, &&eq_and, &&ne_and, &&linear,
+      &&gen, &&gen, &&gen, &&gen, &&jz, &&jmp, &&loop_init, &&loop_next, &&end};
   static_assert(sizeof(labels) / sizeof(labels[0]) == kEnd + 1);
 #define SCHED_NEXT   \
   do {               \
@@ -400,7 +442,6 @@ void KernelNode::run(Ctx& cx) const {
   SCHED_OP(mulw, r[in.d].u = wrap(in.t, r[in.a].u * r[in.b].u))
   SCHED_OP(divu, r[in.d].u = r[in.b].u == 0 ? 0 : r[in.a].u / r[in.b].u)
   SCHED_OP(modu, r[in.d].u = r[in.b].u == 0 ? 0 : r[in.a].u % r[in.b].u)
-  SCHED_OP(cmps, r[in.d].u = compare(in.sub, r[in.a].i, r[in.b].i))
   SCHED_OP(cmpu, r[in.d].u = compare(in.sub, r[in.a].u, r[in.b].u))
   SCHED_OP(cmpf, r[in.d].u = compare(in.sub, r[in.a].f, r[in.b].f))
   SCHED_OP(cmpd, r[in.d].u = compare(in.sub, r[in.a].d, r[in.b].d))
@@ -408,6 +449,16 @@ void KernelNode::run(Ctx& cx) const {
   SCHED_OP(or_, r[in.d].u = r[in.a].u | r[in.b].u)
   SCHED_OP(not_, r[in.d].u = r[in.a].u ^ 1)
   SCHED_OP(select, r[in.d].u = r[in.a].u ? r[in.b].u : r[in.c].u)
+#define SCHED_CMP(L, LA, OP)                                   \
+  SCHED_OP(L, r[in.d].u = r[in.a].i OP r[in.b].i ? 1 : 0)      \
+  SCHED_OP(LA, r[in.d].u = r[in.a].u & (r[in.b].i OP r[in.c].i ? 1 : 0))
+  SCHED_CMP(lts, lt_and, <)
+  SCHED_CMP(les, le_and, <=)
+  SCHED_CMP(gts, gt_and, >)
+  SCHED_CMP(ges, ge_and, >=)
+  SCHED_CMP(eqs, eq_and, ==)
+  SCHED_CMP(nes, ne_and, !=)
+#undef SCHED_CMP
   // an affine Int expression: c + Σ k·x, exact (overflow hands over)
   SCHED_OP(linear, {
     const Dim& dm = lins_[in.c];
@@ -458,8 +509,11 @@ loop_init : {  // U-FOR: the trip count, then iteration 0 (registers d: var, t, 
   r[in.d + 1].i = 0;
   r[in.d + 2].i = count;
   r[in.d + 3].i = first;
-  for (uint32_t k : loop_streams_[in.x]) init_stream(accs_[k], *bd[k].a, r, first, first + count - 1, ss[k]);
-  cx.env[in.c] = Value::of_int(first);
+  // streams pay off from a few iterations on (fewer: the subscripts are computed per access)
+  if (count >= kMinStream)
+    for (uint32_t k : loop_streams_[in.x]) init_stream(accs_[k], *bd[k].a, r, first, first + count - 1, ss[k]);
+  else
+    for (uint32_t k : loop_streams_[in.x]) ss[k].safe = false;
   poll_abort(cx);
   SCHED_NEXT;
 }
@@ -468,28 +522,26 @@ loop_next : {  // U-FOR: iteration t + 1 in the memory left by iteration t
   int64_t t = ++r[in.d + 1].i;
   if (t < r[in.d + 2].i) {
     r[in.d].i = r[in.d + 3].i + t;
-    cx.env[in.c] = Value::of_int(r[in.d].i);
     poll_abort(cx);
     pc = in.e;
     goto *labels[code[pc].op];
   }
   SCHED_NEXT;
 }
-set_env : {  // U-LET: the environment holds the binding for statements handed over
-  SCHED_IN;
-  Value v;
-  v.type = in.t;
-  v.defined = true;
-  v.u = r[in.a].u;
-  cx.env[in.c] = v;
-  SCHED_NEXT;
-}
 end:
   return;
 bail : {
-  // the statement's node decides: it gets stuck as the reference does, or completes it
+  // the statement's node decides: it gets stuck as the reference does, or completes it; the
+  // environment first receives the nest's variables in scope (U-LET, U-FOR bindings)
   const Stmt& s = stmts_[code[pc].stmt];
   sh_.kernel_bails.fetch_add(1, std::memory_order_relaxed);
+  for (const Binding& v : s.scope) {
+    Value x;
+    x.type = v.type;
+    x.defined = true;
+    x.u = r[v.reg].u;
+    cx.env[static_cast<size_t>(v.slot)] = x;
+  }
   s.node->exec(cx);
   pc = s.resume;
   goto *labels[code[pc].op];
@@ -514,6 +566,8 @@ class KernelCompiler {
   KernelNode& k_;
   const KernelSource& src_;
   std::map<int, uint32_t> slot_reg_;
+  std::vector<Binding> scope_;  // the nest's variables in scope
+  std::map<uint32_t, Form> let_form_;  // registers of affine lets: their forms over other registers
   std::vector<uint32_t> loops_;     // the variable registers of the enclosing loops
   std::vector<uint32_t> loop_ids_;  // their indices in loop_streams_
   std::vector<size_t> reg_depth_;   // by register: the loops around its definition (0: set on entry)
@@ -554,7 +608,7 @@ class KernelCompiler {
       }
       node = it->second;
     }
-    k_.stmts_.push_back(Stmt{node, 0});
+    k_.stmts_.push_back(Stmt{node, 0, scope_});
     return static_cast<uint16_t>(k_.stmts_.size() - 1);
   }
 
@@ -569,6 +623,51 @@ class KernelCompiler {
     in.d = reg(t);
     emit(in);
     return in.d;
+  }
+
+  // f as a stream of the loop whose variable is `var`: false when a register changes in the
+  // loop (the innermost one) or there are too many terms.
+  bool stream_form(const Form& f, uint32_t var, SForm& out) const {
+    out = SForm{};
+    out.c = f.c;
+    for (const auto& [reg, k] : f.t) {
+      if (reg == var) {
+        out.step = k;
+      } else {
+        if (reg_depth_[reg] >= loops_.size() || out.n == kTerms) return false;
+        out.reg[out.n] = reg;
+        out.k[out.n++] = k;
+      }
+    }
+    return true;
+  }
+
+  static bool add_term(Form& f, uint32_t reg, int64_t k) {
+    for (auto& [r, k2] : f.t)
+      if (r == reg) return !__builtin_add_overflow(k2, k, &k2);
+    f.t.push_back({reg, k});
+    return true;
+  }
+
+  // dm with the registers of affine lets replaced by their forms (noted in `lets`); false on
+  // overflow.
+  bool expand(const Dim& dm, Form& f, std::vector<Form>* lets) const {
+    f = Form{dm.c, {}};
+    for (int t = 0; t < dm.n; ++t) {
+      auto it = let_form_.find(dm.reg[t]);
+      if (it == let_form_.end()) {
+        if (!add_term(f, dm.reg[t], dm.k[t])) return false;
+        continue;
+      }
+      if (lets) lets->push_back(it->second);
+      int64_t kc;
+      if (__builtin_mul_overflow(it->second.c, dm.k[t], &kc) || __builtin_add_overflow(f.c, kc, &f.c)) return false;
+      for (const auto& [reg, k] : it->second.t) {
+        int64_t kk;
+        if (__builtin_mul_overflow(k, dm.k[t], &kk) || !add_term(f, reg, kk)) return false;
+      }
+    }
+    return true;
   }
 
   Dim dim(const Lin& l) {
@@ -599,9 +698,22 @@ class KernelCompiler {
     }
     acc.inner = loops_.empty() ? kNone : loops_.back();
     acc.stream = acc.inner != kNone;
-    for (const Dim& dm : acc.dims)
-      for (int t = 0; t < dm.n; ++t)
-        if (dm.reg[t] != acc.inner && reg_depth_[dm.reg[t]] >= loops_.size()) acc.stream = false;  // changes in the loop
+    std::vector<Form> lets;
+    for (const Dim& dm : acc.dims) {
+      Form f;
+      SForm sf;
+      acc.stream = acc.stream && expand(dm, f, &lets) && stream_form(f, acc.inner, sf);
+      acc.sdims.push_back(sf);
+    }
+    for (const Form& l : lets) {
+      SForm sf;
+      acc.stream = acc.stream && stream_form(l, acc.inner, sf);
+      acc.lets.push_back(sf);
+    }
+    if (!acc.stream) {
+      acc.sdims.clear();
+      acc.lets.clear();
+    }
     if (acc.stream) k_.loop_streams_[loop_ids_.back()].push_back(static_cast<uint32_t>(k_.accs_.size()));
     k_.accs_.push_back(std::move(acc));
     return static_cast<uint32_t>(k_.accs_.size() - 1);
@@ -674,14 +786,35 @@ class KernelCompiler {
     }
   }
 
+  // The offset of a comparison among kLtS.. and kLtAndS..
+  static int signed_cmp(BinOp o) {
+    switch (o) {
+      case BinOp::Lt: return 0;
+      case BinOp::Le: return 1;
+      case BinOp::Gt: return 2;
+      case BinOp::Ge: return 3;
+      case BinOp::Eq: return 4;
+      default: return 5;
+    }
+  }
+
   uint32_t binary(const Expr& e, uint16_t st) {
+    const Expr& rhs = *e.args[1];
+    if (e.bop == BinOp::And && rhs.kind == ExprKind::Binary && is_comparison(rhs.bop) &&
+        (rhs.args[0]->type == Type::Int || is_signed_int(rhs.args[0]->type))) {
+      uint32_t a = expr(*e.args[0], st), b = expr(*rhs.args[0], st), c = expr(*rhs.args[1], st);
+      uint32_t d = op(static_cast<uint8_t>(kLtAndS + signed_cmp(rhs.bop)), Type::Bool, st, a, b);
+      k_.code_.back().c = c;
+      return d;
+    }
     uint32_t a = expr(*e.args[0], st), b = expr(*e.args[1], st);
     Type t = e.args[0]->type;
     BinOp o = e.bop;
     auto sub = static_cast<uint8_t>(o);
     if (is_logical(o)) return op(o == BinOp::And ? kAnd : kOr, Type::Bool, st, a, b);
     if (is_comparison(o)) {
-      uint8_t code = t == Type::F32 ? kCmpF : t == Type::F64 ? kCmpD : (t == Type::Bool || is_unsigned_int(t)) ? kCmpU : kCmpS;
+      if (t == Type::Int || is_signed_int(t)) return op(static_cast<uint8_t>(kLtS + signed_cmp(o)), Type::Bool, st, a, b);
+      uint8_t code = t == Type::F32 ? kCmpF : t == Type::F64 ? kCmpD : kCmpU;  // bool, unsigned
       return op(code, Type::Bool, st, a, b, sub);
     }
     if (t == Type::Int) {
@@ -754,16 +887,16 @@ class KernelCompiler {
       case CmdKind::Let: {  // U-LET
         uint16_t st = stmt(c, node);
         uint32_t v = expr(*c.value, st);
-        Ins set;
-        set.op = kSetEnv;
-        set.stmt = st;
-        set.t = c.value->type;
-        set.a = v;
-        set.c = static_cast<uint32_t>(c.slot);
-        emit(set);
+        scope_.push_back(Binding{c.slot, v, c.value->type});
+        bool fresh = c.value->kind != ExprKind::Var && !let_form_.count(v) && reg_depth_[v] == loops_.size();
+        Lin l;
+        Form f;
+        if (fresh && linear(*c.value, src_.sh.params, src_.opaque, l) && expand(dim(l), f, nullptr))
+          let_form_[v] = std::move(f);  // an affine let: streams see through it
         auto saved = slot_reg_.find(c.slot) != slot_reg_.end() ? std::optional<uint32_t>(slot_reg_[c.slot]) : std::nullopt;
         slot_reg_[c.slot] = v;
         cmd(*c.body);
+        scope_.pop_back();
         if (saved) slot_reg_[c.slot] = *saved;
         else slot_reg_.erase(c.slot);
         patch_resume(st);
@@ -786,7 +919,9 @@ class KernelCompiler {
         slot_reg_[c.slot] = init.d;
         loops_.push_back(init.d);
         loop_ids_.push_back(init.x);
+        scope_.push_back(Binding{c.slot, init.d, Type::Int});
         cmd(*c.body);
+        scope_.pop_back();
         loops_.pop_back();
         loop_ids_.pop_back();
         if (saved) slot_reg_[c.slot] = *saved;

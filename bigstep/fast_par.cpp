@@ -5,6 +5,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <mutex>
 
@@ -210,6 +211,62 @@ void nested_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
   cx.env[slot] = saved;
 }
 
+// A nested `par` whose iterations run in parallel (oneTBB), when the enclosing parallel loops
+// leave cores idle (Ctx::spread): each iteration in its own context, checked on its own
+// shadow level as nested_par does. A stuck iteration: the smallest one is reported (every
+// smaller iteration runs to its end), as the sequential loop would; in checked mode the
+// outermost instance then replays exactly.
+void spread_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
+  Shared& sh = *cx.sh;
+  size_t d = static_cast<size_t>(cx.depth + 1);
+  uint64_t st = 0;
+  if (cx.mode == Mode::Checked) {
+    st = sh.stamps.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (st > kMaxStamp || static_cast<uint64_t>(count) > kOwnerMask) flag(cx);  // out of stamps: decide by replay
+  }
+  Instance& inst = *cx.inst;
+  std::mutex mu;
+  std::optional<Candidate> stuck;
+  std::atomic<int64_t> min_fail{INT64_MAX};
+  bool spread = count < tbb::this_task_arena::max_concurrency();
+  tbb::parallel_for(tbb::blocked_range<int64_t>(0, count), [&](const tbb::blocked_range<int64_t>& r) {
+    Ctx t;
+    t.sh = &sh;
+    t.mode = cx.mode;
+    t.env = cx.env;
+    t.arrays = cx.arrays;
+    t.depth = static_cast<int>(d);
+    t.stamp = cx.stamp;
+    t.iter = cx.iter;
+    t.stamp[d] = st;
+    t.undos = cx.undos;
+    if (cx.undos) t.undo = &cx.undos->local();
+    t.inst = &inst;
+    t.top_iter = cx.top_iter;
+    t.spread = spread;
+    for (int64_t i = r.begin(); i < r.end(); ++i) {
+      if (inst.abort.load(std::memory_order_relaxed) || i > min_fail.load(std::memory_order_relaxed)) break;
+      t.iter[d] = static_cast<uint64_t>(i);
+      t.env[n.slot] = Value::of_int(first + i);
+      try {
+        n.body->exec(t);
+      } catch (Stuck& s) {
+        int64_t m = min_fail.load();
+        while (i < m && !min_fail.compare_exchange_weak(m, i)) {
+        }
+        std::lock_guard<std::mutex> g(mu);
+        if (!stuck || i < stuck->iter) stuck = Candidate{i, std::move(s.outcome)};
+        break;
+      } catch (const Abort&) {
+        break;
+      }
+    }
+    sh.steps.fetch_add(t.steps, std::memory_order_relaxed);
+  });
+  if (stuck) throw Stuck{std::move(stuck->outcome)};
+  if (inst.abort.load()) throw Abort{};
+}
+
 void clear_shadows(Ctx& cx) {
   for (Arr* a : cx.arrays)
     if (a && a->base_depth == 0)
@@ -257,6 +314,8 @@ void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
     t.iter.assign(cx.iter.size(), 0);
     t.stamp[1] = st;
     t.undo = &undos.local();
+    t.undos = &undos;
+    t.spread = count < tbb::this_task_arena::max_concurrency() && !sh.models && sh.o.max_steps == 0;
     t.inst = &inst;
     t.step_budget = budget;
     if (sh.models) t.model = &sh.models->per_thread.local();
@@ -325,6 +384,7 @@ void ParNode::exec(Ctx& cx) const {
   int64_t first, count;
   range(cx, first, count);
   if (cx.mode == Mode::Exact) exact_par(*this, cx, first, count);
+  else if (cx.depth > 0 && cx.spread && count > 1) spread_par(*this, cx, first, count);
   else if (cx.depth > 0) nested_par(*this, cx, first, count);
   else if (count > 0) top_par(*this, cx, first, count);
 }

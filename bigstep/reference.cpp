@@ -77,7 +77,7 @@ class Engine {
     array_types_.resize(static_cast<size_t>(p.num_array_ids));
     for (size_t i = 0; i < p.arrays.size(); ++i) { array_names_[i] = p.arrays[i].name; array_types_[i] = p.arrays[i].elem; }
     env_.assign(static_cast<size_t>(std::max(p.num_slots, 1)), Value::bottom(Type::Int));
-    if (o.annotations) collect_annotations(*p.body);
+    collect(*p.body);
   }
 
   Result run() {
@@ -96,11 +96,12 @@ class Engine {
   std::vector<Type> array_types_;
   std::map<const Expr*, std::shared_ptr<const Model::Compiled>> annot_code_;
 
-  void collect_annotations(const Cmd& c) {
-    if (c.kind == CmdKind::Assign && c.annot) annot_code_[c.annot.get()] = o_.annotations->compile(*c.annot, p_.num_slots);
-    for (const auto& s : c.seq) collect_annotations(*s);
-    if (c.body) collect_annotations(*c.body);
-    if (c.els) collect_annotations(*c.els);
+  // The names and types of local arrays (for reports) and, when annotations are checked, their code.
+  void collect(const Cmd& c) {
+    if (o_.annotations && c.kind == CmdKind::Assign && c.annot) annot_code_[c.annot.get()] = o_.annotations->compile(*c.annot, p_.num_slots);
+    for (const auto& s : c.seq) collect(*s);
+    if (c.body) collect(*c.body);
+    if (c.els) collect(*c.els);
     if (c.kind == CmdKind::Alloc) {
       array_names_[static_cast<size_t>(c.id)] = c.name;
       array_types_[static_cast<size_t>(c.id)] = c.elem;

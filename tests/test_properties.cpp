@@ -279,6 +279,76 @@ TEST(Properties, NativeAgreesWithTheReferenceBitForBit) {
 
 #include "bigstep/fast.hpp"
 
+// The loop-nest kernels (bigstep/fast_kernel.hpp) against the reference, without annotations
+// (with them the nodes run): outcome, words and memory on 1 and 2 threads, and the memory
+// without race checks. Counts the cases that ran kernels and those where a kernel handed a
+// statement to the nodes (an error, an undefined value, ...), so that both paths show.
+TEST(Properties, FastKernelsAgreeWithTheReference) {
+  int cases = 0, compared = 0, with_kernels = 0, handed_over = 0, ok = 0, racy = 0, stuck = 0;
+  bool passed = rc::check("kernels give the reference's outcome, words and memory", [&] {
+    fuzz::GenOptions go;
+    go.racy = *rc::gen::arbitrary<bool>();
+    auto g = *fuzz::gen_program(go);
+    ++cases;
+    RC_LOG() << print_program(g.program);
+    Loaded l = load_text(print_program(g.program), "gen.sched");
+    RC_ASSERT(l.stage == LoadStage::Ok);
+    std::vector<int64_t> params;
+    for (size_t i = 0; i < l.program->params.size(); ++i) params.push_back(*rc::gen::inRange<int64_t>(1, 8));
+    ModelOptions mo;
+    mo.seed = *rc::gen::inRange<uint64_t>(0, 1000);
+    RunSetup init;
+    if (!prepare_run(*l.program, params, mo, init).ok()) return;
+    RunSetup ref = init;
+    ReferenceOptions ro;
+    ro.max_steps = 1'000'000;
+    Outcome o = run_reference(*l.program, ref, ro);
+    if (o.kind == OutcomeKind::Inconclusive) return;
+    ++compared;
+    bool kernels = false, handover = false;
+    for (int threads : {1, 2}) {
+      RunSetup st = init;
+      FastOptions fo;
+      fo.threads = threads;
+      FastStats fs;
+      Outcome f = run_fast(*l.program, st, fo, &fs);
+      kernels = kernels || fs.kernel_runs > 0;
+      handover = handover || fs.kernel_bails > 0;
+      RC_ASSERT(f.kind == o.kind);
+      if (!o.ok()) {
+        RC_ASSERT(f.message == o.message);
+        RC_ASSERT(f.details == o.details);
+        RC_ASSERT(f.loc.line == o.loc.line);
+        RC_ASSERT(f.loc.col == o.loc.col);
+      } else {
+        for (size_t a = 0; a < ref.arrays.size(); ++a)
+          for (size_t c = 0; c < ref.arrays[a].size(); ++c) RC_ASSERT(identical(ref.arrays[a].cells[c], st.arrays[a].cells[c]));
+      }
+    }
+    if (o.ok()) {
+      ++ok;
+      RunSetup st = init;
+      FastOptions fo;
+      fo.threads = 2;
+      fo.check_races = false;
+      RC_ASSERT(run_fast(*l.program, st, fo).ok());
+      for (size_t a = 0; a < ref.arrays.size(); ++a)
+        for (size_t c = 0; c < ref.arrays[a].size(); ++c) RC_ASSERT(identical(ref.arrays[a].cells[c], st.arrays[a].cells[c]));
+    } else if (o.kind == OutcomeKind::Race) {
+      ++racy;
+    } else {
+      ++stuck;
+    }
+    with_kernels += kernels;
+    handed_over += handover;
+  });
+  EXPECT_TRUE(passed);
+  std::cout << "[kernels] cases " << cases << ", run " << compared << ": with kernels " << with_kernels << ", a statement handed to the nodes "
+            << handed_over << "; ok " << ok << ", races " << racy << ", stuck " << stuck << "\n";
+  EXPECT_GT(with_kernels, 0);
+  EXPECT_GT(handed_over, 0);
+}
+
 TEST(Properties, FastEngineAgreesWithTheReference) {
   int cases = 0, compared = 0, ok = 0, racy = 0, rw = 0, ww = 0, replayed_ok = 0, stuck = 0, annotation = 0;
   std::map<std::string, int> injected;
