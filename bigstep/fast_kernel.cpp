@@ -3,6 +3,8 @@
 #include "bigstep/fast_kernel.hpp"
 
 #include <cmath>
+#include <optional>
+#include <set>
 
 #include "bigstep/fast_lin.hpp"
 #include "interpreter/eval.hpp"
@@ -88,6 +90,21 @@ bool eval_ends(const SForm& f, const R* r, int64_t first, int64_t last, int64_t&
          !__builtin_mul_overflow(f.step, last, &ml) && !__builtin_add_overflow(v, ml, &vl);
 }
 
+// A loop of the nest whose bounds are fixed for a whole kernel run (forms over registers set
+// on entry): its variable register and bounds.
+struct FixedLoop {
+  uint32_t var;
+  bool has_lo;
+  Form lo, hi;
+};
+
+// An access whose subscripts are affine in registers fixed for the kernel run and in the
+// variables of fixed loops: its cell is base + Σ stride·var, checked in bounds once per run
+// over the box of the loops' ranges (a box stream).
+struct BoxForm {
+  std::vector<Form> dims, lets;  // over fixed registers and fixed loops' variables
+};
+
 struct Acc {
   int id = -1;
   LevelMask levels = 0;
@@ -98,10 +115,20 @@ struct Acc {
   // once the affine lets of the nest it reads (`lets`) are replaced by their forms.
   bool stream = false;
   std::vector<SForm> sdims, lets;
+  std::optional<BoxForm> box;
 };
 
 // A stream's cells during one run of its loop; `safe` when every iteration's cell is in the
 // array (the subscripts are affine in the iteration: checking both ends is enough).
+// A box stream during one kernel run.
+struct BoxState {
+  bool safe = false;
+  int n = 0;
+  int64_t base = 0;
+  uint32_t var[kTerms] = {};
+  int64_t stride[kTerms] = {};
+};
+
 struct StreamState {
   int64_t first = 0, step = 0;
   bool safe = false;
@@ -258,6 +285,7 @@ struct KernelNode : CNode {
   std::vector<Acc> accs_;
   std::vector<Dim> lins_;  // kLinear's forms
   std::vector<std::vector<uint32_t>> loop_streams_;  // by loop: its streams
+  std::vector<FixedLoop> fixed_;                     // loops whose bounds are fixed for a run
   std::vector<Type> reg_type_;
   std::vector<std::pair<uint32_t, uint64_t>> consts_;  // register, payload
   std::vector<std::pair<uint32_t, int>> inputs_;       // register, slot (defined in the environment)
@@ -290,7 +318,69 @@ struct KernelNode : CNode {
   }
 
   void run(Ctx& cx) const;
+  void init_boxes(const R* r, const Bound* bd, BoxState* box) const;
 };
+
+// The range of f over the box of the fixed loops' ranges (`lo`, `hi` by variable register);
+// false on overflow or a value beyond kLinVar.
+bool form_range(const Form& f, const R* r, const std::map<uint32_t, std::pair<int64_t, int64_t>>& ranges, int64_t& lo, int64_t& hi) {
+  lo = hi = f.c;
+  for (const auto& [reg, k] : f.t) {
+    auto it = ranges.find(reg);
+    int64_t a = it == ranges.end() ? r[reg].i : it->second.first, b = it == ranges.end() ? a : it->second.second, ma, mb;
+    if (!lin_var_ok(a) || !lin_var_ok(b) || __builtin_mul_overflow(k, a, &ma) || __builtin_mul_overflow(k, b, &mb)) return false;
+    if (__builtin_add_overflow(lo, std::min(ma, mb), &lo) || __builtin_add_overflow(hi, std::max(ma, mb), &hi)) return false;
+  }
+  return true;
+}
+
+// On entry: the fixed loops' ranges, then every box stream's base and strides, safe when the
+// whole box is in the array and the lets it sees through stay below kLinVar (fast_lin.hpp).
+void KernelNode::init_boxes(const R* r, const Bound* bd, BoxState* box) const {
+  std::map<uint32_t, std::pair<int64_t, int64_t>> ranges;
+  std::set<uint32_t> empty;  // loops that run no iteration (their accesses never run)
+  for (const FixedLoop& l : fixed_) {
+    int64_t lo = 0, hi, unused, first, count;
+    if ((l.has_lo && !form_range(l.lo, r, ranges, lo, unused)) || !form_range(l.hi, r, ranges, unused, hi) ||
+        !trip_count(l.has_lo, lo, hi, first, count))
+      return;  // no box is safe: every access computes its cell
+    if (count == 0) empty.insert(l.var);
+    else ranges[l.var] = {first, first + count - 1};
+  }
+  for (size_t k = 0; k < accs_.size(); ++k) {
+    const Acc& acc = accs_[k];
+    if (!acc.box) continue;
+    BoxState b;
+    bool ok = true;
+    int64_t lo, hi;
+    for (const Form& l : acc.box->lets) ok = ok && form_range(l, r, ranges, lo, hi) && lin_var_ok(lo) && lin_var_ok(hi);
+    std::map<uint32_t, int64_t> strides;
+    for (size_t d = 0; d < acc.box->dims.size() && ok; ++d) {
+      const Form& fm = acc.box->dims[d];
+      int64_t n = bd[k].shape[d];
+      ok = form_range(fm, r, ranges, lo, hi) && lo >= 0 && hi < n && !__builtin_mul_overflow(b.base, n, &b.base);
+      for (auto& [reg, s] : strides) ok = ok && !__builtin_mul_overflow(s, n, &s);
+      int64_t c = fm.c;
+      for (const auto& [reg, kk] : fm.t) {
+        if (empty.count(reg)) ok = false;
+        if (ranges.count(reg)) {
+          ok = ok && !__builtin_add_overflow(strides[reg], kk, &strides[reg]);
+        } else {
+          int64_t m;
+          ok = ok && !__builtin_mul_overflow(kk, r[reg].i, &m) && !__builtin_add_overflow(c, m, &c);
+        }
+      }
+      ok = ok && !__builtin_add_overflow(b.base, c, &b.base);
+    }
+    if (!ok || strides.size() > static_cast<size_t>(kTerms)) continue;
+    for (const auto& [reg, s] : strides) {
+      b.var[b.n] = reg;
+      b.stride[b.n++] = s;
+    }
+    b.safe = true;
+    box[k] = b;
+  }
+}
 
 // The race-check note of an access (checked mode): the shadow word unchanged is checked
 // inline; a cell that stays the same through a loop (a stream of step 0) is noted once per
@@ -343,6 +433,8 @@ void KernelNode::run(Ctx& cx) const {
       }
     }
   }
+  BoxState box[kMaxAccesses];
+  init_boxes(r, bd, box);
   const Ins* code = code_.data();
   uint32_t pc = 0;
   size_t f = 0;
@@ -366,6 +458,11 @@ void KernelNode::run(Ctx& cx) const {
 // the cell of access in.c: its stream when safe, else the subscripts with every check
 #define SCHED_CELL                                                                                           \
   if (const StreamState& st = ss[in.c]; st.safe) f = static_cast<size_t>(st.first + r[accs_[in.c].inner + 1].i * st.step); \
+  else if (const BoxState& bx = box[in.c]; bx.safe) {                                                  \
+    int64_t v = bx.base;                                                                               \
+    for (int t = 0; t < bx.n; ++t) v += bx.stride[t] * r[bx.var[t]].i;                                 \
+    f = static_cast<size_t>(v);                                                                        \
+  } \
   else if (!flat(accs_[in.c], bd[in.c], r, f)) goto bail
   goto *labels[code[pc].op];
 
@@ -568,6 +665,7 @@ class KernelCompiler {
   std::map<int, uint32_t> slot_reg_;
   std::vector<Binding> scope_;  // the nest's variables in scope
   std::map<uint32_t, Form> let_form_;  // registers of affine lets: their forms over other registers
+  std::set<uint32_t> fixed_vars_;      // the variable registers of fixed loops
   std::vector<uint32_t> loops_;     // the variable registers of the enclosing loops
   std::vector<uint32_t> loop_ids_;  // their indices in loop_streams_
   std::vector<size_t> reg_depth_;   // by register: the loops around its definition (0: set on entry)
@@ -640,6 +738,24 @@ class KernelCompiler {
       }
     }
     return true;
+  }
+
+  // Whether f is over registers fixed for the run and variables of fixed loops.
+  bool fixed(const Form& f) const {
+    for (const auto& [reg, k] : f.t)
+      if (reg_depth_[reg] != 0 && !fixed_vars_.count(reg)) return false;
+    return true;
+  }
+
+  // Notes `c` (variable register `var`) as a fixed loop when its bounds are affine in fixed
+  // registers and the variables of enclosing fixed loops.
+  void fixed_loop(const Cmd& c, uint32_t var) {
+    FixedLoop l{var, c.lo != nullptr, {}, {}};
+    Lin lo, hi;
+    if (c.lo && !(linear(*c.lo, src_.sh.params, src_.opaque, lo) && expand(dim(lo), l.lo, nullptr) && fixed(l.lo))) return;
+    if (!(linear(*c.value, src_.sh.params, src_.opaque, hi) && expand(dim(hi), l.hi, nullptr) && fixed(l.hi))) return;
+    fixed_vars_.insert(var);
+    k_.fixed_.push_back(std::move(l));
   }
 
   static bool add_term(Form& f, uint32_t reg, int64_t k) {
@@ -715,6 +831,15 @@ class KernelCompiler {
       acc.lets.clear();
     }
     if (acc.stream) k_.loop_streams_[loop_ids_.back()].push_back(static_cast<uint32_t>(k_.accs_.size()));
+    BoxForm bf;
+    bool box = true;
+    for (const Dim& dm : acc.dims) {
+      Form f;
+      box = box && expand(dm, f, &bf.lets) && fixed(f);
+      bf.dims.push_back(std::move(f));
+    }
+    for (const Form& l : bf.lets) box = box && fixed(l);
+    if (box) acc.box = std::move(bf);
     k_.accs_.push_back(std::move(acc));
     return static_cast<uint32_t>(k_.accs_.size() - 1);
   }
@@ -915,6 +1040,7 @@ class KernelCompiler {
         k_.loop_streams_.emplace_back();
         uint32_t at = pc();
         emit(init);
+        fixed_loop(c, init.d);
         auto saved = slot_reg_.find(c.slot) != slot_reg_.end() ? std::optional<uint32_t>(slot_reg_[c.slot]) : std::nullopt;
         slot_reg_[c.slot] = init.d;
         loops_.push_back(init.d);
