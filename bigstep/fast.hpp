@@ -4,7 +4,10 @@
 // - Storage is dense and typed (one buffer of the element type per array plus a definedness
 //   byte per cell); the program is compiled once into a tree of typed nodes (slots instead of
 //   names, parameters folded, affine subscripts as coefficient vectors).
-// - The outermost `par` loops run in parallel with oneTBB; nested ones run inside their thread.
+// - Loop nests without `par` or `allocate` run as register code (bigstep/fast_kernel.hpp),
+//   which hands any statement that meets an unusual case back to the nodes.
+// - The outermost `par` loops run in parallel with oneTBB; nested ones run inside their thread,
+//   or in parallel too when the enclosing ones have fewer iterations than the machine has cores.
 // - Race checks (U-PARLOOP) are exact and use per-cell shadow state: for every enclosing `par`
 //   level, a 64-bit word per cell records the instance, the first iteration that touched the
 //   cell, whether it was written and whether another iteration touched it. Two iterations

@@ -27,6 +27,7 @@ struct Engines {
   ModelOptions mo;
   RunSetup init;
   bool ready = false;
+  bool kernels = true;
 
   Engines(const std::string& text, const std::vector<std::string>& ps = {}) {
     Loaded l = load_text(text, "t.sched");
@@ -60,6 +61,7 @@ struct Engines {
     fo.check_races = check;
     fo.annotations = annotations ? &mo : nullptr;
     fo.max_steps = max_steps;
+    fo.kernels = kernels;
     r.outcome = run_fast(*program, r.state, fo, &r.stats);
     return r;
   }
@@ -198,4 +200,92 @@ TEST(Fast, StepBoundIsInconclusiveNeverOk) {
   Ran f = en.fast(2, true, false, 5000);
   EXPECT_EQ(f.outcome.kind, OutcomeKind::Inconclusive) << joined(f.outcome);
   EXPECT_EQ(en.fast(2, true, false, 0).outcome.kind, OutcomeKind::Ok);
+}
+
+// Kernels (bigstep/fast_kernel.hpp) run the nests of the examples when annotations are off:
+// the reference's outcome and memory on 1 and 2 threads, and the nodes' memory.
+TEST(Fast, KernelsAgreeWithTheReferenceOnEveryExample) {
+  uint64_t runs = 0;
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(SCHED_EXAMPLES_DIR)) {
+    if (e.path().extension() != ".sched") continue;
+    std::string text = slurp(e.path().string());
+    auto ex = read_expectation(text);
+    ASSERT_TRUE(ex) << e.path();
+    if (ex->outcome == "type-error" || ex->outcome == "parse-error") continue;
+    Engines en(text, ex->params);
+    ASSERT_TRUE(en.ready) << e.path();
+    Ran ref = en.reference(false);
+    Ran one = en.fast(1, true, false), two = en.fast(2, true, false);
+    std::string name = e.path().filename().string();
+    expect_same(ref, one, name + " (kernels, 1 thread)");
+    expect_same(ref, two, name + " (kernels, 2 threads)");
+    en.kernels = false;
+    expect_same(one, en.fast(2, true, false), name + " (nodes only)");
+    runs += one.stats.kernel_runs;
+    ++n;
+  }
+  EXPECT_GE(n, 20);
+  EXPECT_GT(runs, 20u);
+}
+
+// Everything unusual inside a kernel goes to the statement's node: the reference's words, or
+// the statement completed by the general path.
+TEST(Fast, KernelsHandUnusualStatementsToTheNodes) {
+  struct Case {
+    const char* text;
+    std::vector<std::string> params;
+    OutcomeKind kind;
+    bool handed_over;
+  };
+  const std::vector<Case> cases = {
+      // an undefined cell read in the middle of the nest
+      {"array a : i32[8];\narray b : i32[8];\npar i < 1 { for k < 8 { if k < 5 { a[k] := k }; b[k] := a[k] + 1 } }\n", {},
+       OutcomeKind::Error, true},
+      // out of bounds from iteration 8 on (the loop's stream is not safe)
+      {"array a : i32[8];\nfor k < 10 { a[k] := k }\n", {}, OutcomeKind::OutOfBounds, true},
+      // an Int overflow in a let
+      {"param N;\narray a : i64[4];\nfor k < 4 { let x = k * N; a[k] := i64(x) }\n", {"N=4611686018427387904"}, OutcomeKind::Error, true},
+      // guarded reads past the end: no box, every cell checked, nothing to hand over
+      {"tensor X(i) : i32;\ninput x[i] : i32[8] = X(i);\narray y : i32[8];\n"
+       "for k < 8 { if k + 2 < 8 { y[k] := x[k + 2] } else { y[k] := 0 } }\n",
+       {}, OutcomeKind::Ok, false},
+      // a triangular nest (inner bounds affine in the outer variable)
+      {"array a : i32[8, 8];\nfor i < 8 { for j < i + 1 { a[i, j] := i32(i * j) } }\n", {}, OutcomeKind::Ok, false},
+      // variables beyond the affine forms' bound (2^31): the general path completes them
+      {"param N;\narray a : i32[4];\nfor k = N to N + 3 { let x = k + 1; a[x - N - 1] := 1 }\n", {"N=1099511627776"}, OutcomeKind::Ok, true},
+      // a trip count that overflows
+      {"param N;\narray a : i32[1];\nfor k < 2 { for j = 0 - N to N { a[0] := 1 } }\n", {"N=9223372036854775807"}, OutcomeKind::Error, true},
+  };
+  for (const Case& c : cases) {
+    Engines en(c.text, c.params);
+    ASSERT_TRUE(en.ready) << c.text;
+    Ran ref = en.reference(false);
+    EXPECT_EQ(ref.outcome.kind, c.kind) << c.text << joined(ref.outcome);
+    for (int threads : {1, 2}) {
+      Ran f = en.fast(threads, true, false);
+      expect_same(ref, f, c.text);
+      EXPECT_GT(f.stats.kernel_runs, 0u) << c.text;
+      EXPECT_EQ(f.stats.kernel_bails > 0, c.handed_over) << c.text;
+    }
+  }
+  // the step budget inside a kernel: inconclusive
+  Engines en("array a : i32[4];\nfor k < 1000 { a[k % 4] := k }\n");
+  Ran f = en.fast(1, true, false, 100);
+  EXPECT_EQ(f.outcome.kind, OutcomeKind::Inconclusive) << joined(f.outcome);
+  EXPECT_GT(f.stats.kernel_bails, 0u);
+}
+
+// A nested `par` under an outer one of a single iteration runs in parallel (Ctx::spread):
+// the same outcomes as the reference, race witnesses included.
+TEST(Fast, NarrowOuterLoopsSpreadTheirNestedLoops) {
+  for (const char* t : {"array a : i32[64];\npar b < 1 { par i < 64 { a[i] := i } }\n",
+                        "array a : i32[64];\npar b < 1 { par i < 64 { a[i / 2] := i } }\n",
+                        "array a : i32[64];\npar b < 1 { par i < 64 { a[i] := a[63 - i] } }\n",
+                        "array a : i32[64];\npar b < 1 { par i < 64 { a[i + 1] := i } }\n"}) {
+    Engines en(t);
+    Ran ref = en.reference(false);
+    expect_same(ref, en.fast(1, true, false), t);
+    expect_same(ref, en.fast(2, true, false), t);
+  }
 }
