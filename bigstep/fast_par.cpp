@@ -211,6 +211,30 @@ void nested_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
   cx.env[slot] = saved;
 }
 
+// The context of a thread running iterations of a parallel loop instance `inst` at level
+// `depth` (stamp `stamp`): the environment and arrays in scope, the enclosing levels'
+// stamps and iterations.
+Ctx child(const Ctx& cx, Instance& inst, int depth, uint64_t stamp) {
+  Ctx t;
+  t.sh = cx.sh;
+  t.mode = cx.mode;
+  t.env = cx.env;
+  t.arrays = cx.arrays;
+  t.depth = depth;
+  t.stamp = cx.stamp;
+  t.iter = cx.iter;
+  t.stamp[static_cast<size_t>(depth)] = stamp;
+  t.inst = &inst;
+  return t;
+}
+
+// min = min(min, i), atomically.
+void lower_to(std::atomic<int64_t>& min, int64_t i) {
+  int64_t m = min.load();
+  while (i < m && !min.compare_exchange_weak(m, i)) {
+  }
+}
+
 // A nested `par` whose iterations run in parallel (oneTBB), when the enclosing parallel loops
 // leave cores idle (Ctx::spread): each iteration in its own context, checked on its own
 // shadow level as nested_par does. A stuck iteration: the smallest one is reported (every
@@ -230,18 +254,9 @@ void spread_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
   std::atomic<int64_t> min_fail{INT64_MAX};
   bool spread = count < tbb::this_task_arena::max_concurrency();
   tbb::parallel_for(tbb::blocked_range<int64_t>(0, count), [&](const tbb::blocked_range<int64_t>& r) {
-    Ctx t;
-    t.sh = &sh;
-    t.mode = cx.mode;
-    t.env = cx.env;
-    t.arrays = cx.arrays;
-    t.depth = static_cast<int>(d);
-    t.stamp = cx.stamp;
-    t.iter = cx.iter;
-    t.stamp[d] = st;
+    Ctx t = child(cx, inst, static_cast<int>(d), st);
     t.undos = cx.undos;
     if (cx.undos) t.undo = &cx.undos->local();
-    t.inst = &inst;
     t.top_iter = cx.top_iter;
     t.spread = spread;
     for (int64_t i = r.begin(); i < r.end(); ++i) {
@@ -251,9 +266,7 @@ void spread_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
       try {
         n.body->exec(t);
       } catch (Stuck& s) {
-        int64_t m = min_fail.load();
-        while (i < m && !min_fail.compare_exchange_weak(m, i)) {
-        }
+        lower_to(min_fail, i);
         std::lock_guard<std::mutex> g(mu);
         if (!stuck || i < stuck->iter) stuck = Candidate{i, std::move(s.outcome)};
         break;
@@ -304,15 +317,7 @@ void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
     if (!into || c.iter < into->iter) into = std::move(c);
   };
   tbb::parallel_for(tbb::blocked_range<int64_t>(0, count), [&](const tbb::blocked_range<int64_t>& r) {
-    Ctx t;
-    t.sh = &sh;
-    t.mode = cx.mode;
-    t.env = cx.env;
-    t.arrays = cx.arrays;
-    t.depth = 1;
-    t.stamp.assign(cx.stamp.size(), 0);
-    t.iter.assign(cx.iter.size(), 0);
-    t.stamp[1] = st;
+    Ctx t = child(cx, inst, 1, st);
     t.undo = &undos.local();
     t.undos = &undos;
     t.spread = count < tbb::this_task_arena::max_concurrency() && !sh.models && sh.o.max_steps == 0;
@@ -333,9 +338,7 @@ void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
       try {
         n.body->exec(t);
       } catch (Stuck& s) {
-        int64_t m = min_fail.load();
-        while (i < m && !min_fail.compare_exchange_weak(m, i)) {
-        }
+        lower_to(min_fail, i);
         bool bound = s.outcome.kind == OutcomeKind::Inconclusive;
         keep(stuck, Candidate{bound ? -1 : i, std::move(s.outcome)});
         if (checked || bound) inst.abort.store(true);

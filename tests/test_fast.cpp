@@ -88,21 +88,17 @@ void expect_same(const Ran& a, const Ran& b, const std::string& what) {
 
 TEST(Fast, EveryExampleAgreesWithTheReferenceOnOneAndTwoThreads) {
   int n = 0, findings = 0;
-  for (const auto& e : std::filesystem::directory_iterator(SCHED_EXAMPLES_DIR)) {
-    if (e.path().extension() != ".sched") continue;
-    std::string text = slurp(e.path().string());
-    auto ex = read_expectation(text);
-    ASSERT_TRUE(ex) << e.path();
-    if (ex->outcome == "type-error" || ex->outcome == "parse-error") continue;
-    Engines en(text, ex->params);
-    ASSERT_TRUE(en.ready) << e.path();
+  for (const auto& e : sched::test::runnable_examples()) {
+    ASSERT_FALSE(e.ex.outcome.empty()) << e.path;
+    Engines en(e.text, e.ex.params);
+    ASSERT_TRUE(en.ready) << e.path;
     Ran ref = en.reference();
     Ran one = en.fast(1), two = en.fast(2);
-    expect_same(ref, one, e.path().filename().string() + " (1 thread)");
-    expect_same(one, two, e.path().filename().string() + " (2 threads vs 1)");
+    expect_same(ref, one, e.path.filename().string() + " (1 thread)");
+    expect_same(one, two, e.path.filename().string() + " (2 threads vs 1)");
     if (ref.outcome.ok()) {
       // without race checks, a program the reference accepts computes the same memory
-      expect_same(ref, en.fast(2, false), e.path().filename().string() + " (unchecked)");
+      expect_same(ref, en.fast(2, false), e.path.filename().string() + " (unchecked)");
     } else {
       ++findings;
     }
@@ -207,17 +203,12 @@ TEST(Fast, StepBoundIsInconclusiveNeverOk) {
 TEST(Fast, KernelsAgreeWithTheReferenceOnEveryExample) {
   uint64_t runs = 0;
   int n = 0;
-  for (const auto& e : std::filesystem::directory_iterator(SCHED_EXAMPLES_DIR)) {
-    if (e.path().extension() != ".sched") continue;
-    std::string text = slurp(e.path().string());
-    auto ex = read_expectation(text);
-    ASSERT_TRUE(ex) << e.path();
-    if (ex->outcome == "type-error" || ex->outcome == "parse-error") continue;
-    Engines en(text, ex->params);
-    ASSERT_TRUE(en.ready) << e.path();
+  for (const auto& e : sched::test::runnable_examples()) {
+    Engines en(e.text, e.ex.params);
+    ASSERT_TRUE(en.ready) << e.path;
     Ran ref = en.reference(false);
     Ran one = en.fast(1, true, false), two = en.fast(2, true, false);
-    std::string name = e.path().filename().string();
+    std::string name = e.path.filename().string();
     expect_same(ref, one, name + " (kernels, 1 thread)");
     expect_same(ref, two, name + " (kernels, 2 threads)");
     en.kernels = false;

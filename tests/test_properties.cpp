@@ -279,6 +279,37 @@ TEST(Properties, NativeAgreesWithTheReferenceBitForBit) {
 
 #include "bigstep/fast.hpp"
 
+namespace {
+
+// The fast engine with `fo` from `init` against the reference's outcome `o` and final memory
+// `ref`: the same outcome, and the same words and position for a finding or the same memory.
+FastStats fast_matches(const Program& p, const RunSetup& init, const Outcome& o, const RunSetup& ref, const FastOptions& fo) {
+  RunSetup st = init;
+  FastStats fs;
+  Outcome f = run_fast(p, st, fo, &fs);
+  RC_ASSERT(f.kind == o.kind);
+  if (!o.ok()) {
+    RC_ASSERT(f.message == o.message);
+    RC_ASSERT(f.details == o.details);
+    RC_ASSERT(f.loc.line == o.loc.line);
+    RC_ASSERT(f.loc.col == o.loc.col);
+  } else {
+    for (size_t a = 0; a < ref.arrays.size(); ++a)
+      for (size_t c = 0; c < ref.arrays[a].size(); ++c) RC_ASSERT(identical(ref.arrays[a].cells[c], st.arrays[a].cells[c]));
+  }
+  return fs;
+}
+
+// Without race checks a program the reference accepts computes the same memory.
+void fast_matches_unchecked(const Program& p, const RunSetup& init, const RunSetup& ref) {
+  FastOptions fo;
+  fo.threads = 2;
+  fo.check_races = false;
+  fast_matches(p, init, Outcome::make(OutcomeKind::Ok, {}, ""), ref, fo);
+}
+
+}  // namespace
+
 // The loop-nest kernels (bigstep/fast_kernel.hpp) against the reference, without annotations
 // (with them the nodes run): outcome, words and memory on 1 and 2 threads, and the memory
 // without race checks. Counts the cases that ran kernels and those where a kernel handed a
@@ -307,33 +338,15 @@ TEST(Properties, FastKernelsAgreeWithTheReference) {
     ++compared;
     bool kernels = false, handover = false;
     for (int threads : {1, 2}) {
-      RunSetup st = init;
       FastOptions fo;
       fo.threads = threads;
-      FastStats fs;
-      Outcome f = run_fast(*l.program, st, fo, &fs);
+      FastStats fs = fast_matches(*l.program, init, o, ref, fo);
       kernels = kernels || fs.kernel_runs > 0;
       handover = handover || fs.kernel_bails > 0;
-      RC_ASSERT(f.kind == o.kind);
-      if (!o.ok()) {
-        RC_ASSERT(f.message == o.message);
-        RC_ASSERT(f.details == o.details);
-        RC_ASSERT(f.loc.line == o.loc.line);
-        RC_ASSERT(f.loc.col == o.loc.col);
-      } else {
-        for (size_t a = 0; a < ref.arrays.size(); ++a)
-          for (size_t c = 0; c < ref.arrays[a].size(); ++c) RC_ASSERT(identical(ref.arrays[a].cells[c], st.arrays[a].cells[c]));
-      }
     }
     if (o.ok()) {
       ++ok;
-      RunSetup st = init;
-      FastOptions fo;
-      fo.threads = 2;
-      fo.check_races = false;
-      RC_ASSERT(run_fast(*l.program, st, fo).ok());
-      for (size_t a = 0; a < ref.arrays.size(); ++a)
-        for (size_t c = 0; c < ref.arrays[a].size(); ++c) RC_ASSERT(identical(ref.arrays[a].cells[c], st.arrays[a].cells[c]));
+      fast_matches_unchecked(*l.program, init, ref);
     } else if (o.kind == OutcomeKind::Race) {
       ++racy;
     } else {
@@ -374,34 +387,15 @@ TEST(Properties, FastEngineAgreesWithTheReference) {
     Outcome o = run_reference(*l.program, ref, ro);
     if (o.kind == OutcomeKind::Inconclusive) return;
     for (int threads : {1, 2}) {
-      RunSetup st = init;
       FastOptions fo;
       fo.threads = threads;
       fo.annotations = &mo;
-      FastStats fs;
-      Outcome f = run_fast(*l.program, st, fo, &fs);
-      RC_ASSERT(f.kind == o.kind);
-      if (!o.ok()) {
-        RC_ASSERT(f.message == o.message);
-        RC_ASSERT(f.details == o.details);
-        RC_ASSERT(f.loc.line == o.loc.line);
-        RC_ASSERT(f.loc.col == o.loc.col);
-      } else {
-        for (size_t a = 0; a < ref.arrays.size(); ++a)
-          for (size_t c = 0; c < ref.arrays[a].size(); ++c) RC_ASSERT(identical(ref.arrays[a].cells[c], st.arrays[a].cells[c]));
-        if (threads == 2) replayed_ok += fs.replays > 0;
-      }
+      FastStats fs = fast_matches(*l.program, init, o, ref, fo);
+      if (o.ok() && threads == 2) replayed_ok += fs.replays > 0;
     }
     if (o.ok()) {
       ++ok;
-      // without race checks a program the reference accepts computes the same memory
-      RunSetup st = init;
-      FastOptions fo;
-      fo.threads = 2;
-      fo.check_races = false;
-      RC_ASSERT(run_fast(*l.program, st, fo).ok());
-      for (size_t a = 0; a < ref.arrays.size(); ++a)
-        for (size_t c = 0; c < ref.arrays[a].size(); ++c) RC_ASSERT(identical(ref.arrays[a].cells[c], st.arrays[a].cells[c]));
+      fast_matches_unchecked(*l.program, init, ref);
     } else if (o.kind == OutcomeKind::Race) {
       ++racy;
       (o.data["race"]["kind"] == "read-write" ? rw : ww)++;

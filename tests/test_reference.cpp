@@ -47,14 +47,10 @@ Ran run_text(const std::string& text, const std::vector<std::string>& params = {
 
 TEST(Reference, EveryExampleGivesItsExpectedOutcome) {
   int n = 0;
-  for (const auto& e : std::filesystem::directory_iterator(SCHED_EXAMPLES_DIR)) {
-    if (e.path().extension() != ".sched") continue;
-    std::string text = slurp(e.path().string());
-    auto ex = read_expectation(text);
-    ASSERT_TRUE(ex) << e.path();
-    if (ex->outcome == "type-error" || ex->outcome == "parse-error") continue;
-    Ran r = run_text(text, ex->params);
-    EXPECT_EQ(outcome_name(r.outcome.kind), ex->outcome) << e.path() << ": " << joined(r.outcome);
+  for (const auto& e : sched::test::runnable_examples()) {
+    ASSERT_FALSE(e.ex.outcome.empty()) << e.path;
+    Ran r = run_text(e.text, e.ex.params);
+    EXPECT_EQ(outcome_name(r.outcome.kind), e.ex.outcome) << e.path << ": " << joined(r.outcome);
     ++n;
   }
   EXPECT_GE(n, 20);

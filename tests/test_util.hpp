@@ -1,4 +1,6 @@
 #pragma once
+#include <filesystem>
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -27,6 +29,26 @@ inline std::string slurp(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// The examples that run (not the parse and type error ones), with their expectations, in a
+// stable order. A missing expectation is an empty `outcome`.
+struct Example {
+  std::filesystem::path path;
+  std::string text;
+  Expectation ex;
+};
+inline std::vector<Example> runnable_examples() {
+  std::vector<Example> out;
+  for (const auto& e : std::filesystem::directory_iterator(SCHED_EXAMPLES_DIR)) {
+    if (e.path().extension() != ".sched") continue;
+    std::string text = slurp(e.path().string());
+    auto ex = read_expectation(text);
+    if (ex && (ex->outcome == "type-error" || ex->outcome == "parse-error")) continue;
+    out.push_back(Example{e.path(), std::move(text), ex ? *ex : Expectation{}});
+  }
+  std::sort(out.begin(), out.end(), [](const Example& a, const Example& b) { return a.path < b.path; });
+  return out;
 }
 
 // "race: message" and the detail lines, for assertions and failure messages.
