@@ -436,7 +436,7 @@ void KernelNode::run(Ctx& cx) const {
   BoxState box[kMaxAccesses];
   init_boxes(r, bd, box);
   const Ins* code = code_.data();
-  uint32_t pc = 0;
+  const Ins* ip = code;  // the instruction running
   size_t f = 0;
 
   // Threaded dispatch: every operation ends with its own indirect jump to the next one.
@@ -451,10 +451,10 @@ void KernelNode::run(Ctx& cx) const {
   static_assert(sizeof(labels) / sizeof(labels[0]) == kEnd + 1);
 #define SCHED_NEXT   \
   do {               \
-    ++pc;            \
-    goto *labels[code[pc].op]; \
+    ++ip;            \
+    goto *labels[ip->op]; \
   } while (0)
-#define SCHED_IN const Ins& in = code[pc]
+#define SCHED_IN const Ins& in = *ip
 // the cell of access in.c: its stream when safe, else the subscripts with every check
 #define SCHED_CELL                                                                                           \
   if (const StreamState& st = ss[in.c]; st.safe) f = static_cast<size_t>(st.first + r[accs_[in.c].inner + 1].i * st.step); \
@@ -464,7 +464,7 @@ void KernelNode::run(Ctx& cx) const {
     f = static_cast<size_t>(v);                                                                        \
   } \
   else if (!flat(accs_[in.c], bd[in.c], r, f)) goto bail
-  goto *labels[code[pc].op];
+  goto *labels[ip->op];
 
 #define SCHED_LOAD(N, T, SET)                                                                          \
   ld##N : {                                                                                          \
@@ -587,20 +587,20 @@ gen : {
 }
 jz : {
   SCHED_IN;
-  pc = r[in.a].u ? pc + 1 : in.e;
-  goto *labels[code[pc].op];
+  ip = r[in.a].u ? ip + 1 : code + in.e;
+  goto *labels[ip->op];
 }
 jmp : {
-  pc = code[pc].e;
-  goto *labels[code[pc].op];
+  ip = code + ip->e;
+  goto *labels[ip->op];
 }
 loop_init : {  // U-FOR: the trip count, then iteration 0 (registers d: var, t, count, first)
   SCHED_IN;
   int64_t first, count;
   if (!trip_count(in.a != kNone, in.a != kNone ? r[in.a].i : 0, r[in.b].i, first, count)) goto bail;
   if (count == 0) {
-    pc = in.e;
-    goto *labels[code[pc].op];
+    ip = code + in.e;
+    goto *labels[ip->op];
   }
   r[in.d].i = first;
   r[in.d + 1].i = 0;
@@ -620,8 +620,8 @@ loop_next : {  // U-FOR: iteration t + 1 in the memory left by iteration t
   if (t < r[in.d + 2].i) {
     r[in.d].i = r[in.d + 3].i + t;
     poll_abort(cx);
-    pc = in.e;
-    goto *labels[code[pc].op];
+    ip = code + in.e;
+    goto *labels[ip->op];
   }
   SCHED_NEXT;
 }
@@ -630,7 +630,7 @@ end:
 bail : {
   // the statement's node decides: it gets stuck as the reference does, or completes it; the
   // environment first receives the nest's variables in scope (U-LET, U-FOR bindings)
-  const Stmt& s = stmts_[code[pc].stmt];
+  const Stmt& s = stmts_[ip->stmt];
   sh_.kernel_bails.fetch_add(1, std::memory_order_relaxed);
   for (const Binding& v : s.scope) {
     Value x;
@@ -640,8 +640,8 @@ bail : {
     cx.env[static_cast<size_t>(v.slot)] = x;
   }
   s.node->exec(cx);
-  pc = s.resume;
-  goto *labels[code[pc].op];
+  ip = code + s.resume;
+  goto *labels[ip->op];
 }
 #undef SCHED_OP
 #undef SCHED_CELL
