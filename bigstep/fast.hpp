@@ -14,7 +14,7 @@
 //   touching a cell with at least one write is the only way to break dom(δμ_i) # ρ_j and
 //   δμ_i ≍ δμ_j, so a loop instance with no such cell is race-free, on every pair and every
 //   cell. When a cell is flagged (a race, or a write-write conflict that may be benign), or an
-//   iteration gets stuck, the memory is rolled back (an undo log of first writes) and that one
+//   iteration gets stuck, the memory is rolled back (each cell saved at its first write) and that one
 //   loop instance is replayed exactly, sequentially, with every iteration in the loop's initial
 //   memory: the replay decides (benign races pass) and names the same witness as the reference
 //   engine. Iteration order and thread count therefore never change an outcome.

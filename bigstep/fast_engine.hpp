@@ -2,6 +2,7 @@
 // fast_nodes.cpp compiles the syntax tree into nodes and runs the sequential rules;
 // fast_par.cpp runs `par` loops (parallel instances, shadow state, exact replay).
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -43,19 +44,42 @@ struct Arr {
   // shadow[L - base_depth - 1]: the shadow words of `par` level L (checked mode; allocated
   // with the array for the levels that access it)
   std::vector<std::unique_ptr<std::atomic<uint64_t>[]>> shadow;
+  // Checked mode, arrays allocated outside every `par`: each cell's value before the first
+  // write of the outermost instance running (valid where that instance's level-1 shadow word
+  // has W), for a rollback. Allocated with the shadow words, written only by that first write.
+  std::unique_ptr<uint64_t[]> saved;
+  std::unique_ptr<uint8_t[]> saved_def;
 
   template <class T> T* data() const { return reinterpret_cast<T*>(storage.get()); }
   Value get(size_t flat) const;               // ⊥ when undefined
   void set(size_t flat, const Value& v);      // v defined, of type elem
   uint64_t raw(size_t flat) const;            // the cell's bytes, zero-extended
   void set_raw(size_t flat, uint64_t bits, uint8_t defined);
-  void add_shadows(int levels);  // zeroed shadow words for `levels` levels above base_depth
+  void add_shadows(int levels);  // zeroed shadow words for `levels` levels above base_depth (and `saved`)
+  void save(size_t flat, uint64_t bits, uint8_t defined);  // into `saved`: bits as raw() gives them
+  void restore(size_t flat);                               // from `saved`
 };
 
 size_t elem_size(Type t);  // bytes of one cell of a value type
 std::unique_ptr<Arr> make_array(int id, Type elem, std::vector<int64_t> shape, size_t cells);
 
-// A first write at the outermost `par` level: what to restore on rollback.
+// The cells an outermost instance wrote first, by one thread: their flat indices lie in
+// [lo, hi] of array `a` (a rollback scans that range for the instance's W bits).
+struct WriteRange {
+  Arr* a;
+  size_t lo, hi;
+};
+inline void note_written(std::vector<WriteRange>& ws, Arr* a, size_t flat) {
+  for (auto it = ws.rbegin(); it != ws.rend(); ++it)
+    if (it->a == a) {
+      it->lo = std::min(it->lo, flat);
+      it->hi = std::max(it->hi, flat);
+      return;
+    }
+  ws.push_back({a, flat, flat});
+}
+
+// A cell and its value before an iteration's first write (exact replays).
 struct Undo {
   Arr* a;
   size_t flat;
@@ -73,7 +97,7 @@ struct CellState {
   int64_t r1 = -1, r2 = -1;
   int64_t w1 = -1, w2 = -1, wd = -1;
   Value v1, v2, vd;
-  int64_t last_write_iter = -1;  // the iteration whose write is in the undo list
+  int64_t last_write_iter = -1;  // the iteration whose write is in iter_writes
 };
 
 struct CellKey {
@@ -126,8 +150,8 @@ struct Ctx {
   int depth = 0;                   // `par` levels entered
   std::vector<uint64_t> stamp;     // by level: the instance's stamp (checked mode)
   std::vector<uint64_t> iter;      // by level: the iteration (0-based)
-  std::vector<Undo>* undo = nullptr;  // first writes at level 1 (checked mode), this thread's
-  tbb::enumerable_thread_specific<std::vector<Undo>>* undos = nullptr;  // every thread's (parallel nested loops)
+  std::vector<WriteRange>* written = nullptr;  // first writes at level 1 (checked mode), this thread's
+  tbb::enumerable_thread_specific<std::vector<WriteRange>>* writtens = nullptr;  // every thread's (parallel nested loops)
   bool spread = false;             // nested `par` loops run in parallel (the enclosing ones are narrower than the machine)
   Instance* inst = nullptr;        // the parallel instance this context runs in
   std::vector<Frame*> frames;      // exact mode: the open loop instances, outermost first

@@ -169,6 +169,7 @@ struct Bound {
   uint8_t note;
   std::atomic<uint64_t>* shadow;
   uint64_t stamp, me;
+  bool undo;  // the one level is the outermost: first writes save the cell for a rollback
   // Bytes between this access and the same access kPrefetch iterations of the innermost loop
   // later, when that leaves the cache line (0: none). Interpreted code cannot overlap cache
   // misses the way compiled code does, so loads ask for the line in advance.
@@ -394,6 +395,33 @@ inline void note(Ctx& cx, const Bound& b, StreamState& st, const Acc& acc, size_
   note_access(cx, *b.a, f, write, acc.levels);
 }
 
+template <class T> T load_cell(const char* data, size_t f);
+
+// A write's note when one level checks it (fast_par.cpp's shadow_note, inline): the word
+// unchanged, or the cell's first touch in this instance (a new word, and the cell saved for a
+// rollback at the outermost level); false for every other case (note_access decides).
+template <class T>
+bool note_write(Ctx& cx, const Bound& b, size_t f) {
+  std::atomic<uint64_t>& w = b.shadow[f];
+  uint64_t s = w.load(std::memory_order_acquire);
+  if (shadow_unchanged(s, b.stamp, b.me, true)) return true;
+  if ((s >> kStampShift) == b.stamp) return false;
+  uint64_t bits = 0;
+  uint8_t d = 0;
+  if (b.undo) {
+    T x = load_cell<T>(b.data, f);
+    std::memcpy(&bits, &x, sizeof(T));
+    d = std::atomic_ref<uint8_t>(b.a->def[f]).load(std::memory_order_relaxed);
+  }
+  if (!w.compare_exchange_strong(s, (b.stamp << kStampShift) | (b.me << 2) | 2, std::memory_order_acq_rel)) return false;
+  if (b.undo) {
+    std::memcpy(reinterpret_cast<T*>(b.a->saved.get()) + f, &bits, sizeof(T));
+    b.a->saved_def[f] = d;
+    note_written(*cx.written, b.a, f);
+  }
+  return true;
+}
+
 template <class T> T load_cell(const char* data, size_t f) {
   return std::atomic_ref<T>(const_cast<T&>(reinterpret_cast<const T*>(data)[f])).load(std::memory_order_relaxed);
 }
@@ -417,7 +445,7 @@ void KernelNode::run(Ctx& cx) const {
     if (!a) return node_->exec(cx);
     Bound& b = bd[k];
     b = Bound{a, a->shape.data(), reinterpret_cast<char*>(a->storage.get()), a->all_defined ? nullptr : a->def.get(), 0, nullptr, 0, 0,
-              prefetch_bytes(accs_[k], *a, elem_size(a->elem))};
+              false, prefetch_bytes(accs_[k], *a, elem_size(a->elem))};
     if (cx.mode == Mode::Checked && accs_[k].levels != 0 && cx.depth > a->base_depth) {
       int levels = 0, level = 0;
       int top = std::min(cx.depth, a->base_depth + static_cast<int>(a->shadow.size()));
@@ -428,6 +456,7 @@ void KernelNode::run(Ctx& cx) const {
         b.shadow = a->shadow[static_cast<size_t>(level - a->base_depth - 1)].get();
         b.stamp = cx.stamp[static_cast<size_t>(level)];
         b.me = cx.iter[static_cast<size_t>(level)];
+        b.undo = level == 1;
       } else if (levels > 1) {
         b.note = 2;
       }
@@ -496,7 +525,7 @@ void KernelNode::run(Ctx& cx) const {
     const Bound& b = bd[in.c];                                                        \
     if (cx.steps >= cx.step_budget) goto bail;                                        \
     SCHED_CELL;                                                                       \
-    if (b.note) note(cx, b, ss[in.c], accs_[in.c], f, true);                          \
+    if (b.note && !(b.note == 1 && note_write<T>(cx, b, f))) note(cx, b, ss[in.c], accs_[in.c], f, true); \
     store_cell<T>(b.data, f, static_cast<T>(GET));                                    \
     if (b.def) std::atomic_ref<uint8_t>(b.a->def[f]).store(1, std::memory_order_relaxed); \
     ++cx.steps;                                                                       \

@@ -101,10 +101,32 @@ void Arr::set_raw(size_t flat, uint64_t bits, uint8_t defined) {
 }
 
 void Arr::add_shadows(int levels) {
+  if (base_depth == 0 && levels > 0 && !saved) {  // uninitialised: read only where written
+    saved.reset(new uint64_t[(size * elem_size(elem) + 7) / 8 + 1]);
+    saved_def.reset(new uint8_t[size + 1]);
+  }
   for (int l = 0; l < levels; ++l) {
     shadow.emplace_back(new std::atomic<uint64_t>[size]);
     for (size_t k = 0; k < size; ++k) shadow.back()[k].store(0, std::memory_order_relaxed);
   }
+}
+
+void Arr::save(size_t flat, uint64_t bits, uint8_t defined) {
+  with_ctype(elem, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T x;
+    std::memcpy(&x, &bits, sizeof(T));
+    reinterpret_cast<T*>(saved.get())[flat] = x;
+  });
+  saved_def[flat] = defined;
+}
+
+void Arr::restore(size_t flat) {
+  with_ctype(elem, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    store_relaxed(data<T>()[flat], reinterpret_cast<const T*>(saved.get())[flat]);
+  });
+  store_relaxed(def[flat], saved_def[flat]);
 }
 
 std::unique_ptr<Arr> make_array(int id, Type elem, std::vector<int64_t> shape, size_t cells) {

@@ -75,7 +75,10 @@ void shadow_note(Ctx& cx, Arr& a, int level, size_t flat, bool write) {
       d = std::atomic_ref<uint8_t>(a.def[flat]).load(std::memory_order_relaxed);
     }
     if (w.compare_exchange_weak(s, ns, std::memory_order_acq_rel, std::memory_order_acquire)) {
-      if (log) cx.undo->push_back({&a, flat, bits, d});
+      if (log) {
+        a.save(flat, bits, d);
+        note_written(*cx.written, &a, flat);
+      }
       if ((ns & 3) == 3) flag(cx);
       return;
     }
@@ -255,8 +258,8 @@ void spread_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
   bool spread = count < tbb::this_task_arena::max_concurrency();
   tbb::parallel_for(tbb::blocked_range<int64_t>(0, count), [&](const tbb::blocked_range<int64_t>& r) {
     Ctx t = child(cx, inst, static_cast<int>(d), st);
-    t.undos = cx.undos;
-    if (cx.undos) t.undo = &cx.undos->local();
+    t.writtens = cx.writtens;
+    if (cx.writtens) t.written = &cx.writtens->local();
     t.top_iter = cx.top_iter;
     t.spread = spread;
     for (int64_t i = r.begin(); i < r.end(); ++i) {
@@ -309,7 +312,7 @@ void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
   std::mutex mu;
   std::optional<Candidate> stuck, annot;
   std::atomic<int64_t> min_fail{INT64_MAX};
-  tbb::enumerable_thread_specific<std::vector<Undo>> undos;
+  tbb::enumerable_thread_specific<std::vector<WriteRange>> writtens;
   uint64_t budget = sh.o.max_steps == 0 ? UINT64_MAX : 0;  // set per iteration
   size_t slot = n.slot;
   auto keep = [&](std::optional<Candidate>& into, Candidate c) {
@@ -318,8 +321,8 @@ void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
   };
   tbb::parallel_for(tbb::blocked_range<int64_t>(0, count), [&](const tbb::blocked_range<int64_t>& r) {
     Ctx t = child(cx, inst, 1, st);
-    t.undo = &undos.local();
-    t.undos = &undos;
+    t.written = &writtens.local();
+    t.writtens = &writtens;
     t.spread = count < tbb::this_task_arena::max_concurrency() && !sh.models && sh.o.max_steps == 0;
     t.inst = &inst;
     t.step_budget = budget;
@@ -353,8 +356,14 @@ void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
   if (stuck && stuck->outcome.kind == OutcomeKind::Inconclusive) throw Stuck{std::move(stuck->outcome)};
   if (checked && (inst.flagged.load() || stuck)) {
     // roll back to the loop's initial memory and decide exactly
-    for (auto& log : undos)
-      for (const Undo& u : log) u.a->set_raw(u.flat, u.bits, u.def);
+    for (const auto& ws : writtens)
+      for (const WriteRange& w : ws) {
+        const std::atomic<uint64_t>* level1 = w.a->shadow[0].get();
+        for (size_t f = w.lo; f <= w.hi; ++f) {
+          uint64_t s = level1[f].load(std::memory_order_relaxed);
+          if ((s >> kStampShift) == st && (s & 2) != 0) w.a->restore(f);
+        }
+      }
     sh.replays.fetch_add(1);
     cx.step_budget = remaining_steps(sh);
     cx.mode = Mode::Exact;
