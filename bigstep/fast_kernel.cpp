@@ -32,6 +32,7 @@ enum Op : uint8_t {
   kAddI, kSubI, kMulI, kNegI,        // Int (𝔸): overflow hands over (⊥)
   kAddF, kSubF, kMulF, kDivF, kNegF,  // f32
   kAddD, kSubD, kMulD, kDivD, kNegD,  // f64
+  kMulAddF, kAddMulF, kMulAddD, kAddMulD,  // a + b·c and b·c + a, rounded twice as written (no contraction)
   kAddW, kSubW, kMulW,                // machine integers of type t: wrap-around
   kDivU, kModU,                       // unsigned machine integers (x / 0 == 0)
   kCmpU, kCmpF, kCmpD,                // comparison `sub` on u / f / d
@@ -131,6 +132,7 @@ struct BoxState {
 
 struct StreamState {
   int64_t first = 0, step = 0;
+  uint32_t t = 0;  // the register of the loop's iteration count
   bool safe = false;
   bool noted[2] = {false, false};  // step 0: the cell was noted (read, write) in this run of the loop
 };
@@ -154,7 +156,7 @@ void init_stream(const Acc& acc, const Arr& a, const R* r, int64_t first, int64_
     if (__builtin_mul_overflow(fs, n, &fs) || __builtin_add_overflow(fs, fm.step, &fs)) return;
     f0 = f0 * n + v0;
   }
-  ss = StreamState{f0, fs, true, {false, false}};
+  ss = StreamState{f0, fs, acc.inner + 1, true, {false, false}};
 }
 
 // An access's array during one run of the kernel.
@@ -473,7 +475,7 @@ void KernelNode::run(Ctx& cx) const {
       &&ld0, &&ld1, &&ld2, &&ld3, &&ld4, &&ld5, &&ld6, &&ld7, &&ld8, &&ld9,
       &&st0, &&st1, &&st2, &&st3, &&st4, &&st5, &&st6, &&st7, &&st8, &&st9,
       &&addi, &&subi, &&muli, &&negi, &&addf, &&subf, &&mulf, &&divf, &&negf,
-      &&addd, &&subd, &&muld, &&divd, &&negd, &&addw, &&subw, &&mulw, &&divu, &&modu,
+      &&addd, &&subd, &&muld, &&divd, &&negd, &&muladdf, &&addmulf, &&muladdd, &&addmuld, &&addw, &&subw, &&mulw, &&divu, &&modu,
       &&cmpu, &&cmpf, &&cmpd, &&lts, &&les, &&gts, &&ges, &&eqs, &&nes,
       &&and_, &&or_, &&not_, &&select, &&lt_and, &&le_and, &&gt_and, &&ge_and, &&eq_and, &&ne_and, &&linear,
       &&gen, &&gen, &&gen, &&gen, &&jz, &&jmp, &&loop_init, &&loop_next, &&end};
@@ -486,7 +488,7 @@ void KernelNode::run(Ctx& cx) const {
 #define SCHED_IN const Ins& in = *ip
 // the cell of access in.c: its stream when safe, else the subscripts with every check
 #define SCHED_CELL                                                                                           \
-  if (const StreamState& st = ss[in.c]; st.safe) f = static_cast<size_t>(st.first + r[accs_[in.c].inner + 1].i * st.step); \
+  if (const StreamState& st = ss[in.c]; st.safe) f = static_cast<size_t>(st.first + r[st.t].i * st.step); \
   else if (const BoxState& bx = box[in.c]; bx.safe) {                                                  \
     int64_t v = bx.base;                                                                               \
     for (int t = 0; t < bx.n; ++t) v += bx.stride[t] * r[bx.var[t]].i;                                 \
@@ -559,6 +561,10 @@ void KernelNode::run(Ctx& cx) const {
   SCHED_F32(divf, r[in.a].f / r[in.b].f)
   SCHED_F32(negf, -r[in.a].f)
   SCHED_OP(addd, r[in.d].d = r[in.a].d + r[in.b].d)
+  SCHED_F32(muladdf, r[in.a].f + r[in.b].f * r[in.c].f)
+  SCHED_F32(addmulf, r[in.b].f * r[in.c].f + r[in.a].f)
+  SCHED_OP(muladdd, r[in.d].d = r[in.a].d + r[in.b].d * r[in.c].d)
+  SCHED_OP(addmuld, r[in.d].d = r[in.b].d * r[in.c].d + r[in.a].d)
   SCHED_OP(subd, r[in.d].d = r[in.a].d - r[in.b].d)
   SCHED_OP(muld, r[in.d].d = r[in.a].d * r[in.b].d)
   SCHED_OP(divd, r[in.d].d = r[in.a].d / r[in.b].d)
@@ -648,7 +654,7 @@ loop_next : {  // U-FOR: iteration t + 1 in the memory left by iteration t
   int64_t t = ++r[in.d + 1].i;
   if (t < r[in.d + 2].i) {
     r[in.d].i = r[in.d + 3].i + t;
-    poll_abort(cx);
+    if ((t & 63) == 0) poll_abort(cx);  // another thread found a race: stop soon (only saves work)
     ip = code + in.e;
     goto *labels[ip->op];
   }
@@ -961,8 +967,28 @@ class KernelCompiler {
       k_.code_.back().c = c;
       return d;
     }
-    uint32_t a = expr(*e.args[0], st), b = expr(*e.args[1], st);
     Type t = e.args[0]->type;
+    if (e.bop == BinOp::Add && (t == Type::F32 || t == Type::F64)) {  // a + b·c or b·c + a: one operation
+      for (int side : {1, 0}) {
+        const Expr& m = *e.args[static_cast<size_t>(side)];
+        if (m.kind != ExprKind::Binary || m.bop != BinOp::Mul) continue;
+        uint32_t a, b, c;
+        if (side == 1) {  // evaluation order as written: the addend first
+          a = expr(*e.args[0], st);
+          b = expr(*m.args[0], st);
+          c = expr(*m.args[1], st);
+        } else {
+          b = expr(*m.args[0], st);
+          c = expr(*m.args[1], st);
+          a = expr(*e.args[1], st);
+        }
+        uint8_t code = t == Type::F32 ? (side == 1 ? kMulAddF : kAddMulF) : (side == 1 ? kMulAddD : kAddMulD);
+        uint32_t d = op(code, t, st, a, b);
+        k_.code_.back().c = c;
+        return d;
+      }
+    }
+    uint32_t a = expr(*e.args[0], st), b = expr(*e.args[1], st);
     BinOp o = e.bop;
     auto sub = static_cast<uint8_t>(o);
     if (is_logical(o)) return op(o == BinOp::And ? kAnd : kOr, Type::Bool, st, a, b);
