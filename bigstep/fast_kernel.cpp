@@ -388,7 +388,7 @@ void KernelNode::init_boxes(const R* r, const Bound* bd, BoxState* box) const {
 // The race-check note of an access (checked mode): the shadow word unchanged is checked
 // inline; a cell that stays the same through a loop (a stream of step 0) is noted once per
 // kind and run of the loop, the later notes by the same iteration changing nothing.
-inline void note(Ctx& cx, const Bound& b, StreamState& st, const Acc& acc, size_t f, bool write) {
+[[gnu::always_inline]] inline void note(Ctx& cx, const Bound& b, StreamState& st, const Acc& acc, size_t f, bool write) {
   if (st.safe && st.step == 0) {
     if (st.noted[write]) return;
     st.noted[write] = true;
@@ -403,7 +403,7 @@ template <class T> T load_cell(const char* data, size_t f);
 // unchanged, or the cell's first touch in this instance (a new word, and the cell saved for a
 // rollback at the outermost level); false for every other case (note_access decides).
 template <class T>
-bool note_write(Ctx& cx, const Bound& b, size_t f) {
+[[gnu::always_inline]] inline bool note_write(Ctx& cx, const Bound& b, size_t f) {
   std::atomic<uint64_t>& w = b.shadow[f];
   uint64_t s = w.load(std::memory_order_acquire);
   if (shadow_unchanged(s, b.stamp, b.me, true)) return true;
@@ -422,6 +422,18 @@ bool note_write(Ctx& cx, const Bound& b, size_t f) {
     note_written(*cx.written, b.a, f);
   }
   return true;
+}
+
+// A store's note: once per run of the loop for a cell that stays the same, inline when one
+// level checks it, else note_access.
+template <class T>
+[[gnu::always_inline]] inline void note_store(Ctx& cx, const Bound& b, StreamState& st, const Acc& acc, size_t f) {
+  if (st.safe && st.step == 0) {
+    if (st.noted[1]) return;
+    st.noted[1] = true;
+  }
+  if (b.note == 1 && note_write<T>(cx, b, f)) return;
+  note_access(cx, *b.a, f, true, acc.levels);
 }
 
 template <class T> T load_cell(const char* data, size_t f) {
@@ -527,7 +539,7 @@ void KernelNode::run(Ctx& cx) const {
     const Bound& b = bd[in.c];                                                        \
     if (cx.steps >= cx.step_budget) goto bail;                                        \
     SCHED_CELL;                                                                       \
-    if (b.note && !(b.note == 1 && note_write<T>(cx, b, f))) note(cx, b, ss[in.c], accs_[in.c], f, true); \
+    if (b.note) note_store<T>(cx, b, ss[in.c], accs_[in.c], f);                          \
     store_cell<T>(b.data, f, static_cast<T>(GET));                                    \
     if (b.def) std::atomic_ref<uint8_t>(b.a->def[f]).store(1, std::memory_order_relaxed); \
     ++cx.steps;                                                                       \
