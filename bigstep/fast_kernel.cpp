@@ -3,6 +3,7 @@
 #include "bigstep/fast_kernel.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <set>
 
@@ -445,6 +446,7 @@ template <class T> void store_cell(char* data, size_t f, T v) {
 
 void KernelNode::run(Ctx& cx) const {
   R r[kMaxRegs];
+  std::memset(r, 0, reg_type_.size() * sizeof(R));  // deterministic, whatever reads a register early
   for (const auto& [reg, bits] : consts_) r[reg].u = bits;
   for (const auto& [reg, slot] : inputs_) {
     const Value& v = cx.env[static_cast<size_t>(slot)];
@@ -715,7 +717,7 @@ class KernelCompiler {
   std::set<uint32_t> fixed_vars_;      // the variable registers of fixed loops
   std::vector<uint32_t> loops_;     // the variable registers of the enclosing loops
   std::vector<uint32_t> loop_ids_;  // their indices in loop_streams_
-  std::vector<size_t> reg_depth_;   // by register: the loops around its definition (0: set on entry)
+  std::vector<size_t> reg_depth_;   // by register: the loops around where it changes (0: set on entry only)
   bool ok_ = true;
 
   uint32_t reg(Type t, int n = 1) {
@@ -1102,6 +1104,7 @@ class KernelCompiler {
         init.a = c.lo ? expr(*c.lo, st) : kNone;
         init.b = expr(*c.value, st);
         init.d = reg(Type::Int, 4);
+        for (uint32_t k = 0; k < 4; ++k) reg_depth_[init.d + k] = loops_.size() + 1;  // they change in the loop's body
         init.c = static_cast<uint32_t>(c.slot);
         init.x = static_cast<uint32_t>(k_.loop_streams_.size());
         k_.loop_streams_.emplace_back();

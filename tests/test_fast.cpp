@@ -245,6 +245,11 @@ TEST(Fast, KernelsHandUnusualStatementsToTheNodes) {
       {"array a : i32[8, 8];\nfor i < 8 { for j < i + 1 { a[i, j] := i32(i * j) } }\n", {}, OutcomeKind::Ok, false},
       // variables beyond the affine forms' bound (2^31): the general path completes them
       {"param N;\narray a : i32[4];\nfor k = N to N + 3 { let x = k + 1; a[x - N - 1] := 1 }\n", {"N=1099511627776"}, OutcomeKind::Ok, true},
+      // out of bounds through a let, under an outer loop whose bound is not affine (that
+      // loop's variable changes during the run: no box may treat it as fixed)
+      {"param N, M;\narray c : f32[N, M];\n"
+       "for i0 < (N + 3) / 4 { for j < M { for i1 < 4 { let i = i0 * 4 + i1; c[i, j] := 1.0 } } }\n",
+       {"N=10", "M=3"}, OutcomeKind::OutOfBounds, true},
       // a trip count that overflows
       {"param N;\narray a : i32[1];\nfor k < 2 { for j = 0 - N to N { a[0] := 1 } }\n", {"N=9223372036854775807"}, OutcomeKind::Error, true},
   };
