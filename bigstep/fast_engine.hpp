@@ -61,6 +61,16 @@ struct Arr {
 };
 
 size_t elem_size(Type t);  // bytes of one cell of a value type
+
+// Bytes between an access and the same access 8 iterations of the innermost loop later, given
+// its step there in cells; 0 when that stays within a cache line or overflows. Interpreted code
+// cannot overlap cache misses the way compiled code does, so loads ask for the line in advance.
+inline int64_t prefetch_ahead(int64_t step_cells, size_t elem_bytes) {
+  constexpr int64_t kAhead = 8;
+  int64_t bytes;
+  if (__builtin_mul_overflow(step_cells, kAhead * static_cast<int64_t>(elem_bytes), &bytes)) return 0;
+  return bytes >= 64 * kAhead || bytes <= -64 * kAhead ? bytes : 0;
+}
 std::unique_ptr<Arr> make_array(int id, Type elem, std::vector<int64_t> shape, size_t cells);
 
 // The cells an outermost instance wrote first, by one thread: their flat indices lie in

@@ -64,6 +64,19 @@ struct Dim {
   int64_t k[kTerms] = {};
 };
 
+// The value of a bounded form (fast_lin.hpp: no overflow once every variable is below
+// kLinVar); false when a variable is not.
+inline bool eval_dim(const Dim& dm, const R* r, int64_t& out) {
+  int64_t v = dm.c;
+  for (int t = 0; t < dm.n; ++t) {
+    int64_t x = r[dm.reg[t]].i;
+    if (!lin_var_ok(x)) return false;
+    v += x * dm.k[t];
+  }
+  out = v;
+  return true;
+}
+
 // An affine form over registers, of any length (streams, computed at loop entry only).
 struct Form {
   int64_t c = 0;
@@ -72,11 +85,7 @@ struct Form {
 
 // A form as streams evaluate it at loop entry: c + Σ k·reg over registers the loop does not
 // change, plus step·x for the loop's variable x.
-struct SForm {
-  int64_t c = 0;
-  int n = 0;
-  uint32_t reg[kTerms] = {};
-  int64_t k[kTerms] = {};
+struct SForm : Dim {
   int64_t step = 0;
 };
 
@@ -173,15 +182,12 @@ struct Bound {
   std::atomic<uint64_t>* shadow;
   uint64_t stamp, me;
   bool undo;  // the one level is the outermost: first writes save the cell for a rollback
-  // Bytes between this access and the same access kPrefetch iterations of the innermost loop
-  // later, when that leaves the cache line (0: none). Interpreted code cannot overlap cache
-  // misses the way compiled code does, so loads ask for the line in advance.
-  int64_t prefetch;
+  int64_t prefetch;  // prefetch_ahead (fast_engine.hpp) in the innermost loop
 };
 
-constexpr int64_t kPrefetch = 8;
 constexpr int64_t kMinStream = 4;
 
+// The access's prefetch_ahead in its innermost loop (its step there, from the array's shape).
 int64_t prefetch_bytes(const Acc& acc, const Arr& a, size_t elem) {
   if (acc.inner == kNone) return 0;
   int64_t step = 0, stride = 1;
@@ -193,9 +199,7 @@ int64_t prefetch_bytes(const Acc& acc, const Arr& a, size_t elem) {
     }
     if (__builtin_mul_overflow(stride, std::max<int64_t>(a.shape[d], 1), &stride)) return 0;
   }
-  int64_t bytes;
-  if (__builtin_mul_overflow(step, kPrefetch * static_cast<int64_t>(elem), &bytes)) return 0;
-  return bytes >= 64 * kPrefetch || bytes <= -64 * kPrefetch ? bytes : 0;
+  return prefetch_ahead(step, elem);
 }
 
 // A variable of the nest: its slot in the environment and its register.
@@ -237,17 +241,6 @@ inline uint64_t wrap(Type t, uint64_t x) {
     case Type::U16: return static_cast<uint16_t>(x);
     case Type::U32: return static_cast<uint32_t>(x);
     default: return x;
-  }
-}
-
-template <class T> bool compare(uint8_t op, T x, T y) {
-  switch (static_cast<BinOp>(op)) {
-    case BinOp::Eq: return x == y;
-    case BinOp::Ne: return x != y;
-    case BinOp::Lt: return x < y;
-    case BinOp::Le: return x <= y;
-    case BinOp::Gt: return x > y;
-    default: return x >= y;
   }
 }
 
@@ -307,14 +300,8 @@ struct KernelNode : CNode {
     size_t f = 0;
     size_t rank = acc.dims.size();
     for (size_t d = 0; d < rank; ++d) {
-      const Dim& dm = acc.dims[d];
-      int64_t v = dm.c;
-      for (int t = 0; t < dm.n; ++t) {  // bounded forms (fast_lin.hpp): no overflow
-        int64_t x = r[dm.reg[t]].i;
-        if (!lin_var_ok(x)) return false;
-        v += x * dm.k[t];
-      }
-      if (static_cast<uint64_t>(v) >= static_cast<uint64_t>(b.shape[d])) return false;
+      int64_t v;
+      if (!eval_dim(acc.dims[d], r, v) || static_cast<uint64_t>(v) >= static_cast<uint64_t>(b.shape[d])) return false;
       f = f * static_cast<size_t>(b.shape[d]) + static_cast<size_t>(v);
     }
     out = f;
@@ -386,18 +373,6 @@ void KernelNode::init_boxes(const R* r, const Bound* bd, BoxState* box) const {
   }
 }
 
-// The race-check note of an access (checked mode): the shadow word unchanged is checked
-// inline; a cell that stays the same through a loop (a stream of step 0) is noted once per
-// kind and run of the loop, the later notes by the same iteration changing nothing.
-[[gnu::always_inline]] inline void note(Ctx& cx, const Bound& b, StreamState& st, const Acc& acc, size_t f, bool write) {
-  if (st.safe && st.step == 0) {
-    if (st.noted[write]) return;
-    st.noted[write] = true;
-  }
-  if (b.note == 1 && shadow_unchanged(b.shadow[f].load(std::memory_order_acquire), b.stamp, b.me, write)) return;
-  note_access(cx, *b.a, f, write, acc.levels);
-}
-
 template <class T> T load_cell(const char* data, size_t f);
 
 // A write's note when one level checks it (fast_par.cpp's shadow_note, inline): the word
@@ -425,16 +400,22 @@ template <class T>
   return true;
 }
 
-// A store's note: once per run of the loop for a cell that stays the same, inline when one
-// level checks it, else note_access.
-template <class T>
-[[gnu::always_inline]] inline void note_store(Ctx& cx, const Bound& b, StreamState& st, const Acc& acc, size_t f) {
+// The race-check note of an access (checked mode): a cell that stays the same through a loop
+// (a stream of step 0) is noted once per kind and run of the loop, the later notes by the same
+// iteration changing nothing; with one level, an unchanged shadow word (and a write's first
+// touch) is decided inline; everything else goes to note_access.
+template <class T, bool Write>
+[[gnu::always_inline]] inline void note(Ctx& cx, const Bound& b, StreamState& st, const Acc& acc, size_t f) {
   if (st.safe && st.step == 0) {
-    if (st.noted[1]) return;
-    st.noted[1] = true;
+    if (st.noted[Write]) return;
+    st.noted[Write] = true;
   }
-  if (b.note == 1 && note_write<T>(cx, b, f)) return;
-  note_access(cx, *b.a, f, true, acc.levels);
+  if constexpr (Write) {
+    if (b.note == 1 && note_write<T>(cx, b, f)) return;
+  } else {
+    if (b.note == 1 && shadow_unchanged(b.shadow[f].load(std::memory_order_acquire), b.stamp, b.me, false)) return;
+  }
+  note_access(cx, *b.a, f, Write, acc.levels);
 }
 
 template <class T> T load_cell(const char* data, size_t f) {
@@ -518,7 +499,7 @@ void KernelNode::run(Ctx& cx) const {
     SCHED_CELL;                                                                                      \
     if (b.prefetch) /* never faults: the address is computed as an integer */                        \
       __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(b.data) + f * sizeof(T) + static_cast<uintptr_t>(b.prefetch))); \
-    if (b.note) note(cx, b, ss[in.c], accs_[in.c], f, false);                                        \
+    if (b.note) note<T, false>(cx, b, ss[in.c], accs_[in.c], f);                                     \
     if (b.def && !std::atomic_ref<uint8_t>(const_cast<uint8_t&>(b.def[f])).load(std::memory_order_relaxed)) goto bail; \
     T x = load_cell<T>(b.data, f);                                                                   \
     SET;                                                                                             \
@@ -541,7 +522,7 @@ void KernelNode::run(Ctx& cx) const {
     const Bound& b = bd[in.c];                                                        \
     if (cx.steps >= cx.step_budget) goto bail;                                        \
     SCHED_CELL;                                                                       \
-    if (b.note) note_store<T>(cx, b, ss[in.c], accs_[in.c], f);                          \
+    if (b.note) note<T, true>(cx, b, ss[in.c], accs_[in.c], f);                           \
     store_cell<T>(b.data, f, static_cast<T>(GET));                                    \
     if (b.def) std::atomic_ref<uint8_t>(b.a->def[f]).store(1, std::memory_order_relaxed); \
     ++cx.steps;                                                                       \
@@ -588,9 +569,9 @@ void KernelNode::run(Ctx& cx) const {
   SCHED_OP(mulw, r[in.d].u = wrap(in.t, r[in.a].u * r[in.b].u))
   SCHED_OP(divu, r[in.d].u = r[in.b].u == 0 ? 0 : r[in.a].u / r[in.b].u)
   SCHED_OP(modu, r[in.d].u = r[in.b].u == 0 ? 0 : r[in.a].u % r[in.b].u)
-  SCHED_OP(cmpu, r[in.d].u = compare(in.sub, r[in.a].u, r[in.b].u))
-  SCHED_OP(cmpf, r[in.d].u = compare(in.sub, r[in.a].f, r[in.b].f))
-  SCHED_OP(cmpd, r[in.d].u = compare(in.sub, r[in.a].d, r[in.b].d))
+  SCHED_OP(cmpu, r[in.d].u = compare(static_cast<BinOp>(in.sub), r[in.a].u, r[in.b].u))
+  SCHED_OP(cmpf, r[in.d].u = compare(static_cast<BinOp>(in.sub), r[in.a].f, r[in.b].f))
+  SCHED_OP(cmpd, r[in.d].u = compare(static_cast<BinOp>(in.sub), r[in.a].d, r[in.b].d))
   SCHED_OP(and_, r[in.d].u = r[in.a].u & r[in.b].u)
   SCHED_OP(or_, r[in.d].u = r[in.a].u | r[in.b].u)
   SCHED_OP(not_, r[in.d].u = r[in.a].u ^ 1)
@@ -606,16 +587,7 @@ void KernelNode::run(Ctx& cx) const {
   SCHED_CMP(nes, ne_and, !=)
 #undef SCHED_CMP
   // an affine Int expression: c + Σ k·x, exact (overflow hands over)
-  SCHED_OP(linear, {
-    const Dim& dm = lins_[in.c];
-    int64_t v = dm.c;
-    for (int t = 0; t < dm.n; ++t) {  // bounded forms (fast_lin.hpp): no overflow
-      int64_t x = r[dm.reg[t]].i;
-      if (!lin_var_ok(x)) goto bail;
-      v += x * dm.k[t];
-    }
-    r[in.d].i = v;
-  })
+  SCHED_OP(linear, if (!eval_dim(lins_[in.c], r, r[in.d].i)) goto bail)
 #undef SCHED_F32
 gen : {
   SCHED_IN;

@@ -202,10 +202,7 @@ struct Access {
   int id = -1;
   LevelMask levels = 0;  // the `par` levels that check this access
   std::vector<Sub> subs;
-  // Cells between this access and the same access kPrefetch iterations of the innermost loop
-  // later (global arrays with affine subscripts; 0: none). Interpreted code cannot overlap
-  // cache misses the way compiled code does, so loads ask for the line in advance.
-  int64_t prefetch = 0;
+  int64_t prefetch = 0;  // prefetch_ahead (fast_engine.hpp): global arrays, affine subscripts
   // The common case packed flat: every subscript linear with at most kTerms terms, rank <= kRank.
   static constexpr int kRank = 4, kTerms = 3;
   struct Packed {
@@ -287,8 +284,8 @@ struct LoadNode : ENode {
     size_t f;
     if (!acc.flat(cx, a, f)) throw SlowPath{};
     if (acc.prefetch)  // a prefetch never faults; the address is computed as an integer
-      __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(a->data<T>()) +
-                                                       static_cast<uintptr_t>(static_cast<int64_t>(f) + acc.prefetch) * sizeof(T)));
+      __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(a->data<T>()) + f * sizeof(T) +
+                                                       static_cast<uintptr_t>(acc.prefetch)));
     on_access(cx, *a, f, false, acc.levels);
     if (!a->all_defined && !load_relaxed(a->def[f])) return Value::bottom(type);
     return to_value<T>(type, load_relaxed(a->data<T>()[f]));
@@ -653,8 +650,7 @@ class Compiler {
       all_lin = all_lin && s.lin;
       a.subs.push_back(std::move(s));
     }
-    // the distance, in cells, of the same access kPrefetch iterations of the innermost loop later
-    constexpr int64_t kPrefetch = 8;
+    // the step of the access in the innermost loop, in cells, for its prefetch distance
     if (all_lin && inner_slot_ >= 0 && static_cast<size_t>(id) < sh_.globals.size()) {
       const auto& shape = sh_.globals[static_cast<size_t>(id)]->shape;
       int64_t step = 0, stride = 1;
@@ -663,8 +659,7 @@ class Compiler {
           if (slot == inner_slot_) step += k * stride;
         stride *= std::max<int64_t>(shape[d], 1);
       }
-      // only strides that leave the cache line are worth a prefetch
-      if (step * 4 >= 64 || step * 4 <= -64) a.prefetch = step * kPrefetch;
+      a.prefetch = prefetch_ahead(step, elem_size(array_type(id)));
     }
     a.pack();
     return a;

@@ -192,15 +192,21 @@ void exact_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
     if (s.w1 >= 0) k.a->set(k.flat, s.v1);  // compatible: every writer left the same value
 }
 
+// The stamp of a new nested loop instance of `count` iterations (checked mode; 0 otherwise).
+// Out of stamps, or too many iterations for a shadow word: the outermost instance is flagged
+// and decided by its exact replay.
+uint64_t nested_stamp(Ctx& cx, int64_t count) {
+  if (cx.mode != Mode::Checked) return 0;
+  uint64_t st = cx.sh->stamps.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (st > kMaxStamp || static_cast<uint64_t>(count) > kOwnerMask) flag(cx);
+  return st;
+}
+
 // A `par` inside an iteration of a parallel instance: sequential in this thread, checked on
 // its own shadow level.
 void nested_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
   size_t d = static_cast<size_t>(cx.depth + 1);
-  if (cx.mode == Mode::Checked) {
-    uint64_t st = cx.sh->stamps.fetch_add(1, std::memory_order_relaxed) + 1;
-    if (st > kMaxStamp || static_cast<uint64_t>(count) > kOwnerMask) flag(cx);  // out of stamps: decide by replay
-    cx.stamp[d] = st;
-  }
+  cx.stamp[d] = nested_stamp(cx, count);
   size_t slot = n.slot;
   Value saved = cx.env[slot];
   ++cx.depth;
@@ -246,11 +252,7 @@ void lower_to(std::atomic<int64_t>& min, int64_t i) {
 void spread_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
   Shared& sh = *cx.sh;
   size_t d = static_cast<size_t>(cx.depth + 1);
-  uint64_t st = 0;
-  if (cx.mode == Mode::Checked) {
-    st = sh.stamps.fetch_add(1, std::memory_order_relaxed) + 1;
-    if (st > kMaxStamp || static_cast<uint64_t>(count) > kOwnerMask) flag(cx);  // out of stamps: decide by replay
-  }
+  uint64_t st = nested_stamp(cx, count);
   Instance& inst = *cx.inst;
   std::mutex mu;
   std::optional<Candidate> stuck;

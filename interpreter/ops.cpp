@@ -118,18 +118,6 @@ static Value int_index_binop(BinOp op, int64_t x, int64_t y) {
   return Value::of_int(r);
 }
 
-template <class T>
-static bool compare(BinOp op, T x, T y) {
-  switch (op) {
-    case BinOp::Eq: return x == y;
-    case BinOp::Ne: return x != y;
-    case BinOp::Lt: return x < y;
-    case BinOp::Le: return x <= y;
-    case BinOp::Gt: return x > y;
-    case BinOp::Ge: return x >= y;
-    default: return false;
-  }
-}
 
 template <class T>
 static T float_arith(BinOp op, T x, T y) {

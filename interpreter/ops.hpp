@@ -35,6 +35,20 @@ Value apply_builtin(Builtin f, std::span<const Value> args);
 // Result type of a builtin on operand type t (Abs on signed ints gives unsigned).
 Type builtin_result_type(Builtin f, Type operand);
 
+// The comparison `op` (Eq .. Ge) on two values of one C++ type; false for other operators.
+template <class T>
+bool compare(BinOp op, T x, T y) {
+  switch (op) {
+    case BinOp::Eq: return x == y;
+    case BinOp::Ne: return x != y;
+    case BinOp::Lt: return x < y;
+    case BinOp::Le: return x <= y;
+    case BinOp::Gt: return x > y;
+    case BinOp::Ge: return x >= y;
+    default: return false;
+  }
+}
+
 // Euclidean division helpers on 64-bit integers (b != 0).
 int64_t euclid_div(int64_t a, int64_t b);
 int64_t euclid_mod(int64_t a, int64_t b);
