@@ -268,8 +268,16 @@ class Builder {
         const ArrayInfo* x = ok[pick(ok.size())];
         return make_access(ExprKind::ArrayRead, x->name, subscripts(x->rank));
       }
-      case 3: return make_binary(*rc::gen::element(BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Mod),
-                                 value(t, depth - 1, prophetic), value(t, depth - 1, prophetic));
+      case 3: {
+        BinOp op = *rc::gen::element(BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Mod);
+        auto l = value(t, depth - 1, prophetic);
+        auto r = value(t, depth - 1, prophetic);
+        // A constant divisor may be typed as an index (when the whole quotient is), and the
+        // checker rejects a constant zero there: a constant divisor is a nonzero literal.
+        // Division by zero stays reachable through divisors that read memory.
+        if ((op == BinOp::Div || op == BinOp::Mod) && !has_var_or_read(*r)) r = make_int(*rc::gen::inRange<int64_t>(1, 6));
+        return make_binary(op, std::move(l), std::move(r));
+      }
       case 4: return is_unsigned_int(t) ? value(t, depth - 1, prophetic) : make_unary(UnOp::Neg, value(t, depth - 1, prophetic));
       case 5: {
         std::vector<ExprPtr> a;
