@@ -63,6 +63,8 @@ Outcome run_fast(const Program& p, RunSetup& state, const FastOptions& opts, Fas
   st.replays = sh.replays.load();
   st.kernel_runs = sh.kernel_runs.load();
   st.kernel_bails = sh.kernel_bails.load();
+  st.kernel_spec_runs = sh.kernel_spec_runs.load();
+  st.kernel_spec_bails = sh.kernel_spec_bails.load();
   if (result.ok() && sh.deferred) result = std::move(*sh.deferred);
   if (!result.ok()) {
     result.data["steps"] = st.steps;

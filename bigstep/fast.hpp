@@ -38,6 +38,7 @@ struct FastOptions {
   uint64_t max_steps = 0;                   // assignments; 0: no bound; beyond: inconclusive (approximate in parallel)
   uint64_t max_local_cells = uint64_t{1} << 26;  // cells of one `allocate`
   bool kernels = true;  // loop nests without `par` run as register code (bigstep/fast_kernel.hpp)
+  bool specialise = true;  // kernels also compile a version without the guards proven on entry
 };
 
 struct FastStats {
@@ -46,6 +47,8 @@ struct FastStats {
   uint64_t replays = 0;       // loop instances replayed exactly after a flagged cell or a stuck iteration
   uint64_t kernel_runs = 0;   // loop nests run as register code
   uint64_t kernel_bails = 0;  // statements a kernel handed to the nodes (a failure or an unusual value)
+  uint64_t kernel_spec_runs = 0;   // kernel runs of the specialised version (guards proven on entry)
+  uint64_t kernel_spec_bails = 0;  // hand-overs among kernel_bails from the specialised version
 };
 
 // Runs the body of a type-checked program on `state` (the initial memory from prepare_run).

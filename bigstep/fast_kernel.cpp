@@ -2,11 +2,13 @@
 // and the machine that runs it.
 #include "bigstep/fast_kernel.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <optional>
 #include <set>
 
+#include "bigstep/fast_kernel_code.hpp"
 #include "bigstep/fast_lin.hpp"
 #include "interpreter/eval.hpp"
 #include "interpreter/ops.hpp"
@@ -14,80 +16,7 @@
 namespace sched::fast {
 namespace {
 
-constexpr uint32_t kNone = UINT32_MAX;
-constexpr size_t kMaxRegs = 512, kMaxAccesses = 128;
-constexpr int kTerms = static_cast<int>(kLinTerms);
-
-// A register: the payload of a Value (value.hpp).
-union R {
-  int64_t i;
-  uint64_t u;
-  float f;
-  double d;
-};
-
-enum Op : uint8_t {
-  // loads and stores by element type, in the order of ctype_index
-  kLd0, kLd9 = kLd0 + 9,
-  kSt0, kSt9 = kSt0 + 9,
-  kAddI, kSubI, kMulI, kNegI,        // Int (𝔸): overflow hands over (⊥)
-  kAddF, kSubF, kMulF, kDivF, kNegF,  // f32
-  kAddD, kSubD, kMulD, kDivD, kNegD,  // f64
-  kMulAddF, kAddMulF, kMulAddD, kAddMulD,  // a + b·c and b·c + a, rounded twice as written (no contraction)
-  kAddW, kSubW, kMulW,                // machine integers of type t: wrap-around
-  kDivU, kModU,                       // unsigned machine integers (x / 0 == 0)
-  kCmpU, kCmpF, kCmpD,                // comparison `sub` on u / f / d
-  kLtS, kLeS, kGtS, kGeS, kEqS, kNeS,  // the comparisons on i, one operation each
-  kAnd, kOr, kNot, kSelect,
-  kLtAndS, kLeAndS, kGtAndS, kGeAndS, kEqAndS, kNeAndS,  // a && (b < c) ... on i: a chain of conditions, one operation per link
-  kLinear,                            // c + Σ k·x on Int (the form in lins_[c])
-  kGenUn, kGenBin, kGenCall, kGenCast,  // everything else, through ops.cpp
-  kJz, kJmp,
-  kLoopInit, kLoopNext,
-  kEnd,
-};
-
-struct Ins {
-  uint8_t op = kEnd;
-  uint8_t sub = 0;          // BinOp / UnOp / Builtin of generic and comparison operations
-  Type t = Type::Invalid;   // result type (wrapping ops, casts, env values)
-  uint16_t stmt = 0;        // the statement this instruction belongs to
-  uint32_t d = kNone, a = kNone, b = kNone, c = kNone, e = kNone;
-  uint32_t x = kNone;       // kLoopInit: the loop's index in loop_streams_
-};
-
-// One subscript: c + Σ k·reg.
-struct Dim {
-  int64_t c = 0;
-  int n = 0;
-  uint32_t reg[kTerms] = {};
-  int64_t k[kTerms] = {};
-};
-
-// The value of a bounded form (fast_lin.hpp: no overflow once every variable is below
-// kLinVar); false when a variable is not.
-inline bool eval_dim(const Dim& dm, const R* r, int64_t& out) {
-  int64_t v = dm.c;
-  for (int t = 0; t < dm.n; ++t) {
-    int64_t x = r[dm.reg[t]].i;
-    if (!lin_var_ok(x)) return false;
-    v += x * dm.k[t];
-  }
-  out = v;
-  return true;
-}
-
-// An affine form over registers, of any length (streams, computed at loop entry only).
-struct Form {
-  int64_t c = 0;
-  std::vector<std::pair<uint32_t, int64_t>> t;
-};
-
-// A form as streams evaluate it at loop entry: c + Σ k·reg over registers the loop does not
-// change, plus step·x for the loop's variable x.
-struct SForm : Dim {
-  int64_t step = 0;
-};
+using namespace kern;
 
 // The values of f at the loop's first and last iterations; false on overflow or a variable
 // beyond kLinVar (fast_lin.hpp).
@@ -101,50 +30,23 @@ bool eval_ends(const SForm& f, const R* r, int64_t first, int64_t last, int64_t&
          !__builtin_mul_overflow(f.step, last, &ml) && !__builtin_add_overflow(v, ml, &vl);
 }
 
-// A loop of the nest whose bounds are fixed for a whole kernel run (forms over registers set
-// on entry): its variable register and bounds.
-struct FixedLoop {
-  uint32_t var;
-  bool has_lo;
-  Form lo, hi;
-};
-
-// An access whose subscripts are affine in registers fixed for the kernel run and in the
-// variables of fixed loops: its cell is base + Σ stride·var, checked in bounds once per run
-// over the box of the loops' ranges (a box stream).
-struct BoxForm {
-  std::vector<Form> dims, lets;  // over fixed registers and fixed loops' variables
-};
-
-struct Acc {
-  int id = -1;
-  LevelMask levels = 0;
-  std::vector<Dim> dims;
-  uint32_t inner = kNone;  // the variable register of the innermost loop around the access
-  // A stream: in the innermost loop, the cell is first + t·step (t: the iteration), every
-  // subscript being affine (`sdims`) in registers that loop does not change and its variable,
-  // once the affine lets of the nest it reads (`lets`) are replaced by their forms.
-  bool stream = false;
-  std::vector<SForm> sdims, lets;
-  std::optional<BoxForm> box;
+// A box stream during one kernel run (not initialised: init_boxes sets the entries in use).
+struct BoxState {
+  bool safe;
+  int n;
+  int64_t base;
+  uint32_t var[kTerms];
+  int64_t stride[kTerms];
 };
 
 // A stream's cells during one run of its loop; `safe` when every iteration's cell is in the
 // array (the subscripts are affine in the iteration: checking both ends is enough).
-// A box stream during one kernel run.
-struct BoxState {
-  bool safe = false;
-  int n = 0;
-  int64_t base = 0;
-  uint32_t var[kTerms] = {};
-  int64_t stride[kTerms] = {};
-};
-
+// Not initialised: a run clears `safe` of the entries in use, init_stream sets the rest.
 struct StreamState {
-  int64_t first = 0, step = 0;
-  uint32_t t = 0;  // the register of the loop's iteration count
-  bool safe = false;
-  bool noted[2] = {false, false};  // step 0: the cell was noted (read, write) in this run of the loop
+  int64_t first, step;
+  uint32_t t;  // the register of the loop's iteration count
+  bool safe;
+  bool noted[2];  // step 0: the cell was noted (read, write) in this run of the loop
 };
 
 // At the loop's entry (iterations first..last): the stream's first cell and step, safe when
@@ -201,19 +103,6 @@ int64_t prefetch_bytes(const Acc& acc, const Arr& a, size_t elem) {
   }
   return prefetch_ahead(step, elem);
 }
-
-// A variable of the nest: its slot in the environment and its register.
-struct Binding {
-  int slot;
-  uint32_t reg;
-  Type type;
-};
-
-struct Stmt {
-  CNode* node;
-  uint32_t resume = 0;         // the instruction after the statement
-  std::vector<Binding> scope;  // the nest's variables in scope
-};
 
 int ctype_index(Type t) {
   switch (t) {
@@ -277,12 +166,12 @@ struct KernelNode : CNode {
 
   CPtr node_;
   Shared& sh_;
-  std::vector<Ins> code_;
+  Version gen_;   // the general version
+  Version spec_;  // the specialised version (empty code: none)
   std::vector<Stmt> stmts_;
   std::vector<Acc> accs_;
   std::vector<Dim> lins_;  // kLinear's forms
   std::vector<std::vector<uint32_t>> loop_streams_;  // by loop: its streams
-  std::vector<FixedLoop> fixed_;                     // loops whose bounds are fixed for a run
   std::vector<Type> reg_type_;
   std::vector<std::pair<uint32_t, uint64_t>> consts_;  // register, payload
   std::vector<std::pair<uint32_t, int>> inputs_;       // register, slot (defined in the environment)
@@ -309,68 +198,56 @@ struct KernelNode : CNode {
   }
 
   void run(Ctx& cx) const;
-  void init_boxes(const R* r, const Bound* bd, BoxState* box) const;
+  bool init_boxes(const Version& v, const R* r, const Bound* bd, BoxState* box, const Range* ranges, size_t nr) const;
+  bool bind(Ctx& cx, const Version& v, Bound* bd) const;
 };
 
-// The range of f over the box of the fixed loops' ranges (`lo`, `hi` by variable register);
-// false on overflow or a value beyond kLinVar.
-bool form_range(const Form& f, const R* r, const std::map<uint32_t, std::pair<int64_t, int64_t>>& ranges, int64_t& lo, int64_t& hi) {
-  lo = hi = f.c;
-  for (const auto& [reg, k] : f.t) {
-    auto it = ranges.find(reg);
-    int64_t a = it == ranges.end() ? r[reg].i : it->second.first, b = it == ranges.end() ? a : it->second.second, ma, mb;
-    if (!lin_var_ok(a) || !lin_var_ok(b) || __builtin_mul_overflow(k, a, &ma) || __builtin_mul_overflow(k, b, &mb)) return false;
-    if (__builtin_add_overflow(lo, std::min(ma, mb), &lo) || __builtin_add_overflow(hi, std::max(ma, mb), &hi)) return false;
-  }
-  return true;
-}
-
-// On entry: the fixed loops' ranges, then every box stream's base and strides, safe when the
-// whole box is in the array and the lets it sees through stay below kLinVar (fast_lin.hpp).
-void KernelNode::init_boxes(const R* r, const Bound* bd, BoxState* box) const {
-  std::map<uint32_t, std::pair<int64_t, int64_t>> ranges;
-  std::set<uint32_t> empty;  // loops that run no iteration (their accesses never run)
-  for (const FixedLoop& l : fixed_) {
-    int64_t lo = 0, hi, unused, first, count;
-    if ((l.has_lo && !form_range(l.lo, r, ranges, lo, unused)) || !form_range(l.hi, r, ranges, unused, hi) ||
-        !trip_count(l.has_lo, lo, hi, first, count))
-      return;  // no box is safe: every access computes its cell
-    if (count == 0) empty.insert(l.var);
-    else ranges[l.var] = {first, first + count - 1};
-  }
-  for (size_t k = 0; k < accs_.size(); ++k) {
+// On entry: every box stream's base and strides among v's accesses, safe when the whole box
+// is in the array and the lets it sees through stay below kLinVar (fast_lin.hpp); true when
+// all of them are.
+bool KernelNode::init_boxes(const Version& v, const R* r, const Bound* bd, BoxState* box, const Range* ranges, size_t nr) const {
+  bool all = true;
+  for (uint32_t k = v.acc_begin; k < v.acc_end; ++k) {
     const Acc& acc = accs_[k];
+    box[k].safe = false;
     if (!acc.box) continue;
-    BoxState b;
+    BoxState b{};
     bool ok = true;
     int64_t lo, hi;
-    for (const Form& l : acc.box->lets) ok = ok && form_range(l, r, ranges, lo, hi) && lin_var_ok(lo) && lin_var_ok(hi);
-    std::map<uint32_t, int64_t> strides;
+    for (const Form& l : acc.box->lets) ok = ok && form_range(l, r, ranges, nr, lo, hi) && lin_var_ok(lo) && lin_var_ok(hi);
     for (size_t d = 0; d < acc.box->dims.size() && ok; ++d) {
       const Form& fm = acc.box->dims[d];
       int64_t n = bd[k].shape[d];
-      ok = form_range(fm, r, ranges, lo, hi) && lo >= 0 && hi < n && !__builtin_mul_overflow(b.base, n, &b.base);
-      for (auto& [reg, s] : strides) ok = ok && !__builtin_mul_overflow(s, n, &s);
+      ok = form_range(fm, r, ranges, nr, lo, hi) && lo >= 0 && hi < n && !__builtin_mul_overflow(b.base, n, &b.base);
+      for (int t = 0; t < b.n; ++t) ok = ok && !__builtin_mul_overflow(b.stride[t], n, &b.stride[t]);
       int64_t c = fm.c;
       for (const auto& [reg, kk] : fm.t) {
-        if (empty.count(reg)) ok = false;
-        if (ranges.count(reg)) {
-          ok = ok && !__builtin_add_overflow(strides[reg], kk, &strides[reg]);
-        } else {
+        bool loop = false;
+        for (size_t i = 0; i < nr; ++i) loop = loop || ranges[i].reg == reg;
+        if (!loop) {
           int64_t m;
           ok = ok && !__builtin_mul_overflow(kk, r[reg].i, &m) && !__builtin_add_overflow(c, m, &c);
+          continue;
         }
+        int t = 0;
+        while (t < b.n && b.var[t] != reg) ++t;
+        if (t == b.n) {
+          if (b.n == kTerms) {
+            ok = false;
+            break;
+          }
+          b.var[b.n] = reg;
+          b.stride[b.n++] = 0;
+        }
+        ok = ok && !__builtin_add_overflow(b.stride[t], kk, &b.stride[t]);
       }
       ok = ok && !__builtin_add_overflow(b.base, c, &b.base);
     }
-    if (!ok || strides.size() > static_cast<size_t>(kTerms)) continue;
-    for (const auto& [reg, s] : strides) {
-      b.var[b.n] = reg;
-      b.stride[b.n++] = s;
-    }
-    b.safe = true;
-    box[k] = b;
+    b.safe = ok;
+    if (ok) box[k] = b;
+    all = all && ok;
   }
+  return all;
 }
 
 template <class T> T load_cell(const char* data, size_t f);
@@ -425,21 +302,12 @@ template <class T> void store_cell(char* data, size_t f, T v) {
   std::atomic_ref<T>(reinterpret_cast<T*>(data)[f]).store(v, std::memory_order_relaxed);
 }
 
-void KernelNode::run(Ctx& cx) const {
-  R r[kMaxRegs];
-  std::memset(r, 0, reg_type_.size() * sizeof(R));  // deterministic, whatever reads a register early
-  for (const auto& [reg, bits] : consts_) r[reg].u = bits;
-  for (const auto& [reg, slot] : inputs_) {
-    const Value& v = cx.env[static_cast<size_t>(slot)];
-    if (!v.defined) return node_->exec(cx);
-    r[reg].u = v.u;
-  }
-  size_t na = accs_.size();
-  Bound bd[kMaxAccesses];
-  StreamState ss[kMaxAccesses];
-  for (size_t k = 0; k < na; ++k) {
+// The arrays of v's accesses and how each is noted (checked mode); false when an array is
+// not bound (the node then runs the whole nest).
+bool KernelNode::bind(Ctx& cx, const Version& v, Bound* bd) const {
+  for (uint32_t k = v.acc_begin; k < v.acc_end; ++k) {
     Arr* a = cx.arrays[static_cast<size_t>(accs_[k].id)];
-    if (!a) return node_->exec(cx);
+    if (!a) return false;
     Bound& b = bd[k];
     b = Bound{a, a->shape.data(), reinterpret_cast<char*>(a->storage.get()), a->all_defined ? nullptr : a->def.get(), 0, nullptr, 0, 0,
               false, prefetch_bytes(accs_[k], *a, elem_size(a->elem))};
@@ -459,9 +327,36 @@ void KernelNode::run(Ctx& cx) const {
       }
     }
   }
-  BoxState box[kMaxAccesses];
-  init_boxes(r, bd, box);
-  const Ins* code = code_.data();
+  return true;
+}
+
+void KernelNode::run(Ctx& cx) const {
+  R r[kMaxRegs];
+  std::memset(r, 0, reg_type_.size() * sizeof(R));  // deterministic, whatever reads a register early
+  for (const auto& [reg, bits] : consts_) r[reg].u = bits;
+  for (const auto& [reg, slot] : inputs_) {
+    const Value& v = cx.env[static_cast<size_t>(slot)];
+    if (!v.defined) return node_->exec(cx);
+    r[reg].u = v.u;
+  }
+  Bound bd[kMaxAccesses];         // set for the version that runs
+  StreamState ss[kMaxAccesses];   // likewise
+  BoxState box[kMaxAccesses];     // likewise
+  Range ranges[kMaxFixed];
+  // the specialised version when its assumptions hold on this run's box, else the general one
+  const Version* v = &gen_;
+  if (!spec_.code.empty() && fixed_ranges(spec_.fixed, r, ranges) && bind(cx, spec_, bd) &&
+      init_boxes(spec_, r, bd, box, ranges, spec_.fixed.size()) && spec_holds(spec_, r, ranges, spec_.fixed.size())) {
+    v = &spec_;
+    sh_.kernel_spec_runs.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    if (!bind(cx, gen_, bd)) return node_->exec(cx);
+    if (fixed_ranges(gen_.fixed, r, ranges)) init_boxes(gen_, r, bd, box, ranges, gen_.fixed.size());
+    else
+      for (uint32_t k = gen_.acc_begin; k < gen_.acc_end; ++k) box[k].safe = false;  // every access computes its cell
+  }
+  for (uint32_t k = v->acc_begin; k < v->acc_end; ++k) ss[k].safe = false;
+  const Ins* code = v->code.data();
   const Ins* ip = code;  // the instruction running
   size_t f = 0;
 
@@ -653,12 +548,15 @@ bail : {
   // environment first receives the nest's variables in scope (U-LET, U-FOR bindings)
   const Stmt& s = stmts_[ip->stmt];
   sh_.kernel_bails.fetch_add(1, std::memory_order_relaxed);
-  for (const Binding& v : s.scope) {
+  if (v == &spec_) sh_.kernel_spec_bails.fetch_add(1, std::memory_order_relaxed);
+  for (const Binding& b : s.scope) {
     Value x;
-    x.type = v.type;
+    x.type = b.type;
     x.defined = true;
-    x.u = r[v.reg].u;
-    cx.env[static_cast<size_t>(v.slot)] = x;
+    // a let the specialised version left out: its form, exact on this run (spec_holds)
+    if (!v->drop_lin.empty() && v->drop_lin[b.reg] != kNone) x.defined = eval_dim(lins_[v->drop_lin[b.reg]], r, r[b.reg].i);
+    x.u = r[b.reg].u;
+    cx.env[static_cast<size_t>(b.slot)] = x;
   }
   s.node->exec(cx);
   ip = code + s.resume;
@@ -675,9 +573,13 @@ class KernelCompiler {
   KernelCompiler(KernelNode& k, const KernelSource& src) : k_(k), src_(src) {}
 
   bool compile(const Cmd& loop) {
+    v_ = &k_.gen_;
     cmd(loop, k_.node_.get());
     emit(Ins{kEnd});
-    return ok_ && k_.reg_type_.size() <= kMaxRegs && k_.accs_.size() <= kMaxAccesses && k_.stmts_.size() <= UINT16_MAX;
+    k_.gen_.acc_end = static_cast<uint32_t>(k_.accs_.size());
+    if (!ok_ || !fits()) return false;
+    if (src_.sh.o.specialise) specialise(loop);
+    return true;
   }
 
  private:
@@ -691,6 +593,78 @@ class KernelCompiler {
   std::vector<uint32_t> loop_ids_;  // their indices in loop_streams_
   std::vector<size_t> reg_depth_;   // by register: the loops around where it changes (0: set on entry only)
   bool ok_ = true;
+  Version* v_ = nullptr;  // the version being compiled
+  bool spec_ = false;     // it is the specialised one
+  size_t guards_ = 0;     // conditions the specialised version leaves out
+  std::vector<DroppedLet> lets_;  // lets it may leave out
+
+  bool fits() const {
+    return k_.reg_type_.size() <= kMaxRegs && k_.accs_.size() <= kMaxAccesses && k_.stmts_.size() <= UINT16_MAX;
+  }
+
+  // The specialised version (fast_kernel_code.hpp), kept when it leaves something out and fits.
+  void specialise(const Cmd& loop) {
+    size_t regs = k_.reg_type_.size(), accs = k_.accs_.size(), stmts = k_.stmts_.size(), lins = k_.lins_.size(),
+           loops = k_.loop_streams_.size(), consts = k_.consts_.size(), inputs = k_.inputs_.size();
+    v_ = &k_.spec_;
+    spec_ = true;
+    v_->acc_begin = static_cast<uint32_t>(accs);
+    cmd(loop, k_.node_.get());
+    emit(Ins{kEnd});
+    v_->acc_end = static_cast<uint32_t>(k_.accs_.size());
+    if (ok_) drop_dead_lets(*v_, k_.accs_, k_.lins_, k_.stmts_, static_cast<uint32_t>(stmts), lets_, k_.reg_type_.size());
+    bool dropped = std::any_of(v_->drop_lin.begin(), v_->drop_lin.end(), [](uint32_t x) { return x != kNone; });
+    if (ok_ && fits() && (guards_ > 0 || dropped)) return;
+    // nothing to leave out (or too large): the general version only
+    ok_ = true;
+    k_.spec_ = Version{};
+    k_.reg_type_.resize(regs);
+    reg_depth_.resize(regs);
+    k_.accs_.resize(accs);
+    k_.stmts_.resize(stmts);
+    k_.lins_.resize(lins);
+    k_.loop_streams_.resize(loops);
+    k_.consts_.resize(consts);
+    k_.inputs_.resize(inputs);
+  }
+
+  // The form of an operand register over fixed registers and fixed loops' variables (an affine
+  // let's expanded form); false when it has none.
+  bool operand_form(uint32_t reg, Form& out) const {
+    auto it = let_form_.find(reg);
+    out = it != let_form_.end() ? it->second : Form{0, {{reg, 1}}};
+    return fixed(out);
+  }
+  bool operand_forms(const Dim& dm, std::vector<Form>& proofs) const {
+    for (int t = 0; t < dm.n; ++t) {
+      Form f;
+      if (!operand_form(dm.reg[t], f)) return false;
+      proofs.push_back(std::move(f));
+    }
+    return true;
+  }
+
+  // A condition the specialised version may assume: a conjunction of comparisons of affine
+  // Int expressions over fixed registers and fixed loops' variables (lets expanded), as guards
+  // f OP 0, with the forms of their operands (which must stay below kLinVar for the
+  // comparison, as the general version evaluates it, to be defined and agree with f).
+  bool guard(const Expr& e, std::vector<Guard>& gs, std::vector<Form>& proofs) {
+    if (e.kind != ExprKind::Binary) return false;
+    if (e.bop == BinOp::And) return guard(*e.args[0], gs, proofs) && guard(*e.args[1], gs, proofs);
+    if (!is_comparison(e.bop) || e.bop == BinOp::Ne || e.args[0]->type != Type::Int) return false;
+    Lin la, lb;
+    if (!linear(*e.args[0], src_.sh.params, src_.opaque, la) || !linear(*e.args[1], src_.sh.params, src_.opaque, lb)) return false;
+    Dim da = dim(la), db = dim(lb);
+    Form fa, fb;
+    if (!expand(da, fa, nullptr) || !expand(db, fb, nullptr) || !fixed(fa) || !fixed(fb)) return false;
+    if (!operand_forms(da, proofs) || !operand_forms(db, proofs)) return false;
+    Guard g{fa, e.bop};
+    if (__builtin_sub_overflow(g.f.c, fb.c, &g.f.c)) return false;
+    for (const auto& [reg, k] : fb.t)
+      if (k == INT64_MIN || !add_term(g.f, reg, -k)) return false;
+    gs.push_back(std::move(g));
+    return true;
+  }
 
   uint32_t reg(Type t, int n = 1) {
     uint32_t r = static_cast<uint32_t>(k_.reg_type_.size());
@@ -700,8 +674,8 @@ class KernelCompiler {
     }
     return r;
   }
-  uint32_t pc() const { return static_cast<uint32_t>(k_.code_.size()); }
-  void emit(Ins in) { k_.code_.push_back(in); }
+  uint32_t pc() const { return static_cast<uint32_t>(v_->code.size()); }
+  void emit(Ins in) { v_->code.push_back(in); }
   uint32_t constant(const Value& v) {
     uint32_t r = reg(v.type);
     reg_depth_[r] = 0;
@@ -775,8 +749,9 @@ class KernelCompiler {
     Lin lo, hi;
     if (c.lo && !(linear(*c.lo, src_.sh.params, src_.opaque, lo) && expand(dim(lo), l.lo, nullptr) && fixed(l.lo))) return;
     if (!(linear(*c.value, src_.sh.params, src_.opaque, hi) && expand(dim(hi), l.hi, nullptr) && fixed(l.hi))) return;
+    if (v_->fixed.size() == kMaxFixed) return;
     fixed_vars_.insert(var);
-    k_.fixed_.push_back(std::move(l));
+    v_->fixed.push_back(std::move(l));
   }
 
   static bool add_term(Form& f, uint32_t reg, int64_t k) {
@@ -920,11 +895,11 @@ class KernelCompiler {
         if (e.fn == Builtin::Cast) return op(kGenCast, e.type, st, args[0]);
         if (e.fn == Builtin::Select) {
           uint32_t d = op(kSelect, e.type, st, args[0], args[1]);
-          k_.code_.back().c = args[2];
+          v_->code.back().c = args[2];
           return d;
         }
         uint32_t d = op(kGenCall, e.type, st, args[0], args.size() > 1 ? args[1] : kNone, static_cast<uint8_t>(e.fn));
-        k_.code_.back().c = args.size() > 2 ? args[2] : kNone;
+        v_->code.back().c = args.size() > 2 ? args[2] : kNone;
         return d;
       }
       case ExprKind::Cast: return op(kGenCast, e.type, st, expr(*e.args[0], st));
@@ -950,7 +925,7 @@ class KernelCompiler {
         (rhs.args[0]->type == Type::Int || is_signed_int(rhs.args[0]->type))) {
       uint32_t a = expr(*e.args[0], st), b = expr(*rhs.args[0], st), c = expr(*rhs.args[1], st);
       uint32_t d = op(static_cast<uint8_t>(kLtAndS + signed_cmp(rhs.bop)), Type::Bool, st, a, b);
-      k_.code_.back().c = c;
+      v_->code.back().c = c;
       return d;
     }
     Type t = e.args[0]->type;
@@ -970,7 +945,7 @@ class KernelCompiler {
         }
         uint8_t code = t == Type::F32 ? (side == 1 ? kMulAddF : kAddMulF) : (side == 1 ? kMulAddD : kAddMulD);
         uint32_t d = op(code, t, st, a, b);
-        k_.code_.back().c = c;
+        v_->code.back().c = c;
         return d;
       }
     }
@@ -1031,6 +1006,18 @@ class KernelCompiler {
       }
       case CmdKind::If: {  // U-IF-TRUE, U-IF-FALSE
         uint16_t st = stmt(c, node);
+        if (spec_) {  // U-IF-TRUE on every run of the specialised version: the condition is proven
+          std::vector<Guard> gs;
+          std::vector<Form> proofs;
+          if (guard(*c.value, gs, proofs)) {
+            v_->guards.insert(v_->guards.end(), gs.begin(), gs.end());
+            v_->proofs.insert(v_->proofs.end(), proofs.begin(), proofs.end());
+            ++guards_;
+            cmd(*c.body);
+            patch_resume(st);
+            return;
+          }
+        }
         Ins jz;
         jz.op = kJz;
         jz.stmt = st;
@@ -1041,11 +1028,11 @@ class KernelCompiler {
         if (c.els) {
           uint32_t jmp = pc();
           emit(Ins{kJmp});
-          k_.code_[at].e = pc();
+          v_->code[at].e = pc();
           cmd(*c.els);
-          k_.code_[jmp].e = pc();
+          v_->code[jmp].e = pc();
         } else {
-          k_.code_[at].e = pc();
+          v_->code[at].e = pc();
         }
         patch_resume(st);
         return;
@@ -1059,6 +1046,11 @@ class KernelCompiler {
         Form f;
         if (fresh && linear(*c.value, src_.sh.params, src_.opaque, l) && expand(dim(l), f, nullptr))
           let_form_[v] = std::move(f);  // an affine let: streams see through it
+        if (spec_ && let_form_.count(v) && fixed(let_form_[v]) && !v_->code.empty() && v_->code.back().op == kLinear &&
+            v_->code.back().d == v) {
+          DroppedLet d{v, v_->code.back().c, {}};
+          if (operand_forms(k_.lins_[d.lin], d.proofs)) lets_.push_back(std::move(d));  // unless something reads it
+        }
         auto saved = slot_reg_.find(c.slot) != slot_reg_.end() ? std::optional<uint32_t>(slot_reg_[c.slot]) : std::nullopt;
         slot_reg_[c.slot] = v;
         cmd(*c.body);
@@ -1101,7 +1093,7 @@ class KernelCompiler {
         next.c = init.c;
         next.e = at + 1;
         emit(next);
-        k_.code_[at].e = pc();
+        v_->code[at].e = pc();
         patch_resume(st);
         return;
       }

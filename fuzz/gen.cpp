@@ -232,9 +232,18 @@ class Builder {
   }
 
   ExprPtr cond(int depth) {
-    int choice = *rc::gen::inRange(0, depth <= 0 ? 2 : 5);
+    int choice = *rc::gen::inRange(0, depth <= 0 ? 2 : 6);
     switch (choice) {
       case 0: return make_bool(*rc::gen::arbitrary<bool>());
+      case 5: {
+        // a bounds guard lo <= e && e < hi, as padded stencils and convolutions test their
+        // neighbours (true on the interior, false near the edges)
+        auto e = vars_.empty() || *rc::gen::arbitrary<bool>()
+                     ? index(depth - 1)
+                     : make_binary(BinOp::Add, make_var(*rc::gen::elementOf(vars_)), make_int(*rc::gen::inRange<int64_t>(-1, 2)));
+        auto lo = make_binary(BinOp::Le, make_int(*rc::gen::inRange<int64_t>(-1, 2)), e->clone());
+        return make_binary(BinOp::And, std::move(lo), make_binary(BinOp::Lt, std::move(e), size_expr()));
+      }
       case 1: return make_binary(*rc::gen::element(BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge),
                                  index(depth - 1), index(depth - 1));
       case 2: return make_unary(UnOp::Not, cond(depth - 1));

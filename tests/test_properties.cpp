@@ -312,10 +312,12 @@ void fast_matches_unchecked(const Program& p, const RunSetup& init, const RunSet
 
 // The loop-nest kernels (bigstep/fast_kernel.hpp) against the reference, without annotations
 // (with them the nodes run): outcome, words and memory on 1 and 2 threads, and the memory
-// without race checks. Counts the cases that ran kernels and those where a kernel handed a
-// statement to the nodes (an error, an undefined value, ...), so that both paths show.
+// without race checks, and with the specialised versions off. Counts the cases that ran
+// kernels, those where a kernel handed a statement to the nodes (an error, an undefined
+// value, ...), those that ran a specialised version (guards proven on entry) and those where
+// it handed over (the lets it left out recomputed), so that every path shows.
 TEST(Properties, FastKernelsAgreeWithTheReference) {
-  int cases = 0, compared = 0, with_kernels = 0, handed_over = 0, ok = 0, racy = 0, stuck = 0;
+  int cases = 0, compared = 0, with_kernels = 0, handed_over = 0, ok = 0, racy = 0, stuck = 0, specialised = 0, spec_handed_over = 0;
   bool passed = rc::check("kernels give the reference's outcome, words and memory", [&] {
     fuzz::GenOptions go;
     go.racy = *rc::gen::arbitrary<bool>();
@@ -336,13 +338,16 @@ TEST(Properties, FastKernelsAgreeWithTheReference) {
     Outcome o = run_reference(*l.program, ref, ro);
     if (o.kind == OutcomeKind::Inconclusive) return;
     ++compared;
-    bool kernels = false, handover = false;
-    for (int threads : {1, 2}) {
+    bool kernels = false, handover = false, spec = false, spec_handover = false;
+    for (int threads : {1, 2, 0}) {
       FastOptions fo;
-      fo.threads = threads;
+      fo.threads = std::max(threads, 1);
+      fo.specialise = threads != 0;
       FastStats fs = fast_matches(*l.program, init, o, ref, fo);
       kernels = kernels || fs.kernel_runs > 0;
       handover = handover || fs.kernel_bails > 0;
+      spec = spec || fs.kernel_spec_runs > 0;
+      spec_handover = spec_handover || fs.kernel_spec_bails > 0;
     }
     if (o.ok()) {
       ++ok;
@@ -354,12 +359,111 @@ TEST(Properties, FastKernelsAgreeWithTheReference) {
     }
     with_kernels += kernels;
     handed_over += handover;
+    specialised += spec;
+    spec_handed_over += spec_handover;
   });
   EXPECT_TRUE(passed);
   std::cout << "[kernels] cases " << cases << ", run " << compared << ": with kernels " << with_kernels << ", a statement handed to the nodes "
-            << handed_over << "; ok " << ok << ", races " << racy << ", stuck " << stuck << "\n";
+            << handed_over << ", specialised " << specialised << " (handed over " << spec_handed_over << "); ok " << ok << ", races "
+            << racy << ", stuck " << stuck << "\n";
   EXPECT_GT(with_kernels, 0);
   EXPECT_GT(handed_over, 0);
+}
+
+// Guarded window nests as padded convolutions and stencils write them (outer loops `par`, or
+// `for` around an `allocate`, then `for` loops over a window, affine lets, a bounds guard,
+// sometimes an unused let): kernels whose specialised version (the guard proven on entry, the
+// dead let left out) runs on the interior and the general one near the edges. Some guards are
+// too loose (an out-of-bounds read), and one row of accumulators or one input cell is
+// sometimes left undefined (a hand-over inside the specialised version, with the lets it left
+// out recomputed: a wrong subscript there would read a defined cell and change the outcome). Compared
+// with the reference on 1 and 2 threads, checked and unchecked, with and without
+// specialisation.
+TEST(Properties, SpecialisedKernelsAgreeWithTheReference) {
+  int cases = 0, spec_cases = 0, general_cases = 0, spec_handed = 0, ok = 0, stuck = 0;
+  bool passed = rc::check("specialised kernels give the reference's outcome, words and memory", [&] {
+    const bool fl = *rc::gen::arbitrary<bool>();
+    const std::string ty = fl ? "f32" : "i32";
+    const int pad = *rc::gen::inRange(0, 3), loose = *rc::gen::element(-1, 0, 0, 1);  // guard h < N + loose: stricter than the bounds, exact, too loose
+    const bool par = *rc::gen::arbitrary<bool>(), dead = *rc::gen::arbitrary<bool>();
+    const bool strided = *rc::gen::arbitrary<bool>();
+    const int hole = *rc::gen::inRange(0, 6);  // 0: one row of accumulators undefined, 1: one input cell undefined
+    std::string acc = par ? "y[i, j]" : "acc[]";
+    std::string text = fmt::format(R"(param N, K, Z, Z2;
+assume N >= 1 && K >= 1;
+tensor X(i, j) : {0};
+tensor W(a, b) : {0};
+tensor Y(i, j) : {0};
+input x[i, j] : {0}[N, N] = X(i, j);
+input w[a, b] : {0}[K, K] = W(a, b);
+output y[i, j] : {0}[N, N] = Y(i, j);
+allocate xs : {0}[N, N] {{
+  for i < N {{ for j < N {{ if {11} {{ xs[i, j] := x[i, j]; }} }} }}
+  {1} i < N {{
+    {1} j < N {{
+      {2}
+      if {3} {{ {4} := 0; }}
+      for a < K {{
+        for b < K {{
+          let h = i{5} + a - {6};
+          let g = j + b - {6};
+          {7}
+          if 0 <= h && h < N + {8} && 0 <= g && g < N {{
+            {4} := {4} + xs[h, g] * w[a, b];
+          }}
+          {9}
+        }}
+      }}
+      {10}
+    }}
+  }}
+}}
+)",
+                                   ty, par ? "par" : "for", par ? "" : fmt::format("allocate acc : {}[] {{", ty),
+                                   hole == 0 ? "i != Z" : "true", acc, strided ? " * 1" : "", pad, dead ? "let d = h + g - 1 in skip;" : "",
+                                   loose, dead ? "" : "skip;", par ? "" : "y[i, j] := acc[]; }", hole == 1 ? "i != Z || j != Z2" : "true");
+    RC_LOG() << text;
+    ++cases;
+    Loaded l = load_text(text, "window.sched");
+    RC_ASSERT(l.stage == LoadStage::Ok);
+    std::vector<int64_t> params = {*rc::gen::inRange<int64_t>(1, 9), *rc::gen::inRange<int64_t>(1, 4), *rc::gen::inRange<int64_t>(0, 9),
+                                   *rc::gen::inRange<int64_t>(0, 9)};
+    ModelOptions mo;
+    mo.seed = *rc::gen::inRange<uint64_t>(0, 1000);
+    RunSetup init;
+    RC_ASSERT(prepare_run(*l.program, params, mo, init).ok());
+    RunSetup ref = init;
+    Outcome o = run_reference(*l.program, ref, ReferenceOptions{});
+    RC_ASSERT(o.kind != OutcomeKind::Inconclusive);
+    bool spec = false, general = false, handed = false;
+    for (bool sp : {true, false})
+      for (int threads : {1, 2}) {
+        FastOptions fo;
+        fo.threads = threads;
+        fo.specialise = sp;
+        FastStats fs = fast_matches(*l.program, init, o, ref, fo);
+        if (sp) {
+          spec = spec || fs.kernel_spec_runs > 0;
+          general = general || fs.kernel_runs > fs.kernel_spec_runs;
+          handed = handed || fs.kernel_spec_bails > 0;
+        } else {
+          RC_ASSERT(fs.kernel_spec_runs == 0u);
+        }
+      }
+    if (o.ok()) fast_matches_unchecked(*l.program, init, ref);
+    (o.ok() ? ok : stuck)++;
+    spec_cases += spec;
+    general_cases += general;
+    spec_handed += handed;
+  });
+  EXPECT_TRUE(passed);
+  std::cout << "[window] cases " << cases << ": specialised runs in " << spec_cases << ", general runs in " << general_cases
+            << ", hand-overs from the specialised version in " << spec_handed << "; ok " << ok << ", stuck " << stuck << "\n";
+  EXPECT_GT(spec_cases, 0);
+  EXPECT_GT(general_cases, 0);
+  EXPECT_GT(spec_handed, 0);
+  EXPECT_GT(ok, 0);
+  EXPECT_GT(stuck, 0);
 }
 
 TEST(Properties, FastEngineAgreesWithTheReference) {

@@ -1,0 +1,191 @@
+// The kernels' code (internal to fast_kernel*.cpp): registers, instructions, affine forms,
+// accesses, and the two versions of a nest's code. fast_kernel.cpp compiles and runs them;
+// fast_kernel_spec.cpp holds what a kernel run decides on entry (the ranges of fixed loops,
+// box streams, the proofs of the specialised version) and the dead-let pass of that version.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "bigstep/fast_engine.hpp"
+#include "bigstep/fast_lin.hpp"
+#include "interpreter/ast.hpp"
+
+namespace sched::fast::kern {
+
+constexpr uint32_t kNone = UINT32_MAX;
+constexpr size_t kMaxRegs = 512, kMaxAccesses = 128;
+constexpr int kTerms = static_cast<int>(kLinTerms);
+
+// A register: the payload of a Value (value.hpp).
+union R {
+  int64_t i;
+  uint64_t u;
+  float f;
+  double d;
+};
+
+enum Op : uint8_t {
+  // loads and stores by element type, in the order of ctype_index
+  kLd0, kLd9 = kLd0 + 9,
+  kSt0, kSt9 = kSt0 + 9,
+  kAddI, kSubI, kMulI, kNegI,        // Int (𝔸): overflow hands over (⊥)
+  kAddF, kSubF, kMulF, kDivF, kNegF,  // f32
+  kAddD, kSubD, kMulD, kDivD, kNegD,  // f64
+  kMulAddF, kAddMulF, kMulAddD, kAddMulD,  // a + b·c and b·c + a, rounded twice as written (no contraction)
+  kAddW, kSubW, kMulW,                // machine integers of type t: wrap-around
+  kDivU, kModU,                       // unsigned machine integers (x / 0 == 0)
+  kCmpU, kCmpF, kCmpD,                // comparison `sub` on u / f / d
+  kLtS, kLeS, kGtS, kGeS, kEqS, kNeS,  // the comparisons on i, one operation each
+  kAnd, kOr, kNot, kSelect,
+  kLtAndS, kLeAndS, kGtAndS, kGeAndS, kEqAndS, kNeAndS,  // a && (b < c) ... on i: a chain of conditions, one operation per link
+  kLinear,                            // c + Σ k·x on Int (the form in lins_[c])
+  kGenUn, kGenBin, kGenCall, kGenCast,  // everything else, through ops.cpp
+  kJz, kJmp,
+  kLoopInit, kLoopNext,
+  kEnd,
+};
+
+struct Ins {
+  uint8_t op = kEnd;
+  uint8_t sub = 0;          // BinOp / UnOp / Builtin of generic and comparison operations
+  Type t = Type::Invalid;   // result type (wrapping ops, casts, env values)
+  uint16_t stmt = 0;        // the statement this instruction belongs to
+  uint32_t d = kNone, a = kNone, b = kNone, c = kNone, e = kNone;
+  uint32_t x = kNone;       // kLoopInit: the loop's index in loop_streams_
+};
+
+// One subscript: c + Σ k·reg.
+struct Dim {
+  int64_t c = 0;
+  int n = 0;
+  uint32_t reg[kTerms] = {};
+  int64_t k[kTerms] = {};
+};
+
+// The value of a bounded form (fast_lin.hpp: no overflow once every variable is below
+// kLinVar); false when a variable is not.
+inline bool eval_dim(const Dim& dm, const R* r, int64_t& out) {
+  int64_t v = dm.c;
+  for (int t = 0; t < dm.n; ++t) {
+    int64_t x = r[dm.reg[t]].i;
+    if (!lin_var_ok(x)) return false;
+    v += x * dm.k[t];
+  }
+  out = v;
+  return true;
+}
+
+// An affine form over registers, of any length (streams, computed at loop entry only).
+struct Form {
+  int64_t c = 0;
+  std::vector<std::pair<uint32_t, int64_t>> t;
+};
+
+// A form as streams evaluate it at loop entry: c + Σ k·reg over registers the loop does not
+// change, plus step·x for the loop's variable x.
+struct SForm : Dim {
+  int64_t step = 0;
+};
+
+// A loop of the nest whose bounds are fixed for a whole kernel run (forms over registers set
+// on entry): its variable register and bounds.
+struct FixedLoop {
+  uint32_t var;
+  bool has_lo;
+  Form lo, hi;
+};
+
+// An access whose subscripts are affine in registers fixed for the kernel run and in the
+// variables of fixed loops: its cell is base + Σ stride·var, checked in bounds once per run
+// over the box of the loops' ranges (a box stream).
+struct BoxForm {
+  std::vector<Form> dims, lets;  // over fixed registers and fixed loops' variables
+};
+
+struct Acc {
+  int id = -1;
+  LevelMask levels = 0;
+  std::vector<Dim> dims;
+  uint32_t inner = kNone;  // the variable register of the innermost loop around the access
+  // A stream: in the innermost loop, the cell is first + t·step (t: the iteration), every
+  // subscript being affine (`sdims`) in registers that loop does not change and its variable,
+  // once the affine lets of the nest it reads (`lets`) are replaced by their forms.
+  bool stream = false;
+  std::vector<SForm> sdims, lets;
+  std::optional<BoxForm> box;
+};
+
+// A variable of the nest: its slot in the environment and its register.
+struct Binding {
+  int slot;
+  uint32_t reg;
+  Type type;
+};
+
+struct Stmt {
+  CNode* node;
+  uint32_t resume = 0;         // the instruction after the statement
+  std::vector<Binding> scope;  // the nest's variables in scope
+};
+
+
+// A condition the specialised version assumes: f OP 0 (OP a comparison, Ne excluded) at every
+// point of the box of the fixed loops' ranges.
+struct Guard {
+  Form f;
+  BinOp op;
+};
+
+// A let the specialised version does not compute (its register is read by nothing it runs):
+// its register and kLinear form, recomputed from the registers when a statement in its scope
+// is handed over, and the forms whose range must stay below kLinVar for that to be exact.
+struct DroppedLet {
+  uint32_t reg;
+  uint32_t lin;
+  std::vector<Form> proofs;
+};
+
+// One version of a nest's code. The general version runs whenever the specialised one's
+// assumptions fail; the specialised one (when the nest has a condition or let to remove)
+// leaves out every `if` whose condition is proven true on the box of the fixed loops' ranges
+// (with its `else`) and every affine let nothing else reads, and runs only when, on entry,
+// its guards and proofs hold and every box stream of its accesses is safe.
+struct Version {
+  std::vector<Ins> code;
+  std::vector<FixedLoop> fixed;  // loops whose bounds are fixed for a run
+  uint32_t acc_begin = 0, acc_end = 0;  // its accesses in the kernel's accs_
+  std::vector<Guard> guards;
+  std::vector<Form> proofs;      // forms whose range over the box must stay below kLinVar
+  std::vector<uint32_t> drop_lin;  // by register: the kLinear form of a dropped let, or kNone (empty: none)
+};
+
+// A fixed loop's range during one run (lo > hi: no iteration).
+struct Range {
+  uint32_t reg;
+  int64_t lo, hi;
+};
+constexpr size_t kMaxFixed = 16;
+
+// ---- fast_kernel_spec.cpp ----
+
+// The range of f over the box of `ranges` (other registers at their values in r); false on
+// overflow or a value beyond kLinVar.
+bool form_range(const Form& f, const R* r, const Range* ranges, size_t nr, int64_t& lo, int64_t& hi);
+
+// The fixed loops' ranges on entry, in `out` (at most kMaxFixed); false when a bound
+// overflows or lies beyond kLinVar.
+bool fixed_ranges(const std::vector<FixedLoop>& loops, const R* r, Range* out);
+
+// Whether every guard and proof of the specialised version holds on the box.
+bool spec_holds(const Version& v, const R* r, const Range* ranges, size_t nr);
+
+// Removes from v.code the kLinear instructions of `candidates` whose register nothing kept
+// reads (a box access reads no subscript register: the specialised version runs only when
+// its boxes are safe), renumbers jumps and the statements' resume points, and records the
+// dropped lets (v.drop_lin, v.proofs).
+void drop_dead_lets(Version& v, const std::vector<Acc>& accs, const std::vector<Dim>& lins, std::vector<Stmt>& stmts,
+                    uint32_t first_stmt, const std::vector<DroppedLet>& candidates, size_t nregs);
+
+}  // namespace sched::fast::kern
