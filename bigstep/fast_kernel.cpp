@@ -171,7 +171,7 @@ struct KernelNode : CNode {
   std::vector<Stmt> stmts_;
   std::vector<Acc> accs_;
   std::vector<Dim> lins_;  // kLinear's forms
-  std::vector<std::vector<uint32_t>> loop_streams_;  // by loop: its streams
+  std::vector<std::vector<uint32_t>> loop_streams_;  // by loop: its streams and box streams (the loop innermost)
   std::vector<Type> reg_type_;
   std::vector<std::pair<uint32_t, uint64_t>> consts_;  // register, payload
   std::vector<std::pair<uint32_t, int>> inputs_;       // register, slot (defined in the environment)
@@ -365,7 +365,7 @@ void KernelNode::run(Ctx& cx) const {
       &&ld0, &&ld1, &&ld2, &&ld3, &&ld4, &&ld5, &&ld6, &&ld7, &&ld8, &&ld9,
       &&st0, &&st1, &&st2, &&st3, &&st4, &&st5, &&st6, &&st7, &&st8, &&st9,
       &&addi, &&subi, &&muli, &&negi, &&addf, &&subf, &&mulf, &&divf, &&negf,
-      &&addd, &&subd, &&muld, &&divd, &&negd, &&muladdf, &&addmulf, &&muladdd, &&addmuld, &&addw, &&subw, &&mulw, &&divu, &&modu,
+      &&addd, &&subd, &&muld, &&divd, &&negd, &&muladdf, &&addmulf, &&muladdd, &&addmuld, &&accf, &&accd, &&addw, &&subw, &&mulw, &&divu, &&modu,
       &&cmpu, &&cmpf, &&cmpd, &&lts, &&les, &&gts, &&ges, &&eqs, &&nes,
       &&and_, &&or_, &&not_, &&select, &&lt_and, &&le_and, &&gt_and, &&ge_and, &&eq_and, &&ne_and, &&linear,
       &&gen, &&gen, &&gen, &&gen, &&jz, &&jmp, &&loop_init, &&loop_next, &&end};
@@ -434,6 +434,26 @@ void KernelNode::run(Ctx& cx) const {
   SCHED_STORE(8, float, r[in.a].f)
   SCHED_STORE(9, double, r[in.a].d)
 #undef SCHED_STORE
+  // A := A + a·b (U-ASSIGN of a read of A plus a product): the statement's read and write of
+  // one cell, computed once; anything unusual hands the statement over before its write.
+#define SCHED_ACC(L, T, F)                                                                     \
+  L : {                                                                                       \
+    SCHED_IN;                                                                                 \
+    const Bound& b = bd[in.c];                                                                \
+    if (cx.steps >= cx.step_budget) goto bail;                                                \
+    SCHED_CELL;                                                                               \
+    if (b.note) note<T, false>(cx, b, ss[in.c], accs_[in.c], f);                              \
+    if (b.def && !std::atomic_ref<uint8_t>(const_cast<uint8_t&>(b.def[f])).load(std::memory_order_relaxed)) goto bail; \
+    T p = r[in.a].F * r[in.b].F;                                                              \
+    T x = load_cell<T>(b.data, f) + p;                                                        \
+    if (b.note) note<T, true>(cx, b, ss[in.c], accs_[in.c], f);                               \
+    store_cell<T>(b.data, f, x);                                                              \
+    ++cx.steps;                                                                               \
+    SCHED_NEXT;                                                                               \
+  }
+  SCHED_ACC(accf, float, f)
+  SCHED_ACC(accd, double, d)
+#undef SCHED_ACC
 #define SCHED_OP(L, BODY) \
   L : {                   \
     SCHED_IN;             \
@@ -522,11 +542,23 @@ loop_init : {  // U-FOR: the trip count, then iteration 0 (registers d: var, t, 
   r[in.d + 1].i = 0;
   r[in.d + 2].i = count;
   r[in.d + 3].i = first;
-  // streams pay off from a few iterations on (fewer: the subscripts are computed per access)
-  if (count >= kMinStream)
-    for (uint32_t k : loop_streams_[in.x]) init_stream(accs_[k], *bd[k].a, r, first, first + count - 1, ss[k]);
-  else
-    for (uint32_t k : loop_streams_[in.x]) ss[k].safe = false;
+  // A safe box stream becomes this loop's stream (every cell of the run is in the box, so in
+  // the array); other streams pay off from a few iterations on (fewer: the subscripts are
+  // computed per access).
+  for (uint32_t k : loop_streams_[in.x]) {
+    if (const BoxState& bx = box[k]; bx.safe) {
+      int64_t c = bx.base, step = 0;
+      for (int t = 0; t < bx.n; ++t) {
+        c += bx.stride[t] * r[bx.var[t]].i;
+        if (bx.var[t] == in.d) step = bx.stride[t];
+      }
+      ss[k] = StreamState{c, step, in.d + 1, true, {false, false}};
+    } else if (count >= kMinStream && accs_[k].stream) {
+      init_stream(accs_[k], *bd[k].a, r, first, first + count - 1, ss[k]);
+    } else {
+      ss[k].safe = false;
+    }
+  }
   poll_abort(cx);
   SCHED_NEXT;
 }
@@ -826,7 +858,6 @@ class KernelCompiler {
       acc.sdims.clear();
       acc.lets.clear();
     }
-    if (acc.stream) k_.loop_streams_[loop_ids_.back()].push_back(static_cast<uint32_t>(k_.accs_.size()));
     BoxForm bf;
     bool box = true;
     for (const Dim& dm : acc.dims) {
@@ -836,6 +867,7 @@ class KernelCompiler {
     }
     for (const Form& l : bf.lets) box = box && fixed(l);
     if (box) acc.box = std::move(bf);
+    if (acc.stream || (acc.box && acc.inner != kNone)) k_.loop_streams_[loop_ids_.back()].push_back(static_cast<uint32_t>(k_.accs_.size()));
     k_.accs_.push_back(std::move(acc));
     return static_cast<uint32_t>(k_.accs_.size() - 1);
   }
@@ -980,6 +1012,33 @@ class KernelCompiler {
 
   void patch_resume(uint16_t st) { k_.stmts_[st].resume = pc(); }
 
+  // A[s] := A[s] + x·y or A[s] := x·y + A[s] on f32 / f64 (the same cell read and written):
+  // one kAccF / kAccD. The sum commutes exactly, so both orders give the same value.
+  bool accumulate(const Cmd& c, uint16_t st) {
+    const Expr& v = *c.value;
+    Type t = src_.array_type(c.id);
+    if ((t != Type::F32 && t != Type::F64) || v.type != t || v.kind != ExprKind::Binary || v.bop != BinOp::Add) return false;
+    for (int side : {0, 1}) {
+      const Expr& a = *v.args[static_cast<size_t>(side)];
+      const Expr& m = *v.args[static_cast<size_t>(1 - side)];
+      if (a.kind != ExprKind::ArrayRead || a.id != c.id || a.args.size() != c.idx.size() || m.kind != ExprKind::Binary ||
+          m.bop != BinOp::Mul || m.type != t)
+        continue;
+      bool same = true;
+      for (size_t i = 0; i < c.idx.size(); ++i) same = same && equal(*a.args[i], *c.idx[i]);
+      if (!same) continue;
+      Ins in;
+      in.op = t == Type::F32 ? kAccF : kAccD;
+      in.stmt = st;
+      in.a = expr(*m.args[0], st);
+      in.b = expr(*m.args[1], st);
+      in.c = access(c.id, c.idx, st);
+      emit(in);
+      return true;
+    }
+    return false;
+  }
+
   void cmd(const Cmd& c, CNode* node = nullptr) {
     switch (c.kind) {
       case CmdKind::Skip: return;
@@ -994,6 +1053,10 @@ class KernelCompiler {
           return;
         }
         uint16_t st = stmt(c, node);
+        if (accumulate(c, st)) {
+          patch_resume(st);
+          return;
+        }
         uint32_t v = expr(*c.value, st);
         Ins in;
         in.op = static_cast<uint8_t>(kSt0 + ci);

@@ -34,6 +34,7 @@ enum Op : uint8_t {
   kAddF, kSubF, kMulF, kDivF, kNegF,  // f32
   kAddD, kSubD, kMulD, kDivD, kNegD,  // f64
   kMulAddF, kAddMulF, kMulAddD, kAddMulD,  // a + b·c and b·c + a, rounded twice as written (no contraction)
+  kAccF, kAccD,                       // A := A + a·b on one cell A (access c): read, two roundings, write
   kAddW, kSubW, kMulW,                // machine integers of type t: wrap-around
   kDivU, kModU,                       // unsigned machine integers (x / 0 == 0)
   kCmpU, kCmpF, kCmpD,                // comparison `sub` on u / f / d
@@ -167,6 +168,9 @@ struct Range {
   int64_t lo, hi;
 };
 constexpr size_t kMaxFixed = 16;
+
+// Whether the instruction computes a cell of access `c` (and so reads its subscripts' registers).
+inline bool is_access(uint8_t op) { return op <= kSt9 || op == kAccF || op == kAccD; }
 
 // ---- fast_kernel_spec.cpp ----
 

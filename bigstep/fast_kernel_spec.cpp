@@ -90,8 +90,9 @@ void drop_dead_lets(Version& v, const std::vector<Acc>& accs, const std::vector<
     if (x != kNone && x < nregs) read[x] = 1;
   };
   auto reads = [&](const Ins& in) {
-    if (in.op >= kLd0 && in.op <= kSt9) {
-      if (in.op >= kSt0) mark(in.a);
+    if (is_access(in.op)) {
+      if (in.op >= kSt0) mark(in.a);  // stores: the value; kAccF/D: the factors
+      if (in.op == kAccF || in.op == kAccD) mark(in.b);
       const Acc& acc = accs[in.c];
       if (!acc.box)
         for (const Dim& dm : acc.dims)
