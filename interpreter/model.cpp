@@ -37,10 +37,11 @@ constexpr int64_t kBlockSize = int64_t{1} << kBlockBits;
 // Memo cell states: not computed, being computed (a cycle if read), computed (defined or ⊥).
 enum : uint8_t { kNone = 0, kBusy = 1, kDone = 2, kDoneBottom = 3 };
 
-// The memo of one tensor: blocks of kBlockSize consecutive points along the last index, found
-// by (other indices, last index / kBlockSize) in an open-addressing table. Blocks come from
-// chunks (malloc'd below the mmap threshold, so freed memory is reused without page faults)
-// and never move, so a Cell stays valid.
+// The memo of one tensor: blocks of kBlockSize consecutive points along one index (the block
+// dimension: by default the last, set before first use), found by (the other indices in order,
+// that index / kBlockSize) in an open-addressing table. Blocks come from chunks (malloc'd
+// below the mmap threshold, so freed memory is reused without page faults) and never move, so
+// a Cell stays valid.
 struct Block {
   int64_t key[kMaxRank];  // the other indices, then the block number
   uint64_t bits[kBlockSize];
@@ -67,15 +68,22 @@ class Memo {
   Memo& operator=(Memo&& o) noexcept { swap(o); return *this; }
   ~Memo() { for (void* c : chunks_) std::free(c); }
 
+  // The block dimension of a tensor of rank r (0 for rank 0).
+  size_t block_dim(size_t r) const { return r == 0 ? 0 : bd_ >= 0 && static_cast<size_t>(bd_) < r ? static_cast<size_t>(bd_) : r - 1; }
+  // Sets the block dimension; only before the first at().
+  void set_block_dim(int d) { bd_ = d; }
+
   Cell at(std::span<const int64_t> idx) {
     const size_t r = idx.size();
-    const int64_t lastv = r ? idx[r - 1] : 0;
-    const int64_t blk = lastv >> kBlockBits;  // arithmetic shift: floor
-    const int off = static_cast<int>(lastv & (kBlockSize - 1));
+    const size_t bd = block_dim(r);
+    const int64_t bv = r ? idx[bd] : 0;
+    const int64_t blk = bv >> kBlockBits;  // arithmetic shift: floor
+    const int off = static_cast<int>(bv & (kBlockSize - 1));
     const size_t n = r ? r : 1;  // key length: r - 1 indices and the block number
-    if (last_ && same(last_, idx.data(), n, blk)) return {last_, off};
+    if (last_ && same(last_, idx.data(), r, bd, blk)) return {last_, off};
     uint64_t h = 0x9e3779b97f4a7c15ULL;
-    for (size_t i = 0; i + 1 < n; ++i) h = (h ^ static_cast<uint64_t>(idx[i])) * 0xbf58476d1ce4e5b9ULL;
+    for (size_t i = 0; i < r; ++i)
+      if (i != bd) h = (h ^ static_cast<uint64_t>(idx[i])) * 0xbf58476d1ce4e5b9ULL;
     h = mix64(h ^ static_cast<uint64_t>(blk));
     if (2 * (count_ + 1) > table_.size()) grow();
     size_t mask = table_.size() - 1;
@@ -83,7 +91,8 @@ class Memo {
       Block* b = table_[i];
       if (!b) {
         b = new_block();
-        for (size_t k = 0; k + 1 < n; ++k) b->key[k] = idx[k];
+        for (size_t i = 0, k = 0; i < r; ++i)
+          if (i != bd) b->key[k++] = idx[i];
         b->key[n - 1] = blk;
         table_[i] = b;
         hashes_[i] = h;
@@ -91,7 +100,7 @@ class Memo {
         last_ = b;
         return {b, off};
       }
-      if (hashes_[i] == h && same(b, idx.data(), n, blk)) { last_ = b; return {b, off}; }
+      if (hashes_[i] == h && same(b, idx.data(), r, bd, blk)) { last_ = b; return {b, off}; }
     }
   }
 
@@ -103,11 +112,12 @@ class Memo {
   std::vector<void*> chunks_;
   size_t chunk_used_ = kChunkBlocks;
   Block* last_ = nullptr;
+  int bd_ = -1;  // the block dimension (-1: the last)
 
-  static bool same(const Block* b, const int64_t* idx, size_t n, int64_t blk) {
-    if (b->key[n - 1] != blk) return false;
-    for (size_t i = 0; i + 1 < n; ++i)
-      if (b->key[i] != idx[i]) return false;
+  static bool same(const Block* b, const int64_t* idx, size_t r, size_t bd, int64_t blk) {
+    if (b->key[r ? r - 1 : 0] != blk) return false;
+    for (size_t i = 0, k = 0; i < r; ++i)
+      if (i != bd && b->key[k++] != idx[i]) return false;
     return true;
   }
   Block* new_block() {
@@ -142,6 +152,7 @@ class Memo {
     std::swap(chunks_, o.chunks_);
     std::swap(chunk_used_, o.chunk_used_);
     std::swap(last_, o.last_);
+    std::swap(bd_, o.bd_);
   }
 };
 
@@ -687,10 +698,38 @@ struct Model::Impl {
       }
       ti.frame_size = ti.num_slots + stack + 1;
     }
+    for (size_t i = 0; i < nt; ++i) memo[i].set_block_dim(block_dim_of(static_cast<int>(i)));
     size_t max_frame = 1;
     for (const auto& ti : info) max_frame = std::max(max_frame, static_cast<size_t>(ti.frame_size));
     rec_area.reset(new Value[(kMaxDepth + 1) * max_frame]);
     path.reserve(kMaxDepth + 1);
+  }
+
+  // The memo's block dimension of tensor id: the last index whose range over the union of the
+  // cases' domains is unbounded or at least 16 (a running sum's short innermost index, conv's
+  // kw in -1..2, would use 4 cells of each 64-cell block), else the index of the widest range.
+  int block_dim_of(int id) const {
+    const int r = info[static_cast<size_t>(id)].rank;
+    if (r <= 1) return r - 1;
+    Box all(static_cast<size_t>(r), Interval{INT64_MAX, INT64_MIN});
+    for (const CaseCode& cc : cases[static_cast<size_t>(id)]) {
+      auto cd = case_domain(cc, r);
+      for (size_t d = 0; cd && d < all.size(); ++d) {
+        all[d].lo = std::min(all[d].lo, (*cd)[d].lo);
+        all[d].hi = std::max(all[d].hi, (*cd)[d].hi);
+      }
+    }
+    auto extent = [&](int d) -> __int128 {
+      const Interval& iv = all[static_cast<size_t>(d)];
+      if (iv.lo > iv.hi) return 0;
+      return static_cast<__int128>(iv.hi) - iv.lo + 1;
+    };
+    for (int d = r - 1; d >= 0; --d)
+      if (extent(d) >= 16) return d;
+    int best = r - 1;
+    for (int d = r - 1; d >= 0; --d)
+      if (extent(d) > extent(best)) best = d;
+    return best;
   }
 
   // Renames the slots of constraint forms to positions in the index tuple (false: a slot that
@@ -1218,23 +1257,26 @@ struct Model::Impl {
     bt.lane = -1;
     for (int d = t.rank - 1; d >= 0; --d)
       if (d != bt.seq) { bt.lane = d; break; }
-    // dense table of memo blocks over the box
+    // dense table of memo blocks over the box: (the other indices, block number)
     const int r = t.rank;
-    bt.blk_lo = bt.box[static_cast<size_t>(r - 1)].lo >> kBlockBits;
-    bt.nblk = (bt.box[static_cast<size_t>(r - 1)].hi >> kBlockBits) - bt.blk_lo + 1;
+    const int bd = static_cast<int>(memo[static_cast<size_t>(id)].block_dim(static_cast<size_t>(r)));
+    bt.blk_lo = bt.box[static_cast<size_t>(bd)].lo >> kBlockBits;
+    bt.nblk = (bt.box[static_cast<size_t>(bd)].hi >> kBlockBits) - bt.blk_lo + 1;
     int64_t prefixes = 1;
-    for (int d = 0; d + 1 < r; ++d) prefixes *= bt.box[static_cast<size_t>(d)].hi - bt.box[static_cast<size_t>(d)].lo + 1;
+    for (int d = 0; d < r; ++d)
+      if (d != bd) prefixes *= bt.box[static_cast<size_t>(d)].hi - bt.box[static_cast<size_t>(d)].lo + 1;
     bt.blocks.assign(static_cast<size_t>(prefixes * bt.nblk), nullptr);
     int64_t p[kMaxRank];
     for (int64_t f = 0; f < prefixes; ++f) {
       int64_t rem = f;
-      for (int d = r - 2; d >= 0; --d) {
+      for (int d = r - 1; d >= 0; --d) {
+        if (d == bd) continue;
         int64_t ext = bt.box[static_cast<size_t>(d)].hi - bt.box[static_cast<size_t>(d)].lo + 1;
         p[d] = bt.box[static_cast<size_t>(d)].lo + rem % ext;
         rem /= ext;
       }
       for (int64_t b = 0; b < bt.nblk; ++b) {
-        p[r - 1] = (bt.blk_lo + b) * kBlockSize;
+        p[bd] = (bt.blk_lo + b) * kBlockSize;
         bt.blocks[static_cast<size_t>(f * bt.nblk + b)] =
             memo[static_cast<size_t>(id)].at(std::span<const int64_t>(p, static_cast<size_t>(r))).block;
       }
@@ -1336,11 +1378,12 @@ struct Model::Impl {
     const BulkTensor& bt = bulk[static_cast<size_t>(id)];
     if (bt.blocks.empty()) return lc;
     const int r = info[static_cast<size_t>(id)].rank;
+    const int bd = static_cast<int>(memo[static_cast<size_t>(id)].block_dim(static_cast<size_t>(r)));
     for (int d = 0; d < r; ++d) {
       const Interval& iv = bt.box[static_cast<size_t>(d)];
       int64_t end = sub0[d] + delta[d] * (n - 1);  // no overflow: lane_subs checked
       if (std::min(sub0[d], end) < iv.lo || std::max(sub0[d], end) > iv.hi) return lc;
-      if (d + 1 < r) {
+      if (d != bd) {
         int64_t ext = iv.hi - iv.lo + 1;
         lc.f0 = lc.f0 * ext + (sub0[d] - iv.lo);
         lc.fs = lc.fs * ext + delta[d];
@@ -1348,8 +1391,8 @@ struct Model::Impl {
     }
     lc.ok = true;
     lc.blocks = bt.blocks.data();
-    lc.last0 = sub0[r - 1];
-    lc.lastd = delta[r - 1];
+    lc.last0 = sub0[bd];
+    lc.lastd = delta[bd];
     lc.blk_lo = bt.blk_lo;
     lc.nblk = bt.nblk;
     return lc;
