@@ -28,6 +28,7 @@ struct Engines {
   RunSetup init;
   bool ready = false;
   bool kernels = true;
+  bool specialise = true;
 
   Engines(const std::string& text, const std::vector<std::string>& ps = {}) {
     Loaded l = load_text(text, "t.sched");
@@ -62,6 +63,7 @@ struct Engines {
     fo.annotations = annotations ? &mo : nullptr;
     fo.max_steps = max_steps;
     fo.kernels = kernels;
+    fo.specialise = specialise;
     r.outcome = run_fast(*program, r.state, fo, &r.stats);
     return r;
   }
@@ -218,6 +220,33 @@ TEST(Fast, KernelsAgreeWithTheReferenceOnEveryExample) {
   }
   EXPECT_GE(n, 20);
   EXPECT_GT(runs, 20u);
+}
+
+// Specialised kernels (fast_kernel_spec.cpp): conv without padding runs every window
+// specialised (its guard holds everywhere); with padding that skips the padded taps with an
+// `if`, the interior runs specialised and the border general. Both give the reference's memory, as does the general version alone.
+TEST(Fast, SpecialisedKernelsRunOnTheInteriorOfPaddedConvolutions) {
+  struct Case {
+    const char* file;
+    bool all_specialised;
+  };
+  const std::string examples = SCHED_EXAMPLES_DIR, data = SCHED_TEST_DATA_DIR;
+  for (const Case& c : {Case{"conv2d.sched", true}, Case{"conv2d_stride2_pad1_skip.sched", false}}) {
+    std::string text = sched::test::slurp((c.all_specialised ? examples : data) + "/" + c.file);
+    Engines en(text, {"NB=1", "CI=2", "CO=3", "H=9", "W=8", "KH=3", "KW=3"});
+    ASSERT_TRUE(en.ready) << c.file;
+    Ran ref = en.reference(false);
+    ASSERT_EQ(ref.outcome.kind, OutcomeKind::Ok) << c.file;
+    Ran spec = en.fast(2, true, false);
+    expect_same(ref, spec, std::string(c.file) + " (specialised)");
+    EXPECT_GT(spec.stats.kernel_spec_runs, 0u) << c.file;
+    if (c.all_specialised) EXPECT_EQ(spec.stats.kernel_spec_runs, spec.stats.kernel_runs) << c.file;
+    else EXPECT_LT(spec.stats.kernel_spec_runs, spec.stats.kernel_runs) << c.file;
+    en.specialise = false;
+    Ran general = en.fast(2, true, false);
+    expect_same(ref, general, std::string(c.file) + " (general only)");
+    EXPECT_EQ(general.stats.kernel_spec_runs, 0u);
+  }
 }
 
 // Everything unusual inside a kernel goes to the statement's node: the reference's words, or
