@@ -1229,34 +1229,110 @@ struct Model::Impl {
     if (t.rank == 0) return false;  // (demand keeps the box within kMaxBulkPoints)
     // every case condition linear, no reads through computed subscripts
     std::vector<std::vector<int64_t>> offsets;  // of reads of the tensor itself
+    std::vector<std::vector<bool>> shifted;     // by self-read and dimension: the subscript is index + offset
+    std::vector<std::vector<int64_t>> fixed;    // by self-read and dimension: a constant subscript's value (else INT64_MIN)
+    std::vector<Box> where;                     // by self-read: the domain of its case
     bool simple_self = true;
     for (const CaseCode& cc : cases[static_cast<size_t>(id)]) {
-      if (cc.cond && !cc.linear) return false;
+      if (cc.cond && !cc.linear && !read_free(*cc.cond)) return false;  // (read-free ones run per point)
       for (const Instr& in : cc.value->ins) {
         if (in.op == Op::ReadStack || (in.op == Op::Call && in.n > 8)) return false;
         if ((in.op == Op::ReadForm || in.op == Op::ReadRandom) && in.sub == kOnEnv) return false;  // reads through lets
       }
+      auto domain = case_domain(cc, t.rank);
       for_reads(*cc.value, [&](int u, const std::vector<Form>& fs, uint8_t) {
         if (u != id) return;
-        std::vector<int64_t> off;
+        std::vector<int64_t> off, fx;
+        std::vector<bool> sh;
         for (size_t d = 0; d < fs.size(); ++d) {
-          if (fs[d].n != 1 || fs[d].slot[0] != static_cast<int>(d) || fs[d].coef[0] != 1) { simple_self = false; return; }
-          off.push_back(fs[d].c0);
+          bool shift = fs[d].n == 1 && fs[d].slot[0] == static_cast<int>(d) && fs[d].coef[0] == 1;
+          simple_self = simple_self && shift;
+          sh.push_back(shift);
+          off.push_back(shift ? fs[d].c0 : 0);
+          fx.push_back(fs[d].n == 0 ? fs[d].c0 : INT64_MIN);
         }
         offsets.push_back(off);
+        shifted.push_back(sh);
+        fixed.push_back(fx);
+        where.push_back(domain ? *domain : Box(static_cast<size_t>(t.rank), Interval{INT64_MIN, INT64_MAX}));
       });
     }
-    if (!simple_self) return false;
+    if (!simple_self) return plan_lexicographic(id, bt, offsets, shifted, fixed, where) && plan_blocks(id, bt);
     bt.seq = -1;
     for (int d = 0; d < t.rank && bt.seq < 0 && !offsets.empty(); ++d) {
       bool neg = true, pos = true;
       for (const auto& o : offsets) { neg = neg && o[static_cast<size_t>(d)] < 0; pos = pos && o[static_cast<size_t>(d)] > 0; }
       if (neg || pos) { bt.seq = d; bt.dir = neg ? 1 : -1; }
     }
-    if (!offsets.empty() && bt.seq < 0) return false;
+    if (!offsets.empty() && bt.seq < 0) return plan_lexicographic(id, bt, offsets, shifted, fixed, where) && plan_blocks(id, bt);
     bt.lane = -1;
     for (int d = t.rank - 1; d >= 0; --d)
       if (d != bt.seq) { bt.lane = d; break; }
+    return plan_blocks(id, bt);
+  }
+
+  // A pass in lexicographic order, for self-reads that step back along several indices with
+  // some subscripts not of the form index + c (a running sum over (ci, kh, kw) reads
+  // S(..., kh - 1, KW - 1) and S(..., 0, 0, -1)): the batch dimension is the last one every
+  // self-read keeps (index + 0); the others are visited in index order, ascending, and every
+  // self-read must then name an earlier point: its first subscript that does not keep the
+  // index (index + 0, or a constant the read's case fixes the index to) is index - c, or a
+  // constant below every index of the read's case. (Only the speed depends on it: a point
+  // whose reads are not known yet is left to on-demand evaluation.)
+  bool plan_lexicographic(int id, BulkTensor& bt, const std::vector<std::vector<int64_t>>& offsets,
+                          const std::vector<std::vector<bool>>& shifted, const std::vector<std::vector<int64_t>>& fixed,
+                          const std::vector<Box>& where) const {
+    const int r = info[static_cast<size_t>(id)].rank;
+    auto kept = [&](size_t k, int d) {
+      const size_t u = static_cast<size_t>(d);
+      if (shifted[k][u]) return offsets[k][u] == 0;
+      return fixed[k][u] != INT64_MIN && where[k][u].lo == fixed[k][u] && where[k][u].hi == fixed[k][u];
+    };
+    auto earlier = [&](size_t k, int d) {
+      const size_t u = static_cast<size_t>(d);
+      if (shifted[k][u]) return offsets[k][u] < 0;
+      return fixed[k][u] != INT64_MIN && fixed[k][u] < where[k][u].lo;
+    };
+    bt.seq = -1;
+    bt.lane = -1;
+    for (int d = r - 1; d >= 0 && bt.lane < 0; --d) {
+      bool all = true;
+      for (size_t k = 0; k < offsets.size(); ++k) all = all && kept(k, d);
+      if (all) bt.lane = d;
+    }
+    for (size_t k = 0; k < offsets.size(); ++k) {
+      int d = 0;
+      while (d < r && (d == bt.lane || kept(k, d))) ++d;
+      if (d == r || !earlier(k, d)) return false;
+    }
+    return true;
+  }
+
+  // Whether code reads no tensor (a condition over indices and parameters only).
+  static bool read_free(const Compiled& c) {
+    for (const Instr& in : c.ins)
+      if (in.op == Op::ReadForm || in.op == Op::ReadRandom || in.op == Op::ReadStack) return false;
+    return true;
+  }
+
+  // A read-free condition of tensor id's case k at pt: 1 holds, 0 does not, -1 undefined.
+  int scalar_condition(int id, size_t k, const int64_t* pt) {
+    const auto& t = prog.tensors[static_cast<size_t>(id)];
+    const Compiled& c = *cases[static_cast<size_t>(id)][k].cond;
+    Batch& B = *batch;
+    B.scalar.resize(static_cast<size_t>(info[static_cast<size_t>(id)].frame_size) + static_cast<size_t>(c.max_stack) + 1);
+    Value* env = B.scalar.data();
+    for (size_t d = 0; d < t.idx_slots.size(); ++d) env[t.idx_slots[d]] = Value::of_int(pt[d]);
+    Value* sp = env + info[static_cast<size_t>(id)].num_slots;
+    int pc = 0;
+    if (!run<false>(c, env, pt, pc, sp)) return -1;  // (read-free: never misses)
+    const Value& v = sp[-1];
+    return v.defined ? (v.b ? 1 : 0) : -1;
+  }
+
+  // The tensor's dense table of memo blocks over its box.
+  bool plan_blocks(int id, BulkTensor& bt) {
+    const TInfo& t = info[static_cast<size_t>(id)];
     // dense table of memo blocks over the box: (the other indices, block number)
     const int r = t.rank;
     const int bd = static_cast<int>(memo[static_cast<size_t>(id)].block_dim(static_cast<size_t>(r)));
@@ -1332,6 +1408,7 @@ struct Model::Impl {
     uint8_t on[kLanes];
     Cell own[kLanes];
     std::vector<Value> stack, env;
+    std::vector<Value> scalar;  // environment and stack of a read-free condition at one point
   };
   std::unique_ptr<Batch> batch;
 
@@ -1415,7 +1492,10 @@ struct Model::Impl {
     for (size_t k = 0; k < ncases; ++k) {
       inv[k] = 1;
       variant[k] = false;
-      if (!cs[k].linear) continue;
+      if (!cs[k].linear) {
+        variant[k] = cs[k].cond != nullptr;  // read-free (plan_tensor): decided per point
+        continue;
+      }
       for (const Constraint& c : *cs[k].linear) {
         bool on_lane = false;
         for (int i = 0; i < c.f.n; ++i) on_lane = on_lane || c.f.slot[i] == lane_dim;
@@ -1449,7 +1529,7 @@ struct Model::Impl {
         bool ok = cs.size() <= ncases;
         for (size_t k = 0; k < ncases && ok; ++k) {
           int h = inv[k];
-          if (h == 1 && variant[k]) h = eval_constraints(*cs[k].linear, pt);
+          if (h == 1 && variant[k]) h = cs[k].linear ? eval_constraints(*cs[k].linear, pt) : scalar_condition(id, k, pt);
           if (h < 0 || (h == 1 && chosen >= 0)) ok = false;  // undefined or overlapping: on demand
           else if (h == 1) chosen = static_cast<int>(k);
         }

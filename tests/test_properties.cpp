@@ -633,8 +633,9 @@ TEST(Properties, VerifierVerdictsAgreeWithTheBigStepSemantics) {
 
 // The model's bulk pass (Model::precompute, which evaluate_array runs first) is a pure
 // optimisation: on random recurrences (ascending or descending chains along one dimension,
-// neighbours in the others, lane-dependent and overlapping cases, subscripts through lets,
-// integer and float values), evaluating every output cell after it gives the same values, or
+// neighbours in the others, lane-dependent, disjunctive and overlapping cases, subscripts
+// through lets, integer and float values; running sums over two dimensions, some reading a
+// padded tensor), evaluating every output cell after it gives the same values, or
 // the same first error, as on-demand evaluation alone.
 namespace {
 std::string random_recurrence() {
@@ -670,6 +671,9 @@ std::string random_recurrence() {
                          integer ? "3" : "1.0", range, names[lane]);
   else if (shape == 2)  // cases overlapping at one point (an error if it is demanded)
     cases += fmt::format(" | {} if {} | {} if {} == 3", rec, range, integer ? "7" : "7.0", s);
+  else if (shape == 3 && lane >= 0)  // a disjunctive split (no linear form: decided per point)
+    cases += fmt::format(" | {} if {} && ({} < 1 || {} >= 3) | {} + {} if {} && {} >= 1 && {} < 3", rec, range, names[lane],
+                         names[lane], rec, integer ? "3" : "1.0", range, names[lane], names[lane]);
   else
     cases += fmt::format(" | {} if {}", rec, range);
   std::string out_dims, out_shape;
@@ -680,6 +684,26 @@ std::string random_recurrence() {
   std::string read_R = fmt::format("R({})", out_dims);
   return fmt::format("param N, P;\ntensor A({}) : {};\ntensor R({}) : {} = {};\noutput o[{}] : {}[{}] = {};\n", dims, ty, dims,
                      ty, cases, out_dims, ty, out_shape, read_R);
+}
+
+// A running sum over (j, k) in lexicographic order, as conv's S over (ci, kh, kw): reads of
+// R(i, j, k - 1), R(i, j - 1, P - 1) and the base point R(i, 0, -1), so no single dimension
+// orders the pass; sometimes the padding of a neighbour tensor with a disjunctive condition.
+std::string random_running_sum() {
+  const bool integer = *rc::gen::arbitrary<bool>();
+  const char* ty = integer ? "i32" : "f32";
+  const bool padded = *rc::gen::arbitrary<bool>();
+  std::string op = integer ? " + " : " * 0.5 + ";
+  std::string a = padded ? "Ap(i, j, k - 1)" : "A(i, j, k)";
+  std::string text = fmt::format("param N, P;\ntensor A(i, j, k) : {};\n", ty);
+  if (padded)
+    text += fmt::format("tensor Ap(i, j, k) : {} = A(i, j, k) if 0 <= k && k < P | {} if k < 0 || k >= P;\n", ty, integer ? "0" : "0.0");
+  text += fmt::format(
+      "tensor R(i, j, k) : {0} =\n    {1} if j == 0 && k == -1\n  | R(i, j, k - 1){2}{3} if 0 <= j && j < N && 1 <= k && k < P\n"
+      "  | R(i, j - 1, P - 1){2}{3} if 1 <= j && j < N && k == 0\n  | R(i, 0, -1){2}{3} if j == 0 && k == 0;\n",
+      ty, integer ? "1" : "0.25", op, a);
+  text += fmt::format("output o[i, j, k] : {}[N, N, P] = R(i, j, k);\n", ty);
+  return text;
 }
 
 // Every cell of output 0 in C order; the first error's text instead, if any.
@@ -713,10 +737,11 @@ std::variant<std::vector<Value>, std::string> all_cells(const Program& p, const 
 }  // namespace
 
 TEST(Properties, ModelBulkPassChangesNoResult) {
-  int cases = 0, same_values = 0, same_errors = 0, with_bulk = 0;
+  int cases = 0, same_values = 0, same_errors = 0, with_bulk = 0, running_sums = 0, running_sums_bulk = 0;
   uint64_t bulk_points = 0;
   bool ok = rc::check("precompute, then on demand == on demand alone", [&] {
-    std::string text = random_recurrence();
+    const bool running = *rc::gen::inRange(0, 4) == 0;
+    std::string text = running ? random_running_sum() : random_recurrence();
     Loaded l = load_text(text, "rec.sched");
     RC_ASSERT(l.stage == LoadStage::Ok);
     const Program& p = *l.program;
@@ -729,6 +754,8 @@ TEST(Properties, ModelBulkPassChangesNoResult) {
     ++cases;
     with_bulk += pre > 0;
     bulk_points += pre;
+    running_sums += running;
+    running_sums_bulk += running && pre > 0;
     RC_ASSERT(with.index() == without.index());
     if (with.index() == 1) {
       RC_ASSERT(std::get<1>(with) == std::get<1>(without));
@@ -743,7 +770,9 @@ TEST(Properties, ModelBulkPassChangesNoResult) {
   });
   EXPECT_TRUE(ok);
   std::cout << "[model bulk] cases " << cases << ": same values " << same_values << ", same first error " << same_errors
-            << "; the bulk pass stored points in " << with_bulk << " cases (" << bulk_points << " points)\n";
+            << "; the bulk pass stored points in " << with_bulk << " cases (" << bulk_points << " points); running sums "
+            << running_sums << ", with the bulk pass " << running_sums_bulk << "\n";
   EXPECT_GT(with_bulk, cases / 4) << "the bulk pass should run in most cases";
+  EXPECT_GT(running_sums_bulk, running_sums / 2) << "the lexicographic pass should run on most running sums";
   EXPECT_GT(same_errors, 0) << "overlapping cases should be demanded in some cases";
 }
