@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bigstep/fast_engine.hpp"
+#include "bigstep/fast_kernel.hpp"
 #include "bigstep/fast_lin.hpp"
 #include "interpreter/ast.hpp"
 
@@ -171,6 +172,29 @@ constexpr size_t kMaxFixed = 16;
 
 // Whether the instruction computes a cell of access `c` (and so reads its subscripts' registers).
 inline bool is_access(uint8_t op) { return op <= kSt9 || op == kAccF || op == kAccD; }
+
+// A nest's compiled form (fast_kernel_compile.cpp fills it, fast_kernel.cpp runs it).
+struct Code {
+  Version gen_;   // the general version
+  Version spec_;  // the specialised version (empty code: none)
+  std::vector<Stmt> stmts_;
+  std::vector<Acc> accs_;
+  std::vector<Dim> lins_;  // kLinear's forms
+  std::vector<std::vector<uint32_t>> loop_streams_;  // by loop: its streams and box streams (the loop innermost)
+  std::vector<Type> reg_type_;
+  std::vector<std::pair<uint32_t, uint64_t>> consts_;  // register, payload
+  std::vector<std::pair<uint32_t, int>> inputs_;       // register, slot (defined in the environment)
+  bool has_annot_ = false;
+};
+
+// The load/store operation of an element type (kLd0 + index, kSt0 + index); -1: none.
+int ctype_index(Type t);
+
+// ---- fast_kernel_compile.cpp ----
+
+// Compiles `loop` (kernel_eligible) into `out`, `root` being the loop's own node; false when
+// the nest has something the kernels do not run or is too large.
+bool compile_kernel(const Cmd& loop, CNode* root, const KernelSource& src, Code& out);
 
 // ---- fast_kernel_spec.cpp ----
 
