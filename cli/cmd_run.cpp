@@ -1,6 +1,8 @@
 // `sched run` and `sched check`.
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -35,6 +37,27 @@ struct RunArgs {
   uint64_t max_steps = 0;  // 0: the engine's default
   int threads = 0;
   double verify_timeout = 20;  // sched check: the static verifier's limit per file
+  bool progress = false;       // phase lines on stderr (also when stderr is a terminal, unless quiet)
+  bool quiet = false;
+};
+
+// Phase lines on stderr for long runs: "[run] PHASE ..." when it starts, "done in S s" after.
+class Phases {
+ public:
+  explicit Phases(bool on) : on_(on) {}
+  void start(const std::string& what) {
+    t_ = std::chrono::steady_clock::now();
+    if (on_) std::cerr << "[run] " << what << " ..." << std::flush;
+  }
+  double done() {
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_).count();
+    if (on_) std::cerr << fmt::format(" {:.2f} s\n", s) << std::flush;
+    return s;
+  }
+
+ private:
+  bool on_;
+  std::chrono::steady_clock::time_point t_;
 };
 
 // The result of running one program: the stage reached and the outcome.
@@ -84,8 +107,9 @@ void write_array(const std::string& dir, const ArrayState& a) {
   }
 }
 
-RunResult run_one(const RunArgs& a, const Loaded& l) {
+RunResult run_one(const RunArgs& a, const Loaded& l, bool progress = false) {
   RunResult r;
+  Phases ph(progress);
   auto t0 = std::chrono::steady_clock::now();
   Diagnostics where(l.program ? l.program->file : nullptr);
   r.json["file"] = a.file;
@@ -135,12 +159,15 @@ RunResult run_one(const RunArgs& a, const Loaded& l) {
   SetupLimits lim;
   lim.threads = a.threads;
   RunSetup st;
+  ph.start("inputs from the specification");
   Outcome o = prepare_run(p, *params, mo, st, lim);
+  double inputs_seconds = ph.done();
   bool refused = !o.ok();  // parameters violating an assumption, sizes out of range: bad input
   if (o.ok()) {
     // the engine, then (when it ends ok) the outputs against the specification
     std::string summary;
     nlohmann::json stats = nlohmann::json::object();
+    ph.start(fmt::format("{} engine{}", engine, engine == "fast" && a.races == "off" ? " (races not checked)" : ""));
     auto k0 = std::chrono::steady_clock::now();
     auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - k0).count(); };
     if (kernel) {
@@ -172,8 +199,12 @@ RunResult run_one(const RunArgs& a, const Loaded& l) {
       summary = fmt::format("{} assignment(s), {} parallel loop(s) race-free", es.steps, es.par_loops);
       stats = {{"steps", es.steps}, {"par_loops_checked", es.par_loops}};
     }
+    ph.done();
     if (o.ok()) {
+      ph.start("outputs against the specification");
       Outcome cmp = compare_outputs(p, st, mo, 5, a.threads);
+      stats["compare_seconds"] = ph.done();
+      stats["inputs_seconds"] = inputs_seconds;
       if (cmp.ok()) cmp.message = summary + ", " + cmp.message;
       for (const auto& [k, v] : stats.items()) cmp.data[k] = v;
       o = std::move(cmp);
@@ -239,9 +270,11 @@ void register_run(CLI::App& app) {
   cmd->add_flag("--dump", a.dump, "with --out: write every global array, not only outputs");
   cmd->add_flag("--check-annotations", a.check_annotations,
                 "compare every write with its prophetic annotation evaluated in the model (outcome 'annotation')");
+  cmd->add_flag("--progress", a.progress, "print each phase and its time on stderr (default when stderr is a terminal)");
+  cmd->add_flag("--quiet", a.quiet, "no phase lines on stderr");
   cmd->callback([] {
     Loaded l = load_file(a.file);
-    RunResult r = run_one(a, l);
+    RunResult r = run_one(a, l, !a.quiet && (a.progress || isatty(STDERR_FILENO)));
     if (a.json) std::cout << r.json.dump(2) << "\n";
     else (r.exit == kBadInput ? std::cerr : std::cout) << r.text;
     set_exit(r.exit);
