@@ -9,5 +9,6 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 if [ "${SCHED_SKIP_ASAN:-0}" != "1" ]; then
   "$here/scripts/setup.sh" asan
   (cd "$here/build/asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+     LSAN_OPTIONS="suppressions=$here/scripts/lsan.supp:print_suppressions=0" \
      ctest --output-on-failure -j "$jobs" -LE slow)
 fi
