@@ -32,8 +32,11 @@ struct KernelSource {
 };
 
 // Whether `loop` (a `for`) can be a kernel: only for / if / let / assignments inside, and no
-// expression lets.
-bool kernel_eligible(const Cmd& loop);
+// expression lets. With par_as_for (races not checked, the loop inside a `par`, so that a
+// `par` in it would run its iterations in order in one thread), a `par` too: the kernel runs
+// it as a `for` whenever the nodes would run it in order (Mode::Unchecked, not spread over the
+// cores), and leaves the whole nest to the nodes otherwise.
+bool kernel_eligible(const Cmd& loop, bool par_as_for);
 
 // The kernel of `loop` around its compiled node `node` (used for exact replays, annotations
 // and every statement the kernel hands over); `node` itself when the nest is too large.

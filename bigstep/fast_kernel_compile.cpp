@@ -42,9 +42,13 @@ bool eligible_expr(const Expr& e) {
   return true;
 }
 
-bool eligible_cmd(const Cmd& c) {
+// par_as_for: a `par` may be inside (run in order, as nested_par runs it without race checks).
+bool eligible_cmd(const Cmd& c, bool par_as_for) {
   switch (c.kind) {
-    case CmdKind::Par: case CmdKind::Alloc: return false;
+    case CmdKind::Par:
+      if (!par_as_for) return false;
+      break;
+    case CmdKind::Alloc: return false;
     default: break;
   }
   for (const auto& i : c.idx)
@@ -52,9 +56,9 @@ bool eligible_cmd(const Cmd& c) {
   if (c.value && !eligible_expr(*c.value)) return false;
   if (c.lo && !eligible_expr(*c.lo)) return false;
   for (const auto& s : c.seq)
-    if (!eligible_cmd(*s)) return false;
-  if (c.body && !eligible_cmd(*c.body)) return false;
-  if (c.els && !eligible_cmd(*c.els)) return false;
+    if (!eligible_cmd(*s, par_as_for)) return false;
+  if (c.body && !eligible_cmd(*c.body, par_as_for)) return false;
+  if (c.els && !eligible_cmd(*c.els, par_as_for)) return false;
   return true;
 }
 
@@ -582,6 +586,9 @@ class KernelCompiler {
         patch_resume(st);
         return;
       }
+      case CmdKind::Par:  // without race checks, nested: U-PARLOOP's iterations in order, as nested_par runs them
+        k_.has_par_ = true;
+        [[fallthrough]];
       case CmdKind::For: {  // U-FOR
         uint16_t st = stmt(c, node);
         Ins init;
@@ -633,6 +640,6 @@ bool compile_kernel(const Cmd& loop, CNode* root, const KernelSource& src, Code&
 }
 }  // namespace kern
 
-bool kernel_eligible(const Cmd& loop) { return loop.kind == CmdKind::For && eligible_cmd(loop); }
+bool kernel_eligible(const Cmd& loop, bool par_as_for) { return loop.kind == CmdKind::For && eligible_cmd(loop, par_as_for); }
 
 }  // namespace sched::fast

@@ -249,6 +249,45 @@ TEST(Fast, SpecialisedKernelsRunOnTheInteriorOfPaddedConvolutions) {
   }
 }
 
+// Vectorised schedules lower to an innermost `par x_i < 4` inside `for` loops inside a `par`.
+// Without race checks the kernel runs those `par` loops as `for` loops (their iterations in
+// order, as nested_par runs them): the reference's memory, and on a stuck iteration the
+// reference's words; with race checks the nodes run the nest (no kernel holds a `par`).
+TEST(Fast, UncheckedKernelsRunNestedParLoopsInOrder) {
+  const std::string ok_text = R"(param N;
+array a : f32[N, 8];
+array b : f32[N, 8];
+par y < N {
+  for xo < 2 {
+    par xi < 4 {
+      let x = xo * 4 + xi;
+      a[y, x] := f32(y * 8 + x);
+    }
+  }
+  for xo < 2 {
+    par xi < 4 {
+      let x = xo * 4 + xi;
+      if x < 7 { b[y, x] := a[y, x] * 2.0 + a[y, x + 1]; }
+    }
+  }
+}
+)";
+  for (const std::string& text : {ok_text, std::string(ok_text).replace(ok_text.find("a[y, x + 1]"), 11, "a[y, x + 2]")}) {
+    Engines en(text, {"N=5"});
+    ASSERT_TRUE(en.ready);
+    Ran ref = en.reference(false);
+    Ran one = en.fast(1, false, false), two = en.fast(2, false, false);
+    expect_same(ref, one, "unchecked, 1 thread");
+    expect_same(ref, two, "unchecked, 2 threads");
+    EXPECT_GT(one.stats.kernel_runs, 0u);
+    Ran checked = en.fast(2, true, false);
+    expect_same(ref, checked, "checked");
+    EXPECT_EQ(checked.stats.kernel_runs, 0u);
+    en.kernels = false;
+    expect_same(ref, en.fast(2, false, false), "unchecked, nodes only");
+  }
+}
+
 // Everything unusual inside a kernel goes to the statement's node: the reference's words, or
 // the statement completed by the general path.
 TEST(Fast, KernelsHandUnusualStatementsToTheNodes) {
