@@ -174,9 +174,7 @@ bool KernelNode::init_boxes(const Version& v, const R* r, const Bound* bd, BoxSt
       for (int t = 0; t < b.n; ++t) ok = ok && !__builtin_mul_overflow(b.stride[t], n, &b.stride[t]);
       int64_t c = fm.c;
       for (const auto& [reg, kk] : fm.t) {
-        bool loop = false;
-        for (size_t i = 0; i < nr; ++i) loop = loop || ranges[i].reg == reg;
-        if (!loop) {
+        if (!find_range(ranges, nr, reg)) {
           int64_t m;
           ok = ok && !__builtin_mul_overflow(kk, r[reg].i, &m) && !__builtin_add_overflow(c, m, &c);
           continue;

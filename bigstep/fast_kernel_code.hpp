@@ -199,6 +199,9 @@ bool compile_kernel(const Cmd& loop, CNode* root, const KernelSource& src, Code&
 
 // ---- fast_kernel_spec.cpp ----
 
+// The range of the fixed loop whose variable is `reg`, or null.
+const Range* find_range(const Range* ranges, size_t nr, uint32_t reg);
+
 // The range of f over the box of `ranges` (other registers at their values in r); false on
 // overflow or a value beyond kLinVar.
 bool form_range(const Form& f, const R* r, const Range* ranges, size_t nr, int64_t& lo, int64_t& hi);

@@ -7,17 +7,17 @@
 
 namespace sched::fast::kern {
 
-namespace {
-
-const Range* find(const Range* ranges, size_t nr, uint32_t reg) {
+const Range* find_range(const Range* ranges, size_t nr, uint32_t reg) {
   for (size_t i = 0; i < nr; ++i)
     if (ranges[i].reg == reg) return &ranges[i];
   return nullptr;
 }
 
+namespace {
+
 bool mentions_empty(const Form& f, const Range* ranges, size_t nr) {
   for (const auto& [reg, k] : f.t)
-    if (const Range* g = find(ranges, nr, reg); g && g->lo > g->hi) return true;
+    if (const Range* g = find_range(ranges, nr, reg); g && g->lo > g->hi) return true;
   return false;
 }
 
@@ -26,7 +26,7 @@ bool mentions_empty(const Form& f, const Range* ranges, size_t nr) {
 bool form_range(const Form& f, const R* r, const Range* ranges, size_t nr, int64_t& lo, int64_t& hi) {
   lo = hi = f.c;
   for (const auto& [reg, k] : f.t) {
-    const Range* g = find(ranges, nr, reg);
+    const Range* g = find_range(ranges, nr, reg);
     if (g && g->lo > g->hi) return false;  // a loop that runs no iteration: no value
     int64_t a = g ? g->lo : r[reg].i, b = g ? g->hi : a, ma, mb;
     if (!lin_var_ok(a) || !lin_var_ok(b) || __builtin_mul_overflow(k, a, &ma) || __builtin_mul_overflow(k, b, &mb)) return false;

@@ -711,14 +711,7 @@ struct Model::Impl {
   int block_dim_of(int id) const {
     const int r = info[static_cast<size_t>(id)].rank;
     if (r <= 1) return r - 1;
-    Box all(static_cast<size_t>(r), Interval{INT64_MAX, INT64_MIN});
-    for (const CaseCode& cc : cases[static_cast<size_t>(id)]) {
-      auto cd = case_domain(cc, r);
-      for (size_t d = 0; cd && d < all.size(); ++d) {
-        all[d].lo = std::min(all[d].lo, (*cd)[d].lo);
-        all[d].hi = std::max(all[d].hi, (*cd)[d].hi);
-      }
-    }
+    Box all = cases_union(id, r);
     auto extent = [&](int d) -> __int128 {
       const Interval& iv = all[static_cast<size_t>(d)];
       if (iv.lo > iv.hi) return 0;
@@ -1085,6 +1078,20 @@ struct Model::Impl {
     return b;
   }
 
+  // The hull of the domains of tensor id's cases (rank r); an empty interval where no case
+  // can hold.
+  Box cases_union(int id, int r) const {
+    Box all(static_cast<size_t>(r), Interval{INT64_MAX, INT64_MIN});
+    for (const CaseCode& cc : cases[static_cast<size_t>(id)]) {
+      auto cd = case_domain(cc, r);
+      for (size_t d = 0; cd && d < all.size(); ++d) {
+        all[d].lo = std::min(all[d].lo, (*cd)[d].lo);
+        all[d].hi = std::max(all[d].hi, (*cd)[d].hi);
+      }
+    }
+    return all;
+  }
+
   // Calls f(tensor, subscript forms, sub) for every read with forms in code c.
   template <class F>
   static void for_reads(const Compiled& c, F&& f) {
@@ -1122,14 +1129,7 @@ struct Model::Impl {
     }
     if (grew && ++bt.updates >= 3) {
       // widening: a bound still moving goes to the union of the case domains at once
-      Box all(sub.size(), Interval{INT64_MAX, INT64_MIN});
-      for (const CaseCode& cc : cases[static_cast<size_t>(id)]) {
-        auto cd = case_domain(cc, static_cast<int>(sub.size()));
-        for (size_t d = 0; cd && d < sub.size(); ++d) {
-          all[d].lo = std::min(all[d].lo, (*cd)[d].lo);
-          all[d].hi = std::max(all[d].hi, (*cd)[d].hi);
-        }
-      }
+      Box all = cases_union(id, static_cast<int>(sub.size()));
       for (size_t d = 0; d < sub.size(); ++d) {
         // an unbounded direction keeps growing exactly (a chain along it may still end), up to a limit
         if ((lo_grew[d] && all[d].lo == INT64_MIN) || (hi_grew[d] && all[d].hi == INT64_MAX)) {
@@ -1223,15 +1223,30 @@ struct Model::Impl {
     bulk.clear();
   }
 
+  // A read of a tensor in one of its own cases, by dimension: the subscript is index + off
+  // (shifted), or the constant `fixed` (else INT64_MIN); `where`: the domain of its case.
+  struct SelfRead {
+    std::vector<int64_t> off, fixed;
+    std::vector<bool> shifted;
+    Box where;
+    // the read names the point's own index d (index + 0, or a constant its case fixes it to)
+    bool kept(size_t d) const {
+      if (shifted[d]) return off[d] == 0;
+      return fixed[d] != INT64_MIN && where[d].lo == fixed[d] && where[d].hi == fixed[d];
+    }
+    // the read names a smaller index d than every point of its case
+    bool earlier(size_t d) const {
+      if (shifted[d]) return off[d] < 0;
+      return fixed[d] != INT64_MIN && fixed[d] < where[d].lo;
+    }
+  };
+
   // Chooses the dimensions of a tensor's pass and builds its dense block table.
   bool plan_tensor(int id, BulkTensor& bt) {
     const TInfo& t = info[static_cast<size_t>(id)];
     if (t.rank == 0) return false;  // (demand keeps the box within kMaxBulkPoints)
     // every case condition linear, no reads through computed subscripts
-    std::vector<std::vector<int64_t>> offsets;  // of reads of the tensor itself
-    std::vector<std::vector<bool>> shifted;     // by self-read and dimension: the subscript is index + offset
-    std::vector<std::vector<int64_t>> fixed;    // by self-read and dimension: a constant subscript's value (else INT64_MIN)
-    std::vector<Box> where;                     // by self-read: the domain of its case
+    std::vector<SelfRead> self;  // reads of the tensor itself
     bool simple_self = true;
     for (const CaseCode& cc : cases[static_cast<size_t>(id)]) {
       if (cc.cond && !cc.linear && !read_free(*cc.cond)) return false;  // (read-free ones run per point)
@@ -1242,29 +1257,26 @@ struct Model::Impl {
       auto domain = case_domain(cc, t.rank);
       for_reads(*cc.value, [&](int u, const std::vector<Form>& fs, uint8_t) {
         if (u != id) return;
-        std::vector<int64_t> off, fx;
-        std::vector<bool> sh;
+        SelfRead sr;
         for (size_t d = 0; d < fs.size(); ++d) {
           bool shift = fs[d].n == 1 && fs[d].slot[0] == static_cast<int>(d) && fs[d].coef[0] == 1;
           simple_self = simple_self && shift;
-          sh.push_back(shift);
-          off.push_back(shift ? fs[d].c0 : 0);
-          fx.push_back(fs[d].n == 0 ? fs[d].c0 : INT64_MIN);
+          sr.shifted.push_back(shift);
+          sr.off.push_back(shift ? fs[d].c0 : 0);
+          sr.fixed.push_back(fs[d].n == 0 ? fs[d].c0 : INT64_MIN);
         }
-        offsets.push_back(off);
-        shifted.push_back(sh);
-        fixed.push_back(fx);
-        where.push_back(domain ? *domain : Box(static_cast<size_t>(t.rank), Interval{INT64_MIN, INT64_MAX}));
+        sr.where = domain ? *domain : Box(static_cast<size_t>(t.rank), Interval{INT64_MIN, INT64_MAX});
+        self.push_back(std::move(sr));
       });
     }
-    if (!simple_self) return plan_lexicographic(id, bt, offsets, shifted, fixed, where) && plan_blocks(id, bt);
+    // along one dimension every self-read steps back on, else in lexicographic order
     bt.seq = -1;
-    for (int d = 0; d < t.rank && bt.seq < 0 && !offsets.empty(); ++d) {
+    for (int d = 0; simple_self && d < t.rank && bt.seq < 0 && !self.empty(); ++d) {
       bool neg = true, pos = true;
-      for (const auto& o : offsets) { neg = neg && o[static_cast<size_t>(d)] < 0; pos = pos && o[static_cast<size_t>(d)] > 0; }
+      for (const SelfRead& o : self) { neg = neg && o.off[static_cast<size_t>(d)] < 0; pos = pos && o.off[static_cast<size_t>(d)] > 0; }
       if (neg || pos) { bt.seq = d; bt.dir = neg ? 1 : -1; }
     }
-    if (!offsets.empty() && bt.seq < 0) return plan_lexicographic(id, bt, offsets, shifted, fixed, where) && plan_blocks(id, bt);
+    if (!self.empty() && bt.seq < 0) return plan_lexicographic(id, bt, self) && plan_blocks(id, bt);
     bt.lane = -1;
     for (int d = t.rank - 1; d >= 0; --d)
       if (d != bt.seq) { bt.lane = d; break; }
@@ -1279,31 +1291,19 @@ struct Model::Impl {
   // index (index + 0, or a constant the read's case fixes the index to) is index - c, or a
   // constant below every index of the read's case. (Only the speed depends on it: a point
   // whose reads are not known yet is left to on-demand evaluation.)
-  bool plan_lexicographic(int id, BulkTensor& bt, const std::vector<std::vector<int64_t>>& offsets,
-                          const std::vector<std::vector<bool>>& shifted, const std::vector<std::vector<int64_t>>& fixed,
-                          const std::vector<Box>& where) const {
+  bool plan_lexicographic(int id, BulkTensor& bt, const std::vector<SelfRead>& self) const {
     const int r = info[static_cast<size_t>(id)].rank;
-    auto kept = [&](size_t k, int d) {
-      const size_t u = static_cast<size_t>(d);
-      if (shifted[k][u]) return offsets[k][u] == 0;
-      return fixed[k][u] != INT64_MIN && where[k][u].lo == fixed[k][u] && where[k][u].hi == fixed[k][u];
-    };
-    auto earlier = [&](size_t k, int d) {
-      const size_t u = static_cast<size_t>(d);
-      if (shifted[k][u]) return offsets[k][u] < 0;
-      return fixed[k][u] != INT64_MIN && fixed[k][u] < where[k][u].lo;
-    };
     bt.seq = -1;
     bt.lane = -1;
     for (int d = r - 1; d >= 0 && bt.lane < 0; --d) {
       bool all = true;
-      for (size_t k = 0; k < offsets.size(); ++k) all = all && kept(k, d);
+      for (const SelfRead& sr : self) all = all && sr.kept(static_cast<size_t>(d));
       if (all) bt.lane = d;
     }
-    for (size_t k = 0; k < offsets.size(); ++k) {
+    for (const SelfRead& sr : self) {
       int d = 0;
-      while (d < r && (d == bt.lane || kept(k, d))) ++d;
-      if (d == r || !earlier(k, d)) return false;
+      while (d < r && (d == bt.lane || sr.kept(static_cast<size_t>(d)))) ++d;
+      if (d == r || !sr.earlier(static_cast<size_t>(d))) return false;
     }
     return true;
   }
@@ -1320,7 +1320,7 @@ struct Model::Impl {
     const auto& t = prog.tensors[static_cast<size_t>(id)];
     const Compiled& c = *cases[static_cast<size_t>(id)][k].cond;
     Batch& B = *batch;
-    B.scalar.resize(static_cast<size_t>(info[static_cast<size_t>(id)].frame_size) + static_cast<size_t>(c.max_stack) + 1);
+    B.scalar.resize(static_cast<size_t>(info[static_cast<size_t>(id)].frame_size));  // slots and any case's stack
     Value* env = B.scalar.data();
     for (size_t d = 0; d < t.idx_slots.size(); ++d) env[t.idx_slots[d]] = Value::of_int(pt[d]);
     Value* sp = env + info[static_cast<size_t>(id)].num_slots;
