@@ -27,7 +27,7 @@ done
 if [ ${#opt_missing[@]} -gt 0 ] && [ "${SCHED_SKIP_OPTIONAL:-0}" != "1" ]; then
   echo "setup: installing optional ${opt_missing[*]} (benchmarks only; failures are ignored)"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${opt_missing[@]}" >/dev/null 2>&1 \
+  DEBIAN_FRONTEND=noninteractive timeout 900 $SUDO apt-get install -y -qq "${opt_missing[@]}" >/dev/null 2>&1 \
     || echo "setup: optional packages not installed; their benchmarks will say they were skipped"
 fi
 

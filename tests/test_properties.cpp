@@ -25,6 +25,27 @@ void visit(const Cmd& c, const std::function<void(const Cmd&)>& f) {
   if (c.els) visit(*c.els, f);
 }
 
+// A generated program printed and loaded back, as a user's file would be: it must type-check.
+Loaded load_generated(const fuzz::Generated& g) {
+  Loaded l = load_text(print_program(g.program), "gen.sched");
+  RC_ASSERT(l.stage == LoadStage::Ok);
+  return l;
+}
+
+// One parameter value in [1, hi] per parameter of `p`.
+std::vector<int64_t> draw_params(const Program& p, int64_t hi) {
+  std::vector<int64_t> params;
+  for (size_t i = 0; i < p.params.size(); ++i) params.push_back(*rc::gen::inRange<int64_t>(1, hi));
+  return params;
+}
+
+// The model's options with a drawn seed for the specification's input tensors.
+ModelOptions draw_model_options() {
+  ModelOptions mo;
+  mo.seed = *rc::gen::inRange<uint64_t>(0, 1000);
+  return mo;
+}
+
 }  // namespace
 
 TEST(Properties, PrintParseRoundTrip) {
@@ -160,13 +181,9 @@ TEST(Properties, ReferenceEngineIsTotalAndDeterministic) {
   std::map<std::string, int> outcomes;
   bool ok = rc::check("the reference engine gives an outcome on every generated program, the same one twice", [&] {
     auto g = *fuzz::gen_program();
-    std::string text = print_program(g.program);
-    Loaded l = load_text(text, "gen.sched");
-    RC_ASSERT(l.stage == LoadStage::Ok);
-    std::vector<int64_t> params;
-    for (size_t i = 0; i < l.program->params.size(); ++i) params.push_back(*rc::gen::inRange<int64_t>(1, 5));
-    ModelOptions mo;
-    mo.seed = *rc::gen::inRange<uint64_t>(0, 1000);
+    Loaded l = load_generated(g);
+    std::vector<int64_t> params = draw_params(*l.program, 5);
+    ModelOptions mo = draw_model_options();
     auto once = [&](RunSetup& st) {
       Model m(*l.program, params, mo);
       Outcome o = prepare_run(*l.program, params, mo, st);
@@ -203,8 +220,7 @@ TEST(Properties, SmallStepAgreesWithBigStep) {
     go.racy = *rc::gen::arbitrary<bool>();
     auto g = *fuzz::gen_program(go);
     ++cases;
-    Loaded l = load_text(print_program(g.program), "gen.sched");
-    RC_ASSERT(l.stage == LoadStage::Ok);
+    Loaded l = load_generated(g);
     std::vector<int64_t> params(l.program->params.size(), 2);
     RunSetup init;
     if (!prepare_run(*l.program, params, ModelOptions{}, init).ok()) return;
@@ -251,8 +267,7 @@ TEST(Properties, NativeAgreesWithTheReferenceBitForBit) {
     go.max_depth = 2;
     auto g = *fuzz::gen_program(go);
     ++cases;
-    Loaded l = load_text(print_program(g.program), "gen.sched");
-    RC_ASSERT(l.stage == LoadStage::Ok);
+    Loaded l = load_generated(g);
     std::vector<int64_t> params(l.program->params.size(), *rc::gen::inRange<int64_t>(1, 4));
     RunSetup init;
     if (!prepare_run(*l.program, params, ModelOptions{}, init).ok()) return;
@@ -324,12 +339,9 @@ TEST(Properties, FastKernelsAgreeWithTheReference) {
     auto g = *fuzz::gen_program(go);
     ++cases;
     RC_LOG() << print_program(g.program);
-    Loaded l = load_text(print_program(g.program), "gen.sched");
-    RC_ASSERT(l.stage == LoadStage::Ok);
-    std::vector<int64_t> params;
-    for (size_t i = 0; i < l.program->params.size(); ++i) params.push_back(*rc::gen::inRange<int64_t>(1, 8));
-    ModelOptions mo;
-    mo.seed = *rc::gen::inRange<uint64_t>(0, 1000);
+    Loaded l = load_generated(g);
+    std::vector<int64_t> params = draw_params(*l.program, 8);
+    ModelOptions mo = draw_model_options();
     RunSetup init;
     if (!prepare_run(*l.program, params, mo, init).ok()) return;
     RunSetup ref = init;
@@ -428,8 +440,7 @@ allocate xs : {0}[N, N] {{
     RC_ASSERT(l.stage == LoadStage::Ok);
     std::vector<int64_t> params = {*rc::gen::inRange<int64_t>(1, 9), *rc::gen::inRange<int64_t>(1, 4), *rc::gen::inRange<int64_t>(0, 9),
                                    *rc::gen::inRange<int64_t>(0, 9)};
-    ModelOptions mo;
-    mo.seed = *rc::gen::inRange<uint64_t>(0, 1000);
+    ModelOptions mo = draw_model_options();
     RunSetup init;
     RC_ASSERT(prepare_run(*l.program, params, mo, init).ok());
     RunSetup ref = init;
@@ -474,12 +485,9 @@ TEST(Properties, FastEngineAgreesWithTheReference) {
     go.racy = *rc::gen::arbitrary<bool>();
     auto g = *fuzz::gen_program(go);
     ++cases;
-    Loaded l = load_text(print_program(g.program), "gen.sched");
-    RC_ASSERT(l.stage == LoadStage::Ok);
-    std::vector<int64_t> params;
-    for (size_t i = 0; i < l.program->params.size(); ++i) params.push_back(*rc::gen::inRange<int64_t>(1, 6));
-    ModelOptions mo;
-    mo.seed = *rc::gen::inRange<uint64_t>(0, 1000);
+    Loaded l = load_generated(g);
+    std::vector<int64_t> params = draw_params(*l.program, 6);
+    ModelOptions mo = draw_model_options();
     RunSetup init;
     if (!prepare_run(*l.program, params, mo, init).ok()) return;
     ++compared;
@@ -544,8 +552,7 @@ TEST(Properties, VerifierVerdictsAgreeWithTheBigStepSemantics) {
     go.racy = *rc::gen::arbitrary<bool>();
     auto g = *fuzz::gen_program(go);
     ++cases;
-    Loaded l = load_text(print_program(g.program), "gen.sched");
-    RC_ASSERT(l.stage == LoadStage::Ok);
+    Loaded l = load_generated(g);
     const Program& p = *l.program;
     verify::Options vo;
     vo.timeout_s = 10;
@@ -558,10 +565,8 @@ TEST(Properties, VerifierVerdictsAgreeWithTheBigStepSemantics) {
       if (!prepared || o.kind == OutcomeKind::Inconclusive) return std::nullopt;
       return o;
     };
-    std::vector<int64_t> params;
-    for (size_t i = 0; i < p.params.size(); ++i) params.push_back(*rc::gen::inRange<int64_t>(1, 6));
-    ModelOptions mo;
-    mo.seed = *rc::gen::inRange<uint64_t>(0, 1000);
+    std::vector<int64_t> params = draw_params(p, 6);
+    ModelOptions mo = draw_model_options();
     RunSetup st;
     auto o = run(params, st, mo);
     if (v.kind == verify::Verdict::Kind::Verified) {

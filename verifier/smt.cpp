@@ -16,7 +16,10 @@
 #include <isl/val.h>
 #include <z3++.h>
 
+#include <nlohmann/json.hpp>
+
 #include "interpreter/eval.hpp"
+#include "verifier/isolated.hpp"
 #include "interpreter/ops.hpp"
 
 namespace sched::verify {
@@ -652,6 +655,33 @@ struct Smt::Impl {
     }
   }
 
+  // s.check() within `ms`, in a child process (verifier/isolated.hpp). On sat, `on_sat` reads
+  // the model there into `payload`. unknown comes with z3's reason, or why the child failed.
+  z3::check_result isolated_check(z3::solver& s, unsigned ms, std::string& reason, const std::function<std::string()>& on_sat = {},
+                                  std::string* payload = nullptr) {
+    Isolated res = run_isolated(ctx, ms, [&]() -> std::string {
+      switch (s.check()) {
+        case z3::unsat: return "u";
+        case z3::sat: return on_sat ? std::string("s").append(on_sat()) : std::string("s");
+        default: {
+          std::string why = s.reason_unknown();
+          return std::string("?").append(why == "canceled" || why == "interrupted" ? "timeout" : why);  // the child's own timer interrupts it
+        }
+      }
+    });
+    if (res.status != Isolated::Status::Done || res.text.empty()) {
+      reason = res.text;
+      return z3::unknown;
+    }
+    if (res.text[0] == 'u') return z3::unsat;
+    if (res.text[0] == 's') {
+      if (payload) *payload = res.text.substr(1);
+      return z3::sat;
+    }
+    reason = res.text.substr(1);
+    return z3::unknown;
+  }
+
   // Step 1: the equations over uninterpreted tensors, one to four levels of the specification
   // side (iterative deepening; deeper only while z3 finds a model and some application of a
   // recursive tensor was left folded). unsat proves the VC. `index` >= 0 writes the query.
@@ -677,21 +707,14 @@ struct Smt::Impl {
         bool folded = false;
         std::vector<z3::expr> axioms = unfoldings(d, folded);
         lazy = false;
-        z3::solver s1(ctx);
-        z3::params prm(ctx);
-        prm.set("timeout", ms);
-        s1.set(prm);
+        z3::solver s1(ctx);  // bounded by isolated_check (z3's own "timeout" would start a timer thread)
         s1.add(dom);
         for (const auto& a : axioms) s1.add(a);
         commutativity(s1);
         s1.add(lhs0 != rhs0);
         if (index >= 0) write_query(s1, fmt::format("vc{:03}-unfold{}", index, d));
-        z3::check_result r = s1.check();
-        if (r == z3::unsat) return r;
-        if (r == z3::unknown) {
-          reason = s1.reason_unknown();
-          return r;
-        }
+        z3::check_result r = isolated_check(s1, ms, reason);
+        if (r == z3::unsat || r == z3::unknown) return r;
         if (!folded) return r;  // everything was unfolded: deeper changes nothing
       }
       return z3::sat;
@@ -751,31 +774,46 @@ struct Smt::Impl {
       const z3::expr& dom = q.dom;
       z3::expr lhs = tmpl(eq.root->kids[0], holes), rhs = tmpl(eq.root->kids[1], holes);
       define_pending();
-      z3::solver s(ctx);
-      z3::params prm(ctx);  // a counterexample search: bounded, its failure is "unknown"
-      prm.set("timeout", ms);
-      s.set(prm);
+      z3::solver s(ctx);  // a counterexample search, bounded by isolated_check: its failure is "unknown"
       s.add(dom);
       commutativity(s);
       s.add(lhs != rhs);
       if (index >= 0) write_query(s, fmt::format("vc{:03}-recursive", index));
-      switch (s.check()) {
+      // the model's values, read in the child: parameters and loop variables, the two sides, the holes
+      auto read_model = [&]() -> std::string {
+        if (o.floats == FloatMode::Uninterpreted) return "";
+        z3::model md = s.get_model();
+        nlohmann::json j;
+        j["ints"] = nlohmann::json::array();
+        for (auto& [n, e] : names) j["ints"].push_back({n, md.eval(e, true).to_string()});
+        j["lhs"] = md.eval(lhs, true).to_string();
+        j["holes"] = nlohmann::json::array();
+        for (const auto& h : holes) j["holes"].push_back(md.eval(h, true).to_string());
+        j["rhs"] = md.eval(rhs, true).to_string();
+        return j.dump();
+      };
+      std::string why, model;
+      switch (isolated_check(s, ms, why, read_model, &model)) {
         case z3::unsat: out.status = SmtAnswer::Status::Proved; break;
         case z3::sat: {
           if (o.floats == FloatMode::Uninterpreted) {
             out.reason = "not provable with uninterpreted float operations (try --float real or ieee)";
             break;
           }
+          nlohmann::json j = nlohmann::json::parse(model, nullptr, false);
+          if (j.is_discarded()) {
+            out.reason = "z3's model could not be read back";
+            break;
+          }
           out.status = SmtAnswer::Status::Refuted;
-          z3::model md = s.get_model();
-          for (auto& [n, e] : names) out.ints.emplace_back(n, md.eval(e, true).to_string());
-          out.lhs = md.eval(lhs, true).to_string();
-          for (const auto& h : holes) out.holes.push_back(md.eval(h, true).to_string());
-          out.rhs = md.eval(rhs, true).to_string();
+          for (const auto& kv : j["ints"]) out.ints.emplace_back(kv[0].get<std::string>(), kv[1].get<std::string>());
+          out.lhs = j["lhs"].get<std::string>();
+          for (const auto& h : j["holes"]) out.holes.push_back(h.get<std::string>());
+          out.rhs = j["rhs"].get<std::string>();
           break;
         }
         default:
-          out.reason = s.reason_unknown();
+          out.reason = why;
       }
     } catch (const z3::exception& e) {
       out.status = SmtAnswer::Status::Unknown;
