@@ -3,13 +3,16 @@
 // counterexamples with the reference engine.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "bigstep/reference.hpp"
 #include "interpreter/params.hpp"
 #include "interpreter/setup.hpp"
 #include "tests/test_util.hpp"
 #include "verifier/heap.hpp"
+#include "verifier/isolated.hpp"
 #include "verifier/verify.hpp"
 
 using namespace sched;
@@ -241,4 +244,34 @@ TEST(Verifier, NonAffineProgramsAreUnknownNotRefuted) {
   Verdict v = verify_program(*l.program, Options{});
   EXPECT_EQ(v.kind, Verdict::Kind::Unknown);
   EXPECT_NE(v.reason.find("affine"), std::string::npos) << v.reason;
+}
+
+// z3 queries run in a child process (verifier/isolated.hpp): an answer comes back as text, an
+// exception as its message, and a query that does not stop at its limit (z3 4.8.12 was seen to
+// run on for hours on a recursive search) is killed a grace period later, so that the verifier
+// says "unknown" instead of stalling.
+TEST(Verifier, IsolatedQueriesAnswerFailOrAreKilled) {
+  z3::context ctx;
+  z3::solver s(ctx);
+  z3::expr x = ctx.int_const("x");
+  s.add(x * x == 49 && x < 0);
+  Isolated a = run_isolated(ctx, 5000, [&] {
+    if (s.check() != z3::sat) return std::string("no model");
+    return s.get_model().eval(x).to_string();
+  });
+  EXPECT_EQ(a.status, Isolated::Status::Done);
+  EXPECT_EQ(a.text, "(- 7)");
+  Isolated f = run_isolated(ctx, 5000, [&]() -> std::string { throw z3::exception("no such sort"); });
+  EXPECT_EQ(f.status, Isolated::Status::Failed);
+  EXPECT_EQ(f.text, "no such sort");
+  auto t0 = std::chrono::steady_clock::now();
+  Isolated k = run_isolated(ctx, 100, []() -> std::string {
+    for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(10));  // ignores every interrupt
+  });
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(k.status, Isolated::Status::Killed);
+  EXPECT_NE(k.text.find("killed"), std::string::npos) << k.text;
+  EXPECT_LT(secs, 10);
+  // the parent's context is untouched and still usable
+  EXPECT_EQ(s.check(), z3::sat);
 }
