@@ -120,7 +120,8 @@ inline uint64_t wrap(Type t, uint64_t x) {
 struct KernelNode : CNode, Code {
   KernelNode(CPtr node, Shared& sh) : node_(std::move(node)), sh_(sh) {}
   void exec(Ctx& cx) const override {
-    if (cx.mode == Mode::Exact || (cx.model && has_annot_) || (has_par_ && (cx.mode != Mode::Unchecked || cx.spread)))
+    if (cx.mode == Mode::Exact || (cx.model && has_annot_) || (has_par_ && cx.spread) ||
+        (has_dependent_par_ && cx.mode != Mode::Unchecked))
       return node_->exec(cx);
     sh_.kernel_runs.fetch_add(1, std::memory_order_relaxed);
     run(cx);

@@ -32,11 +32,20 @@ struct KernelSource {
 };
 
 // Whether `loop` (a `for`) can be a kernel: only for / if / let / assignments inside, and no
-// expression lets. With par_as_for (races not checked, the loop inside a `par`, so that a
-// `par` in it would run its iterations in order in one thread), a `par` too: the kernel runs
-// it as a `for` whenever the nodes would run it in order (Mode::Unchecked, not spread over the
-// cores), and leaves the whole nest to the nodes otherwise.
-bool kernel_eligible(const Cmd& loop, bool par_as_for);
+// expression lets. Nested in a `par` (so that a `par` inside would run its iterations in order
+// in one thread), a `par` too when races are not checked, or when its iterations are
+// independent (below): the kernel runs it as a `for` whenever the nodes would run it in order
+// (not spread over the cores; Mode::Unchecked unless its iterations are independent), and
+// leaves the whole nest to the nodes otherwise.
+bool kernel_eligible(const Cmd& loop, bool nested, bool checked);
+
+// Whether no two iterations of the `par` loop `par` can conflict, whatever the memory: its body
+// holds no loop and no `allocate`, and each array the body writes is accessed there at one
+// subscript tuple, free of memory reads, with a dimension c·v + g (c a nonzero literal, g free
+// of the loop variable v). A kernel with race checks runs such a loop as a `for`: there is
+// nothing to check between its iterations, and every access is still noted at the enclosing
+// levels. (fast_kernel_indep.cpp)
+bool independent_iterations(const Cmd& par);
 
 // The kernel of `loop` around its compiled node `node` (used for exact replays, annotations
 // and every statement the kernel hands over); `node` itself when the nest is too large.

@@ -185,7 +185,8 @@ struct Code {
   std::vector<std::pair<uint32_t, uint64_t>> consts_;  // register, payload
   std::vector<std::pair<uint32_t, int>> inputs_;       // register, slot (defined in the environment)
   bool has_annot_ = false;
-  bool has_par_ = false;  // a `par` runs as a `for` (kernel_eligible's par_as_for)
+  bool has_par_ = false;            // a `par` runs as a `for` (kernel_eligible)
+  bool has_dependent_par_ = false;  // one whose iterations are not proven independent
 };
 
 // The load/store operation of an element type (kLd0 + index, kSt0 + index); -1: none.

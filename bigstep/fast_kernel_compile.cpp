@@ -42,11 +42,11 @@ bool eligible_expr(const Expr& e) {
   return true;
 }
 
-// par_as_for: a `par` may be inside (run in order, as nested_par runs it without race checks).
-bool eligible_cmd(const Cmd& c, bool par_as_for) {
+// nested, checked: kernel_eligible's (a `par` runs in order, as nested_par runs it).
+bool eligible_cmd(const Cmd& c, bool nested, bool checked) {
   switch (c.kind) {
     case CmdKind::Par:
-      if (!par_as_for) return false;
+      if (!nested || (checked && !independent_iterations(c))) return false;
       break;
     case CmdKind::Alloc: return false;
     default: break;
@@ -56,9 +56,9 @@ bool eligible_cmd(const Cmd& c, bool par_as_for) {
   if (c.value && !eligible_expr(*c.value)) return false;
   if (c.lo && !eligible_expr(*c.lo)) return false;
   for (const auto& s : c.seq)
-    if (!eligible_cmd(*s, par_as_for)) return false;
-  if (c.body && !eligible_cmd(*c.body, par_as_for)) return false;
-  if (c.els && !eligible_cmd(*c.els, par_as_for)) return false;
+    if (!eligible_cmd(*s, nested, checked)) return false;
+  if (c.body && !eligible_cmd(*c.body, nested, checked)) return false;
+  if (c.els && !eligible_cmd(*c.els, nested, checked)) return false;
   return true;
 }
 
@@ -586,8 +586,9 @@ class KernelCompiler {
         patch_resume(st);
         return;
       }
-      case CmdKind::Par:  // without race checks, nested: U-PARLOOP's iterations in order, as nested_par runs them
+      case CmdKind::Par:  // nested: U-PARLOOP's iterations in order, as nested_par runs them
         k_.has_par_ = true;
+        if (!independent_iterations(c)) k_.has_dependent_par_ = true;  // in order only without race checks
         [[fallthrough]];
       case CmdKind::For: {  // U-FOR
         uint16_t st = stmt(c, node);
@@ -640,6 +641,8 @@ bool compile_kernel(const Cmd& loop, CNode* root, const KernelSource& src, Code&
 }
 }  // namespace kern
 
-bool kernel_eligible(const Cmd& loop, bool par_as_for) { return loop.kind == CmdKind::For && eligible_cmd(loop, par_as_for); }
+bool kernel_eligible(const Cmd& loop, bool nested, bool checked) {
+  return loop.kind == CmdKind::For && eligible_cmd(loop, nested, checked);
+}
 
 }  // namespace sched::fast

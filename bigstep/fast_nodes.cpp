@@ -551,7 +551,7 @@ class Compiler {
         break;
       }
       case CmdKind::For: {
-        bool root = sh_.o.kernels && !in_kernel_ && kernel_eligible(c, !sh_.o.check_races && depth_ > 0);
+        bool root = sh_.o.kernels && !in_kernel_ && kernel_eligible(c, depth_ > 0, sh_.o.check_races);
         if (root) in_kernel_ = true;
         out = loop(std::make_unique<ForNode>(), c);
         if (root) {

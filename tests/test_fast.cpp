@@ -250,11 +250,12 @@ TEST(Fast, SpecialisedKernelsRunOnTheInteriorOfPaddedConvolutions) {
 }
 
 // Vectorised schedules lower to an innermost `par x_i < 4` inside `for` loops inside a `par`.
-// Without race checks the kernel runs those `par` loops as `for` loops (their iterations in
-// order, as nested_par runs them): the reference's memory, and on a stuck iteration the
-// reference's words; with race checks the nodes run the nest (no kernel holds a `par`).
-TEST(Fast, UncheckedKernelsRunNestedParLoopsInOrder) {
-  const std::string ok_text = R"(param N;
+// The kernel runs those `par` loops as `for` loops (their iterations in order, as nested_par
+// runs them): without race checks always; with race checks only when their iterations are
+// proven independent (independent_iterations), the nodes running the nest otherwise. Each
+// gives the reference's memory, or its words for a stuck iteration or a race.
+TEST(Fast, KernelsRunNestedParLoopsInOrder) {
+  const std::string ok_text = R"(param N, S;
 array a : f32[N, 8];
 array b : f32[N, 8];
 par y < N {
@@ -272,19 +273,46 @@ par y < N {
   }
 }
 )";
-  for (const std::string& text : {ok_text, std::string(ok_text).replace(ok_text.find("a[y, x + 1]"), 11, "a[y, x + 2]")}) {
-    Engines en(text, {"N=5"});
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string t = ok_text;
+    return t.replace(t.rfind(from), from.size(), to);
+  };
+  struct Case {
+    std::string text, what;
+    bool proven;  // the `par` loops' iterations are proven independent
+    OutcomeKind kind;
+  };
+  const std::vector<Case> cases = {
+      {ok_text, "independent", true, OutcomeKind::Ok},
+      {with("a[y, x + 1]", "a[y, x + 2]"), "independent, out of bounds", true, OutcomeKind::OutOfBounds},
+      // race-free for S = 1, but the coefficient of xi is not a literal: no proof
+      {with("let x = xo * 4 + xi;", "let x = xo * 4 + xi * S;"), "unproven", false, OutcomeKind::Ok},
+      // iteration xi writes b[y, x + 1], which iteration xi + 1 writes with another value
+      {with("b[y, x] := a[y, x] * 2.0 + a[y, x + 1];", "b[y, x] := a[y, x] * 2.0 + a[y, x + 1]; b[y, x + 1] := 0.0;"), "racy", false,
+       OutcomeKind::Race},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    Engines en(c.text, {"N=5", "S=1"});
     ASSERT_TRUE(en.ready);
     Ran ref = en.reference(false);
-    Ran one = en.fast(1, false, false), two = en.fast(2, false, false);
-    expect_same(ref, one, "unchecked, 1 thread");
-    expect_same(ref, two, "unchecked, 2 threads");
-    EXPECT_GT(one.stats.kernel_runs, 0u);
-    Ran checked = en.fast(2, true, false);
-    expect_same(ref, checked, "checked");
-    EXPECT_EQ(checked.stats.kernel_runs, 0u);
+    ASSERT_EQ(ref.outcome.kind, c.kind) << joined(ref.outcome);
+    for (int threads : {1, 2}) {
+      Ran checked = en.fast(threads, true, false);
+      expect_same(ref, checked, "checked");
+      // a kernel per `for xo` nest and y (the first nest is always proven): 2N, or N when the
+      // nodes run the second; fewer when a stuck iteration or a race stops the run
+      if (c.kind == OutcomeKind::Ok) EXPECT_EQ(checked.stats.kernel_runs, c.proven ? 10u : 5u);
+      else if (c.proven) EXPECT_GT(checked.stats.kernel_runs, 0u);
+      else EXPECT_LE(checked.stats.kernel_runs, 5u);
+      if (c.kind == OutcomeKind::Race) continue;  // without race checks a racy program has no reference to match
+      Ran unchecked = en.fast(threads, false, false);
+      expect_same(ref, unchecked, "unchecked");
+      if (c.kind == OutcomeKind::Ok) EXPECT_EQ(unchecked.stats.kernel_runs, 10u);
+      else EXPECT_GT(unchecked.stats.kernel_runs, 0u);
+    }
     en.kernels = false;
-    expect_same(ref, en.fast(2, false, false), "unchecked, nodes only");
+    expect_same(ref, en.fast(2, true, false), "checked, nodes only");
   }
 }
 

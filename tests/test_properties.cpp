@@ -477,6 +477,82 @@ allocate xs : {0}[N, N] {{
   EXPECT_GT(stuck, 0);
 }
 
+// Vectorised nests (a `par j_i < V` inside a `for` inside a `par`, as `sched lower` emits
+// them): with race checks a kernel runs the inner `par` as a `for` only when its iterations are
+// proven independent (independent_iterations). Drawn: writes at j (proven), at j + 1, at j_o
+// (every iteration the same cell), at j·S through a let (no literal coefficient); reads of the
+// written array at the written cell or its neighbour. Each is compared with the reference on 1
+// and 2 threads, checked and unchecked (when the reference is ok), with and without kernels.
+TEST(Properties, VectorisedNestsAgreeWithTheReference) {
+  int cases = 0, proven_runs = 0, unproven = 0, ok = 0, racy = 0, stuck = 0;
+  bool passed = rc::check("vectorised nests: the reference's outcome, words and memory", [&] {
+    const int v = *rc::gen::inRange(1, 5);
+    const int write = *rc::gen::inRange(0, 4), read = *rc::gen::inRange(0, 3);
+    const char* writes[] = {"j", "j + 1", "jo", "js"};
+    const char* reads[] = {"0.0", "y[i, {}]", "y[i, j + 1]"};
+    std::string rd = fmt::format(fmt::runtime(reads[read]), writes[write]);
+    std::string text = fmt::format(R"(param N, S;
+assume N >= 1;
+tensor X(i, j) : f32;
+input x[i, j] : f32[N, N] = X(i, j);
+array y : f32[N, N + 2];
+for i < N {{ for j < N + 2 {{ y[i, j] := 1.0; }} }}
+par i < N {{
+  for jo < (N + {0} - 1) / {0} {{
+    par ji < {0} {{
+      let j = jo * {0} + ji;
+      let js = j * S;
+      if j < N {{
+        y[i, {1}] := x[i, j] * 2.0 + {2};
+      }}
+    }}
+  }}
+}}
+)",
+                                   v, writes[write], rd);
+    RC_LOG() << text;
+    ++cases;
+    Loaded l = load_text(text, "vec.sched");
+    RC_ASSERT(l.stage == LoadStage::Ok);
+    std::vector<int64_t> params = {*rc::gen::inRange<int64_t>(1, 9), *rc::gen::inRange<int64_t>(0, 3)};
+    ModelOptions mo = draw_model_options();
+    RunSetup init;
+    RC_ASSERT(prepare_run(*l.program, params, mo, init).ok());
+    RunSetup ref = init;
+    Outcome o = run_reference(*l.program, ref, ReferenceOptions{});
+    RC_ASSERT(o.kind != OutcomeKind::Inconclusive);
+    // one tuple per written array (the neighbour j + 1 is the written cell when writing at j + 1), c = 1
+    bool shaped = write <= 1 && (read <= 1 || write == 1);
+    bool kernel_checked = false;
+    for (bool kernels : {true, false})
+      for (int threads : {1, 2}) {
+        FastOptions fo;
+        fo.threads = threads;
+        fo.kernels = kernels;
+        FastStats fs = fast_matches(*l.program, init, o, ref, fo);
+        if (kernels && fs.kernel_runs > 1) kernel_checked = true;  // beyond the initial loop's one
+        if (o.ok()) {
+          fo.check_races = false;
+          fast_matches(*l.program, init, o, ref, fo);
+        }
+      }
+    // the proof is exactly what the kernel relies on: proven shapes run it, the others never
+    if (o.ok() || o.kind == OutcomeKind::Race) RC_ASSERT(kernel_checked == shaped);
+    proven_runs += kernel_checked;
+    unproven += !shaped;
+    if (o.ok()) ++ok;
+    else if (o.kind == OutcomeKind::Race) ++racy;
+    else ++stuck;
+  });
+  EXPECT_TRUE(passed);
+  std::cout << "[vectorised] cases " << cases << ": checked kernels over a proven par in " << proven_runs << ", unproven shapes "
+            << unproven << "; ok " << ok << ", races " << racy << ", stuck " << stuck << "\n";
+  EXPECT_GT(proven_runs, 0);
+  EXPECT_GT(unproven, 0);
+  EXPECT_GT(ok, 0);
+  EXPECT_GT(racy, 0);
+}
+
 TEST(Properties, FastEngineAgreesWithTheReference) {
   int cases = 0, compared = 0, ok = 0, racy = 0, rw = 0, ww = 0, replayed_ok = 0, stuck = 0, annotation = 0;
   std::map<std::string, int> injected;

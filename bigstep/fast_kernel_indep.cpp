@@ -1,0 +1,183 @@
+// Loop-nest kernels (bigstep/fast_kernel.hpp): the static proof that a `par` loop's iterations
+// never conflict, so that a kernel with race checks may run it as a `for`.
+#include <map>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "bigstep/fast_kernel.hpp"
+
+namespace sched::fast {
+
+namespace {
+
+// The body's `let`s in scope: slot -> bound value (expanded where they are used).
+using Lets = std::map<int, const Expr*>;
+
+// A canonical text of `e` with the body's lets expanded, so that two subscripts that denote
+// the same function of the enclosing variables compare equal. Sets `reads` when `e` reads
+// memory (its value could then differ between iterations in ways this proof does not follow).
+void render(const Expr& e, const Lets& lets, std::string& out, bool& reads) {
+  switch (e.kind) {
+    case ExprKind::IntLit: out += std::to_string(e.ival); return;
+    case ExprKind::FloatLit: out += 'f'; out += std::to_string(e.fval); return;
+    case ExprKind::BoolLit: out += e.bval ? "T" : "F"; return;
+    case ExprKind::Var:
+      if (e.var_kind == VarKind::Local)
+        if (auto it = lets.find(e.slot); it != lets.end()) {
+          out += "(";
+          render(*it->second, lets, out, reads);
+          out += ")";
+          return;
+        }
+      out += e.var_kind == VarKind::Param ? 'p' : 'v';
+      out += std::to_string(e.slot);
+      return;
+    case ExprKind::ArrayRead: case ExprKind::TensorRead: case ExprKind::Let: reads = true; return;
+    default: break;
+  }
+  out += fmt::format("({}:{}:{}:{}:{}", static_cast<int>(e.kind), static_cast<int>(e.uop), static_cast<int>(e.bop),
+                     static_cast<int>(e.fn), static_cast<int>(e.cast_to));
+  for (const auto& a : e.args) {
+    out += ",";
+    render(*a, lets, out, reads);
+  }
+  out += ")";
+}
+
+std::optional<int64_t> coefficient_free(const Expr& e, int x, const Lets& lets);
+
+// The coefficient c of the loop variable `x` in `e` when e = c·x + g with g free of x (c = 0
+// when e does not mention x); nullopt when e is not of that form (x under a division, a
+// product of two terms with x, ...) or c would overflow.
+std::optional<int64_t> coefficient(const Expr& e, int x, const Lets& lets) {
+  switch (e.kind) {
+    case ExprKind::IntLit: case ExprKind::FloatLit: case ExprKind::BoolLit: return 0;
+    case ExprKind::Var:
+      if (e.var_kind != VarKind::Local) return 0;
+      if (auto it = lets.find(e.slot); it != lets.end()) return coefficient(*it->second, x, lets);
+      return e.slot == x ? 1 : 0;
+    case ExprKind::Unary:
+      if (e.type != Type::Int) return coefficient_free(e, x, lets);
+      if (auto c = coefficient(*e.args[0], x, lets); c && (*c == 0 || (e.uop == UnOp::Neg && *c != INT64_MIN)))
+        return e.uop == UnOp::Neg ? -*c : *c;
+      return std::nullopt;
+    case ExprKind::Binary: {
+      if (e.type != Type::Int) return coefficient_free(e, x, lets);
+      auto a = coefficient(*e.args[0], x, lets), b = coefficient(*e.args[1], x, lets);
+      if (!a || !b) return std::nullopt;
+      if (*a == 0 && *b == 0) return 0;
+      int64_t r;
+      switch (e.bop) {
+        case BinOp::Add: if (__builtin_add_overflow(*a, *b, &r)) return std::nullopt; return r;
+        case BinOp::Sub: if (__builtin_sub_overflow(*a, *b, &r)) return std::nullopt; return r;
+        case BinOp::Mul: {  // a literal times c·x + g
+          const Expr& k = *e.args[*a == 0 ? 0 : 1];
+          if (k.kind != ExprKind::IntLit || (*a != 0 && *b != 0)) return std::nullopt;
+          if (__builtin_mul_overflow(k.ival, *a == 0 ? *b : *a, &r)) return std::nullopt;
+          return r;
+        }
+        default: return std::nullopt;
+      }
+    }
+    default: return coefficient_free(e, x, lets);
+  }
+}
+
+// 0 when no operand of `e` mentions x, else nullopt.
+std::optional<int64_t> coefficient_free(const Expr& e, int x, const Lets& lets) {
+  for (const auto& a : e.args) {
+    auto c = coefficient(*a, x, lets);
+    if (!c || *c != 0) return std::nullopt;
+  }
+  return 0;
+}
+
+struct Accesses {
+  std::map<int, std::vector<const Cmd*>> writes;                              // array id -> assignments
+  std::map<int, std::vector<std::pair<const Expr*, Lets>>> reads;             // array id -> reads, with their lets
+  std::map<const Cmd*, Lets> write_lets;
+  bool ok = true;
+};
+
+void reads_of(const Expr& e, const Lets& lets, Accesses& acc) {
+  if (e.kind == ExprKind::ArrayRead) acc.reads[e.id].emplace_back(&e, lets);
+  for (const auto& a : e.args) reads_of(*a, lets, acc);
+}
+
+void collect(const Cmd& c, Lets& lets, Accesses& acc) {
+  switch (c.kind) {
+    case CmdKind::For: case CmdKind::Par: case CmdKind::Alloc: acc.ok = false; return;
+    case CmdKind::Assign:
+      acc.writes[c.id].push_back(&c);
+      acc.write_lets[&c] = lets;
+      for (const auto& i : c.idx) reads_of(*i, lets, acc);
+      if (c.value) reads_of(*c.value, lets, acc);
+      return;
+    case CmdKind::Let: {
+      reads_of(*c.value, lets, acc);
+      auto saved = lets.find(c.slot) != lets.end() ? std::optional<const Expr*>(lets[c.slot]) : std::nullopt;
+      lets[c.slot] = c.value.get();
+      collect(*c.body, lets, acc);
+      if (saved) lets[c.slot] = *saved;
+      else lets.erase(c.slot);
+      return;
+    }
+    default:
+      if (c.value) reads_of(*c.value, lets, acc);
+      for (const auto& s : c.seq) collect(*s, lets, acc);
+      if (c.body) collect(*c.body, lets, acc);
+      if (c.els) collect(*c.els, lets, acc);
+      return;
+  }
+}
+
+// The canonical text of a subscript tuple; nullopt when it reads memory.
+std::optional<std::string> tuple_text(const std::vector<ExprPtr>& idx, const Lets& lets) {
+  std::string out;
+  bool reads = false;
+  for (const auto& i : idx) {
+    render(*i, lets, out, reads);
+    out += ";";
+  }
+  if (reads) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+// U-PARLOOP's premises for every pair of iterations, whatever the memory: iteration v touches
+// an array the body writes only at f(v), one subscript tuple shared by every access to that
+// array, and f has a dimension c·v + g with c ≠ 0 and g free of v, so f(v) ≠ f(w) for v ≠ w:
+// no iteration reads or writes a cell another writes (dom(δμ_v) # ρ_w and dom(δμ_v) #
+// dom(δμ_w)). The iterations then see nothing of each other, and running them in order
+// computes U-PARLOOP's memory. The body may hold no loop or `allocate`, and the tuple no
+// memory read (g is then a function of the enclosing variables, the same in every iteration).
+bool independent_iterations(const Cmd& par) {
+  if (par.kind != CmdKind::Par || !par.body) return false;
+  Accesses acc;
+  Lets lets;
+  collect(*par.body, lets, acc);
+  if (!acc.ok) return false;
+  for (const auto& [id, assigns] : acc.writes) {
+    const Cmd& first = *assigns.front();
+    const Lets& fl = acc.write_lets.at(&first);
+    auto text = tuple_text(first.idx, fl);
+    if (!text) return false;
+    bool distinct = false;
+    for (const auto& i : first.idx) {
+      auto c = coefficient(*i, par.slot, fl);
+      distinct = distinct || (c && *c != 0);
+    }
+    if (!distinct) return false;
+    for (const Cmd* a : assigns)
+      if (tuple_text(a->idx, acc.write_lets.at(a)) != text) return false;
+    if (auto r = acc.reads.find(id); r != acc.reads.end())
+      for (const auto& [e, rl] : r->second)
+        if (tuple_text(e->args, rl) != text) return false;
+  }
+  return true;
+}
+
+}  // namespace sched::fast
