@@ -315,6 +315,25 @@ FastStats fast_matches(const Program& p, const RunSetup& init, const Outcome& o,
   return fs;
 }
 
+// A template program (it must type-check) run by the reference from the memory prepared for
+// `params` with a drawn model seed; the reference must decide.
+struct Referenced {
+  Loaded l;
+  RunSetup init, ref;
+  Outcome o;
+};
+Referenced reference_of(const std::string& text, const char* file, const std::vector<int64_t>& params) {
+  Referenced r;
+  r.l = load_text(text, file);
+  RC_ASSERT(r.l.stage == LoadStage::Ok);
+  ModelOptions mo = draw_model_options();
+  RC_ASSERT(prepare_run(*r.l.program, params, mo, r.init).ok());
+  r.ref = r.init;
+  r.o = run_reference(*r.l.program, r.ref, ReferenceOptions{});
+  RC_ASSERT(r.o.kind != OutcomeKind::Inconclusive);
+  return r;
+}
+
 // Without race checks a program the reference accepts computes the same memory.
 void fast_matches_unchecked(const Program& p, const RunSetup& init, const RunSetup& ref) {
   FastOptions fo;
@@ -436,16 +455,11 @@ allocate xs : {0}[N, N] {{
                                    loose, dead ? "" : "skip;", par ? "" : "y[i, j] := acc[]; }", hole == 1 ? "i != Z || j != Z2" : "true");
     RC_LOG() << text;
     ++cases;
-    Loaded l = load_text(text, "window.sched");
-    RC_ASSERT(l.stage == LoadStage::Ok);
-    std::vector<int64_t> params = {*rc::gen::inRange<int64_t>(1, 9), *rc::gen::inRange<int64_t>(1, 4), *rc::gen::inRange<int64_t>(0, 9),
-                                   *rc::gen::inRange<int64_t>(0, 9)};
-    ModelOptions mo = draw_model_options();
-    RunSetup init;
-    RC_ASSERT(prepare_run(*l.program, params, mo, init).ok());
-    RunSetup ref = init;
-    Outcome o = run_reference(*l.program, ref, ReferenceOptions{});
-    RC_ASSERT(o.kind != OutcomeKind::Inconclusive);
+    Referenced r = reference_of(text, "window.sched", {*rc::gen::inRange<int64_t>(1, 9), *rc::gen::inRange<int64_t>(1, 4),
+                                                     *rc::gen::inRange<int64_t>(0, 9), *rc::gen::inRange<int64_t>(0, 9)});
+    const Loaded& l = r.l;
+    const RunSetup &init = r.init, &ref = r.ref;
+    const Outcome& o = r.o;
     bool spec = false, general = false, handed = false;
     for (bool sp : {true, false})
       for (int threads : {1, 2}) {
@@ -512,15 +526,10 @@ par i < N {{
                                    v, writes[write], rd);
     RC_LOG() << text;
     ++cases;
-    Loaded l = load_text(text, "vec.sched");
-    RC_ASSERT(l.stage == LoadStage::Ok);
-    std::vector<int64_t> params = {*rc::gen::inRange<int64_t>(1, 9), *rc::gen::inRange<int64_t>(0, 3)};
-    ModelOptions mo = draw_model_options();
-    RunSetup init;
-    RC_ASSERT(prepare_run(*l.program, params, mo, init).ok());
-    RunSetup ref = init;
-    Outcome o = run_reference(*l.program, ref, ReferenceOptions{});
-    RC_ASSERT(o.kind != OutcomeKind::Inconclusive);
+    Referenced r = reference_of(text, "vec.sched", {*rc::gen::inRange<int64_t>(1, 9), *rc::gen::inRange<int64_t>(0, 3)});
+    const Loaded& l = r.l;
+    const RunSetup &init = r.init, &ref = r.ref;
+    const Outcome& o = r.o;
     // one tuple per written array (the neighbour j + 1 is the written cell when writing at j + 1), c = 1
     bool shaped = write <= 1 && (read <= 1 || write == 1);
     bool kernel_checked = false;
