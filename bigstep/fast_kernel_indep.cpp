@@ -94,45 +94,6 @@ std::optional<int64_t> coefficient_free(const Expr& e, int x, const Lets& lets) 
   return 0;
 }
 
-struct Accesses {
-  std::map<int, std::vector<const Cmd*>> writes;                              // array id -> assignments
-  std::map<int, std::vector<std::pair<const Expr*, Lets>>> reads;             // array id -> reads, with their lets
-  std::map<const Cmd*, Lets> write_lets;
-  bool ok = true;
-};
-
-void reads_of(const Expr& e, const Lets& lets, Accesses& acc) {
-  if (e.kind == ExprKind::ArrayRead) acc.reads[e.id].emplace_back(&e, lets);
-  for (const auto& a : e.args) reads_of(*a, lets, acc);
-}
-
-void collect(const Cmd& c, Lets& lets, Accesses& acc) {
-  switch (c.kind) {
-    case CmdKind::For: case CmdKind::Par: case CmdKind::Alloc: acc.ok = false; return;
-    case CmdKind::Assign:
-      acc.writes[c.id].push_back(&c);
-      acc.write_lets[&c] = lets;
-      for (const auto& i : c.idx) reads_of(*i, lets, acc);
-      if (c.value) reads_of(*c.value, lets, acc);
-      return;
-    case CmdKind::Let: {
-      reads_of(*c.value, lets, acc);
-      auto saved = lets.find(c.slot) != lets.end() ? std::optional<const Expr*>(lets[c.slot]) : std::nullopt;
-      lets[c.slot] = c.value.get();
-      collect(*c.body, lets, acc);
-      if (saved) lets[c.slot] = *saved;
-      else lets.erase(c.slot);
-      return;
-    }
-    default:
-      if (c.value) reads_of(*c.value, lets, acc);
-      for (const auto& s : c.seq) collect(*s, lets, acc);
-      if (c.body) collect(*c.body, lets, acc);
-      if (c.els) collect(*c.els, lets, acc);
-      return;
-  }
-}
-
 // The canonical text of a subscript tuple; nullopt when it reads memory.
 std::optional<std::string> tuple_text(const std::vector<ExprPtr>& idx, const Lets& lets) {
   std::string out;
@@ -144,6 +105,53 @@ std::optional<std::string> tuple_text(const std::vector<ExprPtr>& idx, const Let
   if (reads) return std::nullopt;
   return out;
 }
+
+// Every access of the body of the `par` over slot v, by array, as its tuple's canonical text
+// (taken where the access stands, with the lets then in scope).
+struct Accesses {
+  int v = -1;
+  Lets lets;
+  std::map<int, std::vector<std::optional<std::string>>> tuples;  // array id -> every access's tuple
+  std::map<int, bool> distinct;  // written array id -> its first write has a dimension c·v + g, c ≠ 0
+  bool ok = true;                // no loop and no `allocate` in the body
+
+  void reads(const Expr& e) {
+    if (e.kind == ExprKind::ArrayRead) tuples[e.id].push_back(tuple_text(e.args, lets));
+    for (const auto& a : e.args) reads(*a);
+  }
+
+  void collect(const Cmd& c) {
+    switch (c.kind) {
+      case CmdKind::For: case CmdKind::Par: case CmdKind::Alloc: ok = false; return;
+      case CmdKind::Assign:
+        if (!distinct.count(c.id)) {
+          bool d = false;
+          for (const auto& i : c.idx)
+            if (auto k = coefficient(*i, v, lets); k && *k != 0) d = true;
+          distinct[c.id] = d;
+        }
+        tuples[c.id].push_back(tuple_text(c.idx, lets));
+        for (const auto& i : c.idx) reads(*i);
+        if (c.value) reads(*c.value);
+        return;
+      case CmdKind::Let: {
+        reads(*c.value);
+        auto saved = lets.find(c.slot) != lets.end() ? std::optional<const Expr*>(lets[c.slot]) : std::nullopt;
+        lets[c.slot] = c.value.get();
+        collect(*c.body);
+        if (saved) lets[c.slot] = *saved;
+        else lets.erase(c.slot);
+        return;
+      }
+      default:
+        if (c.value) reads(*c.value);
+        for (const auto& s : c.seq) collect(*s);
+        if (c.body) collect(*c.body);
+        if (c.els) collect(*c.els);
+        return;
+    }
+  }
+};
 
 }  // namespace
 
@@ -157,25 +165,14 @@ std::optional<std::string> tuple_text(const std::vector<ExprPtr>& idx, const Let
 bool independent_iterations(const Cmd& par) {
   if (par.kind != CmdKind::Par || !par.body) return false;
   Accesses acc;
-  Lets lets;
-  collect(*par.body, lets, acc);
+  acc.v = par.slot;
+  acc.collect(*par.body);
   if (!acc.ok) return false;
-  for (const auto& [id, assigns] : acc.writes) {
-    const Cmd& first = *assigns.front();
-    const Lets& fl = acc.write_lets.at(&first);
-    auto text = tuple_text(first.idx, fl);
-    if (!text) return false;
-    bool distinct = false;
-    for (const auto& i : first.idx) {
-      auto c = coefficient(*i, par.slot, fl);
-      distinct = distinct || (c && *c != 0);
-    }
-    if (!distinct) return false;
-    for (const Cmd* a : assigns)
-      if (tuple_text(a->idx, acc.write_lets.at(a)) != text) return false;
-    if (auto r = acc.reads.find(id); r != acc.reads.end())
-      for (const auto& [e, rl] : r->second)
-        if (tuple_text(e->args, rl) != text) return false;
+  for (const auto& [id, d] : acc.distinct) {
+    const auto& ts = acc.tuples.at(id);
+    if (!d || !ts.front()) return false;
+    for (const auto& t : ts)
+      if (t != ts.front()) return false;
   }
   return true;
 }
