@@ -5,9 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "driver/run.hpp"
 #include "interpreter/load.hpp"
-#include "interpreter/params.hpp"
-#include "interpreter/setup.hpp"
 #include "smallstep/explore.hpp"
 
 namespace sched::cli {
@@ -40,28 +39,12 @@ void register_explore(CLI::App& app) {
     Loaded l = load_file(file);
     if (l.stage != LoadStage::Ok) { std::cerr << l.diagnostics; set_exit(kBadInput); return; }
     const Program& p = *l.program;
-    std::vector<std::string> errs;
-    auto ps = bind_params(p, params, errs);
-    if (!ps) { for (const auto& e : errs) std::cerr << "error: " << e << "\n"; set_exit(kBadInput); return; }
-    ModelOptions mo;
-    mo.seed = o.seed;
-    std::string derr;
-    if (!read_data(data, mo, derr)) {
-      std::cerr << "error: " << derr << "\n";
-      set_exit(kBadInput);
-      return;
-    }
-    RunSetup st;
-    Outcome prep;
-    try {
-      prep = prepare_run(p, *ps, mo, st);
-    } catch (const ModelError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      set_exit(kBadInput);
-      return;
-    }
+    std::string err;
+    auto inst = driver::make_instance(p, params, data, o.seed, {}, err);
+    if (!inst) { std::cerr << "error: " << err << "\n"; set_exit(kBadInput); return; }
     Diagnostics where(p.file);
-    if (!prep.ok()) { std::cerr << prep.render(where); set_exit(kBadInput); return; }
+    if (!inst->prepared.ok()) { std::cerr << inst->prepared.render(where); set_exit(kBadInput); return; }
+    const RunSetup& st = inst->initial;
     o.strategy = strategy == "leftmost" ? Strategy::Leftmost : strategy == "random" ? Strategy::Random
                  : strategy == "pct" ? Strategy::Pct : Strategy::Exhaustive;
     o.reduction = !no_reduction;
@@ -71,7 +54,7 @@ void register_explore(CLI::App& app) {
       o.replay = *s;
     }
     ExploreResult r = explore(p, st, o);
-    int code = r.verdict == "deterministic" ? kClean : r.verdict == "nondeterministic" ? kFinding : kInconclusive;
+    int code = driver::exit_code_of_exploration(r.verdict);
     if (json) {
       nlohmann::json j;
       j["file"] = file;

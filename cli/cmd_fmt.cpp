@@ -13,7 +13,7 @@
 namespace sched::cli {
 
 static int g_exit = 0;
-void set_exit(int code) { g_exit = std::max(g_exit, code); }
+void set_exit(int code) { g_exit = driver::worse(g_exit, code); }
 int exit_code() { return g_exit; }
 
 void register_fmt(CLI::App& app) {

@@ -10,15 +10,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "bigstep/fast.hpp"
-#include "bigstep/reference.hpp"
-#include "codegen/native.hpp"
 #include "cli/commands.hpp"
+#include "driver/check.hpp"
+#include "driver/exit_codes.hpp"
+#include "driver/run.hpp"
 #include "interpreter/load.hpp"
 #include "interpreter/npy.hpp"
-#include "interpreter/params.hpp"
-#include "interpreter/setup.hpp"
-#include "verifier/verify.hpp"
 
 namespace sched::cli {
 namespace {
@@ -41,25 +38,6 @@ struct RunArgs {
   bool quiet = false;
 };
 
-// Phase lines on stderr for long runs: "[run] PHASE ..." when it starts, "done in S s" after.
-class Phases {
- public:
-  explicit Phases(bool on) : on_(on) {}
-  void start(const std::string& what) {
-    t_ = std::chrono::steady_clock::now();
-    if (on_) std::cerr << "[run] " << what << " ..." << std::flush;
-  }
-  double done() {
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_).count();
-    if (on_) std::cerr << fmt::format(" {:.2f} s\n", s) << std::flush;
-    return s;
-  }
-
- private:
-  bool on_;
-  std::chrono::steady_clock::time_point t_;
-};
-
 // The result of running one program: the stage reached and the outcome.
 struct RunResult {
   int exit = 0;
@@ -70,20 +48,6 @@ struct RunResult {
 };
 
 }  // namespace
-
-bool read_data(const std::vector<std::string>& items, ModelOptions& m, std::string& err) {
-  for (const auto& it : items) {
-    auto eq = it.find('=');
-    if (eq == std::string::npos) { err = fmt::format("'--data {}': expected TENSOR=FILE.npy", it); return false; }
-    try {
-      m.data[it.substr(0, eq)] = read_npy(it.substr(eq + 1));
-    } catch (const std::exception& e) {
-      err = e.what();
-      return false;
-    }
-  }
-  return true;
-}
 
 namespace {
 
@@ -109,9 +73,8 @@ void write_array(const std::string& dir, const ArrayState& a) {
 
 RunResult run_one(const RunArgs& a, const Loaded& l, bool progress = false) {
   RunResult r;
-  Phases ph(progress);
+  driver::Phases ph(progress);
   auto t0 = std::chrono::steady_clock::now();
-  Diagnostics where(l.program ? l.program->file : nullptr);
   r.json["file"] = a.file;
   if (l.stage != LoadStage::Ok) {
     r.exit = kBadInput;
@@ -122,6 +85,7 @@ RunResult run_one(const RunArgs& a, const Loaded& l, bool progress = false) {
     return r;
   }
   const Program& p = *l.program;
+  Diagnostics where(p.file);
   auto bad = [&](const std::string& msg) {
     r.exit = kBadInput;
     r.status = "bad-input";
@@ -130,99 +94,35 @@ RunResult run_one(const RunArgs& a, const Loaded& l, bool progress = false) {
     r.json["message"] = msg;
     return r;
   };
-  std::vector<std::string> errs;
-  auto params = bind_params(p, a.params, errs);
-  if (!params) {
-    std::string m;
-    for (const auto& e : errs) m += (m.empty() ? "" : "; ") + e;
-    return bad(m);
-  }
-  ModelOptions mo;
-  mo.seed = a.seed;
-  std::string err;
-  if (!read_data(a.data, mo, err)) return bad(err);
-  if (a.races == "off" && a.engine == "reference") return bad("'--races off' is an option of the fast engine");
-  // strict races (ω-compatibility) are checked by the reference engine
-  std::string engine = a.races == "strict" && a.engine == "fast" ? "reference" : a.engine;
-  std::shared_ptr<NativeKernel> kernel;
-  if (engine == "native") {
-    std::string err;
-    kernel = build_native(p, err);
-    if (!kernel) return bad(err);
-  }
-  std::unique_ptr<Model> model;
-  try {
-    model = std::make_unique<Model>(p, *params, mo);
-  } catch (const ModelError& e) {
-    return bad(e.what());
-  }
   SetupLimits lim;
   lim.threads = a.threads;
-  RunSetup st;
-  ph.start("inputs from the specification");
-  Outcome o = prepare_run(p, *params, mo, st, lim);
-  double inputs_seconds = ph.done();
-  bool refused = !o.ok();  // parameters violating an assumption, sizes out of range: bad input
-  if (o.ok()) {
-    // the engine, then (when it ends ok) the outputs against the specification
-    std::string summary;
-    nlohmann::json stats = nlohmann::json::object();
-    ph.start(fmt::format("{} engine{}", engine, engine == "fast" && a.races == "off" ? " (races not checked)" : ""));
-    auto k0 = std::chrono::steady_clock::now();
-    auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - k0).count(); };
-    if (kernel) {
-      o = run_native(p, st, *kernel);
-      double secs = seconds();
-      summary = fmt::format("native kernel ({} in {:.3f} s, ran in {:.3f} s; races and undefined values are not checked natively)",
-                            kernel->cached ? "cached" : "compiled", kernel->compile_seconds, secs);
-      stats = {{"kernel_seconds", secs}, {"compile_seconds", kernel->compile_seconds}};
-    } else if (engine == "fast") {
-      FastOptions fo;
-      fo.check_races = a.races != "off";
-      fo.threads = a.threads;
-      fo.annotations = a.check_annotations ? &mo : nullptr;
-      fo.max_steps = a.max_steps;
-      FastStats fs;
-      o = run_fast(p, st, fo, &fs);
-      double secs = seconds();
-      summary = fmt::format("{} assignment(s) in {:.3f} s, {} parallel loop instance(s) {}", fs.steps, secs, fs.par_instances,
-                            fo.check_races ? fmt::format("race-free ({} replayed exactly)", fs.replays) : "(races not checked)");
-      stats = {{"steps", fs.steps}, {"par_instances", fs.par_instances}, {"replays", fs.replays},
-               {"kernel_runs", fs.kernel_runs}, {"kernel_specialised_runs", fs.kernel_spec_runs}, {"kernel_handovers", fs.kernel_bails}, {"engine_seconds", secs}};
-    } else {
-      ReferenceOptions ro;
-      ro.strict_races = a.races == "strict";
-      ro.annotations = a.check_annotations ? model.get() : nullptr;
-      if (a.max_steps) ro.max_steps = a.max_steps;
-      EngineStats es;
-      o = run_reference(p, st, ro, &es);
-      summary = fmt::format("{} assignment(s), {} parallel loop(s) race-free", es.steps, es.par_loops);
-      stats = {{"steps", es.steps}, {"par_loops_checked", es.par_loops}};
-    }
-    ph.done();
-    if (o.ok()) {
-      ph.start("outputs against the specification");
-      Outcome cmp = compare_outputs(p, st, mo, 5, a.threads);
-      stats["compare_seconds"] = ph.done();
-      stats["inputs_seconds"] = inputs_seconds;
-      if (cmp.ok()) cmp.message = summary + ", " + cmp.message;
-      for (const auto& [k, v] : stats.items()) cmp.data[k] = v;
-      o = std::move(cmp);
-    }
-    if ((o.ok() || o.kind == OutcomeKind::Mismatch) && !a.out_dir.empty()) {
-      std::filesystem::create_directories(a.out_dir);
-      for (size_t i = 0; i < p.arrays.size(); ++i)
-        if (a.dump || p.arrays[i].role == ArrayRole::Output) write_array(a.out_dir, st.arrays[i]);
-    }
+  std::string err;
+  auto inst = driver::make_instance(p, a.params, a.data, a.seed, lim, err, &ph);
+  if (!inst) return bad(err);
+  driver::RunOptions ro;
+  ro.races = a.races == "strict" ? driver::Races::Strict : a.races == "off" ? driver::Races::Off : driver::Races::Thesis;
+  ro.check_annotations = a.check_annotations;
+  ro.max_steps = a.max_steps;
+  ro.threads = a.threads;
+  ro.phases = &ph;
+  driver::Engine engine = a.engine == "native" ? driver::Engine::Native : a.engine == "reference" ? driver::Engine::Reference : driver::Engine::Fast;
+  driver::EngineRun run = driver::run(engine, *inst, ro);
+  if (run.refused == driver::EngineRun::Refusal::Engine) return bad(run.outcome.message);
+  const Outcome& o = run.outcome;
+  if ((o.ok() || o.kind == OutcomeKind::Mismatch) && !a.out_dir.empty()) {
+    std::filesystem::create_directories(a.out_dir);
+    for (size_t i = 0; i < p.arrays.size(); ++i)
+      if (a.dump || p.arrays[i].role == ArrayRole::Output) write_array(a.out_dir, run.final.arrays[i]);
   }
-  r.exit = refused ? kBadInput : outcome_exit_code(o.kind);
+  // parameters violating an assumption, sizes out of range: bad input
+  r.exit = run.refused != driver::EngineRun::Refusal::None ? kBadInput : driver::exit_code(o.kind);
   r.status = std::string(outcome_name(o.kind));
   r.text = o.render(where);
   r.json = o.to_json(where);
   r.json["file"] = a.file;
-  r.json["engine"] = engine;
+  r.json["engine"] = std::string(driver::engine_name(run.engine));
   nlohmann::json pj = nlohmann::json::object();
-  for (size_t i = 0; i < p.params.size(); ++i) pj[p.params[i].name] = (*params)[i];
+  for (size_t i = 0; i < p.params.size(); ++i) pj[p.params[i].name] = inst->params[i];
   r.json["params"] = pj;
   r.json["seed"] = a.seed;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -310,67 +210,32 @@ void register_check(CLI::App& app) {
     if (!json)
       std::cout << fmt::format("{:<{}}  {:<18} {:<11} {:<14} {:<14} {:<14} {:<9} {:<10} {}\n", "file", w, "expected", "typecheck", "reference",
                                "ref (strict)", "fast", "native", "verify", "verdict");
+    driver::CheckOptions co;
+    co.seed = a.seed;
+    co.threads = a.threads;
+    co.verify_timeout = a.verify_timeout;
     for (const auto& f : files) {
-      std::string text = slurp(f);
-      auto ex = read_expectation(text);
-      Loaded l = load_text(text, f);
-      RunArgs ra = a;
-      ra.file = f;
-      ra.params = ex ? ex->params : std::vector<std::string>{};
-      ra.check_annotations = true;
-      std::string tc = l.stage == LoadStage::Ok ? "ok" : l.stage == LoadStage::Type ? "type-error" : "parse-error";
-      ra.engine = "reference";
-      RunResult ref = run_one(ra, l);
-      RunArgs fa = ra;
-      fa.engine = "fast";
-      RunResult fast = l.stage == LoadStage::Ok ? run_one(fa, l) : ref;
-      // the fast engine agrees when it reaches the same outcome and, for a finding, reports it
-      // in the same words (the same witness, cell and values)
-      auto words = [](const RunResult& x) { return x.json.value("message", "") + x.json.value("details", nlohmann::json()).dump(); };
-      bool fast_agrees = fast.status == ref.status && (ref.status == "ok" || words(fast) == words(ref));
-      if (!fast_agrees) ref.text += "  fast engine: " + fast.text;
-      ra.races = "strict";
-      RunResult strict = l.stage == LoadStage::Ok ? run_one(ra, l) : ref;
-      // native: for programs that run ok, the outputs must equal the reference's bit for bit
-      std::string native = "-";
-      if (ref.status == "ok") {
-        RunArgs na = a;
-        na.file = f;
-        na.params = ex ? ex->params : std::vector<std::string>{};
-        na.engine = "native";
-        RunResult nr = run_one(na, l);
-        native = nr.status == "ok" ? "ok" : nr.status;
-        if (nr.status != "ok") ref.text += nr.text;
+      driver::CheckRow row = driver::check_file(f, slurp(f), co);
+      switch (row.verdict) {
+        case driver::CheckVerdict::EnginesDisagree: ++differ; break;
+        case driver::CheckVerdict::AsExpected: ++agree; break;
+        default: ++unexpected; break;
       }
-      // the static verifier: `verified` with a dynamic failure is a bug in one of the tools
-      std::string verify = "-";
-      if (l.stage == LoadStage::Ok) {
-        verify::Options vo;
-        vo.timeout_s = a.verify_timeout;
-        vo.smt.timeout_ms = static_cast<unsigned>(a.verify_timeout * 1000);
-        verify::Verdict vd = verify::verify_program(*l.program, vo);
-        verify = verify::verdict_word(vd.kind);
-        if (vd.kind != verify::Verdict::Kind::Verified) ref.text += verify::render(vd, *l.program, f, false);
-      }
-      bool verify_sound = verify != "verified" || ref.status == "ok";
-      std::string expected = ex ? ex->outcome : "?";
-      // The engines agree when the thesis and strict race semantics differ only on covered races.
-      bool engines_agree = (ref.status == strict.status || (ref.status == "ok" && strict.status == "race")) &&
-                           (native == "-" || native == ref.status) && fast_agrees && verify_sound;
-      bool as_expected = ex && ref.status == expected && (ex->verify.empty() || ex->verify == verify);
-      std::string verdict;
-      if (!engines_agree) { verdict = "ENGINES DISAGREE"; ++differ; }
-      else if (!ex) { verdict = "no expectation"; ++unexpected; }
-      else if (as_expected) { verdict = "as expected"; ++agree; }
-      else { verdict = "UNEXPECTED"; ++unexpected; }
+      std::string verdict(driver::check_verdict_name(row.verdict));
       if (json) {
-        all.push_back({{"file", f}, {"expected", expected}, {"typecheck", tc}, {"reference", ref.json},
-                       {"reference_strict", strict.status}, {"fast", fast.json}, {"native", native}, {"verify", verify}, {"verdict", verdict}});
+        all.push_back({{"file", f}, {"expected", row.expected}, {"typecheck", row.typecheck}, {"reference", row.reference_json},
+                       {"reference_strict", row.status("strict")}, {"fast", row.fast_json}, {"native", row.status("native")},
+                       {"verify", row.status("verify")}, {"verdict", verdict}, {"disagreements", row.judgement.disagreements},
+                       {"unexpected", row.judgement.unexpected}});
       } else {
-        std::string exp_col = ex && !ex->verify.empty() ? expected + "/" + ex->verify.substr(0, 3) : expected;
+        std::string exp_col = row.expected_verify.empty() ? row.expected : row.expected + "/" + row.expected_verify.substr(0, 3);
         std::cout << fmt::format("{:<{}}  {:<18} {:<11} {:<14} {:<14} {:<14} {:<9} {:<10} {}\n", std::filesystem::path(f).filename().string(), w,
-                                 exp_col, tc, ref.status, strict.status, fast.status, native, verify, verdict);
-        if (verdict != "as expected" && verdict != "no expectation") std::cout << ref.text;
+                                 exp_col, row.typecheck, row.status("model"), row.status("strict"), row.status("fast"),
+                                 row.status("native"), row.status("verify"), verdict);
+        if (row.verdict != driver::CheckVerdict::AsExpected && row.verdict != driver::CheckVerdict::NoExpectation) {
+          std::cout << row.report;
+          for (const auto& u : row.judgement.unexpected) std::cout << "  unexpected: " << u << "\n";
+        }
       }
     }
     if (json) {

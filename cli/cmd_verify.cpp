@@ -35,7 +35,7 @@ void register_verify(CLI::App& app) {
       if (l.stage != LoadStage::Ok) {
         std::cerr << l.diagnostics;
         if (json) std::cout << nlohmann::json{{"file", f}, {"verdict", "bad-input"}, {"diagnostics", l.diagnostics}}.dump() << "\n";
-        worst = std::max<int>(worst, kBadInput);
+        worst = driver::worse(worst, kBadInput);
         continue;
       }
       verify::Options o;
@@ -47,8 +47,7 @@ void register_verify(CLI::App& app) {
       verify::Verdict v = verify::verify_program(*l.program, o);
       if (json) std::cout << verify::to_json(v, *l.program, f).dump() << "\n";
       else std::cout << verify::render(v, *l.program, f, show_vcs);
-      int code = v.kind == verify::Verdict::Kind::Verified ? kClean : v.kind == verify::Verdict::Kind::Refuted ? kFinding : kInconclusive;
-      if (worst != kBadInput) worst = code == kFinding || worst == kFinding ? kFinding : std::max(worst, code);
+      worst = driver::worse(worst, driver::exit_code_of_verification(verify::verdict_word(v.kind)));
     }
     set_exit(worst);
   });

@@ -1,20 +1,22 @@
 // Subcommands of `sched`; each registers itself on the CLI11 app and records its exit code.
+// A command parses its options, calls the driver (driver/) or a component, and renders.
 #pragma once
 #include <CLI/CLI.hpp>
 
 #include <string>
 #include <vector>
 
-#include "interpreter/model.hpp"
+#include "driver/exit_codes.hpp"
 
 namespace sched::cli {
 
-enum Exit { kClean = 0, kFinding = 1, kBadInput = 2, kInconclusive = 3 };
+using driver::kBadInput;
+using driver::kClean;
+using driver::kFinding;
+using driver::kInconclusive;
 
+// Records a result's exit code; the command exits with the worst (driver::worse).
 void set_exit(int code);
-
-// Reads `--data TENSOR=FILE.npy` items into m.data; false (with a message) on a bad item or file.
-bool read_data(const std::vector<std::string>& items, ModelOptions& m, std::string& err);
 int exit_code();
 
 void register_fmt(CLI::App& app);

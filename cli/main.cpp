@@ -1,13 +1,15 @@
 // The `sched` command. Exit codes (DESIGN.md): 0 clean, 1 a finding, 2 bad input, 3 inconclusive.
 #include <CLI/CLI.hpp>
 
+#include "sched/version.hpp"
+
 #include "cli/commands.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"sched: reference interpreter and differential-testing harness for SCHED programs\n"
                "(the loop-and-array language of \"Translation Validation of Tensor Compilers\", ch. 4)"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "sched 0.1.0");
+  app.set_version_flag("--version", "sched " SCHED_VERSION);
   app.footer("Exit codes: 0 clean, 1 finding (race, mismatch, ...), 2 bad input (parse, type, usage), 3 inconclusive.");
   sched::cli::register_fmt(app);
   sched::cli::register_typecheck(app);

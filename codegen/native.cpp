@@ -1,5 +1,7 @@
 #include "codegen/native.hpp"
 
+#include "codegen/kernel_cache.hpp"
+
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -7,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -28,19 +31,36 @@ uint64_t fnv(const std::string& s, uint64_t h = 1469598103934665603ULL) {
   return h;
 }
 
-std::filesystem::path cache_dir() {
-  if (const char* d = std::getenv("SCHED_CACHE_DIR"); d && *d) return d;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::filesystem::path(x) / "sched";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::filesystem::path(h) / ".cache" / "sched";
-  return fmt::format("/tmp/sched-cache-{}", getuid());
+// The C++ compiler this project was built with (CMake's CMAKE_CXX_COMPILER).
+#ifndef SCHED_NATIVE_CXX
+#define SCHED_NATIVE_CXX "g++"
+#endif
+const char* const kCompiler = SCHED_NATIVE_CXX;
+
+// Writes a new file readable by this user only (replacing an old one, never through a link).
+bool write_private(const std::filesystem::path& file, const std::string& text, std::string& error) {
+  auto tmp = std::filesystem::path(file.string() + fmt::format(".{}.tmp", getpid()));
+  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) { error = fmt::format("cannot write {}: {}", tmp.string(), std::strerror(errno)); return false; }
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t w = write(fd, text.data() + done, text.size() - done);
+    if (w <= 0) { close(fd); error = "cannot write " + tmp.string(); return false; }
+    done += static_cast<size_t>(w);
+  }
+  if (close(fd) != 0) { error = "cannot write " + tmp.string(); return false; }
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) { error = "cannot write " + file.string(); return false; }
+  return true;
 }
 
 // Runs argv without a shell; stderr goes to `log`, stdout to `out`. Returns the exit status (or -1).
 int spawn(const std::vector<std::string>& argv, const std::string& log, const std::string& out = "/dev/null") {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
+  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -60,29 +80,26 @@ size_t width(Type t) { return t == Type::Bool ? 1 : static_cast<size_t>(type_bit
 std::shared_ptr<NativeKernel> build_native(const Program& p, std::string& error) {
   auto k = std::make_shared<NativeKernel>();
   k->kernel = emit_cpp(p);
-  std::string compiler = "g++";
-  std::string key = compiler;
+  std::string key = kCompiler;
   for (const auto& f : kFlags) key += " " + f;
   std::string name = fmt::format("k{:016x}", fnv(k->kernel.source, fnv(key)));
-  std::filesystem::path dir = cache_dir();
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) { error = fmt::format("cannot create the kernel cache {}: {}", dir.string(), ec.message()); return nullptr; }
+  auto cache = open_cache(error);
+  if (!cache) return nullptr;
+  std::filesystem::path dir = *cache;
   auto so = dir / (name + ".so");
   auto cpp = dir / (name + ".cpp");
   k->so_path = so.string();
   auto t0 = std::chrono::steady_clock::now();
-  if (std::filesystem::exists(so)) {
+  CacheEntry entry;
+  open_entry(so, entry);
+  if (entry.fd >= 0) {
     k->cached = true;
   } else {
-    {
-      std::ofstream out(cpp, std::ios::binary);
-      out << k->kernel.source;
-      if (!out) { error = "cannot write " + cpp.string(); return nullptr; }
-    }
+    // absent, or untrusted (damaged, foreign, unrecorded): compiled again, replacing it
+    if (!write_private(cpp, k->kernel.source, error)) return nullptr;
     // compile to a temporary name, then rename: concurrent builds never load a partial file
     auto tmp = dir / fmt::format("{}.{}.so", name, getpid());
-    std::vector<std::string> argv = {compiler};
+    std::vector<std::string> argv = {kCompiler};
     argv.insert(argv.end(), kFlags.begin(), kFlags.end());
     argv.insert(argv.end(), {"-o", tmp.string(), cpp.string()});
     std::string log = (dir / (name + ".log")).string();
@@ -93,15 +110,21 @@ std::shared_ptr<NativeKernel> build_native(const Program& p, std::string& error)
       ss << in.rdbuf();
       std::string msg = ss.str();
       if (msg.size() > 2000) msg = msg.substr(0, 2000) + "...";
-      error = rc < 0 ? "cannot run the C++ compiler (g++)" : fmt::format("the generated kernel did not compile ({}):\n{}", cpp.string(), msg);
+      error = rc < 0 ? fmt::format("cannot run the C++ compiler ({})", kCompiler)
+                     : fmt::format("the generated kernel did not compile ({}):\n{}", cpp.string(), msg);
       return nullptr;
     }
+    if (!record_entry(tmp, so, error)) return nullptr;
+    std::error_code ec;
     std::filesystem::rename(tmp, so, ec);
     if (ec) { error = "cannot install " + so.string(); return nullptr; }
+    open_entry(so, entry);
+    if (entry.fd < 0) { error = "the compiled kernel cannot be trusted: " + entry.why; return nullptr; }
   }
   k->compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // Kernels stay loaded for the life of the process: unloading one would unload libgomp under
-  // its idle worker threads.
+  // its idle worker threads. Loaded by its path (the dynamic loader knows an object by its name:
+  // /proc/self/fd names are reused); only this user can change it between check and load.
   void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!h) { error = fmt::format("cannot load {}: {}", so.string(), dlerror()); return nullptr; }
   k->handle = std::shared_ptr<void>(h, [](void*) {});
@@ -192,24 +215,28 @@ int main(int argc, char** argv) {
   std::string key;
   for (const auto& f : flags) key += " " + f;
   std::string name = fmt::format("d{:016x}", fnv(src, fnv(key)));
-  std::filesystem::path dir = cache_dir();
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
+  auto cache = open_cache(error);
+  if (!cache) return "";
+  std::filesystem::path dir = *cache;
   auto exe = dir / name;
-  if (std::filesystem::exists(exe)) return exe.string();
+  CacheEntry entry;
+  open_entry(exe, entry);
+  if (entry.fd >= 0) return exe.string();
   auto cpp = dir / (name + ".cpp");
-  {
-    std::ofstream out(cpp, std::ios::binary);
-    out << src;
-  }
-  std::vector<std::string> argv = {"g++", "-std=c++20", "-fopenmp", "-ffp-contract=off", "-w"};
+  if (!write_private(cpp, src, error)) return "";
+  auto tmp = dir / fmt::format("{}.{}.tmp", name, getpid());
+  std::vector<std::string> argv = {kCompiler, "-std=c++20", "-fopenmp", "-ffp-contract=off", "-w"};
   argv.insert(argv.end(), flags.begin(), flags.end());
-  argv.insert(argv.end(), {"-o", exe.string(), cpp.string()});
+  argv.insert(argv.end(), {"-o", tmp.string(), cpp.string()});
   std::string log = (dir / (name + ".log")).string();
   if (spawn(argv, log) != 0) {
     error = "the timing driver did not compile; see " + log;
     return "";
   }
+  if (!record_entry(tmp, exe, error)) return "";
+  std::error_code ec;
+  std::filesystem::rename(tmp, exe, ec);
+  if (ec) { error = "cannot install " + exe.string(); return ""; }
   return exe.string();
 }
 
@@ -227,7 +254,11 @@ double run_timing_driver(const std::string& exe, const std::vector<int64_t>& par
     argv.push_back(std::to_string(shapes[i + 1].at(0)));
   }
   argv.push_back(std::to_string(repeat));
-  auto out = std::filesystem::temp_directory_path() / fmt::format("sched-driver-{}.out", getpid());
+  // run only what the cache still trusts
+  CacheEntry entry;
+  open_entry(exe, entry);
+  if (entry.fd < 0) { error = "refusing to run " + exe + ": " + (entry.why.empty() ? "it does not exist" : entry.why); return -1; }
+  auto out = std::filesystem::path(exe + fmt::format(".{}.out", getpid()));
   if (spawn(argv, "/dev/null", out.string()) != 0) { error = "cannot run " + exe; return -1; }
   std::ifstream in(out);
   double t = -1;

@@ -1,8 +1,9 @@
 // Compiling, loading and running generated kernels.
-// Sources and shared objects live in a cache directory ($SCHED_CACHE_DIR, else
-// $XDG_CACHE_HOME/sched, else $HOME/.cache/sched, else /tmp/sched-cache-<uid>), named by a
-// hash of the source and the compiler command: the same program is compiled once. The
-// compiler runs without a shell (posix_spawn) with fixed arguments.
+// Sources and shared objects live in the kernel cache (codegen/kernel_cache.hpp: a private,
+// checked directory; entries loaded only when their content matches the sum recorded at compile
+// time), named by a hash of the source and the compiler command: the same program is compiled
+// once. The compiler (CMake's C++ compiler) runs without a shell (posix_spawn) with fixed
+// arguments.
 #pragma once
 #include <memory>
 #include <string>

@@ -8,9 +8,7 @@
 #include <exception>
 #include <functional>
 
-#include "bigstep/fast.hpp"
-#include "bigstep/reference.hpp"
-#include "codegen/native.hpp"
+#include "driver/run.hpp"
 #include "interpreter/load.hpp"
 #include "interpreter/setup.hpp"
 #include "smallstep/explore.hpp"
@@ -25,44 +23,7 @@ const std::vector<std::string>& oracle_names() {
 
 bool OracleSet::has(const std::string& o) const { return std::find(enabled.begin(), enabled.end(), o) != enabled.end(); }
 
-nlohmann::json OracleRun::to_json() const {
-  nlohmann::json j = {{"oracle", name}, {"status", status}, {"seconds", seconds}};
-  if (!detail.empty()) j["detail"] = detail;
-  if (flagged) j["flagged"] = true;
-  if (inconclusive) j["inconclusive"] = true;
-  return j;
-}
-
-const OracleRun* CaseResult::find(const std::string& n) const {
-  for (const auto& o : oracles)
-    if (o.name == n) return &o;
-  return nullptr;
-}
-
 namespace {
-
-uint64_t mix(uint64_t h, uint64_t x) {
-  h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  return h * 0xff51afd7ed558ccdULL;
-}
-
-// A digest of the output arrays (cells' canonical bits, ⊥ distinct from every value).
-uint64_t outputs_digest(const Program& p, const std::vector<ArrayState>& arrays) {
-  uint64_t h = 1469598103934665603ULL;
-  for (size_t i = 0; i < p.arrays.size() && i < arrays.size(); ++i) {
-    if (p.arrays[i].role != ArrayRole::Output) continue;
-    for (const Value& v : arrays[i].cells) h = mix(h, v.defined ? v.bits() : 0xdeadbeefcafef00dULL);
-  }
-  return h;
-}
-
-bool outputs_defined(const Program& p, const std::vector<ArrayState>& arrays) {
-  for (size_t i = 0; i < p.arrays.size() && i < arrays.size(); ++i)
-    if (p.arrays[i].role == ArrayRole::Output)
-      for (const Value& v : arrays[i].cells)
-        if (!v.defined) return false;
-  return true;
-}
 
 std::string first_line(const Outcome& o) { return std::string(outcome_name(o.kind)) + ": " + o.message; }
 
@@ -83,13 +44,6 @@ OracleRun timed(const std::string& name, const std::function<void(OracleRun&)>& 
   return r;
 }
 
-void from_outcome(OracleRun& r, const Outcome& o) {
-  r.status = std::string(outcome_name(o.kind));
-  r.inconclusive = o.kind == OutcomeKind::Inconclusive;
-  r.flagged = !o.ok() && !r.inconclusive;
-  if (!o.ok()) r.detail = first_line(o);
-}
-
 }  // namespace
 
 CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& params, const OracleSet& set, bool native) {
@@ -100,66 +54,36 @@ CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& para
     return res;
   }
   const Program& p = *l.program;
-  ModelOptions mo;
-  // the initial memory of the instance, built once (inputs from the model) and copied per oracle
-  RunSetup init;
-  Outcome prep = prepare_run(p, params, mo, init);
-  auto initial = [&](RunSetup& st) {
-    st = init;
-    return prep;
-  };
-  if (set.has("model"))
-    res.oracles.push_back(timed("model", [&](OracleRun& r) {
-      RunSetup st;
-      Outcome o = initial(st);
-      if (o.ok()) {
-        Model m(p, params, mo);
-        ReferenceOptions ro;
-        ro.annotations = &m;
-        ro.max_steps = set.max_steps;
-        o = run_reference(p, st, ro);
-        if (o.ok()) o = compare_outputs(p, st, mo);
-      }
-      from_outcome(r, o);
-    }));
-  if (set.has("reference"))
-    res.oracles.push_back(timed("reference", [&](OracleRun& r) {
-      RunSetup st;
-      Outcome o = initial(st);
-      ReferenceOptions ro;
+  // the initial memory of the instance, built once (inputs from the model), copied by each run
+  driver::Instance inst = driver::make_instance(p, params);
+  auto engine = [&](const char* name, driver::Engine e, driver::RunOptions ro) {
+    res.oracles.push_back(timed(name, [&](OracleRun& r) {
       ro.max_steps = set.max_steps;
-      if (o.ok()) o = run_reference(p, st, ro);
-      from_outcome(r, o);
-      if (o.ok()) {
-        r.digest = outputs_digest(p, st.arrays);
-        r.outputs_defined = outputs_defined(p, st.arrays);
-      }
+      r = driver::oracle_run(name, driver::run(e, inst, ro), ro.check_annotations && ro.compare_outputs);
     }));
-  if (set.has("fast"))
-    res.oracles.push_back(timed("fast", [&](OracleRun& r) {
-      RunSetup st;
-      Outcome o = initial(st);
-      FastOptions fo;
-      fo.threads = 2;
-      fo.max_steps = set.max_steps;
-      if (o.ok()) o = run_fast(p, st, fo);
-      from_outcome(r, o);
-      if (o.ok()) r.digest = outputs_digest(p, st.arrays);
-    }));
+  };
+  driver::RunOptions model, plain, fast, native_run;
+  model.check_annotations = true;
+  plain.compare_outputs = false;
+  fast.compare_outputs = false;
+  fast.threads = 2;
+  if (set.has("model")) engine("model", driver::Engine::Reference, model);
+  if (set.has("reference")) engine("reference", driver::Engine::Reference, plain);
+  if (set.has("fast")) engine("fast", driver::Engine::Fast, fast);
   if (set.has("explore"))
     res.oracles.push_back(timed("explore", [&](OracleRun& r) {
       std::vector<int64_t> small = params;
       for (auto& x : small) x = std::min<int64_t>(x, set.explore_cap);
-      RunSetup st;
-      if (!prepare_run(p, small, mo, st).ok()) {
+      driver::Instance at = driver::make_instance(p, small);
+      if (!at.prepared.ok()) {
         r.status = "skipped";
         r.inconclusive = true;
         return;
       }
-      RunSetup ref_st = st;
-      ReferenceOptions ro;
+      const RunSetup& st = at.initial;
+      driver::RunOptions ro = plain;
       ro.max_steps = set.max_steps;
-      Outcome ref = run_reference(p, ref_st, ro);
+      driver::EngineRun ref = driver::run(driver::Engine::Reference, at, ro);
       // exhaustive (sleep sets) within a budget, else PCT samples
       ExploreOptions eo;
       eo.strategy = Strategy::Exhaustive;
@@ -187,11 +111,10 @@ CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& para
       r.inconclusive = !r.flagged && (sampled || x.verdict == "inconclusive");
       if (r.flagged && r.detail.empty()) r.detail = "final memories differ on " + (x.differing_cells.empty() ? std::string("?") : x.differing_cells[0]);
       // Thm 4.3.3: a big-step run without race means every interleaving ends in its memory
-      if (ref.ok()) {
+      if (ref.outcome.ok()) {
         if (r.flagged) r.detail = "the reference runs ok at the small instance, but " + r.detail;
-        uint64_t expected = outputs_digest(p, ref_st.arrays);
         for (const auto& f : x.finals)
-          if (!f.stuck && outputs_digest(p, f.memory) != expected)
+          if (!f.stuck && driver::outputs_digest(p, f.memory) != ref.digest)
             r.detail = "the reference runs ok at the small instance, but an explored final memory differs from it";
         if (!r.detail.empty()) r.status = "disagrees";
       }
@@ -208,63 +131,8 @@ CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& para
       if (r.flagged && !v.problems.empty()) r.detail = fmt::format("{}:{}: {}: {}", v.problems[0].loc.line, v.problems[0].loc.col, v.problems[0].rule, v.problems[0].message);
       if (r.inconclusive) r.detail = v.reason;
     }));
-  if (set.has("native") && native)
-    res.oracles.push_back(timed("native", [&](OracleRun& r) {
-      std::string err;
-      auto k = build_native(p, err);
-      if (!k) {
-        r.status = "crash";
-        r.detail = "the kernel does not compile: " + err.substr(0, 300);
-        return;
-      }
-      RunSetup st;
-      Outcome o = initial(st);
-      if (o.ok()) o = run_native(p, st, *k);
-      if (o.ok()) {
-        r.digest = outputs_digest(p, st.arrays);
-        o = compare_outputs(p, st, mo);
-      }
-      from_outcome(r, o);
-    }));
+  if (set.has("native") && native) engine("native", driver::Engine::Native, native_run);
   return res;
-}
-
-Judgement judge(const CaseResult& r, Expect e) {
-  Judgement j;
-  if (!r.load_error.empty()) {
-    if (e != Expect::Defect) j.disagreements.push_back("the generated program does not load: " + r.load_error.substr(0, 300));
-    return j;
-  }
-  auto ran = [](const OracleRun* o) { return o && !o->inconclusive && o->status != "skipped"; };
-  for (const auto& o : r.oracles) {
-    if (o.status == "crash") j.disagreements.push_back(fmt::format("{} crashed: {}", o.name, o.detail));
-    if (o.status == "disagrees") j.disagreements.push_back("explore: " + o.detail);
-  }
-  const OracleRun *ref = r.find("reference"), *fast = r.find("fast"), *model = r.find("model"), *ver = r.find("verify"), *nat = r.find("native");
-  if (ran(ref) && ran(fast)) {
-    if (ref->status != fast->status) j.disagreements.push_back(fmt::format("reference says {} but fast says {} ({})", ref->status, fast->status, fast->detail.empty() ? ref->detail : fast->detail));
-    else if (ref->status == "ok" && ref->digest != fast->digest) j.disagreements.push_back("reference and fast both run ok but their outputs differ");
-  }
-  if (ran(ref) && ref->status == "ok" && ran(nat) && nat->status != "mismatch" && nat->status != "ok")
-    j.disagreements.push_back(fmt::format("the reference runs ok but native says {}: {}", nat->status, nat->detail));
-  // native has no ⊥: its outputs compare where the reference wrote every output cell
-  if (ran(ref) && ref->status == "ok" && ref->outputs_defined && ran(nat) && nat->digest != ref->digest)
-    j.disagreements.push_back("the reference and native outputs differ (bit for bit)");
-  if (ran(ref) && ran(model) && ref->flagged && model->status != ref->status)
-    j.disagreements.push_back(fmt::format("the reference says {} but the model run says {}", ref->status, model->status));
-  if (ver && ver->status == "verified")
-    for (const auto* o : {model, ref, fast, nat})
-      if (ran(o) && o->flagged) j.disagreements.push_back(fmt::format("verified, but {} says {}", o->name, o->detail));
-  if (e == Expect::Correct)
-    for (const auto& o : r.oracles)
-      if (o.flagged) j.disagreements.push_back(fmt::format("a legal schedule, but {} says {}", o.name, o.detail.empty() ? o.status : o.detail));
-  if (e == Expect::Defect) {
-    for (const auto& o : r.oracles)
-      if (o.flagged) j.detected_by.push_back(o.name);
-    j.detected = !j.detected_by.empty();
-    j.equivalent = !j.detected && ver && ver->status == "verified";
-  }
-  return j;
 }
 
 }  // namespace sched::fuzz

@@ -326,10 +326,14 @@ Referenced reference_of(const std::string& text, const char* file, const std::ve
   Referenced r;
   r.l = load_text(text, file);
   RC_ASSERT(r.l.stage == LoadStage::Ok);
-  ModelOptions mo = draw_model_options();
-  RC_ASSERT(prepare_run(*r.l.program, params, mo, r.init).ok());
-  r.ref = r.init;
-  r.o = run_reference(*r.l.program, r.ref, ReferenceOptions{});
+  driver::Instance inst = driver::make_instance(*r.l.program, params, draw_model_options());
+  RC_ASSERT(inst.prepared.ok());
+  r.init = inst.initial;
+  driver::RunOptions ro;
+  ro.compare_outputs = false;
+  driver::EngineRun run = driver::run(driver::Engine::Reference, inst, ro);
+  r.ref = std::move(run.final);
+  r.o = std::move(run.outcome);
   RC_ASSERT(r.o.kind != OutcomeKind::Inconclusive);
   return r;
 }

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <string>
 
-#include "bigstep/reference.hpp"
+#include "driver/run.hpp"
 #include "interpreter/load.hpp"
 #include "interpreter/outcome.hpp"
 #include "interpreter/parser.hpp"
@@ -64,15 +64,15 @@ inline std::string joined(const Outcome& o) {
 // returned.
 inline Outcome reference_run(const Program& p, const std::vector<int64_t>& params, const ModelOptions& mo, RunSetup& st,
                              uint64_t max_steps, bool* prepared = nullptr) {
-  Outcome prep = prepare_run(p, params, mo, st);
-  if (prepared) *prepared = prep.ok();
-  if (!prep.ok()) return prep;
-  Model m(p, params, mo);
-  ReferenceOptions ro;
-  ro.annotations = &m;
+  driver::Instance inst = driver::make_instance(p, params, mo);
+  if (prepared) *prepared = inst.prepared.ok();
+  if (!inst.prepared.ok()) return inst.prepared;
+  driver::RunOptions ro;
+  ro.check_annotations = true;
   ro.max_steps = max_steps;
-  Outcome o = run_reference(p, st, ro);
-  return o.ok() ? compare_outputs(p, st, mo) : o;
+  driver::EngineRun r = driver::run(driver::Engine::Reference, inst, ro);
+  st = std::move(r.final);
+  return std::move(r.outcome);
 }
 
 inline std::string typecheck_errors(const std::string& text) {
