@@ -5,7 +5,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 kind="${1:-release}"
 
-pkgs=(cmake g++ make pkg-config libisl-dev libgmp-dev libz3-dev libtbb-dev libbenchmark-dev
+pkgs=(cmake g++ make pkg-config python3 libisl-dev libgmp-dev libz3-dev libtbb-dev libbenchmark-dev
       librapidcheck-dev libgtest-dev libgmock-dev libcli11-dev libfmt-dev nlohmann-json3-dev)
 missing=()
 for p in "${pkgs[@]}"; do

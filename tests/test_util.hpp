@@ -1,3 +1,5 @@
+// Helpers shared by the test suites: parsing, the examples with their expectations, a reference
+// run as `sched run --engine reference --check-annotations` judges it.
 #pragma once
 #include <filesystem>
 #include <algorithm>

@@ -2,17 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <isl/aff.h>
+#include <isl/set.h>
+#include <isl/space.h>
+
 #include "interpreter/printer.hpp"
 
 namespace sched::verify {
-
-std::string conj(const std::string& a, const std::string& b) {
-  if (a.empty()) return b;
-  if (b.empty()) return a;
-  return "(" + a + " and " + b + ")";
-}
-
-std::string disj(const std::string& a, const std::string& b) { return a.empty() ? b : "(" + a + " or " + b + ")"; }
 
 namespace {
 
@@ -20,21 +16,52 @@ namespace {
   throw NotAffine(e.loc, fmt::format("'{}' is outside the affine fragment ({})", print_expr(e), why));
 }
 
-std::string num(int64_t v) { return v < 0 ? fmt::format("({})", v) : fmt::format("{}", v); }
+// An isl object from the C API, or isl's error as an exception (as the C++ bindings do).
+template <class T, class C>
+T checked(C* raw, isl::ctx ctx) {
+  if (!raw) {
+    const char* m = isl_ctx_last_error_msg(ctx.get());
+    throw isl::exception(m ? m : "an isl operation failed (its operation budget?)");
+  }
+  return isl::manage(raw);
+}
 
-std::string compare(BinOp op, const std::string& a, const std::string& b) {
+isl::space params_space(isl::ctx ctx) { return isl::manage(isl_space_params_alloc(ctx.get(), 0)); }
+
+isl::set compare(BinOp op, const isl::pw_aff& a, const isl::pw_aff& b) {
   switch (op) {
-    case BinOp::Eq: return fmt::format("({}) = ({})", a, b);
-    case BinOp::Ne: return fmt::format("(({}) < ({}) or ({}) > ({}))", a, b, a, b);
-    case BinOp::Lt: return fmt::format("({}) < ({})", a, b);
-    case BinOp::Le: return fmt::format("({}) <= ({})", a, b);
-    case BinOp::Gt: return fmt::format("({}) > ({})", a, b);
-    case BinOp::Ge: return fmt::format("({}) >= ({})", a, b);
-    default: return "";
+    case BinOp::Eq: return a.eq_set(b);
+    case BinOp::Ne: return a.ne_set(b);
+    case BinOp::Lt: return a.lt_set(b);
+    case BinOp::Le: return a.le_set(b);
+    case BinOp::Gt: return a.gt_set(b);
+    case BinOp::Ge: return a.ge_set(b);
+    default: throw std::logic_error("not a comparison");
   }
 }
 
+// The names with local slot `slot` bound to `value`.
+Names with_slot(const Names& n, int slot, isl::pw_aff value) {
+  Names inner = n;
+  if (inner.slots.size() <= static_cast<size_t>(slot)) inner.slots.resize(static_cast<size_t>(slot) + 1);
+  inner.slots[static_cast<size_t>(slot)] = std::move(value);
+  return inner;
+}
+
 }  // namespace
+
+isl::pw_aff param_aff(isl::ctx ctx, const std::string& name) {
+  return isl::pw_aff::param_on_domain(isl::set::universe(params_space(ctx)), isl::id(ctx, name));
+}
+
+isl::pw_aff const_aff(isl::ctx ctx, int64_t v) {
+  return checked<isl::pw_aff>(isl_pw_aff_val_on_domain(isl_set_universe(isl_space_params_alloc(ctx.get(), 0)),
+                                                       isl_val_int_from_si(ctx.get(), v)),
+                              ctx);
+}
+
+isl::set all_params(isl::ctx ctx) { return isl::set::universe(params_space(ctx)); }
+isl::set no_params(isl::ctx ctx) { return isl::set::empty(params_space(ctx)); }
 
 bool is_isl_keyword(const std::string& s) {
   static const std::set<std::string> kw = {"and", "or", "not", "mod", "floor", "ceil", "min", "max", "exists",
@@ -43,171 +70,121 @@ bool is_isl_keyword(const std::string& s) {
   return kw.count(s) != 0;
 }
 
-std::vector<Piece> pieces(const Expr& e, const Names& n) {
-  auto binary = [&](const Expr& x, const Expr& y, auto&& make) {
-    std::vector<Piece> out;
-    for (const auto& p : pieces(x, n))
-      for (const auto& q : pieces(y, n)) out.push_back({conj(p.cond, q.cond), make(p.aff, q.aff)});
-    return out;
-  };
+isl::pw_aff index(const Expr& e, const Names& n) {
+  isl::ctx ctx = n.ctx;
   switch (e.kind) {
-    case ExprKind::IntLit: return {{"", num(e.ival)}};
-    case ExprKind::Var:
+    case ExprKind::IntLit: return const_aff(ctx, e.ival);
+    case ExprKind::Var: {
       if (e.type != Type::Int) not_affine(e, "not an integer index");
-      if (e.var_kind == VarKind::Param) return {{"", n.params.at(static_cast<size_t>(e.slot))}};
-      if (e.slot < 0 || static_cast<size_t>(e.slot) >= n.slots.size() || n.slots[static_cast<size_t>(e.slot)].empty())
+      if (e.var_kind == VarKind::Param) return param_aff(ctx, n.params.at(static_cast<size_t>(e.slot)));
+      if (e.slot < 0 || static_cast<size_t>(e.slot) >= n.slots.size() || !n.slots[static_cast<size_t>(e.slot)])
         not_affine(e, "unbound variable");
-      return {{"", n.slots[static_cast<size_t>(e.slot)]}};
+      return *n.slots[static_cast<size_t>(e.slot)];
+    }
     case ExprKind::Cast:
       if (e.args[0]->type != Type::Int) not_affine(e, "a value used as an index");
-      return pieces(*e.args[0], n);
-    case ExprKind::Unary: {
+      return index(*e.args[0], n);
+    case ExprKind::Unary:
       if (e.uop != UnOp::Neg) not_affine(e, "not an integer operation");
-      auto ps = pieces(*e.args[0], n);
-      for (auto& p : ps) p.aff = "(-(" + p.aff + "))";
-      return ps;
-    }
+      return index(*e.args[0], n).neg();
     case ExprKind::Binary: {
       const Expr& x = *e.args[0];
       const Expr& y = *e.args[1];
       switch (e.bop) {
-        case BinOp::Add: return binary(x, y, [](auto& a, auto& b) { return "(" + a + " + " + b + ")"; });
-        case BinOp::Sub: return binary(x, y, [](auto& a, auto& b) { return "(" + a + " - " + b + ")"; });
+        case BinOp::Add: return index(x, n).add(index(y, n));
+        case BinOp::Sub: return index(x, n).sub(index(y, n));
         case BinOp::Mul: {
           auto kx = constant_index(x), ky = constant_index(y);
           if (!kx && !ky) not_affine(e, "a product of two variables");
-          const Expr& var = kx ? y : x;
-          int64_t k = kx ? *kx : *ky;
-          auto ps = pieces(var, n);
-          for (auto& p : ps) p.aff = fmt::format("({}*({}))", k, p.aff);  // isl reads -1*(x), not (-1)*(x)
-          return ps;
+          return index(kx ? y : x, n).scale(isl::val(ctx, kx ? *kx : *ky));
         }
         case BinOp::Div:
         case BinOp::Mod: {
           auto k = constant_index(y);
           if (!k || *k <= 0) not_affine(e, "division by a non-constant or non-positive divisor");
-          auto ps = pieces(x, n);
-          for (auto& p : ps)
-            p.aff = e.bop == BinOp::Div ? fmt::format("floor(({})/{})", p.aff, *k) : fmt::format("(({}) mod {})", p.aff, *k);
-          return ps;
+          isl::pw_aff v = index(x, n);
+          return e.bop == BinOp::Div ? v.scale_down(isl::val(ctx, *k)).floor() : v.mod(isl::val(ctx, *k));
         }
         default: not_affine(e, "not an integer operation");
       }
     }
     case ExprKind::Call:
-      if (e.fn == Builtin::Min || e.fn == Builtin::Max) {
-        const char* f = e.fn == Builtin::Min ? "min" : "max";
-        return binary(*e.args[0], *e.args[1], [f](auto& a, auto& b) { return fmt::format("{}({}, {})", f, a, b); });
-      }
+      if (e.fn == Builtin::Min) return index(*e.args[0], n).min(index(*e.args[1], n));
+      if (e.fn == Builtin::Max) return index(*e.args[0], n).max(index(*e.args[1], n));
       if (e.fn == Builtin::Select) {
-        std::string c = formula(*e.args[0], n);
-        std::vector<Piece> out;
-        for (auto& p : pieces(*e.args[1], n)) out.push_back({conj(c, p.cond), p.aff});
-        for (auto& p : pieces(*e.args[2], n)) out.push_back({conj("not (" + c + ")", p.cond), p.aff});
-        return out;
+        isl::set c = condition(*e.args[0], n);
+        return index(*e.args[1], n).intersect_params(c).union_add(index(*e.args[2], n).intersect_params(c.complement()));
       }
       not_affine(e, "a builtin outside the fragment");
-    case ExprKind::Let: {
-      std::vector<Piece> out;
-      for (const auto& v : pieces(*e.args[0], n)) {
-        Names inner = n;
-        if (inner.slots.size() <= static_cast<size_t>(e.slot)) inner.slots.resize(static_cast<size_t>(e.slot) + 1);
-        inner.slots[static_cast<size_t>(e.slot)] = "(" + v.aff + ")";
-        for (auto& p : pieces(*e.args[1], inner)) out.push_back({conj(v.cond, p.cond), p.aff});
-      }
-      return out;
-    }
+    case ExprKind::Let: return index(*e.args[1], with_slot(n, e.slot, index(*e.args[0], n)));
     default: not_affine(e, "not an index expression");
   }
 }
 
-std::string equality(const std::string& x, const Expr& e, const Names& n) {
-  std::string out;
-  for (const auto& p : pieces(e, n)) out = disj(out, conj(p.cond, x + " = " + p.aff));
-  return out;
-}
+isl::set equality(const isl::pw_aff& x, const Expr& e, const Names& n) { return x.eq_set(index(e, n)); }
 
-std::string formula(const Expr& e, const Names& n) {
+isl::set condition(const Expr& e, const Names& n) {
   switch (e.kind) {
-    case ExprKind::BoolLit: return e.bval ? "0 = 0" : "1 = 0";
+    case ExprKind::BoolLit: return e.bval ? all_params(n.ctx) : no_params(n.ctx);
     case ExprKind::Unary:
-      if (e.uop == UnOp::Not) return "not (" + formula(*e.args[0], n) + ")";
+      if (e.uop == UnOp::Not) return condition(*e.args[0], n).complement();
       break;
     case ExprKind::Binary:
-      if (e.bop == BinOp::And || e.bop == BinOp::Or)
-        return fmt::format("({} {} {})", formula(*e.args[0], n), e.bop == BinOp::And ? "and" : "or",
-                           formula(*e.args[1], n));
+      if (e.bop == BinOp::And) return condition(*e.args[0], n).intersect(condition(*e.args[1], n));
+      if (e.bop == BinOp::Or) return condition(*e.args[0], n).unite(condition(*e.args[1], n));
       if (is_comparison(e.bop)) {
         if (e.args[0]->type == Type::Bool) {  // equality of two conditions
-          std::string a = formula(*e.args[0], n), b = formula(*e.args[1], n);
-          std::string same = fmt::format("(({} and {}) or (not ({}) and not ({})))", a, b, a, b);
+          isl::set a = condition(*e.args[0], n), b = condition(*e.args[1], n);
+          isl::set same = a.intersect(b).unite(a.complement().intersect(b.complement()));
           if (e.bop == BinOp::Eq) return same;
-          if (e.bop == BinOp::Ne) return "not " + same;
+          if (e.bop == BinOp::Ne) return same.complement();
           break;
         }
-        std::string out;
-        for (const auto& p : pieces(*e.args[0], n))
-          for (const auto& q : pieces(*e.args[1], n)) {
-            out = disj(out, conj(conj(p.cond, q.cond), compare(e.bop, p.aff, q.aff)));
-          }
-        return out;
+        return compare(e.bop, index(*e.args[0], n), index(*e.args[1], n));
       }
       break;
     case ExprKind::Call:
       if (e.fn == Builtin::Select) {
-        std::string c = formula(*e.args[0], n);
-        return fmt::format("(({} and {}) or (not ({}) and {}))", c, formula(*e.args[1], n), c, formula(*e.args[2], n));
+        isl::set c = condition(*e.args[0], n);
+        return c.intersect(condition(*e.args[1], n)).unite(c.complement().intersect(condition(*e.args[2], n)));
       }
       break;
-    case ExprKind::Let: {
-      std::string out;
-      for (const auto& v : pieces(*e.args[0], n)) {
-        Names inner = n;
-        if (inner.slots.size() <= static_cast<size_t>(e.slot)) inner.slots.resize(static_cast<size_t>(e.slot) + 1);
-        inner.slots[static_cast<size_t>(e.slot)] = "(" + v.aff + ")";
-        out = disj(out, conj(v.cond, formula(*e.args[1], inner)));
-      }
-      return out;
-    }
+    case ExprKind::Let: return condition(*e.args[1], with_slot(n, e.slot, index(*e.args[0], n)));
     default: break;
   }
   not_affine(e, "not an affine condition");
 }
 
-static std::string declare(const std::vector<std::string>& ps) {
-  std::string s = "[";
-  for (size_t i = 0; i < ps.size(); ++i) s += (i ? ", " : "") + ps[i];
-  return s + "] -> ";
-}
-
-isl::set parse_set(isl::ctx ctx, const std::vector<std::string>& ps, const std::string& body) {
-  return isl::set(ctx, declare(ps) + "{ " + body + " }");
-}
-
-isl::union_set parse_union_set(isl::ctx ctx, const std::vector<std::string>& ps, const std::string& body) {
-  return isl::union_set(ctx, declare(ps) + "{ " + body + " }");
-}
-
-isl::set param_set(isl::ctx ctx, const std::vector<std::string>& ps, const std::string& f) {
-  return parse_set(ctx, ps, " : " + f).params();
-}
-
-isl::set tuple_set(isl::ctx ctx, const std::vector<std::string>& ps, const std::string& tuple,
-                   const std::vector<const Expr*>& idx, const Names& n, const Atom& atom) {
-  std::string dims, cond;
-  for (size_t k = 0; k < idx.size(); ++k) {
-    std::string x = fmt::format("__d{}", k);
-    dims += (k ? ", " : "") + x;
-    std::string alt;
-    for (const auto& p : pieces(*idx[k], n)) alt = disj(alt, conj(p.cond, atom(x, p.aff)));
-    cond = conj(cond, alt);
+isl::set tuple_set(isl::ctx ctx, const std::string& tuple, const std::vector<isl::pw_aff>& values, const Atom& atom) {
+  isl::set s = all_params(ctx);
+  std::vector<std::string> dims;
+  for (size_t k = 0; k < values.size(); ++k) {
+    dims.push_back(fmt::format("__d{}", k));
+    s = s.intersect(atom(param_aff(ctx, dims.back()), values[k]));
   }
-  return parse_set(ctx, ps, fmt::format("{}[{}]{}", tuple, dims, cond.empty() ? "" : " : " + cond));
+  isl_set* raw = isl_set_from_params(s.release());
+  for (size_t k = 0; k < dims.size() && raw; ++k) {
+    int pos = isl_set_find_dim_by_name(raw, isl_dim_param, dims[k].c_str());
+    if (pos < 0) {  // the atom did not mention it: a free dimension
+      raw = isl_set_add_dims(raw, isl_dim_set, 1);
+      if (raw) raw = isl_set_set_dim_name(raw, isl_dim_set, static_cast<unsigned>(k), dims[k].c_str());
+    } else {
+      raw = isl_set_move_dims(raw, isl_dim_set, static_cast<unsigned>(k), isl_dim_param, static_cast<unsigned>(pos), 1);
+    }
+  }
+  if (raw) raw = isl_set_set_tuple_name(raw, tuple.c_str());
+  return checked<isl::set>(raw, ctx);
 }
 
-isl::set point_set(isl::ctx ctx, const std::vector<std::string>& ps, const std::string& tuple,
-                   const std::vector<const Expr*>& idx, const Names& n) {
-  return tuple_set(ctx, ps, tuple, idx, n, [](const std::string& x, const std::string& aff) { return x + " = " + aff; });
+isl::set tuple_set(isl::ctx ctx, const std::string& tuple, const std::vector<const Expr*>& idx, const Names& n,
+                   const Atom& atom) {
+  std::vector<isl::pw_aff> values;
+  for (const Expr* e : idx) values.push_back(index(*e, n));
+  return tuple_set(ctx, tuple, values, atom);
+}
+
+isl::set point_set(isl::ctx ctx, const std::string& tuple, const std::vector<const Expr*>& idx, const Names& n) {
+  return tuple_set(ctx, tuple, idx, n, [](const isl::pw_aff& x, const isl::pw_aff& v) { return x.eq_set(v); });
 }
 
 }  // namespace sched::verify

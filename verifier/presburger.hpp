@@ -1,10 +1,17 @@
-// SCHED's affine fragment (Fig 4.7: index expressions, bounds, conditions) as isl text.
+// SCHED's affine fragment (Fig 4.7: index expressions, bounds, conditions) as isl objects, built
+// through isl's API (never by printing text for isl to parse).
 //
 // The verifier keeps every free variable of Γ (parameters, loop and `let` variables) as an
 // isl *parameter* (thesis 5.2: "symbolic heaps whose locations are array names indexed by
-// affine expressions of the outer variables"). An index expression becomes a list of pieces
-// (condition, quasi-affine expression) — pieces only arise from `select`; min, max, floor
-// division and modulo by a positive constant are isl's own — and a condition a formula.
+// affine expressions of the outer variables"). An index expression becomes a piecewise
+// quasi-affine function of the parameters (isl_pw_aff: pieces only arise from `select`; min,
+// max, floor division and modulo by a positive constant are isl's own), a condition a set of
+// parameter values.
+//
+// Example: with N a parameter and i a loop variable (the isl parameter "i"),
+//   index(`min(i * 4, N - 4) + 1`)  = [N, i] -> { [(min(4i, N - 4) + 1)] }
+//   condition(`i < N && 0 <= i`)    = [N, i] -> { : 0 <= i < N }
+//   point_set("c", {`i`, `j + 1`})  = [i, j] -> { c[__d0, __d1] : __d0 = i and __d1 = j + 1 }
 #pragma once
 #include <functional>
 #include <optional>
@@ -26,45 +33,40 @@ class NotAffine : public std::runtime_error {
   Loc loc;
 };
 
-// What each name means while translating: parameters by index, local slots by the text that
-// stands for them (an isl parameter name, or a parenthesised expression for a substituted let).
+// What each name means while translating: parameters by index (their isl names), local slots by
+// their value over the parameters (a loop variable is a parameter; a substituted `let`, the
+// value of its definition).
 struct Names {
-  std::vector<std::string> params;  // Program::params order
-  std::vector<std::string> slots;   // local slot -> isl text ("" = unbound)
+  isl::ctx ctx{nullptr};
+  std::vector<std::string> params;               // Program::params order
+  std::vector<std::optional<isl::pw_aff>> slots;  // local slot -> its value (nullopt: unbound)
 };
 
-struct Piece {
-  std::string cond;  // isl formula ("" = true)
-  std::string aff;   // isl quasi-affine expression
-};
+// The parameter `name`, and the constant v, as functions of the parameters.
+isl::pw_aff param_aff(isl::ctx ctx, const std::string& name);
+isl::pw_aff const_aff(isl::ctx ctx, int64_t v);
+// The universe and the empty set of parameter values.
+isl::set all_params(isl::ctx ctx);
+isl::set no_params(isl::ctx ctx);
 
-// Pieces of an index expression of type Int (throws NotAffine outside the fragment).
-std::vector<Piece> pieces(const Expr& e, const Names& n);
-// The formula "x = ι" (one disjunct per piece of ι).
-std::string equality(const std::string& x, const Expr& e, const Names& n);
-// Formula of an index condition of type Bool.
-std::string formula(const Expr& e, const Names& n);
-// isl formulas: conj("", b) = b (true is ""), disj("", b) = b (no alternative yet).
-std::string conj(const std::string& a, const std::string& b);
-std::string disj(const std::string& a, const std::string& b);
+// An index expression of type Int (throws NotAffine outside the fragment).
+isl::pw_aff index(const Expr& e, const Names& n);
+// An index condition of type Bool: the parameter values where it holds.
+isl::set condition(const Expr& e, const Names& n);
+// { : x = ι }.
+isl::set equality(const isl::pw_aff& x, const Expr& e, const Names& n);
 
-// Parses "{ body }" with every parameter that `body` may mention declared (isl aligns
-// parameters by name; declaring unused ones is harmless).
-isl::set parse_set(isl::ctx ctx, const std::vector<std::string>& param_names, const std::string& body);
-isl::union_set parse_union_set(isl::ctx ctx, const std::vector<std::string>& param_names, const std::string& body);
+// { tuple[x0, ..., xn-1] : atom(x0, v0) and ... }: each dimension k related to the value vk by
+// atom, a set of parameter values in which xk is one more parameter (it then becomes the set's
+// dimension k, named __dk).
+using Atom = std::function<isl::set(const isl::pw_aff& x, const isl::pw_aff& value)>;
+isl::set tuple_set(isl::ctx ctx, const std::string& tuple, const std::vector<isl::pw_aff>& values, const Atom& atom);
+isl::set tuple_set(isl::ctx ctx, const std::string& tuple, const std::vector<const Expr*>& idx, const Names& n,
+                   const Atom& atom);
+// { tuple[x0, ..., xn-1] : x0 = ι0 and ... }: the symbolic location / value of indices.
+isl::set point_set(isl::ctx ctx, const std::string& tuple, const std::vector<const Expr*>& idx, const Names& n);
 
-// The parameter set { : φ } of a formula.
-isl::set param_set(isl::ctx ctx, const std::vector<std::string>& param_names, const std::string& formula);
-
-// "{ tuple[x0, ..., xn-1] : atom(x0, ι0) and ... }", each ιk split into its pieces.
-using Atom = std::function<std::string(const std::string& x, const std::string& aff)>;
-isl::set tuple_set(isl::ctx ctx, const std::vector<std::string>& param_names, const std::string& tuple,
-                   const std::vector<const Expr*>& idx, const Names& n, const Atom& atom);
-// "{ tuple[x0, ..., xn-1] : x0 = ι0 and ... }": the symbolic location / value of indices.
-isl::set point_set(isl::ctx ctx, const std::vector<std::string>& param_names, const std::string& tuple,
-                   const std::vector<const Expr*>& idx, const Names& n);
-
-// The names of isl's syntax that cannot name a parameter.
+// The names of isl's syntax (kept out of variable names, so that printed sets read back).
 bool is_isl_keyword(const std::string& s);
 
 }  // namespace sched::verify

@@ -21,12 +21,10 @@ std::string Scope::fresh(const std::string& base) const {
 Scope Scope::bind(int slot, const std::string& name) const {
   Scope s = *this;
   if (s.names.slots.size() <= static_cast<size_t>(slot)) s.names.slots.resize(static_cast<size_t>(slot) + 1);
-  s.names.slots[static_cast<size_t>(slot)] = name;
+  s.names.slots[static_cast<size_t>(slot)] = param_aff(ctx, name);
   s.declared.push_back(name);
   return s;
 }
-
-isl::set Scope::params(const std::string& formula) const { return param_set(ctx, declared, formula); }
 
 int template_of(const Templates& t, const isl::set& piece) {
   const char* n = isl_set_get_tuple_name(piece.get());
@@ -43,7 +41,7 @@ SVal lift(Templates& t, isl::ctx ctx, TNode::K k, Type type, uint8_t op, const s
   while (true) {
     std::vector<TPtr> kids;
     int holes = 0;
-    isl::set prod = isl::set(ctx, "{ [] }");
+    isl::set prod = isl::set::universe(isl::manage(isl_space_set_alloc(ctx.get(), 0, 0)));  // { [] }
     for (size_t i = 0; i < args.size(); ++i) {
       const isl::set& s = alts[i][pick[i]];
       const Template& c = t.at(template_of(t, s));
@@ -64,14 +62,14 @@ SVal lift(Templates& t, isl::ctx ctx, TNode::K k, Type type, uint8_t op, const s
 }
 
 isl::set location(const Scope& s, int array, const std::vector<const Expr*>& idx) {
-  return point_set(s.ctx, s.declared, s.arrays.at(static_cast<size_t>(array)), idx, s.names);
+  return point_set(s.ctx, s.arrays.at(static_cast<size_t>(array)), idx, s.names);
 }
 
 namespace {
 
 SVal constant(const Scope& s, Value v) {
   int id = s.tpl->intern(Templates::constant(v), 0);
-  return isl::union_set(isl::set(s.ctx, "{ " + s.tpl->at(id).name + "[] }"));
+  return isl::union_set(tuple_set(s.ctx, s.tpl->at(id).name, std::vector<isl::pw_aff>{}, nullptr));  // { name[] }
 }
 
 std::vector<const Expr*> ptrs(const std::vector<ExprPtr>& v) {
@@ -91,7 +89,7 @@ struct LetBinding {
 LetBinding bind_let(const Expr& e, const Scope& s) {
   std::string x = s.fresh(e.name);
   Scope inner = s.bind(e.slot, x);
-  isl::set eq = inner.params(equality(x, *e.args[0], s.names));
+  isl::set eq = equality(param_aff(s.ctx, x), *e.args[0], s.names);
   return {x, std::move(inner), eq};
 }
 bool is_condition(const Expr& e) {
@@ -104,10 +102,10 @@ bool is_condition(const Expr& e) {
 SVal evaluate(const Expr& e, const Scope& s, const Heap* h) {
   if (is_index(e)) {  // ⟦x⟧ = {□⟨x⟩}, ⟦n⟧ = {□⟨n⟩}; any affine index is one hole
     int id = s.tpl->intern(Templates::hole(0, Type::Int), 1);
-    return isl::union_set(point_set(s.ctx, s.declared, s.tpl->at(id).name, {&e}, s.names));
+    return isl::union_set(point_set(s.ctx, s.tpl->at(id).name, {&e}, s.names));
   }
   if (is_condition(e) && e.kind != ExprKind::BoolLit) {
-    isl::set yes = s.params(formula(e, s.names));
+    isl::set yes = condition(e, s.names);
     isl::set no = yes.complement();
     SVal t = constant(s, Value::of_bool(true)).intersect_params(yes);
     SVal f = constant(s, Value::of_bool(false)).intersect_params(no);
@@ -125,7 +123,7 @@ SVal evaluate(const Expr& e, const Scope& s, const Heap* h) {
       if (h) throw NotAffine(e.loc, "a tensor read in a semantic expression");
       int n = static_cast<int>(e.args.size());
       int id = s.tpl->intern(Templates::tensor(e.id, 0, n, e.type), n);
-      return isl::union_set(point_set(s.ctx, s.declared, s.tpl->at(id).name, ptrs(e.args), s.names));
+      return isl::union_set(point_set(s.ctx, s.tpl->at(id).name, ptrs(e.args), s.names));
     }
     case ExprKind::Unary:
       return lift(*s.tpl, s.ctx, TNode::K::Un, e.type, static_cast<uint8_t>(e.uop), {evaluate(*e.args[0], s, h)});

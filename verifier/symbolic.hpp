@@ -20,8 +20,8 @@ struct Scope {
   isl::ctx ctx{nullptr};
   Templates* tpl = nullptr;
   const Program* prog = nullptr;
-  Names names;                        // parameters and local slots -> isl names
-  std::vector<std::string> declared;  // every isl parameter name that may occur (for parsing)
+  Names names;                        // parameters and local slots -> their isl values
+  std::vector<std::string> declared;  // every isl parameter name in use (fresh names avoid them)
   std::vector<std::string> arrays;    // array id -> isl tuple name
   const std::set<std::string>* used = nullptr;  // names never to use for variables (arrays, ...)
 
@@ -30,7 +30,6 @@ struct Scope {
   std::string fresh(const std::string& base) const;
   // The scope with local slot `slot` bound to the new parameter `name`.
   Scope bind(int slot, const std::string& name) const;
-  isl::set params(const std::string& formula) const;  // { : formula } over the declared names
 };
 
 // ⟦e⟧_ĥ for a semantic expression (Fig 5.1) when h != nullptr; decompose(t) for a prophetic

@@ -15,15 +15,12 @@ std::vector<const Expr*> ptrs(const std::vector<ExprPtr>& v) {
 }
 
 
-// "lo <= x < hi" for `x < hi` and "lo <= x <= hi" for `x = lo to hi` (U-FOR's trip count).
-std::string range_formula(const Cmd& c, const Names& n, const std::string& x) {
-  std::vector<Piece> lo = c.lo ? pieces(*c.lo, n) : std::vector<Piece>{{"", "0"}};
-  std::string out;
-  for (const auto& p : lo)
-    for (const auto& q : pieces(*c.value, n))
-      out = disj(out, conj(conj(p.cond, q.cond),
-                             fmt::format("{} <= {} and {} {} {}", p.aff, x, x, c.lo ? "<=" : "<", q.aff)));
-  return out;
+// { : lo <= x < hi } for `x < hi` and { : lo <= x <= hi } for `x = lo to hi` (U-FOR's trip count).
+isl::set range_set(const Cmd& c, const Names& n, const std::string& name) {
+  isl::pw_aff x = param_aff(n.ctx, name);
+  isl::pw_aff lo = c.lo ? index(*c.lo, n) : const_aff(n.ctx, 0);
+  isl::pw_aff hi = index(*c.value, n);
+  return lo.le_set(x).intersect(c.lo ? x.le_set(hi) : x.lt_set(hi));
 }
 
 }  // namespace
@@ -44,8 +41,9 @@ void Generator::equations(const std::string& rule, Loc loc, const SVal& spec, co
 }
 
 isl::set Generator::box(const Env& env, const std::string& tuple, const std::vector<const Expr*>& dims) {
-  return tuple_set(ctx_, env.s.declared, tuple, dims, env.s.names,
-                   [](const std::string& x, const std::string& aff) { return fmt::format("0 <= {} < {}", x, aff); });
+  return tuple_set(ctx_, tuple, dims, env.s.names, [this](const isl::pw_aff& x, const isl::pw_aff& size) {
+    return x.ge_set(const_aff(ctx_, 0)).intersect(x.lt_set(size));  // 0 <= x < size
+  });
 }
 
 Locs Generator::all_boxes(const Env& env) const {
@@ -88,12 +86,9 @@ Generator::Result Generator::assign(const Cmd& c, const Env& env, const Heap* h)
     node->tensor = static_cast<int>(c.loc.line) * 10000 + static_cast<int>(c.loc.col);
     node->arity = n;
     int id = t_.intern(node, n);
-    std::string dims, cond;
-    for (int k = 0; k < n; ++k) {
-      dims += fmt::format("{}__d{}", k ? ", " : "", k);
-      cond += fmt::format("{}__d{} = {}", k ? " and " : "", k, env.loops[static_cast<size_t>(k)]);
-    }
-    t = isl::union_set(parse_set(ctx_, s.declared, fmt::format("{}[{}]{}", t_.at(id).name, dims, cond.empty() ? "" : " : " + cond)));
+    std::vector<isl::pw_aff> loops;  // name[__d0, ...] : __dk = the k-th enclosing loop variable
+    for (int k = 0; k < n; ++k) loops.push_back(param_aff(ctx_, env.loops[static_cast<size_t>(k)]));
+    t = isl::union_set(tuple_set(ctx_, t_.at(id).name, loops, [](const isl::pw_aff& x, const isl::pw_aff& v) { return x.eq_set(v); }));
   } else {
     t = evaluate(*c.annot, s, nullptr);  // decompose(t)
     // Ĉ = ⟦e⟧_h = {decompose(t)}
@@ -112,7 +107,7 @@ Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h) {
   Env in = env;
   in.s = env.s.bind(c.slot, x);
   in.loops.push_back(x);
-  isl::set range = in.s.params(range_formula(c, env.s.names, x));
+  isl::set range = range_set(c, env.s.names, x);
   in.gamma = env.gamma.intersect(range);
   Result r;
   if (c.kind == CmdKind::For) {
@@ -124,9 +119,7 @@ Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h) {
       Heap dh = eval(*c.body, in, nullptr).dh;
       std::string z = in.s.fresh(c.name);
       Scope sz = env.s.bind(c.slot, z);
-      std::vector<std::string> zx = sz.declared;
-      zx.push_back(x);
-      isl::set earlier = sz.params(range_formula(c, env.s.names, z)).intersect(param_set(ctx_, zx, z + " < " + x));
+      isl::set earlier = range_set(c, env.s.names, z).intersect(param_aff(ctx_, z).lt_set(param_aff(ctx_, x)));
       before = update(*h, iterated_update(rename_param(dh, x, z), z, earlier));
       hin = &before;
     }
@@ -140,10 +133,8 @@ Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h) {
   if (h) {
     std::string y = in.s.fresh(c.name);
     Scope sy = env.s.bind(c.slot, y);
-    std::vector<std::string> xy = sy.declared;
-    xy.push_back(x);
-    isl::set pair = range.intersect(sy.params(range_formula(c, env.s.names, y)))
-                        .intersect(param_set(ctx_, xy, fmt::format("{} < {} or {} > {}", x, y, x, y)))
+    isl::set pair = range.intersect(range_set(c, env.s.names, y))
+                        .intersect(param_aff(ctx_, x).ne_set(param_aff(ctx_, y)))
                         .intersect(env.gamma);
     Locs wx = b.dh.domain();
     // rw-safe(x, ι, dom(Δh), R): no location written by x and read by y ≠ x.
@@ -201,7 +192,7 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h) {
     }
     case CmdKind::Assign: return assign(c, env, h);
     case CmdKind::If: {  // S-IF / T-IF: (Δh1 ∩ ι) ⊎ (Δh2 ∩ ¬ι), the same for C and R
-      isl::set yes = env.s.params(formula(*c.value, env.s.names));
+      isl::set yes = condition(*c.value, env.s.names);
       isl::set no = yes.complement();
       Env e1 = env, e2 = env;
       e1.gamma = env.gamma.intersect(yes);
@@ -215,7 +206,7 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h) {
       std::string x = env.s.fresh(c.name);
       Env in = env;
       in.s = env.s.bind(c.slot, x);
-      isl::set eq = in.s.params(equality(x, *c.value, env.s.names));
+      isl::set eq = equality(param_aff(ctx_, x), *c.value, env.s.names);
       in.gamma = env.gamma.intersect(eq);
       Result r = eval(*c.body, in, h);
       return {project_param(r.dh.intersect_params(eq), x), project_param(r.reads.intersect_params(eq), x)};
@@ -230,9 +221,7 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h) {
       in.boxes.insert_or_assign(c.id, box(env, tuple, ptrs(c.idx)));
       if (h) {
         for (const auto& d : c.idx) {  // U-ALLOCATE: a negative size is stuck
-          std::string neg;
-          for (const auto& p : pieces(*d, env.s.names)) neg = disj(neg, conj(p.cond, p.aff + " < 0"));
-          isl::set bad = env.s.params(neg).intersect(env.gamma);
+          isl::set bad = index(*d, env.s.names).lt_set(const_aff(ctx_, 0)).intersect(env.gamma);
           if (!bad.is_empty())
             fail("negative size", d->loc, fmt::format("the size '{}' of '{}' can be negative", print_expr(*d), c.name), bad, env);
         }
@@ -249,6 +238,7 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h) {
 Generated Generator::run() {
   Env env;
   env.s.ctx = ctx_;
+  env.s.names.ctx = ctx_;
   env.s.tpl = &t_;
   env.s.prog = &p_;
 
@@ -265,12 +255,14 @@ Generated Generator::run() {
     env.s.arrays[a] = tuple;
   }
   // Γ0: the assumptions, and the global shapes are sizes (a run refuses negative ones).
-  std::string g;
-  for (const auto& a : p_.assumes) g = conj(g, formula(*a, env.s.names));
+  isl::set g = all_params(ctx_);
+  for (const auto& a : p_.assumes) g = g.intersect(condition(*a, env.s.names));
   for (const auto& ad : p_.arrays)
-    for (const auto& d : ad.dims)
-      for (const auto& p : pieces(*d, env.s.names)) g = conj(g, p.cond.empty() ? p.aff + " >= 0" : "(not (" + p.cond + ") or " + p.aff + " >= 0)");
-  env.gamma = env.s.params(g.empty() ? "0 = 0" : g);
+    for (const auto& d : ad.dims) {  // where the size is defined, it is not negative
+      isl::pw_aff size = index(*d, env.s.names);
+      g = g.intersect(size.ge_set(const_aff(ctx_, 0)).unite(size.domain().complement()));
+    }
+  env.gamma = g;
   out_.context = env.gamma;
   for (size_t a = 0; a < p_.arrays.size(); ++a) env.boxes.emplace(static_cast<int>(a), box(env, env.s.arrays[a], ptrs(p_.arrays[a].dims)));
 

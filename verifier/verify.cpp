@@ -49,10 +49,11 @@ isl::point small_point(const isl::set& s) {
   auto names = param_names(s);
   for (int b : {4, 16, 64, 1024}) {
     for (bool nonneg : {true, false}) {
-      std::string f;
-      for (const auto& n : names) f += fmt::format("{}{} <= {} <= {}", f.empty() ? "" : " and ", nonneg ? 0 : -b, n, b);
-      if (f.empty()) f = "0 = 0";
-      isl::set box = param_set(s.ctx(), names, f);
+      isl::set box = all_params(s.ctx());  // -b (or 0) <= n <= b for every parameter n
+      for (const auto& n : names)
+        box = box.intersect(param_aff(s.ctx(), n).ge_set(const_aff(s.ctx(), nonneg ? 0 : -b)))
+                  .intersect(param_aff(s.ctx(), n).le_set(const_aff(s.ctx(), b)));
+      box = isl::manage(isl_set_align_params(box.release(), isl_set_get_space(s.get())));  // s's parameter order
       isl::set t = s.intersect_params(box);
       if (!t.is_empty()) return t.sample_point();
     }
@@ -132,7 +133,8 @@ Problem from_finding(const Finding& f, const Program& p) {
   pr.rule = f.rule;
   pr.loc = f.loc;
   isl::point pt = small_point(f.where);
-  auto names = param_names(f.where);
+  // the point's own parameter order (intersections may realign parameters)
+  auto names = param_names(isl::manage(isl_set_from_point(pt.copy())));
   std::map<std::string, int64_t> val;
   for (size_t i = 0; i < names.size(); ++i) val[names[i]] = coord(pt, isl_dim_param, static_cast<int>(i));
   for (const auto& pd : p.params) pr.params.emplace_back(pd.name, val.count(pd.name) ? val[pd.name] : 0);

@@ -1,0 +1,284 @@
+// The compiler of prophetic expressions into the model's stack code (model_internal.hpp).
+#include "interpreter/model_internal.hpp"
+
+namespace sched {
+
+namespace {
+
+class Compiler {
+ public:
+  // random_salt[t] != 0: tensor t is an input with seeded random data (reads are hashed inline)
+  // idx_slots: the slots of a tensor equation's indices (always defined while it is evaluated);
+  // reads whose subscripts are affine in them alone are compiled to forms over the index tuple.
+  Compiler(const std::vector<int64_t>& params, Model::Compiled& out, const std::vector<uint64_t>* random_salt = nullptr,
+           const std::vector<int>* idx_slots = nullptr)
+      : params_(params), c_(out), random_(random_salt), idx_slots_(idx_slots) {}
+
+  void expr(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::IntLit: {
+        Value v;
+        if (e.type == Type::Int) v = Value::of_int(e.ival);
+        else if (e.type == Type::F32) v = Value::of_f32(static_cast<float>(e.ival));
+        else if (e.type == Type::F64) v = Value::of_f64(static_cast<double>(e.ival));
+        else v = Value::of_wrapped(e.type, static_cast<uint64_t>(e.ival));
+        push_const(v, e.loc);
+        return;
+      }
+      case ExprKind::FloatLit:
+        push_const(e.type == Type::F32 ? Value::of_f32(static_cast<float>(e.fval)) : Value::of_f64(e.fval), e.loc);
+        return;
+      case ExprKind::BoolLit: push_const(Value::of_bool(e.bval), e.loc); return;
+      case ExprKind::Var:
+        if (e.var_kind == VarKind::Param) { push_const(Value::of_int(params_[static_cast<size_t>(e.slot)]), e.loc); return; }
+        emit({Op::Local, e.type, 0, 0, e.slot, 0, {}, e.loc}, +1);
+        return;
+      case ExprKind::TensorRead: {
+        std::vector<Form> fs;
+        bool all = true;
+        for (const auto& a : e.args) {
+          auto f = form_of(*a);
+          if (!f) { all = false; break; }
+          fs.push_back(std::move(*f));
+        }
+        if (all) {
+          uint8_t on_point = to_positions(fs) ? kOnPoint : kOnEnv;  // Instr::sub: where the forms read
+          bool simple = on_point && std::all_of(fs.begin(), fs.end(), [](const Form& f) {
+            return f.n == 0 || (f.n == 1 && f.coef[0] == 1);
+          });
+          int first;
+          if (simple) {
+            on_point = kOnPointSimple;
+            first = static_cast<int>(c_.simple.size());
+            for (const Form& f : fs) c_.simple.push_back({f.c0, f.n ? f.slot[0] : -1});
+          } else {
+            first = static_cast<int>(c_.forms.size());
+            for (auto& f : fs) c_.forms.push_back(std::move(f));
+          }
+          uint64_t salt = random_ && static_cast<size_t>(e.id) < random_->size() ? (*random_)[static_cast<size_t>(e.id)] : 0;
+          Value imm;
+          imm.u = salt;
+          emit({salt ? Op::ReadRandom : Op::ReadForm, e.type, on_point, static_cast<uint8_t>(e.args.size()), e.id, first, imm, e.loc}, +1);
+        } else {
+          for (const auto& a : e.args) expr(*a);
+          emit({Op::ReadStack, e.type, 0, static_cast<uint8_t>(e.args.size()), e.id, 0, {}, e.loc},
+               1 - static_cast<int>(e.args.size()));
+        }
+        return;
+      }
+      case ExprKind::ArrayRead:
+        throw ModelError(e.loc, fmt::format("array '{}' read in a prophetic expression", e.name));
+      case ExprKind::Unary:
+        expr(*e.args[0]);
+        emit({Op::Un, e.type, static_cast<uint8_t>(e.uop), 1, 0, 0, {}, e.loc}, 0);
+        return;
+      case ExprKind::Binary:
+        expr(*e.args[0]);
+        expr(*e.args[1]);
+        emit({float_op(e), e.type, static_cast<uint8_t>(e.bop), 2, 0, 0, {}, e.loc}, -1);
+        return;
+      case ExprKind::Call:
+        for (const auto& a : e.args) expr(*a);
+        if (e.fn == Builtin::Cast) emit({Op::Cast, e.cast_to, 0, 1, 0, 0, {}, e.loc}, 0);
+        else emit({Op::Call, e.type, static_cast<uint8_t>(e.fn), static_cast<uint8_t>(e.args.size()), 0, 0, {}, e.loc},
+                  1 - static_cast<int>(e.args.size()));
+        return;
+      case ExprKind::Cast:
+        expr(*e.args[0]);
+        emit({Op::Cast, e.cast_to, 0, 1, 0, 0, {}, e.loc}, 0);
+        return;
+      case ExprKind::Let:
+        expr(*e.args[0]);
+        emit({Op::Store, e.args[0]->type, 0, 1, e.slot, 0, {}, e.loc}, -1);
+        expr(*e.args[1]);
+        return;
+    }
+  }
+
+ private:
+  const std::vector<int64_t>& params_;
+  Model::Compiled& c_;
+  const std::vector<uint64_t>* random_;
+  const std::vector<int>* idx_slots_;
+  int depth_ = 0;
+
+  // Renames the slots of `fs` to index positions if every slot is an index slot.
+  bool to_positions(std::vector<Form>& fs) const {
+    if (!idx_slots_) return false;
+    std::vector<Form> out = fs;
+    for (Form& f : out)
+      if (!slots_to_positions(f, *idx_slots_)) return false;
+    fs = std::move(out);
+    return true;
+  }
+
+  // A specialised opcode for float + - * (operands of the result type), else the generic Bin.
+  static Op float_op(const Expr& e) {
+    if (e.args[0]->type != e.type || e.args[1]->type != e.type) return Op::Bin;
+    bool f32 = e.type == Type::F32, f64 = e.type == Type::F64;
+    if (!f32 && !f64) return Op::Bin;
+    switch (e.bop) {
+      case BinOp::Add: return f32 ? Op::AddF32 : Op::AddF64;
+      case BinOp::Sub: return f32 ? Op::SubF32 : Op::SubF64;
+      case BinOp::Mul: return f32 ? Op::MulF32 : Op::MulF64;
+      default: return Op::Bin;
+    }
+  }
+
+  void emit(Instr i, int delta) {
+    c_.ins.push_back(i);
+    depth_ += delta;
+    if (depth_ > c_.max_stack) c_.max_stack = depth_;
+  }
+  void push_const(Value v, Loc loc) { emit({Op::Const, v.type, 0, 0, 0, 0, v, loc}, +1); }
+
+  std::optional<Form> form_of(const Expr& e) {
+    if (e.type != Type::Int) return std::nullopt;
+    switch (e.kind) {
+      case ExprKind::IntLit: { Form f; f.c0 = e.ival; return f; }
+      case ExprKind::Var: {
+        Form f;
+        if (e.var_kind == VarKind::Param) f.c0 = params_[static_cast<size_t>(e.slot)];
+        else f.add_term(e.slot, 1);
+        return f;
+      }
+      case ExprKind::Unary:
+        if (e.uop == UnOp::Neg) if (auto f = form_of(*e.args[0])) return scale(*f, -1);
+        return std::nullopt;
+      case ExprKind::Binary: {
+        if (e.bop != BinOp::Add && e.bop != BinOp::Sub && e.bop != BinOp::Mul) return std::nullopt;
+        auto a = form_of(*e.args[0]);
+        auto b = form_of(*e.args[1]);
+        if (!a || !b) return std::nullopt;
+        if (e.bop == BinOp::Mul) {
+          if (a->n == 0) return scale(*b, a->c0);
+          if (b->n == 0) return scale(*a, b->c0);
+          return std::nullopt;
+        }
+        if (e.bop == BinOp::Sub) { b = scale(*b, -1); if (!b) return std::nullopt; }
+        return add(*a, *b);
+      }
+      default: return std::nullopt;
+    }
+  }
+
+ public:
+  // The condition as a conjunction of linear constraints, if it is one.
+  std::optional<std::vector<Constraint>> constraints_of(const Expr& e) {
+    std::vector<Constraint> out;
+    if (!collect(e, out)) return std::nullopt;
+    return out;
+  }
+
+ private:
+  bool collect(const Expr& e, std::vector<Constraint>& out) {
+    if (e.kind == ExprKind::Binary && e.bop == BinOp::And) return collect(*e.args[0], out) && collect(*e.args[1], out);
+    if (e.kind == ExprKind::BoolLit) {
+      Form f;
+      out.push_back({f, e.bval ? BinOp::Eq : BinOp::Ne});  // 0 == 0 / 0 != 0
+      return true;
+    }
+    if (e.kind != ExprKind::Binary || !is_comparison(e.bop)) return false;
+    auto a = form_of(*e.args[0]);
+    auto b = form_of(*e.args[1]);
+    if (!a || !b) return false;
+    auto nb = scale(*b, -1);
+    if (!nb) return false;
+    auto d = add(*a, *nb);
+    if (!d) return false;
+    out.push_back({*d, e.bop});
+    return true;
+  }
+  static std::optional<Form> add(const Form& a, const Form& b) {
+    Form r = a;
+    if (__builtin_add_overflow(r.c0, b.c0, &r.c0)) return std::nullopt;
+    for (int i = 0; i < b.n; ++i)
+      if (!r.add_term(b.slot[i], b.coef[i])) return std::nullopt;
+    return r;
+  }
+  static std::optional<Form> scale(const Form& f, int64_t k) {
+    Form r;
+    if (__builtin_mul_overflow(f.c0, k, &r.c0)) return std::nullopt;
+    r.n = f.n;
+    for (int i = 0; i < f.n; ++i) {
+      r.slot[i] = f.slot[i];
+      if (__builtin_mul_overflow(f.coef[i], k, &r.coef[i])) return std::nullopt;
+    }
+    return r;
+  }
+};
+
+}  // namespace
+
+// Compiles every tensor's cases (and the linear form of their conditions) once.
+Model::Impl::Impl(const Program& p, std::vector<int64_t> ps, ModelOptions o) : prog(p), params(std::move(ps)), opts(std::move(o)) {
+  if (!p.typed) throw ModelError({}, "internal: the model needs a type-checked program");
+  if (params.size() != p.params.size()) throw ModelError({}, "internal: wrong number of parameter values");
+  size_t nt = p.tensors.size();
+  memo.resize(nt);
+  cases.resize(nt);
+  for (const auto& [name, arr] : opts.data) {
+    int id = p.find_tensor(name);
+    if (id < 0) throw ModelError({}, fmt::format("data given for '{}', which is not a tensor of the program", name));
+    const auto& t = p.tensors[static_cast<size_t>(id)];
+    if (!t.is_input())
+      throw ModelError(t.loc, fmt::format("data given for tensor '{}', which is defined by an equation (only input tensors take data)", name));
+    if (arr.type != t.type)
+      throw ModelError(t.loc, fmt::format("data for tensor '{}' holds {} values but the tensor is {}", name,
+                                          type_name(arr.type), type_name(t.type)));
+    if (arr.shape.size() != t.idx.size())
+      throw ModelError(t.loc, fmt::format("data for tensor '{}' has {} dimensions but the tensor has {}", name,
+                                          arr.shape.size(), t.idx.size()));
+  }
+  for (size_t i = 0; i < nt; ++i) {
+    const auto& t = p.tensors[i];
+    if (t.idx.size() > static_cast<size_t>(kMaxRank))
+      throw ModelError(t.loc, fmt::format("tensor '{}' has {} dimensions; the model supports at most {}", t.name, t.idx.size(), kMaxRank));
+    TInfo ti{t.type, static_cast<int>(t.idx.size()), t.is_input(), nullptr, mix64(opts.seed ^ name_salt(t.name)),
+             std::max(t.num_slots, 1), 0};
+    if (auto it = opts.data.find(t.name); it != opts.data.end()) ti.data = &it->second;
+    info.push_back(ti);
+  }
+  random_salts.assign(nt, 0);
+  for (size_t i = 0; i < nt; ++i)
+    if (info[i].input && !info[i].data) random_salts[i] = info[i].salt;  // 0 (2^-64): the generic path
+  for (size_t i = 0; i < nt; ++i) {
+    const auto& t = p.tensors[i];
+    TInfo& ti = info[i];
+    int stack = 0;
+    for (const auto& c : t.cases) {
+      CaseCode cc;
+      if (c.cond) {
+        cc.cond = compile(*c.cond, t.num_slots, &t.idx_slots);
+        Compiled scratch;
+        cc.linear = Compiler(params, scratch).constraints_of(*c.cond);
+        if (cc.linear && !to_index_positions(*cc.linear, t.idx_slots)) cc.linear.reset();
+        stack = std::max(stack, cc.cond->max_stack);
+      }
+      cc.value = compile(*c.value, t.num_slots, &t.idx_slots);
+      stack = std::max(stack, cc.value->max_stack);
+      cases[i].push_back(std::move(cc));
+    }
+    ti.frame_size = ti.num_slots + stack + 1;
+  }
+  for (size_t i = 0; i < nt; ++i) memo[i].set_block_dim(block_dim_of(static_cast<int>(i)));
+  size_t max_frame = 1;
+  for (const auto& ti : info) max_frame = std::max(max_frame, static_cast<size_t>(ti.frame_size));
+  rec_area.reset(new Value[(kMaxDepth + 1) * max_frame]);
+  path.reserve(kMaxDepth + 1);
+}
+
+bool Model::Impl::to_index_positions(std::vector<Constraint>& cs, const std::vector<int>& idx_slots) {
+  for (Constraint& c : cs)
+    if (!slots_to_positions(c.f, idx_slots)) return false;
+  return true;
+}
+
+auto Model::Impl::compile(const Expr& e, int num_slots, const std::vector<int>* idx_slots) -> std::shared_ptr<Compiled> {
+  auto c = std::make_shared<Compiled>();
+  c->num_slots = num_slots;
+  Compiler(params, *c, &random_salts, idx_slots).expr(e);
+  return c;
+}
+
+}  // namespace sched

@@ -1,0 +1,239 @@
+// Sorts and the operations of SCHED as z3 terms (smt_internal.hpp).
+#include "verifier/smt_internal.hpp"
+
+namespace sched::verify {
+
+z3::sort Smt::Impl::sort(Type ty) {
+  switch (ty) {
+    case Type::Bool: return ctx.bool_sort();
+    case Type::Int: return ctx.int_sort();
+    case Type::F32:
+    case Type::F64:
+      if (o.floats == FloatMode::Real) return ctx.real_sort();
+      if (o.floats == FloatMode::Ieee) return ty == Type::F32 ? ctx.fpa_sort(8, 24) : ctx.fpa_sort(11, 53);
+      return ctx.uninterpreted_sort(ty == Type::F32 ? "F32" : "F64");
+    default: return ctx.bv_sort(static_cast<unsigned>(type_bits(ty)));
+  }
+}
+
+z3::func_decl Smt::Impl::uf(const std::string& name, const std::vector<z3::sort>& dom, const z3::sort& range) {
+  std::string key = name;
+  for (const auto& s : dom) {
+    key += '|';
+    key += s.to_string();
+  }
+  key += '|';
+  key += range.to_string();
+  auto it = ufs.find(key);
+  if (it != ufs.end()) return it->second;
+  z3::sort_vector sv(ctx);
+  for (const auto& s : dom) sv.push_back(s);
+  z3::func_decl f = ctx.function(name.c_str(), sv, range);
+  ufs.emplace(key, f);
+  return f;
+}
+
+z3::expr Smt::Impl::apply(const std::string& name, const std::vector<z3::expr>& args, const z3::sort& range) {
+  std::vector<z3::sort> dom;
+  z3::expr_vector av(ctx);
+  for (const auto& a : args) { dom.push_back(a.get_sort()); av.push_back(a); }
+  return uf(name, dom, range)(av);
+}
+
+z3::expr Smt::Impl::to_int(const z3::expr& a) { return z3::expr(ctx, Z3_mk_real2int(ctx, a)); }
+
+z3::expr Smt::Impl::rne() { return z3::expr(ctx, Z3_mk_fpa_rne(ctx)); }
+
+z3::expr Smt::Impl::rtz() { return z3::expr(ctx, Z3_mk_fpa_rtz(ctx)); }
+
+z3::expr Smt::Impl::konst(const Value& v) {
+  Type ty = v.type;
+  if (ty == Type::Bool) return ctx.bool_val(v.b);
+  if (ty == Type::Int) return ctx.int_val(static_cast<int64_t>(v.i));
+  if (is_machine_int(ty)) return ctx.bv_val(static_cast<uint64_t>(v.bits()), static_cast<unsigned>(type_bits(ty)));
+  double d = ty == Type::F32 ? static_cast<double>(v.f) : v.d;
+  if (o.floats == FloatMode::Ieee) {
+    Z3_ast a = ty == Type::F32 ? Z3_mk_fpa_numeral_float(ctx, v.f, sort(ty)) : Z3_mk_fpa_numeral_double(ctx, d, sort(ty));
+    return z3::expr(ctx, a);
+  }
+  if (o.floats == FloatMode::Uninterpreted || !std::isfinite(d))
+    return ctx.constant(fmt::format("{}!{:x}", type_name(ty), v.bits()).c_str(), sort(ty));
+  int e = 0;
+  double m = std::frexp(d, &e);  // d = m * 2^e, 0.5 <= |m| < 1
+  int64_t mant = static_cast<int64_t>(std::ldexp(m, 53));
+  e -= 53;
+  if (e >= 0) return ctx.real_val(fmt::format("{}", mant).c_str()) * ctx.real_val(pow2(e).c_str());
+  return ctx.real_val(fmt::format("{}/{}", mant, pow2(-e)).c_str());
+}
+
+z3::expr Smt::Impl::unop(UnOp op, Type ty, const z3::expr& a) {
+  if (op == UnOp::Not) return !a;
+  if (is_float(ty)) {
+    if (o.floats == FloatMode::Ieee) return z3::expr(ctx, Z3_mk_fpa_neg(ctx, a));
+    if (o.floats == FloatMode::Uninterpreted) return apply("neg", {a}, sort(ty));
+  }
+  return -a;
+}
+
+z3::expr Smt::Impl::cmp(BinOp op, Type ty, const z3::expr& a, const z3::expr& b) {
+  bool u = is_unsigned_int(ty);
+  bool s = is_signed_int(ty);
+  if (is_float(ty) && o.floats == FloatMode::Uninterpreted) {
+    z3::expr lt = apply("lt", {a, b}, ctx.bool_sort()), gt = apply("lt", {b, a}, ctx.bool_sort());
+    z3::expr eq = apply("feq", {a, b}, ctx.bool_sort());
+    switch (op) {
+      case BinOp::Eq: return eq;
+      case BinOp::Ne: return !eq;
+      case BinOp::Lt: return lt;
+      case BinOp::Gt: return gt;
+      case BinOp::Le: return lt || eq;
+      default: return gt || eq;
+    }
+  }
+  if (is_float(ty) && o.floats == FloatMode::Ieee) {
+    switch (op) {
+      case BinOp::Eq: return z3::expr(ctx, Z3_mk_fpa_eq(ctx, a, b));
+      case BinOp::Ne: return !z3::expr(ctx, Z3_mk_fpa_eq(ctx, a, b));
+      case BinOp::Lt: return z3::expr(ctx, Z3_mk_fpa_lt(ctx, a, b));
+      case BinOp::Le: return z3::expr(ctx, Z3_mk_fpa_leq(ctx, a, b));
+      case BinOp::Gt: return z3::expr(ctx, Z3_mk_fpa_gt(ctx, a, b));
+      default: return z3::expr(ctx, Z3_mk_fpa_geq(ctx, a, b));
+    }
+  }
+  switch (op) {
+    case BinOp::Eq: return a == b;
+    case BinOp::Ne: return a != b;
+    case BinOp::Lt: return u ? z3::ult(a, b) : s ? z3::slt(a, b) : a < b;
+    case BinOp::Le: return u ? z3::ule(a, b) : s ? z3::sle(a, b) : a <= b;
+    case BinOp::Gt: return u ? z3::ugt(a, b) : s ? z3::sgt(a, b) : a > b;
+    default: return u ? z3::uge(a, b) : s ? z3::sge(a, b) : a >= b;
+  }
+}
+
+z3::expr Smt::Impl::fbin(BinOp op, Type ty, const z3::expr& a, const z3::expr& b) {
+  if (o.floats == FloatMode::Uninterpreted) {
+    static const char* names[] = {"add", "sub", "mul", "div", "mod"};
+    return apply(names[static_cast<int>(op)], {a, b}, sort(ty));
+  }
+  if (o.floats == FloatMode::Ieee) {
+    switch (op) {
+      case BinOp::Add: return z3::expr(ctx, Z3_mk_fpa_add(ctx, rne(), a, b));
+      case BinOp::Sub: return z3::expr(ctx, Z3_mk_fpa_sub(ctx, rne(), a, b));
+      case BinOp::Mul: return z3::expr(ctx, Z3_mk_fpa_mul(ctx, rne(), a, b));
+      case BinOp::Div: return z3::expr(ctx, Z3_mk_fpa_div(ctx, rne(), a, b));
+      default: {  // x - y * floor(x / y), each step rounded
+        z3::expr q = z3::expr(ctx, Z3_mk_fpa_div(ctx, rne(), a, b));
+        z3::expr f = z3::expr(ctx, Z3_mk_fpa_round_to_integral(ctx, z3::expr(ctx, Z3_mk_fpa_rtn(ctx)), q));
+        return z3::expr(ctx, Z3_mk_fpa_sub(ctx, rne(), a, z3::expr(ctx, Z3_mk_fpa_mul(ctx, rne(), b, f))));
+      }
+    }
+  }
+  switch (op) {
+    case BinOp::Add: return a + b;
+    case BinOp::Sub: return a - b;
+    case BinOp::Mul: return a * b;
+    case BinOp::Div: return a / b;
+    default: return a - b * z3::to_real(to_int(a / b));
+  }
+}
+
+z3::expr Smt::Impl::binop(BinOp op, Type ty, const z3::expr& a, const z3::expr& b) {
+  if (op == BinOp::And) return a && b;
+  if (op == BinOp::Or) return a || b;
+  if (is_comparison(op)) return cmp(op, ty, a, b);
+  if (is_float(ty)) return fbin(op, ty, a, b);
+  if (ty == Type::Int) {  // exact; SMT-LIB div/mod are Euclidean
+    switch (op) {
+      case BinOp::Add: return a + b;
+      case BinOp::Sub: return a - b;
+      case BinOp::Mul: return a * b;
+      case BinOp::Div: return z3::expr(ctx, Z3_mk_div(ctx, a, b));
+      default: return z3::expr(ctx, Z3_mk_mod(ctx, a, b));
+    }
+  }
+  unsigned bits = static_cast<unsigned>(type_bits(ty));
+  z3::expr zero = ctx.bv_val(0, bits);
+  switch (op) {
+    case BinOp::Add: return a + b;
+    case BinOp::Sub: return a - b;
+    case BinOp::Mul: return a * b;
+    default: break;
+  }
+  if (is_unsigned_int(ty)) {  // x / 0 == x % 0 == 0
+    z3::expr r = op == BinOp::Div ? z3::udiv(a, b) : z3::urem(a, b);
+    return z3::ite(b == zero, zero, r);
+  }
+  z3::expr r0 = z3::srem(a, b);  // sign of a
+  z3::expr r = z3::ite(z3::slt(r0, zero), z3::ite(z3::slt(b, zero), r0 - b, r0 + b), r0);
+  z3::expr res = op == BinOp::Mod ? r : z3::expr(ctx, Z3_mk_bvsdiv(ctx, a - r, b));
+  return z3::ite(b == zero, zero, res);
+}
+
+z3::expr Smt::Impl::cast(Type from, Type to, const z3::expr& a) {
+  if (from == to) return a;
+  if (to == Type::Bool) {
+    if (is_float(from)) return !cmp(BinOp::Eq, from, a, konst(cast_value(from, Value::of_int(0))));
+    return a != konst(cast_value(from, Value::of_int(0)));
+  }
+  if (from == Type::Bool) return z3::ite(a, konst(cast_value(to, Value::of_int(1))), konst(cast_value(to, Value::of_int(0))));
+  if (o.floats == FloatMode::Uninterpreted && (is_float(from) || is_float(to)))
+    return apply(fmt::format("cast_{}_{}", type_name(from), type_name(to)), {a}, sort(to));
+  auto to_int_term = [&](const z3::expr& x) {  // a machine int or 𝔸 as a mathematical integer
+    if (from == Type::Int) return x;
+    return z3::bv2int(x, is_signed_int(from));
+  };
+  if (is_float(to)) {
+    if (o.floats == FloatMode::Ieee) {
+      if (is_float(from)) return z3::expr(ctx, Z3_mk_fpa_to_fp_float(ctx, rne(), a, sort(to)));
+      z3::expr bv = from == Type::Int ? z3::int2bv(64, a) : a;
+      return z3::expr(ctx, is_unsigned_int(from) ? Z3_mk_fpa_to_fp_unsigned(ctx, rne(), bv, sort(to))
+                                                 : Z3_mk_fpa_to_fp_signed(ctx, rne(), bv, sort(to)));
+    }
+    if (is_float(from)) return a;  // reals: f32 and f64 are the same numbers
+    return z3::to_real(to_int_term(a));
+  }
+  // to an integer type
+  if (is_float(from)) {
+    if (o.floats == FloatMode::Ieee) {
+      unsigned bits = static_cast<unsigned>(type_bits(to));
+      z3::expr r(ctx, is_unsigned_int(to) ? Z3_mk_fpa_to_ubv(ctx, rtz(), a, bits) : Z3_mk_fpa_to_sbv(ctx, rtz(), a, bits));
+      return to == Type::Int ? z3::bv2int(r, true) : r;
+    }
+    z3::expr tr = z3::ite(a >= 0, to_int(a), -to_int(-a));  // truncation towards zero
+    return to == Type::Int ? tr : z3::int2bv(static_cast<unsigned>(type_bits(to)), tr);
+  }
+  z3::expr i = to_int_term(a);
+  return to == Type::Int ? i : z3::int2bv(static_cast<unsigned>(type_bits(to)), i);
+}
+
+z3::expr Smt::Impl::builtin(Builtin f, Type ty, const std::vector<z3::expr>& a, const std::vector<Type>& at) {
+  Type arg = at.empty() ? ty : at.back();
+  switch (f) {
+    case Builtin::Select: return z3::ite(a[0], a[1], a[2]);
+    case Builtin::Min: return z3::ite(cmp(BinOp::Lt, arg, a[1], a[0]), a[1], a[0]);
+    case Builtin::Max: return z3::ite(cmp(BinOp::Lt, arg, a[0], a[1]), a[1], a[0]);
+    case Builtin::Abs:
+      if (is_float(arg)) {
+        if (o.floats == FloatMode::Ieee) return z3::expr(ctx, Z3_mk_fpa_abs(ctx, a[0]));
+        if (o.floats == FloatMode::Uninterpreted) return apply("abs", a, sort(ty));
+      }
+      if (is_machine_int(arg)) return z3::ite(z3::slt(a[0], ctx.bv_val(0, a[0].get_sort().bv_size())), -a[0], a[0]);
+      return z3::ite(a[0] < 0, -a[0], a[0]);
+    case Builtin::Sqrt:
+      if (o.floats == FloatMode::Ieee) return z3::expr(ctx, Z3_mk_fpa_sqrt(ctx, rne(), a[0]));
+      return apply("sqrt", a, sort(ty));
+    case Builtin::Floor:
+    case Builtin::Ceil:
+    case Builtin::Round:
+      if (o.floats == FloatMode::Ieee) {
+        Z3_ast rm = f == Builtin::Floor ? Z3_mk_fpa_rtn(ctx) : f == Builtin::Ceil ? Z3_mk_fpa_rtp(ctx) : Z3_mk_fpa_rne(ctx);
+        return z3::expr(ctx, Z3_mk_fpa_round_to_integral(ctx, rm, a[0]));
+      }
+      if (o.floats == FloatMode::Real && f == Builtin::Floor) return z3::to_real(to_int(a[0]));
+      if (o.floats == FloatMode::Real && f == Builtin::Ceil) return -z3::to_real(to_int(-a[0]));
+      return apply(std::string(builtin_name(f)), a, sort(ty));
+    default: return apply(std::string(builtin_name(f)), a, sort(ty));  // exp log pow
+  }
+}
+
+}  // namespace sched::verify

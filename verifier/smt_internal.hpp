@@ -1,0 +1,196 @@
+// The SMT encoding's internals (smt.hpp is the contract): one Smt::Impl, its parts defined in one
+// file each:
+//   smt_encode.cpp   sorts and the operations of SCHED in z3 (reals, IEEE floats, uninterpreted)
+//   smt_tensors.cpp  tensors as functions, their unfoldings and recursive definitions, expressions
+//   smt_isl.cpp      isl sets and affine forms as z3 formulas
+//   smt_query.cpp    the queries: proofs, the counterexample search, isolation, SMT-LIB2 dumps
+//   smt.cpp          the public API
+// Internal: included by those files only.
+#pragma once
+#include "verifier/smt.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <isl/constraint.h>
+#include <isl/local_space.h>
+#include <isl/val.h>
+#include <z3++.h>
+
+#include <nlohmann/json.hpp>
+
+#include "interpreter/eval.hpp"
+#include "verifier/isolated.hpp"
+#include "interpreter/ops.hpp"
+
+namespace sched::verify {
+
+namespace smt_internal {
+
+
+inline std::string pow2(int k) {  // 2^k in decimal
+  std::string d = "1";
+  for (int i = 0; i < k; ++i) {
+    int carry = 0;
+    for (auto it = d.rbegin(); it != d.rend(); ++it) {
+      int v = (*it - '0') * 2 + carry;
+      *it = static_cast<char>('0' + v % 10);
+      carry = v / 10;
+    }
+    if (carry) d.insert(d.begin(), static_cast<char>('0' + carry));
+  }
+  return d;
+}
+
+inline std::string val_str(isl_val* v) {
+  char* s = v ? isl_val_to_str(v) : nullptr;
+  if (!s) {
+    isl_ctx* c = v ? isl_val_get_ctx(v) : nullptr;
+    const char* m = c ? isl_ctx_last_error_msg(c) : nullptr;
+    isl_val_free(v);
+    throw std::runtime_error(fmt::format("isl returned no value ({})", m ? m : "an isl error or its operation budget"));
+  }
+  std::string r = s;
+  free(s);
+  isl_val_free(v);
+  return r;
+}
+
+
+}  // namespace smt_internal
+
+using namespace smt_internal;
+
+struct Smt::Impl {
+  const Program& p;
+  const Templates& t;
+  SmtOptions o;
+  z3::context ctx;
+  std::map<int, z3::func_decl> tensors;  // recursive functions (define-fun-rec)
+  std::vector<int> pending;  // declared, body not yet given
+  // The unfolding mode (section 6.2's pre-z3 simplification, made systematic): defined tensors
+  // are uninterpreted functions and their equations are instantiated only where needed: every
+  // tensor application of the specification side once, and applications of non-recursive
+  // tensors (Xp, C, ...) transitively. Only true facts are added, so unsat is a proof; sat is
+  // not a counterexample (the recursive encoding then decides).
+  bool lazy = false;
+  std::map<int, z3::func_decl> lazy_fns;
+  struct App { int id; std::vector<z3::expr> args; int depth; bool spec; };
+  std::vector<App> apps;
+  int depth = 0;
+  bool spec_side = false;
+  std::vector<bool> recursive;  // tensor id -> on a dependency cycle
+  std::map<std::string, z3::func_decl> ufs;
+
+  Impl(const Program& p, const Templates& t, SmtOptions o);
+
+  // ---- sorts and constants ----
+  z3::sort sort(Type ty);
+
+  z3::func_decl uf(const std::string& name, const std::vector<z3::sort>& dom, const z3::sort& range);
+  z3::expr apply(const std::string& name, const std::vector<z3::expr>& args, const z3::sort& range);
+
+  z3::expr to_int(const z3::expr& a);
+  z3::expr rne();
+  z3::expr rtz();
+
+  z3::expr konst(const Value& v);
+
+  // ---- operations (ops.hpp's contract) ----
+  z3::expr unop(UnOp op, Type ty, const z3::expr& a);
+
+  z3::expr cmp(BinOp op, Type ty, const z3::expr& a, const z3::expr& b);
+
+  z3::expr fbin(BinOp op, Type ty, const z3::expr& a, const z3::expr& b);
+
+  z3::expr binop(BinOp op, Type ty, const z3::expr& a, const z3::expr& b);
+
+  z3::expr cast(Type from, Type to, const z3::expr& a);
+
+  z3::expr builtin(Builtin f, Type ty, const std::vector<z3::expr>& a, const std::vector<Type>& at);
+
+  // ---- tensors ----
+  // Defined tensors take the program parameters as their first arguments (their equations may
+  // mention them); input tensors are functions of their indices only.
+  z3::func_decl tensor(int id);
+
+  z3::expr tensor_app(int id, const std::vector<z3::expr>& idx, const std::vector<z3::expr>* prm = nullptr);
+
+  // The equation of tensor `id` applied to `all` (parameters, then indices).
+  z3::expr body_at(int id, const std::vector<z3::expr>& all);
+
+  // Instances of the equations for the recorded applications (see `lazy`).
+  // Specification-side applications are unfolded `spec_depth` levels deep, applications of
+  // non-recursive tensors up to 8 levels; at most `max_apps` instances.
+  // `folded` tells whether an application of a recursive tensor was left folded (or the cap hit).
+  std::vector<z3::expr> unfoldings(int spec_depth, bool& folded, size_t max_apps = 4000);
+
+  void find_recursive();
+
+  void define_pending();
+
+  z3::expr param(const std::string& n);
+
+  // A prophetic expression (tensor equations) with local slots bound to z3 terms.
+  z3::expr expr(const Expr& e, std::vector<z3::expr>& slots, const std::vector<z3::expr>* prm = nullptr);
+
+  // A template with its holes bound.
+  z3::expr tmpl(const TPtr& n, const std::vector<z3::expr>& holes);
+
+  // ---- isl sets as formulas ----
+  z3::expr aff_term(isl_aff* aff, const std::vector<z3::expr>& prm, const std::vector<z3::expr>& dims,
+                    const std::vector<z3::expr>& divs, z3::expr& den_out);
+
+  z3::expr set_formula(const isl::set& s, std::map<std::string, z3::expr>& names, const std::vector<z3::expr>& dims,
+                       int& fresh);
+
+  // ---- queries ----
+  // A VC's skolemised domain: its holes, and the parameters and loop variables by name.
+  struct Query {
+    std::vector<z3::expr> holes;
+    std::map<std::string, z3::expr> names;
+    z3::expr dom;
+  };
+  Query query(const VC& vc);
+
+  void write_query(z3::solver& s, const std::string& name);
+
+  using Deadline = std::chrono::steady_clock::time_point;
+  // The per-query limit: the configured one, or what is left before the deadline (0: none left).
+  unsigned budget(Deadline deadline) const;
+
+  // Uninterpreted float operations: + and * commute (true of reals and of IEEE-754 with its one
+  // NaN), everything else is only equal to itself.
+  void commutativity(z3::solver& s);
+
+  // s.check() within `ms`, in a child process (verifier/isolated.hpp). On sat, `on_sat` reads
+  // the model there into `payload`. unknown comes with z3's reason, or why the child failed.
+  z3::check_result isolated_check(z3::solver& s, unsigned ms, std::string& reason, const std::function<std::string()>& on_sat = {},
+                                  std::string* payload = nullptr);
+
+  // Step 1: the equations over uninterpreted tensors, one to four levels of the specification
+  // side (iterative deepening; deeper only while z3 finds a model and some application of a
+  // recursive tensor was left folded). unsat proves the VC. `index` >= 0 writes the query.
+  z3::check_result prove(const VC& vc, int index, Deadline deadline, std::string& reason);
+
+  // Step 1, then step 2.
+  // With IEEE floats the unfolded proof bit-blasts every operation (slow; the uninterpreted
+  // pre-pass in Smt::check has already tried the cheap proof), so the counterexample search
+  // comes first and the IEEE proof gets what is left.
+  SmtAnswer check(const VC& vc, int index, Deadline deadline);
+
+  // Step 2: the recursive definitions (define-fun-rec), bounded by refute_ms: a model is a
+  // counterexample (except with uninterpreted floats, whose models need not be real or IEEE
+  // values), unsat a proof, a time-out "unknown".
+  SmtAnswer search(const VC& vc, int index, Deadline deadline);
+};
+
+}  // namespace sched::verify

@@ -1,0 +1,198 @@
+// The queries of a verification condition: the proof, the counterexample search, each in an
+// isolated child (smt_internal.hpp).
+#include "verifier/smt_internal.hpp"
+
+namespace sched::verify {
+
+auto Smt::Impl::query(const VC& vc) -> Query {
+  std::vector<z3::expr> holes;
+  for (int i = 0; i < t.at(vc.eq).holes; ++i) holes.push_back(ctx.int_const(fmt::format("h!{}", i).c_str()));
+  std::map<std::string, z3::expr> names;
+  int fresh = 0;
+  z3::expr dom = set_formula(vc.set, names, holes, fresh);
+  return Query{std::move(holes), std::move(names), dom};
+}
+
+void Smt::Impl::write_query(z3::solver& s, const std::string& name) {
+  if (o.smt2_dir.empty()) return;
+  std::filesystem::create_directories(o.smt2_dir);
+  std::ofstream(fmt::format("{}/{}.smt2", o.smt2_dir, name)) << s.to_smt2();
+}
+
+unsigned Smt::Impl::budget(Deadline deadline) const {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+  if (left <= 0) return 0;
+  return static_cast<unsigned>(std::min<long long>(o.timeout_ms, left));
+}
+
+void Smt::Impl::commutativity(z3::solver& s) {
+  if (o.floats != FloatMode::Uninterpreted) return;
+  for (auto& [key, f] : ufs) {
+    if (f.arity() != 2 || (key.rfind("add|", 0) != 0 && key.rfind("mul|", 0) != 0)) continue;
+    z3::expr x = ctx.constant("x!c", f.domain(0)), y = ctx.constant("y!c", f.domain(1));
+    z3::expr_vector xs(ctx);
+    xs.push_back(x);
+    xs.push_back(y);
+    s.add(z3::forall(xs, f(x, y) == f(y, x)));
+  }
+}
+
+z3::check_result Smt::Impl::isolated_check(z3::solver& s, unsigned ms, std::string& reason, const std::function<std::string()>& on_sat,
+                                  std::string* payload) {
+  Isolated res = run_isolated(ctx, ms, [&]() -> std::string {
+    switch (s.check()) {
+      case z3::unsat: return "u";
+      case z3::sat: return on_sat ? std::string("s").append(on_sat()) : std::string("s");
+      default: {
+        std::string why = s.reason_unknown();
+        return std::string("?").append(why == "canceled" || why == "interrupted" ? "timeout" : why);  // the child's own timer interrupts it
+      }
+    }
+  });
+  if (res.status != Isolated::Status::Done || res.text.empty()) {
+    reason = res.text;
+    return z3::unknown;
+  }
+  if (res.text[0] == 'u') return z3::unsat;
+  if (res.text[0] == 's') {
+    if (payload) *payload = res.text.substr(1);
+    return z3::sat;
+  }
+  reason = res.text.substr(1);
+  return z3::unknown;
+}
+
+z3::check_result Smt::Impl::prove(const VC& vc, int index, Deadline deadline, std::string& reason) {
+  if (recursive.empty()) find_recursive();
+  try {
+    const Template& eq = t.at(vc.eq);
+    Query q = query(vc);
+    const auto& holes = q.holes;
+    const z3::expr& dom = q.dom;
+    for (int d = 1; d <= 4; ++d) {
+      unsigned ms = budget(deadline);
+      if (ms == 0) {
+        reason = "time limit";
+        return z3::unknown;
+      }
+      lazy = true;
+      apps.clear();
+      spec_side = true;
+      z3::expr lhs0 = tmpl(eq.root->kids[0], holes);
+      spec_side = false;
+      z3::expr rhs0 = tmpl(eq.root->kids[1], holes);
+      bool folded = false;
+      std::vector<z3::expr> axioms = unfoldings(d, folded);
+      lazy = false;
+      z3::solver s1(ctx);  // bounded by isolated_check (z3's own "timeout" would start a timer thread)
+      s1.add(dom);
+      for (const auto& a : axioms) s1.add(a);
+      commutativity(s1);
+      s1.add(lhs0 != rhs0);
+      if (index >= 0) write_query(s1, fmt::format("vc{:03}-unfold{}", index, d));
+      z3::check_result r = isolated_check(s1, ms, reason);
+      if (r == z3::unsat || r == z3::unknown) return r;
+      if (!folded) return r;  // everything was unfolded: deeper changes nothing
+    }
+    return z3::sat;
+  } catch (const z3::exception& e) {
+    lazy = false;
+    reason = e.msg();
+  } catch (const std::exception& e) {  // z3 itself can fail inside (a std::logic_error seen on bit-vector VCs)
+    lazy = false;
+    reason = std::string("z3 failed: ") + e.what();
+  }
+  return z3::unknown;
+}
+
+SmtAnswer Smt::Impl::check(const VC& vc, int index, Deadline deadline) {
+  SmtAnswer out;
+  std::string unfolded_reason;
+  bool ieee = o.floats == FloatMode::Ieee;
+  if (!ieee) {
+    z3::check_result r1 = prove(vc, index, deadline, unfolded_reason);
+    if (r1 == z3::unsat) {
+      out.status = SmtAnswer::Status::Proved;
+      return out;
+    }
+    if (o.floats == FloatMode::Uninterpreted && r1 == z3::sat) {
+      out.reason = "not provable with uninterpreted float operations (try --float real or ieee)";
+      return out;
+    }
+  }
+  out = search(vc, index, deadline);
+  if (out.status == SmtAnswer::Status::Unknown && ieee && prove(vc, index, deadline, unfolded_reason) == z3::unsat) {
+    out.status = SmtAnswer::Status::Proved;
+    out.reason.clear();
+  }
+  if (out.status == SmtAnswer::Status::Unknown && !unfolded_reason.empty()) out.reason += "; unfolded: " + unfolded_reason;
+  return out;
+}
+
+SmtAnswer Smt::Impl::search(const VC& vc, int index, Deadline deadline) {
+  SmtAnswer out;
+  unsigned ms = std::min(budget(deadline), o.refute_ms);
+  if (ms == 0) {
+    out.reason = "time limit";
+    return out;
+  }
+  try {
+    const Template& eq = t.at(vc.eq);
+    Query q = query(vc);
+    const auto& holes = q.holes;
+    const auto& names = q.names;
+    const z3::expr& dom = q.dom;
+    z3::expr lhs = tmpl(eq.root->kids[0], holes), rhs = tmpl(eq.root->kids[1], holes);
+    define_pending();
+    z3::solver s(ctx);  // a counterexample search, bounded by isolated_check: its failure is "unknown"
+    s.add(dom);
+    commutativity(s);
+    s.add(lhs != rhs);
+    if (index >= 0) write_query(s, fmt::format("vc{:03}-recursive", index));
+    // the model's values, read in the child: parameters and loop variables, the two sides, the holes
+    auto read_model = [&]() -> std::string {
+      if (o.floats == FloatMode::Uninterpreted) return "";
+      z3::model md = s.get_model();
+      nlohmann::json j;
+      j["ints"] = nlohmann::json::array();
+      for (auto& [n, e] : names) j["ints"].push_back({n, md.eval(e, true).to_string()});
+      j["lhs"] = md.eval(lhs, true).to_string();
+      j["holes"] = nlohmann::json::array();
+      for (const auto& h : holes) j["holes"].push_back(md.eval(h, true).to_string());
+      j["rhs"] = md.eval(rhs, true).to_string();
+      return j.dump();
+    };
+    std::string why, model;
+    switch (isolated_check(s, ms, why, read_model, &model)) {
+      case z3::unsat: out.status = SmtAnswer::Status::Proved; break;
+      case z3::sat: {
+        if (o.floats == FloatMode::Uninterpreted) {
+          out.reason = "not provable with uninterpreted float operations (try --float real or ieee)";
+          break;
+        }
+        nlohmann::json j = nlohmann::json::parse(model, nullptr, false);
+        if (j.is_discarded()) {
+          out.reason = "z3's model could not be read back";
+          break;
+        }
+        out.status = SmtAnswer::Status::Refuted;
+        for (const auto& kv : j["ints"]) out.ints.emplace_back(kv[0].get<std::string>(), kv[1].get<std::string>());
+        out.lhs = j["lhs"].get<std::string>();
+        for (const auto& h : j["holes"]) out.holes.push_back(h.get<std::string>());
+        out.rhs = j["rhs"].get<std::string>();
+        break;
+      }
+      default:
+        out.reason = why;
+    }
+  } catch (const z3::exception& e) {
+    out.status = SmtAnswer::Status::Unknown;
+    out.reason = e.msg();
+  } catch (const std::exception& e) {
+    out.status = SmtAnswer::Status::Unknown;
+    out.reason = std::string("z3 failed: ") + e.what();
+  }
+  return out;
+}
+
+}  // namespace sched::verify
