@@ -11,6 +11,7 @@
 #include "bigstep/fast_engine.hpp"
 #include "bigstep/fast_kernel.hpp"
 #include "bigstep/fast_lin.hpp"
+#include "interpreter/affine.hpp"
 #include "interpreter/ast.hpp"
 
 namespace sched::fast::kern {
@@ -80,10 +81,7 @@ inline bool eval_dim(const Dim& dm, const R* r, int64_t& out) {
 }
 
 // An affine form over registers, of any length (streams, computed at loop entry only).
-struct Form {
-  int64_t c = 0;
-  std::vector<std::pair<uint32_t, int64_t>> t;
-};
+using Form = AffineForm<uint32_t>;
 
 // A form as streams evaluate it at loop entry: c + Σ k·reg over registers the loop does not
 // change, plus step·x for the loop's variable x.

@@ -122,7 +122,6 @@ class KernelCompiler {
   // registers and the variables of enclosing fixed loops.
   void fixed_loop(const Cmd& c, uint32_t var);
 
-  static bool add_term(Form& f, uint32_t reg, int64_t k);
 
   // dm with the registers of affine lets replaced by their forms (noted in `lets`); false on
   // overflow.
@@ -215,9 +214,7 @@ bool KernelCompiler::guard(const Expr& e, std::vector<Guard>& gs, std::vector<Fo
   if (!expand(da, fa, nullptr) || !expand(db, fb, nullptr) || !fixed(fa) || !fixed(fb)) return false;
   if (!operand_forms(da, proofs) || !operand_forms(db, proofs)) return false;
   Guard g{fa, e.bop};
-  if (__builtin_sub_overflow(g.f.c, fb.c, &g.f.c)) return false;
-  for (const auto& [reg, k] : fb.t)
-    if (k == INT64_MIN || !add_term(g.f, reg, -k)) return false;
+  if (!g.f.add(fb, -1)) return false;  // fa - fb OP 0
   gs.push_back(std::move(g));
   return true;
 }
@@ -309,28 +306,16 @@ void KernelCompiler::fixed_loop(const Cmd& c, uint32_t var) {
   v_->fixed.push_back(std::move(l));
 }
 
-bool KernelCompiler::add_term(Form& f, uint32_t reg, int64_t k) {
-  for (auto& [r, k2] : f.t)
-    if (r == reg) return !__builtin_add_overflow(k2, k, &k2);
-  f.t.push_back({reg, k});
-  return true;
-}
-
 bool KernelCompiler::expand(const Dim& dm, Form& f, std::vector<Form>* lets) const {
   f = Form{dm.c, {}};
   for (int t = 0; t < dm.n; ++t) {
     auto it = let_form_.find(dm.reg[t]);
     if (it == let_form_.end()) {
-      if (!add_term(f, dm.reg[t], dm.k[t])) return false;
+      if (!f.add_term(dm.reg[t], dm.k[t])) return false;
       continue;
     }
     if (lets) lets->push_back(it->second);
-    int64_t kc;
-    if (__builtin_mul_overflow(it->second.c, dm.k[t], &kc) || __builtin_add_overflow(f.c, kc, &f.c)) return false;
-    for (const auto& [reg, k] : it->second.t) {
-      int64_t kk;
-      if (__builtin_mul_overflow(k, dm.k[t], &kk) || !add_term(f, reg, kk)) return false;
-    }
+    if (!f.add(it->second, dm.k[t])) return false;  // the let's form in place of its register
   }
   return true;
 }

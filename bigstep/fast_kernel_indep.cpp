@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bigstep/fast_kernel.hpp"
+#include "interpreter/affine.hpp"
 
 namespace sched::fast {
 
@@ -46,52 +47,36 @@ void render(const Expr& e, const Lets& lets, std::string& out, bool& reads) {
   out += ")";
 }
 
-std::optional<int64_t> coefficient_free(const Expr& e, int x, const Lets& lets);
-
-// The coefficient c of the loop variable `x` in `e` when e = c·x + g with g free of x (c = 0
-// when e does not mention x); nullopt when e is not of that form (x under a division, a
-// product of two terms with x, ...) or c would overflow.
-std::optional<int64_t> coefficient(const Expr& e, int x, const Lets& lets) {
-  switch (e.kind) {
-    case ExprKind::IntLit: case ExprKind::FloatLit: case ExprKind::BoolLit: return 0;
-    case ExprKind::Var:
-      if (e.var_kind != VarKind::Local) return 0;
-      if (auto it = lets.find(e.slot); it != lets.end()) return coefficient(*it->second, x, lets);
-      return e.slot == x ? 1 : 0;
-    case ExprKind::Unary:
-      if (e.type != Type::Int) return coefficient_free(e, x, lets);
-      if (auto c = coefficient(*e.args[0], x, lets); c && (*c == 0 || (e.uop == UnOp::Neg && *c != INT64_MIN)))
-        return e.uop == UnOp::Neg ? -*c : *c;
-      return std::nullopt;
-    case ExprKind::Binary: {
-      if (e.type != Type::Int) return coefficient_free(e, x, lets);
-      auto a = coefficient(*e.args[0], x, lets), b = coefficient(*e.args[1], x, lets);
-      if (!a || !b) return std::nullopt;
-      if (*a == 0 && *b == 0) return 0;
-      int64_t r;
-      switch (e.bop) {
-        case BinOp::Add: if (__builtin_add_overflow(*a, *b, &r)) return std::nullopt; return r;
-        case BinOp::Sub: if (__builtin_sub_overflow(*a, *b, &r)) return std::nullopt; return r;
-        case BinOp::Mul: {  // a literal times c·x + g
-          const Expr& k = *e.args[*a == 0 ? 0 : 1];
-          if (k.kind != ExprKind::IntLit || (*a != 0 && *b != 0)) return std::nullopt;
-          if (__builtin_mul_overflow(k.ival, *a == 0 ? *b : *a, &r)) return std::nullopt;
-          return r;
-        }
-        default: return std::nullopt;
-      }
-    }
-    default: return coefficient_free(e, x, lets);
+// Whether e mentions the local x, through the lets too.
+bool mentions(const Expr& e, int x, const Lets& lets) {
+  if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local) {
+    if (e.slot == x) return true;
+    if (auto it = lets.find(e.slot); it != lets.end()) return mentions(*it->second, x, lets);
   }
+  for (const auto& a : e.args)
+    if (mentions(*a, x, lets)) return true;
+  return false;
 }
 
-// 0 when no operand of `e` mentions x, else nullopt.
-std::optional<int64_t> coefficient_free(const Expr& e, int x, const Lets& lets) {
-  for (const auto& a : e.args) {
-    auto c = coefficient(*a, x, lets);
-    if (!c || *c != 0) return std::nullopt;
-  }
-  return 0;
+// The coefficient c of the loop variable `x` in `e` when e = c·x + g with g free of x (c = 0
+// when e does not mention x), as an affine form (interpreter/affine.hpp) in which x is the only
+// term and every sub-expression free of x an opaque atom; nullopt when e is not of that form
+// (x under a division, a product of two terms with x, ...) or c would overflow.
+std::optional<int64_t> coefficient(const Expr& e, int x, const Lets& lets) {
+  AffineRules r;
+  r.term = [x](int slot) { return slot == x; };
+  r.definition = [&](int slot) -> const Expr* {
+    auto it = lets.find(slot);
+    return it == lets.end() ? nullptr : it->second;
+  };
+  int atoms = 0;
+  r.atom = [&](const Expr& a) -> std::optional<int> {
+    if (mentions(a, x, lets)) return std::nullopt;
+    return -++atoms;
+  };
+  auto f = affine_of(e, r);
+  if (!f) return std::nullopt;
+  return f->coef(x);
 }
 
 // The canonical text of a subscript tuple; nullopt when it reads memory.

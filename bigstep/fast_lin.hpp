@@ -1,21 +1,18 @@
-// Affine index forms of the fast engine: c + Σ k·x over local slots, with parameters folded.
-// Both the node compiler (fast_nodes.cpp) and the loop-nest kernels (fast_kernel.cpp) address
-// arrays through them.
+// Affine index forms of the fast engine: c + Σ k·x over local slots, with parameters folded
+// (interpreter/affine.hpp, under the bounds below). Both the node compiler (fast_nodes.cpp) and
+// the loop-nest kernels (fast_kernel.cpp) address arrays through them.
 #pragma once
 #include <cstdint>
 #include <set>
 #include <utility>
 #include <vector>
 
+#include "interpreter/affine.hpp"
 #include "interpreter/ast.hpp"
 
 namespace sched::fast {
 
-struct Lin {
-  int64_t c = 0;
-  std::vector<std::pair<int, int64_t>> t;  // (slot, coefficient), coefficients nonzero
-  int64_t bound = 0;  // the largest |constant| or |coefficient| of any subexpression's form
-};
+using Lin = SlotForm;  // (slot, coefficient) terms, coefficients nonzero
 
 // Forms are kept small enough that evaluating them agrees with evaluating the expression
 // (thesis 4.2: Int arithmetic is exact, an overflow is ⊥): at most kLinTerms terms, every

@@ -1,5 +1,7 @@
 #include "codegen/emit.hpp"
 
+#include "interpreter/affine.hpp"
+
 #include <fmt/format.h>
 
 #include <cctype>
@@ -116,33 +118,26 @@ class Emitter {
     for (const auto& a : e.args) if (reads_any(*a)) return true;
     return false;
   }
+  // The subscript as coef·x + rest (interpreter/affine.hpp): x a term, every maximal
+  // sub-expression that mentions neither x nor the slots bound inside the loop, and reads no
+  // array, an opaque atom of `rest`. Overflowing coefficients give nullopt (per-access checks).
   std::optional<Lin> linear(const Expr& e, int x, const std::set<int>& inner) {
     std::set<int> all = inner;
     all.insert(x);
-    if (!mentions(e, all) && !reads_any(e)) return Lin{0, expr(e, 0)};
-    switch (e.kind) {
-      case ExprKind::Var:
-        if (e.var_kind == VarKind::Local && e.slot == x) return Lin{1, "0"};
-        return std::nullopt;
-      case ExprKind::Unary:
-        if (e.uop == UnOp::Neg) if (auto a = linear(*e.args[0], x, inner)) return Lin{-a->coef, "(-(" + a->rest + "))"};
-        return std::nullopt;
-      case ExprKind::Binary: {
-        if (e.type != Type::Int) return std::nullopt;
-        auto a = linear(*e.args[0], x, inner), b = linear(*e.args[1], x, inner);
-        if (!a || !b) return std::nullopt;
-        if (e.bop == BinOp::Add) return Lin{a->coef + b->coef, "(" + a->rest + " + " + b->rest + ")"};
-        if (e.bop == BinOp::Sub) return Lin{a->coef - b->coef, "(" + a->rest + " - " + b->rest + ")"};
-        if (e.bop == BinOp::Mul) {
-          const Expr& ca = skip_implicit(*e.args[0]);
-          const Expr& cb = skip_implicit(*e.args[1]);
-          if (cb.kind == ExprKind::IntLit) return Lin{a->coef * cb.ival, "(" + a->rest + " * " + int_lit(cb.ival) + ")"};
-          if (ca.kind == ExprKind::IntLit) return Lin{b->coef * ca.ival, "(" + b->rest + " * " + int_lit(ca.ival) + ")"};
-        }
-        return std::nullopt;
-      }
-      default: return std::nullopt;
-    }
+    std::vector<const Expr*> atoms;
+    AffineRules r;
+    r.term = [x](int slot) { return slot == x; };
+    r.atom = [&](const Expr& a) -> std::optional<int> {
+      if (mentions(a, all) || reads_any(a)) return std::nullopt;
+      atoms.push_back(&a);
+      return -static_cast<int>(atoms.size());  // atom i is the variable -(i + 1)
+    };
+    auto f = affine_of(e, r);
+    if (!f) return std::nullopt;
+    Lin out{f->coef(x), int_lit(f->c)};
+    for (const auto& [v, k] : f->t)
+      if (v < 0 && k != 0) out.rest = fmt::format("({} + {} * {})", out.rest, int_lit(k), expr(*atoms[static_cast<size_t>(-v - 1)], 0));
+    return out;
   }
   // Slots bound inside c (lets, inner loops) and arrays allocated inside c.
   static void bound_inside(const Cmd& c, std::set<int>& slots, std::set<int>& arrays) {

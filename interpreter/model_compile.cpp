@@ -1,6 +1,8 @@
 // The compiler of prophetic expressions into the model's stack code (model_internal.hpp).
 #include "interpreter/model_internal.hpp"
 
+#include "interpreter/affine.hpp"
+
 namespace sched {
 
 namespace {
@@ -132,35 +134,23 @@ class Compiler {
   }
   void push_const(Value v, Loc loc) { emit({Op::Const, v.type, 0, 0, 0, 0, v, loc}, +1); }
 
-  std::optional<Form> form_of(const Expr& e) {
-    if (e.type != Type::Int) return std::nullopt;
-    switch (e.kind) {
-      case ExprKind::IntLit: { Form f; f.c0 = e.ival; return f; }
-      case ExprKind::Var: {
-        Form f;
-        if (e.var_kind == VarKind::Param) f.c0 = params_[static_cast<size_t>(e.slot)];
-        else f.add_term(e.slot, 1);
-        return f;
-      }
-      case ExprKind::Unary:
-        if (e.uop == UnOp::Neg) if (auto f = form_of(*e.args[0])) return scale(*f, -1);
-        return std::nullopt;
-      case ExprKind::Binary: {
-        if (e.bop != BinOp::Add && e.bop != BinOp::Sub && e.bop != BinOp::Mul) return std::nullopt;
-        auto a = form_of(*e.args[0]);
-        auto b = form_of(*e.args[1]);
-        if (!a || !b) return std::nullopt;
-        if (e.bop == BinOp::Mul) {
-          if (a->n == 0) return scale(*b, a->c0);
-          if (b->n == 0) return scale(*a, b->c0);
-          return std::nullopt;
-        }
-        if (e.bop == BinOp::Sub) { b = scale(*b, -1); if (!b) return std::nullopt; }
-        return add(*a, *b);
-      }
-      default: return std::nullopt;
-    }
+  // The form of an index expression (interpreter/affine.hpp), packed for evaluation.
+  std::optional<SlotForm> slot_form(const Expr& e) const {
+    AffineRules r;
+    r.params = &params_;
+    return affine_of(e, r);
   }
+  static std::optional<Form> pack(const std::optional<SlotForm>& f) {
+    if (!f || f->t.size() > static_cast<size_t>(kMaxTerms)) return std::nullopt;
+    Form p;
+    p.c0 = f->c;
+    for (const auto& [slot, k] : f->t) {
+      p.slot[p.n] = slot;
+      p.coef[p.n++] = k;
+    }
+    return p;
+  }
+  std::optional<Form> form_of(const Expr& e) const { return pack(slot_form(e)); }
 
  public:
   // The condition as a conjunction of linear constraints, if it is one.
@@ -179,32 +169,13 @@ class Compiler {
       return true;
     }
     if (e.kind != ExprKind::Binary || !is_comparison(e.bop)) return false;
-    auto a = form_of(*e.args[0]);
-    auto b = form_of(*e.args[1]);
-    if (!a || !b) return false;
-    auto nb = scale(*b, -1);
-    if (!nb) return false;
-    auto d = add(*a, *nb);
+    auto a = slot_form(*e.args[0]);
+    auto b = slot_form(*e.args[1]);
+    if (!a || !b || !a->add(*b, -1)) return false;
+    auto d = pack(a);
     if (!d) return false;
     out.push_back({*d, e.bop});
     return true;
-  }
-  static std::optional<Form> add(const Form& a, const Form& b) {
-    Form r = a;
-    if (__builtin_add_overflow(r.c0, b.c0, &r.c0)) return std::nullopt;
-    for (int i = 0; i < b.n; ++i)
-      if (!r.add_term(b.slot[i], b.coef[i])) return std::nullopt;
-    return r;
-  }
-  static std::optional<Form> scale(const Form& f, int64_t k) {
-    Form r;
-    if (__builtin_mul_overflow(f.c0, k, &r.c0)) return std::nullopt;
-    r.n = f.n;
-    for (int i = 0; i < f.n; ++i) {
-      r.slot[i] = f.slot[i];
-      if (__builtin_mul_overflow(f.coef[i], k, &r.coef[i])) return std::nullopt;
-    }
-    return r;
   }
 };
 
