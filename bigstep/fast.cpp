@@ -1,7 +1,6 @@
 #include "bigstep/fast.hpp"
 
 #include <fmt/format.h>
-#include <tbb/task_arena.h>
 
 #include "bigstep/fast_engine.hpp"
 
@@ -44,7 +43,7 @@ Outcome run_fast(const Program& p, RunSetup& state, const FastOptions& opts, Fas
   cx.step_budget = remaining_steps(sh);
 
   Outcome result;
-  tbb::task_arena arena(opts.threads > 0 ? opts.threads : tbb::task_arena::automatic);
+  par::Arena arena(opts.threads);
   arena.execute([&] {
     if (sh.models) cx.model = &sh.models->per_thread.local();
     try {

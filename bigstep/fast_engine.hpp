@@ -12,9 +12,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include <tbb/enumerable_thread_specific.h>
 
 #include "bigstep/fast.hpp"
+#include "interpreter/parallel.hpp"
 #include "interpreter/eval.hpp"
 
 namespace sched::fast {
@@ -136,7 +136,7 @@ struct ThreadModel {
   std::map<const Expr*, std::shared_ptr<const Model::Compiled>> code;
 };
 struct ModelPool {
-  tbb::enumerable_thread_specific<ThreadModel> per_thread;
+  par::PerThread<ThreadModel> per_thread;
 };
 
 // A parallel loop instance in progress (checked or unchecked).
@@ -161,7 +161,7 @@ struct Ctx {
   std::vector<uint64_t> stamp;     // by level: the instance's stamp (checked mode)
   std::vector<uint64_t> iter;      // by level: the iteration (0-based)
   std::vector<WriteRange>* written = nullptr;  // first writes at level 1 (checked mode), this thread's
-  tbb::enumerable_thread_specific<std::vector<WriteRange>>* writtens = nullptr;  // every thread's (parallel nested loops)
+  par::PerThread<std::vector<WriteRange>>* writtens = nullptr;  // every thread's (parallel nested loops)
   bool spread = false;             // nested `par` loops run in parallel (the enclosing ones are narrower than the machine)
   Instance* inst = nullptr;        // the parallel instance this context runs in
   std::vector<Frame*> frames;      // exact mode: the open loop instances, outermost first

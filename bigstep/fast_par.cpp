@@ -2,10 +2,6 @@
 // their thread, and the exact sequential replay that decides flagged instances and names the
 // reference engine's witness.
 #include <fmt/format.h>
-#include <tbb/blocked_range.h>
-#include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include <mutex>
 
@@ -257,14 +253,14 @@ void spread_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
   std::mutex mu;
   std::optional<Candidate> stuck;
   std::atomic<int64_t> min_fail{INT64_MAX};
-  bool spread = count < tbb::this_task_arena::max_concurrency();
-  tbb::parallel_for(tbb::blocked_range<int64_t>(0, count), [&](const tbb::blocked_range<int64_t>& r) {
+  bool spread = count < par::max_concurrency();
+  par::parallel_for(0, count, 1, [&](int64_t r_begin, int64_t r_end) {
     Ctx t = child(cx, inst, static_cast<int>(d), st);
     t.writtens = cx.writtens;
     if (cx.writtens) t.written = &cx.writtens->local();
     t.top_iter = cx.top_iter;
     t.spread = spread;
-    for (int64_t i = r.begin(); i < r.end(); ++i) {
+    for (int64_t i = r_begin; i < r_end; ++i) {
       if (inst.abort.load(std::memory_order_relaxed) || i > min_fail.load(std::memory_order_relaxed)) break;
       t.iter[d] = static_cast<uint64_t>(i);
       t.env[n.slot] = Value::of_int(first + i);
@@ -314,23 +310,23 @@ void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
   std::mutex mu;
   std::optional<Candidate> stuck, annot;
   std::atomic<int64_t> min_fail{INT64_MAX};
-  tbb::enumerable_thread_specific<std::vector<WriteRange>> writtens;
+  par::PerThread<std::vector<WriteRange>> writtens;
   uint64_t budget = sh.o.max_steps == 0 ? UINT64_MAX : 0;  // set per iteration
   size_t slot = n.slot;
   auto keep = [&](std::optional<Candidate>& into, Candidate c) {
     std::lock_guard<std::mutex> g(mu);
     if (!into || c.iter < into->iter) into = std::move(c);
   };
-  tbb::parallel_for(tbb::blocked_range<int64_t>(0, count), [&](const tbb::blocked_range<int64_t>& r) {
+  par::parallel_for(0, count, 1, [&](int64_t r_begin, int64_t r_end) {
     Ctx t = child(cx, inst, 1, st);
     t.written = &writtens.local();
     t.writtens = &writtens;
-    t.spread = count < tbb::this_task_arena::max_concurrency() && !sh.models && sh.o.max_steps == 0;
+    t.spread = count < par::max_concurrency() && !sh.models && sh.o.max_steps == 0;
     t.inst = &inst;
     t.step_budget = budget;
     if (sh.models) t.model = &sh.models->per_thread.local();
     uint64_t flushed = 0;
-    for (int64_t i = r.begin(); i < r.end(); ++i) {
+    for (int64_t i = r_begin; i < r_end; ++i) {
       if (inst.abort.load(std::memory_order_relaxed) || i > min_fail.load(std::memory_order_relaxed)) break;
       if (budget != UINT64_MAX) {  // the step bound counts every thread's steps (checked between iterations)
         uint64_t total = sh.steps.fetch_add(t.steps - flushed) + (t.steps - flushed) + cx.steps;

@@ -194,14 +194,22 @@ void register_check(CLI::App& app) {
   cmd->add_option("--verify-timeout", a.verify_timeout, "time limit of the static verifier per file (seconds)")->capture_default_str();
   cmd->callback([] {
     std::vector<std::string> files;
+    bool bad = false;
+    auto add = [&](const std::filesystem::path& f) {  // only regular files: not a dangling link, a loop, a directory
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(f, ec)) files.push_back(f.string());
+      else { std::cerr << f.string() << ": error: not a readable regular file\n"; bad = true; }
+    };
     for (const auto& p : paths) {
-      if (std::filesystem::is_directory(p)) {
-        for (const auto& e : std::filesystem::directory_iterator(p))
-          if (e.path().extension() == ".sched") files.push_back(e.path().string());
+      std::error_code ec;
+      if (std::filesystem::is_directory(p, ec)) {
+        for (const auto& e : std::filesystem::directory_iterator(p, ec))
+          if (e.path().extension() == ".sched") add(e.path());
       } else {
-        files.push_back(p);
+        add(p);
       }
     }
+    if (bad) set_exit(kBadInput);
     std::sort(files.begin(), files.end());
     nlohmann::json all = nlohmann::json::array();
     int agree = 0, differ = 0, unexpected = 0;

@@ -1,5 +1,8 @@
-// The `sched` command. Exit codes (DESIGN.md): 0 clean, 1 a finding, 2 bad input, 3 inconclusive.
+// The `sched` command. Exit codes (driver/exit_codes.hpp): 0 clean, 1 a finding, 2 bad input,
+// 3 inconclusive; 4 an internal error (a bug: an exception no command caught).
 #include <CLI/CLI.hpp>
+
+#include <iostream>
 
 #include "sched/version.hpp"
 
@@ -25,6 +28,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
+  } catch (const std::exception& e) {
+    // the last resort: every input error has its own message and exit 2; reaching this is a bug
+    std::cerr << "sched: internal error: " << e.what() << "\n"
+              << "  this is a bug in sched; please report it with the command line and the input files\n";
+    return 4;
   }
   return sched::cli::exit_code();
 }

@@ -1,6 +1,7 @@
 // The specification model's public API (model.hpp) and its random inputs; the parts are
 // listed in model_internal.hpp.
 #include "interpreter/model_internal.hpp"
+#include "interpreter/parallel.hpp"
 
 namespace sched {
 
@@ -83,12 +84,12 @@ std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vec
     std::unique_ptr<Model> model;
     std::shared_ptr<const Model::Compiled> code;
   };
-  tbb::enumerable_thread_specific<Worker> workers;
-  tbb::task_arena arena(threads > 0 ? threads : tbb::this_task_arena::max_concurrency());
+  par::PerThread<Worker> workers;
+  par::Arena arena(threads > 0 ? threads : par::max_concurrency());
   std::exception_ptr error;
   std::mutex error_mu;
   arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, rows, std::max<size_t>(1, rows / 64)), [&](const tbb::blocked_range<size_t>& r) {
+    par::parallel_for(0, static_cast<int64_t>(rows), std::max<int64_t>(1, static_cast<int64_t>(rows) / 64), [&](int64_t r_begin, int64_t r_end) {
       try {
         Worker& w = workers.local();
         if (!w.model) {
@@ -98,9 +99,9 @@ std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vec
         std::vector<Value> env(static_cast<size_t>(std::max(a.num_slots, 1)));
         std::vector<int64_t> lo(shape.size(), 0), hi(shape.size());
         for (size_t d = 0; d < shape.size(); ++d) hi[d] = shape[d] - 1;
-        if (!shape.empty()) { lo[0] = static_cast<int64_t>(r.begin()); hi[0] = static_cast<int64_t>(r.end()) - 1; }
+        if (!shape.empty()) { lo[0] = r_begin; hi[0] = r_end - 1; }
         w.model->precompute(*w.code, a.idx_slots, lo, hi);
-        for (size_t row = r.begin(); row != r.end(); ++row) {
+        for (size_t row = static_cast<size_t>(r_begin); row != static_cast<size_t>(r_end); ++row) {
           for (size_t c = 0; c < row_len; ++c) {
             size_t flat = row * row_len + c, rem = flat;
             for (size_t d = shape.size(); d-- > 0;) {

@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs (only those missing), then configures and
-# builds. Usage: scripts/setup.sh [release|asan]   (default: release)
+# builds one CMake preset (CMakePresets.json). Usage: scripts/setup.sh [PRESET]
+#   release (default) the tool, tests and benchmarks     build/release
+#   ci                the same with warnings as errors    build/release
+#   tool              the command and libraries only      build/tool
+#   asan              ASan + UBSan                        build/asan
+#   tsan              ThreadSanitizer (fast engine tests) build/tsan
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 kind="${1:-release}"
+case "$kind" in
+  release|ci|tool|asan|tsan) ;;
+  *) echo "setup: unknown preset '$kind' (release|ci|tool|asan|tsan)" >&2; exit 2 ;;
+esac
 
 pkgs=(cmake g++ make pkg-config python3 libisl-dev libgmp-dev libz3-dev libtbb-dev libbenchmark-dev
       librapidcheck-dev libgtest-dev libgmock-dev libcli11-dev libfmt-dev nlohmann-json3-dev)
@@ -32,10 +41,6 @@ if [ ${#opt_missing[@]} -gt 0 ] && [ "${SCHED_SKIP_OPTIONAL:-0}" != "1" ]; then
 fi
 
 jobs="$(nproc 2>/dev/null || echo 2)"
-case "$kind" in
-  release) dir="$here/build/release"; flags=(-DCMAKE_BUILD_TYPE=Release) ;;
-  asan)    dir="$here/build/asan"; flags=(-DCMAKE_BUILD_TYPE=Debug -DSCHED_SANITIZE=ON -DSCHED_BUILD_BENCH=OFF) ;;
-  *) echo "setup: unknown build kind '$kind' (release|asan)" >&2; exit 2 ;;
-esac
-cmake -S "$here" -B "$dir" "${flags[@]}" >/dev/null
-cmake --build "$dir" -j "$jobs"
+cd "$here"
+cmake --preset "$kind" >/dev/null
+cmake --build --preset "$kind" -j "$jobs"
