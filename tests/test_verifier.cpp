@@ -275,3 +275,16 @@ TEST(Verifier, IsolatedQueriesAnswerFailOrAreKilled) {
   // the parent's context is untouched and still usable
   EXPECT_EQ(s.check(), z3::sat);
 }
+
+// Counterexamples that are points of parameter-only sets (a scalar written without annotation,
+// once in a loop that never runs) are read from the point's own space: the isl objects are built
+// through the API, and a point's parameters need not be in the order of the set it came from.
+TEST(Verifier, ParameterOnlyCounterexamplesAreRead) {
+  Loaded l = load_text(slurp(std::string(SCHED_TEST_DATA_DIR) + "/unannotated_scalar_writes.sched"), "scalar.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  Verdict v = verify_program(*l.program, Options{});
+  ASSERT_EQ(v.kind, Verdict::Kind::Refuted) << v.reason;
+  ASSERT_FALSE(v.problems.empty());
+  EXPECT_EQ(v.problems[0].rule, "unannotated write");
+  EXPECT_NE(v.problems[0].message.find("N = 1"), std::string::npos) << v.problems[0].message;
+}

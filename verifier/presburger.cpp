@@ -60,6 +60,14 @@ isl::pw_aff const_aff(isl::ctx ctx, int64_t v) {
                               ctx);
 }
 
+isl::set align(const isl::set& s, const std::vector<std::string>& declared) {
+  if (declared.empty()) return s;
+  isl_space* sp = isl_space_params_alloc(s.ctx().get(), static_cast<unsigned>(declared.size()));
+  for (size_t i = 0; i < declared.size() && sp; ++i)
+    sp = isl_space_set_dim_name(sp, isl_dim_param, static_cast<unsigned>(i), declared[i].c_str());
+  return checked<isl::set>(isl_set_align_params(s.copy(), sp), s.ctx());
+}
+
 isl::set all_params(isl::ctx ctx) { return isl::set::universe(params_space(ctx)); }
 isl::set no_params(isl::ctx ctx) { return isl::set::empty(params_space(ctx)); }
 
@@ -123,7 +131,15 @@ isl::pw_aff index(const Expr& e, const Names& n) {
 
 isl::set equality(const isl::pw_aff& x, const Expr& e, const Names& n) { return x.eq_set(index(e, n)); }
 
-isl::set condition(const Expr& e, const Names& n) {
+namespace {
+isl::set condition_of(const Expr& e, const Names& n);
+}  // namespace
+
+isl::set condition(const Expr& e, const Names& n) { return align(condition_of(e, n), n.declared); }
+
+namespace {
+isl::set condition_of(const Expr& e, const Names& n) {
+  auto condition = condition_of;
   switch (e.kind) {
     case ExprKind::BoolLit: return e.bval ? all_params(n.ctx) : no_params(n.ctx);
     case ExprKind::Unary:
@@ -154,8 +170,10 @@ isl::set condition(const Expr& e, const Names& n) {
   }
   not_affine(e, "not an affine condition");
 }
+}  // namespace
 
-isl::set tuple_set(isl::ctx ctx, const std::string& tuple, const std::vector<isl::pw_aff>& values, const Atom& atom) {
+isl::set tuple_set(isl::ctx ctx, const std::string& tuple, const std::vector<isl::pw_aff>& values, const Atom& atom,
+                   const std::vector<std::string>& declared) {
   isl::set s = all_params(ctx);
   std::vector<std::string> dims;
   for (size_t k = 0; k < values.size(); ++k) {
@@ -173,14 +191,14 @@ isl::set tuple_set(isl::ctx ctx, const std::string& tuple, const std::vector<isl
     }
   }
   if (raw) raw = isl_set_set_tuple_name(raw, tuple.c_str());
-  return checked<isl::set>(raw, ctx);
+  return align(checked<isl::set>(raw, ctx), declared);
 }
 
 isl::set tuple_set(isl::ctx ctx, const std::string& tuple, const std::vector<const Expr*>& idx, const Names& n,
                    const Atom& atom) {
   std::vector<isl::pw_aff> values;
   for (const Expr* e : idx) values.push_back(index(*e, n));
-  return tuple_set(ctx, tuple, values, atom);
+  return tuple_set(ctx, tuple, values, atom, n.declared);
 }
 
 isl::set point_set(isl::ctx ctx, const std::string& tuple, const std::vector<const Expr*>& idx, const Names& n) {

@@ -40,7 +40,12 @@ struct Names {
   isl::ctx ctx{nullptr};
   std::vector<std::string> params;               // Program::params order
   std::vector<std::optional<isl::pw_aff>> slots;  // local slot -> its value (nullopt: unbound)
+  std::vector<std::string> declared;             // every parameter in scope, in binding order
 };
+
+// `s` with its parameters in the order of `declared` first (then any other): isl's normal forms,
+// and so the shape of the verification conditions given to z3, depend on that order.
+isl::set align(const isl::set& s, const std::vector<std::string>& declared);
 
 // The parameter `name`, and the constant v, as functions of the parameters.
 isl::pw_aff param_aff(isl::ctx ctx, const std::string& name);
@@ -51,7 +56,7 @@ isl::set no_params(isl::ctx ctx);
 
 // An index expression of type Int (throws NotAffine outside the fragment).
 isl::pw_aff index(const Expr& e, const Names& n);
-// An index condition of type Bool: the parameter values where it holds.
+// An index condition of type Bool: the parameter values where it holds (aligned to n.declared).
 isl::set condition(const Expr& e, const Names& n);
 // { : x = ι }.
 isl::set equality(const isl::pw_aff& x, const Expr& e, const Names& n);
@@ -60,9 +65,10 @@ isl::set equality(const isl::pw_aff& x, const Expr& e, const Names& n);
 // atom, a set of parameter values in which xk is one more parameter (it then becomes the set's
 // dimension k, named __dk).
 using Atom = std::function<isl::set(const isl::pw_aff& x, const isl::pw_aff& value)>;
-isl::set tuple_set(isl::ctx ctx, const std::string& tuple, const std::vector<isl::pw_aff>& values, const Atom& atom);
+isl::set tuple_set(isl::ctx ctx, const std::string& tuple, const std::vector<isl::pw_aff>& values, const Atom& atom,
+                   const std::vector<std::string>& declared = {});
 isl::set tuple_set(isl::ctx ctx, const std::string& tuple, const std::vector<const Expr*>& idx, const Names& n,
-                   const Atom& atom);
+                   const Atom& atom);  // aligned to n.declared
 // { tuple[x0, ..., xn-1] : x0 = ι0 and ... }: the symbolic location / value of indices.
 isl::set point_set(isl::ctx ctx, const std::string& tuple, const std::vector<const Expr*>& idx, const Names& n);
 

@@ -23,6 +23,7 @@ Scope Scope::bind(int slot, const std::string& name) const {
   if (s.names.slots.size() <= static_cast<size_t>(slot)) s.names.slots.resize(static_cast<size_t>(slot) + 1);
   s.names.slots[static_cast<size_t>(slot)] = param_aff(ctx, name);
   s.declared.push_back(name);
+  s.names.declared.push_back(name);
   return s;
 }
 
@@ -89,7 +90,7 @@ struct LetBinding {
 LetBinding bind_let(const Expr& e, const Scope& s) {
   std::string x = s.fresh(e.name);
   Scope inner = s.bind(e.slot, x);
-  isl::set eq = equality(param_aff(s.ctx, x), *e.args[0], s.names);
+  isl::set eq = align(equality(param_aff(s.ctx, x), *e.args[0], s.names), inner.declared);
   return {x, std::move(inner), eq};
 }
 bool is_condition(const Expr& e) {

@@ -88,7 +88,8 @@ Generator::Result Generator::assign(const Cmd& c, const Env& env, const Heap* h)
     int id = t_.intern(node, n);
     std::vector<isl::pw_aff> loops;  // name[__d0, ...] : __dk = the k-th enclosing loop variable
     for (int k = 0; k < n; ++k) loops.push_back(param_aff(ctx_, env.loops[static_cast<size_t>(k)]));
-    t = isl::union_set(tuple_set(ctx_, t_.at(id).name, loops, [](const isl::pw_aff& x, const isl::pw_aff& v) { return x.eq_set(v); }));
+    t = isl::union_set(tuple_set(ctx_, t_.at(id).name, loops, [](const isl::pw_aff& x, const isl::pw_aff& v) { return x.eq_set(v); },
+                                 s.declared));
   } else {
     t = evaluate(*c.annot, s, nullptr);  // decompose(t)
     // Ĉ = ⟦e⟧_h = {decompose(t)}
@@ -107,7 +108,7 @@ Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h) {
   Env in = env;
   in.s = env.s.bind(c.slot, x);
   in.loops.push_back(x);
-  isl::set range = range_set(c, env.s.names, x);
+  isl::set range = align(range_set(c, env.s.names, x), in.s.declared);
   in.gamma = env.gamma.intersect(range);
   Result r;
   if (c.kind == CmdKind::For) {
@@ -119,7 +120,9 @@ Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h) {
       Heap dh = eval(*c.body, in, nullptr).dh;
       std::string z = in.s.fresh(c.name);
       Scope sz = env.s.bind(c.slot, z);
-      isl::set earlier = range_set(c, env.s.names, z).intersect(param_aff(ctx_, z).lt_set(param_aff(ctx_, x)));
+      std::vector<std::string> zx = sz.declared;
+      zx.push_back(x);
+      isl::set earlier = align(align(range_set(c, env.s.names, z), sz.declared).intersect(align(param_aff(ctx_, z).lt_set(param_aff(ctx_, x)), zx)), zx);
       before = update(*h, iterated_update(rename_param(dh, x, z), z, earlier));
       hin = &before;
     }
@@ -133,8 +136,10 @@ Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h) {
   if (h) {
     std::string y = in.s.fresh(c.name);
     Scope sy = env.s.bind(c.slot, y);
-    isl::set pair = range.intersect(range_set(c, env.s.names, y))
-                        .intersect(param_aff(ctx_, x).ne_set(param_aff(ctx_, y)))
+    std::vector<std::string> xy = sy.declared;
+    xy.push_back(x);
+    isl::set pair = range.intersect(align(range_set(c, env.s.names, y), sy.declared))
+                        .intersect(align(param_aff(ctx_, x).ne_set(param_aff(ctx_, y)), xy))
                         .intersect(env.gamma);
     Locs wx = b.dh.domain();
     // rw-safe(x, ι, dom(Δh), R): no location written by x and read by y ≠ x.
@@ -206,7 +211,7 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h) {
       std::string x = env.s.fresh(c.name);
       Env in = env;
       in.s = env.s.bind(c.slot, x);
-      isl::set eq = equality(param_aff(ctx_, x), *c.value, env.s.names);
+      isl::set eq = align(equality(param_aff(ctx_, x), *c.value, env.s.names), in.s.declared);
       in.gamma = env.gamma.intersect(eq);
       Result r = eval(*c.body, in, h);
       return {project_param(r.dh.intersect_params(eq), x), project_param(r.reads.intersect_params(eq), x)};
@@ -221,7 +226,7 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h) {
       in.boxes.insert_or_assign(c.id, box(env, tuple, ptrs(c.idx)));
       if (h) {
         for (const auto& d : c.idx) {  // U-ALLOCATE: a negative size is stuck
-          isl::set bad = index(*d, env.s.names).lt_set(const_aff(ctx_, 0)).intersect(env.gamma);
+          isl::set bad = align(index(*d, env.s.names).lt_set(const_aff(ctx_, 0)), env.s.declared).intersect(env.gamma);
           if (!bad.is_empty())
             fail("negative size", d->loc, fmt::format("the size '{}' of '{}' can be negative", print_expr(*d), c.name), bad, env);
         }
@@ -245,6 +250,7 @@ Generated Generator::run() {
   for (const auto& pd : p_.params) {
     env.s.names.params.push_back(pd.name);
     env.s.declared.push_back(pd.name);
+    env.s.names.declared.push_back(pd.name);
     used_.insert(pd.name);
   }
   env.s.arrays.resize(static_cast<size_t>(p_.num_array_ids));
@@ -262,7 +268,7 @@ Generated Generator::run() {
       isl::pw_aff size = index(*d, env.s.names);
       g = g.intersect(size.ge_set(const_aff(ctx_, 0)).unite(size.domain().complement()));
     }
-  env.gamma = g;
+  env.gamma = align(g, env.s.declared);
   out_.context = env.gamma;
   for (size_t a = 0; a < p_.arrays.size(); ++a) env.boxes.emplace(static_cast<int>(a), box(env, env.s.arrays[a], ptrs(p_.arrays[a].dims)));
 

@@ -134,7 +134,15 @@ Problem from_finding(const Finding& f, const Program& p) {
   pr.loc = f.loc;
   isl::point pt = small_point(f.where);
   // the point's own parameter order (intersections may realign parameters)
-  auto names = param_names(isl::manage(isl_set_from_point(pt.copy())));
+  std::vector<std::string> names;
+  if (isl_space* sp = isl_point_get_space(pt.get())) {
+    int n = static_cast<int>(isl_space_dim(sp, isl_dim_param));
+    for (int i = 0; i < n; ++i) {
+      const char* nm = isl_space_get_dim_name(sp, isl_dim_param, static_cast<unsigned>(i));
+      names.push_back(nm ? nm : "");
+    }
+    isl_space_free(sp);
+  }
   std::map<std::string, int64_t> val;
   for (size_t i = 0; i < names.size(); ++i) val[names[i]] = coord(pt, isl_dim_param, static_cast<int>(i));
   for (const auto& pd : p.params) pr.params.emplace_back(pd.name, val.count(pd.name) ? val[pd.name] : 0);
