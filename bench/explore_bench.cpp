@@ -15,7 +15,7 @@ static void BM_Explore(benchmark::State& state) {
   bool reduction = state.range(2) != 0;
   std::string text = fmt::format("array a : i32[{}, {}];\npar i < {} {{ for k < {} {{ a[i, k] := i + k }} }}\n", threads, steps, threads, steps);
   Loaded l = load_text(text, "par.sched");
-  RunSetup init;
+  Memory init;
   if (!prepare_run(*l.program, {}, ModelOptions{}, init).ok()) { state.SkipWithError("setup"); return; }
   ExploreOptions o;
   o.reduction = reduction;
@@ -40,7 +40,7 @@ BENCHMARK(BM_Explore)->Args({3, 3, 0})->Args({3, 3, 1})->Args({4, 3, 0})->Args({
 static void BM_ExploreRandom(benchmark::State& state) {
   std::string text = "array a : f32[64, 64];\npar i < 64 { for k < 64 { a[i, k] := f32(i) * 0.5 + f32(k) } }\n";
   Loaded l = load_text(text, "par.sched");
-  RunSetup init;
+  Memory init;
   if (!prepare_run(*l.program, {}, ModelOptions{}, init).ok()) { state.SkipWithError("setup"); return; }
   ExploreOptions o;
   o.strategy = Strategy::Random;

@@ -22,7 +22,7 @@ struct Case {
 
 struct Prepared {
   std::optional<Program> program;
-  RunSetup init;
+  Memory init;
 };
 
 Prepared prepare(const Case& c, std::string& err) {
@@ -48,7 +48,7 @@ void timed(benchmark::State& state, const Case& c, Engine engine) {
   uint64_t steps = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    RunSetup st = pr.init;
+    Memory st = pr.init;
     state.ResumeTiming();
     Outcome o = engine(*pr.program, st, steps);
     if (!o.ok()) { state.SkipWithError(o.message.c_str()); return; }
@@ -57,7 +57,7 @@ void timed(benchmark::State& state, const Case& c, Engine engine) {
 }
 
 void BM_Fast(benchmark::State& state, const Case& c, bool check, int threads) {
-  timed(state, c, [&](const Program& p, RunSetup& st, uint64_t& steps) {
+  timed(state, c, [&](const Program& p, Memory& st, uint64_t& steps) {
     FastOptions fo;
     fo.check_races = check;
     fo.threads = threads;
@@ -69,7 +69,7 @@ void BM_Fast(benchmark::State& state, const Case& c, bool check, int threads) {
 }
 
 void BM_Reference(benchmark::State& state, const Case& c) {
-  timed(state, c, [&](const Program& p, RunSetup& st, uint64_t& steps) {
+  timed(state, c, [&](const Program& p, Memory& st, uint64_t& steps) {
     EngineStats es;
     ReferenceOptions ro;
     ro.max_steps = UINT64_MAX;

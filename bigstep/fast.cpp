@@ -6,7 +6,7 @@
 
 namespace sched {
 
-Outcome run_fast(const Program& p, RunSetup& state, const FastOptions& opts, FastStats* stats) {
+Outcome run_fast(const Program& p, Memory& state, const FastOptions& opts, FastStats* stats) {
   using namespace fast;
   if (!p.typed) return Outcome::make(OutcomeKind::Error, {}, "internal: the program is not type-checked");
   Shared sh(p, opts);
@@ -61,9 +61,9 @@ Outcome run_fast(const Program& p, RunSetup& state, const FastOptions& opts, Fas
   st.par_instances = sh.par_instances.load();
   st.replays = sh.replays.load();
   st.kernel_runs = sh.kernel_runs.load();
-  st.kernel_bails = sh.kernel_bails.load();
-  st.kernel_spec_runs = sh.kernel_spec_runs.load();
-  st.kernel_spec_bails = sh.kernel_spec_bails.load();
+  st.kernel_handovers = sh.kernel_handovers.load();
+  st.kernel_specialised_runs = sh.kernel_specialised_runs.load();
+  st.kernel_specialised_handovers = sh.kernel_specialised_handovers.load();
   if (result.ok() && sh.deferred) result = std::move(*sh.deferred);
   if (!result.ok()) {
     result.data["steps"] = st.steps;

@@ -46,13 +46,13 @@ struct FastStats {
   uint64_t par_instances = 0; // parallel loop instances run
   uint64_t replays = 0;       // loop instances replayed exactly after a flagged cell or a stuck iteration
   uint64_t kernel_runs = 0;   // loop nests run as register code
-  uint64_t kernel_bails = 0;  // statements a kernel handed to the nodes (a failure or an unusual value)
-  uint64_t kernel_spec_runs = 0;   // kernel runs of the specialised version (guards proven on entry)
-  uint64_t kernel_spec_bails = 0;  // hand-overs among kernel_bails from the specialised version
+  uint64_t kernel_handovers = 0;  // statements a kernel handed to the nodes (a failure or an unusual value)
+  uint64_t kernel_specialised_runs = 0;   // kernel runs of the specialised version (guards proven on entry)
+  uint64_t kernel_specialised_handovers = 0;  // hand-overs among kernel_handovers from the specialised version
 };
 
 // Runs the body of a type-checked program on `state` (the initial memory from prepare_run).
 // On Ok, `state` holds the final memory. Any other outcome leaves it unspecified.
-Outcome run_fast(const Program& p, RunSetup& state, const FastOptions& opts = {}, FastStats* stats = nullptr);
+Outcome run_fast(const Program& p, Memory& state, const FastOptions& opts = {}, FastStats* stats = nullptr);
 
 }  // namespace sched

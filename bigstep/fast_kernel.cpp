@@ -1,5 +1,5 @@
 // Loop-nest kernels (bigstep/fast_kernel.hpp): the machine that runs their register code
-// (the compiler: fast_kernel_compile.cpp; entry proofs and dead lets: fast_kernel_spec.cpp).
+// (the compiler: fast_kernel_compile.cpp; entry proofs and dead lets: fast_kernel_specialise.cpp).
 #include "bigstep/fast_kernel.hpp"
 
 #include <algorithm>
@@ -296,10 +296,10 @@ void KernelNode::run(Ctx& cx) const {
   Range ranges[kMaxFixed];
   // the specialised version when its assumptions hold on this run's box, else the general one
   const Version* v = &gen_;
-  if (!spec_.code.empty() && fixed_ranges(spec_.fixed, r, ranges) && bind(cx, spec_, bd) &&
-      init_boxes(spec_, r, bd, box, ranges, spec_.fixed.size()) && spec_holds(spec_, r, ranges, spec_.fixed.size())) {
-    v = &spec_;
-    sh_.kernel_spec_runs.fetch_add(1, std::memory_order_relaxed);
+  if (!specialised_.code.empty() && fixed_ranges(specialised_.fixed, r, ranges) && bind(cx, specialised_, bd) &&
+      init_boxes(specialised_, r, bd, box, ranges, specialised_.fixed.size()) && specialised_holds(specialised_, r, ranges, specialised_.fixed.size())) {
+    v = &specialised_;
+    sh_.kernel_specialised_runs.fetch_add(1, std::memory_order_relaxed);
   } else {
     if (!bind(cx, gen_, bd)) return node_->exec(cx);
     if (fixed_ranges(gen_.fixed, r, ranges)) init_boxes(gen_, r, bd, box, ranges, gen_.fixed.size());
@@ -530,13 +530,13 @@ bail : {
   // the statement's node decides: it gets stuck as the reference does, or completes it; the
   // environment first receives the nest's variables in scope (U-LET, U-FOR bindings)
   const Stmt& s = stmts_[ip->stmt];
-  sh_.kernel_bails.fetch_add(1, std::memory_order_relaxed);
-  if (v == &spec_) sh_.kernel_spec_bails.fetch_add(1, std::memory_order_relaxed);
+  sh_.kernel_handovers.fetch_add(1, std::memory_order_relaxed);
+  if (v == &specialised_) sh_.kernel_specialised_handovers.fetch_add(1, std::memory_order_relaxed);
   for (const Binding& b : s.scope) {
     Value x;
     x.type = b.type;
     x.defined = true;
-    // a let the specialised version left out: its form, exact on this run (spec_holds)
+    // a let the specialised version left out: its form, exact on this run (specialised_holds)
     if (!v->drop_lin.empty() && v->drop_lin[b.reg] != kNone) x.defined = eval_dim(lins_[v->drop_lin[b.reg]], r, r[b.reg].i);
     x.u = r[b.reg].u;
     cx.env[static_cast<size_t>(b.slot)] = x;

@@ -1,6 +1,6 @@
 // The kernels' code (internal to fast_kernel*.cpp): registers, instructions, affine forms,
 // accesses, and the two versions of a nest's code. fast_kernel.cpp compiles and runs them;
-// fast_kernel_spec.cpp holds what a kernel run decides on entry (the ranges of fixed loops,
+// fast_kernel_specialise.cpp holds what a kernel run decides on entry (the ranges of fixed loops,
 // box streams, the proofs of the specialised version) and the dead-let pass of that version.
 #pragma once
 #include <cstdint>
@@ -174,7 +174,7 @@ inline bool is_access(uint8_t op) { return op <= kSt9 || op == kAccF || op == kA
 // A nest's compiled form (fast_kernel_compile.cpp fills it, fast_kernel.cpp runs it).
 struct Code {
   Version gen_;   // the general version
-  Version spec_;  // the specialised version (empty code: none)
+  Version specialised_;  // the specialised version (empty code: none)
   std::vector<Stmt> stmts_;
   std::vector<Acc> accs_;
   std::vector<Dim> lins_;  // kLinear's forms
@@ -196,7 +196,7 @@ int ctype_index(Type t);
 // the nest has something the kernels do not run or is too large.
 bool compile_kernel(const Cmd& loop, CNode* root, const KernelSource& src, Code& out);
 
-// ---- fast_kernel_spec.cpp ----
+// ---- fast_kernel_specialise.cpp ----
 
 // The range of the fixed loop whose variable is `reg`, or null.
 const Range* find_range(const Range* ranges, size_t nr, uint32_t reg);
@@ -210,7 +210,7 @@ bool form_range(const Form& f, const R* r, const Range* ranges, size_t nr, int64
 bool fixed_ranges(const std::vector<FixedLoop>& loops, const R* r, Range* out);
 
 // Whether every guard and proof of the specialised version holds on the box.
-bool spec_holds(const Version& v, const R* r, const Range* ranges, size_t nr);
+bool specialised_holds(const Version& v, const R* r, const Range* ranges, size_t nr);
 
 // Removes from v.code the kLinear instructions of `candidates` whose register nothing kept
 // reads (a box access reads no subscript register: the specialised version runs only when

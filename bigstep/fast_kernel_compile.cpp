@@ -81,7 +81,7 @@ class KernelCompiler {
   std::vector<size_t> reg_depth_;   // by register: the loops around where it changes (0: set on entry only)
   bool ok_ = true;
   Version* v_ = nullptr;  // the version being compiled
-  bool spec_ = false;     // it is the specialised one
+  bool specialised_ = false;     // it is the specialised one
   size_t guards_ = 0;     // conditions the specialised version leaves out
   std::vector<DroppedLet> lets_;  // lets it may leave out
 
@@ -166,8 +166,8 @@ bool KernelCompiler::fits() const {
 void KernelCompiler::specialise(const Cmd& loop) {
   size_t regs = k_.reg_type_.size(), accs = k_.accs_.size(), stmts = k_.stmts_.size(), lins = k_.lins_.size(),
          loops = k_.loop_streams_.size(), consts = k_.consts_.size(), inputs = k_.inputs_.size();
-  v_ = &k_.spec_;
-  spec_ = true;
+  v_ = &k_.specialised_;
+  specialised_ = true;
   v_->acc_begin = static_cast<uint32_t>(accs);
   cmd(loop, root_);
   emit(Ins{kEnd});
@@ -177,7 +177,7 @@ void KernelCompiler::specialise(const Cmd& loop) {
   if (ok_ && fits() && (guards_ > 0 || dropped)) return;
   // nothing to leave out (or too large): the general version only
   ok_ = true;
-  k_.spec_ = Version{};
+  k_.specialised_ = Version{};
   k_.reg_type_.resize(regs);
   reg_depth_.resize(regs);
   k_.accs_.resize(accs);
@@ -572,7 +572,7 @@ void KernelCompiler::cmd(const Cmd& c, CNode* node) {
     }
     case CmdKind::If: {  // U-IF-TRUE, U-IF-FALSE
       uint16_t st = stmt(c, node);
-      if (spec_) {  // U-IF-TRUE on every run of the specialised version: the condition is proven
+      if (specialised_) {  // U-IF-TRUE on every run of the specialised version: the condition is proven
         std::vector<Guard> gs;
         std::vector<Form> proofs;
         if (guard(*c.value, gs, proofs)) {
@@ -612,7 +612,7 @@ void KernelCompiler::cmd(const Cmd& c, CNode* node) {
       Form f;
       if (fresh && linear(*c.value, src_.sh.params, src_.opaque, l) && expand(dim(l), f, nullptr))
         let_form_[v] = std::move(f);  // an affine let: streams see through it
-      if (spec_ && let_form_.count(v) && fixed(let_form_[v]) && !v_->code.empty() && v_->code.back().op == kLinear &&
+      if (specialised_ && let_form_.count(v) && fixed(let_form_[v]) && !v_->code.empty() && v_->code.back().op == kLinear &&
           v_->code.back().d == v) {
         DroppedLet d{v, v_->code.back().c, {}};
         if (operand_forms(k_.lins_[d.lin], d.proofs)) lets_.push_back(std::move(d));  // unless something reads it

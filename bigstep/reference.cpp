@@ -39,7 +39,7 @@ struct View {
   const DMem* delta = nullptr;
   int alloc_id = -1;                 // an `allocate` layer: array id ...
   const std::vector<int64_t>* alloc_shape = nullptr;  // ... and shape
-  const RunSetup* base = nullptr;    // the root: global arrays
+  const Memory* base = nullptr;    // the root: global arrays
 };
 
 // ℓ ∈ dom(μ), and μ(ℓ).
@@ -72,7 +72,7 @@ void update(DMem& into, const DMem& later) {
 
 class Engine {
  public:
-  Engine(const Program& p, RunSetup& st, const ReferenceOptions& o, EngineStats& s) : p_(p), st_(st), o_(o), stats_(s) {
+  Engine(const Program& p, Memory& st, const ReferenceOptions& o, EngineStats& s) : p_(p), st_(st), o_(o), stats_(s) {
     array_names_.resize(static_cast<size_t>(p.num_array_ids));
     array_types_.resize(static_cast<size_t>(p.num_array_ids));
     for (size_t i = 0; i < p.arrays.size(); ++i) { array_names_[i] = p.arrays[i].name; array_types_[i] = p.arrays[i].elem; }
@@ -88,7 +88,7 @@ class Engine {
 
  private:
   const Program& p_;
-  RunSetup& st_;
+  Memory& st_;
   const ReferenceOptions& o_;
   EngineStats& stats_;
   std::vector<Value> env_;  // ℰ: loop and let variables by slot (parameters come from st_)
@@ -347,7 +347,7 @@ class Engine {
 
 }  // namespace
 
-Outcome run_reference(const Program& p, RunSetup& state, const ReferenceOptions& opts, EngineStats* stats) {
+Outcome run_reference(const Program& p, Memory& state, const ReferenceOptions& opts, EngineStats* stats) {
   EngineStats local;
   EngineStats& s = stats ? *stats : local;
   if (!p.typed) return Outcome::make(OutcomeKind::Error, {}, "internal: the program is not type-checked");

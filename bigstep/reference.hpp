@@ -34,6 +34,6 @@ struct EngineStats {
 
 // Runs the body of a type-checked program on `state` (the initial memory from prepare_run).
 // On Ok, `state` holds the final memory μ ▷ δμ. Any other outcome leaves it unspecified.
-Outcome run_reference(const Program& p, RunSetup& state, const ReferenceOptions& opts = {}, EngineStats* stats = nullptr);
+Outcome run_reference(const Program& p, Memory& state, const ReferenceOptions& opts = {}, EngineStats* stats = nullptr);
 
 }  // namespace sched

@@ -44,7 +44,7 @@ void register_explore(CLI::App& app) {
     if (!inst) { std::cerr << "error: " << err << "\n"; set_exit(kBadInput); return; }
     Diagnostics where(p.file);
     if (!inst->prepared.ok()) { std::cerr << inst->prepared.render(where); set_exit(kBadInput); return; }
-    const RunSetup& st = inst->initial;
+    const Memory& st = inst->initial;
     o.strategy = strategy == "leftmost" ? Strategy::Leftmost : strategy == "random" ? Strategy::Random
                  : strategy == "pct" ? Strategy::Pct : Strategy::Exhaustive;
     o.reduction = !no_reduction;

@@ -133,7 +133,7 @@ std::shared_ptr<NativeKernel> build_native(const Program& p, std::string& error)
   return k;
 }
 
-Outcome run_native(const Program& p, RunSetup& st, const NativeKernel& k) {
+Outcome run_native(const Program& p, Memory& st, const NativeKernel& k) {
   // typed buffers from the initial memory (⊥ as 0)
   std::vector<std::vector<unsigned char>> bufs(st.arrays.size());
   std::vector<void*> ptrs;

@@ -38,6 +38,6 @@ double run_timing_driver(const std::string& exe, const std::vector<int64_t>& par
 // Runs the kernel on `state` (the initial memory from prepare_run); on return `state` holds
 // the final memory (⊥ cells of non-input arrays become the values the kernel left, 0 when
 // unwritten). Returns Ok, OutOfBounds or Error (with the statement).
-Outcome run_native(const Program& p, RunSetup& state, const NativeKernel& k);
+Outcome run_native(const Program& p, Memory& state, const NativeKernel& k);
 
 }  // namespace sched

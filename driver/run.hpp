@@ -49,7 +49,7 @@ struct Instance {
   std::vector<int64_t> params;  // by parameter id
   ModelOptions model;           // seed and .npy data of the input tensors
   Outcome prepared;             // the set-up's outcome: Ok, or the reason the instance is refused
-  RunSetup initial;             // the initial memory (when prepared is Ok)
+  Memory initial;             // the initial memory (when prepared is Ok)
   double inputs_seconds = 0;    // time spent building it
 };
 
@@ -86,7 +86,7 @@ struct EngineRun {
                                     // off on the reference engine): `outcome` says why
   Outcome outcome;               // the engine's outcome, then the comparison (when asked and ok)
   bool compared = false;         // the outputs were compared with the specification
-  RunSetup final;                // the final memory
+  Memory final;                // the final memory
   uint64_t digest = 0;           // of the output arrays (⊥ distinct from every value), when the engine ran ok
   bool outputs_defined = false;  // ... and every output cell was written
   std::string summary;           // "N assignment(s) in S s, ..." for people

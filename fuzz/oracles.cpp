@@ -80,7 +80,7 @@ CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& para
         r.inconclusive = true;
         return;
       }
-      const RunSetup& st = at.initial;
+      const Memory& st = at.initial;
       driver::RunOptions ro = plain;
       ro.max_steps = set.max_steps;
       driver::EngineRun ref = driver::run(driver::Engine::Reference, at, ro);

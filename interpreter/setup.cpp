@@ -38,7 +38,7 @@ size_t flat_index(const std::vector<int64_t>& shape, const std::vector<int64_t>&
 }
 
 Outcome prepare_run(const Program& p, const std::vector<int64_t>& params, const ModelOptions& model,
-                    RunSetup& setup, const SetupLimits& limits) {
+                    Memory& setup, const SetupLimits& limits) {
   setup.params = params;
   setup.arrays.clear();
   if (const Expr* a = failed_assumption(p, params)) {
@@ -82,7 +82,7 @@ Outcome prepare_run(const Program& p, const std::vector<int64_t>& params, const 
   return Outcome::make(OutcomeKind::Ok, {}, "ready");
 }
 
-Outcome compare_outputs(const Program& p, const RunSetup& st, const ModelOptions& model, size_t max_report, int threads) {
+Outcome compare_outputs(const Program& p, const Memory& st, const ModelOptions& model, size_t max_report, int threads) {
   size_t bad = 0, checked = 0;
   Outcome o = Outcome::make(OutcomeKind::Ok, {}, "");
   nlohmann::json cells = nlohmann::json::array();

@@ -20,7 +20,9 @@ struct ArrayState {
   size_t size() const { return cells.size(); }
 };
 
-struct RunSetup {
+// A run's memory: the parameter values and every global array (μ of the thesis, with the
+// parameters it is run at).
+struct Memory {
   std::vector<int64_t> params;
   std::vector<ArrayState> arrays;  // by global array id
 };
@@ -33,11 +35,11 @@ struct SetupLimits {
 // Fills `setup`. Returns Ok, or Error for a failed assumption / a negative or undefined size /
 // a model error / an array over the cell limit.
 Outcome prepare_run(const Program& p, const std::vector<int64_t>& params, const ModelOptions& model,
-                    RunSetup& setup, const SetupLimits& limits = {});
+                    Memory& setup, const SetupLimits& limits = {});
 
 // Compares every output array with its tensor expression (bit for bit; ⊥ never matches).
 // Returns Ok or Mismatch listing the first `max_report` differing cells and the count.
-Outcome compare_outputs(const Program& p, const RunSetup& final_state, const ModelOptions& model,
+Outcome compare_outputs(const Program& p, const Memory& final_state, const ModelOptions& model,
                         size_t max_report = 5, int threads = 0);
 
 // "a[1, 2]" for people.

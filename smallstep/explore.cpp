@@ -110,7 +110,7 @@ bool reads_memory(const Expr* e) {
 
 class Machine {
  public:
-  Machine(const Program& p, const RunSetup& init) : p_(p), init_(init) {
+  Machine(const Program& p, const Memory& init) : p_(p), init_(init) {
     names_.resize(static_cast<size_t>(p.num_array_ids));
     for (size_t i = 0; i < p.arrays.size(); ++i) names_[i] = p.arrays[i].name;
     index(*p.body);
@@ -165,7 +165,7 @@ class Machine {
 
  private:
   const Program& p_;
-  const RunSetup& init_;
+  const Memory& init_;
   std::vector<std::string> names_;
   std::unordered_map<const sched::Cmd*, bool> pure_;  // a control command whose expressions read no array
   const ThreadPath* only_ = nullptr;
@@ -460,7 +460,7 @@ uint64_t mix(uint64_t h, uint64_t x) {
 
 struct Recorder {
   const Machine& m;
-  const RunSetup& init;
+  const Memory& init;
   ExploreResult& r;
   std::map<uint64_t, size_t> by_digest;
 
@@ -527,7 +527,7 @@ std::optional<std::vector<ThreadPath>> parse_schedule(const std::string& text) {
   return out;
 }
 
-ExploreResult explore(const Program& p, const RunSetup& init, const ExploreOptions& o) {
+ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions& o) {
   ExploreResult r;
   auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };

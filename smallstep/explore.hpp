@@ -67,6 +67,6 @@ struct ExploreResult {
 };
 
 // Explores `p` from the initial memory `init` (prepare_run).
-ExploreResult explore(const Program& p, const RunSetup& init, const ExploreOptions& o);
+ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions& o);
 
 }  // namespace sched

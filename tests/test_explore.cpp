@@ -19,7 +19,7 @@ namespace {
 
 struct Both {
   Outcome big;
-  RunSetup final_big;
+  Memory final_big;
   ExploreResult small;
 };
 
@@ -31,7 +31,7 @@ Both run_both(const std::string& text, const std::vector<std::string>& params, E
   std::vector<std::string> errs;
   auto ps = bind_params(*l.program, params, errs);
   EXPECT_TRUE(ps);
-  RunSetup init;
+  Memory init;
   EXPECT_TRUE(prepare_run(*l.program, *ps, ModelOptions{}, init).ok());
   b.final_big = init;
   b.big = run_reference(*l.program, b.final_big);

@@ -17,7 +17,7 @@ namespace {
 
 struct Ran {
   Outcome outcome;
-  RunSetup state;
+  Memory state;
   FastStats stats;
 };
 
@@ -25,7 +25,7 @@ struct Engines {
   std::optional<Program> program;
   std::vector<int64_t> params;
   ModelOptions mo;
-  RunSetup init;
+  Memory init;
   bool ready = false;
   bool kernels = true;
   bool specialise = true;
@@ -222,7 +222,7 @@ TEST(Fast, KernelsAgreeWithTheReferenceOnEveryExample) {
   EXPECT_GT(runs, 20u);
 }
 
-// Specialised kernels (fast_kernel_spec.cpp): conv without padding runs every window
+// Specialised kernels (fast_kernel_specialise.cpp): conv without padding runs every window
 // specialised (its guard holds everywhere); with padding that skips the padded taps with an
 // `if`, the interior runs specialised and the border general. Both give the reference's memory, as does the general version alone.
 TEST(Fast, SpecialisedKernelsRunOnTheInteriorOfPaddedConvolutions) {
@@ -239,13 +239,13 @@ TEST(Fast, SpecialisedKernelsRunOnTheInteriorOfPaddedConvolutions) {
     ASSERT_EQ(ref.outcome.kind, OutcomeKind::Ok) << c.file;
     Ran spec = en.fast(2, true, false);
     expect_same(ref, spec, std::string(c.file) + " (specialised)");
-    EXPECT_GT(spec.stats.kernel_spec_runs, 0u) << c.file;
-    if (c.all_specialised) EXPECT_EQ(spec.stats.kernel_spec_runs, spec.stats.kernel_runs) << c.file;
-    else EXPECT_LT(spec.stats.kernel_spec_runs, spec.stats.kernel_runs) << c.file;
+    EXPECT_GT(spec.stats.kernel_specialised_runs, 0u) << c.file;
+    if (c.all_specialised) EXPECT_EQ(spec.stats.kernel_specialised_runs, spec.stats.kernel_runs) << c.file;
+    else EXPECT_LT(spec.stats.kernel_specialised_runs, spec.stats.kernel_runs) << c.file;
     en.specialise = false;
     Ran general = en.fast(2, true, false);
     expect_same(ref, general, std::string(c.file) + " (general only)");
-    EXPECT_EQ(general.stats.kernel_spec_runs, 0u);
+    EXPECT_EQ(general.stats.kernel_specialised_runs, 0u);
   }
 }
 
@@ -358,14 +358,14 @@ TEST(Fast, KernelsHandUnusualStatementsToTheNodes) {
       Ran f = en.fast(threads, true, false);
       expect_same(ref, f, c.text);
       EXPECT_GT(f.stats.kernel_runs, 0u) << c.text;
-      EXPECT_EQ(f.stats.kernel_bails > 0, c.handed_over) << c.text;
+      EXPECT_EQ(f.stats.kernel_handovers > 0, c.handed_over) << c.text;
     }
   }
   // the step budget inside a kernel: inconclusive
   Engines en("array a : i32[4];\nfor k < 1000 { a[k % 4] := k }\n");
   Ran f = en.fast(1, true, false, 100);
   EXPECT_EQ(f.outcome.kind, OutcomeKind::Inconclusive) << joined(f.outcome);
-  EXPECT_GT(f.stats.kernel_bails, 0u);
+  EXPECT_GT(f.stats.kernel_handovers, 0u);
 }
 
 // A nested `par` under an outer one of a single iteration runs in parallel (Ctx::spread):

@@ -66,7 +66,7 @@ void build_planted(const fs::path& so, const fs::path& marker) {
 Outcome run_it(const Program& p, std::shared_ptr<NativeKernel>& k, std::string& err) {
   k = build_native(p, err);
   if (!k) return Outcome::make(OutcomeKind::Error, {}, err);
-  RunSetup st;
+  Memory st;
   EXPECT_TRUE(prepare_run(p, {5}, {}, st).ok());
   return run_native(p, st, *k);
 }

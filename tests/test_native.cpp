@@ -20,9 +20,9 @@ size_t compare_engines(const std::string& text, const std::vector<std::string>& 
   if (l.stage != LoadStage::Ok) return 0;
   std::vector<std::string> errs;
   auto ps = bind_params(*l.program, params, errs);
-  RunSetup init;
+  Memory init;
   EXPECT_TRUE(prepare_run(*l.program, *ps, mo, init).ok());
-  RunSetup ref = init, nat = init;
+  Memory ref = init, nat = init;
   Outcome r = run_reference(*l.program, ref);
   EXPECT_TRUE(r.ok()) << r.message;
   std::string err;
@@ -159,7 +159,7 @@ static Outcome run_native_text(const std::string& text, int64_t param, std::stri
   Loaded l = load_text(text, "t.sched");
   EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
   if (l.stage != LoadStage::Ok) return Outcome::make(OutcomeKind::Error, {}, "does not type-check");
-  RunSetup st;
+  Memory st;
   EXPECT_TRUE(prepare_run(*l.program, {param}, ModelOptions{}, st).ok());
   std::string err;
   auto k = build_native(*l.program, err);

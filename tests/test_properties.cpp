@@ -184,7 +184,7 @@ TEST(Properties, ReferenceEngineIsTotalAndDeterministic) {
     Loaded l = load_generated(g);
     std::vector<int64_t> params = draw_params(*l.program, 5);
     ModelOptions mo = draw_model_options();
-    auto once = [&](RunSetup& st) {
+    auto once = [&](Memory& st) {
       Model m(*l.program, params, mo);
       Outcome o = prepare_run(*l.program, params, mo, st);
       if (!o.ok()) return o;
@@ -193,7 +193,7 @@ TEST(Properties, ReferenceEngineIsTotalAndDeterministic) {
       ro.max_steps = 20000;
       return run_reference(*l.program, st, ro);
     };
-    RunSetup a, b;
+    Memory a, b;
     Outcome oa = once(a), ob = once(b);
     outcomes[std::string(outcome_name(oa.kind))]++;
     RC_ASSERT(oa.kind == ob.kind);
@@ -222,9 +222,9 @@ TEST(Properties, SmallStepAgreesWithBigStep) {
     ++cases;
     Loaded l = load_generated(g);
     std::vector<int64_t> params(l.program->params.size(), 2);
-    RunSetup init;
+    Memory init;
     if (!prepare_run(*l.program, params, ModelOptions{}, init).ok()) return;
-    RunSetup big = init;
+    Memory big = init;
     ReferenceOptions ro;
     ro.max_steps = 5000;
     Outcome o = run_reference(*l.program, big, ro);
@@ -269,9 +269,9 @@ TEST(Properties, NativeAgreesWithTheReferenceBitForBit) {
     ++cases;
     Loaded l = load_generated(g);
     std::vector<int64_t> params(l.program->params.size(), *rc::gen::inRange<int64_t>(1, 4));
-    RunSetup init;
+    Memory init;
     if (!prepare_run(*l.program, params, ModelOptions{}, init).ok()) return;
-    RunSetup ref = init, nat = init;
+    Memory ref = init, nat = init;
     ReferenceOptions ro;
     ro.max_steps = 20000;
     if (!run_reference(*l.program, ref, ro).ok()) return;  // races, errors: natively undefined
@@ -298,8 +298,8 @@ namespace {
 
 // The fast engine with `fo` from `init` against the reference's outcome `o` and final memory
 // `ref`: the same outcome, and the same words and position for a finding or the same memory.
-FastStats fast_matches(const Program& p, const RunSetup& init, const Outcome& o, const RunSetup& ref, const FastOptions& fo) {
-  RunSetup st = init;
+FastStats fast_matches(const Program& p, const Memory& init, const Outcome& o, const Memory& ref, const FastOptions& fo) {
+  Memory st = init;
   FastStats fs;
   Outcome f = run_fast(p, st, fo, &fs);
   RC_ASSERT(f.kind == o.kind);
@@ -319,7 +319,7 @@ FastStats fast_matches(const Program& p, const RunSetup& init, const Outcome& o,
 // `params` with a drawn model seed; the reference must decide.
 struct Referenced {
   Loaded l;
-  RunSetup init, ref;
+  Memory init, ref;
   Outcome o;
 };
 Referenced reference_of(const std::string& text, const char* file, const std::vector<int64_t>& params) {
@@ -339,7 +339,7 @@ Referenced reference_of(const std::string& text, const char* file, const std::ve
 }
 
 // Without race checks a program the reference accepts computes the same memory.
-void fast_matches_unchecked(const Program& p, const RunSetup& init, const RunSetup& ref) {
+void fast_matches_unchecked(const Program& p, const Memory& init, const Memory& ref) {
   FastOptions fo;
   fo.threads = 2;
   fo.check_races = false;
@@ -365,9 +365,9 @@ TEST(Properties, FastKernelsAgreeWithTheReference) {
     Loaded l = load_generated(g);
     std::vector<int64_t> params = draw_params(*l.program, 8);
     ModelOptions mo = draw_model_options();
-    RunSetup init;
+    Memory init;
     if (!prepare_run(*l.program, params, mo, init).ok()) return;
-    RunSetup ref = init;
+    Memory ref = init;
     ReferenceOptions ro;
     ro.max_steps = 1'000'000;
     Outcome o = run_reference(*l.program, ref, ro);
@@ -380,9 +380,9 @@ TEST(Properties, FastKernelsAgreeWithTheReference) {
       fo.specialise = threads != 0;
       FastStats fs = fast_matches(*l.program, init, o, ref, fo);
       kernels = kernels || fs.kernel_runs > 0;
-      handover = handover || fs.kernel_bails > 0;
-      spec = spec || fs.kernel_spec_runs > 0;
-      spec_handover = spec_handover || fs.kernel_spec_bails > 0;
+      handover = handover || fs.kernel_handovers > 0;
+      spec = spec || fs.kernel_specialised_runs > 0;
+      spec_handover = spec_handover || fs.kernel_specialised_handovers > 0;
     }
     if (o.ok()) {
       ++ok;
@@ -462,7 +462,7 @@ allocate xs : {0}[N, N] {{
     Referenced r = reference_of(text, "window.sched", {*rc::gen::inRange<int64_t>(1, 9), *rc::gen::inRange<int64_t>(1, 4),
                                                      *rc::gen::inRange<int64_t>(0, 9), *rc::gen::inRange<int64_t>(0, 9)});
     const Loaded& l = r.l;
-    const RunSetup &init = r.init, &ref = r.ref;
+    const Memory &init = r.init, &ref = r.ref;
     const Outcome& o = r.o;
     bool spec = false, general = false, handed = false;
     for (bool sp : {true, false})
@@ -472,11 +472,11 @@ allocate xs : {0}[N, N] {{
         fo.specialise = sp;
         FastStats fs = fast_matches(*l.program, init, o, ref, fo);
         if (sp) {
-          spec = spec || fs.kernel_spec_runs > 0;
-          general = general || fs.kernel_runs > fs.kernel_spec_runs;
-          handed = handed || fs.kernel_spec_bails > 0;
+          spec = spec || fs.kernel_specialised_runs > 0;
+          general = general || fs.kernel_runs > fs.kernel_specialised_runs;
+          handed = handed || fs.kernel_specialised_handovers > 0;
         } else {
-          RC_ASSERT(fs.kernel_spec_runs == 0u);
+          RC_ASSERT(fs.kernel_specialised_runs == 0u);
         }
       }
     if (o.ok()) fast_matches_unchecked(*l.program, init, ref);
@@ -532,7 +532,7 @@ par i < N {{
     ++cases;
     Referenced r = reference_of(text, "vec.sched", {*rc::gen::inRange<int64_t>(1, 9), *rc::gen::inRange<int64_t>(0, 3)});
     const Loaded& l = r.l;
-    const RunSetup &init = r.init, &ref = r.ref;
+    const Memory &init = r.init, &ref = r.ref;
     const Outcome& o = r.o;
     // one tuple per written array (the neighbour j + 1 is the written cell when writing at j + 1), c = 1
     bool shaped = write <= 1 && (read <= 1 || write == 1);
@@ -577,10 +577,10 @@ TEST(Properties, FastEngineAgreesWithTheReference) {
     Loaded l = load_generated(g);
     std::vector<int64_t> params = draw_params(*l.program, 6);
     ModelOptions mo = draw_model_options();
-    RunSetup init;
+    Memory init;
     if (!prepare_run(*l.program, params, mo, init).ok()) return;
     ++compared;
-    RunSetup ref = init;
+    Memory ref = init;
     Model m(*l.program, params, mo);
     ReferenceOptions ro;
     ro.annotations = &m;
@@ -648,7 +648,7 @@ TEST(Properties, VerifierVerdictsAgreeWithTheBigStepSemantics) {
     vo.smt.timeout_ms = 2000;
     vo.smt.refute_ms = 1000;
     verify::Verdict v = verify::verify_program(p, vo);
-    auto run = [&](const std::vector<int64_t>& params, RunSetup& st, ModelOptions& mo) -> std::optional<Outcome> {
+    auto run = [&](const std::vector<int64_t>& params, Memory& st, ModelOptions& mo) -> std::optional<Outcome> {
       bool prepared = false;
       Outcome o = test::reference_run(p, params, mo, st, 1'000'000, &prepared);
       if (!prepared || o.kind == OutcomeKind::Inconclusive) return std::nullopt;
@@ -656,7 +656,7 @@ TEST(Properties, VerifierVerdictsAgreeWithTheBigStepSemantics) {
     };
     std::vector<int64_t> params = draw_params(p, 6);
     ModelOptions mo = draw_model_options();
-    RunSetup st;
+    Memory st;
     auto o = run(params, st, mo);
     if (v.kind == verify::Verdict::Kind::Verified) {
       ++verified;
@@ -669,7 +669,7 @@ TEST(Properties, VerifierVerdictsAgreeWithTheBigStepSemantics) {
           continue;
         std::vector<int64_t> ps;
         for (const auto& [n, val] : pr.params) ps.push_back(val);
-        RunSetup s2;
+        Memory s2;
         ModelOptions m2;
         auto o2 = run(ps, s2, m2);
         if (!o2) continue;

@@ -17,7 +17,7 @@ namespace {
 
 struct Ran {
   Outcome outcome;
-  RunSetup state;
+  Memory state;
 };
 
 Ran run_text(const std::string& text, const std::vector<std::string>& params = {}, bool strict = false, bool annotations = true,

@@ -46,7 +46,7 @@ Outcome run_text(const std::string& text, int64_t size) {
   Loaded l = load_text(text, "lowered.sched");
   if (l.stage != LoadStage::Ok) return Outcome{};
   std::vector<int64_t> params(l.program->params.size(), size);
-  RunSetup st;
+  Memory st;
   return test::reference_run(*l.program, params, ModelOptions{}, st, 20'000'000);
 }
 

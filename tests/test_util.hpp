@@ -64,7 +64,7 @@ inline std::string joined(const Outcome& o) {
 // sizes), the reference engine checking every annotation in the model, then the outputs.
 // `prepared` (optional) tells whether the setup accepted the parameters; if not, its outcome is
 // returned.
-inline Outcome reference_run(const Program& p, const std::vector<int64_t>& params, const ModelOptions& mo, RunSetup& st,
+inline Outcome reference_run(const Program& p, const std::vector<int64_t>& params, const ModelOptions& mo, Memory& st,
                              uint64_t max_steps, bool* prepared = nullptr) {
   driver::Instance inst = driver::make_instance(p, params, mo);
   if (prepared) *prepared = inst.prepared.ok();

@@ -30,7 +30,7 @@ struct Ctx {
 Outcome replay(const Program& p, const std::vector<std::pair<std::string, int64_t>>& params) {
   std::vector<int64_t> ps;
   for (const auto& [n, v] : params) ps.push_back(v);
-  RunSetup st;
+  Memory st;
   return sched::test::reference_run(p, ps, ModelOptions{}, st, 50'000'000);
 }
 
@@ -161,7 +161,7 @@ TEST(Verifier, SkippedPaddedTapsNeedInductionAndAreUnknownNotRefuted) {
   Verdict v = verify_program(*l.program, o);
   EXPECT_EQ(v.kind, Verdict::Kind::Unknown) << render(v, *l.program, path, true);
   EXPECT_NE(v.reason.find("48:19"), std::string::npos) << v.reason;  // the guarded accumulation
-  RunSetup st;
+  Memory st;
   EXPECT_TRUE(sched::test::reference_run(*l.program, {1, 2, 3, 9, 8, 3, 3}, ModelOptions{}, st, 50'000'000).ok());
 }
 

@@ -54,7 +54,7 @@ bool fixed_ranges(const std::vector<FixedLoop>& loops, const R* r, Range* out) {
   return true;
 }
 
-bool spec_holds(const Version& v, const R* r, const Range* ranges, size_t nr) {
+bool specialised_holds(const Version& v, const R* r, const Range* ranges, size_t nr) {
   int64_t lo, hi;
   for (size_t i = 0; i < nr; ++i)
     if (ranges[i].lo > ranges[i].hi) return false;  // simpler: the general version runs
