@@ -1,6 +1,7 @@
 // `sched explore`: the interleavings of the small-step semantics (Fig 4.6).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -26,15 +27,17 @@ void register_explore(CLI::App& app) {
       ->check(CLI::IsMember({"leftmost", "random", "pct", "exhaustive"}))
       ->capture_default_str();
   cmd->add_option("--runs", o.runs, "executions for leftmost, random and pct")->capture_default_str();
-  cmd->add_option("--pct-depth", o.pct_depth, "PCT bug depth d (d - 1 priority change points)")->capture_default_str();
+  cmd->add_option("--pct-depth", o.pct_depth, "PCT bug depth d (d - 1 priority change points), 1 to 10,000")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
   cmd->add_option("--max-steps", o.max_steps, "bound on the steps of one execution")->capture_default_str();
   cmd->add_option("--max-executions", o.max_executions, "bound on executions (exhaustive)")->capture_default_str();
-  cmd->add_option("--timeout", o.timeout_seconds, "bound on seconds")->capture_default_str();
+  cmd->add_option("--timeout", o.timeout_seconds, "bound on seconds")->check(positive_seconds())->capture_default_str();
   cmd->add_flag("--no-reduction", no_reduction, "exhaustive search without sleep sets (every interleaving)");
   cmd->add_option("--replay", replay, "follow this schedule (as printed: thread paths such as '0 1.2 -')");
   cmd->add_flag("--json", json, "print one JSON object");
-  cmd->footer("Exit codes: 0 deterministic, 1 nondeterministic, 2 bad input, 3 inconclusive (a bound was reached, or a "
-              "sampling strategy found no nondeterminism).");
+  cmd->footer("Exit codes: 0 deterministic, 1 nondeterministic or stuck in some interleaving, 2 bad input, 3 inconclusive "
+              "(a bound was reached, or a sampling strategy found no nondeterminism).");
   cmd->callback([] {
     Loaded l = load_file(file);
     if (l.stage != LoadStage::Ok) { std::cerr << l.diagnostics; set_exit(kBadInput); return; }
@@ -55,6 +58,8 @@ void register_explore(CLI::App& app) {
     }
     ExploreResult r = explore(p, st, o);
     int code = driver::exit_code_of_exploration(r.verdict);
+    // stuck in an interleaving (out of bounds, an error) is a finding, as `sched run` says
+    if (std::any_of(r.finals.begin(), r.finals.end(), [](const FinalState& f) { return f.stuck; })) code = kFinding;
     if (json) {
       nlohmann::json j;
       j["file"] = file;

@@ -2,6 +2,8 @@
 // programs (fuzz/campaign.hpp).
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -23,6 +25,7 @@ double parse_duration(const std::string& s) {
   } catch (...) {
     return -1;
   }
+  if (!std::isfinite(v) || v <= 0) return -1;  // nan, inf, 0 and negative durations are bad input
   std::string unit = s.substr(used);
   if (unit.empty() || unit == "s") return v;
   if (unit == "m" || unit == "min") return v * 60;
@@ -50,9 +53,15 @@ void register_fuzz(CLI::App& app) {
   cmd->add_option("--shard", shard, "run the indices i = I mod N only (I/N), to split a campaign across machines")->capture_default_str();
   cmd->add_option("--oracles", oracles, "comma-separated subset of: model,reference,fast,explore,verify,native (default: all)");
   cmd->add_option("--native-every", o.native_every, "run the native oracle (a C++ compile) on every n-th case; 0: never")->capture_default_str();
-  cmd->add_option("--verify-timeout", o.oracles.verify_timeout_s, "seconds for the verifier on one case")->capture_default_str();
-  cmd->add_option("--case-timeout", o.case_timeout_s, "seconds before a case's process is killed (counted inconclusive)")->capture_default_str();
-  cmd->add_option("--reduce-time", o.reduce_seconds, "seconds to reduce a finding (delta debugging); 0: keep it whole")->capture_default_str();
+  cmd->add_option("--verify-timeout", o.oracles.verify_timeout_s, "seconds for the verifier on one case")
+      ->check(positive_seconds())
+      ->capture_default_str();
+  cmd->add_option("--case-timeout", o.case_timeout_s, "seconds before a case's process is killed (counted inconclusive)")
+      ->check(positive_seconds())
+      ->capture_default_str();
+  cmd->add_option("--reduce-time", o.reduce_seconds, "seconds to reduce a finding (delta debugging); 0: keep it whole")
+      ->check(non_negative_seconds())
+      ->capture_default_str();
   cmd->add_option("--out", o.out_dir, "directory for findings, undetected examples, summary.json and summary.md ('' for none)")->capture_default_str();
   cmd->add_option("--merge", merge, "merge the summary.json files of shards into one summary (runs nothing)");
   cmd->add_option("--print-case", print_case, "print case I of --seed (its program and parameters) and exit");

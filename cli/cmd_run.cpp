@@ -191,7 +191,9 @@ void register_check(CLI::App& app) {
   cmd->add_option("--seed", a.seed, "seed of the random input data")->capture_default_str();
   cmd->add_option("--threads", a.threads, "threads for the specification model (0: all cores)")->capture_default_str();
   cmd->add_flag("--json", json, "print one JSON object");
-  cmd->add_option("--verify-timeout", a.verify_timeout, "time limit of the static verifier per file (seconds)")->capture_default_str();
+  cmd->add_option("--verify-timeout", a.verify_timeout, "time limit of the static verifier per file (seconds)")
+      ->check(positive_seconds())
+      ->capture_default_str();
   cmd->callback([] {
     std::vector<std::string> files;
     bool bad = false;

@@ -24,7 +24,7 @@ void register_verify(CLI::App& app) {
   cmd->add_option("FILE", files, "programs to verify")->required()->check(CLI::ExistingFile);
   cmd->add_option("--float", floats, "floats in the VCs: real (exact reals, the thesis' choice), ieee (z3 floating point, bit for bit), uninterpreted (only equal expressions are equal)")
       ->check(CLI::IsMember({"real", "ieee", "uninterpreted"}));
-  cmd->add_option("--timeout", timeout, "time limit per file in seconds (reached: unknown)")->check(CLI::PositiveNumber);
+  cmd->add_option("--timeout", timeout, "time limit per file in seconds (reached: unknown)")->check(positive_seconds());
   cmd->add_flag("--json", json, "one JSON object per file on stdout (\"verdict\": verified|refuted|unknown)");
   cmd->add_option("--smt2", smt2, "write every z3 query as SMT-LIB2 into this directory");
   cmd->add_flag("--show-vcs", show_vcs, "list every verification condition with its status");

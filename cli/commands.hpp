@@ -15,6 +15,11 @@ using driver::kClean;
 using driver::kFinding;
 using driver::kInconclusive;
 
+// Option validators: a finite number of seconds > 0 (NaN, infinities, 0 and negatives are bad
+// input, exit 2), and the same where 0 means "none".
+const CLI::Validator& positive_seconds();
+const CLI::Validator& non_negative_seconds();
+
 // Records a result's exit code; the command exits with the worst (driver::worse).
 void set_exit(int code);
 int exit_code();

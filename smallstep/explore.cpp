@@ -518,8 +518,8 @@ std::optional<std::vector<ThreadPath>> parse_schedule(const std::string& text) {
       std::istringstream parts(w);
       std::string n;
       while (std::getline(parts, n, '.')) {
-        if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
-        p.push_back(std::stoi(n));
+        if (n.empty() || n.size() > 9 || n.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+        p.push_back(std::stoi(n));  // at most 9 digits: fits an int
       }
     }
     out.push_back(std::move(p));
