@@ -38,11 +38,9 @@ void register_verify(CLI::App& app) {
         worst = driver::worse(worst, kBadInput);
         continue;
       }
-      verify::Options o;
-      o.timeout_s = timeout;
+      verify::Options o = verify::Options::within(timeout);
       o.smt.floats = floats == "ieee" ? verify::FloatMode::Ieee
                      : floats == "uninterpreted" ? verify::FloatMode::Uninterpreted : verify::FloatMode::Real;
-      o.smt.timeout_ms = static_cast<unsigned>(timeout * 1000);
       if (!smt2.empty()) o.smt.smt2_dir = files.size() > 1 ? smt2 + "/" + std::filesystem::path(f).stem().string() : smt2;
       verify::Verdict v = verify::verify_program(*l.program, o);
       if (json) std::cout << verify::to_json(v, *l.program, f).dump() << "\n";

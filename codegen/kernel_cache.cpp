@@ -91,6 +91,23 @@ std::optional<std::filesystem::path> open_cache(std::string& error) {
   return dir;
 }
 
+bool write_private(const std::filesystem::path& file, const std::string& text, std::string& error) {
+  auto tmp = std::filesystem::path(file.string() + fmt::format(".{}.tmp", getpid()));
+  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) { error = fmt::format("cannot write {}: {}", tmp.string(), std::strerror(errno)); return false; }
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t w = write(fd, text.data() + done, text.size() - done);
+    if (w <= 0) { close(fd); error = "cannot write " + tmp.string(); return false; }
+    done += static_cast<size_t>(w);
+  }
+  if (close(fd) != 0) { error = "cannot write " + tmp.string(); return false; }
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) { error = "cannot write " + file.string(); return false; }
+  return true;
+}
+
 std::filesystem::path sum_path(const std::filesystem::path& file) { return file.string() + ".sum"; }
 
 CacheEntry::~CacheEntry() {
@@ -127,16 +144,7 @@ bool record_entry(const std::filesystem::path& file, const std::filesystem::path
   if (fd < 0) { error = fmt::format("cannot read {}: {}", file.string(), std::strerror(errno)); return false; }
   std::string sum = content_sum(fd);
   close(fd);
-  auto tmp = std::filesystem::path(sum_path(file).string() + ".tmp");
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << sum << "\n";
-    if (!out.flush()) { error = "cannot write " + tmp.string(); return false; }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, sum_path(final_name), ec);
-  if (ec) { error = "cannot write " + sum_path(final_name).string(); return false; }
-  return true;
+  return write_private(sum_path(final_name), sum + "\n", error);
 }
 
 }  // namespace sched

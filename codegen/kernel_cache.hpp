@@ -44,6 +44,10 @@ void open_entry(const std::filesystem::path& file, CacheEntry& entry);
 // Records the content sum of a freshly compiled `file` (before it is renamed into place).
 bool record_entry(const std::filesystem::path& file, const std::filesystem::path& final_name, std::string& error);
 
+// Writes `file` anew, readable by this user only: a temporary name of this process, never
+// through a link, then renamed into place (a reader sees the old content or the new, whole).
+bool write_private(const std::filesystem::path& file, const std::string& text, std::string& error);
+
 // The path of an entry's sum file.
 std::filesystem::path sum_path(const std::filesystem::path& file);
 

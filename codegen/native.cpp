@@ -37,24 +37,6 @@ uint64_t fnv(const std::string& s, uint64_t h = 1469598103934665603ULL) {
 #endif
 const char* const kCompiler = SCHED_NATIVE_CXX;
 
-// Writes a new file readable by this user only (replacing an old one, never through a link).
-bool write_private(const std::filesystem::path& file, const std::string& text, std::string& error) {
-  auto tmp = std::filesystem::path(file.string() + fmt::format(".{}.tmp", getpid()));
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) { error = fmt::format("cannot write {}: {}", tmp.string(), std::strerror(errno)); return false; }
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t w = write(fd, text.data() + done, text.size() - done);
-    if (w <= 0) { close(fd); error = "cannot write " + tmp.string(); return false; }
-    done += static_cast<size_t>(w);
-  }
-  if (close(fd) != 0) { error = "cannot write " + tmp.string(); return false; }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) { error = "cannot write " + file.string(); return false; }
-  return true;
-}
-
 // Runs argv without a shell; stderr goes to `log`, stdout to `out`. Returns the exit status (or -1).
 int spawn(const std::vector<std::string>& argv, const std::string& log, const std::string& out = "/dev/null") {
   posix_spawn_file_actions_t fa;

@@ -85,9 +85,9 @@ CheckRow check_file(const std::string& path, const std::string& text, const Chec
       EngineRun fast = run(Engine::Fast, *inst, ro);
       row.result.oracles.push_back(oracle_run("fast", fast, true));
       row.fast_json = json_of(fast);
-      if (fast.outcome.kind != model.outcome.kind ||
-          (!fast.outcome.ok() && fast.outcome.to_json(where) != model.outcome.to_json(where)))
-        row.report += "  fast engine: " + fast.outcome.render(where);
+      const OracleRun& fm = row.result.oracles.front();  // the model's
+      const OracleRun& ff = row.result.oracles.back();
+      if (ff.status != fm.status || ff.words != fm.words) row.report += "  fast engine: " + fast.outcome.render(where);
       if (model.outcome.ok()) {
         RunOptions no;
         no.threads = opts.threads;
@@ -96,17 +96,8 @@ CheckRow check_file(const std::string& path, const std::string& text, const Chec
         if (!nat.outcome.ok()) row.report += nat.outcome.render(where);
       }
     }
-    verify::Options vo;
-    vo.timeout_s = opts.verify_timeout;
-    vo.smt.timeout_ms = static_cast<unsigned>(opts.verify_timeout * 1000);
-    verify::Verdict vd = verify::verify_program(p, vo);
-    OracleRun v;
-    v.name = "verify";
-    v.status = verify::verdict_word(vd.kind);
-    v.flagged = vd.kind == verify::Verdict::Kind::Refuted;
-    v.inconclusive = vd.kind == verify::Verdict::Kind::Unknown;
-    v.seconds = vd.seconds;
-    row.result.oracles.push_back(v);
+    verify::Verdict vd = verify::verify_program(p, verify::Options::within(opts.verify_timeout));
+    row.result.oracles.push_back(oracle_run(vd));
     if (vd.kind != verify::Verdict::Kind::Verified) row.report += verify::render(vd, p, path, false);
   }
   row.judgement = judge(row.result, e);

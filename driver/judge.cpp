@@ -12,6 +12,19 @@ nlohmann::json OracleRun::to_json() const {
   return j;
 }
 
+OracleRun oracle_run(const verify::Verdict& v) {
+  OracleRun o;
+  o.name = "verify";
+  o.status = verify::verdict_word(v.kind);
+  o.flagged = v.kind == verify::Verdict::Kind::Refuted;
+  o.inconclusive = v.kind == verify::Verdict::Kind::Unknown;
+  o.seconds = v.seconds;
+  if (o.flagged && !v.problems.empty())
+    o.detail = fmt::format("{}:{}: {}: {}", v.problems[0].loc.line, v.problems[0].loc.col, v.problems[0].rule, v.problems[0].message);
+  if (o.inconclusive) o.detail = v.reason;
+  return o;
+}
+
 const OracleRun* CaseResult::find(const std::string& n) const {
   for (const auto& o : oracles)
     if (o.name == n) return &o;

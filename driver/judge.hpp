@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "driver/run.hpp"
+#include "verifier/verify.hpp"
 
 namespace sched::driver {
 
@@ -60,6 +61,10 @@ struct OracleRun {
 // The oracle run of an engine run: the status is its outcome's name (an instance whose set-up
 // failed is an `error` for every engine); an engine that cannot run the program is a crash.
 OracleRun oracle_run(const std::string& name, const EngineRun& r, bool spec_checked);
+
+// The verifier's oracle run: verified, refuted (flagged, the first problem as its detail) or
+// unknown (inconclusive, the reason as its detail).
+OracleRun oracle_run(const verify::Verdict& v);
 
 struct CaseResult {
   std::string load_error;   // the program does not load: its diagnostics

@@ -21,15 +21,6 @@ std::string_view engine_name(Engine e) {
   return "?";
 }
 
-std::string_view races_name(Races r) {
-  switch (r) {
-    case Races::Thesis: return "thesis";
-    case Races::Strict: return "strict";
-    case Races::Off: return "off";
-  }
-  return "?";
-}
-
 Instance make_instance(const Program& p, std::vector<int64_t> params, ModelOptions model, const SetupLimits& limits,
                        Phases* phases) {
   Instance inst;

@@ -42,7 +42,6 @@ std::string_view engine_name(Engine e);  // "reference" "fast" "native"
 // Race semantics: the thesis' δμ-compatibility (covered races allowed), ω-compatibility
 // (strict: every race; the reference engine checks it) or none (the fast engine unchecked).
 enum class Races { Thesis, Strict, Off };
-std::string_view races_name(Races r);  // "thesis" "strict" "off"
 
 struct Instance {
   const Program* program = nullptr;

@@ -121,15 +121,7 @@ CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& para
     }));
   if (set.has("verify"))
     res.oracles.push_back(timed("verify", [&](OracleRun& r) {
-      verify::Options vo;
-      vo.timeout_s = set.verify_timeout_s;
-      vo.smt.timeout_ms = static_cast<unsigned>(set.verify_timeout_s * 1000);
-      verify::Verdict v = verify::verify_program(p, vo);
-      r.status = verify::verdict_word(v.kind);
-      r.flagged = v.kind == verify::Verdict::Kind::Refuted;
-      r.inconclusive = v.kind == verify::Verdict::Kind::Unknown;
-      if (r.flagged && !v.problems.empty()) r.detail = fmt::format("{}:{}: {}: {}", v.problems[0].loc.line, v.problems[0].loc.col, v.problems[0].rule, v.problems[0].message);
-      if (r.inconclusive) r.detail = v.reason;
+      r = driver::oracle_run(verify::verify_program(p, verify::Options::within(set.verify_timeout_s)));
     }));
   if (set.has("native") && native) engine("native", driver::Engine::Native, native_run);
   return res;

@@ -17,12 +17,6 @@ std::string_view outcome_name(OutcomeKind k) {
   return "?";
 }
 
-int outcome_exit_code(OutcomeKind k) {
-  if (k == OutcomeKind::Ok) return 0;
-  if (k == OutcomeKind::Inconclusive) return 3;
-  return 1;
-}
-
 std::string Outcome::render(const Diagnostics& where) const {
   std::string out;
   if (kind == OutcomeKind::Ok) out = fmt::format("ok: {}\n", message);

@@ -11,8 +11,6 @@ namespace sched {
 enum class OutcomeKind { Ok, Race, OutOfBounds, Error, Mismatch, Annotation, Inconclusive };
 
 std::string_view outcome_name(OutcomeKind k);  // "ok", "race", "out-of-bounds", ...
-// Exit code of a command reporting this outcome (DESIGN.md): 0 ok, 1 finding, 3 inconclusive.
-int outcome_exit_code(OutcomeKind k);
 
 struct Outcome {
   OutcomeKind kind = OutcomeKind::Ok;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "driver/exit_codes.hpp"
 #include "bigstep/reference.hpp"
 #include "interpreter/params.hpp"
 #include "tests/test_util.hpp"
@@ -136,7 +137,7 @@ TEST(Reference, StuckEvaluationsAreReported) {
 TEST(Reference, StepBoundIsInconclusiveNeverOk) {
   Ran r = run_text("array a : i32[];\nfor i < 1000 { a[] := i }\n", {}, false, true, 100);
   EXPECT_EQ(r.outcome.kind, OutcomeKind::Inconclusive);
-  EXPECT_EQ(outcome_exit_code(r.outcome.kind), 3);
+  EXPECT_EQ(driver::exit_code(r.outcome.kind), driver::kInconclusive);
 }
 
 TEST(Reference, AnnotationsAreCheckedAfterOtherFindings) {

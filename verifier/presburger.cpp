@@ -139,18 +139,17 @@ isl::set condition(const Expr& e, const Names& n) { return align(condition_of(e,
 
 namespace {
 isl::set condition_of(const Expr& e, const Names& n) {
-  auto condition = condition_of;
   switch (e.kind) {
     case ExprKind::BoolLit: return e.bval ? all_params(n.ctx) : no_params(n.ctx);
     case ExprKind::Unary:
-      if (e.uop == UnOp::Not) return condition(*e.args[0], n).complement();
+      if (e.uop == UnOp::Not) return condition_of(*e.args[0], n).complement();
       break;
     case ExprKind::Binary:
-      if (e.bop == BinOp::And) return condition(*e.args[0], n).intersect(condition(*e.args[1], n));
-      if (e.bop == BinOp::Or) return condition(*e.args[0], n).unite(condition(*e.args[1], n));
+      if (e.bop == BinOp::And) return condition_of(*e.args[0], n).intersect(condition_of(*e.args[1], n));
+      if (e.bop == BinOp::Or) return condition_of(*e.args[0], n).unite(condition_of(*e.args[1], n));
       if (is_comparison(e.bop)) {
         if (e.args[0]->type == Type::Bool) {  // equality of two conditions
-          isl::set a = condition(*e.args[0], n), b = condition(*e.args[1], n);
+          isl::set a = condition_of(*e.args[0], n), b = condition_of(*e.args[1], n);
           isl::set same = a.intersect(b).unite(a.complement().intersect(b.complement()));
           if (e.bop == BinOp::Eq) return same;
           if (e.bop == BinOp::Ne) return same.complement();
@@ -161,11 +160,11 @@ isl::set condition_of(const Expr& e, const Names& n) {
       break;
     case ExprKind::Call:
       if (e.fn == Builtin::Select) {
-        isl::set c = condition(*e.args[0], n);
-        return c.intersect(condition(*e.args[1], n)).unite(c.complement().intersect(condition(*e.args[2], n)));
+        isl::set c = condition_of(*e.args[0], n);
+        return c.intersect(condition_of(*e.args[1], n)).unite(c.complement().intersect(condition_of(*e.args[2], n)));
       }
       break;
-    case ExprKind::Let: return condition(*e.args[1], with_slot(n, e.slot, index(*e.args[0], n)));
+    case ExprKind::Let: return condition_of(*e.args[1], with_slot(n, e.slot, index(*e.args[0], n)));
     default: break;
   }
   not_affine(e, "not an affine condition");

@@ -21,6 +21,13 @@ struct Options {
   SmtOptions smt;
   double timeout_s = 60;            // whole verification
   unsigned long isl_max_ops = 50'000'000;  // isl's operation budget (exceeded: unknown)
+  // Default options with a time limit of `seconds` for the whole verification and each z3 query.
+  static Options within(double seconds) {
+    Options o;
+    o.timeout_s = seconds;
+    o.smt.timeout_ms = static_cast<unsigned>(seconds * 1000);
+    return o;
+  }
 };
 
 struct Problem {                     // one failed condition

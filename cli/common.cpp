@@ -1,0 +1,42 @@
+// What every subcommand shares (commands.hpp): the exit code and the option validators.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "cli/commands.hpp"
+
+namespace sched::cli {
+
+static int g_exit = 0;
+void set_exit(int code) { g_exit = driver::worse(g_exit, code); }
+
+namespace {
+CLI::Validator seconds_validator(bool zero_ok) {
+  return CLI::Validator(
+      [zero_ok](std::string& text) -> std::string {
+        double v = 0;
+        size_t used = 0;
+        try {
+          v = std::stod(text, &used);
+        } catch (...) {
+          used = 0;
+        }
+        if (used != text.size() || !std::isfinite(v) || v < 0 || (v == 0 && !zero_ok))
+          return fmt::format("expected a finite number of seconds {}, got '{}'", zero_ok ? ">= 0" : "> 0", text);
+        return "";
+      },
+      zero_ok ? "SECONDS>=0" : "SECONDS>0");
+}
+}  // namespace
+
+const CLI::Validator& positive_seconds() {
+  static const CLI::Validator v = seconds_validator(false);
+  return v;
+}
+const CLI::Validator& non_negative_seconds() {
+  static const CLI::Validator v = seconds_validator(true);
+  return v;
+}
+int exit_code() { return g_exit; }
+
+}  // namespace sched::cli
