@@ -1,8 +1,8 @@
 // Lowering (lower.hpp): compute and storage levels, bounds inference, loop nests with the
 // schedule applied, and the annotated stores.
 //
-// Index expressions are built in isl syntax (floor((e)/k), mod) and printed in SCHED syntax
-// through simplify_index, which also simplifies them under the assumptions.
+// Bounds are index expressions (index.hpp), printed in SCHED syntax once, at emission, through
+// isl (simplified under the assumptions and the ranges of the enclosing loops).
 #include "scheduler/lower.hpp"
 
 #include <fmt/format.h>
@@ -26,13 +26,13 @@ struct Error {
 };
 
 struct Interval {
-  std::string lo, hi;  // inclusive, isl syntax
+  Index lo, hi;  // inclusive
 };
 
 // A loop of a stage, innermost first in Stage::dims.
 struct Dim {
   std::string name;
-  std::string min = "0", extent;  // isl syntax
+  Index min = 0, extent;
   enum class Kind { For, Par, Vec, Unroll } kind = Kind::For;
   bool rvar = false;
 };
@@ -40,13 +40,16 @@ struct Dim {
 // A variable defined from loop variables by split or fuse.
 struct Let {
   enum class Kind { Split, Shift, FuseIn, FuseOut } kind;
-  std::string var, base, a, b;  // Split/Shift: var = base + a * k + b (Shift: base + min(a * k, ext - k) + b); Fuse: a is the fused loop
+  std::string var;
+  Index base;
+  std::string a, b;  // Split/Shift: var = base + a * k + b (Shift: base + min(a * k, ext - k) + b); Fuse: a is the fused loop
   long long k = 1;
-  std::string ext;  // Shift: the extent of the split loop
+  Index ext;  // Shift: the extent of the split loop
 };
 
 struct Guard {
-  std::string var, base, ext;  // var < base + ext
+  std::string var;
+  Index base, ext;  // var < base + ext
 };
 
 struct Stage {
@@ -88,10 +91,11 @@ class Lowerer {
 
   static std::string lower_name(const std::string& n);
   std::string buffer(const Func& f) const;
-  std::string print(const std::string& isl, const std::string& context = "");
-  // The ranges of the loops of `st` at positions >= pos, as isl constraints.
-  static std::string loop_context(const Stage& st, size_t pos);
-  static std::string ext_of(const Interval& i);
+  // `e` in SCHED syntax, simplified under the assumptions and `facts` (memoised).
+  std::string print(const Index& e, const Facts& facts = {});
+  // The ranges of the loops of `st` at positions >= pos.
+  static Facts loop_context(const Stage& st, size_t pos);
+  static Index ext_of(const Interval& i);
 
   // ---- compute and storage levels, folds and bounds (directives of the pure stage) ----
   void decide_levels();
@@ -126,7 +130,6 @@ class Lowerer {
   // ---- stages: loops, then the directives ----
   Dim* find(Stage& st, const std::string& v, Loc loc);
   static std::string names(const Stage& st);
-  static bool constant(const std::string& s);
 
   void split(Stage& st, const std::string& x, const std::string& xo, const std::string& xi, long long k, const std::string& tail, Loc loc);
   void round_up(Stage& st, const std::string& x, long long k);
@@ -157,13 +160,13 @@ class Lowerer {
     }
   };
 
-  // `e` (isl syntax) at the previous iteration of loop `v`.
-  static std::string at_previous(const std::string& e, const std::string& v);
+  // `e` at the previous iteration of loop `v`.
+  static Index at_previous(const Index& e, const std::string& v);
 
   // Halide's sliding window: `f` is stored above its compute loop `var` with only sequential
   // loops in between, and its box moves monotonically with `var` along exactly one dimension:
   // that dimension (each iteration computes only the new part), else -1.
-  int sliding_dim(const Func& f, const Stage& host, const std::string& var, const std::string& ctx);
+  int sliding_dim(const Func& f, const Stage& host, const std::string& var, const Facts& ctx);
 
   // What is stored or computed inside the loop `var` of `host`, right after the loop opens.
   void at_level(const Stage& host, const std::string& var, Out& o, size_t& closes, const Sare& sare);
@@ -211,6 +214,9 @@ bool Lowerer::run(std::string& out) {
   } catch (const NotAffine& e) {
     d_.error(e.loc, e.what);
     return false;
+  } catch (const isl::exception& e) {
+    d_.error({}, fmt::format("isl failed while lowering: {}", e.what()));
+    return false;
   }
   return !d_.has_errors() && !dx_.has_errors();
 }
@@ -234,21 +240,25 @@ std::string Lowerer::buffer(const Func& f) const {
   return l != f.name && !kw.count(l) && !a_.find(l) && !names_.count(l) ? l : f.name + "_buf";
 }
 
-std::string Lowerer::print(const std::string& isl, const std::string& context) {
-  std::string k = context + "|" + isl;
+std::string Lowerer::print(const Index& e, const Facts& facts) {
+  std::string k = e.key();
+  for (const auto& [lo, hi] : facts) k += fmt::format("|{}<={}", lo.key(), hi.key());
   auto it = printed_.find(k);
   if (it != printed_.end()) return it->second;
-  return printed_[k] = simplify_index(a_, isl, context);
+  return printed_[k] = simplify(a_, e, facts);
 }
 
-std::string Lowerer::loop_context(const Stage& st, size_t pos) {
-  std::vector<std::string> c;
-  for (size_t i = pos; i < st.dims.size(); ++i)
-    c.push_back(fmt::format("{} <= {} <= ({}) + ({}) - 1", st.dims[i].min, st.dims[i].name, st.dims[i].min, st.dims[i].extent));
-  return join(c, " and ");
+Facts Lowerer::loop_context(const Stage& st, size_t pos) {
+  Facts c;
+  for (size_t i = pos; i < st.dims.size(); ++i) {
+    Index v = Index::name(st.dims[i].name);
+    c.emplace_back(st.dims[i].min, v);
+    c.emplace_back(v, st.dims[i].min + st.dims[i].extent - 1);
+  }
+  return c;
 }
 
-std::string Lowerer::ext_of(const Interval& i) { return fmt::format("(({}) - ({}) + 1)", i.hi, i.lo); }
+Index Lowerer::ext_of(const Interval& i) { return i.hi - i.lo + 1; }
 
 void Lowerer::decide_levels() {
   // every variable name (buffers are named apart from them: `x[x]` reads badly and trips z3)
@@ -330,22 +340,22 @@ Level Lowerer::store_level(const Func& f) const {
 
 Interval Lowerer::interval(const AExpr& e, const std::map<std::string, Interval>& vars) const {
   switch (e.kind) {
-    case AExpr::Kind::Int: return {std::to_string(e.ival), std::to_string(e.ival)};
+    case AExpr::Kind::Int: return {e.ival, e.ival};
     case AExpr::Kind::Var: {
       auto it = vars.find(e.text);
       if (it != vars.end()) return it->second;
-      return {e.text, e.text};  // a parameter
+      return {Index::name(e.text), Index::name(e.text)};  // a parameter
     }
     case AExpr::Kind::Unary:
       if (e.text == "-") {
         Interval a = interval(*e.args[0], vars);
-        return {fmt::format("(-({}))", a.hi), fmt::format("(-({}))", a.lo)};
+        return {-a.hi, -a.lo};
       }
       break;
     case AExpr::Kind::Binary: {
       Interval a = interval(*e.args[0], vars), b = interval(*e.args[1], vars);
-      if (e.text == "+") return {fmt::format("({} + {})", a.lo, b.lo), fmt::format("({} + {})", a.hi, b.hi)};
-      if (e.text == "-") return {fmt::format("({} - {})", a.lo, b.hi), fmt::format("({} - {})", a.hi, b.lo)};
+      if (e.text == "+") return {a.lo + b.lo, a.hi + b.hi};
+      if (e.text == "-") return {a.lo - b.hi, a.hi - b.lo};
       if (e.text == "*" || e.text == "/" || e.text == "%") {
         bool left_const = e.args[0]->kind == AExpr::Kind::Int;
         const AExpr& k = left_const ? *e.args[0] : *e.args[1];
@@ -353,19 +363,20 @@ Interval Lowerer::interval(const AExpr& e, const std::map<std::string, Interval>
         Interval v = left_const ? b : a;
         long long c = k.ival;
         if (e.text == "*") {
-          if (c >= 0) return {fmt::format("({}*({}))", c, v.lo), fmt::format("({}*({}))", c, v.hi)};
-          return {fmt::format("({}*({}))", c, v.hi), fmt::format("({}*({}))", c, v.lo)};
+          if (c >= 0) return {c * v.lo, c * v.hi};
+          return {c * v.hi, c * v.lo};
         }
         if (left_const || c <= 0) break;
-        if (e.text == "/") return {fmt::format("floor(({})/{})", v.lo, c), fmt::format("floor(({})/{})", v.hi, c)};
-        return {"0", fmt::format("{}", c - 1)};
+        if (e.text == "/") return {floordiv(v.lo, c), floordiv(v.hi, c)};
+        return {0, c - 1};
       }
       break;
     }
     case AExpr::Kind::Call:
       if ((e.text == "min" || e.text == "max") && e.args.size() == 2) {
         Interval a = interval(*e.args[0], vars), b = interval(*e.args[1], vars);
-        return {fmt::format("{}({}, {})", e.text, a.lo, b.lo), fmt::format("{}({}, {})", e.text, a.hi, b.hi)};
+        if (e.text == "min") return {min(a.lo, b.lo), min(a.hi, b.hi)};
+        return {max(a.lo, b.lo), max(a.hi, b.hi)};
       }
       break;
     default: break;
@@ -406,7 +417,7 @@ std::map<std::string, Interval> Lowerer::ranges_below(const Stage& st, size_t po
     for (size_t i = 0; i < st.dims.size(); ++i)
       if (st.dims[i].name == n) {
         const Dim& d = st.dims[i];
-        r = i >= pos ? Interval{n, n} : Interval{d.min, fmt::format("({} + {} - 1)", d.min, d.extent)};
+        r = i >= pos ? Interval{Index::name(n), Index::name(n)} : Interval{d.min, d.min + d.extent - 1};
         found = true;
       }
     for (const auto& l : st.lets) {
@@ -414,24 +425,22 @@ std::map<std::string, Interval> Lowerer::ranges_below(const Stage& st, size_t po
       found = true;
       Interval a = iv(l.a);
       if (l.kind == Let::Kind::FuseIn) {
-        r = a.lo == a.hi ? Interval{fmt::format("({} + (({}) mod {}))", l.base, a.lo, l.k), fmt::format("({} + (({}) mod {}))", l.base, a.lo, l.k)}
-                         : Interval{l.base, fmt::format("({} + {})", l.base, l.k - 1)};
+        r = a.lo == a.hi ? Interval{l.base + mod(a.lo, l.k), l.base + mod(a.lo, l.k)} : Interval{l.base, l.base + (l.k - 1)};
       } else if (l.kind == Let::Kind::FuseOut) {
-        r = {fmt::format("({} + floor(({})/{}))", l.base, a.lo, l.k), fmt::format("({} + floor(({})/{}))", l.base, a.hi, l.k)};
+        r = {l.base + floordiv(a.lo, l.k), l.base + floordiv(a.hi, l.k)};
       } else {
         Interval b = iv(l.b);
         if (l.kind == Let::Kind::Split)
-          r = {fmt::format("({} + {}*({}) + {})", l.base, l.k, a.lo, b.lo), fmt::format("({} + {}*({}) + {})", l.base, l.k, a.hi, b.hi)};
+          r = {l.base + l.k * a.lo + b.lo, l.base + l.k * a.hi + b.hi};
         else
-          r = {fmt::format("({} + min({}*({}), {} - {}) + {})", l.base, l.k, a.lo, l.ext, l.k, b.lo),
-               fmt::format("({} + min({}*({}), {} - {}) + {})", l.base, l.k, a.hi, l.ext, l.k, b.hi)};
+          r = {l.base + min(l.k * a.lo, l.ext - l.k) + b.lo, l.base + min(l.k * a.hi, l.ext - l.k) + b.hi};
       }
     }
-    if (!found) return memo[n] = Interval{n, n};
+    if (!found) return memo[n] = Interval{Index::name(n), Index::name(n)};
     for (const auto& g : st.guards)
-      if (g.var == n) r.hi = fmt::format("min({}, {} + {} - 1)", r.hi, g.base, g.ext);
+      if (g.var == n) r.hi = min(r.hi, g.base + g.ext - 1);
     auto o = st.ranges.find(n);
-    if (o != st.ranges.end()) r = {fmt::format("max({}, {})", r.lo, o->second.lo), fmt::format("min({}, {})", r.hi, o->second.hi)};
+    if (o != st.ranges.end()) r = {max(r.lo, o->second.lo), min(r.hi, o->second.hi)};
     return memo[n] = r;
   };
   for (const auto& [v, ignored] : st.ranges) out[v] = iv(v);
@@ -463,7 +472,7 @@ std::vector<Interval> Lowerer::hull(const Func& f, const std::vector<std::vector
   std::vector<Interval> box(f.vars.size());
   for (size_t i = 0; i < f.vars.size(); ++i) {
     Interval b = all[0][i];
-    for (size_t k = 1; k < all.size(); ++k) b = {fmt::format("min({}, {})", b.lo, all[k][i].lo), fmt::format("max({}, {})", b.hi, all[k][i].hi)};
+    for (size_t k = 1; k < all.size(); ++k) b = {min(b.lo, all[k][i].lo), max(b.hi, all[k][i].hi)};
     box[i] = b;
   }
   return box;
@@ -474,7 +483,7 @@ void Lowerer::region(const Func& f) {
   Level* at = nested(f) ? &compute_.at(f.name) : nullptr;
   const Stage* host = at ? &level_stage(*at) : nullptr;
   if (f.output && !at) {
-    for (size_t i = 0; i < f.vars.size(); ++i) box[i] = {"0", fmt::format("({} - 1)", isl_plain(*f.out_shape[i]))};
+    for (size_t i = 0; i < f.vars.size(); ++i) box[i] = {0, index_of(*f.out_shape[i]) - 1};
   } else {
     if (f.output) throw Error{at->loc, fmt::format("{} is an output: it is computed at root", f.name), at->extra};
     std::vector<std::vector<Interval>> all;
@@ -495,11 +504,11 @@ void Lowerer::region(const Func& f) {
     box = hull(f, all);
   }
   if (bound_.count(f.name))
-    for (const auto& [i, b] : bound_.at(f.name)) box[i] = {std::to_string(b.first), std::to_string(b.first + b.second - 1)};
+    for (const auto& [i, b] : bound_.at(f.name)) box[i] = {b.first, b.first + b.second - 1};
   if (at) {
     level_box_[f.name] = box;  // bound by lets at the level
     for (size_t i = 0; i < f.vars.size(); ++i)
-      box[i] = {level_name(f, i, "min"), fmt::format("({} + {} - 1)", level_name(f, i, "min"), level_name(f, i, "ext"))};
+      box[i] = {Index::name(level_name(f, i, "min")), Index::name(level_name(f, i, "min")) + Index::name(level_name(f, i, "ext")) - 1};
   }
   boxes_[f.name] = box;
 }
@@ -561,22 +570,20 @@ std::string Lowerer::names(const Stage& st) {
   return join(n);
 }
 
-bool Lowerer::constant(const std::string& s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos; }
-
 void Lowerer::split(Stage& st, const std::string& x, const std::string& xo, const std::string& xi, long long k, const std::string& tail, Loc loc) {
   if (k <= 0) throw Error{loc, "a split factor must be positive"};
   Dim* d = find(st, x, loc);
   Dim inner = *d, outer = *d;
   inner.name = xi;
-  inner.min = "0";
-  inner.extent = std::to_string(k);
+  inner.min = 0;
+  inner.extent = k;
   outer.name = xo;
-  outer.min = "0";
-  outer.extent = fmt::format("floor((({}) + {})/{})", d->extent, k - 1, k);
+  outer.min = 0;
+  outer.extent = floordiv(d->extent + (k - 1), k);
   if (tail == "ShiftInwards") {
     st.lets.push_back(Let{Let::Kind::Shift, x, d->min, xo, xi, k, d->extent});
   } else {
-    st.lets.push_back(Let{Let::Kind::Split, x, d->min, xo, xi, k, ""});
+    st.lets.push_back(Let{Let::Kind::Split, x, d->min, xo, xi, k, 0});
     if (tail.empty() || tail == "GuardWithIf") st.guards.push_back(Guard{x, d->min, d->extent});
     else if (tail == "RoundUp") round_up(st, x, k);
     else throw Error{loc, fmt::format("unknown tail strategy {} (GuardWithIf, ShiftInwards, RoundUp)", tail)};
@@ -589,7 +596,7 @@ void Lowerer::split(Stage& st, const std::string& x, const std::string& xo, cons
 void Lowerer::round_up(Stage& st, const std::string& x, long long k) {
   auto it = st.ranges.find(x);  // the original variable now takes rounded-up values
   if (it == st.ranges.end()) return;
-  it->second.hi = fmt::format("({} + {}*floor(({} + {})/{}) - 1)", it->second.lo, k, ext_of(it->second), k - 1, k);
+  it->second.hi = it->second.lo + k * floordiv(ext_of(it->second) + (k - 1), k) - 1;
 }
 
 void Lowerer::apply(Stage& st, const Directive& d) {
@@ -612,14 +619,14 @@ void Lowerer::apply(Stage& st, const Directive& d) {
     need(3, 0);
     Dim* in = find(st, d.vars[0], d.loc);
     Dim* out = find(st, d.vars[1], d.loc);
-    if (!constant(in->extent)) throw Error{d.loc, fmt::format("fuse: the inner loop {} needs a constant extent (split it first)", d.vars[0])};
+    if (!in->extent.is_constant()) throw Error{d.loc, fmt::format("fuse: the inner loop {} needs a constant extent (split it first)", d.vars[0])};
+    long long k = in->extent.constant();
     Dim f = *in;
     f.name = d.vars[2];
-    f.min = "0";
-    f.extent = fmt::format("({} * ({}))", in->extent, out->extent);
-    long long k = std::stoll(in->extent);
-    st.lets.push_back(Let{Let::Kind::FuseIn, in->name, in->min, f.name, "", k, ""});
-    st.lets.push_back(Let{Let::Kind::FuseOut, out->name, out->min, f.name, "", k, ""});
+    f.min = 0;
+    f.extent = k * out->extent;
+    st.lets.push_back(Let{Let::Kind::FuseIn, in->name, in->min, f.name, "", k, 0});
+    st.lets.push_back(Let{Let::Kind::FuseOut, out->name, out->min, f.name, "", k, 0});
     std::string outer_name = out->name;
     *in = f;
     st.dims.erase(std::find_if(st.dims.begin(), st.dims.end(), [&](const Dim& x) { return x.name == outer_name; }));
@@ -634,7 +641,7 @@ void Lowerer::apply(Stage& st, const Directive& d) {
       v += "_i";
     }
     Dim* x = find(st, v, d.loc);
-    if (!constant(x->extent)) throw Error{d.loc, fmt::format("{}({}) needs a constant extent: give a factor", d.name, v)};
+    if (!x->extent.is_constant()) throw Error{d.loc, fmt::format("{}({}) needs a constant extent: give a factor", d.name, v)};
     x->kind = d.name == "vectorize" ? Dim::Kind::Vec : Dim::Kind::Unroll;
   } else if (!levels.count(d.name)) {
     throw Error{d.loc, fmt::format("unknown schedule directive {} (split, tile, reorder, fuse, parallel, vectorize, unroll, compute_root, compute_at, "
@@ -658,15 +665,14 @@ void Lowerer::build(Stage& st) {
   const Definition& def = f.defs[st.index];
   const auto& box = boxes_.at(f.name);
   for (const auto& r : def.rdom) {
-    std::string lo = isl_plain(*r.lo), hi = isl_plain(*r.hi);
-    std::string ext = fmt::format("({} - {})", hi, lo);
-    st.dims.push_back(Dim{r.name, lo, ext, Dim::Kind::For, true});
-    st.ranges[r.name] = {lo, fmt::format("({} - 1)", hi)};
+    Index lo = index_of(*r.lo), hi = index_of(*r.hi);
+    st.dims.push_back(Dim{r.name, lo, hi - lo, Dim::Kind::For, true});
+    st.ranges[r.name] = {lo, hi - 1};
   }
   for (size_t i = 0; i < f.vars.size(); ++i) {
     bool kept = st.index == 0 || (def.lhs[i]->kind == AExpr::Kind::Var && def.lhs[i]->text == f.vars[i]);
     if (!kept) continue;
-    std::string ext = nested(f) ? level_name(f, i, "ext") : ext_of(box[i]);
+    Index ext = nested(f) ? Index::name(level_name(f, i, "ext")) : ext_of(box[i]);
     st.dims.push_back(Dim{f.vars[i], box[i].lo, ext, Dim::Kind::For, false});
     st.ranges[f.vars[i]] = box[i];
   }
@@ -719,11 +725,9 @@ std::vector<std::string> Lowerer::shifted(const Func& g, const std::vector<std::
 
 std::string Lowerer::allocation(const Func& f) const { return fmt::format("allocate {} : {}[{}] {{", buffer(f), f.type, join(storage_.at(f.name).size)); }
 
-std::string Lowerer::at_previous(const std::string& e, const std::string& v) {
-  return map_names(e, [&](const std::string& w) { return w == v ? fmt::format("({} - 1)", v) : w; });
-}
+Index Lowerer::at_previous(const Index& e, const std::string& v) { return e.substitute(v, Index::name(v) - 1); }
 
-int Lowerer::sliding_dim(const Func& f, const Stage& host, const std::string& var, const std::string& ctx) {
+int Lowerer::sliding_dim(const Func& f, const Stage& host, const std::string& var, const Facts& ctx) {
   const Storage& s = storage_.at(f.name);
   if (s.store_box.empty()) return -1;
   Level st = store_level(f);
@@ -733,12 +737,12 @@ int Lowerer::sliding_dim(const Func& f, const Stage& host, const std::string& va
   const auto& box = level_box_.at(f.name);
   int dim = -1;
   for (size_t i = 0; i < box.size(); ++i) {
-    bool moves = at_previous(box[i].lo, var) != box[i].lo || at_previous(box[i].hi, var) != box[i].hi;
+    bool moves = !(at_previous(box[i].lo, var) == box[i].lo) || !(at_previous(box[i].hi, var) == box[i].hi);
     if (!moves) continue;
     if (dim >= 0) return -1;
     // monotone: lo and hi never decrease from one iteration to the next
-    for (const std::string& e : {box[i].lo, box[i].hi})
-      if (print(fmt::format("min(0, ({}) - ({}))", e, at_previous(e, var)), ctx) != "0") return -1;
+    for (const Index& e : {box[i].lo, box[i].hi})
+      if (print(min(0, e - at_previous(e, var)), ctx) != "0") return -1;
     dim = static_cast<int>(i);
   }
   return dim;
@@ -750,7 +754,7 @@ void Lowerer::at_level(const Stage& host, const std::string& var, Out& o, size_t
   here.func = host.f->name;
   here.stage = host.index;
   here.var = var;
-  std::string ctx = loop_context(host, dim_pos(host, var));
+  Facts ctx = loop_context(host, dim_pos(host, var));
   std::vector<const Func*> computed_here;
   for (const auto& f : a_.funcs) {
     if (f.input || !computed(f) || !nested(f)) continue;
@@ -759,7 +763,7 @@ void Lowerer::at_level(const Stage& host, const std::string& var, Out& o, size_t
       o.line(fmt::format("// {}: stored here, computed at {}.{}", f.name, compute_.at(f.name).func, compute_.at(f.name).var));
       for (size_t i = 0; i < f.vars.size(); ++i) {
         o.line(fmt::format("let {} = {};", s.base[i], print(s.store_box[i].lo, ctx)));
-        if (!s.fold[i]) o.line(fmt::format("let {} = {};", s.size[i], print(fmt::format("max(0, {})", ext_of(s.store_box[i])), ctx)));
+        if (!s.fold[i]) o.line(fmt::format("let {} = {};", s.size[i], print(max(0, ext_of(s.store_box[i])), ctx)));
       }
       o.open(allocation(f));
       ++closes;
@@ -774,7 +778,7 @@ void Lowerer::at_level(const Stage& host, const std::string& var, Out& o, size_t
       if (static_cast<int>(i) == slide) {
         // sliding window: after the loop's first iteration, only what the previous one did not compute
         const Dim& d = host.dims[dim_pos(host, var)];
-        std::string lo = fmt::format("max({}, {} + 1)", box[i].lo, at_previous(box[i].hi, var));
+        Index lo = max(box[i].lo, at_previous(box[i].hi, var) + 1);
         o.line(fmt::format("let {} = select({} == {}, {}, {});  // sliding window over {}", level_name(f, i, "min"), var, print(d.min),
                            print(box[i].lo, ctx), print(lo, ctx), var));
         o.line(fmt::format("let {} = max(0, {} - {} + 1);", level_name(f, i, "ext"), print(box[i].hi, ctx), level_name(f, i, "min")));
@@ -782,7 +786,7 @@ void Lowerer::at_level(const Stage& host, const std::string& var, Out& o, size_t
       }
       o.line(fmt::format("let {} = {};", level_name(f, i, "min"), print(box[i].lo, ctx)));
       // empty (not negative) on the guarded iterations past the end of a split
-      o.line(fmt::format("let {} = {};", level_name(f, i, "ext"), print(fmt::format("max(0, {})", ext_of(box[i])), ctx)));
+      o.line(fmt::format("let {} = {};", level_name(f, i, "ext"), print(max(0, ext_of(box[i])), ctx)));
     }
   }
   for (const Func* f : computed_here) {
@@ -807,7 +811,7 @@ void Lowerer::stage_text(const Stage& st, const StageSpec& spec, Out& o, const S
     std::string note = d.kind == Dim::Kind::Vec ? "  // vectorized" : d.kind == Dim::Kind::Unroll ? "  // unrolled" : "";
     std::string lo = print(d.min), ext = print(d.extent);
     if (lo == "0") o.open(fmt::format("{} {} < {} {{{}", kw, d.name, ext, note));
-    else o.open(fmt::format("{} {} = {} to {} {{{}", kw, d.name, lo, print(fmt::format("({}) + ({}) - 1", d.min, d.extent)), note));
+    else o.open(fmt::format("{} {} = {} to {} {{{}", kw, d.name, lo, print(d.min + d.extent - 1), note));
     ++closes;
     at_level(st, d.name, o, closes, sare);
   }
@@ -817,13 +821,13 @@ void Lowerer::stage_text(const Stage& st, const StageSpec& spec, Out& o, const S
     base = base == "0" ? "" : base + " + ";
     switch (l.kind) {
       case Let::Kind::Split: o.line(fmt::format("let {} = {}{} * {} + {};", l.var, base, l.a, l.k, l.b)); break;
-      case Let::Kind::Shift: o.line(fmt::format("let {} = {}min({} * {}, {}) + {};", l.var, base, l.a, l.k, print(fmt::format("({}) - {}", l.ext, l.k)), l.b)); break;
+      case Let::Kind::Shift: o.line(fmt::format("let {} = {}min({} * {}, {}) + {};", l.var, base, l.a, l.k, print(l.ext - l.k), l.b)); break;
       case Let::Kind::FuseIn: o.line(fmt::format("let {} = {}{} % {};", l.var, base, l.a, l.k)); break;
       case Let::Kind::FuseOut: o.line(fmt::format("let {} = {}{} / {};", l.var, base, l.a, l.k)); break;
     }
   }
   std::vector<std::string> conds;
-  for (const auto& g : st.guards) conds.push_back(fmt::format("{} < {}", g.var, print(fmt::format("({}) + ({})", g.base, g.ext))));
+  for (const auto& g : st.guards) conds.push_back(fmt::format("{} < {}", g.var, print(g.base + g.ext)));
   if (def.where) conds.push_back(show(*def.where));
   if (!conds.empty()) {
     o.open(fmt::format("if {} {{", join(conds, " && ")));

@@ -8,138 +8,23 @@
 #include <optional>
 #include <set>
 
-#include <isl/ast.h>
-#include <isl/ast_build.h>
 #include <isl/aff.h>
 #include <isl/ctx.h>
-#include <isl/id.h>
+#include <isl/options.h>
 #include <isl/set.h>
-#include <isl/val.h>
+
+#include "polyhedral/params.hpp"
 
 namespace sched::algo {
 
 namespace {
 
-std::optional<long long> const_value(const AExpr& e) {
-  switch (e.kind) {
-    case AExpr::Kind::Int: return e.ival;
-    case AExpr::Kind::Unary:
-      if (e.text == "-")
-        if (auto v = const_value(*e.args[0])) return -*v;
-      return std::nullopt;
-    case AExpr::Kind::Binary: {
-      auto a = const_value(*e.args[0]), b = const_value(*e.args[1]);
-      if (!a || !b) return std::nullopt;
-      if (e.text == "+") return *a + *b;
-      if (e.text == "-") return *a - *b;
-      if (e.text == "*") return *a * *b;
-      if ((e.text == "/" || e.text == "%") && *b > 0) {
-        long long q = *a / *b, r = *a % *b;
-        if (r < 0) { q -= 1; r += *b; }
-        return e.text == "/" ? q : r;
-      }
-      return std::nullopt;
-    }
-    default: return std::nullopt;
-  }
-}
-
-std::string name_of(const std::string& v, const std::map<std::string, std::string>& rename) {
-  auto it = rename.find(v);
-  return it != rename.end() ? it->second : "v_" + v;
-}
-
-// ---- isl AST expressions back to SCHED text ----
-std::string from_ast(isl_ast_expr* e) {
-  switch (isl_ast_expr_get_type(e)) {
-    case isl_ast_expr_id: {
-      isl_id* id = isl_ast_expr_get_id(e);
-      std::string n = isl_id_get_name(id);
-      isl_id_free(id);
-      return n.rfind("v_", 0) == 0 ? n.substr(2) : n;
-    }
-    case isl_ast_expr_int: {
-      isl_val* v = isl_ast_expr_get_val(e);
-      long long x = isl_val_get_num_si(v);
-      isl_val_free(v);
-      return x < 0 ? fmt::format("({})", x) : fmt::format("{}", x);
-    }
-    case isl_ast_expr_op: {
-      int n = static_cast<int>(isl_ast_expr_op_get_n_arg(e));
-      std::vector<std::string> a;
-      for (int i = 0; i < n; ++i) {
-        isl_ast_expr* x = isl_ast_expr_op_get_arg(e, i);
-        a.push_back(from_ast(x));
-        isl_ast_expr_free(x);
-      }
-      auto infix = [&](const char* op) {
-        std::string s = a[0];
-        for (size_t i = 1; i < a.size(); ++i) s = fmt::format("({} {} {})", s, op, a[i]);
-        return s;
-      };
-      auto nary = [&](const char* f) {
-        std::string s = a[0];
-        for (size_t i = 1; i < a.size(); ++i) s = fmt::format("{}({}, {})", f, s, a[i]);
-        return s;
-      };
-      switch (isl_ast_expr_op_get_type(e)) {
-        case isl_ast_expr_op_and:
-        case isl_ast_expr_op_and_then: return infix("&&");
-        case isl_ast_expr_op_or:
-        case isl_ast_expr_op_or_else: return infix("||");
-        case isl_ast_expr_op_max: return nary("max");
-        case isl_ast_expr_op_min: return nary("min");
-        case isl_ast_expr_op_minus: return fmt::format("(-{})", a[0]);
-        case isl_ast_expr_op_add: return infix("+");
-        case isl_ast_expr_op_sub: return infix("-");
-        case isl_ast_expr_op_mul: return infix("*");
-        case isl_ast_expr_op_div:
-        case isl_ast_expr_op_fdiv_q:
-        case isl_ast_expr_op_pdiv_q: return infix("/");  // SCHED's / is floor division by a positive constant
-        case isl_ast_expr_op_pdiv_r:
-        case isl_ast_expr_op_zdiv_r: return infix("%");
-        case isl_ast_expr_op_cond:
-        case isl_ast_expr_op_select: return fmt::format("select({}, {}, {})", a[0], a[1], a[2]);
-        case isl_ast_expr_op_eq: return infix("==");
-        case isl_ast_expr_op_le: return infix("<=");
-        case isl_ast_expr_op_lt: return infix("<");
-        case isl_ast_expr_op_ge: return infix(">=");
-        case isl_ast_expr_op_gt: return infix(">");
-        default: break;
-      }
-      break;
-    }
-    default: break;
-  }
-  throw NotAffine{{}, "an isl expression the scheduler cannot print"};
-}
-
-// A parameter-only set as a SCHED condition, simplified in `context`.
-std::string cond_text(isl_set* s, isl_set* context) {
-  if (isl_set_is_empty(s) == isl_bool_true) {
-    isl_set_free(s);
-    return "false";
-  }
-  isl_ast_build* b = isl_ast_build_from_context(isl_set_copy(context));
-  isl_ast_expr* x = isl_ast_build_expr_from_set(b, s);
-  std::string r = !x ? "false" : isl_ast_expr_get_type(x) == isl_ast_expr_int ? (from_ast(x) == "0" ? "false" : "true") : from_ast(x);
-  isl_ast_expr_free(x);
-  isl_ast_build_free(b);
-  return r;
-}
-
-std::string pw_text(isl_pw_aff* pa, isl_set* context) {
-  isl_ast_build* b = isl_ast_build_from_context(isl_set_copy(context));
-  isl_ast_expr* x = isl_ast_build_expr_from_pw_aff(b, pa);
-  std::string r = x ? from_ast(x) : "0";
-  isl_ast_expr_free(x);
-  isl_ast_build_free(b);
-  return r;
-}
-
-struct Ctx {
-  isl_ctx* ctx = isl_ctx_alloc();
-  ~Ctx() { isl_ctx_free(ctx); }
+struct OwnedCtx {
+  isl_ctx* raw = isl_ctx_alloc();
+  OwnedCtx() { isl_options_set_on_error(raw, ISL_ON_ERROR_CONTINUE); }
+  ~OwnedCtx() { isl_ctx_free(raw); }
+  OwnedCtx(const OwnedCtx&) = delete;
+  OwnedCtx& operator=(const OwnedCtx&) = delete;
 };
 
 // One piece of "the writer of a point": under `cond`, the iteration's reduction variables.
@@ -164,30 +49,49 @@ class Deriver {
     } catch (const NotAffine& e) {
       d_.error(e.loc, e.what);
       return false;
+    } catch (const isl::exception& e) {
+      d_.error({}, fmt::format("isl failed while deriving the specification: {}", e.what()));
+      return false;
     }
     return !d_.has_errors();
   }
 
  private:
-  // The isl parameter list: the algorithm's parameters, then `vars`.
-  std::string params(const std::vector<std::string>& vars) const {
-    std::vector<std::string> all;
-    for (const auto& p : a_.params) all.push_back("v_" + p);
-    for (const auto& v : vars) all.push_back("v_" + v);
-    return fmt::format("[{}]", join(all));
-  }
-  isl_set* context(const std::vector<std::string>& vars) const {
-    std::string c;
-    for (const auto& e : a_.assumes) c += (c.empty() ? "" : " and ") + isl_formula(*e);
-    return isl_set_read_from_str(ctx_.ctx, fmt::format("{} -> {{ : {} }}", params(vars), c.empty() ? "true" : c).c_str());
+  // isl's parameters while deriving over `vars`: the algorithm's parameters, then `vars`.
+  std::vector<std::string> order(const std::vector<std::string>& vars) const {
+    std::vector<std::string> all = a_.params;
+    all.insert(all.end(), vars.begin(), vars.end());
+    return all;
   }
 
-  // The reduction domain of `def` over the variables named by `rename` (r -> isl name).
-  std::string rdom_formula(const Definition& def, const std::map<std::string, std::string>& rename) const {
-    std::string s = "true";
-    for (const auto& r : def.rdom)
-      s += fmt::format(" and {} <= {} < {}", isl_aff(*r.lo, rename), name_of(r.name, rename), isl_aff(*r.hi, rename));
-    if (def.where) s += " and " + isl_formula(*def.where, rename);
+  // Names as isl parameters: a renamed one as its new name, else as spelled if `known`.
+  Resolve names(const std::vector<std::string>& known, const std::map<std::string, std::string>& rename = {}) const {
+    isl::ctx ctx = ctx_.raw;
+    return [ctx, known, rename](const std::string& n, const Loc& loc) {
+      auto it = rename.find(n);
+      if (it != rename.end()) return poly::param_aff(ctx, it->second);
+      if (std::find(known.begin(), known.end(), n) != known.end()) return poly::param_aff(ctx, n);
+      throw NotAffine{loc, fmt::format("{} is not a parameter or a variable of this definition", n)};
+    };
+  }
+
+  // The assumptions, over the parameters and `vars`.
+  isl::set context(const std::vector<std::string>& vars) const {
+    isl::ctx ctx = ctx_.raw;
+    isl::set c = poly::all_params(ctx);
+    for (const auto& e : a_.assumes) c = c.intersect(condition_of(*e, ctx, names(order(vars))));
+    return poly::align(c, order(vars));
+  }
+
+  // The reduction domain of `def` (its variables named by `name`).
+  isl::set rdom_set(const Definition& def, const Resolve& name) const {
+    isl::ctx ctx = ctx_.raw;
+    isl::set s = poly::all_params(ctx);
+    for (const auto& r : def.rdom) {
+      isl::pw_aff v = name(r.name, r.lo->loc);
+      s = s.intersect(aff_of(*r.lo, ctx, name).le_set(v)).intersect(v.lt_set(aff_of(*r.hi, ctx, name)));
+    }
+    if (def.where) s = s.intersect(condition_of(*def.where, ctx, name));
     return s;
   }
 
@@ -196,56 +100,63 @@ class Deriver {
   // Pieces over the variables `vars`; plus the condition under which there is none.
   std::vector<Piece> writers(const Definition& def, const std::vector<int>& pure_pos, const std::vector<AExprP>& q,
                              const std::vector<std::string>& vars, bool before, std::string& none) {
-    std::map<std::string, std::string> primed;
+    isl::ctx ctx = ctx_.raw;
+    std::vector<std::string> known = order(vars);
+    std::map<std::string, std::string> primed;  // r -> r' (a name no variable has)
     std::vector<std::string> tuple;
     size_t k = def.rdom.size();
-    for (size_t i = 0; i < k; ++i) primed[def.rdom[i].name] = fmt::format("p{}", i);
-    for (size_t i = k; i-- > 0;) tuple.push_back(fmt::format("p{}", i));
-    std::string c = rdom_formula(def, primed);
+    for (size_t i = 0; i < k; ++i) primed[def.rdom[i].name] = def.rdom[i].name + "'";
+    for (size_t i = k; i-- > 0;) tuple.push_back(def.rdom[i].name + "'");
+    Resolve plain = names(known), prime = names(known, primed);
+    isl::set c = rdom_set(def, prime);
     for (size_t pos = 0; pos < def.lhs.size(); ++pos) {
       if (std::find(pure_pos.begin(), pure_pos.end(), static_cast<int>(pos)) != pure_pos.end()) continue;
-      c += fmt::format(" and {} = {}", isl_aff(*def.lhs[pos], primed), isl_aff(*q[pos]));
+      c = c.intersect(aff_of(*def.lhs[pos], ctx, prime).eq_set(aff_of(*q[pos], ctx, plain)));
     }
-    if (before) {
-      std::string lex, eq = "true";
+    if (before) {  // r' <lex r, the last reduction variable most significant
+      isl::set lex = poly::no_params(ctx), eq = poly::all_params(ctx);
       for (size_t i = k; i-- > 0;) {
-        std::string p = fmt::format("p{}", i), r = "v_" + def.rdom[i].name;
-        lex += fmt::format("{}({} and {} < {})", lex.empty() ? "" : " or ", eq, p, r);
-        eq += fmt::format(" and {} = {}", p, r);
+        isl::pw_aff p = poly::param_aff(ctx, primed.at(def.rdom[i].name)), r = plain(def.rdom[i].name, def.loc);
+        lex = lex.unite(eq.intersect(p.lt_set(r)));
+        eq = eq.intersect(p.eq_set(r));
       }
-      c += " and (" + (lex.empty() ? "false" : lex) + ")";
+      c = c.intersect(lex);
     }
-    isl_set* ctx = context(vars);
-    if (before) {  // the reading iteration is in the reduction domain
-      std::string dom = fmt::format("{} -> {{ : {} }}", params(vars), rdom_formula(def, {}));
-      ctx = isl_set_intersect(ctx, isl_set_read_from_str(ctx_.ctx, dom.c_str()));
-    }
-    std::string text = fmt::format("{} -> {{ [{}] : {} }}", params(vars), join(tuple), c);
-    isl_set* s = isl_set_read_from_str(ctx_.ctx, text.c_str());
-    if (!s) throw NotAffine{def.loc, "the scheduler built an isl set it cannot read: " + text};
-    s = isl_set_intersect_params(s, isl_set_copy(ctx));
-    isl_pw_multi_aff* pma = isl_set_lexmax_pw_multi_aff(s);
+    isl::set dom = context(vars);
+    if (before) dom = poly::align(dom.intersect(rdom_set(def, plain)), known);  // the reading iteration is in the domain
+    isl::set s = poly::align(poly::params_to_dims(c, tuple), known).intersect_params(dom);
+    isl_pw_multi_aff* pma = isl_set_lexmax_pw_multi_aff(s.release());
+    if (!pma) throw isl::exception("the last writer of a point could not be computed");
     std::vector<Piece> out;
-    struct Acc { std::vector<Piece>* out; isl_set* ctx; size_t k; };
-    Acc acc{&out, ctx, k};
-    isl_pw_multi_aff_foreach_piece(pma, [](isl_set* dom, isl_multi_aff* ma, void* user) -> isl_stat {
+    struct Acc {
+      std::vector<Piece>* out;
+      isl::set ctx;
+      size_t k;
+      std::string error;
+    };
+    Acc acc{&out, dom, k, {}};
+    isl_pw_multi_aff_foreach_piece(pma, [](isl_set* piece, isl_multi_aff* ma, void* user) -> isl_stat {
       auto* a = static_cast<Acc*>(user);
-      Piece p;
-      p.r.resize(a->k);
-      for (size_t i = 0; i < a->k; ++i) {  // tuple position i holds p_{k-1-i}
-        ::isl_aff* x = isl_multi_aff_get_at(ma, static_cast<int>(i));
-        isl_pw_aff* pa = isl_pw_aff_alloc(isl_set_copy(dom), x);
-        p.r[a->k - 1 - i] = pw_text(pa, a->ctx);
+      isl::set d = isl::manage(piece);
+      isl::multi_aff m = isl::manage(ma);
+      try {
+        Piece p;
+        p.r.resize(a->k);
+        for (size_t i = 0; i < a->k; ++i)  // tuple position i holds r_{k-1-i}
+          p.r[a->k - 1 - i] = sched_text(isl::manage(isl_pw_aff_alloc(d.copy(), m.get_at(static_cast<int>(i)).release())), a->ctx);
+        p.cond = sched_condition(d, a->ctx);
+        a->out->push_back(std::move(p));
+        return isl_stat_ok;
+      } catch (const NotAffine& e) {
+        a->error = e.what;
+      } catch (const isl::exception& e) {
+        a->error = e.what();
       }
-      p.cond = cond_text(dom, a->ctx);
-      isl_multi_aff_free(ma);
-      a->out->push_back(std::move(p));
-      return isl_stat_ok;
+      return isl_stat_error;
     }, &acc);
-    isl_set* dom = isl_pw_multi_aff_domain(pma);
-    isl_set* rest = isl_set_intersect(isl_set_complement(dom), isl_set_copy(ctx));
-    none = cond_text(rest, ctx);
-    isl_set_free(ctx);
+    isl::set written = isl::manage(isl_pw_multi_aff_domain(pma));
+    if (!acc.error.empty()) throw NotAffine{def.loc, acc.error};
+    none = sched_condition(written.complement().intersect(dom), dom);
     return out;
   }
 
@@ -395,115 +306,11 @@ class Deriver {
 
   const Algorithm& a_;
   Diagnostics& d_;
-  Ctx ctx_;
+  OwnedCtx ctx_;
   std::map<std::string, std::string> done_;
 };
 
 }  // namespace
-
-std::string isl_aff(const AExpr& e, const std::map<std::string, std::string>& rename) {
-  switch (e.kind) {
-    case AExpr::Kind::Int: return fmt::format("{}", e.ival);
-    case AExpr::Kind::Var: return name_of(e.text, rename);
-    case AExpr::Kind::Unary:
-      if (e.text == "-") return fmt::format("(-({}))", isl_aff(*e.args[0], rename));
-      break;
-    case AExpr::Kind::Binary: {
-      const AExpr& x = *e.args[0];
-      const AExpr& y = *e.args[1];
-      if (e.text == "+" || e.text == "-") return fmt::format("({} {} {})", isl_aff(x, rename), e.text, isl_aff(y, rename));
-      if (e.text == "*") {
-        auto kx = const_value(x), ky = const_value(y);
-        if (!kx && !ky) throw NotAffine{e.loc, "a product of two variables is not affine"};
-        return fmt::format("({}*({}))", kx ? *kx : *ky, isl_aff(kx ? y : x, rename));
-      }
-      if (e.text == "/" || e.text == "%") {
-        auto k = const_value(y);
-        if (!k || *k <= 0) throw NotAffine{e.loc, "division by a non-constant or non-positive divisor is not affine"};
-        return e.text == "/" ? fmt::format("floor(({})/{})", isl_aff(x, rename), *k) : fmt::format("(({}) mod {})", isl_aff(x, rename), *k);
-      }
-      break;
-    }
-    case AExpr::Kind::Call:
-      if ((e.text == "min" || e.text == "max") && e.args.size() == 2)
-        return fmt::format("{}({}, {})", e.text, isl_aff(*e.args[0], rename), isl_aff(*e.args[1], rename));
-      break;
-    default: break;
-  }
-  throw NotAffine{e.loc, "expected an affine expression (parameters, variables, + -, * / % by constants, min, max)"};
-}
-
-std::string isl_formula(const AExpr& e, const std::map<std::string, std::string>& rename) {
-  if (e.kind == AExpr::Kind::Bool) return e.ival ? "true" : "false";
-  if (e.kind == AExpr::Kind::Unary && e.text == "!") return fmt::format("not ({})", isl_formula(*e.args[0], rename));
-  if (e.kind == AExpr::Kind::Binary) {
-    const std::string& o = e.text;
-    if (o == "&&" || o == "||")
-      return fmt::format("(({}) {} ({}))", isl_formula(*e.args[0], rename), o == "&&" ? "and" : "or", isl_formula(*e.args[1], rename));
-    std::string a = isl_aff(*e.args[0], rename), b = isl_aff(*e.args[1], rename);
-    if (o == "==") return fmt::format("({}) = ({})", a, b);
-    if (o == "!=") return fmt::format("(({}) < ({}) or ({}) > ({}))", a, b, a, b);
-    if (o == "<" || o == "<=" || o == ">" || o == ">=") return fmt::format("({}) {} ({})", a, o, b);
-  }
-  throw NotAffine{e.loc, "expected an affine condition (comparisons of affine expressions, && || !)"};
-}
-
-namespace {
-void var_names(const AExpr& e, std::map<std::string, std::string>& out) {
-  if (e.kind == AExpr::Kind::Var) out[e.text] = e.text;
-  for (const auto& x : e.args) var_names(*x, out);
-}
-}  // namespace
-
-std::string isl_plain(const AExpr& e) {
-  std::map<std::string, std::string> same;
-  var_names(e, same);
-  return isl_aff(e, same);
-}
-
-std::string map_names(const std::string& text, const std::function<std::string(const std::string&)>& f) {
-  std::string out;
-  for (size_t i = 0; i < text.size();) {
-    if (std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') {
-      size_t j = i;
-      while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
-      out += f(text.substr(i, j - i));
-      i = j;
-    } else {
-      out += text[i++];
-    }
-  }
-  return out;
-}
-
-std::string simplify_index(const Algorithm& a, const std::string& e, const std::string& context) {
-  Ctx c;
-  std::map<std::string, std::string> plain;  // `e` names the parameters without the "v_" prefix
-  for (const auto& p : a.params) plain[p] = p;
-  std::vector<std::string> names = a.params;  // and any other name (loop and let variables) as a parameter too
-  static const std::set<std::string> words = {"floor", "ceil", "min", "max", "mod", "and", "or", "not"};
-  map_names(e + " " + context, [&](const std::string& w) {
-    if (!words.count(w) && !plain.count(w)) {
-      plain[w] = w;
-      names.push_back(w);
-    }
-    return w;
-  });
-  std::string ps = join(names), assume;
-  for (const auto& x : a.assumes) assume += (assume.empty() ? "" : " and ") + isl_formula(*x, plain);
-  if (!context.empty()) assume += (assume.empty() ? "" : " and ") + context;
-  isl_set* ctx = isl_set_read_from_str(c.ctx, fmt::format("[{}] -> {{ : {} }}", ps, assume.empty() ? "true" : assume).c_str());
-  isl_pw_aff* pa = isl_pw_aff_read_from_str(c.ctx, fmt::format("[{}] -> {{ [({})] }}", ps, e).c_str());
-  if (!ctx || !pa) {
-    isl_set_free(ctx);
-    isl_pw_aff_free(pa);
-    throw NotAffine{{}, "bounds inference built an expression isl cannot read: " + e};
-  }
-  pa = isl_pw_aff_gist_params(pa, isl_set_copy(ctx));
-  std::string r = pw_text(pa, ctx);
-  isl_set_free(ctx);
-  return r;
-}
 
 bool derive_sare(const Algorithm& a, Sare& out, Diagnostics& diags) {
   Deriver d(a, diags);

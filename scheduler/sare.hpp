@@ -12,9 +12,9 @@
 //
 // "The latest earlier iteration of the same update that wrote the point read" and "the last
 // iteration that wrote a point" are lexicographic maxima computed with isl (the reduction
-// variables in loop order: the last one outermost); the case conditions and indices are printed
-// from isl's AST builder, so they are exact and affine. Reads of a func by a later func see its
-// final value. Restriction (as Halide's): an update reads its own func at its own pure variables.
+// variables in loop order: the last one outermost), on sets built through isl's API
+// (scheduler/index.hpp); the case conditions and indices are printed from isl's AST builder, so
+// they are exact and affine. Reads of a func by a later func see its final value. Restriction (as Halide's): an update reads its own func at its own pure variables.
 #pragma once
 #include <functional>
 #include <map>
@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "scheduler/algo.hpp"
+#include "scheduler/index.hpp"
 
 namespace sched::algo {
 
@@ -43,24 +44,5 @@ struct Sare {
 
 // Derives the SARE; returns false with diagnostics (unsupported forms, non-affine indices).
 bool derive_sare(const Algorithm& a, Sare& out, Diagnostics& diags);
-
-// Affine text for isl (variables prefixed with "v_"), and isl AST expressions back to SCHED.
-struct NotAffine {
-  Loc loc;
-  std::string what;
-};
-std::string isl_aff(const AExpr& e, const std::map<std::string, std::string>& rename = {});
-std::string isl_formula(const AExpr& e, const std::map<std::string, std::string>& rename = {});
-
-// An algorithm expression in isl syntax, every name kept as spelled (floor((e)/k), mod).
-std::string isl_plain(const AExpr& e);
-// `text` with every identifier w replaced by f(w) (f may also just look).
-std::string map_names(const std::string& text, const std::function<std::string(const std::string&)>& f);
-
-// An index expression in isl syntax (floor((e)/k), mod, min, max) over the algorithm's parameters
-// and any other names (loop and let variables, taken as unknowns), simplified under the
-// assumptions and `context` (isl constraints, "" for none) and printed in SCHED syntax; throws
-// NotAffine.
-std::string simplify_index(const Algorithm& a, const std::string& isl_text, const std::string& context = "");
 
 }  // namespace sched::algo

@@ -3,14 +3,19 @@
   - no source file over 900 lines;
   - no class or struct defined in a .cpp over 500 lines (the kernels' threaded-code dispatch
     function, a function and not a class, may stay whole);
-  - every header starts with a comment: its contract.
+  - every header starts with a comment: its contract;
+  - outside the tests, no isl object is built by parsing text (isl's *_read_from_str functions
+    and the C++ bindings' string constructors): the verifier and the scheduler use isl's API.
 Usage: check_structure.py ROOT   (exit 1 with one line per broken rule)"""
 import os
 import re
 import sys
 
-FOLDERS = ["interpreter", "bigstep", "smallstep", "verifier", "fuzz", "bench", "driver", "cli", "codegen", "scheduler", "tests"]
+FOLDERS = ["interpreter", "polyhedral", "bigstep", "smallstep", "verifier", "fuzz", "bench", "driver", "cli", "codegen", "scheduler",
+           "tests"]
 MAX_FILE, MAX_CLASS = 900, 500
+# isl_set_read_from_str(...), isl::set(ctx, "..."), isl::pw_aff(ctx, text), ...
+ISL_PARSE = re.compile(r"\bisl_\w+_read_from_str\b|\bisl::\w+\s*\(\s*\w+\s*,\s*(\"|\w+\.c_str\(\)|std::string|text|str)")
 CLASS = re.compile(r"^(\s*)(?:template\s*<[^>]*>\s*)?(class|struct)\s+([A-Za-z_][\w:]*)[^;]*\{\s*$")
 
 
@@ -48,6 +53,10 @@ def main(root):
                             problems.append(f"{rel}:{first}: class {name} is {n} lines (at most {MAX_CLASS} in a .cpp)")
                 elif not lines[0].startswith("//"):
                     problems.append(f"{rel}:1: the header does not start with its contract (a comment)")
+                if folder != "tests":
+                    for k, line in enumerate(lines):
+                        if ISL_PARSE.search(line.split("//")[0]):
+                            problems.append(f"{rel}:{k + 1}: an isl object built by parsing text (use isl's API)")
     for p in problems:
         print(p)
     print(f"structure: {len(problems)} problem(s)")

@@ -156,3 +156,38 @@ TEST(Scheduler, BadInputGetsPositions) {
   EXPECT_NE(l.errors.find("t.algo:4:23: error: bounds inference needs affine indices"), std::string::npos) << l.errors;
 }
 
+
+// Bounds are index expressions built through isl's API and printed once (scheduler/index.hpp).
+TEST(Scheduler, IndexExpressionsSimplifyUnderAssumptionsAndLoopRanges) {
+  Diagnostics d(std::make_shared<SourceFile>("t.algo", "param N;\nassume N >= 1;\n"));
+  auto a = algo::parse_algorithm(std::make_shared<SourceFile>("t.algo", "param N;\nassume N >= 1;\n"), d);
+  ASSERT_TRUE(a) << d.render();
+  using algo::Index;
+  Index n = Index::name("N"), x = Index::name("x");
+  EXPECT_EQ(algo::simplify(*a, floordiv(n + 7, 8)), "(((N - 1) / 8) + 1)");  // isl's form
+  EXPECT_EQ(algo::simplify(*a, max(0, n)), "N");                        // N >= 1 is assumed
+  EXPECT_EQ(algo::simplify(*a, max(0, x)), "select((x <= 0), 0, x)");  // x is an unknown
+  EXPECT_EQ(algo::simplify(*a, min(x, 9), {{0, x}, {x, 3}}), "x");      // under 0 <= x <= 3
+  EXPECT_EQ(algo::simplify(*a, mod(3 * x + 1, 3)), "1");
+  EXPECT_EQ(algo::simplify(*a, (-1) * x), "(-x)");                      // once a parse failure of isl text
+  // names are isl parameters as spelled, whatever they look like
+  EXPECT_EQ(algo::simplify(*a, Index::name("v_x") + Index::name("p0")), "(v_x + p0)");
+  // trees compare by structure; substitution builds the bound one iteration earlier
+  Index e = min(x, n - 1);
+  EXPECT_TRUE(e == min(x, n - 1));
+  EXPECT_FALSE(e.substitute("x", x - 1) == e);
+  EXPECT_TRUE(e.substitute("y", x) == e);
+  EXPECT_EQ(algo::simplify(*a, e - e.substitute("x", x - 1), {{1, x}, {x, Index::name("N") - 1}}), "1");
+  std::vector<std::string> names;
+  (x + 0 * n + min(n, Index::name("z"))).names(names);
+  EXPECT_EQ(names, (std::vector<std::string>{"x", "N", "z"}));
+}
+
+// A reduction domain whose bound names something that is neither a parameter nor a variable of
+// its definition is refused with its location (no isl text to fail on).
+TEST(Scheduler, ReductionBoundsNameOnlyParametersAndVariables) {
+  Lowering l = lower_text("param N;\ninput A(i) : f32[N];\nfunc F(i) : f32 = 0;\nF(i) = F(i) + A(r) for r = 0 to M;\noutput F : [N];\n");
+  EXPECT_FALSE(l.ok);
+  EXPECT_NE(l.errors.find("M"), std::string::npos) << l.errors;
+  EXPECT_NE(l.errors.find("t.algo:4:"), std::string::npos) << l.errors;
+}

@@ -16,18 +16,6 @@ namespace {
   throw NotAffine(e.loc, fmt::format("'{}' is outside the affine fragment ({})", print_expr(e), why));
 }
 
-// An isl object from the C API, or isl's error as an exception (as the C++ bindings do).
-template <class T, class C>
-T checked(C* raw, isl::ctx ctx) {
-  if (!raw) {
-    const char* m = isl_ctx_last_error_msg(ctx.get());
-    throw isl::exception(m ? m : "an isl operation failed (its operation budget?)");
-  }
-  return isl::manage(raw);
-}
-
-isl::space params_space(isl::ctx ctx) { return isl::manage(isl_space_params_alloc(ctx.get(), 0)); }
-
 isl::set compare(BinOp op, const isl::pw_aff& a, const isl::pw_aff& b) {
   switch (op) {
     case BinOp::Eq: return a.eq_set(b);
@@ -49,27 +37,6 @@ Names with_slot(const Names& n, int slot, isl::pw_aff value) {
 }
 
 }  // namespace
-
-isl::pw_aff param_aff(isl::ctx ctx, const std::string& name) {
-  return isl::pw_aff::param_on_domain(isl::set::universe(params_space(ctx)), isl::id(ctx, name));
-}
-
-isl::pw_aff const_aff(isl::ctx ctx, int64_t v) {
-  return checked<isl::pw_aff>(isl_pw_aff_val_on_domain(isl_set_universe(isl_space_params_alloc(ctx.get(), 0)),
-                                                       isl_val_int_from_si(ctx.get(), v)),
-                              ctx);
-}
-
-isl::set align(const isl::set& s, const std::vector<std::string>& declared) {
-  if (declared.empty()) return s;
-  isl_space* sp = isl_space_params_alloc(s.ctx().get(), static_cast<unsigned>(declared.size()));
-  for (size_t i = 0; i < declared.size() && sp; ++i)
-    sp = isl_space_set_dim_name(sp, isl_dim_param, static_cast<unsigned>(i), declared[i].c_str());
-  return checked<isl::set>(isl_set_align_params(s.copy(), sp), s.ctx());
-}
-
-isl::set all_params(isl::ctx ctx) { return isl::set::universe(params_space(ctx)); }
-isl::set no_params(isl::ctx ctx) { return isl::set::empty(params_space(ctx)); }
 
 bool is_isl_keyword(const std::string& s) {
   static const std::set<std::string> kw = {"and", "or", "not", "mod", "floor", "ceil", "min", "max", "exists",
@@ -179,18 +146,7 @@ isl::set tuple_set(isl::ctx ctx, const std::string& tuple, const std::vector<isl
     dims.push_back(fmt::format("__d{}", k));
     s = s.intersect(atom(param_aff(ctx, dims.back()), values[k]));
   }
-  isl_set* raw = isl_set_from_params(s.release());
-  for (size_t k = 0; k < dims.size() && raw; ++k) {
-    int pos = isl_set_find_dim_by_name(raw, isl_dim_param, dims[k].c_str());
-    if (pos < 0) {  // the atom did not mention it: a free dimension
-      raw = isl_set_add_dims(raw, isl_dim_set, 1);
-      if (raw) raw = isl_set_set_dim_name(raw, isl_dim_set, static_cast<unsigned>(k), dims[k].c_str());
-    } else {
-      raw = isl_set_move_dims(raw, isl_dim_set, static_cast<unsigned>(k), isl_dim_param, static_cast<unsigned>(pos), 1);
-    }
-  }
-  if (raw) raw = isl_set_set_tuple_name(raw, tuple.c_str());
-  return align(checked<isl::set>(raw, ctx), declared);
+  return align(poly::params_to_dims(s, dims, tuple), declared);
 }
 
 isl::set tuple_set(isl::ctx ctx, const std::string& tuple, const std::vector<const Expr*>& idx, const Names& n,

@@ -23,6 +23,7 @@
 #include <isl/cpp.h>
 
 #include "interpreter/ast.hpp"
+#include "polyhedral/params.hpp"
 
 namespace sched::verify {
 
@@ -43,16 +44,13 @@ struct Names {
   std::vector<std::string> declared;             // every parameter in scope, in binding order
 };
 
-// `s` with its parameters in the order of `declared` first (then any other): isl's normal forms,
-// and so the shape of the verification conditions given to z3, depend on that order.
-isl::set align(const isl::set& s, const std::vector<std::string>& declared);
-
-// The parameter `name`, and the constant v, as functions of the parameters.
-isl::pw_aff param_aff(isl::ctx ctx, const std::string& name);
-isl::pw_aff const_aff(isl::ctx ctx, int64_t v);
-// The universe and the empty set of parameter values.
-isl::set all_params(isl::ctx ctx);
-isl::set no_params(isl::ctx ctx);
+// The shared constructors (polyhedral/params.hpp): `align(s, n.declared)` puts the parameters in
+// binding order (isl's normal forms, and so the verification conditions given to z3, depend on it).
+using poly::align;
+using poly::all_params;
+using poly::const_aff;
+using poly::no_params;
+using poly::param_aff;
 
 // An index expression of type Int (throws NotAffine outside the fragment).
 isl::pw_aff index(const Expr& e, const Names& n);

@@ -1,0 +1,328 @@
+// Index expressions of the scheduler (index.hpp).
+#include "scheduler/index.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include <isl/ast.h>
+#include <isl/ast_build.h>
+#include <isl/ctx.h>
+#include <isl/options.h>
+
+#include "polyhedral/params.hpp"
+
+namespace sched::algo {
+
+struct Index::Node {
+  Op op = Op::Const;
+  long long k = 0;  // Const: the value; Mul, Div, Mod: the factor
+  std::string id;   // Name
+  std::vector<Index> args;
+};
+
+Index::Index(long long c) : n_(std::make_shared<Node>(Node{Op::Const, c, {}, {}})) {}
+
+Index Index::name(const std::string& n) { return Index(std::make_shared<Node>(Node{Op::Name, 0, n, {}})); }
+
+Index::Op Index::op() const { return n_->op; }
+long long Index::constant() const { return n_->k; }
+const std::string& Index::id() const { return n_->id; }
+const Index& Index::arg(size_t i) const { return n_->args.at(i); }
+
+bool Index::operator==(const Index& o) const {
+  if (n_ == o.n_) return true;
+  if (n_->op != o.n_->op || n_->k != o.n_->k || n_->id != o.n_->id || n_->args.size() != o.n_->args.size()) return false;
+  for (size_t i = 0; i < n_->args.size(); ++i)
+    if (!(n_->args[i] == o.n_->args[i])) return false;
+  return true;
+}
+
+Index Index::substitute(const std::string& v, const Index& by) const {
+  if (n_->op == Op::Name) return n_->id == v ? by : *this;
+  if (n_->args.empty()) return *this;
+  Node n = *n_;
+  for (auto& a : n.args) a = a.substitute(v, by);
+  return Index(std::make_shared<Node>(std::move(n)));
+}
+
+void Index::names(std::vector<std::string>& out) const {
+  if (n_->op == Op::Name && std::find(out.begin(), out.end(), n_->id) == out.end()) out.push_back(n_->id);
+  for (const auto& a : n_->args) a.names(out);
+}
+
+std::string Index::key() const {
+  const auto& a = n_->args;
+  switch (n_->op) {
+    case Op::Const: return fmt::format("{}", n_->k);
+    case Op::Name: return n_->id;
+    case Op::Add: return fmt::format("({} + {})", a[0].key(), a[1].key());
+    case Op::Sub: return fmt::format("({} - {})", a[0].key(), a[1].key());
+    case Op::Neg: return fmt::format("(-{})", a[0].key());
+    case Op::Mul: return fmt::format("({} * {})", n_->k, a[0].key());
+    case Op::Div: return fmt::format("({} / {})", a[0].key(), n_->k);
+    case Op::Mod: return fmt::format("({} % {})", a[0].key(), n_->k);
+    case Op::Min: return fmt::format("min({}, {})", a[0].key(), a[1].key());
+    case Op::Max: return fmt::format("max({}, {})", a[0].key(), a[1].key());
+  }
+  return "?";
+}
+
+Index operator+(const Index& a, const Index& b) { return Index::from(Index::Op::Add, 0, {a, b}); }
+Index operator-(const Index& a, const Index& b) { return Index::from(Index::Op::Sub, 0, {a, b}); }
+Index operator-(const Index& a) { return Index::from(Index::Op::Neg, 0, {a}); }
+Index operator*(long long k, const Index& a) { return Index::from(Index::Op::Mul, k, {a}); }
+Index floordiv(const Index& a, long long k) { return Index::from(Index::Op::Div, k, {a}); }
+Index mod(const Index& a, long long k) { return Index::from(Index::Op::Mod, k, {a}); }
+Index min(const Index& a, const Index& b) { return Index::from(Index::Op::Min, 0, {a, b}); }
+Index max(const Index& a, const Index& b) { return Index::from(Index::Op::Max, 0, {a, b}); }
+
+Index Index::from(Op op, long long k, std::vector<Index> args) {
+  return Index(std::make_shared<Node>(Node{op, k, {}, std::move(args)}));
+}
+
+// ---- algorithm expressions ----
+
+namespace {
+
+std::optional<long long> const_value(const AExpr& e) {
+  switch (e.kind) {
+    case AExpr::Kind::Int: return e.ival;
+    case AExpr::Kind::Unary:
+      if (e.text == "-")
+        if (auto v = const_value(*e.args[0])) return -*v;
+      return std::nullopt;
+    case AExpr::Kind::Binary: {
+      auto a = const_value(*e.args[0]), b = const_value(*e.args[1]);
+      if (!a || !b) return std::nullopt;
+      if (e.text == "+") return *a + *b;
+      if (e.text == "-") return *a - *b;
+      if (e.text == "*") return *a * *b;
+      if ((e.text == "/" || e.text == "%") && *b > 0) {
+        long long q = *a / *b, r = *a % *b;
+        if (r < 0) {
+          q -= 1;
+          r += *b;
+        }
+        return e.text == "/" ? q : r;
+      }
+      return std::nullopt;
+    }
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+Index index_of(const AExpr& e) {
+  switch (e.kind) {
+    case AExpr::Kind::Int: return Index(e.ival);
+    case AExpr::Kind::Var: return Index::name(e.text);
+    case AExpr::Kind::Unary:
+      if (e.text == "-") return -index_of(*e.args[0]);
+      break;
+    case AExpr::Kind::Binary: {
+      const AExpr& x = *e.args[0];
+      const AExpr& y = *e.args[1];
+      if (e.text == "+") return index_of(x) + index_of(y);
+      if (e.text == "-") return index_of(x) - index_of(y);
+      if (e.text == "*") {
+        auto kx = const_value(x), ky = const_value(y);
+        if (!kx && !ky) throw NotAffine{e.loc, "a product of two variables is not affine"};
+        return (kx ? *kx : *ky) * index_of(kx ? y : x);
+      }
+      if (e.text == "/" || e.text == "%") {
+        auto k = const_value(y);
+        if (!k || *k <= 0) throw NotAffine{e.loc, "division by a non-constant or non-positive divisor is not affine"};
+        return e.text == "/" ? floordiv(index_of(x), *k) : mod(index_of(x), *k);
+      }
+      break;
+    }
+    case AExpr::Kind::Call:
+      if ((e.text == "min" || e.text == "max") && e.args.size() == 2)
+        return e.text == "min" ? min(index_of(*e.args[0]), index_of(*e.args[1])) : max(index_of(*e.args[0]), index_of(*e.args[1]));
+      break;
+    default: break;
+  }
+  throw NotAffine{e.loc, "expected an affine expression (parameters, variables, + -, * / % by constants, min, max)"};
+}
+
+// ---- isl objects ----
+
+isl::pw_aff to_pw_aff(const Index& e, isl::ctx ctx, const Resolve& name, const Loc& loc) {
+  auto arg = [&](size_t i) { return to_pw_aff(e.arg(i), ctx, name, loc); };
+  switch (e.op()) {
+    case Index::Op::Const: return poly::const_aff(ctx, e.constant());
+    case Index::Op::Name: return name(e.id(), loc);
+    case Index::Op::Add: return arg(0).add(arg(1));
+    case Index::Op::Sub: return arg(0).sub(arg(1));
+    case Index::Op::Neg: return arg(0).neg();
+    case Index::Op::Mul: return arg(0).scale(isl::val(ctx, e.constant()));
+    case Index::Op::Div: return arg(0).scale_down(isl::val(ctx, e.constant())).floor();
+    case Index::Op::Mod: return arg(0).mod(isl::val(ctx, e.constant()));
+    case Index::Op::Min: return arg(0).min(arg(1));
+    case Index::Op::Max: return arg(0).max(arg(1));
+  }
+  throw NotAffine{loc, "an index the scheduler cannot build"};
+}
+
+isl::pw_aff aff_of(const AExpr& e, isl::ctx ctx, const Resolve& name) { return to_pw_aff(index_of(e), ctx, name, e.loc); }
+
+isl::set condition_of(const AExpr& e, isl::ctx ctx, const Resolve& name) {
+  if (e.kind == AExpr::Kind::Bool) return e.ival ? poly::all_params(ctx) : poly::no_params(ctx);
+  if (e.kind == AExpr::Kind::Unary && e.text == "!") return condition_of(*e.args[0], ctx, name).complement();
+  if (e.kind == AExpr::Kind::Binary) {
+    const std::string& o = e.text;
+    if (o == "&&") return condition_of(*e.args[0], ctx, name).intersect(condition_of(*e.args[1], ctx, name));
+    if (o == "||") return condition_of(*e.args[0], ctx, name).unite(condition_of(*e.args[1], ctx, name));
+    if (o == "==" || o == "!=" || o == "<" || o == "<=" || o == ">" || o == ">=") {
+      isl::pw_aff a = aff_of(*e.args[0], ctx, name), b = aff_of(*e.args[1], ctx, name);
+      if (o == "==") return a.eq_set(b);
+      if (o == "!=") return a.ne_set(b);
+      if (o == "<") return a.lt_set(b);
+      if (o == "<=") return a.le_set(b);
+      if (o == ">") return a.gt_set(b);
+      return a.ge_set(b);
+    }
+  }
+  throw NotAffine{e.loc, "expected an affine condition (comparisons of affine expressions, && || !)"};
+}
+
+// ---- isl's AST back to SCHED text ----
+
+namespace {
+
+std::string from_ast(isl_ast_expr* e) {
+  switch (isl_ast_expr_get_type(e)) {
+    case isl_ast_expr_id: {
+      isl_id* id = isl_ast_expr_get_id(e);
+      std::string n = isl_id_get_name(id);
+      isl_id_free(id);
+      return n;
+    }
+    case isl_ast_expr_int: {
+      isl_val* v = isl_ast_expr_get_val(e);
+      long long x = isl_val_get_num_si(v);
+      isl_val_free(v);
+      return x < 0 ? fmt::format("({})", x) : fmt::format("{}", x);
+    }
+    case isl_ast_expr_op: {
+      int n = static_cast<int>(isl_ast_expr_op_get_n_arg(e));
+      std::vector<std::string> a;
+      for (int i = 0; i < n; ++i) {
+        isl_ast_expr* x = isl_ast_expr_op_get_arg(e, i);
+        a.push_back(from_ast(x));
+        isl_ast_expr_free(x);
+      }
+      auto infix = [&](const char* op) {
+        std::string s = a[0];
+        for (size_t i = 1; i < a.size(); ++i) s = fmt::format("({} {} {})", s, op, a[i]);
+        return s;
+      };
+      auto nary = [&](const char* f) {
+        std::string s = a[0];
+        for (size_t i = 1; i < a.size(); ++i) s = fmt::format("{}({}, {})", f, s, a[i]);
+        return s;
+      };
+      switch (isl_ast_expr_op_get_type(e)) {
+        case isl_ast_expr_op_and:
+        case isl_ast_expr_op_and_then: return infix("&&");
+        case isl_ast_expr_op_or:
+        case isl_ast_expr_op_or_else: return infix("||");
+        case isl_ast_expr_op_max: return nary("max");
+        case isl_ast_expr_op_min: return nary("min");
+        case isl_ast_expr_op_minus: return fmt::format("(-{})", a[0]);
+        case isl_ast_expr_op_add: return infix("+");
+        case isl_ast_expr_op_sub: return infix("-");
+        case isl_ast_expr_op_mul: return infix("*");
+        case isl_ast_expr_op_div:
+        case isl_ast_expr_op_fdiv_q:
+        case isl_ast_expr_op_pdiv_q: return infix("/");  // SCHED's / is floor division by a positive constant
+        case isl_ast_expr_op_pdiv_r:
+        case isl_ast_expr_op_zdiv_r: return infix("%");
+        case isl_ast_expr_op_cond:
+        case isl_ast_expr_op_select: return fmt::format("select({}, {}, {})", a[0], a[1], a[2]);
+        case isl_ast_expr_op_eq: return infix("==");
+        case isl_ast_expr_op_le: return infix("<=");
+        case isl_ast_expr_op_lt: return infix("<");
+        case isl_ast_expr_op_ge: return infix(">=");
+        case isl_ast_expr_op_gt: return infix(">");
+        default: break;
+      }
+      break;
+    }
+    default: break;
+  }
+  throw NotAffine{{}, "an isl expression the scheduler cannot print"};
+}
+
+}  // namespace
+
+std::string sched_condition(const isl::set& s, const isl::set& context) {
+  if (s.is_empty()) return "false";
+  isl_ast_build* b = isl_ast_build_from_context(context.copy());
+  isl_ast_expr* x = isl_ast_build_expr_from_set(b, s.copy());
+  std::string r;
+  try {
+    r = !x ? "false" : isl_ast_expr_get_type(x) == isl_ast_expr_int ? (from_ast(x) == "0" ? "false" : "true") : from_ast(x);
+  } catch (...) {
+    isl_ast_expr_free(x);
+    isl_ast_build_free(b);
+    throw;
+  }
+  isl_ast_expr_free(x);
+  isl_ast_build_free(b);
+  return r;
+}
+
+std::string sched_text(const isl::pw_aff& f, const isl::set& context) {
+  isl_ast_build* b = isl_ast_build_from_context(context.copy());
+  isl_ast_expr* x = isl_ast_build_expr_from_pw_aff(b, f.copy());
+  std::string r;
+  try {
+    r = x ? from_ast(x) : "0";
+  } catch (...) {
+    isl_ast_expr_free(x);
+    isl_ast_build_free(b);
+    throw;
+  }
+  isl_ast_expr_free(x);
+  isl_ast_build_free(b);
+  return r;
+}
+
+namespace {
+struct OwnedCtx {
+  isl_ctx* raw = isl_ctx_alloc();
+  OwnedCtx() { isl_options_set_on_error(raw, ISL_ON_ERROR_CONTINUE); }
+  ~OwnedCtx() { isl_ctx_free(raw); }
+  OwnedCtx(const OwnedCtx&) = delete;
+  OwnedCtx& operator=(const OwnedCtx&) = delete;
+};
+}  // namespace
+
+std::string simplify(const Algorithm& a, const Index& e, const Facts& facts) {
+  OwnedCtx owned;
+  try {
+    isl::ctx ctx(owned.raw);
+    // the algorithm's parameters first, then every other name in order of appearance
+    std::vector<std::string> order = a.params;
+    e.names(order);
+    for (const auto& [lo, hi] : facts) {
+      lo.names(order);
+      hi.names(order);
+    }
+    Resolve param = [&](const std::string& n, const Loc&) { return poly::param_aff(ctx, n); };
+    isl::set context = poly::all_params(ctx);
+    for (const auto& x : a.assumes) context = context.intersect(condition_of(*x, ctx, param));
+    for (const auto& [lo, hi] : facts) context = context.intersect(to_pw_aff(lo, ctx, param).le_set(to_pw_aff(hi, ctx, param)));
+    context = poly::align(context, order);
+    isl::pw_aff f = poly::align(to_pw_aff(e, ctx, param), order).gist_params(context);
+    return sched_text(f, context);
+  } catch (const isl::exception& x) {
+    throw NotAffine{{}, fmt::format("isl failed on the index {}: {}", e.key(), x.what())};
+  }
+}
+
+}  // namespace sched::algo
