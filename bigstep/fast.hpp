@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "interpreter/ast.hpp"
+#include "interpreter/limits.hpp"
 #include "interpreter/model.hpp"
 #include "interpreter/outcome.hpp"
 #include "interpreter/setup.hpp"
@@ -36,7 +37,7 @@ struct FastOptions {
   int threads = 0;                          // 0: all cores
   const ModelOptions* annotations = nullptr; // when set, every write is compared with its annotation (one model per thread)
   uint64_t max_steps = 0;                   // assignments; 0: no bound; beyond: inconclusive (approximate in parallel)
-  uint64_t max_local_cells = uint64_t{1} << 26;  // cells of one `allocate`
+  uint64_t max_local_cells = kMaxLocalCells;  // cells of one `allocate`
   bool kernels = true;  // loop nests without `par` run as register code (bigstep/fast_kernel.hpp)
   bool specialise = true;  // kernels also compile a version without the guards proven on entry
 };

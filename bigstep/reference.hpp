@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "interpreter/ast.hpp"
+#include "interpreter/limits.hpp"
 #include "interpreter/model.hpp"
 #include "interpreter/outcome.hpp"
 #include "interpreter/setup.hpp"
@@ -23,7 +24,7 @@ struct ReferenceOptions {
   bool strict_races = false;       // --races strict: ω-compatibility instead of δμ-compatibility
   Model* annotations = nullptr;    // when set, every write is compared with its annotation (outcome `annotation`)
   uint64_t max_steps = 50'000'000; // assignments; beyond: inconclusive
-  uint64_t max_local_cells = uint64_t{1} << 26;  // cells of one `allocate`
+  uint64_t max_local_cells = kMaxLocalCells;  // cells of one `allocate`
 };
 
 struct EngineStats {

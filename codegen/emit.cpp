@@ -11,6 +11,7 @@
 #include <set>
 #include <limits>
 
+#include "interpreter/limits.hpp"
 #include "interpreter/printer.hpp"
 
 namespace sched {
@@ -136,7 +137,8 @@ class Emitter {
     if (!f) return std::nullopt;
     Lin out{f->coef(x), int_lit(f->c)};
     for (const auto& [v, k] : f->t)
-      if (v < 0 && k != 0) out.rest = fmt::format("({} + {} * {})", out.rest, int_lit(k), expr(*atoms[static_cast<size_t>(-v - 1)], 0));
+      if (v < 0 && k != 0)  // wrapping, as the subscript itself is computed: the same value modulo 2^64
+        out.rest = fmt::format("w_add<i64>({}, w_mul<i64>({}, {}))", out.rest, int_lit(k), expr(*atoms[static_cast<size_t>(-v - 1)], 0));
     return out;
   }
   // Slots bound inside c (lets, inner loops) and arrays allocated inside c.
@@ -165,7 +167,9 @@ class Emitter {
     if (c.els) accesses_of(*c.els, out);
   }
   // The condition under which every access of the loop body is in bounds for x in
-  // [first, first + count - 1], or nullopt when it cannot be stated.
+  // [first, first + count - 1] (count >= 1), or nullopt when it cannot be stated. Exact: span_in
+  // bounds coef·x + rest at both ends with overflow detection, so a subscript that wraps around
+  // (a[i * 2^62]) fails it and runs checked.
   std::optional<std::string> in_bounds_condition(const Cmd& loop, const std::string& first, const std::string& count) {
     std::set<int> inner, allocated;
     bound_inside(*loop.body, inner, allocated);
@@ -179,9 +183,7 @@ class Emitter {
         auto l = linear(*(*idx)[k], loop.slot, inner);
         if (!l) return std::nullopt;
         std::string dim = fmt::format("{}_d{}", array_names_.at(id), k);
-        std::string lo_v = fmt::format("({} + {} * {})", l->rest, int_lit(l->coef), first);
-        std::string hi_v = fmt::format("({} + {} * ({} + {} - 1))", l->rest, int_lit(l->coef), first, count);
-        cond += fmt::format("{}(u64){} < (u64){} && (u64){} < (u64){}", cond.empty() ? "" : " && ", lo_v, dim, hi_v, dim);
+        cond += fmt::format("{}span_in({}, {}, {}, {}, {})", cond.empty() ? "" : " && ", l->rest, int_lit(l->coef), first, count, dim);
       }
     }
     return cond.empty() ? std::string("true") : cond;  // zero-dimensional arrays only
@@ -453,15 +455,21 @@ class Emitter {
         array_rank_[c.id] = c.idx.size();
         array_type_[c.id] = c.elem;
         line(indent, fmt::format("{{  // allocate {} : {}[...] (line {})", c.name, type_name(c.elem), c.loc.line));
-        std::string total = "1";
+        // the big-step engines' checks (interpreter/eval.hpp alloc_shape): no negative dimension,
+        // at most kMaxLocalCells cells, the product computed without overflow
+        std::vector<std::string> dims;
         for (size_t k = 0; k < c.idx.size(); ++k) {
           line(indent + 1, fmt::format("const i64 {}_d{} = {};", n, k, expr(*c.idx[k], stmt)));
-          total = fmt::format("{} * ({}_d{} > 0 ? {}_d{} : 0)", total, n, k, n, k);
+          dims.push_back(fmt::format("{}_d{}", n, k));
         }
-        line(indent + 1, fmt::format("const i64 {}_size = {};", n, total));
-        line(indent + 1, fmt::format("{}* __restrict {} = ({}*)malloc((unsigned long)({}_size > 0 ? {}_size : 1) * sizeof({}));", ctype(c.elem), n,
-                                     ctype(c.elem), n, n, ctype(c.elem)));
-        line(indent + 1, fmt::format("if (!{}) {{ fail_at(E, 3, {}); }} else {{", n, stmt));
+        std::string list;
+        for (const auto& d : dims) list += (list.empty() ? "" : ", ") + d;
+        line(indent + 1, fmt::format("const long long {}_dims[] = {{{}}};", n, dims.empty() ? "0" : list));
+        line(indent + 1, fmt::format("const i64 {}_size = cells_of({}_dims, {}, {}LL);", n, n, dims.size(), kMaxLocalCells));
+        line(indent + 1, fmt::format("{}* __restrict {} = {}_size < 0 ? 0 : ({}*)malloc((unsigned long)({}_size > 0 ? {}_size : 1) * sizeof({}));", ctype(c.elem), n,
+                                     n, ctype(c.elem), n, n, ctype(c.elem)));
+        line(indent + 1, fmt::format("if ({}_size < 0) {{ fail_at(E, {}_size == -1 ? 4 : 5, {}); }} else if (!{}) {{ fail_at(E, 3, {}); }} else {{", n, n,
+                                     stmt, n, stmt));
         cmd(*c.body, indent + 2, in_par);
         line(indent + 2, fmt::format("free({});", n));
         line(indent + 1, "}");

@@ -137,7 +137,9 @@ Outcome run_native(const Program& p, Memory& st, const NativeKernel& k) {
   if (rc != 0 || err[0] != 0) {
     Loc where = err[1] >= 0 && static_cast<size_t>(err[1]) < k.kernel.statements.size() ? k.kernel.statements[static_cast<size_t>(err[1])] : Loc{};
     const char* what = err[0] == 1 ? "a read outside its array" : err[0] == 2 ? "a write outside its array"
-                       : err[0] == 3 ? "an allocation failed" : "an error";
+                       : err[0] == 3 ? "an allocation the system refused"
+                       : err[0] == 4 ? "an allocation of negative size"
+                       : err[0] == 5 ? "an allocation past the bound on cells of one allocate" : "an error";
     return Outcome::make(err[0] <= 2 ? OutcomeKind::OutOfBounds : OutcomeKind::Error, where,
                          fmt::format("the native kernel stopped on {} (run the reference engine for the cell)", what));
   }

@@ -1,5 +1,7 @@
 #include "interpreter/parser.hpp"
 
+#include "interpreter/limits.hpp"
+
 #include <fmt/format.h>
 
 #include <limits>
@@ -62,19 +64,28 @@ class Parser {
   std::vector<Token> t_;
   size_t p_ = 0;
   Diagnostics& d_;
-  // Nesting limit: bounds the recursion of the parser and of every pass over the tree.
-  static constexpr int kMaxDepth = 200;
+  // The tree depth limit (interpreter/limits.hpp): bounds the recursion of the parser and of
+  // every pass over the tree. Each recursive rule is a level, and so is each operator of a chain
+  // (`a + b + c` is a left-deep tree): a chain's levels are held until the chain ends, which
+  // counts an operand parsed after k operators k levels deeper (an upper bound on its depth).
   int depth_ = 0;
+  void deeper(int& held) {
+    if (++depth_ > kMaxTreeDepth) {
+      --depth_;
+      d_.error(cur().loc, fmt::format("nesting deeper than {} levels (brackets, blocks, loops, lets and chains of operators "
+                                      "all count): split the expression or the block with `let`s or loops",
+                                      kMaxTreeDepth));
+      throw ParseError{};
+    }
+    ++held;
+  }
   struct Nest {
     Parser& p;
-    explicit Nest(Parser& q) : p(q) {
-      if (++p.depth_ > kMaxDepth) {
-        p.d_.error(p.cur().loc, fmt::format("nesting deeper than {} levels", kMaxDepth));
-        --p.depth_;
-        throw ParseError{};
-      }
-    }
-    ~Nest() { --p.depth_; }
+    int held = 0;
+    explicit Nest(Parser& q) : p(q) { p.deeper(held); }
+    ~Nest() { p.depth_ -= held; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
   };
 
   const Token& cur() const { return t_[p_]; }
@@ -369,6 +380,7 @@ class Parser {
       take_trailing(cm);
       pending_ = std::move(saved);
       saved.clear();
+      Nest n(*this);  // the rest of the block is the let's body: one level deeper
       body = rest();
     }
     for (auto& c : saved) pending_.push_back(std::move(c));
@@ -476,16 +488,22 @@ class Parser {
 
   ExprPtr or_expr() {
     auto l = and_expr();
+    int held = 0;
+    struct Release { int& d; int& h; ~Release() { d -= h; } } release{depth_, held};
     while (at(Tok::OrOr)) {
       Loc loc = next().loc;
+      deeper(held);
       l = make_binary(BinOp::Or, std::move(l), and_expr(), loc);
     }
     return l;
   }
   ExprPtr and_expr() {
     auto l = cmp_expr();
+    int held = 0;
+    struct Release { int& d; int& h; ~Release() { d -= h; } } release{depth_, held};
     while (at(Tok::AndAnd)) {
       Loc loc = next().loc;
+      deeper(held);
       l = make_binary(BinOp::And, std::move(l), cmp_expr(), loc);
     }
     return l;
@@ -515,18 +533,24 @@ class Parser {
   }
   ExprPtr add_expr() {
     auto l = mul_expr();
+    int held = 0;
+    struct Release { int& d; int& h; ~Release() { d -= h; } } release{depth_, held};
     while (at(Tok::Plus) || at(Tok::Minus)) {
       BinOp op = at(Tok::Plus) ? BinOp::Add : BinOp::Sub;
       Loc loc = next().loc;
+      deeper(held);
       l = make_binary(op, std::move(l), mul_expr(), loc);
     }
     return l;
   }
   ExprPtr mul_expr() {
     auto l = unary_expr();
+    int held = 0;
+    struct Release { int& d; int& h; ~Release() { d -= h; } } release{depth_, held};
     while (at(Tok::Star) || at(Tok::Slash) || at(Tok::Percent)) {
       BinOp op = at(Tok::Star) ? BinOp::Mul : at(Tok::Slash) ? BinOp::Div : BinOp::Mod;
       Loc loc = next().loc;
+      deeper(held);
       l = make_binary(op, std::move(l), unary_expr(), loc);
     }
     return l;

@@ -203,3 +203,60 @@ TEST(Native, ProgramNamesNeverReachTheCompilerUnescaped) {
   std::string text = "param int;\narray new : i32[int];\nfor return < int { let class = return * 2; new[return] := class }\n";
   EXPECT_EQ(compare_engines(text, {"int=4"}), 4u);
 }
+
+// Runs `text` with `params` by the reference engine and natively from the same initial memory.
+static std::pair<Outcome, Outcome> both_engines(const std::string& text, const std::vector<std::string>& params) {
+  Loaded l = load_text(text, "t.sched");
+  EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  if (l.stage != LoadStage::Ok) return {};
+  std::vector<std::string> errs;
+  auto ps = bind_params(*l.program, params, errs);
+  EXPECT_TRUE(ps);
+  if (!ps) return {};
+  Memory init;
+  EXPECT_TRUE(prepare_run(*l.program, *ps, ModelOptions{}, init).ok());
+  Memory ref = init, nat = init;
+  Outcome r = run_reference(*l.program, ref);
+  std::string err;
+  auto k = build_native(*l.program, err);
+  EXPECT_TRUE(k) << err;
+  if (!k) return {r, Outcome::make(OutcomeKind::Error, {}, err)};
+  return {r, run_native(*l.program, nat, *k)};
+}
+
+// Issue 17: a negative or overflowing `allocate` size once got a one-cell buffer that every
+// index passed the bounds check of (heap corruption). The native code now checks sizes as the
+// big-step engines do (interpreter/eval.hpp alloc_shape) and never touches such a buffer.
+TEST(Native, AllocationSizesAreCheckedAsByTheBigStepEngines) {
+  const std::string text = "param N, K;\noutput o[i] : i32[4] = 0;\nallocate t : i32[N * K] {\n  for i < 4 {\n    t[i] := i;\n    o[i] := t[i];\n  }\n}\n";
+  struct Row { const char* n; const char* k; OutcomeKind native; const char* words; };
+  const Row rows[] = {
+      {"N=-1", "K=5", OutcomeKind::Error, "negative size"},          // the reference: "is negative (-5)"
+      {"N=65536", "K=1025", OutcomeKind::Error, "past the bound"},   // 2^26 cells at most
+      {"N=0", "K=1", OutcomeKind::OutOfBounds, "write outside"},     // size 0: every access is out of bounds
+      {"N=-1", "K=0", OutcomeKind::OutOfBounds, "write outside"},
+  };
+  for (const Row& r : rows) {
+    auto [ref, nat] = both_engines(text, {r.n, r.k});
+    EXPECT_EQ(nat.kind, ref.kind) << r.n << " " << r.k << ": reference " << ref.message << ", native " << nat.message;
+    EXPECT_EQ(nat.kind, r.native) << r.n << " " << r.k << ": " << nat.message;
+    EXPECT_NE(nat.message.find(r.words), std::string::npos) << nat.message;
+  }
+  // a size whose product wraps to 0 in 64 bits: undefined for the reference, and natively a
+  // zero-cell buffer whose every access is refused (never a write past it)
+  auto [ref, nat] = both_engines(text, {"N=4611686018427387904", "K=4"});
+  EXPECT_EQ(ref.kind, OutcomeKind::Error) << ref.message;
+  EXPECT_EQ(nat.kind, OutcomeKind::OutOfBounds) << nat.message;
+}
+
+// Issue 17: loop versioning checked a subscript at the loop's first and last iteration in
+// wrapping arithmetic, so `a[i * 2^62]` for i < 5 (last value 2^64 = 0) ran unchecked and wrote
+// far out of bounds. span_in is exact: the ends are computed with overflow detection.
+TEST(Native, VersioningIsExactForSubscriptsThatWrapAround) {
+  std::string source;
+  Outcome o = run_native_text("param N;\narray a : i32[4];\nfor i < N { a[i * 4611686018427387904] := 1 }\n", 5, &source);
+  EXPECT_NE(source.find("span_in"), std::string::npos) << "the loop is versioned";
+  EXPECT_EQ(o.kind, OutcomeKind::OutOfBounds) << o.message;
+  o = run_native_text("param N;\narray a : i32[4];\nfor i < N { a[i * 4611686018427387904 + 1] := 1 }\n", 1);
+  EXPECT_EQ(o.kind, OutcomeKind::Ok) << o.message;
+}

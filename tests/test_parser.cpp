@@ -160,13 +160,35 @@ TEST(Parser, DeepNestingIsAnErrorNotACrash) {
   std::string d;
   std::string deep = "array a : i32[];\na[] := " + std::string(200000, '(') + "1" + std::string(200000, ')') + "\n";
   EXPECT_FALSE(parse(deep, &d));
-  EXPECT_NE(d.find("nesting deeper than 200 levels"), std::string::npos) << d.substr(0, 300);
+  EXPECT_NE(d.find("nesting deeper than 1000 levels"), std::string::npos) << d.substr(0, 300);
   EXPECT_LT(d.size(), 1000u) << "a long line is shown as a window around the error";
   std::string minus = "array a : i32[];\na[] := " + std::string(100000, '-') + "x\n";
   EXPECT_FALSE(parse(minus, &d));
   std::string blocks = std::string(100000, '{') + std::string(100000, '}');
   EXPECT_FALSE(parse(blocks, &d));
   EXPECT_NE(d.find("nesting deeper"), std::string::npos);
+  // chains of operators and of `let`s are as deep as they are long (issue 17: 30,000 `&&`
+  // operands, 100,000 `+` terms and 20,000 chained lets overflowed the stack after parsing)
+  auto chain = [](const char* op, int n) {
+    std::string s = "param N;\narray a : i32[];\na[] := N";
+    for (int i = 1; i < n; ++i) s += std::string(" ") + op + " N";
+    return s + "\n";
+  };
+  EXPECT_FALSE(parse(chain("+", 100000), &d));
+  EXPECT_NE(d.find("nesting deeper than 1000 levels"), std::string::npos) << d.substr(0, 300);
+  EXPECT_FALSE(parse(chain("*", 5000), &d));
+  std::string ands = "param N;\narray a : i32[];\nif N > 0";
+  for (int i = 1; i < 30000; ++i) ands += " && N > 0";
+  EXPECT_FALSE(parse(ands + " { a[] := 1 }\n", &d));
+  std::string lets = "param N;\narray a : i32[];\nlet x0 = N;\n";
+  for (int i = 1; i < 20000; ++i) lets += "let x" + std::to_string(i) + " = x" + std::to_string(i - 1) + " + 1;\n";
+  EXPECT_FALSE(parse(lets + "a[] := x19999\n", &d));
+  EXPECT_NE(d.find("nesting deeper"), std::string::npos);
+  // below the limit, every pass copes: 900 terms, 900 chained lets
+  EXPECT_TRUE(parse(chain("+", 900), &d)) << d.substr(0, 300);
+  std::string ok_lets = "param N;\narray a : i32[];\nlet x0 = N;\n";
+  for (int i = 1; i < 900; ++i) ok_lets += "let x" + std::to_string(i) + " = x" + std::to_string(i - 1) + " + 1;\n";
+  EXPECT_TRUE(parse(ok_lets + "a[] := x899\n", &d)) << d.substr(0, 300);
   // ordinary programs nest far less: 50 levels are fine
   std::string ok = "array a : i32[];\na[] := " + std::string(50, '(') + "1" + std::string(50, ')') + "\n";
   EXPECT_TRUE(parse(ok, &d)) << d;

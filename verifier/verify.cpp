@@ -1,5 +1,7 @@
 #include "verifier/verify.hpp"
 
+#include "polyhedral/watchdog.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -208,6 +210,8 @@ Verdict verify_program(const Program& p, const Options& opts) {
   {
     isl::ctx ctx(raw);
     Templates t(p);
+    // the time limit holds inside isl too: its operations fail once the deadline passes
+    poly::Watchdog watchdog(raw, t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opts.timeout_s)));
     try {
       Generator g(p, ctx, t);
       Generated gen = g.run();
@@ -246,9 +250,10 @@ Verdict verify_program(const Program& p, const Options& opts) {
       v.kind = Verdict::Kind::Unknown;
       v.reason = fmt::format("{}:{}: {}", e.loc.line, e.loc.col, e.what());
     } catch (const isl::exception& e) {
-      v.kind = Verdict::Kind::Unknown;
-      v.reason = isl_ctx_last_error(raw) == isl_error_quota ? "isl's operation budget was exhausted"
-                                                            : fmt::format("isl: {}", e.what());
+      v.kind = v.problems.empty() ? Verdict::Kind::Unknown : Verdict::Kind::Refuted;  // what was found stands
+      v.reason = watchdog.fired()                          ? fmt::format("the time limit ({} s) was reached in isl", opts.timeout_s)
+                 : isl_ctx_last_error(raw) == isl_error_quota ? "isl's operation budget was exhausted"
+                                                              : fmt::format("isl: {}", e.what());
     }
     ctx.release();
   }
