@@ -167,6 +167,7 @@ struct Ctx {
   std::vector<Frame*> frames;      // exact mode: the open loop instances, outermost first
   uint64_t steps = 0;
   uint64_t step_budget = UINT64_MAX;
+  uint64_t iterations = 0;         // loop iterations entered (counted only under a step bound)
   ThreadModel* model = nullptr;    // annotations
   std::optional<Candidate> annot;  // parallel: the first annotation failure of this context
   int64_t top_iter = 0;            // parallel: the level-1 iteration being run
@@ -204,11 +205,8 @@ struct LoopNode : CNode {
   CPtr body;
   size_t slot = 0;
   // The iterations first .. first + count - 1 (interpreter/eval.hpp, trip_count).
-  void range(Ctx& cx, int64_t& first, int64_t& count) const {
-    int64_t l = lo ? must(cx, *lo, "loop bound").i : 0;
-    int64_t h = must(cx, *hi, "loop bound").i;
-    if (!trip_count(lo != nullptr, l, h, first, count)) throw_stuck(OutcomeKind::Error, src->loc, "the loop's trip count overflows");
-  }
+  // With a step bound, the iterations count against it (this context's, checked at entry).
+  void range(Ctx& cx, int64_t& first, int64_t& count) const;
 };
 
 // A `par` loop (fast_par.cpp).
@@ -267,6 +265,16 @@ inline void on_access(Ctx& cx, Arr& a, size_t flat, bool write, LevelMask mask) 
   if (cx.mode == Mode::Checked && (cx.depth <= a.base_depth || mask == 0)) return;
   note_access(cx, a, flat, write, mask);
 }
+inline void LoopNode::range(Ctx& cx, int64_t& first, int64_t& count) const {
+  int64_t l = lo ? must(cx, *lo, "loop bound").i : 0;
+  int64_t h = must(cx, *hi, "loop bound").i;
+  if (!trip_count(lo != nullptr, l, h, first, count)) throw_stuck(OutcomeKind::Error, src->loc, "the loop's trip count overflows");
+  if (cx.sh->o.max_steps != 0) {
+    cx.iterations += static_cast<uint64_t>(count);
+    if (cx.iterations > cx.sh->o.max_steps) iteration_bound_reached(*src, cx.sh->o.max_steps);
+  }
+}
+
 // Counts an assignment; beyond the step budget the outcome is inconclusive.
 inline void step_limit(Ctx& cx, const Cmd& c) {
   if (++cx.steps > cx.step_budget) step_bound_reached(c, cx.sh->o.max_steps);

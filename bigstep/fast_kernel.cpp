@@ -485,6 +485,10 @@ loop_init : {  // U-FOR: the trip count, then iteration 0 (registers d: var, t, 
   SCHED_IN;
   int64_t first, count;
   if (!trip_count(in.a != kNone, in.a != kNone ? r[in.a].i : 0, r[in.b].i, first, count)) goto bail;
+  if (sh_.o.max_steps != 0) {  // iterations count against the step bound: the node reports it
+    if (cx.iterations + static_cast<uint64_t>(count) > sh_.o.max_steps) goto bail;
+    cx.iterations += static_cast<uint64_t>(count);
+  }
   if (count == 0) {
     ip = code + in.e;
     goto *labels[ip->op];

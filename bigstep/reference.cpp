@@ -196,7 +196,10 @@ class Engine {
     Mem m{*this, mu, rho};
     Eval ev(st_.params, env_, m);
     loop_bounds(c, ev, first, count);
+    iterations_ += static_cast<uint64_t>(count);  // loops count against the step bound too
+    if (iterations_ > o_.max_steps) iteration_bound_reached(c, o_.max_steps);
   }
+  uint64_t iterations_ = 0;
 
   // U-FOR: iteration i runs in μ ▷ (δμ_0 ▷ ... ▷ δμ_{i-1}); result ⟨▷_i δμ_i; rd(e) ∪ ⋃ ρ_i⟩.
   Result seq_loop(const Cmd& c, const View& mu) {

@@ -22,7 +22,7 @@ void register_explore(CLI::App& app) {
   cmd->add_option("FILE", file, "the .sched program")->required()->check(CLI::ExistingFile);
   cmd->add_option("-p,--param", params, "a parameter value NAME=INTEGER (repeatable)");
   cmd->add_option("--data", data, "values of an input tensor TENSOR=FILE.npy (repeatable)");
-  cmd->add_option("--seed", o.seed, "seed of the input data and of the random schedulers")->capture_default_str();
+  cmd->add_option("--seed", o.seed, "seed of the input data and of the random schedulers")->capture_default_str()->check(whole_number(0, UINT64_MAX));
   cmd->add_option("--strategy", strategy, "leftmost | random | pct | exhaustive")
       ->check(CLI::IsMember({"leftmost", "random", "pct", "exhaustive"}))
       ->capture_default_str();
@@ -30,7 +30,7 @@ void register_explore(CLI::App& app) {
   cmd->add_option("--pct-depth", o.pct_depth, "PCT bug depth d (d - 1 priority change points), 1 to 10,000")
       ->check(CLI::Range(1, 10000))
       ->capture_default_str();
-  cmd->add_option("--max-steps", o.max_steps, "bound on the steps of one execution")->capture_default_str();
+  cmd->add_option("--max-steps", o.max_steps, "bound on the steps of one execution")->capture_default_str()->check(whole_number(1, UINT64_MAX));
   cmd->add_option("--max-executions", o.max_executions, "bound on executions (exhaustive)")->capture_default_str();
   cmd->add_option("--timeout", o.timeout_seconds, "bound on seconds")->check(positive_seconds())->capture_default_str();
   cmd->add_flag("--no-reduction", no_reduction, "exhaustive search without sleep sets (every interleaving)");

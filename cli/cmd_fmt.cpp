@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "codegen/emit.hpp"
 #include "interpreter/load.hpp"
+#include "interpreter/output_file.hpp"
 #include "interpreter/printer.hpp"
 
 namespace sched::cli {
@@ -34,8 +35,11 @@ void register_fmt(CLI::App& app) {
         std::string cur((std::istreambuf_iterator<char>(in)), {});
         if (cur != out) { std::cout << f << ": not in canonical form\n"; set_exit(kFinding); }
       } else if (in_place) {
-        std::ofstream o(f, std::ios::binary);
-        o << out;
+        std::string why;
+        if (!write_file_atomically(f, out, why)) {  // the source stays whole on failure
+          std::cerr << "sched fmt: " << why << "\n";
+          set_exit(kBadInput);
+        }
       } else {
         std::cout << out;
       }
@@ -104,9 +108,8 @@ void register_emit(CLI::App& app) {
     if (l.stage != LoadStage::Ok) { std::cerr << l.diagnostics; set_exit(kBadInput); return; }
     EmittedKernel k = emit_cpp(*l.program);
     if (out.empty()) { std::cout << k.source; return; }
-    std::ofstream o(out, std::ios::binary);
-    o << k.source;
-    if (!o) { std::cerr << "error: cannot write " << out << "\n"; set_exit(kBadInput); }
+    std::string why;
+    if (!write_file_atomically(out, k.source, why)) { std::cerr << "sched emit: " << why << "\n"; set_exit(kBadInput); }
   });
 }
 

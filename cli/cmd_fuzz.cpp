@@ -1,14 +1,18 @@
 // `sched fuzz`: a differential campaign over generated schedules, injected defects and random
 // programs (fuzz/campaign.hpp).
 #include <fmt/format.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <cmath>
-
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <thread>
 
 #include "cli/commands.hpp"
+#include "interpreter/output_file.hpp"
 #include "fuzz/campaign.hpp"
 
 namespace sched::cli {
@@ -47,12 +51,12 @@ void register_fuzz(CLI::App& app) {
                                          "and program mutations with a known defect (expected flagged), random programs; every oracle on each "
                                          "case, disagreements reduced and saved, a summary with throughput and the mutation score");
   cmd->add_option("--time", time_s, "stop starting cases after this long (90, 90s, 10m, 1h)");
-  cmd->add_option("--cases", o.cases, "number of case indices (of this shard's seed range 0..N-1)");
-  cmd->add_option("--seed", o.seed, "campaign seed: case i of seed S is always the same program")->capture_default_str();
-  cmd->add_option("--jobs,-j", o.jobs, "cases run side by side (one process each)")->capture_default_str();
+  cmd->add_option("--cases", o.cases, "number of case indices (of this shard's seed range 0..N-1)")->check(whole_number(1, 1'000'000'000));
+  cmd->add_option("--seed", o.seed, "campaign seed: case i of seed S is always the same program")->capture_default_str()->check(whole_number(0, UINT64_MAX));
+  cmd->add_option("--jobs,-j", o.jobs, "cases run side by side (one process each)")->capture_default_str()->check(whole_number(1, 256));
   cmd->add_option("--shard", shard, "run the indices i = I mod N only (I/N), to split a campaign across machines")->capture_default_str();
   cmd->add_option("--oracles", oracles, "comma-separated subset of: model,reference,fast,explore,verify,native (default: all)");
-  cmd->add_option("--native-every", o.native_every, "run the native oracle (a C++ compile) on every n-th case; 0: never")->capture_default_str();
+  cmd->add_option("--native-every", o.native_every, "run the native oracle (a C++ compile) on every n-th case; 0: never")->capture_default_str()->check(whole_number(0, 1'000'000'000));
   cmd->add_option("--verify-timeout", o.oracles.verify_timeout_s, "seconds for the verifier on one case")
       ->check(positive_seconds())
       ->capture_default_str();
@@ -64,7 +68,7 @@ void register_fuzz(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--out", o.out_dir, "directory for findings, undetected examples, summary.json and summary.md ('' for none)")->capture_default_str();
   cmd->add_option("--merge", merge, "merge the summary.json files of shards into one summary (runs nothing)");
-  cmd->add_option("--print-case", print_case, "print case I of --seed (its program and parameters) and exit");
+  cmd->add_option("--print-case", print_case, "print case I of --seed (its program and parameters) and exit")->check(whole_number(0, static_cast<uint64_t>(INT64_MAX)));
   cmd->add_flag("--json", json, "print the summary as JSON instead of Markdown");
   cmd->add_flag("--quiet", quiet, "no progress line");
   cmd->footer("Exit codes: 0 no disagreement, 1 findings (disagreements, crashes), 2 bad input.\n"
@@ -80,6 +84,11 @@ void register_fuzz(CLI::App& app) {
           return set_exit(kBadInput);
         }
         parts.push_back(j);
+      }
+      std::string refusal = fuzz::merge_refusal(parts, merge);
+      if (!refusal.empty()) {
+        std::cerr << "sched fuzz: --merge: " << refusal << "\n";
+        return set_exit(kBadInput);
       }
       auto m = fuzz::merge_summaries(parts);
       std::cout << (json ? m.dump(2) + "\n" : fuzz::summary_markdown(m));
@@ -128,10 +137,32 @@ void register_fuzz(CLI::App& app) {
       }
     }
     o.progress = !quiet;
+    if (!o.out_dir.empty()) {  // before the campaign: a bad --out is known at once
+      std::string why;
+      if (!make_output_dir(o.out_dir, why)) {
+        std::cerr << "sched fuzz: --out: " << why << "\n";
+        return set_exit(kBadInput);
+      }
+      // one campaign at a time per directory: the lock lives as long as this process
+      std::string lock_path = (std::filesystem::path(o.out_dir) / ".lock").string();
+      int lock = open(lock_path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+      if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
+        std::cerr << "sched fuzz: --out: " << o.out_dir << " is in use by another campaign running now (" << lock_path
+                  << " is locked); choose another directory\n";
+        if (lock >= 0) close(lock);
+        return set_exit(kBadInput);
+      }
+    }
     auto s = fuzz::run_campaign(o);
     std::cout << (json ? s.dump(2) + "\n" : fuzz::summary_markdown(s));
-    if (!o.out_dir.empty() && !json) std::cout << "\nwritten: " << o.out_dir << "/summary.json, " << o.out_dir << "/summary.md\n";
-    set_exit(s.value("findings", nlohmann::json::array()).empty() ? kClean : kFinding);
+    const auto& failed = s["write_errors"];
+    for (const auto& w : failed) std::cerr << "sched fuzz: not written: " << w.get<std::string>() << "\n";
+    if (!o.out_dir.empty() && !json && failed.empty())
+      std::cout << "\nwritten: " << o.out_dir << "/summary.json, " << o.out_dir << "/summary.md\n";
+    bool interrupted = s.contains("interrupted");
+    if (interrupted) std::cerr << "sched fuzz: interrupted: the summary counts the finished cases only\n";
+    set_exit(!s.value("findings", nlohmann::json::array()).empty() ? kFinding : interrupted ? kInconclusive : kClean);
+    if (!failed.empty()) set_exit(kBadInput);
   });
 }
 

@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "interpreter/load.hpp"
+#include "interpreter/output_file.hpp"
 #include "scheduler/lower.hpp"
 
 namespace sched::cli {
@@ -42,7 +43,12 @@ void register_lower(CLI::App& app) {
     if (out.empty()) {
       std::cout << text;
     } else {
-      std::ofstream(out) << text;
+      std::string why;
+      if (!write_file_atomically(out, text, why)) {
+        std::cerr << "sched lower: " << why << "\n";
+        set_exit(kBadInput);
+        return;
+      }
       std::cerr << fmt::format("{}: written ({} lines)\n", out, std::count(text.begin(), text.end(), '\n'));
     }
   });

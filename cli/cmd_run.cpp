@@ -15,6 +15,7 @@
 #include "driver/exit_codes.hpp"
 #include "driver/run.hpp"
 #include "interpreter/load.hpp"
+#include "interpreter/output_file.hpp"
 #include "interpreter/npy.hpp"
 
 namespace sched::cli {
@@ -94,6 +95,10 @@ RunResult run_one(const RunArgs& a, const Loaded& l, bool progress = false) {
     r.json["message"] = msg;
     return r;
   };
+  if (!a.out_dir.empty()) {  // before the run: a bad output directory is known at once
+    std::string why;
+    if (!make_output_dir(a.out_dir, why)) return bad(fmt::format("--out: {}", why));
+  }
   SetupLimits lim;
   lim.threads = a.threads;
   std::string err;
@@ -110,9 +115,12 @@ RunResult run_one(const RunArgs& a, const Loaded& l, bool progress = false) {
   if (run.refused == driver::EngineRun::Refusal::Engine) return bad(run.outcome.message);
   const Outcome& o = run.outcome;
   if ((o.ok() || o.kind == OutcomeKind::Mismatch) && !a.out_dir.empty()) {
-    std::filesystem::create_directories(a.out_dir);
-    for (size_t i = 0; i < p.arrays.size(); ++i)
-      if (a.dump || p.arrays[i].role == ArrayRole::Output) write_array(a.out_dir, run.final.arrays[i]);
+    try {
+      for (size_t i = 0; i < p.arrays.size(); ++i)
+        if (a.dump || p.arrays[i].role == ArrayRole::Output) write_array(a.out_dir, run.final.arrays[i]);
+    } catch (const std::runtime_error& e) {
+      return bad(fmt::format("--out: {}", e.what()));
+    }
   }
   // parameters violating an assumption, sizes out of range: bad input
   r.exit = run.refused != driver::EngineRun::Refusal::None ? kBadInput : driver::exit_code(o.kind);
@@ -133,7 +141,7 @@ RunResult run_one(const RunArgs& a, const Loaded& l, bool progress = false) {
 void add_run_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("-p,--param", a.params, "a parameter value NAME=INTEGER (repeatable)");
   cmd->add_option("--data", a.data, "values of an input tensor TENSOR=FILE.npy (repeatable); default: seeded random data");
-  cmd->add_option("--seed", a.seed, "seed of the random input data")->capture_default_str();
+  cmd->add_option("--seed", a.seed, "seed of the random input data")->capture_default_str()->check(whole_number(0, UINT64_MAX));
   cmd->add_option("--engine", a.engine,
                   "engine: fast (parallel, exact race checks), reference (the direct transcription of Fig 4.5) or native "
                   "(generated C++/OpenMP, not race-checked)")
@@ -147,8 +155,9 @@ void add_run_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--max-steps", a.max_steps,
                   "bound on assignments, reaching it is 'inconclusive' (0: the engine's default, 50,000,000 for the reference "
                   "engine, none for the fast one)")
-      ->capture_default_str();
-  cmd->add_option("--threads", a.threads, "threads for the fast engine and the specification model (0: all cores)")->capture_default_str();
+      ->capture_default_str()
+      ->check(whole_number(0, UINT64_MAX));
+  cmd->add_option("--threads", a.threads, "threads for the fast engine and the specification model (0: all cores)")->capture_default_str()->check(whole_number(0, 4096));
   cmd->add_flag("--json", a.json, "print one JSON object");
 }
 
@@ -188,8 +197,8 @@ void register_check(CLI::App& app) {
   auto* cmd = app.add_subcommand("check", "Run every engine on programs and compare with each other and with the "
                                           "outcome each file expects (its first line '// expect: OUTCOME -p ...')");
   cmd->add_option("PATH", paths, "files or directories of .sched programs")->required()->check(CLI::ExistingPath);
-  cmd->add_option("--seed", a.seed, "seed of the random input data")->capture_default_str();
-  cmd->add_option("--threads", a.threads, "threads for the specification model (0: all cores)")->capture_default_str();
+  cmd->add_option("--seed", a.seed, "seed of the random input data")->capture_default_str()->check(whole_number(0, UINT64_MAX));
+  cmd->add_option("--threads", a.threads, "threads for the specification model (0: all cores)")->capture_default_str()->check(whole_number(0, 4096));
   cmd->add_flag("--json", json, "print one JSON object");
   cmd->add_option("--verify-timeout", a.verify_timeout, "time limit of the static verifier per file (seconds)")
       ->check(positive_seconds())

@@ -19,6 +19,9 @@ using driver::kInconclusive;
 // input, exit 2), and the same where 0 means "none".
 const CLI::Validator& positive_seconds();
 const CLI::Validator& non_negative_seconds();
+// A decimal integer in [lo, hi], checked on the text (CLI11 alone clamps 99999999999999999999
+// to the type's maximum silently).
+CLI::Validator whole_number(uint64_t lo, uint64_t hi);
 
 // Records a result's exit code; the command exits with the worst (driver::worse).
 void set_exit(int code);

@@ -1,6 +1,8 @@
 // What every subcommand shares (commands.hpp): the exit code and the option validators.
 #include <fmt/format.h>
 
+#include <charconv>
+
 #include <cmath>
 
 #include "cli/commands.hpp"
@@ -37,6 +39,18 @@ const CLI::Validator& non_negative_seconds() {
   static const CLI::Validator v = seconds_validator(true);
   return v;
 }
+CLI::Validator whole_number(uint64_t lo, uint64_t hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        uint64_t v = 0;
+        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
+          return fmt::format("expected a whole number from {} to {}, got '{}'", lo, hi, text);
+        return "";
+      },
+      fmt::format("{}..{}", lo, hi));
+}
+
 int exit_code() { return g_exit; }
 
 }  // namespace sched::cli

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -229,15 +230,27 @@ class Emitter {
     return flat;
   }
 
+  // A float constant as C++ source: hexadecimal (exact), infinities and NaN by builtins.
+  static std::string float_lit(float v) {
+    if (std::isnan(v)) return "__builtin_nanf(\"\")";
+    if (std::isinf(v)) return v > 0 ? "__builtin_inff()" : "(-__builtin_inff())";
+    return fmt::format("({:a}f)", v);
+  }
+  static std::string float_lit(double v) {
+    if (std::isnan(v)) return "__builtin_nan(\"\")";
+    if (std::isinf(v)) return v > 0 ? "__builtin_inf()" : "(-__builtin_inf())";
+    return fmt::format("({:a})", v);
+  }
+
   std::string expr(const Expr& e, int stmt) {
     switch (e.kind) {
       case ExprKind::IntLit:
-        if (e.type == Type::F32) return fmt::format("({:a}f)", static_cast<float>(e.ival));
-        if (e.type == Type::F64) return fmt::format("({:a})", static_cast<double>(e.ival));
+        if (e.type == Type::F32) return float_lit(static_cast<float>(e.ival));
+        if (e.type == Type::F64) return float_lit(static_cast<double>(e.ival));
         return fmt::format("(({}){})", ctype(e.type), int_lit(e.ival));
       case ExprKind::FloatLit:
-        if (e.type == Type::F32) return fmt::format("({:a}f)", static_cast<float>(e.fval));
-        return fmt::format("({:a})", e.fval);
+        if (e.type == Type::F32) return float_lit(static_cast<float>(e.fval));
+        return float_lit(e.fval);
       case ExprKind::BoolLit: return e.bval ? "true" : "false";
       case ExprKind::Var:
         if (e.var_kind == VarKind::Param) return ident("p", e.slot, e.name);

@@ -46,8 +46,13 @@ bool read_data(const std::vector<std::string>& items, ModelOptions& m, std::stri
       error = fmt::format("'--data {}': expected TENSOR=FILE.npy", it);
       return false;
     }
+    std::string tensor = it.substr(0, eq);
+    if (m.data.count(tensor)) {
+      error = fmt::format("'--data {}': {} is given twice", it, tensor);
+      return false;
+    }
     try {
-      m.data[it.substr(0, eq)] = read_npy(it.substr(eq + 1));
+      m.data[tensor] = read_npy(it.substr(eq + 1));
     } catch (const std::exception& e) {
       error = e.what();
       return false;

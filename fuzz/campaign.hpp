@@ -61,6 +61,9 @@ nlohmann::json run_campaign(const CampaignOptions& o);
 
 // Sums summaries of shards of one campaign.
 nlohmann::json merge_summaries(const std::vector<nlohmann::json>& parts);
+// Why `parts` cannot be merged ("" if they can): a part without a summary's shape (seed,
+// shard "I/N", counts, tables), parts of different seeds or shard counts, a shard given twice.
+std::string merge_refusal(const std::vector<nlohmann::json>& parts, const std::vector<std::string>& names);
 
 // The Markdown form of a summary.
 std::string summary_markdown(const nlohmann::json& s);

@@ -13,12 +13,15 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "fuzz/campaign.hpp"
+#include "interpreter/output_file.hpp"
 
 namespace sched::fuzz {
 
@@ -122,6 +125,30 @@ void write_line(int fd, const json& j) {
   }
 }
 
+// SIGINT or SIGTERM asked the campaign to stop: no new case starts, running ones are killed
+// and not counted, the summary of the finished ones is written.
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void on_stop_signal(int) { g_stop = 1; }
+
+// Installs the handlers for the campaign's lifetime (no SA_RESTART: poll returns at once).
+struct StopSignals {
+  struct sigaction old_int {}, old_term {};
+  StopSignals() {
+    g_stop = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+};
+
 struct Child {
   pid_t pid = 0;
   int fd = -1;
@@ -143,24 +170,31 @@ std::string header(const Case& c, uint64_t seed, const json& r, const std::strin
   return h;
 }
 
-void save(const std::string& dir, const std::string& name, const std::string& text) {
+// Writes DIR/NAME (atomically); a failure is recorded in the summary's write_errors.
+void save(json& s, const std::string& dir, const std::string& name, const std::string& text) {
   if (dir.empty()) return;
-  std::ofstream(std::filesystem::path(dir) / name) << text;
+  std::string why;
+  if (!write_file_atomically((std::filesystem::path(dir) / name).string(), text, why)) s["write_errors"].push_back(why);
 }
 
 }  // namespace
 
 json run_campaign(const CampaignOptions& o) {
-  if (!o.out_dir.empty()) std::filesystem::create_directories(o.out_dir);
   auto t0 = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
   json s = {{"seed", o.seed}, {"shard", fmt::format("{}/{}", o.shard, o.shards)}, {"cases", 0}, {"oracles", json::object()},
-            {"kinds", json::object()}, {"classes", json::object()}, {"findings", json::array()}, {"inconclusive", 0}};
+            {"kinds", json::object()}, {"classes", json::object()}, {"findings", json::array()}, {"inconclusive", 0},
+            {"write_errors", json::array()}};
+  if (!o.out_dir.empty()) {
+    std::string why;
+    if (!make_output_dir(o.out_dir, why)) s["write_errors"].push_back(why);
+  }
   for (const auto& n : o.oracles.enabled) s["oracles"][n] = {{"runs", 0}, {"seconds", 0.0}, {"flagged", 0}, {"inconclusive", 0}};
   std::map<uint64_t, Case> pending;  // the cases sent by running children
   std::vector<Child> running;
   uint64_t next = static_cast<uint64_t>(o.shard), done = 0;
-  auto more = [&] { return (o.cases == 0 || next < o.cases) && (o.seconds <= 0 || elapsed() < o.seconds); };
+  StopSignals stop_signals;
+  auto more = [&] { return !g_stop && (o.cases == 0 || next < o.cases) && (o.seconds <= 0 || elapsed() < o.seconds); };
   double last_progress = -1;
 
   auto account = [&](const Case& c, const json& r) {
@@ -192,7 +226,7 @@ json run_campaign(const CampaignOptions& o) {
       for (const auto& b : field(r, "detected_by", true)) obj(cl, "by")[b.get<std::string>()] = obj(cl, "by").value(b.get<std::string>(), 0) + 1;
       if (!det && !eq && !cl.contains("example")) {
         std::string f = fmt::format("undetected-{}-{}.sched", c.cls, c.index);
-        save(o.out_dir, f, header(c, o.seed, r, "undetected defect") + c.text);
+        save(s, o.out_dir, f, header(c, o.seed, r, "undetected defect") + c.text);
         cl["example"] = {{"case", c.index}, {"file", f}, {"where", c.where}, {"schedule", c.schedule}};
       }
       if (eq && !cl.contains("equivalent_example")) cl["equivalent_example"] = {{"case", c.index}, {"where", c.where}, {"schedule", c.schedule}};
@@ -205,8 +239,8 @@ json run_campaign(const CampaignOptions& o) {
     if (!dis.empty()) {
       Case red = r.contains("reduced") ? case_from(r["reduced"]) : c;
       std::string f = fmt::format("finding-{}.sched", c.index);
-      save(o.out_dir, f, header(red, o.seed, r, "finding") + red.text);
-      if (red.text != c.text) save(o.out_dir, fmt::format("finding-{}-original.sched", c.index), header(c, o.seed, r, "finding (unreduced)") + c.text);
+      save(s, o.out_dir, f, header(red, o.seed, r, "finding") + red.text);
+      if (red.text != c.text) save(s, o.out_dir, fmt::format("finding-{}-original.sched", c.index), header(c, o.seed, r, "finding (unreduced)") + c.text);
       s["findings"].push_back({{"case", c.index}, {"kind", c.kind}, {"class", c.cls}, {"disagreements", dis}, {"file", f},
                                {"reduced_lines", std::count(red.text.begin(), red.text.end(), '\n')},
                                {"original_lines", std::count(c.text.begin(), c.text.end(), '\n')}});
@@ -238,6 +272,8 @@ json run_campaign(const CampaignOptions& o) {
       std::fflush(stderr);
       pid_t pid = fork();
       if (pid == 0) {
+        signal(SIGINT, SIG_IGN);  // a ^C reaches the whole process group: the campaign decides
+        signal(SIGTERM, SIG_DFL);
         close(fds[0]);
         Case c = make_case(o.seed, idx);
         write_line(fds[1], case_json(c));
@@ -248,9 +284,20 @@ json run_campaign(const CampaignOptions& o) {
       close(fds[1]);
       running.push_back(Child{pid, fds[0], idx, Clock::now(), ""});
     }
+    if (g_stop) {  // stopped: the running cases are killed and not counted
+      for (auto& ch : running) {
+        kill(ch.pid, SIGKILL);
+        waitpid(ch.pid, nullptr, 0);
+        close(ch.fd);
+      }
+      s["interrupted"] = {{"cases_abandoned", running.size()}};
+      running.clear();
+      break;
+    }
     std::vector<pollfd> pf;
     for (const auto& c : running) pf.push_back(pollfd{c.fd, POLLIN, 0});
     poll(pf.data(), pf.size(), 200);
+    if (g_stop) continue;
     for (size_t i = 0; i < running.size();) {
       Child& ch = running[i];
       bool eof = false;
@@ -304,10 +351,37 @@ json run_campaign(const CampaignOptions& o) {
   s["jobs"] = o.jobs;
   s["native_every"] = o.native_every;
   if (!o.out_dir.empty()) {
-    std::ofstream(std::filesystem::path(o.out_dir) / "summary.json") << s.dump(2) << "\n";
-    std::ofstream(std::filesystem::path(o.out_dir) / "summary.md") << summary_markdown(s);
+    save(s, o.out_dir, "summary.md", summary_markdown(s));
+    save(s, o.out_dir, "summary.json", s.dump(2) + "\n");  // last: it lists every failed write before it
   }
   return s;
+}
+
+std::string merge_refusal(const std::vector<json>& parts, const std::vector<std::string>& names) {
+  std::set<unsigned> seen;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const json& p = parts[i];
+    const std::string& n = i < names.size() ? names[i] : fmt::format("part {}", i + 1);
+    auto has = [&](const char* k, bool (json::*is)() const noexcept) { return p.contains(k) && (p[k].*is)(); };
+    if (!p.is_object() || !has("seed", &json::is_number_unsigned) || !has("shard", &json::is_string) ||
+        !has("cases", &json::is_number_unsigned) || !has("inconclusive", &json::is_number_unsigned) || !has("seconds", &json::is_number) ||
+        !has("oracles", &json::is_object) || !has("kinds", &json::is_object) || !has("classes", &json::is_object) ||
+        !has("findings", &json::is_array))
+      return fmt::format("{}: not a summary.json of sched fuzz (seed, shard, cases, inconclusive, seconds, oracles, kinds, classes, findings)", n);
+    for (const char* table : {"oracles", "kinds", "classes"})
+      for (const auto& [k, v] : p[table].items())
+        if (!v.is_object()) return fmt::format("{}: {}.{} is not an object", n, table, k);
+    unsigned si = 0, sn = 0;
+    char rest = 0;
+    if (std::sscanf(p["shard"].get<std::string>().c_str(), "%u/%u%c", &si, &sn, &rest) != 2 || sn == 0 || si >= sn)
+      return fmt::format("{}: shard '{}' is not I/N (a merged summary cannot be merged again)", n, p["shard"].get<std::string>());
+    if (p["seed"] != parts[0]["seed"]) return fmt::format("{}: seed {} differs from {}'s seed {}", n, p["seed"].dump(), names.empty() ? "the first part" : names[0], parts[0]["seed"].dump());
+    unsigned n0 = 0, i0 = 0;
+    std::sscanf(parts[0]["shard"].get<std::string>().c_str(), "%u/%u", &i0, &n0);
+    if (sn != n0) return fmt::format("{}: shard {} is one of {} shards, not one of {}", n, p["shard"].get<std::string>(), sn, n0);
+    if (!seen.insert(si).second) return fmt::format("{}: shard {} is given twice", n, p["shard"].get<std::string>());
+  }
+  return "";
 }
 
 json merge_summaries(const std::vector<json>& parts) {
@@ -349,6 +423,9 @@ std::string summary_markdown(const json& s) {
   md += fmt::format("{} cases in {:.1f} s ({:.2f} cases/s), {} finding(s) (disagreements of the oracles), {} inconclusive.\n\n",
                     s.value("cases", 0), s.value("seconds", 0.0), s.value("cases_per_second", 0.0), field(s, "findings", true).size(),
                     s.value("inconclusive", 0));
+  if (s.contains("interrupted"))
+    md += fmt::format("Interrupted (SIGINT or SIGTERM): {} running case(s) abandoned and not counted.\n\n",
+                      s["interrupted"].value("cases_abandoned", 0));
   md += "| kind | cases |\n|---|---|\n";
   for (const auto& [k, v] : field(s, "kinds").items()) md += fmt::format("| {} | {} |\n", k, v.value("cases", 0));
   md += "\n| oracle | runs | seconds | runs/s | flagged | inconclusive |\n|---|---|---|---|---|---|\n";

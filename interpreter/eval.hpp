@@ -165,6 +165,13 @@ std::vector<int64_t> alloc_shape(const Cmd& c, uint64_t limit, Dim dim, uint64_t
   throw_stuck(OutcomeKind::Inconclusive, c.loc, fmt::format("the step bound ({} assignments) was reached; raise --max-steps", max_steps));
 }
 
+// The step bound reached by the iterations of loop `c` (loops count their iterations against the
+// same bound as assignments, so that `par i < 10^12 { skip }` ends): inconclusive.
+[[noreturn]] inline void iteration_bound_reached(const Cmd& c, uint64_t max_steps) {
+  throw_stuck(OutcomeKind::Inconclusive, c.loc,
+              fmt::format("the step bound ({} loop iterations) was reached; raise --max-steps", max_steps));
+}
+
 // The iterations of a loop: `x < n` is 0 <= x < n (none when n <= 0); `x = lo to hi` is
 // lo <= x <= hi (none when hi < lo). False when the trip count does not fit in 64 bits.
 inline bool trip_count(bool has_lo, int64_t lo, int64_t hi, int64_t& first, int64_t& count) {

@@ -1,5 +1,7 @@
 #include "interpreter/npy.hpp"
 
+#include "interpreter/output_file.hpp"
+
 #include <fmt/format.h>
 
 #include <cstring>
@@ -97,6 +99,7 @@ NpyArray parse_npy(const std::string& bytes, const std::string& name) {
   if (a.type == Type::Invalid || (endian != '<' && endian != '>' && endian != '|' && endian != '='))
     fail(name, fmt::format("unsupported dtype '{}' (expected one of bool, int8..64, uint8..64, float32, float64)", descr));
   // shape "(2, 3)" / "(4,)" / "()"
+  if (shape_s.size() < 2 || shape_s.front() != '(' || shape_s.back() != ')') fail(name, fmt::format("malformed shape '{}'", shape_s));
   std::string inner = shape_s.substr(1, shape_s.size() - 2);
   std::stringstream ss(inner);
   std::string item;
@@ -106,6 +109,7 @@ NpyArray parse_npy(const std::string& bytes, const std::string& name) {
     size_t pos = 0;
     long long d;
     try { d = std::stoll(item.substr(b), &pos); } catch (...) { fail(name, "malformed shape"); }
+    if (item.find_first_not_of(' ', b + pos) != std::string::npos) fail(name, "malformed shape");
     if (d < 0) fail(name, "negative dimension");
     a.shape.push_back(d);
   }
@@ -182,11 +186,8 @@ std::string serialize_npy(const NpyArray& a) {
 }
 
 void write_npy(const std::string& path, const NpyArray& a) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw std::runtime_error(fmt::format("{}: cannot write file", path));
-  std::string s = serialize_npy(a);
-  out.write(s.data(), static_cast<std::streamsize>(s.size()));
-  if (!out) throw std::runtime_error(fmt::format("{}: write failed", path));
+  std::string error;
+  if (!write_file_atomically(path, serialize_npy(a), error)) throw std::runtime_error(error);
 }
 
 }  // namespace sched

@@ -44,6 +44,20 @@ std::string Diagnostics::where(Loc loc) const {
   return fmt::format("{}:{}:{}", name, loc.line, loc.col);
 }
 
+namespace {
+// Text shown on a terminal: control bytes (ASCII and the C1 range encoded in UTF-8, which
+// terminals read as escape sequences) become '?', one per byte, so a caret stays aligned.
+std::string printable(std::string_view s) {
+  std::string r(s);
+  for (size_t i = 0; i < r.size(); ++i) {
+    auto c = static_cast<unsigned char>(r[i]);
+    if ((c < 0x20 && c != '\t') || c == 0x7f) r[i] = '?';
+    else if (c == 0xc2 && i + 1 < r.size() && static_cast<unsigned char>(r[i + 1]) >= 0x80 && static_cast<unsigned char>(r[i + 1]) < 0xa0) r[i] = r[i + 1] = '?';
+  }
+  return r;
+}
+}  // namespace
+
 std::string Diagnostics::render() const {
   std::string out;
   std::vector<Diagnostic> sorted = diags_;
@@ -52,7 +66,7 @@ std::string Diagnostics::render() const {
   });
   for (const auto& d : sorted) {
     const char* sev = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
-    out += fmt::format("{}: {}: {}\n", where(d.loc), sev, d.message);
+    out += fmt::format("{}: {}: {}\n", printable(where(d.loc)), sev, printable(d.message));
     if (file_ && d.loc.line > 0) {
       std::string_view l = file_->line(d.loc.line);
       uint32_t col = d.loc.col;
@@ -65,11 +79,10 @@ std::string Diagnostics::render() const {
         std::string_view window = l.substr(std::min(start, l.size()), kWidth);
         l = window;
       }
-      out += "  " + prefix;
-      out += l;
+      std::string shown = prefix + printable(l);
+      out += "  " + shown;
       if (l.size() == kWidth) out += "...";
       out += "\n  ";
-      std::string shown = prefix + std::string(l);
       for (uint32_t c = 1; c < col && c <= shown.size() + 1; ++c) out += (shown.size() >= c && shown[c - 1] == '\t') ? '\t' : ' ';
       out += "^\n";
     }

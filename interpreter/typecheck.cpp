@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include <limits>
 #include <optional>
 
@@ -305,6 +307,10 @@ void Checker::check(ExprPtr& ep, Type want) {
       d_.error(e.loc, fmt::format("expected a {} but found the integer {}", want == Type::Bool ? "condition" : type_name(want), e.ival));
       return;
     case ExprKind::FloatLit:
+      if (want == Type::F32 && std::isfinite(e.fval) && !std::isfinite(static_cast<float>(e.fval))) {
+        d_.error(e.loc, fmt::format("float literal {} is out of range for f32 (overflows to infinity; the largest f32 is 3.4028235e38)", e.fval));
+        return;
+      }
       if (is_float(want)) { e.type = want; return; }
       d_.error(e.loc, fmt::format("float literal where {} is expected{}",
                                   want == Type::Int ? "an integer index" : std::string("a value of type ") + std::string(type_name(want)),

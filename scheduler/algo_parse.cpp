@@ -2,6 +2,8 @@
 // parser with file:line:col diagnostics.
 #include <fmt/format.h>
 
+#include <charconv>
+
 #include <cctype>
 #include <set>
 
@@ -123,7 +125,20 @@ class Parser {
     bool neg = false;
     if (is("-")) { next(); neg = true; }
     if (peek().kind != T::Int) fail("an integer");
-    return (neg ? -1 : 1) * std::stoll(next().text);
+    return literal(neg);
+  }
+  // The integer literal at the cursor (negated if `neg`); past 64 bits is an error at it.
+  long long literal(bool neg) {
+    const Tok& k = peek();
+    unsigned long long u = 0;
+    auto [end, ec] = std::from_chars(k.text.data(), k.text.data() + k.text.size(), u);
+    unsigned long long max = neg ? 9223372036854775808ULL : 9223372036854775807ULL;
+    if (ec != std::errc() || end != k.text.data() + k.text.size() || u > max) {
+      d_.error(k.loc, fmt::format("the integer {}{} does not fit in 64 bits", neg ? "-" : "", k.text));
+      throw Fail{};
+    }
+    next();
+    return neg ? static_cast<long long>(0ULL - u) : static_cast<long long>(u);
   }
   static bool keyword(const std::string& s) {
     static const std::set<std::string> kw = {"param", "assume", "input", "func", "output", "schedule", "for", "to", "if", "true", "false"};
@@ -172,7 +187,7 @@ class Parser {
     const Tok& k = peek();
     if (k.kind == T::Int) {
       e->kind = AExpr::Kind::Int;
-      e->ival = std::stoll(next().text);
+      e->ival = literal(false);
       return e;
     }
     if (k.kind == T::Float) {

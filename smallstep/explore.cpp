@@ -120,6 +120,7 @@ class Machine {
     State s;
     for (const auto& a : init_.arrays) s.globals.push_back(a.cells);
     auto env = std::make_shared<std::vector<Value>>(static_cast<size_t>(std::max(p_.num_slots, 1)), Value::bottom(Type::Int));
+    silent_ = 0;
     s.term = normalize(cmd_p(p_.body.get(), env), s);
     return s;
   }
@@ -143,6 +144,7 @@ class Machine {
     n.next_instance = s.next_instance + (st.allocates ? 1 : 0);
     if (st.writes && st.target.inst == 0)
       n.globals[static_cast<size_t>(st.target.array)][flat_index(init_.arrays[static_cast<size_t>(st.target.array)].shape, st.target.idx)] = st.value;
+    silent_ = 0;
     n.term = normalize(rebuild(s.term, st, 0), n);
     return n;
   }
@@ -152,6 +154,7 @@ class Machine {
     s.next_instance += st.allocates ? 1 : 0;
     if (st.writes && st.target.inst == 0)
       s.globals[static_cast<size_t>(st.target.array)][flat_index(init_.arrays[static_cast<size_t>(st.target.array)].shape, st.target.idx)] = st.value;
+    silent_ = 0;
     s.term = normalize(rebuild(s.term, st, 0), s);
   }
 
@@ -314,73 +317,106 @@ class Machine {
   }
 
   // Takes every step that touches no memory (they commute with all others), leftmost first.
-  P normalize(const P& p, State& s, std::vector<const LocalMem*>* locals_in = nullptr) {
+  // Iterative in the steps it takes (a loop of 10,000 empty iterations is 10,000 turns, not
+  // 30,000 frames); recursive only into the term's structure. Each silent step counts against
+  // the budget set by limit(): past it, or past the deadline, it throws Budget.
+  P normalize(const P& start, State& s, std::vector<const LocalMem*>* locals_in = nullptr) {
     std::vector<const LocalMem*> none;
     std::vector<const LocalMem*>& locals = locals_in ? *locals_in : none;
-    switch (p->kind) {
-      case Proc::Skip: case Proc::Stuck: return p;
-      case Proc::Seq: {  // SEQ-CTX, SEQ-SKIP
-        P first = normalize(p->kids[0], s, &locals);
-        if (first->kind != Proc::Skip) {
-          if (first == p->kids[0]) return p;
+    P p = start;
+    for (;;) {
+      switch (p->kind) {
+        case Proc::Skip: case Proc::Stuck: return p;
+        case Proc::Seq: {  // SEQ-CTX, SEQ-SKIP
+          P first = normalize(p->kids[0], s, &locals);
+          if (first->kind != Proc::Skip) {
+            if (first == p->kids[0]) return p;
+            Proc q = *p;
+            q.kids[0] = first;
+            return make(std::move(q));
+          }
+          if (p->kids.size() == 2) {
+            p = p->kids[1];
+            continue;
+          }
+          Proc q;
+          q.kind = Proc::Seq;
+          q.kids.assign(p->kids.begin() + 1, p->kids.end());
+          p = make(std::move(q));
+          continue;
+        }
+        case Proc::Par: {  // PAR-L / PAR-R contexts, PAR-SKIP-*
           Proc q = *p;
-          q.kids[0] = first;
+          bool changed = false, all_skip = true;
+          for (auto& k : q.kids) {
+            P n = normalize(k, s, &locals);
+            changed = changed || n != k;
+            k = n;
+            all_skip = all_skip && n->kind == Proc::Skip;
+          }
+          if (all_skip) return skip_p();
+          return changed ? make(std::move(q)) : p;
+        }
+        case Proc::InAlloc: {  // INALLOC-CTX, INALLOC-SKIP
+          locals.push_back(p->local.get());
+          P body = normalize(p->kids[0], s, &locals);
+          locals.pop_back();
+          if (body->kind == Proc::Skip) return skip_p();
+          if (body == p->kids[0]) return p;
+          Proc q = *p;
+          q.kids[0] = body;
           return make(std::move(q));
         }
-        if (p->kids.size() == 2) return normalize(p->kids[1], s, &locals);
-        Proc q;
-        q.kind = Proc::Seq;
-        q.kids.assign(p->kids.begin() + 1, p->kids.end());
-        return normalize(make(std::move(q)), s, &locals);
-      }
-      case Proc::Par: {  // PAR-L / PAR-R contexts, PAR-SKIP-*
-        Proc q = *p;
-        bool changed = false, all_skip = true;
-        for (auto& k : q.kids) {
-          P n = normalize(k, s, &locals);
-          changed = changed || n != k;
-          k = n;
-          all_skip = all_skip && n->kind == Proc::Skip;
+        case Proc::Loop: {
+          if (p->next >= p->count) return skip_p();
+          silent_step();
+          Proc rest = *p;
+          rest.next = p->next + 1;
+          Proc q;
+          q.kind = Proc::Seq;
+          q.kids.push_back(cmd_p(p->cmd->body.get(), bind(p->env, p->cmd->slot, Value::of_int(p->first + p->next))));
+          q.kids.push_back(make(std::move(rest)));
+          p = make(std::move(q));
+          continue;
         }
-        if (all_skip) return skip_p();
-        return changed ? make(std::move(q)) : p;
-      }
-      case Proc::InAlloc: {  // INALLOC-CTX, INALLOC-SKIP
-        locals.push_back(p->local.get());
-        P body = normalize(p->kids[0], s, &locals);
-        locals.pop_back();
-        if (body->kind == Proc::Skip) return skip_p();
-        if (body == p->kids[0]) return p;
-        Proc q = *p;
-        q.kids[0] = body;
-        return make(std::move(q));
-      }
-      case Proc::Loop: {
-        if (p->next >= p->count) return skip_p();
-        Proc rest = *p;
-        rest.next = p->next + 1;
-        Proc q;
-        q.kind = Proc::Seq;
-        q.kids.push_back(cmd_p(p->cmd->body.get(), bind(p->env, p->cmd->slot, Value::of_int(p->first + p->next))));
-        q.kids.push_back(make(std::move(rest)));
-        return normalize(make(std::move(q)), s, &locals);
-      }
-      case Proc::Cmd: {
-        const sched::Cmd& c = *p->cmd;
-        if (c.kind == CmdKind::Assign) return p;
-        if (c.kind != CmdKind::Skip && c.kind != CmdKind::Seq && !pure_.at(&c)) return p;  // reads memory: a scheduling point
-        Footprint fp;
-        try {
-          Prepared dummy;
-          P r = step_cmd(*p, s, locals, fp, &dummy);
-          if (dummy.allocates) ++s.next_instance;
-          return normalize(r, s, &locals);
-        } catch (sched::Stuck& st) {
-          return stuck_p(std::move(st.outcome));
+        case Proc::Cmd: {
+          const sched::Cmd& c = *p->cmd;
+          if (c.kind == CmdKind::Assign) return p;
+          if (c.kind != CmdKind::Skip && c.kind != CmdKind::Seq && !pure_.at(&c)) return p;  // reads memory: a scheduling point
+          silent_step();
+          Footprint fp;
+          try {
+            Prepared dummy;
+            P r = step_cmd(*p, s, locals, fp, &dummy);
+            if (dummy.allocates) ++s.next_instance;
+            p = r;
+            continue;
+          } catch (sched::Stuck& st) {
+            return stuck_p(std::move(st.outcome));
+          }
         }
       }
+      return p;
     }
-    return p;
+  }
+
+ public:
+  // A budget exceeded while taking silent steps (see limit()).
+  struct Budget {
+    std::string why;
+  };
+  // At most `max_silent` silent steps between two visible ones, and none after `deadline`.
+  void limit(uint64_t max_silent, std::chrono::steady_clock::time_point deadline) {
+    max_silent_ = max_silent;
+    deadline_ = deadline;
+  }
+
+ private:
+  uint64_t max_silent_ = UINT64_MAX, silent_ = 0;
+  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
+  void silent_step() {
+    if (++silent_ > max_silent_) throw Budget{fmt::format("more than {} steps that touch no memory in a row", max_silent_)};
+    if ((silent_ & 4095) == 0 && std::chrono::steady_clock::now() > deadline_) throw Budget{"the time limit was reached"};
   }
 
   void collect(const P& p, const State& s, ThreadPath& path, std::vector<const LocalMem*>& locals, std::vector<Prepared>& out) {
@@ -532,125 +568,130 @@ ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions
   auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   Machine m(p, init);
+  m.limit(o.max_steps, t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(o.timeout_seconds)));
   Recorder rec{m, init, r, {}};
   auto inconclusive = [&](std::string why) {
     if (r.why_inconclusive.empty()) r.why_inconclusive = std::move(why);
   };
 
-  if (o.strategy != Strategy::Exhaustive || o.replay) {
-    int runs = o.replay ? 1 : std::max(o.runs, 1);
-    for (int run = 0; run < runs; ++run) {
-      std::mt19937_64 rng(o.seed * 1000003ULL + static_cast<uint64_t>(run));
-      std::map<ThreadPath, double> prio;
-      std::vector<uint64_t> change_points;
-      if (o.strategy == Strategy::Pct)
-        for (int k = 1; k < o.pct_depth; ++k) change_points.push_back(1 + rng() % std::max<uint64_t>(1, std::min<uint64_t>(o.max_steps, 200)));
-      State s = m.initial();
+  try {
+    if (o.strategy != Strategy::Exhaustive || o.replay) {
+      int runs = o.replay ? 1 : std::max(o.runs, 1);
+      for (int run = 0; run < runs; ++run) {
+        std::mt19937_64 rng(o.seed * 1000003ULL + static_cast<uint64_t>(run));
+        std::map<ThreadPath, double> prio;
+        std::vector<uint64_t> change_points;
+        if (o.strategy == Strategy::Pct)
+          for (int k = 1; k < o.pct_depth; ++k) change_points.push_back(1 + rng() % std::max<uint64_t>(1, std::min<uint64_t>(o.max_steps, 200)));
+        State s = m.initial();
+        std::vector<ThreadPath> sched;
+        uint64_t steps = 0;
+        bool cut = false;
+        for (;;) {
+          auto en = m.enabled(s, nullptr, false);  // thread names only
+          if (en.empty()) break;
+          if (steps >= o.max_steps) { inconclusive(fmt::format("an execution exceeded {} steps", o.max_steps)); cut = true; break; }
+          size_t pick = 0;
+          if (o.replay) {
+            if (steps >= o.replay->size()) { inconclusive("the replayed schedule ended before the program"); cut = true; break; }
+            const ThreadPath& want = (*o.replay)[steps];
+            pick = en.size();
+            for (size_t i = 0; i < en.size(); ++i) if (en[i].path == want) pick = i;
+            if (pick == en.size()) {
+              inconclusive(fmt::format("step {} of the replayed schedule names thread {}, which is not enabled", steps + 1,
+                                       schedule_text({want})));
+              cut = true;
+              break;
+            }
+          } else if (o.strategy == Strategy::Random) {
+            pick = static_cast<size_t>(rng() % en.size());
+          } else if (o.strategy == Strategy::Pct) {
+            double best = -1e300;
+            for (size_t i = 0; i < en.size(); ++i) {
+              auto it = prio.find(en[i].path);
+              if (it == prio.end()) it = prio.emplace(en[i].path, static_cast<double>(o.pct_depth) + static_cast<double>(rng() % 1000000)).first;
+              if (it->second > best) { best = it->second; pick = i; }
+            }
+            for (size_t k = 0; k < change_points.size(); ++k)
+              if (change_points[k] == steps + 1) prio[en[pick].path] = static_cast<double>(k);  // drop below every initial priority
+          }
+          sched.push_back(en[pick].path);
+          auto chosen = m.enabled(s, &en[pick].path);
+          const Prepared* step = nullptr;
+          for (const auto& e : chosen) if (e.path == en[pick].path && e.result) step = &e;
+          m.apply_in_place(s, *step);
+          ++steps;
+          ++r.steps;
+          if (elapsed() > o.timeout_seconds) { inconclusive("the time limit was reached"); cut = true; break; }
+        }
+        if (!cut) rec.terminal(s, sched, m.stuck_threads(s));
+        if (elapsed() > o.timeout_seconds) break;
+      }
+    } else {
+      // Exhaustive depth-first search with sleep sets; an explicit stack, no recursion.
+      struct Frame {
+        State s;
+        std::vector<Prepared> en;
+        size_t next = 0;
+        std::vector<Prepared> sleep;
+      };
+      std::vector<Frame> stack;
       std::vector<ThreadPath> sched;
-      uint64_t steps = 0;
-      bool cut = false;
-      for (;;) {
-        auto en = m.enabled(s, nullptr, false);  // thread names only
-        if (en.empty()) break;
-        if (steps >= o.max_steps) { inconclusive(fmt::format("an execution exceeded {} steps", o.max_steps)); cut = true; break; }
-        size_t pick = 0;
-        if (o.replay) {
-          if (steps >= o.replay->size()) { inconclusive("the replayed schedule ended before the program"); cut = true; break; }
-          const ThreadPath& want = (*o.replay)[steps];
-          pick = en.size();
-          for (size_t i = 0; i < en.size(); ++i) if (en[i].path == want) pick = i;
-          if (pick == en.size()) {
-            inconclusive(fmt::format("step {} of the replayed schedule names thread {}, which is not enabled", steps + 1,
-                                     schedule_text({want})));
-            cut = true;
-            break;
-          }
-        } else if (o.strategy == Strategy::Random) {
-          pick = static_cast<size_t>(rng() % en.size());
-        } else if (o.strategy == Strategy::Pct) {
-          double best = -1e300;
-          for (size_t i = 0; i < en.size(); ++i) {
-            auto it = prio.find(en[i].path);
-            if (it == prio.end()) it = prio.emplace(en[i].path, static_cast<double>(o.pct_depth) + static_cast<double>(rng() % 1000000)).first;
-            if (it->second > best) { best = it->second; pick = i; }
-          }
-          for (size_t k = 0; k < change_points.size(); ++k)
-            if (change_points[k] == steps + 1) prio[en[pick].path] = static_cast<double>(k);  // drop below every initial priority
+      Frame root;
+      root.s = m.initial();
+      root.en = m.enabled(root.s);
+      stack.push_back(std::move(root));
+      bool stop = false;
+      while (!stack.empty() && !stop) {
+        Frame& f = stack.back();
+        if (f.en.empty()) {
+          rec.terminal(f.s, sched, m.stuck_threads(f.s));
+          stack.pop_back();
+          if (!sched.empty()) sched.pop_back();
+          if (r.executions >= o.max_executions) { inconclusive(fmt::format("more than {} executions", o.max_executions)); stop = true; }
+          continue;
         }
-        sched.push_back(en[pick].path);
-        auto chosen = m.enabled(s, &en[pick].path);
-        const Prepared* step = nullptr;
-        for (const auto& e : chosen) if (e.path == en[pick].path && e.result) step = &e;
-        m.apply_in_place(s, *step);
-        ++steps;
-        ++r.steps;
-        if (elapsed() > o.timeout_seconds) { inconclusive("the time limit was reached"); cut = true; break; }
-      }
-      if (!cut) rec.terminal(s, sched, m.stuck_threads(s));
-      if (elapsed() > o.timeout_seconds) break;
-    }
-  } else {
-    // Exhaustive depth-first search with sleep sets; an explicit stack, no recursion.
-    struct Frame {
-      State s;
-      std::vector<Prepared> en;
-      size_t next = 0;
-      std::vector<Prepared> sleep;
-    };
-    std::vector<Frame> stack;
-    std::vector<ThreadPath> sched;
-    Frame root;
-    root.s = m.initial();
-    root.en = m.enabled(root.s);
-    stack.push_back(std::move(root));
-    bool stop = false;
-    while (!stack.empty() && !stop) {
-      Frame& f = stack.back();
-      if (f.en.empty()) {
-        rec.terminal(f.s, sched, m.stuck_threads(f.s));
-        stack.pop_back();
-        if (!sched.empty()) sched.pop_back();
-        if (r.executions >= o.max_executions) { inconclusive(fmt::format("more than {} executions", o.max_executions)); stop = true; }
-        continue;
-      }
-      // the next enabled step not asleep
-      size_t i = f.next;
-      for (; i < f.en.size(); ++i) {
-        bool asleep = false;
-        for (const auto& z : f.sleep) asleep = asleep || z.path == f.en[i].path;
-        if (!asleep) break;
-        ++r.pruned;
-      }
-      if (i >= f.en.size()) {
-        stack.pop_back();
-        if (!sched.empty()) sched.pop_back();
-        continue;
-      }
-      f.next = i + 1;
-      if (sched.size() >= o.max_steps) {
-        inconclusive(fmt::format("an execution exceeded {} steps", o.max_steps));
-        f.next = f.en.size();
-        continue;
-      }
-      const Prepared& t = f.en[i];
-      Frame child;
-      child.s = m.apply(f.s, t);
-      ++r.steps;
-      if (o.reduction) {
-        // Sleep(s·t) = {u ∈ Sleep(s) ∪ {steps explored before t} | u independent of t}
-        for (const auto& z : f.sleep)
-          if (!conflicts(z.fp, t.fp)) child.sleep.push_back(z);
-        for (size_t k = 0; k < i; ++k) {
+        // the next enabled step not asleep
+        size_t i = f.next;
+        for (; i < f.en.size(); ++i) {
           bool asleep = false;
-          for (const auto& z : f.sleep) asleep = asleep || z.path == f.en[k].path;
-          if (!asleep && !conflicts(f.en[k].fp, t.fp)) child.sleep.push_back(f.en[k]);
+          for (const auto& z : f.sleep) asleep = asleep || z.path == f.en[i].path;
+          if (!asleep) break;
+          ++r.pruned;
         }
+        if (i >= f.en.size()) {
+          stack.pop_back();
+          if (!sched.empty()) sched.pop_back();
+          continue;
+        }
+        f.next = i + 1;
+        if (sched.size() >= o.max_steps) {
+          inconclusive(fmt::format("an execution exceeded {} steps", o.max_steps));
+          f.next = f.en.size();
+          continue;
+        }
+        const Prepared& t = f.en[i];
+        Frame child;
+        child.s = m.apply(f.s, t);
+        ++r.steps;
+        if (o.reduction) {
+          // Sleep(s·t) = {u ∈ Sleep(s) ∪ {steps explored before t} | u independent of t}
+          for (const auto& z : f.sleep)
+            if (!conflicts(z.fp, t.fp)) child.sleep.push_back(z);
+          for (size_t k = 0; k < i; ++k) {
+            bool asleep = false;
+            for (const auto& z : f.sleep) asleep = asleep || z.path == f.en[k].path;
+            if (!asleep && !conflicts(f.en[k].fp, t.fp)) child.sleep.push_back(f.en[k]);
+          }
+        }
+        sched.push_back(t.path);
+        child.en = m.enabled(child.s);
+        stack.push_back(std::move(child));  // invalidates f
+        if ((r.steps & 1023) == 0 && elapsed() > o.timeout_seconds) { inconclusive("the time limit was reached"); stop = true; }
       }
-      sched.push_back(t.path);
-      child.en = m.enabled(child.s);
-      stack.push_back(std::move(child));  // invalidates f
-      if ((r.steps & 1023) == 0 && elapsed() > o.timeout_seconds) { inconclusive("the time limit was reached"); stop = true; }
     }
+  } catch (const Machine::Budget& b) {
+    inconclusive(b.why);
   }
 
   r.seconds = elapsed();
@@ -672,7 +713,12 @@ ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions
       }
       return w;
     };
-    auto wa = last_writers(a.schedule), wb = last_writers(b.schedule);
+    std::map<std::pair<int, size_t>, std::pair<Loc, ThreadPath>> wa, wb;
+    try {
+      wa = last_writers(a.schedule);
+      wb = last_writers(b.schedule);
+    } catch (const Machine::Budget&) {  // the witnesses ran within the budget once; past the deadline now
+    }
     auto who = [&](const auto& w, int arr, size_t c) -> std::string {
       auto it = w.find({arr, c});
       if (it == w.end()) return "initial value";

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 
 #include <isl/aff.h>
@@ -178,11 +179,17 @@ Problem from_vc(const VC& vc, const SmtAnswer& a, const Templates& t, const Prog
   pr.rule = vc.rule;
   pr.loc = vc.loc;
   std::map<std::string, std::string> val(a.ints.begin(), a.ints.end());
+  std::string wide;  // parameters z3 chose past 64 bits: no replay is possible
   for (const auto& pd : p.params) {
     int64_t v = 0;
-    if (val.count(pd.name)) v = std::stoll(val[pd.name]);
+    if (val.count(pd.name)) {
+      const std::string& s = val[pd.name];
+      auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      if (ec != std::errc() || end != s.data() + s.size()) wide += fmt::format("{}{} = {}", wide.empty() ? "" : ", ", pd.name, s);
+    }
     pr.params.emplace_back(pd.name, v);
   }
+  if (!wide.empty()) pr.params.clear();
   for (const auto& l : vc.loop_vars)
     if (val.count(l)) pr.loops.emplace_back(l, val[l]);
   std::string at = where_text(pr);
@@ -192,6 +199,7 @@ Problem from_vc(const VC& vc, const SmtAnswer& a, const Templates& t, const Prog
   const TPtr& eq = t.at(vc.eq).root;
   pr.message = fmt::format("{}: {} = {} but {} = {}{}", what, t.show(eq->kids[0], &a.holes), a.lhs,
                            t.show(eq->kids[1], &a.holes), a.rhs, at.empty() ? "" : " (at " + at + ")");
+  if (!wide.empty()) pr.message += fmt::format(" (at {}: past 64 bits, no replay)", wide);
   pr.detail = vc_text(vc, t);
   return pr;
 }

@@ -1,0 +1,117 @@
+#include "interpreter/output_file.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace sched {
+
+namespace {
+
+std::string sys_error(const std::string& what, const std::string& path) { return fmt::format("{}: {}: {}", path, what, std::strerror(errno)); }
+
+}  // namespace
+
+bool write_file_atomically(const std::string& path, std::string_view content, std::string& error) {
+  if (path.empty()) {
+    error = "an empty output path";
+    return false;
+  }
+  mode_t mode = 0644;
+  struct stat st {};
+  if (lstat(path.c_str(), &st) == 0) {
+    if (S_ISLNK(st.st_mode)) {
+      error = fmt::format("{}: is a symbolic link; refusing to write through it", path);
+      return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+      error = fmt::format("{}: exists and is not a regular file", path);
+      return false;
+    }
+    mode = st.st_mode & 07777;
+  } else if (errno != ENOENT) {
+    error = sys_error("cannot inspect", path);
+    return false;
+  } else {
+    mode_t mask = umask(0);
+    umask(mask);
+    mode = 0644 & ~mask;
+  }
+  std::filesystem::path target(path);
+  std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  std::string leaf = ".";  // (built by appends: GCC 12 warns falsely on "." + string)
+  leaf += target.filename().string();
+  leaf += ".XXXXXX";
+  std::string tmpl = (dir / leaf).string();
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  int fd = mkstemp(name.data());
+  if (fd < 0) {
+    error = sys_error("cannot create a temporary file next to it", path);
+    return false;
+  }
+  std::string tmp(name.data());
+  auto fail = [&](const std::string& what) {
+    error = sys_error(what, path);
+    close(fd);
+    unlink(tmp.c_str());
+    return false;
+  };
+  size_t done = 0;
+  while (done < content.size()) {
+    ssize_t n = write(fd, content.data() + done, content.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail("write failed");
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (fchmod(fd, mode) != 0) return fail("cannot set permissions");
+  if (fsync(fd) != 0) return fail("cannot flush");
+  if (close(fd) != 0) {
+    error = sys_error("cannot close", path);
+    unlink(tmp.c_str());
+    return false;
+  }
+  if (rename(tmp.c_str(), path.c_str()) != 0) {
+    error = sys_error("cannot replace", path);
+    unlink(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+bool make_output_dir(const std::string& dir, std::string& error) {
+  if (dir.empty()) {
+    error = "an empty output directory";
+    return false;
+  }
+  struct stat st {};
+  if (lstat(dir.c_str(), &st) == 0) {
+    if (S_ISLNK(st.st_mode)) {
+      error = fmt::format("{}: is a symbolic link; refusing to write through it", dir);
+      return false;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+      error = fmt::format("{}: exists and is not a directory", dir);
+      return false;
+    }
+    return true;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    error = fmt::format("{}: cannot create the directory: {}", dir, ec.message());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace sched

@@ -1,0 +1,25 @@
+// Writing the files a user names (`fmt -i`, `fmt -o`, `emit -o`, `lower -o`, `run --out`, the
+// fuzz campaign's `--out`): never in place, never through a symbolic link, every write checked.
+//
+// write_file_atomically writes the content to a fresh temporary file in the target's directory,
+// flushes it to disk, then renames it over the target: a failure (full disk, no permission, a
+// signal) leaves the old file whole and returns false with the reason. A target that is a
+// symbolic link or not a regular file is refused (writing through a link another user planted
+// would overwrite a file of the link's choosing). The new file gets the old file's permissions,
+// or 0644 less the umask.
+//
+//   std::string why;
+//   if (!write_file_atomically("prog.sched", formatted, why)) { std::cerr << why; exit(2); }
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace sched {
+
+bool write_file_atomically(const std::string& path, std::string_view content, std::string& error);
+
+// Creates the output directory `dir` and its parents; refuses a path that is a symbolic link or
+// exists as something else than a directory.
+bool make_output_dir(const std::string& dir, std::string& error);
+
+}  // namespace sched

@@ -1,0 +1,235 @@
+// Bounds inference (lower_internal.hpp): the interval of every index a stage reads over the
+// ranges of its loops, as Halide infers bounds; the box of each func (its output shape, or the
+// hull of what its consumers read: over their whole loops at root, over the loops inside the
+// compute level otherwise), and where and how its cells are stored (base, extent, fold).
+#include "scheduler/lower_internal.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+
+namespace sched::algo::lowering {
+
+Interval Lowerer::interval(const AExpr& e, const std::map<std::string, Interval>& vars) const {
+  switch (e.kind) {
+    case AExpr::Kind::Int: return {e.ival, e.ival};
+    case AExpr::Kind::Var: {
+      auto it = vars.find(e.text);
+      if (it != vars.end()) return it->second;
+      return {Index::name(e.text), Index::name(e.text)};  // a parameter
+    }
+    case AExpr::Kind::Unary:
+      if (e.text == "-") {
+        Interval a = interval(*e.args[0], vars);
+        return {-a.hi, -a.lo};
+      }
+      break;
+    case AExpr::Kind::Binary: {
+      Interval a = interval(*e.args[0], vars), b = interval(*e.args[1], vars);
+      if (e.text == "+") return {a.lo + b.lo, a.hi + b.hi};
+      if (e.text == "-") return {a.lo - b.hi, a.hi - b.lo};
+      if (e.text == "*" || e.text == "/" || e.text == "%") {
+        bool left_const = e.args[0]->kind == AExpr::Kind::Int;
+        const AExpr& k = left_const ? *e.args[0] : *e.args[1];
+        if (k.kind != AExpr::Kind::Int) break;
+        Interval v = left_const ? b : a;
+        long long c = k.ival;
+        if (e.text == "*") {
+          if (c >= 0) return {c * v.lo, c * v.hi};
+          return {c * v.hi, c * v.lo};
+        }
+        if (left_const || c <= 0) break;
+        if (e.text == "/") return {floordiv(v.lo, c), floordiv(v.hi, c)};
+        return {0, c - 1};
+      }
+      break;
+    }
+    case AExpr::Kind::Call:
+      if ((e.text == "min" || e.text == "max") && e.args.size() == 2) {
+        Interval a = interval(*e.args[0], vars), b = interval(*e.args[1], vars);
+        if (e.text == "min") return {min(a.lo, b.lo), min(a.hi, b.hi)};
+        return {max(a.lo, b.lo), max(a.hi, b.hi)};
+      }
+      break;
+    default: break;
+  }
+  throw Error{e.loc, "bounds inference needs affine indices (+ -, * / % by integer literals, min, max)"};
+}
+
+void Lowerer::calls(const AExpr& e, const std::string& g, const std::map<std::string, Interval>& vars, std::vector<std::vector<Interval>>& out) const {
+  if (e.kind == AExpr::Kind::Call) {
+    const Func* h = a_.find(e.text);
+    if (h && h->name == g) {
+      std::vector<Interval> iv;
+      for (const auto& x : e.args) iv.push_back(interval(*x, vars));
+      out.push_back(std::move(iv));
+    } else if (h && !h->input && inline_.count(h->name)) {
+      std::map<std::string, Interval> inner;
+      for (size_t i = 0; i < h->vars.size(); ++i) inner[h->vars[i]] = interval(*e.args[i], vars);
+      calls(*h->defs[0].rhs, g, inner, out);
+    }
+  }
+  for (const auto& x : e.args) calls(*x, g, vars, out);
+}
+
+void Lowerer::stage_calls(const Stage& st, const std::string& g, const std::map<std::string, Interval>& vars, std::vector<std::vector<Interval>>& out) const {
+  const Definition& def = st.f->defs[st.index];
+  calls(*def.rhs, g, vars, out);
+  for (const auto& l : def.lhs) calls(*l, g, vars, out);
+}
+
+std::map<std::string, Interval> Lowerer::ranges_below(const Stage& st, size_t pos) const {
+  if (pos >= st.dims.size()) return st.ranges;
+  std::map<std::string, Interval> memo, out;
+  std::function<Interval(const std::string&)> iv = [&](const std::string& n) -> Interval {
+    auto m = memo.find(n);
+    if (m != memo.end()) return m->second;
+    Interval r;
+    bool found = false;
+    for (size_t i = 0; i < st.dims.size(); ++i)
+      if (st.dims[i].name == n) {
+        const Dim& d = st.dims[i];
+        r = i >= pos ? Interval{Index::name(n), Index::name(n)} : Interval{d.min, d.min + d.extent - 1};
+        found = true;
+      }
+    for (const auto& l : st.lets) {
+      if (l.var != n || found) continue;
+      found = true;
+      Interval a = iv(l.a);
+      if (l.kind == Let::Kind::FuseIn) {
+        r = a.lo == a.hi ? Interval{l.base + mod(a.lo, l.k), l.base + mod(a.lo, l.k)} : Interval{l.base, l.base + (l.k - 1)};
+      } else if (l.kind == Let::Kind::FuseOut) {
+        r = {l.base + floordiv(a.lo, l.k), l.base + floordiv(a.hi, l.k)};
+      } else {
+        Interval b = iv(l.b);
+        if (l.kind == Let::Kind::Split)
+          r = {l.base + l.k * a.lo + b.lo, l.base + l.k * a.hi + b.hi};
+        else
+          r = {l.base + min(l.k * a.lo, l.ext - l.k) + b.lo, l.base + min(l.k * a.hi, l.ext - l.k) + b.hi};
+      }
+    }
+    if (!found) return memo[n] = Interval{Index::name(n), Index::name(n)};
+    for (const auto& g : st.guards)
+      if (g.var == n) r.hi = min(r.hi, g.base + g.ext - 1);
+    auto o = st.ranges.find(n);
+    if (o != st.ranges.end()) r = {max(r.lo, o->second.lo), min(r.hi, o->second.hi)};
+    return memo[n] = r;
+  };
+  for (const auto& [v, ignored] : st.ranges) out[v] = iv(v);
+  return out;
+}
+
+Stage& Lowerer::level_stage(Level& l) {
+  const Func* g = a_.find(l.func);
+  if (!computed(*g)) throw Error{l.loc, fmt::format("{} is inlined: it has no loops to compute in (compute it at root or at a loop)", l.func), l.extra};
+  for (size_t s = g->defs.size(); s-- > 0;) {
+    Stage& st = stages_.at(key(g->name, s));
+    if (!st.built) throw Error{l.loc, fmt::format("{} is not a consumer of this func (it is defined before it)", l.func), l.extra};
+    for (size_t i = 0; i < st.dims.size(); ++i)
+      if (st.dims[i].name == l.var) {
+        l.stage = s;
+        return st;
+      }
+  }
+  throw Error{l.loc, fmt::format("{} has no loop {}", l.func, l.var), l.extra};
+}
+
+size_t Lowerer::dim_pos(const Stage& st, const std::string& v) {
+  for (size_t i = 0; i < st.dims.size(); ++i)
+    if (st.dims[i].name == v) return i;
+  return st.dims.size();
+}
+
+std::vector<Interval> Lowerer::hull(const Func& f, const std::vector<std::vector<Interval>>& all) const {
+  std::vector<Interval> box(f.vars.size());
+  for (size_t i = 0; i < f.vars.size(); ++i) {
+    Interval b = all[0][i];
+    for (size_t k = 1; k < all.size(); ++k) b = {min(b.lo, all[k][i].lo), max(b.hi, all[k][i].hi)};
+    box[i] = b;
+  }
+  return box;
+}
+
+void Lowerer::region(const Func& f) {
+  std::vector<Interval> box(f.vars.size());
+  Level* at = nested(f) ? &compute_.at(f.name) : nullptr;
+  const Stage* host = at ? &level_stage(*at) : nullptr;
+  if (f.output && !at) {
+    for (size_t i = 0; i < f.vars.size(); ++i) box[i] = {0, index_of(*f.out_shape[i]) - 1};
+  } else {
+    if (f.output) throw Error{at->loc, fmt::format("{} is an output: it is computed at root", f.name), at->extra};
+    std::vector<std::vector<Interval>> all;
+    if (host) stage_calls(*host, f.name, ranges_below(*host, dim_pos(*host, at->var)), all);
+    for (const auto& [k, st] : stages_) {
+      if (st.f == &f || !st.built || &st == host) continue;
+      std::vector<std::vector<Interval>> mine;
+      stage_calls(st, f.name, st.ranges, mine);
+      if (mine.empty()) continue;
+      bool same = nested(*st.f) && at && compute_.at(st.f->name) == *at;
+      if (at && !same)
+        throw Error{at->loc, fmt::format("{} is computed in {}'s loop {}, but {} reads it outside that loop", f.name, at->func, at->var, stage_name(*st.f, st.index)), at->extra};
+      if (!at && nested(*st.f))
+        throw Error{f.loc, fmt::format("{} is computed at root but read by {}, which is computed inside a loop: compute {} at that loop too (not supported: a root box over inner loops)", f.name, st.f->name, f.name)};
+      all.insert(all.end(), mine.begin(), mine.end());
+    }
+    if (all.empty()) throw Error{f.loc, fmt::format("{} is computed but nothing reads it", f.name)};
+    box = hull(f, all);
+  }
+  if (bound_.count(f.name))
+    for (const auto& [i, b] : bound_.at(f.name)) box[i] = {b.first, b.first + b.second - 1};
+  if (at) {
+    level_box_[f.name] = box;  // bound by lets at the level
+    for (size_t i = 0; i < f.vars.size(); ++i)
+      box[i] = {Index::name(level_name(f, i, "min")), Index::name(level_name(f, i, "min")) + Index::name(level_name(f, i, "ext")) - 1};
+  }
+  boxes_[f.name] = box;
+}
+
+std::string Lowerer::level_name(const Func& f, size_t i, const char* what) const { return fmt::format("{}_{}_{}", buffer(f), f.vars[i], what); }
+
+void Lowerer::storage(const Func& f) {
+  Storage s;
+  const auto& box = boxes_.at(f.name);
+  Level c = compute_.count(f.name) ? compute_.at(f.name) : Level{};
+  Level st = store_level(f);
+  if (!st.root && !c.root && !(st.func == c.func && st.var == c.var)) {
+    // store_at above compute_at in the same consumer stage: the box over the loops in between
+    Stage& host = stages_.at(key(c.func, c.stage));
+    size_t pc = dim_pos(host, c.var), ps = dim_pos(host, st.var);
+    if (st.func != c.func || ps >= host.dims.size() || ps < pc)
+      throw Error{st.loc, fmt::format("store_at({}, {}) must name a loop of {} around its compute_at loop {}", st.func, st.var, c.func, c.var), st.extra};
+    store_[f.name].stage = c.stage;
+    std::vector<std::vector<Interval>> all;
+    stage_calls(host, f.name, ranges_below(host, ps), all);
+    s.store_box = hull(f, all);
+  } else if (st.root && !c.root) {
+    // store_root, compute_at: the box over all the consumer's loops
+    Stage& host = stages_.at(key(c.func, c.stage));
+    if (nested(*host.f)) throw Error{st.loc, fmt::format("store_root of {}: its consumer {} is itself computed inside a loop (not supported)", f.name, c.func), st.extra};
+    std::vector<std::vector<Interval>> all;
+    stage_calls(host, f.name, host.ranges, all);
+    s.store_box = hull(f, all);
+  }
+  for (size_t i = 0; i < f.vars.size(); ++i) {
+    long long k = fold_.count(f.name) && fold_.at(f.name).count(i) ? fold_.at(f.name).at(i) : 0;
+    s.fold.push_back(k);
+    if (!s.store_box.empty() && st.root) {
+      s.base.push_back(print(s.store_box[i].lo));
+      s.size.push_back(k ? std::to_string(k) : print(ext_of(s.store_box[i])));
+    } else if (!s.store_box.empty()) {
+      s.base.push_back(level_name(f, i, "base"));
+      s.size.push_back(k ? std::to_string(k) : level_name(f, i, "size"));
+    } else if (!c.root) {
+      s.base.push_back(level_name(f, i, "min"));
+      s.size.push_back(k ? std::to_string(k) : level_name(f, i, "ext"));
+    } else {
+      s.base.push_back(print(box[i].lo));
+      s.size.push_back(print(ext_of(box[i])));
+    }
+  }
+  storage_[f.name] = std::move(s);
+}
+
+}  // namespace sched::algo::lowering

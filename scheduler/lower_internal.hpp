@@ -1,0 +1,192 @@
+// The lowering pass's internal state (lower.hpp is the contract), declared once and defined
+// over four files, one step of the pass each:
+//   lower.cpp           levels (compute_at, store_at, inline), the pass's driver, lower()
+//   lower_bounds.cpp    bounds inference by intervals (Halide's), boxes and storage of funcs
+//   lower_schedule.cpp  the loops of a stage and the directives that reshape them
+//   lower_emit.cpp      the SCHED text: loop nests, lets, sliding windows, folded stores
+//
+// Every bound is an Index (index.hpp) until emission prints it once, simplified by isl under the
+// assumptions and the ranges of the enclosing loops.
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "scheduler/algo.hpp"
+#include "scheduler/index.hpp"
+#include "scheduler/sare.hpp"
+
+namespace sched::algo::lowering {
+
+struct Error {
+  Loc loc;
+  std::string what;
+  bool extra = false;  // about a `--schedule` directive
+};
+
+struct Interval {
+  Index lo, hi;  // inclusive
+};
+
+// A loop of a stage, innermost first in Stage::dims.
+struct Dim {
+  std::string name;
+  Index min = 0, extent;
+  enum class Kind { For, Par, Vec, Unroll } kind = Kind::For;
+  bool rvar = false;
+};
+
+// A variable defined from loop variables by split or fuse.
+struct Let {
+  enum class Kind { Split, Shift, FuseIn, FuseOut } kind;
+  std::string var;
+  Index base;
+  std::string a, b;  // Split/Shift: var = base + a * k + b (Shift: base + min(a * k, ext - k) + b); Fuse: a is the fused loop
+  long long k = 1;
+  Index ext;  // Shift: the extent of the split loop
+};
+
+struct Guard {
+  std::string var;
+  Index base, ext;  // var < base + ext
+};
+
+struct Stage {
+  const Func* f = nullptr;
+  size_t index = 0;                        // 0 = pure definition
+  std::vector<Dim> dims;
+  std::vector<Let> lets;                   // in creation order (emitted in reverse)
+  std::vector<Guard> guards;               // GuardWithIf conditions
+  std::map<std::string, Interval> ranges;  // original variables: the values they take
+  bool built = false;
+};
+
+// Where a func is computed or stored: at root, or inside the loop `var` of a consumer's stage.
+struct Level {
+  bool root = true;
+  std::string func, var;
+  size_t stage = 0;  // resolved when the consumer is built
+  Loc loc;
+  bool extra = false;
+  bool operator==(const Level& o) const { return root == o.root && (root || (func == o.func && stage == o.stage && var == o.var)); }
+};
+
+struct Storage {
+  std::vector<std::string> base, size;  // SCHED syntax: index shift and extent per dimension
+  std::vector<long long> fold;          // 0, or the fold factor of a rolling buffer
+  std::vector<Interval> store_box;      // store_at above compute_at: the box at the store level
+};
+
+class Lowerer {
+ public:
+  Lowerer(const Algorithm& a, std::vector<Directive> sched, Diagnostics& d, Diagnostics& dx);
+
+  bool run(std::string& out);
+
+ private:
+  static std::string key(const std::string& f, size_t s);
+  bool computed(const Func& f) const;
+  static std::string stage_name(const Func& f, size_t s);
+
+  static std::string lower_name(const std::string& n);
+  std::string buffer(const Func& f) const;
+  // `e` in SCHED syntax, simplified under the assumptions and `facts` (memoised).
+  std::string print(const Index& e, const Facts& facts = {});
+  // The ranges of the loops of `st` at positions >= pos.
+  static Facts loop_context(const Stage& st, size_t pos);
+  static Index ext_of(const Interval& i);
+
+  // ---- compute and storage levels, folds and bounds (directives of the pure stage) ----
+  void decide_levels();
+  bool nested(const Func& f) const;
+  Level store_level(const Func& f) const;
+
+  // ---- intervals of index expressions over variable ranges ----
+  Interval interval(const AExpr& e, const std::map<std::string, Interval>& vars) const;
+
+  // Every call of func `g` in `e` (through inlined funcs), with its arguments substituted.
+  void calls(const AExpr& e, const std::string& g, const std::map<std::string, Interval>& vars, std::vector<std::vector<Interval>>& out) const;
+  void stage_calls(const Stage& st, const std::string& g, const std::map<std::string, Interval>& vars, std::vector<std::vector<Interval>>& out) const;
+
+  // The values the original variables of `st` take while the loops at positions >= `pos` (the
+  // loop of a compute or store level and those around it) are fixed: their names.
+  std::map<std::string, Interval> ranges_below(const Stage& st, size_t pos) const;
+
+  // The stage of `l.func` holding loop `l.var` (the last such stage, as Halide's LoopLevel).
+  Stage& level_stage(Level& l);
+  static size_t dim_pos(const Stage& st, const std::string& v);
+
+  std::vector<Interval> hull(const Func& f, const std::vector<std::vector<Interval>>& all) const;
+
+  // The box of `f` to compute: its output shape, or what its consumers read (at root: over
+  // their whole loops; at a loop level: over the loops inside it, those around it fixed).
+  void region(const Func& f);
+  std::string level_name(const Func& f, size_t i, const char* what) const;
+
+  // Where `f` lives and how its cells are indexed (after its stages are built).
+  void storage(const Func& f);
+
+  // ---- stages: loops, then the directives ----
+  Dim* find(Stage& st, const std::string& v, Loc loc);
+  static std::string names(const Stage& st);
+
+  void split(Stage& st, const std::string& x, const std::string& xo, const std::string& xi, long long k, const std::string& tail, Loc loc);
+  void round_up(Stage& st, const std::string& x, long long k);
+
+  void apply(Stage& st, const Directive& d);
+
+  void reorder(Stage& st, const std::vector<std::string>& order, Loc loc);
+
+  void build(Stage& st);
+
+  // ---- emission ----
+  std::string value(const AExpr& e, const std::map<std::string, std::string>& subst) const;
+  // The cell of func `g` at `args`: shifted by its storage's base, folded by its fold factor.
+  std::vector<std::string> shifted(const Func& g, const std::vector<std::string>& args) const;
+  std::string allocation(const Func& f) const;
+
+  struct Out {
+    std::string& text;
+    std::string ind;
+    void line(const std::string& s) { text += ind + s + "\n"; }
+    void open(const std::string& s) {
+      line(s);
+      ind += "  ";
+    }
+    void close() {
+      ind.resize(ind.size() - 2);
+      line("}");
+    }
+  };
+
+  // `e` at the previous iteration of loop `v`.
+  static Index at_previous(const Index& e, const std::string& v);
+
+  // Halide's sliding window: `f` is stored above its compute loop `var` with only sequential
+  // loops in between, and its box moves monotonically with `var` along exactly one dimension:
+  // that dimension (each iteration computes only the new part), else -1.
+  int sliding_dim(const Func& f, const Stage& host, const std::string& var, const Facts& ctx);
+
+  // What is stored or computed inside the loop `var` of `host`, right after the loop opens.
+  void at_level(const Stage& host, const std::string& var, Out& o, size_t& closes, const Sare& sare);
+
+  void stage_text(const Stage& st, const StageSpec& spec, Out& o, const Sare& sare);
+
+  void emit(const Sare& sare, std::string& out);
+
+  const Algorithm& a_;
+  std::vector<Directive> sched_;
+  Diagnostics& d_;
+  Diagnostics& dx_;
+  std::set<std::string> inline_, names_;
+  std::map<std::string, Level> compute_, store_;
+  std::map<std::string, std::map<size_t, long long>> fold_;
+  std::map<std::string, std::map<size_t, std::pair<long long, long long>>> bound_;
+  std::map<std::string, Stage> stages_;
+  std::map<std::string, std::vector<Interval>> boxes_, level_box_;
+  std::map<std::string, Storage> storage_;
+  std::map<std::string, std::string> printed_;
+};
+
+}  // namespace sched::algo::lowering
