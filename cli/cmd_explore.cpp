@@ -13,7 +13,7 @@
 namespace sched::cli {
 
 void register_explore(CLI::App& app) {
-  static std::string file, strategy = "exhaustive", replay;
+  static std::string file, strategy = "exhaustive", replay, max_memory;
   static std::vector<std::string> params, data;
   static ExploreOptions o;
   static bool json = false, no_reduction = false;
@@ -26,12 +26,13 @@ void register_explore(CLI::App& app) {
   cmd->add_option("--strategy", strategy, "leftmost | random | pct | exhaustive")
       ->check(CLI::IsMember({"leftmost", "random", "pct", "exhaustive"}))
       ->capture_default_str();
-  cmd->add_option("--runs", o.runs, "executions for leftmost, random and pct")->capture_default_str();
+  cmd->add_option("--runs", o.runs, "executions for leftmost, random and pct")->capture_default_str()->check(whole_number(1, 1'000'000'000));
   cmd->add_option("--pct-depth", o.pct_depth, "PCT bug depth d (d - 1 priority change points), 1 to 10,000")
       ->check(CLI::Range(1, 10000))
       ->capture_default_str();
   cmd->add_option("--max-steps", o.max_steps, "bound on the steps of one execution")->capture_default_str()->check(whole_number(1, UINT64_MAX));
-  cmd->add_option("--max-executions", o.max_executions, "bound on executions (exhaustive)")->capture_default_str();
+  cmd->add_option("--max-executions", o.max_executions, "bound on executions (exhaustive)")->capture_default_str()->check(whole_number(1, UINT64_MAX));
+  cmd->add_option("--max-memory", max_memory, kMaxMemoryHelp)->check(memory_size());
   cmd->add_option("--timeout", o.timeout_seconds, "bound on seconds")->check(positive_seconds())->capture_default_str();
   cmd->add_flag("--no-reduction", no_reduction, "exhaustive search without sleep sets (every interleaving)");
   cmd->add_option("--replay", replay, "follow this schedule (as printed: thread paths such as '0 1.2 -')");
@@ -39,21 +40,29 @@ void register_explore(CLI::App& app) {
   cmd->footer("Exit codes: 0 deterministic, 1 nondeterministic or stuck in some interleaving, 2 bad input, 3 inconclusive "
               "(a bound was reached, or a sampling strategy found no nondeterminism).");
   cmd->callback([] {
+    // bad input: the message on stderr, and with --json a JSON object on stdout too
+    auto bad = [](const std::string& outcome, const std::string& text) {
+      std::cerr << text;
+      if (json) std::cout << nlohmann::json{{"file", file}, {"outcome", outcome}, {"message", text}}.dump(2) << "\n";
+      set_exit(kBadInput);
+    };
     Loaded l = load_file(file);
-    if (l.stage != LoadStage::Ok) { std::cerr << l.diagnostics; set_exit(kBadInput); return; }
+    if (l.stage != LoadStage::Ok) return bad(l.stage == LoadStage::Type ? "type-error" : "parse-error", l.diagnostics);
     const Program& p = *l.program;
     std::string err;
-    auto inst = driver::make_instance(p, params, data, o.seed, {}, err);
-    if (!inst) { std::cerr << "error: " << err << "\n"; set_exit(kBadInput); return; }
+    SetupLimits lim;
+    lim.max_bytes = max_memory.empty() ? 0 : parse_size(max_memory);
+    auto inst = driver::make_instance(p, params, data, o.seed, lim, err);
+    if (!inst) return bad("error", "error: " + err + "\n");
     Diagnostics where(p.file);
-    if (!inst->prepared.ok()) { std::cerr << inst->prepared.render(where); set_exit(kBadInput); return; }
+    if (!inst->prepared.ok()) return bad("error", inst->prepared.render(where));
     const Memory& st = inst->initial;
     o.strategy = strategy == "leftmost" ? Strategy::Leftmost : strategy == "random" ? Strategy::Random
                  : strategy == "pct" ? Strategy::Pct : Strategy::Exhaustive;
     o.reduction = !no_reduction;
     if (!replay.empty()) {
       auto s = parse_schedule(replay);
-      if (!s) { std::cerr << "error: --replay: expected thread paths such as '0 1.2 -'\n"; set_exit(kBadInput); return; }
+      if (!s) return bad("error", "error: --replay: expected thread paths such as '0 1.2 -'\n");
       o.replay = *s;
     }
     ExploreResult r = explore(p, st, o);

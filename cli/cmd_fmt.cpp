@@ -8,7 +8,7 @@
 #include "cli/commands.hpp"
 #include "codegen/emit.hpp"
 #include "interpreter/load.hpp"
-#include "interpreter/output_file.hpp"
+#include "interpreter/files.hpp"
 #include "interpreter/printer.hpp"
 
 namespace sched::cli {

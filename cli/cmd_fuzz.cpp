@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "cli/commands.hpp"
-#include "interpreter/output_file.hpp"
+#include "interpreter/files.hpp"
 #include "fuzz/campaign.hpp"
 
 namespace sched::cli {

@@ -6,7 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "interpreter/load.hpp"
-#include "interpreter/output_file.hpp"
+#include "interpreter/files.hpp"
 #include "scheduler/lower.hpp"
 
 namespace sched::cli {
@@ -22,9 +22,10 @@ void register_lower(CLI::App& app) {
   cmd->add_option("-o,--output", out, "write the program here (default: standard output)");
   cmd->footer("Exit codes: 0 lowered, 2 bad input (parse, unsupported form, bad schedule).");
   cmd->callback([] {
-    auto src = SourceFile::load(file);
+    std::string why;
+    auto src = SourceFile::load(file, &why);
     if (!src) {
-      std::cerr << fmt::format("{}: cannot read the file\n", file);
+      std::cerr << "error: " << why << "\n";
       set_exit(kBadInput);
       return;
     }

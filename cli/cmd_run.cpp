@@ -15,7 +15,7 @@
 #include "driver/exit_codes.hpp"
 #include "driver/run.hpp"
 #include "interpreter/load.hpp"
-#include "interpreter/output_file.hpp"
+#include "interpreter/files.hpp"
 #include "interpreter/npy.hpp"
 
 namespace sched::cli {
@@ -34,6 +34,7 @@ struct RunArgs {
   bool check_annotations = false;
   uint64_t max_steps = 0;  // 0: the engine's default
   int threads = 0;
+  std::string max_memory;      // "" : the default budget
   double verify_timeout = 20;  // sched check: the static verifier's limit per file
   bool progress = false;       // phase lines on stderr (also when stderr is a terminal, unless quiet)
   bool quiet = false;
@@ -101,6 +102,7 @@ RunResult run_one(const RunArgs& a, const Loaded& l, bool progress = false) {
   }
   SetupLimits lim;
   lim.threads = a.threads;
+  lim.max_bytes = a.max_memory.empty() ? 0 : parse_size(a.max_memory);
   std::string err;
   auto inst = driver::make_instance(p, a.params, a.data, a.seed, lim, err, &ph);
   if (!inst) return bad(err);
@@ -158,6 +160,7 @@ void add_run_options(CLI::App* cmd, RunArgs& a) {
       ->capture_default_str()
       ->check(whole_number(0, UINT64_MAX));
   cmd->add_option("--threads", a.threads, "threads for the fast engine and the specification model (0: all cores)")->capture_default_str()->check(whole_number(0, 4096));
+  cmd->add_option("--max-memory", a.max_memory, kMaxMemoryHelp)->check(memory_size());
   cmd->add_flag("--json", a.json, "print one JSON object");
 }
 

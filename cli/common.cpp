@@ -51,6 +51,25 @@ CLI::Validator whole_number(uint64_t lo, uint64_t hi) {
       fmt::format("{}..{}", lo, hi));
 }
 
+uint64_t parse_size(const std::string& text) {
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || v == 0) return 0;
+  std::string unit(end, text.data() + text.size());
+  int shift = unit.empty() || unit == "B" ? 0 : unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : unit == "T" ? 40 : -1;
+  if (shift < 0 || v > (UINT64_MAX >> shift)) return 0;
+  return v << shift;
+}
+
+const CLI::Validator& memory_size() {
+  static const CLI::Validator v(
+      [](std::string& text) -> std::string {
+        return parse_size(text) ? "" : fmt::format("expected a size such as 512M or 4G, got '{}'", text);
+      },
+      "SIZE");
+  return v;
+}
+
 int exit_code() { return g_exit; }
 
 }  // namespace sched::cli

@@ -27,6 +27,7 @@ Instance make_instance(const Program& p, std::vector<int64_t> params, ModelOptio
   inst.program = &p;
   inst.params = std::move(params);
   inst.model = std::move(model);
+  if (!inst.model.max_bytes) inst.model.max_bytes = limits.max_bytes;  // the model's pending points share the budget
   Phases quiet(false);
   Phases& ph = phases ? *phases : quiet;
   ph.start("inputs from the specification");

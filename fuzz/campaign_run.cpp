@@ -21,7 +21,7 @@
 #include <set>
 
 #include "fuzz/campaign.hpp"
-#include "interpreter/output_file.hpp"
+#include "interpreter/files.hpp"
 
 namespace sched::fuzz {
 

@@ -6,14 +6,28 @@
 //                   and chains of binary operators: `a + b + ... + z` is as deep as it is long);
 //                   bounds the recursion of every pass over the tree (parser, type checker,
 //                   printer, evaluators, explorer, verifier).
+//   default_memory_budget()  what a run may use (arrays, the model's pending points) unless
+//                   --max-memory says otherwise.
+//   kMaxSourceBytes the size of a program or algorithm file; kMaxNpyBytes of one `.npy` file.
 //   kMaxLocalCells  default bound on the cells of one `allocate` (reference, fast and native
 //                   engines alike; `--max-local-cells` is not an option: programs should not need more).
 #pragma once
 #include <cstdint>
 
+#include <unistd.h>
+
 namespace sched {
 
 inline constexpr int kMaxTreeDepth = 1000;
+inline constexpr uint64_t kMaxSourceBytes = uint64_t{64} << 20;  // a .sched or .algo file
+inline constexpr uint64_t kMaxNpyBytes = uint64_t{4} << 30;      // one --data file
 inline constexpr uint64_t kMaxLocalCells = uint64_t{1} << 26;
+
+// The default memory budget of a run (--max-memory): half of the machine's physical memory.
+inline uint64_t default_memory_budget() {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || size <= 0) return uint64_t{8} << 30;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(size) / 2;
+}
 
 }  // namespace sched

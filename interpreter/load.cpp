@@ -23,10 +23,11 @@ static Loaded load_source(std::shared_ptr<SourceFile> file, bool typecheck_too) 
 }
 
 Loaded load_file(const std::string& path, bool typecheck_too) {
-  auto file = SourceFile::load(path);
+  std::string why;
+  auto file = SourceFile::load(path, &why);
   if (!file) {
     Loaded r;
-    r.diagnostics = path + ": error: cannot read the file\n";
+    r.diagnostics = "error: " + why + "\n";
     r.errors = 1;
     return r;
   }

@@ -37,6 +37,9 @@ class ModelError : public std::runtime_error {
 struct ModelOptions {
   uint64_t seed = 1;
   std::map<std::string, NpyArray> data;  // input tensor name -> values
+  // Memory for the points pending on the evaluator's stack (0: default_memory_budget()): a
+  // recursion without a base case (R(i) = R(i - 1) + 1) is an error when it is exhausted.
+  uint64_t max_bytes = 0;
 };
 
 // The default data of input tensor `tensor` at `idx`: a hash of (seed, tensor name, indices).

@@ -1,5 +1,6 @@
 // The compiler of prophetic expressions into the model's stack code (model_internal.hpp).
 #include "interpreter/model_internal.hpp"
+#include "interpreter/limits.hpp"
 
 #include "interpreter/affine.hpp"
 
@@ -185,6 +186,7 @@ class Compiler {
 Model::Impl::Impl(const Program& p, std::vector<int64_t> ps, ModelOptions o) : prog(p), params(std::move(ps)), opts(std::move(o)) {
   if (!p.typed) throw ModelError({}, "internal: the model needs a type-checked program");
   if (params.size() != p.params.size()) throw ModelError({}, "internal: wrong number of parameter values");
+  max_frames = (opts.max_bytes ? opts.max_bytes : default_memory_budget()) / kBytesPerFrame;
   size_t nt = p.tensors.size();
   memo.resize(nt);
   cases.resize(nt);

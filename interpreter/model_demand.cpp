@@ -120,6 +120,12 @@ void Model::Impl::push_frame(int id, const int64_t* idx, Cell c) {
   area_reserve(area_top + static_cast<size_t>(t.frame_size));
   area_top += static_cast<size_t>(t.frame_size);
   c.state() = kBusy;
+  if (frames.size() >= max_frames) {
+    const auto& root = prog.tensors[static_cast<size_t>(frames.front().tensor)];
+    throw ModelError(root.loc, fmt::format("evaluating {} needs more than {} nested points (about {} bytes each: the memory "
+                                           "budget); a recursion without a base case? (else raise --max-memory)",
+                                           root.name, max_frames, kBytesPerFrame));
+  }
   frames.push_back(f);
 }
 

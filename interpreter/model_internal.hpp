@@ -420,6 +420,10 @@ struct Model::Impl {
     int64_t idx[kMaxRank];
   };
   std::vector<Frame> frames;
+  // The bound on pending points: the memory budget at kBytesPerFrame (a frame, its operand
+  // area and the memo entries a chain creates).
+  static constexpr uint64_t kBytesPerFrame = 512;
+  uint64_t max_frames = 0;
 
   // The fast path's state (compute): the points being computed on the C++ stack, outermost
   // first, and their environments and operand stacks in a buffer sized once (never moved).

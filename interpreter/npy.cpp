@@ -1,6 +1,7 @@
 #include "interpreter/npy.hpp"
 
-#include "interpreter/output_file.hpp"
+#include "interpreter/files.hpp"
+#include "interpreter/limits.hpp"
 
 #include <fmt/format.h>
 
@@ -151,11 +152,9 @@ NpyArray parse_npy(const std::string& bytes, const std::string& name) {
 }
 
 NpyArray read_npy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{}: cannot open file", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_npy(ss.str(), path);
+  std::string bytes, why;
+  if (!read_input_file(path, kMaxNpyBytes, bytes, why)) throw std::runtime_error(why);
+  return parse_npy(bytes, path);
 }
 
 std::string serialize_npy(const NpyArray& a) {

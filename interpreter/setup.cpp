@@ -1,5 +1,7 @@
 #include "interpreter/setup.hpp"
 
+#include "interpreter/limits.hpp"
+
 #include <fmt/format.h>
 
 #include "interpreter/params.hpp"
@@ -37,6 +39,12 @@ size_t flat_index(const std::vector<int64_t>& shape, const std::vector<int64_t>&
   return f;
 }
 
+std::string bytes_text(uint64_t b) {
+  if (b >= (uint64_t{1} << 30)) return fmt::format("{:.1f} GB", static_cast<double>(b) / (1 << 30));
+  if (b >= (uint64_t{1} << 20)) return fmt::format("{:.1f} MB", static_cast<double>(b) / (1 << 20));
+  return fmt::format("{} bytes", b);
+}
+
 Outcome prepare_run(const Program& p, const std::vector<int64_t>& params, const ModelOptions& model,
                     Memory& setup, const SetupLimits& limits) {
   setup.params = params;
@@ -47,7 +55,10 @@ Outcome prepare_run(const Program& p, const std::vector<int64_t>& params, const 
     return Outcome::make(OutcomeKind::Error, a->loc,
                          fmt::format("the assumption '{}' does not hold for {}", print_expr(*a), vals.empty() ? "these parameters" : vals));
   }
+  // every shape first: the limits hold before anything is allocated or evaluated
   uint64_t total = 0;
+  uint64_t budget = limits.max_bytes ? limits.max_bytes : default_memory_budget();
+  std::vector<std::vector<int64_t>> shapes;
   for (size_t i = 0; i < p.arrays.size(); ++i) {
     const ArrayDecl& d = p.arrays[i];
     std::string err;
@@ -62,11 +73,22 @@ Outcome prepare_run(const Program& p, const std::vector<int64_t>& params, const 
     if (n > limits.max_cells || total > limits.max_cells)
       return Outcome::make(OutcomeKind::Error, d.loc,
                            fmt::format("the arrays need more than {} cells (array '{}' has {}); choose smaller parameters",
-                                       limits.max_cells, d.name, n));
+                                       limits.max_cells, d.name, n > limits.max_cells ? fmt::format("more than {}", limits.max_cells) : std::to_string(n)));
+    if (total > budget / kBytesPerCell)
+      return Outcome::make(OutcomeKind::Error, d.loc,
+                           fmt::format("the arrays need about {} ({} cells up to array '{}', about {} bytes each), over the "
+                                       "memory budget of {}; choose smaller parameters or raise --max-memory",
+                                       bytes_text(total * kBytesPerCell), total, d.name, kBytesPerCell, bytes_text(budget)));
+    shapes.push_back(*shape);
+  }
+  for (size_t i = 0; i < p.arrays.size(); ++i) {
+    const ArrayDecl& d = p.arrays[i];
+    uint64_t n = 1;
+    for (int64_t x : shapes[i]) n *= static_cast<uint64_t>(x);
     ArrayState s;
     s.name = d.name;
     s.elem = d.elem;
-    s.shape = *shape;
+    s.shape = shapes[i];
     if (d.role == ArrayRole::Input) {
       try {
         s.cells = evaluate_array(p, i, params, model, s.shape, limits.threads);

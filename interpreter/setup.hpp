@@ -29,11 +29,19 @@ struct Memory {
 
 struct SetupLimits {
   uint64_t max_cells = uint64_t{1} << 31;  // total cells of all global arrays
+  uint64_t max_bytes = 0;                  // memory budget of a run (0: default_memory_budget())
   int threads = 0;                         // model workers (0: all cores)
 };
 
+// What a run keeps per global cell, estimated: the initial memory, the engine's copy and its
+// shadow state (race checks), the specification's values when outputs are compared.
+inline constexpr uint64_t kBytesPerCell = 64;
+// "1.5 GB" for people.
+std::string bytes_text(uint64_t bytes);
+
 // Fills `setup`. Returns Ok, or Error for a failed assumption / a negative or undefined size /
-// a model error / an array over the cell limit.
+// a model error / arrays over the cell limit or, at kBytesPerCell each, over the memory budget
+// (both checked on every array's shape before any cell is allocated or any input evaluated).
 Outcome prepare_run(const Program& p, const std::vector<int64_t>& params, const ModelOptions& model,
                     Memory& setup, const SetupLimits& limits = {});
 

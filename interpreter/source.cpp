@@ -1,5 +1,8 @@
 #include "interpreter/source.hpp"
 
+#include "interpreter/files.hpp"
+#include "interpreter/limits.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -22,12 +25,13 @@ std::string_view SourceFile::line(uint32_t l) const {
   return std::string_view(text).substr(b, e - b);
 }
 
-std::shared_ptr<SourceFile> SourceFile::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return nullptr;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return std::make_shared<SourceFile>(path, ss.str());
+std::shared_ptr<SourceFile> SourceFile::load(const std::string& path, std::string* error) {
+  std::string text, why;
+  if (!read_input_file(path, kMaxSourceBytes, text, why)) {
+    if (error) *error = why;
+    return nullptr;
+  }
+  return std::make_shared<SourceFile>(path, std::move(text));
 }
 
 void Diagnostics::add(Severity s, Loc loc, std::string msg) {

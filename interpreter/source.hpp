@@ -25,7 +25,8 @@ struct SourceFile {
 
   SourceFile(std::string name, std::string text);
   std::string_view line(uint32_t l) const;  // without newline
-  static std::shared_ptr<SourceFile> load(const std::string& path);  // nullptr if unreadable
+  // nullptr if it is not a readable regular file of at most kMaxSourceBytes (why: in `error`).
+  static std::shared_ptr<SourceFile> load(const std::string& path, std::string* error = nullptr);
 };
 
 enum class Severity { Error, Warning, Note };

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -65,7 +66,8 @@ Isolated run_isolated(z3::context& ctx, unsigned ms, const std::function<std::st
   }
   close(fds[1]);
   using Clock = std::chrono::steady_clock;
-  auto kill_at = Clock::now() + std::chrono::milliseconds(ms) + std::chrono::milliseconds(2000 + ms / 2);
+  // the grace period keeps the caller's time limit within 5% (at least 100 ms to answer)
+  auto kill_at = Clock::now() + std::chrono::milliseconds(ms) + std::chrono::milliseconds(std::max(100u, ms / 20));
   std::string buf;
   bool eof = false;
   while (!eof) {

@@ -1,4 +1,4 @@
-#include "interpreter/output_file.hpp"
+#include "interpreter/files.hpp"
 
 #include <fmt/format.h>
 
@@ -18,6 +18,42 @@ namespace {
 std::string sys_error(const std::string& what, const std::string& path) { return fmt::format("{}: {}: {}", path, what, std::strerror(errno)); }
 
 }  // namespace
+
+bool read_input_file(const std::string& path, uint64_t max_bytes, std::string& content, std::string& error) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // non-blocking: a FIFO must not hang the open
+  if (fd < 0) {
+    error = sys_error("cannot read the file", path);
+    return false;
+  }
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    error = fmt::format("{}: not a regular file", path);
+    close(fd);
+    return false;
+  }
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    error = fmt::format("{}: {} bytes, more than the {} bytes read from such a file", path, st.st_size, max_bytes);
+    close(fd);
+    return false;
+  }
+  content.clear();
+  content.resize(static_cast<size_t>(st.st_size));
+  size_t done = 0;
+  while (done < content.size()) {
+    ssize_t n = read(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      error = sys_error("read failed", path);
+      close(fd);
+      return false;
+    }
+    if (n == 0) break;  // shrank while read
+    done += static_cast<size_t>(n);
+  }
+  content.resize(done);
+  close(fd);
+  return true;
+}
 
 bool write_file_atomically(const std::string& path, std::string_view content, std::string& error) {
   if (path.empty()) {

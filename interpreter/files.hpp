@@ -1,5 +1,11 @@
-// Writing the files a user names (`fmt -i`, `fmt -o`, `emit -o`, `lower -o`, `run --out`, the
-// fuzz campaign's `--out`): never in place, never through a symbolic link, every write checked.
+// Reading and writing the files a user names.
+//
+// read_input_file reads a program, an algorithm or a `.npy` file: only a regular file (not a
+// directory, a FIFO, /dev/zero or a terminal, which would hang or grow without end), at most
+// `max_bytes` long (interpreter/limits.hpp), with a message for each refusal.
+//
+// Writing (`fmt -i`, `fmt -o`, `emit -o`, `lower -o`, `run --out`, the fuzz campaign's `--out`)
+// is never in place, never through a symbolic link, and every write is checked.
 //
 // write_file_atomically writes the content to a fresh temporary file in the target's directory,
 // flushes it to disk, then renames it over the target: a failure (full disk, no permission, a
@@ -11,10 +17,13 @@
 //   std::string why;
 //   if (!write_file_atomically("prog.sched", formatted, why)) { std::cerr << why; exit(2); }
 #pragma once
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace sched {
+
+bool read_input_file(const std::string& path, uint64_t max_bytes, std::string& content, std::string& error);
 
 bool write_file_atomically(const std::string& path, std::string_view content, std::string& error);
 
