@@ -43,7 +43,7 @@ void register_explore(CLI::App& app) {
     // bad input: the message on stderr, and with --json a JSON object on stdout too
     auto bad = [](const std::string& outcome, const std::string& text) {
       std::cerr << text;
-      if (json) std::cout << nlohmann::json{{"file", file}, {"outcome", outcome}, {"message", text}}.dump(2) << "\n";
+      if (json) std::cout << nlohmann::json{{"file", file}, {"outcome", outcome}, {"message", text}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       set_exit(kBadInput);
     };
     Loaded l = load_file(file);
@@ -89,7 +89,7 @@ void register_explore(CLI::App& app) {
       }
       j["finals"] = fs;
       j["differing_cells"] = r.differing_cells;
-      std::cout << j.dump(2) << "\n";
+      std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       std::cout << fmt::format("{}: {} ({} strategy{}, {} execution(s), {} step(s), {} branch(es) pruned, {:.3f} s)\n", file,
                                r.verdict, strategy, o.reduction ? "" : ", no reduction", r.executions, r.steps, r.pruned, r.seconds);

@@ -62,7 +62,7 @@ void register_typecheck(CLI::App& app) {
         j["outcome"] = l.stage == LoadStage::Parse || l.stage == LoadStage::Read ? "parse-error" : "type-error";
         j["errors"] = l.errors;
         j["diagnostics"] = l.diagnostics;
-        if (json) std::cout << j.dump() << "\n";
+        if (json) std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         std::cerr << l.diagnostics;
         set_exit(kBadInput);
         continue;
@@ -77,7 +77,7 @@ void register_typecheck(CLI::App& app) {
         na.push_back({{"line", pl.loc.line}, {"col", pl.loc.col}, {"what", pl.what}});
       j["non_affine"] = na;
       if (json) {
-        std::cout << j.dump() << "\n";
+        std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         continue;
       }
       std::cout << fmt::format("{}: ok: {} parameter(s), {} tensor(s), {} array(s), {} assignment(s) ({} unannotated)\n", f,

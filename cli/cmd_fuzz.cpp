@@ -91,7 +91,7 @@ void register_fuzz(CLI::App& app) {
         return set_exit(kBadInput);
       }
       auto m = fuzz::merge_summaries(parts);
-      std::cout << (json ? m.dump(2) + "\n" : fuzz::summary_markdown(m));
+      std::cout << (json ? m.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::summary_markdown(m));
       return set_exit(m.value("findings", nlohmann::json::array()).empty() ? kClean : kFinding);
     }
     if (print_case >= 0) {
@@ -154,7 +154,7 @@ void register_fuzz(CLI::App& app) {
       }
     }
     auto s = fuzz::run_campaign(o);
-    std::cout << (json ? s.dump(2) + "\n" : fuzz::summary_markdown(s));
+    std::cout << (json ? s.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::summary_markdown(s));
     const auto& failed = s["write_errors"];
     for (const auto& w : failed) std::cerr << "sched fuzz: not written: " << w.get<std::string>() << "\n";
     if (!o.out_dir.empty() && !json && failed.empty())

@@ -187,7 +187,7 @@ void register_run(CLI::App& app) {
   cmd->callback([] {
     Loaded l = load_file(a.file);
     RunResult r = run_one(a, l, !a.quiet && (a.progress || isatty(STDERR_FILENO)));
-    if (a.json) std::cout << r.json.dump(2) << "\n";
+    if (a.json) std::cout << r.json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else (r.exit == kBadInput ? std::cerr : std::cout) << r.text;
     set_exit(r.exit);
   });
@@ -261,7 +261,7 @@ void register_check(CLI::App& app) {
       }
     }
     if (json) {
-      std::cout << nlohmann::json{{"files", all}, {"as_expected", agree}, {"unexpected", unexpected}, {"disagreements", differ}}.dump(2)
+      std::cout << nlohmann::json{{"files", all}, {"as_expected", agree}, {"unexpected", unexpected}, {"disagreements", differ}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                 << "\n";
     } else {
       std::cout << fmt::format("\n{} file(s): {} as expected, {} unexpected, {} engine disagreement(s)\n", files.size(), agree,

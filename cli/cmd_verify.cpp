@@ -24,7 +24,7 @@ void register_verify(CLI::App& app) {
   cmd->add_option("FILE", files, "programs to verify")->required()->check(CLI::ExistingFile);
   cmd->add_option("--float", floats, "floats in the VCs: real (exact reals, the thesis' choice), ieee (z3 floating point, bit for bit), uninterpreted (only equal expressions are equal)")
       ->check(CLI::IsMember({"real", "ieee", "uninterpreted"}));
-  cmd->add_option("--timeout", timeout, "time limit per file in seconds (reached: unknown)")->check(positive_seconds());
+  cmd->add_option("--timeout", timeout, "time limit per file in seconds (reached: unknown)")->check(positive_seconds())->capture_default_str();
   cmd->add_flag("--json", json, "one JSON object per file on stdout (\"verdict\": verified|refuted|unknown)");
   cmd->add_option("--smt2", smt2, "write every z3 query as SMT-LIB2 into this directory");
   cmd->add_flag("--show-vcs", show_vcs, "list every verification condition with its status");
@@ -34,7 +34,7 @@ void register_verify(CLI::App& app) {
       Loaded l = load_file(f);
       if (l.stage != LoadStage::Ok) {
         std::cerr << l.diagnostics;
-        if (json) std::cout << nlohmann::json{{"file", f}, {"verdict", "bad-input"}, {"diagnostics", l.diagnostics}}.dump() << "\n";
+        if (json) std::cout << nlohmann::json{{"file", f}, {"verdict", "bad-input"}, {"diagnostics", l.diagnostics}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         worst = driver::worse(worst, kBadInput);
         continue;
       }
@@ -43,7 +43,7 @@ void register_verify(CLI::App& app) {
                      : floats == "uninterpreted" ? verify::FloatMode::Uninterpreted : verify::FloatMode::Real;
       if (!smt2.empty()) o.smt.smt2_dir = files.size() > 1 ? smt2 + "/" + std::filesystem::path(f).stem().string() : smt2;
       verify::Verdict v = verify::verify_program(*l.program, o);
-      if (json) std::cout << verify::to_json(v, *l.program, f).dump() << "\n";
+      if (json) std::cout << verify::to_json(v, *l.program, f).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       else std::cout << verify::render(v, *l.program, f, show_vcs);
       worst = driver::worse(worst, driver::exit_code_of_verification(verify::verdict_word(v.kind)));
     }

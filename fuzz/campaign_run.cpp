@@ -116,7 +116,7 @@ json run_case(const Case& c, const CampaignOptions& o, bool native) {
 }
 
 void write_line(int fd, const json& j) {
-  std::string s = j.dump() + "\n";
+  std::string s = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   size_t off = 0;
   while (off < s.size()) {
     ssize_t n = ::write(fd, s.data() + off, s.size() - off);
@@ -352,7 +352,7 @@ json run_campaign(const CampaignOptions& o) {
   s["native_every"] = o.native_every;
   if (!o.out_dir.empty()) {
     save(s, o.out_dir, "summary.md", summary_markdown(s));
-    save(s, o.out_dir, "summary.json", s.dump(2) + "\n");  // last: it lists every failed write before it
+    save(s, o.out_dir, "summary.json", s.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");  // last: it lists every failed write before it
   }
   return s;
 }
@@ -375,7 +375,7 @@ std::string merge_refusal(const std::vector<json>& parts, const std::vector<std:
     char rest = 0;
     if (std::sscanf(p["shard"].get<std::string>().c_str(), "%u/%u%c", &si, &sn, &rest) != 2 || sn == 0 || si >= sn)
       return fmt::format("{}: shard '{}' is not I/N (a merged summary cannot be merged again)", n, p["shard"].get<std::string>());
-    if (p["seed"] != parts[0]["seed"]) return fmt::format("{}: seed {} differs from {}'s seed {}", n, p["seed"].dump(), names.empty() ? "the first part" : names[0], parts[0]["seed"].dump());
+    if (p["seed"] != parts[0]["seed"]) return fmt::format("{}: seed {} differs from {}'s seed {}", n, p["seed"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), names.empty() ? "the first part" : names[0], parts[0]["seed"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     unsigned n0 = 0, i0 = 0;
     std::sscanf(parts[0]["shard"].get<std::string>().c_str(), "%u/%u", &i0, &n0);
     if (sn != n0) return fmt::format("{}: shard {} is one of {} shards, not one of {}", n, p["shard"].get<std::string>(), sn, n0);

@@ -404,6 +404,40 @@ class Parser {
 
 }  // namespace
 
+namespace {
+
+// Every variable an expression names is in `scope` (else an error at it).
+void check_scope(const AExpr& e, const std::set<std::string>& scope, const char* what, Diagnostics& diags) {
+  if (e.kind == AExpr::Kind::Var && !scope.count(e.text))
+    diags.error(e.loc, fmt::format("unknown variable '{}' ({})", e.text, what));
+  for (const auto& x : e.args) check_scope(*x, scope, what, diags);
+}
+
+// Names in scope: parameters everywhere; a func's variables in its definitions; a definition's
+// reduction variables in its right-hand side, its filter and the bounds of later ones.
+void check_scopes(const Algorithm& a, Diagnostics& diags) {
+  std::set<std::string> params(a.params.begin(), a.params.end());
+  for (const auto& e : a.assumes) check_scope(*e, params, "an assumption names parameters only", diags);
+  for (const auto& f : a.funcs) {
+    for (const auto& e : f.shape) check_scope(*e, params, "a shape names parameters only", diags);
+    for (const auto& e : f.out_shape) check_scope(*e, params, "a shape names parameters only", diags);
+    for (const auto& d : f.defs) {
+      std::set<std::string> scope = params;
+      scope.insert(f.vars.begin(), f.vars.end());
+      for (const auto& r : d.rdom) {
+        check_scope(*r.lo, scope, "not a parameter, variable or earlier reduction variable", diags);
+        check_scope(*r.hi, scope, "not a parameter, variable or earlier reduction variable", diags);
+        scope.insert(r.name);
+      }
+      for (const auto& l : d.lhs) check_scope(*l, scope, "not a parameter or variable of this definition", diags);
+      if (d.rhs) check_scope(*d.rhs, scope, "not a parameter or variable of this definition", diags);
+      if (d.where) check_scope(*d.where, scope, "not a parameter or variable of this definition", diags);
+    }
+  }
+}
+
+}  // namespace
+
 std::optional<Algorithm> parse_algorithm(const std::shared_ptr<SourceFile>& file, Diagnostics& diags) {
   Parser ps(lex(*file, diags), diags);
   Algorithm a;
@@ -414,6 +448,7 @@ std::optional<Algorithm> parse_algorithm(const std::shared_ptr<SourceFile>& file
       ps.skip_to_semi();  // go on: several errors per file
     }
   }
+  if (!diags.has_errors()) check_scopes(a, diags);
   if (diags.has_errors()) return std::nullopt;
   return a;
 }

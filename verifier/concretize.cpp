@@ -4,6 +4,7 @@
 #include <isl/val.h>
 
 #include "interpreter/ops.hpp"
+#include "verifier/presburger.hpp"
 
 namespace sched::verify {
 
@@ -44,8 +45,8 @@ std::map<std::pair<std::string, std::vector<int64_t>>, Value> concretize(
       if (pos >= 0) raw = isl_map_fix_si(raw, isl_dim_param, static_cast<unsigned>(pos), static_cast<int>(v));
     }
     isl::map fixed = isl::manage(isl_map_project_out_all_params(raw));  // fixed: projection is exact
-    std::string array = isl_map_get_tuple_name(fixed.get(), isl_dim_in);
-    int id = t.find(isl_map_get_tuple_name(fixed.get(), isl_dim_out));
+    std::string array = or_unnamed(isl_map_get_tuple_name(fixed.get(), isl_dim_in));
+    int id = t.find(or_unnamed(isl_map_get_tuple_name(fixed.get(), isl_dim_out)));
     int nin = static_cast<int>(isl_map_dim(fixed.get(), isl_dim_in));
     int nout = static_cast<int>(isl_map_dim(fixed.get(), isl_dim_out));
     fixed.wrap().foreach_point([&](isl::point pt) {

@@ -70,6 +70,9 @@ isl::set tuple_set(isl::ctx ctx, const std::string& tuple, const std::vector<con
 // { tuple[x0, ..., xn-1] : x0 = ι0 and ... }: the symbolic location / value of indices.
 isl::set point_set(isl::ctx ctx, const std::string& tuple, const std::vector<const Expr*>& idx, const Names& n);
 
+// A name isl gave back, or "(unnamed)" when it has none (a failed or stopped isl operation).
+inline const char* or_unnamed(const char* s) { return s ? s : "(unnamed)"; }
+
 // The names of isl's syntax (kept out of variable names, so that printed sets read back).
 bool is_isl_keyword(const std::string& s);
 

@@ -160,7 +160,7 @@ SmtAnswer Smt::Impl::search(const VC& vc, int index, Deadline deadline) {
       j["holes"] = nlohmann::json::array();
       for (const auto& h : holes) j["holes"].push_back(md.eval(h, true).to_string());
       j["rhs"] = md.eval(rhs, true).to_string();
-      return j.dump();
+      return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     };
     std::string why, model;
     switch (isolated_check(s, ms, why, read_model, &model)) {

@@ -66,10 +66,10 @@ Generator::Result Generator::assign(const Cmd& c, const Env& env, const Heap* h)
     r.reads = reads(*c.value, s);
     Locs in_box = all_boxes(env);
     r.reads.subtract(in_box).intersect_params(env.gamma).foreach_set([&](isl::set bad) {
-      fail("out-of-bounds read", c.loc, fmt::format("read of {} outside its shape", isl_set_get_tuple_name(bad.get())), bad, env);
+      fail("out-of-bounds read", c.loc, fmt::format("read of {} outside its shape", or_unnamed(isl_set_get_tuple_name(bad.get()))), bad, env);
     });
     r.reads.intersect(in_box).subtract(h->domain()).intersect_params(env.gamma).foreach_set([&](isl::set bad) {
-      fail("undefined read", c.loc, fmt::format("read of {} before any write", isl_set_get_tuple_name(bad.get())), bad, env);
+      fail("undefined read", c.loc, fmt::format("read of {} before any write", or_unnamed(isl_set_get_tuple_name(bad.get()))), bad, env);
     });
   }
   SVal t;
@@ -145,7 +145,7 @@ Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h) {
     // rw-safe(x, ι, dom(Δh), R): no location written by x and read by y ≠ x.
     wx.intersect(rename_param(b.reads, x, y)).intersect_params(pair).foreach_set([&](isl::set bad) {
       Finding f{"race", c.loc,
-                fmt::format("read-write race in 'par {}' on {}", c.name, isl_set_get_tuple_name(bad.get())),
+                fmt::format("read-write race in 'par {}' on {}", c.name, or_unnamed(isl_set_get_tuple_name(bad.get()))),
                 bad, env.loops, {x, y}};
       out_.findings.push_back(std::move(f));
     });

@@ -64,13 +64,19 @@ isl::point small_point(const isl::set& s) {
   return s.sample_point();
 }
 
+// isl's text (freed), or a note when isl printed nothing (its context stopped at the time limit).
+std::string taken(char* s) {
+  if (!s) return "(not printed: isl stopped at the time limit)";
+  std::string r = s;
+  free(s);
+  return r;
+}
+
 std::string aff_c(isl_aff* a) {
   isl_printer* p = isl_printer_to_str(isl_aff_get_ctx(a));
   p = isl_printer_set_output_format(p, ISL_FORMAT_C);
   p = isl_printer_print_aff(p, a);
-  char* s = isl_printer_get_str(p);
-  std::string r = s;
-  free(s);
+  std::string r = taken(isl_printer_get_str(p));
   isl_printer_free(p);
   return r;
 }
@@ -105,9 +111,7 @@ std::string vc_text(const VC& vc, const Templates& t) {
         holes.push_back(aff_c(x));
         isl_aff_free(x);
       }
-      char* ds = isl_set_to_str(dom);
-      std::string cond = strip_braces(ds);
-      free(ds);
+      std::string cond = strip_braces(taken(isl_set_to_str(dom)));
       *a->out += fmt::format("{}∀ {}: {} ⇒ {}", a->out->empty() ? "" : "\n", a->vars.empty() ? "()" : a->vars, cond,
                              a->t->show(a->tp->root, &holes));
       isl_set_free(dom);
@@ -117,9 +121,7 @@ std::string vc_text(const VC& vc, const Templates& t) {
     isl_pw_multi_aff_free(pma);
     if (!out.empty()) return out;
   }
-  char* s = isl_set_to_str(vc.set.get());
-  out = fmt::format("∀ {}: {} on {}", vars.empty() ? "()" : vars, t.show(vc.eq), s);
-  free(s);
+  out = fmt::format("∀ {}: {} on {}", vars.empty() ? "()" : vars, t.show(vc.eq), taken(isl_set_to_str(vc.set.get())));
   return out;
 }
 
@@ -168,9 +170,7 @@ Problem from_finding(const Finding& f, const Program& p) {
   else
     pr.message = f.message;
   if (!at.empty()) pr.message += fmt::format(" (at {})", at);
-  char* s = isl_set_to_str(f.where.get());
-  pr.detail = s;
-  free(s);
+  pr.detail = taken(isl_set_to_str(f.where.get()));
   return pr;
 }
 
