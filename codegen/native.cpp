@@ -5,12 +5,16 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -115,40 +119,87 @@ std::shared_ptr<NativeKernel> build_native(const Program& p, std::string& error)
   return k;
 }
 
+namespace {
+
+// Memory shared with the child that runs a kernel (MAP_SHARED: its writes are the parent's).
+struct SharedBytes {
+  unsigned char* p = nullptr;
+  size_t n = 0;
+  explicit SharedBytes(size_t bytes) : n(std::max<size_t>(bytes, 1)) {
+    void* m = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    p = m == MAP_FAILED ? nullptr : static_cast<unsigned char*>(m);
+  }
+  ~SharedBytes() {
+    if (p) munmap(p, n);
+  }
+  SharedBytes(const SharedBytes&) = delete;
+  SharedBytes& operator=(const SharedBytes&) = delete;
+};
+
+}  // namespace
+
 Outcome run_native(const Program& p, Memory& st, const NativeKernel& k) {
-  // typed buffers from the initial memory (⊥ as 0)
-  std::vector<std::vector<unsigned char>> bufs(st.arrays.size());
+  // typed buffers from the initial memory (⊥ as 0), in memory shared with the child below
+  std::vector<size_t> offset(st.arrays.size());
+  size_t total = 0;
+  for (size_t a = 0; a < st.arrays.size(); ++a) {
+    offset[a] = total;
+    size_t bytes = std::max<size_t>(st.arrays[a].size(), 1) * width(st.arrays[a].elem);
+    total += (bytes + 63) / 64 * 64;
+  }
+  SharedBytes mem(total + 64);  // the arrays, then the kernel's error record
+  if (!mem.p) return Outcome::make(OutcomeKind::Error, {}, fmt::format("cannot map {} bytes for the native kernel's arrays", total));
   std::vector<void*> ptrs;
   std::vector<long long> dims;
   for (size_t a = 0; a < st.arrays.size(); ++a) {
     const ArrayState& s = st.arrays[a];
     size_t w = width(s.elem);
-    bufs[a].assign(std::max<size_t>(s.size(), 1) * w, 0);
+    unsigned char* buf = mem.p + offset[a];
     for (size_t c = 0; c < s.size(); ++c) {
       uint64_t bits = s.cells[c].defined ? s.cells[c].bits() : 0;
-      std::memcpy(bufs[a].data() + c * w, &bits, w);  // little-endian: the low bytes
+      std::memcpy(buf + c * w, &bits, w);  // little-endian: the low bytes
     }
-    ptrs.push_back(bufs[a].data());
+    ptrs.push_back(buf);
     for (int64_t d : s.shape) dims.push_back(d);
   }
   std::vector<long long> params(st.params.begin(), st.params.end());
-  long long err[2] = {0, 0};
-  int rc = k.fn(params.data(), ptrs.data(), dims.data(), err);
+  auto* err = reinterpret_cast<long long*>(mem.p + total);
+  err[0] = err[1] = 0;
+  // the kernel runs in a child: a crash (a stack overflow, a fault the checks missed) is an
+  // outcome of this run, never the end of sched
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) return Outcome::make(OutcomeKind::Error, {}, fmt::format("cannot fork to run the native kernel: {}", std::strerror(errno)));
+  if (pid == 0) {
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);  // not a sanitizer's handler: die by it
+    int rc = k.fn(params.data(), ptrs.data(), dims.data(), err);
+    _exit(rc == 0 ? 0 : 1);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status))
+    return Outcome::make(OutcomeKind::Error, {},
+                         fmt::format("native-crash: the native kernel died of signal {} ({}); run the reference engine on this input",
+                                     WTERMSIG(status), strsignal(WTERMSIG(status))));
+  int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
   if (rc != 0 || err[0] != 0) {
     Loc where = err[1] >= 0 && static_cast<size_t>(err[1]) < k.kernel.statements.size() ? k.kernel.statements[static_cast<size_t>(err[1])] : Loc{};
     const char* what = err[0] == 1 ? "a read outside its array" : err[0] == 2 ? "a write outside its array"
                        : err[0] == 3 ? "an allocation the system refused"
                        : err[0] == 4 ? "an allocation of negative size"
                        : err[0] == 5 ? "an allocation past the bound on cells of one allocate" : "an error";
-    return Outcome::make(err[0] <= 2 ? OutcomeKind::OutOfBounds : OutcomeKind::Error, where,
+    return Outcome::make(err[0] == 1 || err[0] == 2 ? OutcomeKind::OutOfBounds : OutcomeKind::Error, where,
                          fmt::format("the native kernel stopped on {} (run the reference engine for the cell)", what));
   }
   for (size_t a = 0; a < st.arrays.size(); ++a) {
     ArrayState& s = st.arrays[a];
     size_t w = width(s.elem);
+    const unsigned char* buf = mem.p + offset[a];
     for (size_t c = 0; c < s.size(); ++c) {
       uint64_t bits = 0;
-      std::memcpy(&bits, bufs[a].data() + c * w, w);
+      std::memcpy(&bits, buf + c * w, w);
       s.cells[c] = Value::from_bits(s.elem, bits);
     }
   }

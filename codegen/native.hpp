@@ -37,7 +37,9 @@ double run_timing_driver(const std::string& exe, const std::vector<int64_t>& par
 
 // Runs the kernel on `state` (the initial memory from prepare_run); on return `state` holds
 // the final memory (⊥ cells of non-input arrays become the values the kernel left, 0 when
-// unwritten). Returns Ok, OutOfBounds or Error (with the statement).
+// unwritten). Returns Ok, OutOfBounds or Error (with the statement). The kernel runs in a
+// forked child on memory shared with this process: if it crashes, the outcome is an Error
+// whose message starts "native-crash" (with the signal), and sched goes on.
 Outcome run_native(const Program& p, Memory& state, const NativeKernel& k);
 
 }  // namespace sched

@@ -2,11 +2,11 @@
 // parser with file:line:col diagnostics.
 #include <fmt/format.h>
 
-#include <charconv>
-
 #include <cctype>
+#include <charconv>
 #include <set>
 
+#include "interpreter/limits.hpp"
 #include "scheduler/algo.hpp"
 
 namespace sched::algo {
@@ -154,10 +154,32 @@ class Parser {
     e->args = {std::move(a), std::move(b)};
     return e;
   }
-  AExprP expr() { return level(0); }
+  // The tree depth limit (interpreter/limits.hpp), counted as the SCHED parser counts it: each
+  // expression, unary operator and operator of a chain is a level, held until it ends.
+  int depth_ = 0;
+  struct Held {
+    int& depth;
+    int n = 0;
+    ~Held() { depth -= n; }
+  };
+  void deeper(Held& h) {
+    if (depth_ + 1 > kMaxTreeDepth) {
+      d_.error(peek().loc, fmt::format("nesting deeper than {} levels (brackets and chains of operators all count): split the expression",
+                                       kMaxTreeDepth));
+      throw Fail{};
+    }
+    ++depth_;
+    ++h.n;
+  }
+  AExprP expr() {
+    Held h{depth_};
+    deeper(h);
+    return level(0);
+  }
   AExprP level(int l) {
     static const std::vector<std::vector<std::string>> ops = {{"||"}, {"&&"}, {"==", "!=", "<", "<=", ">", ">="}, {"+", "-"}, {"*", "/", "%"}};
     if (l == static_cast<int>(ops.size())) return unary();
+    Held h{depth_};
     AExprP a = level(l + 1);
     for (;;) {
       bool found = false;
@@ -165,11 +187,14 @@ class Parser {
         if (peek().kind == T::Punct && peek().text == o) found = true;
       if (!found) return a;
       Tok op = next();
+      deeper(h);
       a = bin(op, a, level(l + 1));
       if (l == 2) return a;  // comparisons do not chain
     }
   }
   AExprP unary() {
+    Held h{depth_};
+    deeper(h);
     if (peek().kind == T::Punct && (is("-") || is("!"))) {
       Tok op = next();
       auto e = std::make_shared<AExpr>();

@@ -260,3 +260,30 @@ TEST(Native, VersioningIsExactForSubscriptsThatWrapAround) {
   o = run_native_text("param N;\narray a : i32[4];\nfor i < N { a[i * 4611686018427387904 + 1] := 1 }\n", 1);
   EXPECT_EQ(o.kind, OutcomeKind::Ok) << o.message;
 }
+
+// Issue 17: native kernels run in a forked child, so a kernel that crashes (here one that
+// faults on purpose) is an outcome of the run, and the memory the child wrote is the parent's.
+TEST(Native, ACrashingKernelIsAnOutcomeNotTheEndOfSched) {
+  Loaded l = load_text("array a : i32[4];\nfor i < 4 { a[i] := i }\n", "t.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  Memory st;
+  ASSERT_TRUE(prepare_run(*l.program, {}, ModelOptions{}, st).ok());
+  NativeKernel crash;
+  crash.fn = [](const long long*, void* const*, const long long*, long long*) -> int {
+    volatile int* nowhere = nullptr;
+    return *nowhere;  // SIGSEGV in the child
+  };
+  Outcome o = run_native(*l.program, st, crash);
+  EXPECT_EQ(o.kind, OutcomeKind::Error);
+  EXPECT_EQ(o.message.rfind("native-crash", 0), 0u) << o.message;
+  EXPECT_NE(o.message.find("signal 11"), std::string::npos) << o.message;
+  // a kernel that writes: its writes in the child reach this process
+  NativeKernel writes;
+  writes.fn = [](const long long*, void* const* A, const long long*, long long*) -> int {
+    for (int i = 0; i < 4; ++i) static_cast<int*>(A[0])[i] = 10 * i;
+    return 0;
+  };
+  o = run_native(*l.program, st, writes);
+  ASSERT_TRUE(o.ok()) << o.message;
+  EXPECT_EQ(st.arrays[0].cells[3].i, 30);
+}

@@ -148,6 +148,13 @@ case("fuzz --merge of JSON of the wrong shape", ["fuzz", "--merge", path("wrong.
 case("explore --replay past 9 digits", ["explore", OK, "-p", "N=2", "--replay", "99999999999999999999"], [2], ["--replay"])
 BIG_ALGO = write("big.algo", "param N;\ninput A(i) : f32[N];\nfunc F(i) : f32 = A(i) * 99999999999999999999;\noutput F : [N];\n")
 case("lower: an integer past 64 bits", ["lower", BIG_ALGO], [2], ["does not fit in 64 bits", "^"])
+DEEP_ALGO = write("deep.algo", "param N;\ninput A(i) : f32[N];\nfunc F(i) : f32 = " + "(" * 100000 + "A(i)" + ")" * 100000 +
+                  ";\noutput F : [N];\n")
+CHAIN_ALGO = write("chain.algo", "param N;\ninput A(i) : f32[N];\nfunc F(i) : f32 = A(i)" + " + A(i)" * 100000 + ";\noutput F : [N];\n")
+case("lower: brackets nested past the limit", ["lower", DEEP_ALGO], [2], ["nesting deeper than 1000 levels"])
+case("lower: a chain of operators past the limit", ["lower", CHAIN_ALGO], [2], ["nesting deeper than 1000 levels"])
+UNDEFINED_ALGO = write("undefined.algo", "param N;\ninput A(i) : f32[N];\nfunc F(i) : f32 = A(q);\noutput F : [N];\n")
+case("lower: an undefined variable", ["lower", UNDEFINED_ALGO], [2], ["unknown variable 'q'", "^"])
 
 # ---- the kernel cache: planted objects are never loaded (see also tests KernelCache.*) ----
 def plant():
