@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "interpreter/files.hpp"
 #include "interpreter/load.hpp"
 #include "verifier/verify.hpp"
 
@@ -30,6 +31,13 @@ void register_verify(CLI::App& app) {
   cmd->add_flag("--show-vcs", show_vcs, "list every verification condition with its status");
   cmd->callback([] {
     int worst = kClean;
+    if (!smt2.empty()) {  // a bad directory is bad input, known before any work
+      std::string why;
+      if (!make_output_dir(smt2, why)) {
+        std::cerr << "sched verify: --smt2: " << why << "\n";
+        return set_exit(kBadInput);
+      }
+    }
     for (const auto& f : files) {
       Loaded l = load_file(f);
       if (l.stage != LoadStage::Ok) {

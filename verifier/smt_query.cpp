@@ -15,8 +15,9 @@ auto Smt::Impl::query(const VC& vc) -> Query {
 
 void Smt::Impl::write_query(z3::solver& s, const std::string& name) {
   if (o.smt2_dir.empty()) return;
-  std::filesystem::create_directories(o.smt2_dir);
-  std::ofstream(fmt::format("{}/{}.smt2", o.smt2_dir, name)) << s.to_smt2();
+  std::error_code ec;  // a query that cannot be written is not a verdict: the file is skipped
+  std::filesystem::create_directories(o.smt2_dir, ec);
+  if (!ec) std::ofstream(fmt::format("{}/{}.smt2", o.smt2_dir, name)) << s.to_smt2();
 }
 
 unsigned Smt::Impl::budget(Deadline deadline) const {

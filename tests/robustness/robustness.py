@@ -255,6 +255,7 @@ case("fuzz --time nan", ["fuzz", "--time", "nan", "--out", ""], [2])
 STUCK = write("stuck.sched", "param N;\narray a : i32[1];\na[5] := 1;\n")
 case("explore: stuck in every interleaving", ["explore", STUCK, "-p", "N=1"], [1])
 case("verify --timeout nan", ["verify", OK, "--timeout", "nan"], [2])
+case("verify --smt2 into an uncreatable directory", ["verify", OK, "--smt2", "/proc/x"], [2], ["cannot create"])
 case("check --verify-timeout -1", ["check", OK, "--verify-timeout", "-1"], [2])
 case("explore --json on bad input prints JSON", ["explore", "--json", write("bad.sched", "param N;\no[0] := ;\n")], [2],
      json_out=True)
