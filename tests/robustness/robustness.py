@@ -215,6 +215,16 @@ for e in ["reference", "fast"]:
                                                                   "--max-steps", "1000000"], [3], ["loop iterations"])
 case("reference: its default step bound ends an empty 10^12 loop", ["run", EMPTY, "-p", "N=1000000000000", "--engine", "reference"],
      [3], ["loop iterations"])
+BLUR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "algorithms", "blur.algo")
+
+
+def lower_blur():
+    subprocess.run([SCHED, "lower", BLUR, "--schedule", "BlurX.split(y, yo, yi, 2)", "-o", path("blur_split.sched")], cwd=WORK,
+                   capture_output=True, timeout=120)
+
+
+case("verify --timeout 1 on a lowered blur (was 27-48 s)", ["verify", path("blur_split.sched"), "--timeout", "1"], [0, 1, 3],
+     at_most=1, pre=lower_blur)
 case("explore --pct-depth 10^9 is refused", ["explore", OK, "-p", "N=2", "--strategy", "pct", "--pct-depth", "1000000000"], [2])
 case("explore --timeout holds", ["explore", EMPTYPAR, "-p", "N=12", "--timeout", "2", "--max-steps", "100000000"], [0, 1, 3],
      at_most=2)
