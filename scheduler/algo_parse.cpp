@@ -7,6 +7,7 @@
 #include <set>
 
 #include "interpreter/limits.hpp"
+#include "interpreter/types.hpp"
 #include "scheduler/algo.hpp"
 
 namespace sched::algo {
@@ -327,7 +328,8 @@ class Parser {
       f.vars = names(")");
       expect(")");
       expect(":");
-      f.type = ident("a value type");
+      if (peek().kind != T::Ident || !value_type_from_name(peek().text)) fail("a value type (bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64)");
+      f.type = next().text;
       if (input) {
         expect("[");
         f.shape = expr_list("]");
@@ -431,11 +433,14 @@ class Parser {
 
 namespace {
 
-// Every variable an expression names is in `scope` (else an error at it).
-void check_scope(const AExpr& e, const std::set<std::string>& scope, const char* what, Diagnostics& diags) {
+// Every variable an expression names is in `scope`, every call names a func of `a` or a builtin
+// of SCHED (else an error at it).
+void check_scope(const AExpr& e, const std::set<std::string>& scope, const char* what, Diagnostics& diags, const Algorithm* a = nullptr) {
   if (e.kind == AExpr::Kind::Var && !scope.count(e.text))
     diags.error(e.loc, fmt::format("unknown variable '{}' ({})", e.text, what));
-  for (const auto& x : e.args) check_scope(*x, scope, what, diags);
+  if (e.kind == AExpr::Kind::Call && a && !a->find(e.text) && !builtin_from_name(e.text))
+    diags.error(e.loc, fmt::format("unknown func '{}' (not an input, a func defined above, or a builtin)", e.text));
+  for (const auto& x : e.args) check_scope(*x, scope, what, diags, a);
 }
 
 // Names in scope: parameters everywhere; a func's variables in its definitions; a definition's
@@ -455,7 +460,7 @@ void check_scopes(const Algorithm& a, Diagnostics& diags) {
         scope.insert(r.name);
       }
       for (const auto& l : d.lhs) check_scope(*l, scope, "not a parameter or variable of this definition", diags);
-      if (d.rhs) check_scope(*d.rhs, scope, "not a parameter or variable of this definition", diags);
+      if (d.rhs) check_scope(*d.rhs, scope, "not a parameter or variable of this definition", diags, &a);
       if (d.where) check_scope(*d.where, scope, "not a parameter or variable of this definition", diags);
     }
   }

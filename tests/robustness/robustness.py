@@ -155,6 +155,10 @@ case("lower: brackets nested past the limit", ["lower", DEEP_ALGO], [2], ["nesti
 case("lower: a chain of operators past the limit", ["lower", CHAIN_ALGO], [2], ["nesting deeper than 1000 levels"])
 UNDEFINED_ALGO = write("undefined.algo", "param N;\ninput A(i) : f32[N];\nfunc F(i) : f32 = A(q);\noutput F : [N];\n")
 case("lower: an undefined variable", ["lower", UNDEFINED_ALGO], [2], ["unknown variable 'q'", "^"])
+UNKNOWN_FUNC = write("unknown_func.algo", "param N;\ninput A(i) : f32[N];\nfunc F(i) : f32 = B(i);\noutput F : [N];\n")
+case("lower: a call of an unknown func", ["lower", UNKNOWN_FUNC], [2], ["unknown func 'B'", "^"])
+BAD_TYPE = write("bad_type.algo", "param N;\ninput A(i) : if32[N];\nfunc F(i) : f32 = 0;\noutput F : [N];\n")
+case("lower: an unknown value type", ["lower", BAD_TYPE], [2], ["expected a value type", "^"])
 
 # ---- the kernel cache: planted objects are never loaded (see also tests KernelCache.*) ----
 def plant():
