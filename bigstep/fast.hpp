@@ -38,6 +38,7 @@ struct FastOptions {
   const ModelOptions* annotations = nullptr; // when set, every write is compared with its annotation (one model per thread)
   uint64_t max_steps = 0;                   // assignments; 0: no bound; beyond: inconclusive (approximate in parallel)
   uint64_t max_local_cells = kMaxLocalCells;  // cells of one `allocate`
+  uint64_t max_live_local_cells = 0;          // cells of all `allocate`d arrays live at once (0: default_max_live_local_cells())
   bool kernels = true;  // loop nests without `par` run as register code (bigstep/fast_kernel.hpp)
   bool specialise = true;  // kernels also compile a version without the guards proven on entry
 };

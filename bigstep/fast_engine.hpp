@@ -224,6 +224,7 @@ struct Shared {
   std::vector<std::unique_ptr<Arr>> globals;
   std::atomic<uint64_t> stamps{0};
   std::atomic<uint64_t> steps{0};
+  std::atomic<uint64_t> live_local_cells{0};  // of `allocate`d arrays, every thread's
   std::atomic<uint64_t> par_instances{0}, replays{0};
   std::atomic<uint64_t> kernel_runs{0}, kernel_handovers{0}, kernel_specialised_runs{0}, kernel_specialised_handovers{0};
   std::unique_ptr<Outcome> deferred;  // the first annotation failure (in program order)

@@ -465,6 +465,15 @@ struct AllocNode : CNode {
     uint64_t cells;
     std::vector<int64_t> shape =
         alloc_shape(c, cx.sh->o.max_local_cells, [&](const Expr&) { return must(cx, *dims[k++], "allocation size").i; }, cells);
+    // every thread's live local arrays together stay within the memory budget
+    struct Live {
+      std::atomic<uint64_t>& n;
+      uint64_t cells;
+      ~Live() { n.fetch_sub(cells, std::memory_order_relaxed); }
+    } live{cx.sh->live_local_cells, cells};
+    uint64_t max_live = cx.sh->o.max_live_local_cells ? cx.sh->o.max_live_local_cells : default_max_live_local_cells();
+    if (live.n.fetch_add(cells, std::memory_order_relaxed) + cells > max_live)
+      throw_stuck(OutcomeKind::Error, c.loc, fmt::format("{} (more than {} at 'allocate {}'); raise --max-memory", kLiveLocalsWords, max_live, c.name));
     auto arr = make_array(c.id, c.elem, std::move(shape), cells);
     arr->base_depth = cx.depth;
     arr->frame_depth = cx.frames.size();

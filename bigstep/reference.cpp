@@ -200,6 +200,7 @@ class Engine {
     if (iterations_ > o_.max_steps) iteration_bound_reached(c, o_.max_steps);
   }
   uint64_t iterations_ = 0;
+  uint64_t live_local_cells_ = 0;  // of the `allocate`d arrays in scope
 
   // U-FOR: iteration i runs in μ ▷ (δμ_0 ▷ ... ▷ δμ_{i-1}); result ⟨▷_i δμ_i; rd(e) ∪ ⋃ ρ_i⟩.
   Result seq_loop(const Cmd& c, const View& mu) {
@@ -332,6 +333,15 @@ class Engine {
     uint64_t cells;
     std::vector<int64_t> shape =
         alloc_shape(c, o_.max_local_cells, [&](const Expr& d) { return defined(d, mu, rho, "allocation size").i; }, cells);
+    uint64_t max_live = o_.max_live_local_cells ? o_.max_live_local_cells : default_max_live_local_cells();
+    if (live_local_cells_ + cells > max_live)
+      throw_stuck(OutcomeKind::Error, c.loc, fmt::format("{} (more than {} at 'allocate {}'); raise --max-memory", kLiveLocalsWords, max_live, c.name));
+    live_local_cells_ += cells;
+    struct Live {
+      uint64_t& n;
+      uint64_t cells;
+      ~Live() { n -= cells; }
+    } live{live_local_cells_, cells};
     View v;
     v.parent = &mu;
     v.alloc_id = c.id;

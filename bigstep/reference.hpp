@@ -25,6 +25,7 @@ struct ReferenceOptions {
   Model* annotations = nullptr;    // when set, every write is compared with its annotation (outcome `annotation`)
   uint64_t max_steps = 50'000'000; // assignments; beyond: inconclusive
   uint64_t max_local_cells = kMaxLocalCells;  // cells of one `allocate`
+  uint64_t max_live_local_cells = 0;          // cells of all `allocate`d arrays live at once (0: default_max_live_local_cells())
 };
 
 struct EngineStats {

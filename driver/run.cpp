@@ -81,7 +81,9 @@ std::optional<Instance> make_instance(const Program& p, const std::vector<std::s
     error = e.what();
     return std::nullopt;
   }
-  return make_instance(p, std::move(*params), std::move(mo), limits, phases);
+  SetupLimits lim = limits;  // the data read stays in memory for the run: it counts against the budget
+  for (const auto& [name, arr] : mo.data) lim.reserved_bytes += arr.bits.size() * sizeof(uint64_t);
+  return make_instance(p, std::move(*params), std::move(mo), lim, phases);
 }
 
 namespace {
@@ -157,6 +159,7 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
     fo.threads = opts.threads;
     fo.annotations = opts.check_annotations ? &inst.model : nullptr;
     fo.max_steps = opts.max_steps;
+    fo.max_live_local_cells = inst.model.max_bytes / 64;  // --max-memory (0: the default budget)
     FastStats fs;
     o = run_fast(p, r.final, fo, &fs);
     double secs = seconds();
@@ -170,6 +173,7 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
     ro.strict_races = opts.races == Races::Strict;
     ro.annotations = model.get();
     if (opts.max_steps) ro.max_steps = opts.max_steps;
+    ro.max_live_local_cells = inst.model.max_bytes / 64;
     EngineStats es;
     o = run_reference(p, r.final, ro, &es);
     r.summary = fmt::format("{} assignment(s), {} parallel loop(s) race-free", es.steps, es.par_loops);

@@ -30,4 +30,11 @@ inline uint64_t default_memory_budget() {
   return static_cast<uint64_t>(pages) * static_cast<uint64_t>(size) / 2;
 }
 
+// The cells of `allocate`d arrays live at once (nested allocations, one per thread in parallel
+// loops), at about 64 bytes each (a value and its shadow state): the default memory budget's.
+inline uint64_t default_max_live_local_cells() { return default_memory_budget() / 64; }
+
+// The error for an allocation past that bound (every engine's words).
+inline const char* kLiveLocalsWords = "the local arrays live at once need more cells than the memory budget allows";
+
 }  // namespace sched

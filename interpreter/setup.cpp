@@ -57,7 +57,12 @@ Outcome prepare_run(const Program& p, const std::vector<int64_t>& params, const 
   }
   // every shape first: the limits hold before anything is allocated or evaluated
   uint64_t total = 0;
-  uint64_t budget = limits.max_bytes ? limits.max_bytes : default_memory_budget();
+  uint64_t whole = limits.max_bytes ? limits.max_bytes : default_memory_budget();
+  if (limits.reserved_bytes >= whole)
+    return Outcome::make(OutcomeKind::Error, {},
+                         fmt::format("the --data arrays alone take {}, the whole memory budget of {}; raise --max-memory",
+                                     bytes_text(limits.reserved_bytes), bytes_text(whole)));
+  uint64_t budget = whole - limits.reserved_bytes;
   std::vector<std::vector<int64_t>> shapes;
   for (size_t i = 0; i < p.arrays.size(); ++i) {
     const ArrayDecl& d = p.arrays[i];
@@ -77,8 +82,11 @@ Outcome prepare_run(const Program& p, const std::vector<int64_t>& params, const 
     if (total > budget / kBytesPerCell)
       return Outcome::make(OutcomeKind::Error, d.loc,
                            fmt::format("the arrays need about {} ({} cells up to array '{}', about {} bytes each), over the "
-                                       "memory budget of {}; choose smaller parameters or raise --max-memory",
-                                       bytes_text(total * kBytesPerCell), total, d.name, kBytesPerCell, bytes_text(budget)));
+                                       "memory budget of {}{}; choose smaller parameters or raise --max-memory",
+                                       bytes_text(total * kBytesPerCell), total, d.name, kBytesPerCell, bytes_text(budget),
+                                       limits.reserved_bytes ? fmt::format(" (of {}, less {} of --data arrays)", bytes_text(whole),
+                                                                           bytes_text(limits.reserved_bytes))
+                                                             : ""));
     shapes.push_back(*shape);
   }
   for (size_t i = 0; i < p.arrays.size(); ++i) {

@@ -30,6 +30,7 @@ struct Memory {
 struct SetupLimits {
   uint64_t max_cells = uint64_t{1} << 31;  // total cells of all global arrays
   uint64_t max_bytes = 0;                  // memory budget of a run (0: default_memory_budget())
+  uint64_t reserved_bytes = 0;             // of the budget, already held (the --data arrays read)
   int threads = 0;                         // model workers (0: all cores)
 };
 

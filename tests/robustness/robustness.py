@@ -209,6 +209,16 @@ case("arrays over --max-memory", ["run", HUGE, "-p", "N=5000", "--max-memory", "
 NOBASE = write("nobase.sched", "param N;\ntensor R(i) : f32 = R(i - 1) + 1.0;\noutput o[i] : f32[N] = R(i);\nfor i < N { o[i] := 0.0 }\n")
 case("a recursion without a base case", ["run", NOBASE, "-p", "N=4", "--max-memory", "256M"], [1, 2], ["without a base case"])
 case("a recursion without a base case: verify within its limit", ["verify", NOBASE, "--timeout", "2"], [0, 1, 3], at_most=2)
+NESTED = write("nested.sched", "param N, M;\noutput o[i] : i32[1] = 0;\npar i < N {\n  allocate t : i32[M] {\n"
+               "    allocate u : i32[M] {\n      t[0] := 1;\n      u[0] := t[0];\n    }\n  }\n}\no[0] := 0;\n")
+for e in ["reference", "fast"]:
+    case(f"{e}: nested allocates live at once over the budget", ["run", NESTED, "-p", "N=8", "-p", "M=60000000", "--engine", e,
+                                                                 "--max-memory", "4G"], [1], ["live at once", "--max-memory"])
+DATA = npy("data.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (1000, 1000), }", bytes(4 * 1000 * 1000))
+COPY = write("copy.sched", "param N;\ninput A[i, j] : f32[N, N] = In(i, j);\ntensor In(i, j) : f32;\n"
+             "output o[i, j] : f32[N, N] = In(i, j);\nfor i < N { for j < N { o[i, j] := A[i, j] } }\n")
+case("--data arrays count against the budget", ["run", COPY, "-p", "N=1000", "--data", f"In={DATA}", "--max-memory", "100M"], [2],
+     ["less 7.6 MB of --data arrays"])
 case("/dev/zero as a program", ["run", "/dev/zero"], [2], ["not a regular file"])
 case("/dev/zero as --data", ["run", OK, "-p", "N=3", "--data", "X=/dev/zero"], [2], ["not a regular file"])
 
