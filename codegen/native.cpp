@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 
 extern char** environ;
