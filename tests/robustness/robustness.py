@@ -57,6 +57,8 @@ def case(name, argv, codes, words=(), unchanged=(), seconds=60, at_most=None, en
 
 
 def run_case(c):
+    if c.get("custom"):
+        return c["custom"]()
     if c["pre"]:
         c["pre"]()
     before = {p: digest(p) for p in c["unchanged"]}
@@ -201,6 +203,71 @@ SGEMM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "ex
 case("lower -o into a missing directory: no 'written'", ["lower", SGEMM, "-o", "/nonexistent/x.sched"], [2],
      ["cannot create a temporary file"])
 case("fuzz --out at a file", ["fuzz", "--cases", "1", "--out", OK, "--quiet"], [2], ["not a directory"], unchanged=[OK])
+
+def fuzz_interrupted():
+    """SIGINT to a campaign: it stops, kills its case processes, writes the summary of the finished
+    cases (exit 3, or 1 with a finding)."""
+    import json
+    out = path("interrupted")
+    p = subprocess.Popen([SCHED, "fuzz", "--cases", "100000", "-j", "2", "--seed", "9", "--out", out, "--quiet", "--json"], cwd=WORK,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(4 * SLACK)
+    p.send_signal(signal.SIGINT)
+    try:
+        stdout, stderr = p.communicate(timeout=30 * SLACK)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        return "still running 30 s after SIGINT"
+    if p.returncode not in (1, 3):
+        return f"exit {p.returncode} after SIGINT, expected 3 (or 1)\n{stderr.decode()[-400:]}"
+    try:
+        with open(os.path.join(out, "summary.json")) as f:
+            summary = json.load(f)
+    except (OSError, ValueError) as e:
+        return f"no readable summary.json: {e}"
+    if "interrupted" not in summary:
+        return "the summary does not say it was interrupted"
+    time.sleep(0.2)
+    left = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if out.encode() in argv and os.path.basename(argv[0]) == os.path.basename(SCHED).encode():
+            left.append(pid)
+    if left:
+        return f"case processes left running: {left}"
+    return None
+
+
+def fuzz_locked():
+    """A second campaign into the --out directory of a running one is refused."""
+    out = path("locked")
+    first = subprocess.Popen([SCHED, "fuzz", "--cases", "100000", "--seed", "9", "--out", out, "--quiet"], cwd=WORK,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            if os.path.exists(os.path.join(out, ".lock")):
+                break
+            time.sleep(0.05)
+        time.sleep(0.5)
+        p = subprocess.run([SCHED, "fuzz", "--cases", "1", "--out", out, "--quiet"], cwd=WORK, capture_output=True, timeout=60 * SLACK)
+        err = p.stderr.decode()
+        if p.returncode != 2 or "in use by another campaign" not in err:
+            return f"exit {p.returncode}, expected 2 with 'in use by another campaign'\n{err[-300:]}"
+        return None
+    finally:
+        first.send_signal(signal.SIGINT)
+        try:
+            first.wait(timeout=30 * SLACK)
+        except subprocess.TimeoutExpired:
+            first.kill()
+
+
+CASES.append(dict(name="fuzz: SIGINT stops cleanly and writes the summary", custom=fuzz_interrupted))
+CASES.append(dict(name="fuzz: a second campaign into a running one's --out", custom=fuzz_locked))
 
 # ---- memory: a clear refusal, never bad_alloc ----
 HUGE = write("huge.sched", "param N;\noutput o[i, j] : f32[N, N] = 0.0;\nfor i < N { for j < N { o[i, j] := 0.0 } }\n")
