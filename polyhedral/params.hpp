@@ -18,6 +18,8 @@
 #include <vector>
 
 #include <isl/cpp.h>
+#include <isl/ctx.h>
+#include <isl/options.h>
 
 namespace sched::poly {
 
@@ -30,6 +32,16 @@ T checked(C* raw, isl::ctx ctx) {
   }
   return isl::manage(raw);
 }
+
+// An isl context owned for a scope, whose failed operations return null (the C++ bindings throw
+// isl::exception) instead of aborting.
+struct OwnedCtx {
+  isl_ctx* raw = isl_ctx_alloc();
+  OwnedCtx() { isl_options_set_on_error(raw, ISL_ON_ERROR_CONTINUE); }
+  ~OwnedCtx() { isl_ctx_free(raw); }
+  OwnedCtx(const OwnedCtx&) = delete;
+  OwnedCtx& operator=(const OwnedCtx&) = delete;
+};
 
 // The parameter `name`, and the constant v, as functions of the parameters.
 isl::pw_aff param_aff(isl::ctx ctx, const std::string& name);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 
 #include <isl/ast.h>
@@ -259,51 +260,33 @@ std::string from_ast(isl_ast_expr* e) {
 
 }  // namespace
 
+namespace {
+
+// The isl AST expression `build` makes in `context` (freed on every path, exceptions included).
+template <class Build>
+auto ast_in(const isl::set& context, Build build) {
+  std::unique_ptr<isl_ast_build, decltype(&isl_ast_build_free)> b(isl_ast_build_from_context(context.copy()), isl_ast_build_free);
+  return std::unique_ptr<isl_ast_expr, decltype(&isl_ast_expr_free)>(build(b.get()), isl_ast_expr_free);
+}
+
+}  // namespace
+
 std::string sched_condition(const isl::set& s, const isl::set& context) {
   if (s.is_empty()) return "false";
-  isl_ast_build* b = isl_ast_build_from_context(context.copy());
-  isl_ast_expr* x = isl_ast_build_expr_from_set(b, s.copy());
-  std::string r;
-  try {
-    r = !x ? "false" : isl_ast_expr_get_type(x) == isl_ast_expr_int ? (from_ast(x) == "0" ? "false" : "true") : from_ast(x);
-  } catch (...) {
-    isl_ast_expr_free(x);
-    isl_ast_build_free(b);
-    throw;
-  }
-  isl_ast_expr_free(x);
-  isl_ast_build_free(b);
-  return r;
+  auto x = ast_in(context, [&](isl_ast_build* b) { return isl_ast_build_expr_from_set(b, s.copy()); });
+  if (!x) return "false";
+  if (isl_ast_expr_get_type(x.get()) == isl_ast_expr_int) return from_ast(x.get()) == "0" ? "false" : "true";
+  return from_ast(x.get());
 }
 
 std::string sched_text(const isl::pw_aff& f, const isl::set& context) {
-  isl_ast_build* b = isl_ast_build_from_context(context.copy());
-  isl_ast_expr* x = isl_ast_build_expr_from_pw_aff(b, f.copy());
-  std::string r;
-  try {
-    r = x ? from_ast(x) : "0";
-  } catch (...) {
-    isl_ast_expr_free(x);
-    isl_ast_build_free(b);
-    throw;
-  }
-  isl_ast_expr_free(x);
-  isl_ast_build_free(b);
-  return r;
+  auto x = ast_in(context, [&](isl_ast_build* b) { return isl_ast_build_expr_from_pw_aff(b, f.copy()); });
+  return x ? from_ast(x.get()) : "0";
 }
 
-namespace {
-struct OwnedCtx {
-  isl_ctx* raw = isl_ctx_alloc();
-  OwnedCtx() { isl_options_set_on_error(raw, ISL_ON_ERROR_CONTINUE); }
-  ~OwnedCtx() { isl_ctx_free(raw); }
-  OwnedCtx(const OwnedCtx&) = delete;
-  OwnedCtx& operator=(const OwnedCtx&) = delete;
-};
-}  // namespace
 
 std::string simplify(const Algorithm& a, const Index& e, const Facts& facts) {
-  OwnedCtx owned;
+  poly::OwnedCtx owned;
   try {
     isl::ctx ctx(owned.raw);
     // the algorithm's parameters first, then every other name in order of appearance

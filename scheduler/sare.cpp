@@ -19,14 +19,6 @@ namespace sched::algo {
 
 namespace {
 
-struct OwnedCtx {
-  isl_ctx* raw = isl_ctx_alloc();
-  OwnedCtx() { isl_options_set_on_error(raw, ISL_ON_ERROR_CONTINUE); }
-  ~OwnedCtx() { isl_ctx_free(raw); }
-  OwnedCtx(const OwnedCtx&) = delete;
-  OwnedCtx& operator=(const OwnedCtx&) = delete;
-};
-
 // One piece of "the writer of a point": under `cond`, the iteration's reduction variables.
 struct Piece {
   std::string cond;
@@ -306,7 +298,7 @@ class Deriver {
 
   const Algorithm& a_;
   Diagnostics& d_;
-  OwnedCtx ctx_;
+  poly::OwnedCtx ctx_;
   std::map<std::string, std::string> done_;
 };
 
