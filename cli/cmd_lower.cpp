@@ -8,6 +8,10 @@
 #include "interpreter/load.hpp"
 #include "interpreter/files.hpp"
 #include "scheduler/lower.hpp"
+#ifdef SCHED_HAVE_HALIDE
+#include "halide/bridge.hpp"
+#include "halide/passes.hpp"
+#endif
 
 namespace sched::cli {
 
@@ -16,11 +20,24 @@ void register_lower(CLI::App& app) {
       "lower",
       "Lower a Halide-style algorithm and schedule (docs/scheduler.md) to an annotated SCHED program:\n"
       "input/output declarations, the SARE derived from the algorithm, one loop nest per stage.");
-  static std::string file, schedule, out;
+  static std::string file, schedule, out, via = "sched";
+  static std::vector<std::string> skip;
+  static bool fast_float = false;
+  static bool later_failure = false;
   cmd->add_option("ALGO", file, "algorithm file (.algo)")->required()->check(CLI::ExistingFile);
   cmd->add_option("--schedule", schedule, "more directives, after the file's own: \"C.split(x, xo, xi, 8).parallel(y); C.update(0).vectorize(j, 4)\"");
   cmd->add_option("-o,--output", out, "write the program here (default: standard output)");
-  cmd->footer("Exit codes: 0 lowered, 2 bad input (parse, unsupported form, bad schedule).");
+  cmd->add_option("--via", via,
+                  "the compiler that lowers: sched (our scheduler, docs/scheduler.md) or halide (Halide 14's own lowering, "
+                  "exported before storage flattening: docs/halide.md)")
+      ->check(CLI::IsMember({"sched", "halide"}));
+  cmd->add_option("--skip-pass", skip, "with --via halide: a Halide lowering pass not to run (repeatable; pins a bug on one pass)");
+  cmd->add_flag("--fast-float", fast_float,
+                "with --via halide: lower without Halide's StrictFloat feature, as a default target does (x / 3.0f becomes x * 0.33333334f: "
+                "float outputs may then differ from the specification in the last bits)");
+  cmd->footer(
+      "Exit codes: 0 lowered, 1 Halide failed while lowering (an internal error or a crash: a compiler bug), "
+      "2 bad input (parse, unsupported form, bad schedule, a schedule Halide refuses), 3 Halide's IR has a construct SCHED cannot express.");
   cmd->callback([] {
     std::string why;
     auto src = SourceFile::load(file, &why);
@@ -30,7 +47,44 @@ void register_lower(CLI::App& app) {
       return;
     }
     std::string text, errors;
-    if (!algo::lower_source(src, schedule, text, errors)) {
+    if (via == "halide") {
+#ifdef SCHED_HAVE_HALIDE
+      halide::Options o;
+      o.skip.insert(skip.begin(), skip.end());
+      o.strict_float = !fast_float;
+      for (const auto& p : skip)
+        if (std::find(halide::pass_names().begin(), halide::pass_names().end(), p) == halide::pass_names().end() || p == "schedule_functions") {
+          std::cerr << fmt::format("error: --skip-pass {}: not a pass that can be skipped ({})\n", p,
+                                   fmt::join(halide::pass_names().begin() + 1, halide::pass_names().end(), ", "));
+          set_exit(kBadInput);
+          return;
+        }
+      halide::Exported x = halide::lower_via_halide(src, schedule, o);
+      if (x.status != halide::Exported::Status::Ok) {
+        std::cerr << (x.status == halide::Exported::Status::BadInput ? x.message
+                      : x.status == halide::Exported::Status::Compiler
+                          ? fmt::format("compiler: Halide failed in {}: {}\n", x.stage, x.message)
+                          : fmt::format("{}: {}\n", halide::status_name(x.status), x.message));
+        set_exit(x.status == halide::Exported::Status::Compiler ? kFinding : x.status == halide::Exported::Status::Unsupported ? kInconclusive : kBadInput);
+        return;
+      }
+      text = x.text;
+      if (!x.later_failure.empty()) {
+        std::string m = x.later_failure;
+        while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
+        std::cerr << fmt::format("compiler: exported, but Halide's complete lowering of the same pipeline fails: {}\n", m);
+        later_failure = true;
+      }
+#else
+      std::cerr << "error: --via halide: this sched was built without Halide 14 (scripts/setup.sh installs it)\n";
+      set_exit(kBadInput);
+      return;
+#endif
+    } else if (!skip.empty()) {
+      std::cerr << "error: --skip-pass needs --via halide\n";
+      set_exit(kBadInput);
+      return;
+    } else if (!algo::lower_source(src, schedule, text, errors)) {
       std::cerr << errors;
       set_exit(kBadInput);
       return;
@@ -52,6 +106,7 @@ void register_lower(CLI::App& app) {
       }
       std::cerr << fmt::format("{}: written ({} lines)\n", out, std::count(text.begin(), text.end(), '\n'));
     }
+    if (later_failure) set_exit(kFinding);
   });
 }
 

@@ -294,8 +294,17 @@ class Parser {
           d.ints.push_back(integer());
         } else {
           std::string v = ident("a variable, a factor or a tail strategy");
-          if (v == "GuardWithIf" || v == "ShiftInwards" || v == "RoundUp" || v.rfind("TailStrategy", 0) == 0) d.tail = v;
-          else d.vars.push_back(v);
+          if (v == "TailStrategy" && is(":")) {  // Halide's spelling: TailStrategy::RoundUp
+            expect(":");
+            expect(":");
+            v = ident("a tail strategy (GuardWithIf, ShiftInwards, RoundUp, Auto, Predicate, PredicateLoads, PredicateStores)");
+            d.tail = v;
+          } else if (v == "GuardWithIf" || v == "ShiftInwards" || v == "RoundUp" || v == "Auto" || v == "Predicate" || v == "PredicateLoads" ||
+                     v == "PredicateStores") {
+            d.tail = v;
+          } else {
+            d.vars.push_back(v);
+          }
         }
         if (!is(")")) expect(",");
       }

@@ -53,9 +53,9 @@ void Lowerer::split(Stage& st, const std::string& x, const std::string& xo, cons
     st.lets.push_back(Let{Let::Kind::Shift, x, d->min, xo, xi, k, d->extent});
   } else {
     st.lets.push_back(Let{Let::Kind::Split, x, d->min, xo, xi, k, 0});
-    if (tail.empty() || tail == "GuardWithIf") st.guards.push_back(Guard{x, d->min, d->extent});
+    if (tail.empty() || tail == "GuardWithIf" || tail == "Auto") st.guards.push_back(Guard{x, d->min, d->extent});
     else if (tail == "RoundUp") round_up(st, x, k);
-    else throw Error{loc, fmt::format("unknown tail strategy {} (GuardWithIf, ShiftInwards, RoundUp)", tail)};
+    else throw Error{loc, fmt::format("tail strategy {}: our scheduler has GuardWithIf (also for Auto), ShiftInwards and RoundUp; lower with --via halide for Halide's predicated tails", tail)};
   }
   size_t pos = static_cast<size_t>(d - st.dims.data());
   st.dims[pos] = inner;

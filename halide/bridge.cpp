@@ -1,0 +1,129 @@
+#include "halide/bridge.hpp"
+
+#include <fmt/format.h>
+
+#include "halide/build.hpp"
+#include "halide/export.hpp"
+#include "halide/passes.hpp"
+#include "interpreter/child.hpp"
+#include "scheduler/sare.hpp"
+
+namespace sched::halide {
+
+std::string_view status_name(Exported::Status s) {
+  switch (s) {
+    case Exported::Status::Ok: return "ok";
+    case Exported::Status::BadInput: return "bad-input";
+    case Exported::Status::Rejected: return "rejected";
+    case Exported::Status::Compiler: return "compiler";
+    case Exported::Status::Unsupported: return "unsupported";
+  }
+  return "?";
+}
+
+namespace {
+
+Exported lower_via_halide(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, const Options& o, Diagnostics& d, Diagnostics& dx);
+
+// The child's answer: a status letter, then the text.
+std::string lower_in_child(const algo::Algorithm& a, const algo::Sare& sare, const std::vector<algo::Directive>& extra, const Options& o,
+                           Diagnostics& d, Diagnostics& dx) {
+  Built b;
+  bool rejected = false;
+  if (!build_pipeline(a, extra, b, d, dx, rejected)) return (rejected ? "R" : "B") + d.render() + dx.render();
+  std::map<std::string, std::vector<std::vector<std::string>>> iters;
+  for (const auto& [f, spec] : sare.funcs)
+    for (const auto& st : spec.stages) iters[f].push_back(st.iter);
+  Lowered l;
+  try {
+    l = lower_to_sched(b.outputs, iters, o.skip, o.strict_float);
+  } catch (const Halide::CompileError& e) {
+    return std::string("R") + e.what();
+  } catch (const Halide::Error& e) {
+    return std::string("C") + e.what();
+  }
+  std::string text;
+  try {
+    text = export_program(a, sare, b, l);
+  } catch (const Unsupported& e) {
+    return std::string("U") + e.what();
+  } catch (const FreeSymbol& e) {
+    return std::string("F") + e.what();
+  }
+  return "O" + text;
+}
+
+// Halide's complete lowering of the same algorithm and schedule, in a child of its own (the
+// export above stands even when this crashes): empty, or how it failed.
+std::string final_in_child(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, const Options& o) {
+  Child c = run_in_child(o.timeout_ms, [&]() -> std::string {
+    Built b;
+    Diagnostics d, dx;
+    bool rejected = false;
+    if (!build_pipeline(a, extra, b, d, dx, rejected)) return "";
+    try {
+      lower_final(b.outputs);
+    } catch (const Halide::Error& e) {
+      std::string m = e.what();
+      while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
+      return m.empty() ? "Halide::Error" : m;
+    }
+    return "";
+  });
+  if (c.status == Child::Status::Done) return c.text;
+  return c.status == Child::Status::Threw ? "threw " + c.text : c.text;
+}
+
+Exported lower_via_halide(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, const Options& o, Diagnostics& d, Diagnostics& dx) {
+  Exported out;
+  algo::Sare sare;
+  if (!algo::derive_sare(a, sare, d)) {
+    out.message = d.render();
+    return out;
+  }
+  Child c = run_in_child(o.timeout_ms, [&] { return lower_in_child(a, sare, extra, o, d, dx); });
+  if (c.status != Child::Status::Done || c.text.empty()) {
+    out.status = Exported::Status::Compiler;
+    out.stage = "lowering";
+    out.message = c.status == Child::Status::Threw ? "Halide threw: " + c.text : "Halide " + c.text;
+    return out;
+  }
+  out.message = c.text.substr(1);
+  switch (c.text[0]) {
+    case 'O':
+      out.status = Exported::Status::Ok;
+      out.text = out.message;
+      out.message.clear();
+      if (o.final_lowering) out.later_failure = final_in_child(a, extra, o);
+      break;
+    case 'R': out.status = Exported::Status::Rejected; break;
+    case 'B': out.status = Exported::Status::BadInput; break;
+    case 'C': out.status = Exported::Status::Compiler; out.stage = "lowering to SCHED's level"; break;
+    case 'F': out.status = Exported::Status::Compiler; out.stage = "the lowered IR"; break;
+    default: out.status = Exported::Status::Unsupported; break;
+  }
+  return out;
+}
+
+}  // namespace
+
+Exported lower_via_halide(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, const Options& o) {
+  Diagnostics d, dx;
+  return lower_via_halide(a, extra, o, d, dx);
+}
+
+Exported lower_via_halide(const std::shared_ptr<SourceFile>& src, const std::string& schedule, const Options& o) {
+  Exported out;
+  auto ssrc = std::make_shared<SourceFile>("--schedule", schedule);
+  Diagnostics d(src), dx(ssrc);
+  auto a = algo::parse_algorithm(src, d);
+  std::vector<algo::Directive> extra;
+  bool parsed = algo::parse_schedule(ssrc, dx, extra);
+  if (!a || !parsed) {
+    out.message = d.render() + dx.render();
+    return out;
+  }
+  return lower_via_halide(*a, extra, o, d, dx);
+}
+
+}  // namespace sched::halide

@@ -1,0 +1,305 @@
+#include "halide/build.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "interpreter/types.hpp"
+
+namespace sched::halide {
+
+using namespace Halide;
+using algo::AExpr;
+
+Halide::Type halide_type(const std::string& t) {
+  static const std::map<std::string, Halide::Type> m = {{"bool", Bool()},    {"i8", Int(8)},     {"i16", Int(16)},   {"i32", Int(32)},
+                                                 {"i64", Int(64)},    {"u8", UInt(8)},    {"u16", UInt(16)},  {"u32", UInt(32)},
+                                                 {"u64", UInt(64)},   {"f32", Float(32)}, {"f64", Float(64)}};
+  auto it = m.find(t);
+  if (it == m.end()) throw std::runtime_error("unknown value type " + t);
+  return it->second;
+}
+
+namespace {
+
+struct Fail {
+  Loc loc;
+  std::string why;
+  bool extra = false;
+};
+
+class Builder {
+ public:
+  Builder(const algo::Algorithm& a, Built& b) : a_(a), b_(b) {}
+
+  // The expression `e` of a definition of type `ctx`, with `vars` in scope.
+  Expr expr(const AExpr& e, const std::map<std::string, Expr>& vars, Halide::Type ctx) const {
+    switch (e.kind) {
+      case AExpr::Kind::Int:
+        if (e.ival >= INT32_MIN && e.ival <= INT32_MAX) return Expr(static_cast<int>(e.ival));
+        return Expr(static_cast<int64_t>(e.ival));
+      case AExpr::Kind::Float: {
+        double v = std::stod(e.text);
+        return ctx.is_float() && ctx.bits() == 64 ? Expr(v) : Expr(static_cast<float>(v));
+      }
+      case AExpr::Kind::Bool:
+        return Halide::Internal::make_bool(e.ival != 0);
+      case AExpr::Kind::Var: {
+        auto it = vars.find(e.text);
+        if (it != vars.end()) return it->second;
+        auto p = b_.params.find(e.text);
+        if (p != b_.params.end()) return p->second;
+        throw Fail{e.loc, fmt::format("{} is not in scope", e.text)};
+      }
+      case AExpr::Kind::Call: {
+        std::vector<Expr> args;
+        auto in = b_.inputs.find(e.text);
+        auto fn = b_.funcs.find(e.text);
+        if (in != b_.inputs.end() || fn != b_.funcs.end()) {
+          for (const auto& x : e.args) args.push_back(expr(*x, vars, Int(32)));
+          return in != b_.inputs.end() ? Expr(in->second(args)) : Expr(fn->second(args));
+        }
+        if (auto t = value_type_from_name(e.text); t && e.args.size() == 1) return cast(halide_type(e.text), expr(*e.args[0], vars, halide_type(e.text)));
+        for (const auto& x : e.args) args.push_back(expr(*x, vars, ctx));
+        auto n = [&](size_t k) {
+          if (args.size() != k) throw Fail{e.loc, fmt::format("{} takes {} argument(s)", e.text, k)};
+        };
+        const std::string& f = e.text;
+        if (f == "min") return n(2), min(args[0], args[1]);
+        if (f == "max") return n(2), max(args[0], args[1]);
+        if (f == "abs") return n(1), abs(args[0]);
+        if (f == "sqrt") return n(1), sqrt(args[0]);
+        if (f == "exp") return n(1), exp(args[0]);
+        if (f == "log") return n(1), log(args[0]);
+        if (f == "pow") return n(2), pow(args[0], args[1]);
+        if (f == "floor") return n(1), floor(args[0]);
+        if (f == "ceil") return n(1), ceil(args[0]);
+        if (f == "round") return n(1), round(args[0]);
+        if (f == "select") return n(3), select(args[0], args[1], args[2]);
+        throw Fail{e.loc, fmt::format("{} has no Halide counterpart", f)};
+      }
+      case AExpr::Kind::Unary: {
+        Expr x = expr(*e.args[0], vars, ctx);
+        return e.text == "!" ? !x : -x;
+      }
+      case AExpr::Kind::Binary: {
+        Expr x = expr(*e.args[0], vars, ctx), y = expr(*e.args[1], vars, ctx);
+        const std::string& o = e.text;
+        if (o == "+") return x + y;
+        if (o == "-") return x - y;
+        if (o == "*") return x * y;
+        if (o == "/") return x / y;
+        if (o == "%") return x % y;
+        if (o == "==") return x == y;
+        if (o == "!=") return x != y;
+        if (o == "<") return x < y;
+        if (o == "<=") return x <= y;
+        if (o == ">") return x > y;
+        if (o == ">=") return x >= y;
+        if (o == "&&") return x && y;
+        if (o == "||") return x || y;
+        throw Fail{e.loc, fmt::format("operator {} has no Halide counterpart", o)};
+      }
+    }
+    throw Fail{e.loc, "unknown expression"};
+  }
+
+  void funcs() {
+    for (const auto& p : a_.params) b_.params.emplace(p, Param<int32_t>(p));
+    for (const auto& f : a_.funcs) {
+      Halide::Type t = halide_type(f.type);
+      std::vector<Expr> shape;
+      for (const auto& e : f.input ? f.shape : f.out_shape) shape.push_back(expr(*e, {}, Int(32)));
+      if (f.input) {
+        b_.inputs.emplace(f.name, ImageParam(t, static_cast<int>(f.vars.size()), f.name));
+        b_.shapes[f.name] = shape;
+        continue;
+      }
+      Func F(f.name);
+      b_.funcs.emplace(f.name, F);
+      std::map<std::string, Expr> vars;
+      std::vector<Var> pure;
+      for (const auto& v : f.vars) {
+        pure.emplace_back(v);
+        vars[v] = pure.back();
+      }
+      for (size_t s = 0; s < f.defs.size(); ++s) {
+        const auto& d = f.defs[s];
+        std::map<std::string, Expr> scope = vars;
+        if (s == 0) {
+          F(pure) = cast(t, expr(*d.rhs, scope, t));
+          continue;
+        }
+        std::vector<Internal::ReductionVariable> rv;
+        for (const auto& r : d.rdom) {
+          Expr lo = expr(*r.lo, {}, Int(32)), hi = expr(*r.hi, {}, Int(32));
+          rv.push_back({r.name, lo, Internal::simplify(hi - lo)});
+        }
+        RDom dom = rv.empty() ? RDom() : RDom(Internal::ReductionDomain(rv));
+        for (size_t i = 0; i < rv.size(); ++i) {
+          scope[d.rdom[i].name] = dom[static_cast<int>(i)];
+          rvars_[f.name].insert(d.rdom[i].name);
+        }
+        if (d.where) dom.where(expr(*d.where, scope, Int(32)));
+        std::vector<Expr> lhs;
+        for (const auto& x : d.lhs) lhs.push_back(expr(*x, scope, Int(32)));
+        F(lhs) = cast(t, expr(*d.rhs, scope, t));
+        rdoms_[f.name].push_back(dom);
+      }
+      if (f.output) {
+        b_.outputs.push_back(F);
+        b_.shapes[f.name] = shape;
+      }
+    }
+  }
+
+  VarOrRVar var(const std::string& func, const std::string& v) const {
+    auto it = rvars_.find(func);
+    if (it != rvars_.end() && it->second.count(v)) return RVar(v);
+    return Var(v);
+  }
+
+  Stage stage(const algo::Directive& d) {
+    Func& F = b_.funcs.at(d.func);
+    return d.stage == 0 ? Stage(F) : F.update(d.stage - 1);
+  }
+
+  static TailStrategy tail(const algo::Directive& d) {
+    std::string t = d.tail;
+    if (t.rfind("TailStrategy::", 0) == 0) t = t.substr(14);
+    if (t.empty() || t == "Auto") return TailStrategy::Auto;
+    if (t == "GuardWithIf") return TailStrategy::GuardWithIf;
+    if (t == "ShiftInwards") return TailStrategy::ShiftInwards;
+    if (t == "RoundUp") return TailStrategy::RoundUp;
+    if (t == "Predicate") return TailStrategy::Predicate;
+    if (t == "PredicateLoads") return TailStrategy::PredicateLoads;
+    if (t == "PredicateStores") return TailStrategy::PredicateStores;
+    throw Fail{d.loc, "unknown tail strategy " + t, d.extra};
+  }
+
+  // A reduction variable's split and fuse products are reduction variables too.
+  void derived(const std::string& func, const std::string& from, const std::vector<std::string>& names) {
+    if (rvars_[func].count(from)) rvars_[func].insert(names.begin(), names.end());
+  }
+
+  void apply(const algo::Directive& d) {
+    auto need = [&](size_t nv, size_t ni) {
+      if (d.vars.size() != nv || d.ints.size() != ni) throw Fail{d.loc, fmt::format("{} takes {} variable(s) and {} factor(s)", d.name, nv, ni), d.extra};
+    };
+    if (!b_.funcs.count(d.func)) throw Fail{d.loc, fmt::format("schedule for {}: not a computed func", d.func), d.extra};
+    Func& F = b_.funcs.at(d.func);
+    auto V = [&](size_t i) { return var(d.func, d.vars.at(i)); };
+    auto G = [&]() -> Func& {
+      auto it = b_.funcs.find(d.vars.at(0));
+      if (it == b_.funcs.end()) throw Fail{d.loc, fmt::format("{}: {} is not a computed func", d.name, d.vars[0]), d.extra};
+      return it->second;
+    };
+    const std::string& n = d.name;
+    if (n == "split") {
+      need(3, 1);
+      derived(d.func, d.vars[0], {d.vars[1], d.vars[2]});
+      stage(d).split(V(0), V(1), V(2), static_cast<int>(d.ints[0]), tail(d));
+    } else if (n == "tile") {
+      need(6, 2);
+      derived(d.func, d.vars[0], {d.vars[2], d.vars[4]});
+      derived(d.func, d.vars[1], {d.vars[3], d.vars[5]});
+      stage(d).tile(V(0), V(1), V(2), V(3), V(4), V(5), static_cast<int>(d.ints[0]), static_cast<int>(d.ints[1]), tail(d));
+    } else if (n == "reorder") {
+      std::vector<VarOrRVar> vs;
+      for (size_t i = 0; i < d.vars.size(); ++i) vs.push_back(V(i));
+      stage(d).reorder(vs);
+    } else if (n == "fuse") {
+      need(3, 0);
+      derived(d.func, d.vars[0], {d.vars[2]});
+      derived(d.func, d.vars[1], {d.vars[2]});
+      stage(d).fuse(V(0), V(1), V(2));
+    } else if (n == "parallel") {
+      need(1, 0);
+      stage(d).parallel(V(0));
+    } else if (n == "vectorize" || n == "unroll") {
+      if (d.vars.size() != 1 || d.ints.size() > 1) throw Fail{d.loc, fmt::format("{} takes a variable and an optional factor", n), d.extra};
+      std::string v = d.vars[0];
+      if (!d.ints.empty()) {
+        derived(d.func, v, {v + "_o", v + "_i"});
+        stage(d).split(var(d.func, v), var(d.func, v + "_o"), var(d.func, v + "_i"), static_cast<int>(d.ints[0]), tail(d));
+        v += "_i";
+      }
+      if (n == "vectorize") stage(d).vectorize(var(d.func, v));
+      else stage(d).unroll(var(d.func, v));
+    } else if (n == "unscheduled") {
+      need(0, 0);
+      stage(d).unscheduled();
+    } else if (n == "compute_root") {
+      need(0, 0);
+      F.compute_root();
+    } else if (n == "compute_inline") {
+      need(0, 0);
+      F.compute_inline();
+    } else if (n == "store_root") {
+      need(0, 0);
+      F.store_root();
+    } else if (n == "compute_at" || n == "store_at") {
+      need(2, 0);
+      Func& g = G();
+      VarOrRVar v = var(d.vars[0], d.vars[1]);
+      LoopLevel l = v.is_rvar ? LoopLevel(g, v.rvar) : LoopLevel(g, v.var);
+      if (n == "compute_at") F.compute_at(l);
+      else F.store_at(l);
+    } else if (n == "fold_storage") {
+      need(1, 1);
+      F.fold_storage(Var(d.vars[0]), static_cast<int>(d.ints[0]));
+    } else if (n == "bound") {
+      need(1, 2);
+      F.bound(Var(d.vars[0]), static_cast<int>(d.ints[0]), static_cast<int>(d.ints[1]));
+    } else {
+      throw Fail{d.loc, fmt::format("{} has no Halide counterpart here", n), d.extra};
+    }
+  }
+
+ private:
+  const algo::Algorithm& a_;
+  Built& b_;
+  std::map<std::string, std::set<std::string>> rvars_;
+  std::map<std::string, std::vector<RDom>> rdoms_;
+};
+
+}  // namespace
+
+bool build_pipeline(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, Built& out, Diagnostics& d, Diagnostics& dx, bool& rejected) {
+  rejected = false;
+  Builder b(a, out);
+  try {
+    b.funcs();
+  } catch (const Fail& f) {
+    d.error(f.loc, f.why);
+    return false;
+  } catch (const Halide::Error& e) {
+    d.error({}, fmt::format("Halide refused the algorithm: {}", e.what()));
+    return false;
+  }
+  // Unscheduled funcs keep Halide's defaults (pure funcs inlined, funcs with updates computed at
+  // the innermost loop of their consumer), unlike our scheduler's (computed at root).
+  std::vector<algo::Directive> all = a.schedule;
+  for (algo::Directive dir : extra) {
+    dir.extra = true;
+    all.push_back(dir);
+  }
+  for (const auto& dir : all) {
+    Diagnostics& where = dir.extra ? dx : d;
+    try {
+      b.apply(dir);
+    } catch (const Fail& f) {
+      where.error(f.loc, f.why);
+      return false;
+    } catch (const Halide::Error& e) {
+      std::string msg = e.what();
+      while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+      where.error(dir.loc, fmt::format("Halide refused {}.{}: {}", dir.func, dir.name, msg));
+      rejected = true;
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace sched::halide

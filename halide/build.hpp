@@ -1,0 +1,47 @@
+// An algorithm (scheduler/algo.hpp) and its schedule as a Halide 14 pipeline, built with
+// Halide's C++ API at run time: no C++ file is written or compiled.
+//
+//   input In(x, y) : u16[W + 2, H + 2];        ImageParam In(UInt(16), 2, "In")
+//   func Bx(x, y) : u16 = (In(x, y) + ...) / 3;  Func Bx("Bx"); Bx(x, y) = cast(UInt(16), ...)
+//   C(j, i) = C(j, i) + A(i, r) * B(r, j) for r = 0 to K;
+//                                               an update over RDom {r: [0, K)}, the
+//                                               reduction variable named `r` as in the file
+//   schedule C.update(0).split(r, ro, ri, 4);   C.update(0).split(RVar r, RVar ro, RVar ri, 4)
+//
+// Names are kept: funcs, inputs, parameters (Param<int32_t>), variables and reduction
+// variables have their algorithm's names in Halide, so the lowered loops are `C.s1.r` etc.
+// Float literals take the type of the definition they appear in (SCHED's rule: a literal takes
+// its type from context), integer literals Halide's usual coercion. A split without a tail
+// strategy gets Halide's default (TailStrategy::Auto); `vectorize(x, k)` and `unroll(x, k)` are
+// `split(x, x_o, x_i, k)` then the directive on `x_i`, the names our scheduler gives.
+//
+// Errors: a form Halide cannot express is a diagnostic (bad input); Halide's own rejections of
+// a schedule (Halide::CompileError while scheduling) are returned as `rejected`.
+#pragma once
+#include <Halide.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "scheduler/algo.hpp"
+
+namespace sched::halide {
+
+struct Built {
+  std::map<std::string, Halide::Func> funcs;        // computed funcs by name
+  std::map<std::string, Halide::ImageParam> inputs;  // input funcs by name
+  std::map<std::string, Halide::Param<int32_t>> params;
+  std::vector<Halide::Func> outputs;                 // in definition order
+  // The output and input buffers' shapes (min 0), as Halide expressions of the parameters.
+  std::map<std::string, std::vector<Halide::Expr>> shapes;
+};
+
+// Builds the funcs of `a` and applies its schedule then `extra`. False with diagnostics in `d`
+// (about `extra`'s directives in `dx`); `rejected` is set when Halide itself refused a
+// directive (a schedule Halide forbids).
+bool build_pipeline(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, Built& out, Diagnostics& d, Diagnostics& dx, bool& rejected);
+
+Halide::Type halide_type(const std::string& sched_type);
+
+}  // namespace sched::halide

@@ -1,0 +1,351 @@
+#include "halide/export.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "interpreter/types.hpp"
+
+namespace sched::halide {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+std::string halide_text(const Halide::Type& t) {
+  std::ostringstream s;
+  s << t;
+  return s.str();
+}
+
+std::string type_text(const Halide::Type& t) {
+  if (t.is_vector()) throw Unsupported(fmt::format("a vector of type {} (SCHED has scalars only)", halide_text(t)));
+  if (t.is_bool()) return "bool";
+  if (t.is_int()) return fmt::format("i{}", t.bits());
+  if (t.is_uint()) return fmt::format("u{}", t.bits());
+  if (t.is_float()) return fmt::format("f{}", t.bits());
+  throw Unsupported(fmt::format("a value of type {}", halide_text(t)));
+}
+
+bool is_index_type(const Halide::Type& t) { return t.is_scalar() && (t.is_int() || t.is_uint() || t.is_bool()); }
+
+class Exporter {
+ public:
+  Exporter(const algo::Algorithm& a, const algo::Sare& sare, const Built& b) : a_(a), sare_(sare), b_(b) {
+    static const char* kw[] = {"param", "assume", "tensor", "input",  "output", "array", "skip", "if",    "else",  "let",  "in",
+                               "allocate", "for", "par",    "to",     "true",   "false", "min",  "max",   "abs",   "sqrt", "exp",
+                               "log",   "pow",    "floor",  "ceil",   "round",  "select", "bool", "i8",   "i16",   "i32",  "i64",
+                               "u8",    "u16",    "u32",    "u64",    "f32",    "f64"};
+    for (const char* k : kw) taken_.insert(k);
+    for (const auto& p : a.params) {
+      taken_.insert(p);
+      names_[p] = p;
+    }
+    for (const auto& f : a.funcs) taken_.insert(f.name);
+    for (const auto& [f, spec] : sare.funcs) {
+      taken_.insert(spec.final_tensor);
+      for (const auto& s : spec.stages) taken_.insert(s.tensor);
+    }
+    for (const auto& f : a.funcs) {
+      if (!f.input && !f.output) continue;
+      std::string l = f.name;
+      for (auto& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      std::string n = l != f.name && !taken_.count(l) ? l : fresh(f.name + "_buf");
+      taken_.insert(n);
+      buffers_[f.name] = n;
+    }
+    // The buffers' symbols: min 0, extents from the algorithm.
+    for (const auto& [f, shape] : b.shapes)
+      for (size_t k = 0; k < shape.size(); ++k) {
+        symbols_[fmt::format("{}.min.{}", f, k)] = 0;
+        symbols_[fmt::format("{}.extent.{}", f, k)] = shape[k];
+      }
+  }
+
+  std::string program(const Lowered& l) {
+    std::string out;
+    out += "// lowered by Halide 14 (`sched lower --via halide`): the IR before storage flattening\n";
+    out += fmt::format("// (passes: {}), exported with the specification derived from the algorithm\n", fmt::join(l.passes_run, ", "));
+    if (!a_.params.empty()) out += fmt::format("param {};\n", fmt::join(a_.params, ", "));
+    for (const auto& e : a_.assumes) out += fmt::format("assume {};\n", algo::show(*e));
+    out += "\n" + sare_.text + "\n";
+    for (const auto& f : a_.funcs) {
+      if (!f.input && !f.output) continue;
+      std::vector<std::string> sh;
+      for (const auto& e : f.input ? f.shape : f.out_shape) sh.push_back(algo::show(*e));
+      out += fmt::format("{} {}[{}] : {}[{}] = {}({});\n", f.input ? "input" : "output", buffers_.at(f.name), fmt::join(f.vars, ", "), f.type,
+                         fmt::join(sh, ", "), f.input ? f.name : sare_.funcs.at(f.name).final_tensor, fmt::join(f.vars, ", "));
+    }
+    out += "\n";
+    Stmt s = substitute(symbols_, l.stmt);
+    stmt(s, out, "");
+    return out;
+  }
+
+ private:
+  std::string fresh(const std::string& want) {
+    std::string n = want;
+    for (int k = 2; taken_.count(n); ++k) n = fmt::format("{}_{}", want, k);
+    return n;
+  }
+
+  // A valid, unique SCHED identifier for a Halide name (`BlurY.s0.y.yo` -> `BlurY_s0_y_yo`).
+  std::string name(const std::string& h) {
+    auto it = names_.find(h);
+    if (it != names_.end()) return it->second;
+    std::string n;
+    for (char c : h) n += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) n = "v" + n;
+    while (n.size() > 1 && n.back() == '_') n.pop_back();
+    n = fresh(n);
+    taken_.insert(n);
+    return names_[h] = n;
+  }
+
+  // ---- expressions ----
+  std::string lit_int(int64_t v) { return v < 0 ? fmt::format("({})", v) : std::to_string(v); }
+
+  std::string lit_float(double v, int bits) {
+    if (!std::isfinite(v)) throw Unsupported(fmt::format("the float constant {} (SCHED has no literal for it)", v));
+    std::string s = bits == 32 ? fmt::format("{}", static_cast<float>(v)) : fmt::format("{}", v);
+    if (s.find_first_of(".eE") == std::string::npos) s += ".0";
+    return v < 0 || std::signbit(v) ? "(" + s + ")" : s;
+  }
+
+  std::string bin(const char* op, const Expr& a, const Expr& b, bool ix) { return fmt::format("({} {} {})", expr(a, ix), op, expr(b, ix)); }
+
+  // The cell `args` of the array holding func or image `n`.
+  std::string access(const std::string& n, const std::vector<Expr>& args) {
+    std::vector<std::string> ix;
+    auto r = realized_.find(n);
+    if (r != realized_.end() && !r->second.empty()) {
+      const auto& mins = r->second.back();
+      for (size_t k = 0; k < args.size(); ++k) ix.push_back(fmt::format("{} - {}", expr(args[k], true), mins.at(k)));
+      return fmt::format("{}[{}]", arrays_.at(n).back(), fmt::join(ix, ", "));
+    }
+    auto bf = buffers_.find(n);
+    if (bf == buffers_.end()) throw Unsupported(fmt::format("an access to {}, which is neither realized here nor an input or output", n));
+    for (const auto& e : args) ix.push_back(expr(e, true));
+    return fmt::format("{}[{}]", bf->second, fmt::join(ix, ", "));
+  }
+
+  std::string call(const Call* op, bool ix) {
+    if (op->call_type == Call::Halide || op->call_type == Call::Image) return access(op->name, op->args);
+    if (op->is_intrinsic(Call::strict_float) || op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::likely_if_innermost) || op->is_intrinsic(Call::promise_clamped) ||
+        op->is_intrinsic(Call::unsafe_promise_clamped))
+      return expr(op->args[0], ix);
+    if (op->is_intrinsic(Call::abs)) return fmt::format("abs({})", expr(op->args[0], ix));
+    if (op->is_intrinsic(Call::if_then_else) && op->args.size() == 3)
+      return fmt::format("select({}, {}, {})", expr(op->args[0], true), expr(op->args[1], ix), expr(op->args[2], ix));
+    if (op->call_type == Call::PureExtern) {
+      static const char* math[] = {"sqrt", "exp", "log", "pow", "floor", "ceil", "round"};
+      for (const char* m : math)
+        for (const char* suffix : {"_f32", "_f64"})
+          if (op->name == std::string(m) + suffix) {
+            std::vector<std::string> as;
+            for (const auto& a : op->args) as.push_back(expr(a, false));
+            return fmt::format("{}({})", m, fmt::join(as, ", "));
+          }
+    }
+    throw Unsupported(fmt::format("the call {} (type {})", op->name, static_cast<int>(op->call_type)));
+  }
+
+  // `e` in SCHED syntax; `ix`: in an index position (integer casts are exact there).
+  std::string expr(const Expr& e, bool ix) {
+    if (!e.defined()) throw Unsupported("an undefined expression");
+    if (e.type().is_vector()) throw Unsupported(fmt::format("the vector expression {}", halide_text(e.type())));
+    if (const auto* op = e.as<IntImm>()) return lit_int(op->value);
+    if (const auto* op = e.as<UIntImm>()) {
+      if (op->value > static_cast<uint64_t>(INT64_MAX)) throw Unsupported(fmt::format("the constant {}", op->value));
+      return e.type().is_bool() ? (op->value ? "true" : "false") : std::to_string(op->value);
+    }
+    if (const auto* op = e.as<FloatImm>()) return lit_float(op->value, e.type().bits());
+    if (const auto* op = e.as<Variable>()) {
+      if (op->param.defined() && !op->param.is_buffer()) return name(op->param.name());
+      if (!bound_.count(op->name)) throw FreeSymbol(fmt::format("Halide's IR uses {}, which no loop or let defines here", op->name));
+      return name(op->name);
+    }
+    if (const auto* op = e.as<Cast>()) {
+      if (ix && is_index_type(op->type) && is_index_type(op->value.type()) && !op->type.is_bool()) return expr(op->value, true);
+      return fmt::format("{}({})", type_text(op->type), expr(op->value, ix && is_index_type(op->value.type())));
+    }
+    if (const auto* op = e.as<Add>()) return bin("+", op->a, op->b, ix);
+    if (const auto* op = e.as<Sub>()) return bin("-", op->a, op->b, ix);
+    if (const auto* op = e.as<Mul>()) return bin("*", op->a, op->b, ix);
+    if (const auto* op = e.as<Div>()) return bin("/", op->a, op->b, ix);
+    if (const auto* op = e.as<Mod>()) return bin("%", op->a, op->b, ix);
+    if (const auto* op = e.as<Min>()) return fmt::format("min({}, {})", expr(op->a, ix), expr(op->b, ix));
+    if (const auto* op = e.as<Max>()) return fmt::format("max({}, {})", expr(op->a, ix), expr(op->b, ix));
+    if (const auto* op = e.as<EQ>()) return bin("==", op->a, op->b, ix && is_index_type(op->a.type()));
+    if (const auto* op = e.as<NE>()) return bin("!=", op->a, op->b, ix && is_index_type(op->a.type()));
+    if (const auto* op = e.as<LT>()) return bin("<", op->a, op->b, ix && is_index_type(op->a.type()));
+    if (const auto* op = e.as<LE>()) return bin("<=", op->a, op->b, ix && is_index_type(op->a.type()));
+    if (const auto* op = e.as<GT>()) return bin(">", op->a, op->b, ix && is_index_type(op->a.type()));
+    if (const auto* op = e.as<GE>()) return bin(">=", op->a, op->b, ix && is_index_type(op->a.type()));
+    if (const auto* op = e.as<And>()) return bin("&&", op->a, op->b, ix);
+    if (const auto* op = e.as<Or>()) return bin("||", op->a, op->b, ix);
+    if (const auto* op = e.as<Not>()) return fmt::format("!({})", expr(op->a, ix));
+    if (const auto* op = e.as<Select>())
+      return fmt::format("select({}, {}, {})", expr(op->condition, true), expr(op->true_value, ix), expr(op->false_value, ix));
+    if (const auto* op = e.as<Call>()) return call(op, ix);
+    if (const auto* op = e.as<Let>()) {
+      if (!is_index_type(op->value.type())) return expr(substitute(op->name, op->value, op->body), ix);
+      std::string v = expr(op->value, true);
+      bound_.insert(op->name);
+      return fmt::format("(let {} = {} in {})", name(op->name), v, expr(op->body, ix));
+    }
+    std::ostringstream s;
+    s << e;
+    throw Unsupported(fmt::format("the expression {}", s.str()));
+  }
+
+  // ---- statements ----
+  void line(std::string& out, const std::string& ind, const std::string& s) { out += ind + s + "\n"; }
+
+  void provide(const Provide* op, std::string& out, const std::string& ind) {
+    if (op->values.size() != 1) throw Unsupported(fmt::format("the tuple store to {} (split_tuples did not run)", op->name));
+    std::string target = access(op->name, op->args);
+    Expr v = op->values[0];
+    std::string annot;
+    if (const auto* c = v.as<Call>(); c && c->name == kAnnot) {
+      v = c->args[0];
+      std::string func = op->name;
+      size_t dot = func.find('.');
+      if (dot != std::string::npos) func = func.substr(0, dot);
+      const auto* st = c->args.size() >= 2 ? c->args[1].as<IntImm>() : nullptr;
+      auto spec = sare_.funcs.find(func);
+      if (!st || spec == sare_.funcs.end() || st->value < 0 || st->value >= static_cast<int64_t>(spec->second.stages.size()))
+        throw Unsupported(fmt::format("the annotation of a store to {}", op->name));
+      std::vector<std::string> as;
+      for (size_t k = 2; k < c->args.size(); ++k) as.push_back(expr(c->args[k], true));
+      annot = fmt::format(" {{{}({})}}", spec->second.stages[static_cast<size_t>(st->value)].tensor, fmt::join(as, ", "));
+    }
+    std::string s = fmt::format("{}{} := {};", target, annot, expr(v, false));
+    if (op->predicate.defined() && !is_const_one(op->predicate)) {
+      line(out, ind, fmt::format("if {} {{", expr(op->predicate, true)));
+      line(out, ind + "  ", s);
+      line(out, ind, "}");
+    } else {
+      line(out, ind, s);
+    }
+  }
+
+  void stmt(const Stmt& s, std::string& out, const std::string& ind) {
+    if (!s.defined()) return;
+    if (const auto* op = s.as<Block>()) {
+      if (op->first.as<LetStmt>()) {
+        line(out, ind, "{");
+        stmt(op->first, out, ind + "  ");
+        line(out, ind, "}");
+      } else {
+        stmt(op->first, out, ind);
+      }
+      stmt(op->rest, out, ind);
+      return;
+    }
+    if (const auto* op = s.as<LetStmt>()) {
+      if (!is_index_type(op->value.type())) return stmt(substitute(op->name, op->value, op->body), out, ind);
+      std::string v = expr(op->value, true);
+      bound_.insert(op->name);
+      line(out, ind, fmt::format("let {} = {};", name(op->name), v));
+      return stmt(op->body, out, ind);
+    }
+    if (const auto* op = s.as<For>()) {
+      const char* kind = nullptr;
+      const char* note = "";
+      switch (op->for_type) {
+        case ForType::Serial: kind = "for"; break;
+        case ForType::Unrolled: kind = "for", note = "  // unrolled"; break;
+        case ForType::Parallel: kind = "par"; break;
+        case ForType::Vectorized: kind = "par", note = "  // vectorized"; break;
+        default: throw Unsupported(fmt::format("the loop {} of kind {}", op->name, static_cast<int>(op->for_type)));
+      }
+      std::string lo = expr(op->min, true), ext = expr(op->extent, true);
+      bound_.insert(op->name);
+      line(out, ind, fmt::format("{} {} = {} to {} + {} - 1 {{{}", kind, name(op->name), lo, lo, ext, note));
+      stmt(op->body, out, ind + "  ");
+      line(out, ind, "}");
+      return;
+    }
+    if (const auto* op = s.as<IfThenElse>()) {
+      line(out, ind, fmt::format("if {} {{", expr(op->condition, true)));
+      stmt(op->then_case, out, ind + "  ");
+      if (op->else_case.defined()) {
+        line(out, ind, "} else {");
+        stmt(op->else_case, out, ind + "  ");
+      }
+      line(out, ind, "}");
+      return;
+    }
+    if (const auto* op = s.as<ProducerConsumer>()) {
+      line(out, ind, fmt::format("// {} {}", op->is_producer ? "produce" : "consume", op->name));
+      return stmt(op->body, out, ind);
+    }
+    if (const auto* op = s.as<Realize>()) {
+      if (op->types.size() != 1) throw Unsupported(fmt::format("the tuple realization of {}", op->name));
+      std::string arr = fresh([&] {
+        std::string l = op->name;
+        for (auto& c : l) c = std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(static_cast<unsigned char>(c))) : '_';
+        return l;
+      }());
+      taken_.insert(arr);
+      std::vector<std::string> mins, exts;
+      for (size_t k = 0; k < op->bounds.size(); ++k) {
+        std::string mn = fresh(fmt::format("{}_min_{}", arr, k));
+        taken_.insert(mn);
+        line(out, ind, fmt::format("let {} = {};", mn, expr(op->bounds[k].min, true)));
+        mins.push_back(mn);
+        exts.push_back(expr(op->bounds[k].extent, true));
+      }
+      line(out, ind, fmt::format("allocate {} : {}[{}] {{", arr, type_text(op->types[0]), fmt::join(exts, ", ")));
+      realized_[op->name].push_back(mins);
+      arrays_[op->name].push_back(arr);
+      stmt(op->body, out, ind + "  ");
+      realized_[op->name].pop_back();
+      arrays_[op->name].pop_back();
+      line(out, ind, "}");
+      return;
+    }
+    if (const auto* op = s.as<Provide>()) return provide(op, out, ind);
+    if (const auto* op = s.as<Evaluate>()) {
+      if (is_const(op->value)) return;
+      // schedule_functions marks where add_image_checks puts its checks (not run: passes.hpp)
+      if (const auto* c = op->value.as<Call>(); c && c->name == "add_image_checks_marker") return;
+      std::ostringstream t;
+      t << op->value;
+      throw Unsupported(fmt::format("the evaluation of {}", t.str()));
+    }
+    if (const auto* op = s.as<AssertStmt>()) {
+      std::ostringstream c;
+      c << op->condition;
+      line(out, ind, fmt::format("// Halide asserts {} (not checked: SCHED has no assertion)", c.str()));
+      return;
+    }
+    std::ostringstream t;
+    t << s;
+    std::string text = t.str();
+    if (text.size() > 200) text = text.substr(0, 200) + "...";
+    throw Unsupported(fmt::format("the statement {}", text));
+  }
+
+  const algo::Algorithm& a_;
+  const algo::Sare& sare_;
+  const Built& b_;
+  std::set<std::string> taken_, bound_;
+  std::map<std::string, std::string> names_, buffers_;
+  std::map<std::string, Expr> symbols_;
+  std::map<std::string, std::vector<std::vector<std::string>>> realized_;
+  std::map<std::string, std::vector<std::string>> arrays_;
+};
+
+}  // namespace
+
+std::string export_program(const algo::Algorithm& a, const algo::Sare& sare, const Built& b, const Lowered& l) {
+  return Exporter(a, sare, b).program(l);
+}
+
+}  // namespace sched::halide

@@ -1,0 +1,124 @@
+#include "halide/passes.hpp"
+
+#include <fmt/format.h>
+
+namespace sched::halide {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+const std::vector<std::string>& pass_names() {
+  static const std::vector<std::string> v = {"schedule_functions",
+                                             "clamp_unsafe_accesses",
+                                             "bounds_inference",
+                                             "remove_extern_loops",
+                                             "sliding_window",
+                                             "uniquify_variable_names",
+                                             "simplify",
+                                             "simplify_correlated_differences",
+                                             "allocation_bounds_inference",
+                                             "remove_undef",
+                                             "storage_folding",
+                                             "lower_safe_promises",
+                                             "skip_stages",
+                                             "fork_async_producers",
+                                             "split_tuples",
+                                             "bound_small_allocations"};
+  return v;
+}
+
+namespace {
+
+// Wraps each stored value in the annotation call; the stage is read off the innermost
+// enclosing loop named `F.s<k>.`.
+class Annotate : public IRMutator {
+ public:
+  explicit Annotate(const std::map<std::string, std::vector<std::vector<std::string>>>& iters) : iters_(iters) {}
+
+ private:
+  using IRMutator::visit;
+  Stmt visit(const For* op) override {
+    loops_.push_back(op->name);
+    Stmt s = IRMutator::visit(op);
+    loops_.pop_back();
+    return s;
+  }
+  Stmt visit(const Provide* op) override {
+    auto it = iters_.find(op->name);
+    if (it == iters_.end()) return IRMutator::visit(op);
+    int stage = -1;
+    std::string prefix = op->name + ".s";
+    for (auto l = loops_.rbegin(); l != loops_.rend() && stage < 0; ++l)
+      if (l->rfind(prefix, 0) == 0) stage = std::atoi(l->c_str() + prefix.size());
+    if (stage < 0 || stage >= static_cast<int>(it->second.size()))
+      throw InternalError(fmt::format("sched export: no stage loop around the store to {}", op->name));
+    std::vector<Expr> values;
+    for (const Expr& v : op->values) {
+      std::vector<Expr> args = {v, IntImm::make(Int(32), stage)};
+      for (const auto& name : it->second[static_cast<size_t>(stage)])
+        args.push_back(Variable::make(Int(32), fmt::format("{}.s{}.{}", op->name, stage, name)));
+      values.push_back(Call::make(v.type(), kAnnot, args, Call::PureExtern));
+    }
+    return Provide::make(op->name, values, op->args, op->predicate);
+  }
+  const std::map<std::string, std::vector<std::vector<std::string>>>& iters_;
+  std::vector<std::string> loops_;
+};
+
+}  // namespace
+
+Lowered lower_to_sched(const std::vector<Func>& output_funcs, const std::map<std::string, std::vector<std::vector<std::string>>>& iters,
+                       const std::set<std::string>& skip, bool strict_float) {
+  for (const auto& s : skip)
+    if (std::find(pass_names().begin(), pass_names().end(), s) == pass_names().end() || s == "schedule_functions")
+      throw CompileError(fmt::format("cannot skip '{}': not a pass of the list ({})", s, fmt::join(pass_names(), ", ")));
+  Target t = get_host_target();
+  if (strict_float) t.set_feature(Target::StrictFloat);
+  std::vector<Function> outputs;
+  for (const auto& f : output_funcs) outputs.push_back(f.function());
+  std::map<std::string, Function> env = build_environment(outputs);
+  strictify_float(env, t);
+  for (const Function& f : outputs) Func(f).compute_root().store_root();
+  for (auto& [name, f] : env) f.lock_loop_levels();
+  env = wrap_func_calls(env);
+  auto [order, fused_groups] = realization_order(outputs, env);
+  simplify_specializations(env);
+
+  Lowered r;
+  auto run = [&](const char* name, auto&& pass) {
+    if (skip.count(name)) return;
+    r.stmt = pass(r.stmt);
+    r.passes_run.push_back(name);
+  };
+  bool any_memoized = false;
+  r.stmt = schedule_functions(outputs, fused_groups, env, t, any_memoized);
+  r.passes_run.push_back("schedule_functions");
+  if (any_memoized) throw CompileError("memoize() is not supported by the SCHED export");
+  r.stmt = Annotate(iters).mutate(r.stmt);
+  FuncValueBounds func_bounds = compute_function_value_bounds(order, env);
+  run("clamp_unsafe_accesses", [&](const Stmt& s) { return clamp_unsafe_accesses(s, env, func_bounds); });
+  run("bounds_inference", [&](const Stmt& s) { return bounds_inference(s, outputs, order, fused_groups, env, func_bounds, t); });
+  run("remove_extern_loops", [&](const Stmt& s) { return remove_extern_loops(s); });
+  run("sliding_window", [&](const Stmt& s) { return sliding_window(s, env); });
+  run("uniquify_variable_names", [&](const Stmt& s) { return uniquify_variable_names(s); });
+  run("simplify", [&](const Stmt& s) { return simplify(s, false); });
+  run("simplify_correlated_differences", [&](const Stmt& s) { return simplify_correlated_differences(s); });
+  run("allocation_bounds_inference", [&](const Stmt& s) { return allocation_bounds_inference(s, env, func_bounds); });
+  run("remove_undef", [&](const Stmt& s) { return remove_undef(s); });
+  run("storage_folding", [&](const Stmt& s) { return storage_folding(s, env); });
+  run("lower_safe_promises", [&](const Stmt& s) { return lower_safe_promises(s); });
+  run("skip_stages", [&](const Stmt& s) { return skip_stages(s, order); });
+  run("fork_async_producers", [&](const Stmt& s) { return fork_async_producers(s, env); });
+  run("split_tuples", [&](const Stmt& s) { return split_tuples(s, env); });
+  run("bound_small_allocations", [&](const Stmt& s) { return bound_small_allocations(simplify_correlated_differences(s)); });
+  r.env = env;
+  return r;
+}
+
+Stmt lower_final(const std::vector<Func>& output_funcs) {
+  std::vector<Function> outputs;
+  for (const auto& f : output_funcs) outputs.push_back(f.function());
+  return lower_main_stmt(outputs, "sched_export", get_host_target());
+}
+
+}  // namespace sched::halide

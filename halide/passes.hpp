@@ -1,0 +1,54 @@
+// Halide 14's lowering, run by us up to the IR closest to SCHED: after storage folding and
+// split_tuples, just before storage_flattening. Halide has no hook there, so `lower_to_sched`
+// runs Halide 14's own pass list (src/Lower.cpp of the 14.0.0 release) with the passes the
+// shared library exports, in the same order, and stops before `storage_flattening`. At that
+// point the IR still has `Realize` nodes with concrete bounds, multidimensional `Provide` and
+// `Call`s on funcs, loops marked parallel/vectorized/unrolled, and sliding window and storage
+// folding applied: what `export.hpp` turns into a SCHED loop nest.
+//
+// Annotations (the thesis' f_A(e, indices), section 5.6): right after the loop nests are
+// created (`schedule_functions`), every stored value `F(args) = e` of stage s becomes
+// `F(args) = sched_annot(e, s, i1, ..., in)`, an opaque pure extern call whose other arguments are
+// the stage's number and its iteration (its kept pure variables, then its reduction variables: the indices of
+// the stage's tensor in the SARE, scheduler/sare.hpp). The simplifier keeps the call and
+// rewrites its arguments with the rest of the loop nest; the exporter turns it into the
+// prophetic annotation `{F_s(i1, ..., in)}`.
+//
+// Passes not run: memoization, tracing, parameter and image checks (their asserts check the
+// buffers' shapes, which SCHED's semantics checks on every access), debug_to_file, prefetch.
+// Any pass of the list can be skipped by name (`skip`), which pins a bug on one pass.
+#pragma once
+#include <Halide.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace sched::halide {
+
+// The name of the annotation call.
+inline constexpr const char* kAnnot = "sched_annot";
+
+// The passes of the list, in order (names as in Halide's src/*.h).
+const std::vector<std::string>& pass_names();
+
+struct Lowered {
+  Halide::Internal::Stmt stmt;
+  std::map<std::string, Halide::Internal::Function> env;
+  std::vector<std::string> passes_run;
+};
+
+// Lowers the pipeline whose outputs are `outputs`. `iters` gives, per func, per stage, the
+// variable names of the stage's iteration (pure variables kept, then reduction variables), the
+// indices of the annotation. Throws Halide::Error when Halide fails (a finding when fuzzing).
+// `strict_float`: lower for a target with Halide's StrictFloat feature, so that the simplifier
+// keeps IEEE float semantics (without it, `x / 3.0f` becomes `x * 0.33333334f`: outputs then
+// differ from the specification in the last bits).
+Lowered lower_to_sched(const std::vector<Halide::Func>& outputs, const std::map<std::string, std::vector<std::vector<std::string>>>& iters,
+                       const std::set<std::string>& skip = {}, bool strict_float = true);
+
+// Halide 14's complete lowering (`lower_main_stmt`): the final IR, for the record.
+Halide::Internal::Stmt lower_final(const std::vector<Halide::Func>& outputs);
+
+}  // namespace sched::halide

@@ -1,0 +1,104 @@
+#include "interpreter/child.hpp"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+
+#include <fmt/format.h>
+
+namespace sched {
+
+namespace {
+
+void write_all(int fd, const std::string& s) {
+  size_t done = 0;
+  while (done < s.size()) {
+    ssize_t n = write(fd, s.data() + done, s.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    done += static_cast<size_t>(n);
+  }
+}
+
+}  // namespace
+
+Child run_in_child(unsigned ms, const std::function<std::string()>& work) {
+  Child out;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    out.text = fmt::format("cannot create a pipe: {}", std::strerror(errno));
+    return out;
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    out.text = fmt::format("cannot fork: {}", std::strerror(errno));
+    return out;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    std::string text;
+    try {
+      text = "+" + work();
+    } catch (const std::exception& e) {
+      text = std::string("!") + e.what();
+    } catch (...) {
+      text = "!an exception that is not a std::exception";
+    }
+    write_all(fds[1], text);
+    close(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  using Clock = std::chrono::steady_clock;
+  auto kill_at = Clock::now() + std::chrono::milliseconds(ms);
+  std::string buf;
+  bool eof = false;
+  while (!eof) {
+    long long left = 1000;
+    if (ms) {
+      left = std::chrono::duration_cast<std::chrono::milliseconds>(kill_at - Clock::now()).count();
+      if (left <= 0) break;
+    }
+    pollfd pf{fds[0], POLLIN, 0};
+    int r = poll(&pf, 1, static_cast<int>(std::min<long long>(left, 1000)));
+    if (r < 0 && errno != EINTR) break;
+    if (r <= 0) continue;
+    char b[65536];
+    ssize_t n = read(fds[0], b, sizeof b);
+    if (n > 0) buf.append(b, static_cast<size_t>(n));
+    else if (n == 0 || errno != EINTR) eof = true;
+  }
+  close(fds[0]);
+  if (!eof) kill(pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  if (!eof) {
+    out.status = Child::Status::Killed;
+    out.text = fmt::format("still running after {} ms: killed", ms);
+  } else if (WIFSIGNALED(status)) {
+    out.status = Child::Status::Signal;
+    out.signal = WTERMSIG(status);
+    out.text = fmt::format("died of signal {} ({})", out.signal, strsignal(out.signal));
+  } else if (buf.empty() || (buf[0] != '+' && buf[0] != '!')) {
+    out.status = Child::Status::Failed;
+    out.text = fmt::format("exited with status {} without an answer", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  } else {
+    out.status = buf[0] == '+' ? Child::Status::Done : Child::Status::Threw;
+    out.text = buf.substr(1);
+  }
+  return out;
+}
+
+}  // namespace sched
