@@ -30,7 +30,7 @@ std::string lower_in_child(const algo::Algorithm& a, const algo::Sare& sare, con
                            Diagnostics& d, Diagnostics& dx) {
   Built b;
   bool rejected = false;
-  if (!build_pipeline(a, extra, b, d, dx, rejected)) return (rejected ? "R" : "B") + d.render() + dx.render();
+  if (!build_pipeline(a, extra, b, d, dx, rejected)) return fmt::format("{}{}{}", rejected ? "R" : "B", d.render(), dx.render());
   std::map<std::string, std::vector<std::vector<std::string>>> iters;
   for (const auto& [f, spec] : sare.funcs)
     for (const auto& st : spec.stages) iters[f].push_back(st.iter);
@@ -38,19 +38,19 @@ std::string lower_in_child(const algo::Algorithm& a, const algo::Sare& sare, con
   try {
     l = lower_to_sched(b.outputs, iters, o.skip, o.strict_float);
   } catch (const Halide::CompileError& e) {
-    return std::string("R") + e.what();
+    return fmt::format("R{}", e.what());
   } catch (const Halide::Error& e) {
-    return std::string("C") + e.what();
+    return fmt::format("C{}", e.what());
   }
   std::string text;
   try {
     text = export_program(a, sare, b, l);
   } catch (const Unsupported& e) {
-    return std::string("U") + e.what();
+    return fmt::format("U{}", e.what());
   } catch (const FreeSymbol& e) {
-    return std::string("F") + e.what();
+    return fmt::format("F{}", e.what());
   }
-  return "O" + text;
+  return fmt::format("O{}", text);
 }
 
 // Halide's complete lowering of the same algorithm and schedule, in a child of its own (the
@@ -71,7 +71,7 @@ std::string final_in_child(const algo::Algorithm& a, const std::vector<algo::Dir
     return "";
   });
   if (c.status == Child::Status::Done) return c.text;
-  return c.status == Child::Status::Threw ? "threw " + c.text : c.text;
+  return c.status == Child::Status::Threw ? fmt::format("threw {}", c.text) : c.text;
 }
 
 Exported lower_via_halide(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, const Options& o, Diagnostics& d, Diagnostics& dx) {
@@ -85,7 +85,7 @@ Exported lower_via_halide(const algo::Algorithm& a, const std::vector<algo::Dire
   if (c.status != Child::Status::Done || c.text.empty()) {
     out.status = Exported::Status::Compiler;
     out.stage = "lowering";
-    out.message = c.status == Child::Status::Threw ? "Halide threw: " + c.text : "Halide " + c.text;
+    out.message = c.status == Child::Status::Threw ? fmt::format("Halide threw: {}", c.text) : fmt::format("Halide {}", c.text);
     return out;
   }
   out.message = c.text.substr(1);

@@ -27,17 +27,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
 fi
 
-# Optional: OpenBLAS and Halide 14 for comparison benchmarks (the build and tests pass without them).
+# Optional: OpenBLAS (a comparison benchmark) and Halide 14 (the Halide bridge, docs/halide.md, and
+# its tests; a comparison benchmark). The build and the other tests pass without them.
 optional=(libopenblas-dev libhalide14-0-dev)
 opt_missing=()
 for p in "${optional[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || opt_missing+=("$p")
 done
 if [ ${#opt_missing[@]} -gt 0 ] && [ "${SCHED_SKIP_OPTIONAL:-0}" != "1" ]; then
-  echo "setup: installing optional ${opt_missing[*]} (benchmarks only; failures are ignored)"
+  echo "setup: installing optional ${opt_missing[*]} (failures are ignored)"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   DEBIAN_FRONTEND=noninteractive timeout 900 $SUDO apt-get install -y -qq "${opt_missing[@]}" >/dev/null 2>&1 \
-    || echo "setup: optional packages not installed; their benchmarks will say they were skipped"
+    || echo "setup: optional packages not installed; the Halide bridge is not built and its tests say skipped"
 fi
 
 jobs="$(nproc 2>/dev/null || echo 2)"
