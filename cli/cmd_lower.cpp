@@ -53,7 +53,7 @@ void register_lower(CLI::App& app) {
       o.skip.insert(skip.begin(), skip.end());
       o.strict_float = !fast_float;
       for (const auto& p : skip)
-        if (std::find(halide::pass_names().begin(), halide::pass_names().end(), p) == halide::pass_names().end() || p == "schedule_functions") {
+        if (!halide::skippable(p)) {
           std::cerr << fmt::format("error: --skip-pass {}: not a pass that can be skipped ({})\n", p,
                                    fmt::join(halide::pass_names().begin() + 1, halide::pass_names().end(), ", "));
           set_exit(kBadInput);
@@ -70,9 +70,7 @@ void register_lower(CLI::App& app) {
       }
       text = x.text;
       if (!x.later_failure.empty()) {
-        std::string m = x.later_failure;
-        while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
-        std::cerr << fmt::format("compiler: exported, but Halide's complete lowering of the same pipeline fails: {}\n", m);
+        std::cerr << fmt::format("compiler: exported, but Halide's complete lowering of the same pipeline fails: {}\n", x.later_failure);
         later_failure = true;
       }
 #else

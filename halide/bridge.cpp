@@ -64,9 +64,7 @@ std::string final_in_child(const algo::Algorithm& a, const std::vector<algo::Dir
     try {
       lower_final(b.outputs);
     } catch (const Halide::Error& e) {
-      std::string m = e.what();
-      while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
-      return m.empty() ? "Halide::Error" : m;
+      return error_text(e);
     }
     return "";
   });

@@ -20,6 +20,12 @@ Halide::Type halide_type(const std::string& t) {
   return it->second;
 }
 
+std::string error_text(const Halide::Error& e) {
+  std::string m = e.what();
+  while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
+  return m.empty() ? "Halide::Error" : m;
+}
+
 namespace {
 
 struct Fail {
@@ -144,7 +150,6 @@ class Builder {
         std::vector<Expr> lhs;
         for (const auto& x : d.lhs) lhs.push_back(expr(*x, scope, Int(32)));
         F(lhs) = cast(t, expr(*d.rhs, scope, t));
-        rdoms_[f.name].push_back(dom);
       }
       if (f.output) {
         b_.outputs.push_back(F);
@@ -260,7 +265,6 @@ class Builder {
   const algo::Algorithm& a_;
   Built& b_;
   std::map<std::string, std::set<std::string>> rvars_;
-  std::map<std::string, std::vector<RDom>> rdoms_;
 };
 
 }  // namespace
@@ -292,9 +296,7 @@ bool build_pipeline(const algo::Algorithm& a, const std::vector<algo::Directive>
       where.error(f.loc, f.why);
       return false;
     } catch (const Halide::Error& e) {
-      std::string msg = e.what();
-      while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
-      where.error(dir.loc, fmt::format("Halide refused {}.{}: {}", dir.func, dir.name, msg));
+      where.error(dir.loc, fmt::format("Halide refused {}.{}: {}", dir.func, dir.name, error_text(e)));
       rejected = true;
       return false;
     }

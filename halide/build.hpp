@@ -44,4 +44,7 @@ bool build_pipeline(const algo::Algorithm& a, const std::vector<algo::Directive>
 
 Halide::Type halide_type(const std::string& sched_type);
 
+// Halide's message without its trailing newlines and spaces ("Halide::Error" if empty).
+std::string error_text(const Halide::Error& e);
+
 }  // namespace sched::halide

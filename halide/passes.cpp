@@ -27,6 +27,10 @@ const std::vector<std::string>& pass_names() {
   return v;
 }
 
+bool skippable(const std::string& pass) {
+  return pass != "schedule_functions" && std::find(pass_names().begin(), pass_names().end(), pass) != pass_names().end();
+}
+
 namespace {
 
 // Wraps each stored value in the annotation call; the stage is read off the innermost
@@ -70,7 +74,7 @@ class Annotate : public IRMutator {
 Lowered lower_to_sched(const std::vector<Func>& output_funcs, const std::map<std::string, std::vector<std::vector<std::string>>>& iters,
                        const std::set<std::string>& skip, bool strict_float) {
   for (const auto& s : skip)
-    if (std::find(pass_names().begin(), pass_names().end(), s) == pass_names().end() || s == "schedule_functions")
+    if (!skippable(s))
       throw CompileError(fmt::format("cannot skip '{}': not a pass of the list ({})", s, fmt::join(pass_names(), ", ")));
   Target t = get_host_target();
   if (strict_float) t.set_feature(Target::StrictFloat);

@@ -32,6 +32,8 @@ inline constexpr const char* kAnnot = "sched_annot";
 
 // The passes of the list, in order (names as in Halide's src/*.h).
 const std::vector<std::string>& pass_names();
+// A pass `skip` may name: any of the list but schedule_functions.
+bool skippable(const std::string& pass);
 
 struct Lowered {
   Halide::Internal::Stmt stmt;
