@@ -7,7 +7,9 @@
 #include <set>
 #include <sstream>
 
+#include "interpreter/lexer.hpp"
 #include "interpreter/types.hpp"
+#include "scheduler/lower.hpp"
 
 namespace sched::halide {
 
@@ -36,11 +38,6 @@ bool is_index_type(const Halide::Type& t) { return t.is_scalar() && (t.is_int() 
 class Exporter {
  public:
   Exporter(const algo::Algorithm& a, const algo::Sare& sare, const Built& b) : a_(a), sare_(sare), b_(b) {
-    static const char* kw[] = {"param", "assume", "tensor", "input",  "output", "array", "skip", "if",    "else",  "let",  "in",
-                               "allocate", "for", "par",    "to",     "true",   "false", "min",  "max",   "abs",   "sqrt", "exp",
-                               "log",   "pow",    "floor",  "ceil",   "round",  "select", "bool", "i8",   "i16",   "i32",  "i64",
-                               "u8",    "u16",    "u32",    "u64",    "f32",    "f64"};
-    for (const char* k : kw) taken_.insert(k);
     for (const auto& p : a.params) {
       taken_.insert(p);
       names_[p] = p;
@@ -52,9 +49,7 @@ class Exporter {
     }
     for (const auto& f : a.funcs) {
       if (!f.input && !f.output) continue;
-      std::string l = f.name;
-      for (auto& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      std::string n = l != f.name && !taken_.count(l) ? l : fresh(f.name + "_buf");
+      std::string n = fresh(algo::buffer_name(f.name, [&](const std::string& l) { return reserved(l); }));
       taken_.insert(n);
       buffers_[f.name] = n;
     }
@@ -87,9 +82,13 @@ class Exporter {
   }
 
  private:
-  std::string fresh(const std::string& want) {
+  // Names a generated identifier must avoid: keywords, builtins and type names, and every
+  // name given so far.
+  bool reserved(const std::string& n) const { return taken_.count(n) || is_keyword(n) || builtin_from_name(n) || value_type_from_name(n); }
+
+  std::string fresh(const std::string& want) const {
     std::string n = want;
-    for (int k = 2; taken_.count(n); ++k) n = fmt::format("{}_{}", want, k);
+    for (int k = 2; reserved(n); ++k) n = fmt::format("{}_{}", want, k);
     return n;
   }
 

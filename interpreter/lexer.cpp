@@ -73,6 +73,8 @@ static Tok keyword(std::string_view s) {
   return Tok::Ident;
 }
 
+bool is_keyword(std::string_view s) { return keyword(s) != Tok::Ident; }
+
 std::vector<Token> lex(const SourceFile& file, Diagnostics& diags) {
   const std::string& s = file.text;
   std::vector<Token> out;

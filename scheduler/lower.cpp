@@ -8,9 +8,16 @@
 #include <algorithm>
 #include <cctype>
 
+#include "interpreter/lexer.hpp"
 #include "scheduler/lower_internal.hpp"
 
 namespace sched::algo {
+
+std::string buffer_name(const std::string& func, const std::function<bool(const std::string&)>& taken) {
+  std::string l = func;
+  for (auto& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return l != func && !is_keyword(l) && !taken(l) ? l : func + "_buf";
+}
 
 namespace lowering {
 
@@ -52,17 +59,8 @@ bool Lowerer::computed(const Func& f) const { return !inline_.count(f.name); }
 
 std::string Lowerer::stage_name(const Func& f, size_t s) { return s ? fmt::format("{}.update({})", f.name, s - 1) : f.name; }
 
-std::string Lowerer::lower_name(const std::string& n) {
-  std::string s = n;
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::string Lowerer::buffer(const Func& f) const {
-  static const std::set<std::string> kw = {"param", "assume", "tensor", "input", "output", "array", "skip", "if", "else",
-                                           "let", "in", "allocate", "for", "par", "to", "true", "false"};
-  std::string l = lower_name(f.name);
-  return l != f.name && !kw.count(l) && !a_.find(l) && !names_.count(l) ? l : f.name + "_buf";
+  return buffer_name(f.name, [&](const std::string& l) { return a_.find(l) || names_.count(l); });
 }
 
 std::string Lowerer::print(const Index& e, const Facts& facts) {

@@ -13,12 +13,17 @@
 // Illegal schedules are lowered as asked (a parallel reduction variable races, ShiftInwards on
 // an update recomputes): finding them is the other tools' job.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "scheduler/algo.hpp"
 
 namespace sched::algo {
+
+// The array of func `func` in a lowered program (ours and the Halide export): its name in lower case, or `func_buf` when
+// that is the func's own name, a keyword of SCHED, or `taken`.
+std::string buffer_name(const std::string& func, const std::function<bool(const std::string&)>& taken);
 
 // Lowers `a` with its own schedule followed by `extra`; false with diagnostics on error (about
 // `extra`'s directives in `extra_diags`, else in `diags`).

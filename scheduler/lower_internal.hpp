@@ -89,7 +89,6 @@ class Lowerer {
   bool computed(const Func& f) const;
   static std::string stage_name(const Func& f, size_t s);
 
-  static std::string lower_name(const std::string& n);
   std::string buffer(const Func& f) const;
   // `e` in SCHED syntax, simplified under the assumptions and `facts` (memoised).
   std::string print(const Index& e, const Facts& facts = {});
