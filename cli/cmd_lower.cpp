@@ -10,6 +10,7 @@
 #include "scheduler/lower.hpp"
 #ifdef SCHED_HAVE_HALIDE
 #include "halide/bridge.hpp"
+#include "halide/jit.hpp"
 #include "halide/passes.hpp"
 #endif
 
@@ -23,7 +24,9 @@ void register_lower(CLI::App& app) {
   static std::string file, schedule, out, via = "sched";
   static std::vector<std::string> skip;
   static bool fast_float = false;
-  static bool later_failure = false;
+  static bool later_failure = false, jit = false;
+  static std::vector<std::string> params;
+  static uint64_t seed = 1;
   cmd->add_option("ALGO", file, "algorithm file (.algo)")->required()->check(CLI::ExistingFile);
   cmd->add_option("--schedule", schedule, "more directives, after the file's own: \"C.split(x, xo, xi, 8).parallel(y); C.update(0).vectorize(j, 4)\"");
   cmd->add_option("-o,--output", out, "write the program here (default: standard output)");
@@ -35,6 +38,11 @@ void register_lower(CLI::App& app) {
   cmd->add_flag("--fast-float", fast_float,
                 "with --via halide: lower without Halide's StrictFloat feature, as a default target does (x / 3.0f becomes x * 0.33333334f: "
                 "float outputs may then differ from the specification in the last bits)");
+  cmd->add_flag("--jit", jit,
+                "with --via halide: also compile the pipeline with Halide's JIT, run it at the -p parameters on the seeded inputs "
+                "(those of `sched run --seed`) and compare its outputs with the specification (exit 1 on a mismatch or a crash)");
+  cmd->add_option("-p,--param", params, "with --jit: a parameter value NAME=VALUE (each parameter once)");
+  cmd->add_option("--seed", seed, "with --jit: the seed of the input values (default 1, as sched run)");
   cmd->footer(
       "Exit codes: 0 lowered, 1 Halide failed while lowering (an internal error or a crash: a compiler bug), "
       "2 bad input (parse, unsupported form, bad schedule, a schedule Halide refuses), 3 Halide's IR has a construct SCHED cannot express.");
@@ -60,12 +68,38 @@ void register_lower(CLI::App& app) {
           return;
         }
       halide::Exported x = halide::lower_via_halide(src, schedule, o);
+      if (jit && x.status != halide::Exported::Status::BadInput && x.status != halide::Exported::Status::Rejected) {
+        halide::JitRun j = halide::jit_check(src, schedule, params, seed, o.strict_float);
+        std::string head = fmt::format("Halide's JIT at {}: ", fmt::join(params, " "));
+        switch (j.status) {
+          case halide::JitRun::Status::Ok: std::cerr << head << "ok: " << j.message << "\n"; break;
+          case halide::JitRun::Status::Mismatch:
+            std::cerr << head << "mismatch: " << j.message << "\n";
+            for (const auto& line : j.outcome.details) std::cerr << "  " << line << "\n";
+            later_failure = true;
+            break;
+          case halide::JitRun::Status::Refused: std::cerr << head << "Halide's runtime refused the buffers: " << j.message << "\n"; break;
+          case halide::JitRun::Status::BadInput:
+            std::cerr << "error: --jit: " << j.message << "\n";
+            set_exit(kBadInput);
+            return;
+          default:
+            std::cerr << head << halide::status_name(j.status) << ": " << j.message << "\n";
+            later_failure = true;
+            break;
+        }
+      } else if (!jit && !params.empty()) {
+        std::cerr << "error: -p needs --jit\n";
+        set_exit(kBadInput);
+        return;
+      }
       if (x.status != halide::Exported::Status::Ok) {
         std::cerr << (x.status == halide::Exported::Status::BadInput ? x.message
                       : x.status == halide::Exported::Status::Compiler
                           ? fmt::format("compiler: Halide failed in {}: {}\n", x.stage, x.message)
                           : fmt::format("{}: {}\n", halide::status_name(x.status), x.message));
-        set_exit(x.status == halide::Exported::Status::Compiler ? kFinding : x.status == halide::Exported::Status::Unsupported ? kInconclusive : kBadInput);
+        set_exit(x.status == halide::Exported::Status::Compiler || later_failure ? kFinding
+                 : x.status == halide::Exported::Status::Unsupported ? kInconclusive : kBadInput);
         return;
       }
       text = x.text;

@@ -1,0 +1,225 @@
+#include "halide/jit.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "driver/run.hpp"
+#include "halide/build.hpp"
+#include "interpreter/child.hpp"
+#include "interpreter/load.hpp"
+#include "interpreter/printer.hpp"
+#include "scheduler/lower.hpp"
+
+namespace sched::halide {
+
+std::string_view status_name(JitRun::Status s) {
+  switch (s) {
+    case JitRun::Status::Ok: return "ok";
+    case JitRun::Status::Mismatch: return "mismatch";
+    case JitRun::Status::Refused: return "refused";
+    case JitRun::Status::Compiler: return "compiler";
+    case JitRun::Status::Crash: return "crash";
+    case JitRun::Status::BadInput: return "bad-input";
+  }
+  return "?";
+}
+
+namespace {
+
+// The array of `p` holding func `f`'s values: the one whose tensor expression calls `f`.
+int array_of(const Program& p, const std::string& f) {
+  for (size_t i = 0; i < p.arrays.size(); ++i) {
+    const ArrayDecl& d = p.arrays[i];
+    if (d.role == ArrayRole::Scratch || !d.init) continue;
+    std::string e = print_expr(*d.init);
+    if (e.rfind(f + "(", 0) == 0) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// A Halide buffer's element at SCHED's multi-index (Halide's dimension k is the func's k-th variable).
+void* element(Halide::Buffer<>& b, const std::vector<int64_t>& idx) {
+  int64_t off = 0;
+  for (size_t k = 0; k < idx.size(); ++k) off += (idx[k] - b.dim(static_cast<int>(k)).min()) * b.dim(static_cast<int>(k)).stride();
+  return static_cast<char*>(b.data()) + off * b.type().bytes();
+}
+
+Halide::Buffer<> to_buffer(const ArrayState& s) {
+  std::vector<int> sizes(s.shape.begin(), s.shape.end());
+  Halide::Buffer<> b(halide_type(std::string(type_name(s.elem))), sizes);
+  int bytes = b.type().bytes();
+  for (size_t c = 0; c < s.cells.size(); ++c) {
+    uint64_t bits = s.cells[c].defined ? s.cells[c].bits() : 0;
+    std::memcpy(element(b, unflatten(s.shape, c)), &bits, static_cast<size_t>(bytes));  // little-endian: the low bytes
+  }
+  return b;
+}
+
+// The child: compile, run, and return each output's bytes in SCHED's cell order.
+std::string run_jit(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, const Program& p, const Memory& m,
+                    const std::vector<int64_t>& params, bool strict_float) {
+  Built b;
+  Diagnostics d, dx;
+  bool rejected = false;
+  if (!build_pipeline(a, extra, b, d, dx, rejected)) return "B" + d.render() + dx.render();
+  for (size_t i = 0; i < a.params.size() && i < params.size(); ++i) b.params.at(a.params[i]).set(static_cast<int32_t>(params[i]));
+  for (auto& [name, in] : b.inputs) {
+    int k = array_of(p, name);
+    if (k < 0) return "Bno input array for " + name;
+    in.set(to_buffer(m.arrays[static_cast<size_t>(k)]));
+  }
+  std::vector<Halide::Buffer<>> outs;
+  std::vector<int> ks;
+  for (const auto& f : b.outputs) {
+    int k = array_of(p, f.name());
+    if (k < 0) return "Bno output array for " + f.name();
+    const ArrayState& s = m.arrays[static_cast<size_t>(k)];
+    std::vector<int> sizes(s.shape.begin(), s.shape.end());
+    outs.emplace_back(halide_type(std::string(type_name(s.elem))), sizes);
+    ks.push_back(k);
+  }
+  Halide::Target t = Halide::get_host_target();
+  if (strict_float) t.set_feature(Halide::Target::StrictFloat);
+  Halide::Pipeline pipe(b.outputs);
+  try {
+    pipe.compile_jit(t);
+  } catch (const Halide::CompileError& e) {
+    return "R" + error_text(e);
+  } catch (const Halide::Error& e) {
+    return "C" + error_text(e);
+  }
+  try {
+    pipe.realize(Halide::Realization(outs), t);
+  } catch (const Halide::RuntimeError& e) {
+    return "F" + error_text(e);
+  } catch (const Halide::Error& e) {
+    return "C" + error_text(e);
+  }
+  std::string bytes = "O";
+  std::vector<size_t> order(outs.size());  // the parent reads the outputs in the program's order
+  for (size_t o = 0; o < order.size(); ++o) order[o] = o;
+  std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return ks[x] < ks[y]; });
+  for (size_t o : order) {
+    const ArrayState& s = m.arrays[static_cast<size_t>(ks[o])];
+    int n = outs[o].type().bytes();
+    for (size_t c = 0; c < s.cells.size(); ++c) bytes.append(static_cast<const char*>(element(outs[o], unflatten(s.shape, c))), static_cast<size_t>(n));
+  }
+  return bytes;
+}
+
+}  // namespace
+
+JitRun jit_check(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, const std::vector<int64_t>& params, uint64_t seed,
+                 bool strict_float, unsigned timeout_ms) {
+  auto t0 = std::chrono::steady_clock::now();
+  JitRun r;
+  auto done = [&]() -> JitRun& {
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+  };
+  // The specification: the algorithm lowered by our scheduler without a schedule.
+  algo::Algorithm spec = a;
+  spec.schedule.clear();
+  std::string text;
+  Diagnostics d, dx;
+  if (!algo::lower(spec, {}, text, d, dx)) {
+    r.message = "the specification cannot be derived: " + d.render();
+    return done();
+  }
+  Loaded l = load_text(text, "specification", true);
+  if (l.stage != LoadStage::Ok) {
+    r.message = "the specification does not load: " + l.diagnostics;
+    return done();
+  }
+  ModelOptions mo;
+  mo.seed = seed;
+  driver::Instance inst = driver::make_instance(*l.program, params, mo);
+  if (!inst.prepared.ok()) {
+    r.message = inst.prepared.message;
+    return done();
+  }
+  Child c = run_in_child(timeout_ms, [&] { return run_jit(a, extra, *l.program, inst.initial, params, strict_float); });
+  if (c.status != Child::Status::Done || c.text.empty()) {
+    // Which of compilation or the run died is not known here: the child says so only by answering.
+    r.status = JitRun::Status::Crash;
+    r.message = c.status == Child::Status::Threw ? fmt::format("Halide threw: {}", c.text) : fmt::format("the JIT-compiled pipeline {}", c.text);
+    return done();
+  }
+  std::string body = c.text.substr(1);
+  switch (c.text[0]) {
+    case 'B': r.status = JitRun::Status::BadInput; r.message = body; return done();
+    case 'R': r.status = JitRun::Status::BadInput; r.message = "Halide refused the schedule: " + body; return done();
+    case 'C': r.status = JitRun::Status::Compiler; r.message = body; return done();
+    case 'F': r.status = JitRun::Status::Refused; r.message = body; return done();
+    default: break;
+  }
+  Memory m = inst.initial;
+  size_t off = 0;
+  for (size_t i = 0; i < l.program->arrays.size(); ++i) {
+    const ArrayDecl& decl = l.program->arrays[i];
+    if (decl.role != ArrayRole::Output) continue;
+    ArrayState& s = m.arrays[i];
+    size_t n = static_cast<size_t>(std::max(1, type_bits(s.elem) / 8));
+    if (off + n * s.cells.size() > body.size()) {
+      r.message = "the child's answer is short";
+      r.status = JitRun::Status::Crash;
+      return done();
+    }
+    for (auto& cell : s.cells) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, body.data() + off, n);
+      off += n;
+      cell = s.elem == Type::Bool ? Value::of_bool((bits & 1) != 0) : is_float(s.elem) ? Value::from_bits(s.elem, bits) : Value::of_wrapped(s.elem, bits);
+    }
+  }
+  r.outcome = compare_outputs(*l.program, m, mo, 5, 1);
+  r.status = r.outcome.kind == OutcomeKind::Ok ? JitRun::Status::Ok : r.outcome.kind == OutcomeKind::Mismatch ? JitRun::Status::Mismatch : JitRun::Status::BadInput;
+  r.message = r.outcome.message;
+  return done();
+}
+
+JitRun jit_check(const std::shared_ptr<SourceFile>& src, const std::string& schedule, const std::vector<std::string>& param_items,
+                 uint64_t seed, bool strict_float, unsigned timeout_ms) {
+  JitRun r;
+  auto ssrc = std::make_shared<SourceFile>("--schedule", schedule);
+  Diagnostics d(src), dx(ssrc);
+  auto a = algo::parse_algorithm(src, d);
+  std::vector<algo::Directive> extra;
+  bool parsed = algo::parse_schedule(ssrc, dx, extra);
+  if (!a || !parsed) {
+    r.message = d.render() + dx.render();
+    return r;
+  }
+  std::vector<int64_t> params(a->params.size(), 0);
+  std::vector<bool> given(a->params.size(), false);
+  for (const auto& item : param_items) {
+    size_t eq = item.find('=');
+    std::string name = item.substr(0, eq);
+    auto it = std::find(a->params.begin(), a->params.end(), name);
+    long long v = 0;
+    size_t used = 0;
+    try {
+      if (eq != std::string::npos) v = std::stoll(item.substr(eq + 1), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (eq == std::string::npos || used == 0 || used != item.size() - eq - 1 || it == a->params.end() || v < INT32_MIN || v > INT32_MAX) {
+      r.message = fmt::format("-p {}: expected NAME=VALUE with NAME one of the parameters ({}) and a 32-bit VALUE", item, algo::join(a->params));
+      return r;
+    }
+    size_t k = static_cast<size_t>(it - a->params.begin());
+    params[k] = v;
+    given[k] = true;
+  }
+  for (size_t k = 0; k < given.size(); ++k)
+    if (!given[k]) {
+      r.message = fmt::format("parameter {} needs a value (-p {}=...)", a->params[k], a->params[k]);
+      return r;
+    }
+  return jit_check(*a, extra, params, seed, strict_float, timeout_ms);
+}
+
+}  // namespace sched::halide
