@@ -1,19 +1,14 @@
 // The campaign's process pool, findings and summary (campaign.hpp).
 //
-// Every case runs in its own forked process: a crash or a hang of one oracle is a finding about
-// that case, never the end of the campaign. The child first sends the case (so that the parent
-// can save it even if the child dies), then the oracles' results and the judgement, one JSON
-// document per line, through a pipe.
+// Every case runs in its own forked process (pool.hpp): a crash or a hang of one oracle is a
+// finding about that case, never the end of the campaign. The child first sends the case (so
+// that the parent can save it even if the child dies), then the oracles' results and the judgement.
 #include <fmt/format.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +16,7 @@
 #include <set>
 
 #include "fuzz/campaign.hpp"
+#include "fuzz/pool.hpp"
 #include "interpreter/files.hpp"
 
 namespace sched::fuzz {
@@ -115,48 +111,6 @@ json run_case(const Case& c, const CampaignOptions& o, bool native) {
   return r;
 }
 
-void write_line(int fd, const json& j) {
-  std::string s = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  size_t off = 0;
-  while (off < s.size()) {
-    ssize_t n = ::write(fd, s.data() + off, s.size() - off);
-    if (n <= 0) return;
-    off += static_cast<size_t>(n);
-  }
-}
-
-// SIGINT or SIGTERM asked the campaign to stop: no new case starts, running ones are killed
-// and not counted, the summary of the finished ones is written.
-volatile std::sig_atomic_t g_stop = 0;
-extern "C" void on_stop_signal(int) { g_stop = 1; }
-
-// Installs the handlers for the campaign's lifetime (no SA_RESTART: poll returns at once).
-struct StopSignals {
-  struct sigaction old_int {}, old_term {};
-  StopSignals() {
-    g_stop = 0;
-    struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-  }
-  ~StopSignals() {
-    sigaction(SIGINT, &old_int, nullptr);
-    sigaction(SIGTERM, &old_term, nullptr);
-  }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-};
-
-struct Child {
-  pid_t pid = 0;
-  int fd = -1;
-  uint64_t index = 0;
-  Clock::time_point start;
-  std::string buf;
-};
-
 std::string header(const Case& c, uint64_t seed, const json& r, const std::string& what) {
   std::string h = fmt::format("// sched fuzz {}: seed {}, case {} ({}{})\n", what, seed, c.index, c.kind, c.cls.empty() ? "" : ", " + c.cls);
   if (!c.algorithm.empty()) h += fmt::format("// algorithm {}, schedule: {}\n", c.algorithm, c.schedule);
@@ -190,11 +144,7 @@ json run_campaign(const CampaignOptions& o) {
     if (!make_output_dir(o.out_dir, why)) s["write_errors"].push_back(why);
   }
   for (const auto& n : o.oracles.enabled) s["oracles"][n] = {{"runs", 0}, {"seconds", 0.0}, {"flagged", 0}, {"inconclusive", 0}};
-  std::map<uint64_t, Case> pending;  // the cases sent by running children
-  std::vector<Child> running;
   uint64_t next = static_cast<uint64_t>(o.shard), done = 0;
-  StopSignals stop_signals;
-  auto more = [&] { return !g_stop && (o.cases == 0 || next < o.cases) && (o.seconds <= 0 || elapsed() < o.seconds); };
   double last_progress = -1;
 
   auto account = [&](const Case& c, const json& r) {
@@ -261,89 +211,38 @@ json run_campaign(const CampaignOptions& o) {
     std::fflush(stderr);
   };
 
-  while (more() || !running.empty()) {
-    while (more() && static_cast<int>(running.size()) < std::max(1, o.jobs)) {
-      int fds[2];
-      if (pipe(fds) != 0) break;
-      uint64_t idx = next;
-      next += static_cast<uint64_t>(std::max(1, o.shards));
-      bool native = o.native_every > 0 && idx % static_cast<uint64_t>(o.native_every) == 0;
-      std::fflush(stdout);
-      std::fflush(stderr);
-      pid_t pid = fork();
-      if (pid == 0) {
-        signal(SIGINT, SIG_IGN);  // a ^C reaches the whole process group: the campaign decides
-        signal(SIGTERM, SIG_DFL);
-        close(fds[0]);
-        Case c = make_case(o.seed, idx);
-        write_line(fds[1], case_json(c));
-        write_line(fds[1], run_case(c, o, native));
-        close(fds[1]);
-        _exit(0);
-      }
-      close(fds[1]);
-      running.push_back(Child{pid, fds[0], idx, Clock::now(), ""});
+  auto more = [&](uint64_t& idx) {
+    if ((o.cases != 0 && next >= o.cases) || (o.seconds > 0 && elapsed() >= o.seconds)) return false;
+    idx = next;
+    next += static_cast<uint64_t>(std::max(1, o.shards));
+    return true;
+  };
+  auto work = [&](uint64_t idx, const Emit& emit) {
+    bool native = o.native_every > 0 && idx % static_cast<uint64_t>(o.native_every) == 0;
+    Case c = make_case(o.seed, idx);
+    emit(case_json(c));  // first: the parent can save the case even if the oracles kill the process
+    emit(run_case(c, o, native));
+  };
+  auto finished = [&](TaskEnd& e) {
+    Case c = !e.lines.empty() && !e.lines[0].is_discarded() ? case_from(e.lines[0]) : Case{};
+    c.index = e.index;
+    json r;
+    if (e.lines.size() >= 2 && !e.lines[1].is_discarded()) {
+      r = e.lines[1];
+    } else if (e.timed_out) {
+      s["inconclusive"] = s["inconclusive"].get<int>() + 1;
+      s["timeouts"] = s.value("timeouts", 0) + 1;
+      if (!s.contains("timed_out")) s["timed_out"] = json::array();
+      s["timed_out"].push_back({{"case", e.index}, {"kind", c.kind}, {"class", c.cls}, {"schedule", c.schedule}});
+      return;
+    } else {
+      std::string why = e.died.empty() ? "the case's process exited with status 0 without a result" : e.died;
+      r = {{"index", e.index}, {"disagreements", json::array({"crash: " + why})}};
     }
-    if (g_stop) {  // stopped: the running cases are killed and not counted
-      for (auto& ch : running) {
-        kill(ch.pid, SIGKILL);
-        waitpid(ch.pid, nullptr, 0);
-        close(ch.fd);
-      }
-      s["interrupted"] = {{"cases_abandoned", running.size()}};
-      running.clear();
-      break;
-    }
-    std::vector<pollfd> pf;
-    for (const auto& c : running) pf.push_back(pollfd{c.fd, POLLIN, 0});
-    poll(pf.data(), pf.size(), 200);
-    if (g_stop) continue;
-    for (size_t i = 0; i < running.size();) {
-      Child& ch = running[i];
-      bool eof = false;
-      if (pf[i].revents & (POLLIN | POLLHUP | POLLERR)) {
-        char b[65536];
-        ssize_t n = read(ch.fd, b, sizeof b);
-        if (n > 0) ch.buf.append(b, static_cast<size_t>(n));
-        else eof = true;
-      }
-      bool late = std::chrono::duration<double>(Clock::now() - ch.start).count() > o.case_timeout_s;
-      if (!eof && !late) {
-        ++i;
-        continue;
-      }
-      if (late && !eof) kill(ch.pid, SIGKILL);
-      int status = 0;
-      waitpid(ch.pid, &status, 0);
-      close(ch.fd);
-      std::vector<json> lines;
-      size_t pos = 0, nl;
-      while ((nl = ch.buf.find('\n', pos)) != std::string::npos) {
-        lines.push_back(json::parse(ch.buf.substr(pos, nl - pos), nullptr, false));
-        pos = nl + 1;
-      }
-      Case c = !lines.empty() && !lines[0].is_discarded() ? case_from(lines[0]) : Case{};
-      c.index = ch.index;
-      json r;
-      if (lines.size() >= 2 && !lines[1].is_discarded()) {
-        r = lines[1];
-      } else if (late) {
-        r = {{"index", ch.index}, {"disagreements", json::array()}, {"timeout", true}};
-        s["inconclusive"] = s["inconclusive"].get<int>() + 1;
-        s["timeouts"] = s.value("timeouts", 0) + 1;
-        if (!s.contains("timed_out")) s["timed_out"] = json::array();
-        s["timed_out"].push_back({{"case", ch.index}, {"kind", c.kind}, {"class", c.cls}, {"schedule", c.schedule}});
-      } else {
-        std::string why = WIFSIGNALED(status) ? fmt::format("the case's process died of signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)))
-                                              : fmt::format("the case's process exited with status {} without a result", WEXITSTATUS(status));
-        r = {{"index", ch.index}, {"disagreements", json::array({"crash: " + why})}};
-      }
-      if (!r.value("timeout", false)) account(c, r);
-      running.erase(running.begin() + static_cast<long>(i));
-      pf.erase(pf.begin() + static_cast<long>(i));
-    }
-    progress(false);
-  }
+    account(c, r);
+  };
+  long abandoned = run_pool({o.jobs, o.case_timeout_s}, more, work, finished, [&] { progress(false); });
+  if (abandoned >= 0) s["interrupted"] = {{"cases_abandoned", abandoned}};
   progress(true);
   double t = elapsed();
   s["seconds"] = t;
