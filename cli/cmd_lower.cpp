@@ -10,6 +10,7 @@
 #include "scheduler/lower.hpp"
 #ifdef SCHED_HAVE_HALIDE
 #include "halide/bridge.hpp"
+#include "halide/cpp.hpp"
 #include "halide/jit.hpp"
 #include "halide/passes.hpp"
 #endif
@@ -26,6 +27,7 @@ void register_lower(CLI::App& app) {
   static bool fast_float = false;
   static bool later_failure = false, jit = false;
   static std::vector<std::string> params;
+  static std::string cpp_out;
   static uint64_t seed = 1;
   cmd->add_option("ALGO", file, "algorithm file (.algo)")->required()->check(CLI::ExistingFile);
   cmd->add_option("--schedule", schedule, "more directives, after the file's own: \"C.split(x, xo, xi, 8).parallel(y); C.update(0).vectorize(j, 4)\"");
@@ -42,6 +44,9 @@ void register_lower(CLI::App& app) {
                 "with --via halide: also compile the pipeline with Halide's JIT, run it at the -p parameters on the seeded inputs "
                 "(those of `sched run --seed`) and compare its outputs with the specification (exit 1 on a mismatch or a crash)");
   cmd->add_option("-p,--param", params, "with --jit: a parameter value NAME=VALUE (each parameter once)");
+  cmd->add_option("--cpp", cpp_out,
+                  "with --via halide: also write the algorithm and schedule as a stand-alone C++ program on Halide's API that compares "
+                  "the scheduled pipeline with the unscheduled one at the -p parameters (a reproducer for Halide's developers)");
   cmd->add_option("--seed", seed, "with --jit: the seed of the input values (default 1, as sched run)");
   cmd->footer(
       "Exit codes: 0 lowered, 1 Halide failed while lowering (an internal error or a crash: a compiler bug), "
@@ -88,10 +93,19 @@ void register_lower(CLI::App& app) {
             later_failure = true;
             break;
         }
-      } else if (!jit && !params.empty()) {
-        std::cerr << "error: -p needs --jit\n";
+      } else if (!jit && cpp_out.empty() && !params.empty()) {
+        std::cerr << "error: -p needs --jit or --cpp\n";
         set_exit(kBadInput);
         return;
+      }
+      if (!cpp_out.empty() && x.status != halide::Exported::Status::BadInput) {
+        std::string program, why;
+        if (!halide::halide_program_source(src, schedule, params, program, why) || !write_file_atomically(cpp_out, program, why)) {
+          std::cerr << "error: --cpp: " << why << "\n";
+          set_exit(kBadInput);
+          return;
+        }
+        std::cerr << fmt::format("{}: written; {}\n", cpp_out, halide::halide_program_build_command(cpp_out));
       }
       if (x.status != halide::Exported::Status::Ok) {
         std::cerr << (x.status == halide::Exported::Status::BadInput ? x.message

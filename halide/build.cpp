@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "interpreter/types.hpp"
@@ -301,6 +302,46 @@ bool build_pipeline(const algo::Algorithm& a, const std::vector<algo::Directive>
       return false;
     }
   }
+  return true;
+}
+
+bool read_algorithm(const std::shared_ptr<SourceFile>& src, const std::string& schedule, const std::vector<std::string>& param_items,
+                    algo::Algorithm& a, std::vector<algo::Directive>& extra, std::vector<int64_t>& params, std::string& error) {
+  auto ssrc = std::make_shared<SourceFile>("--schedule", schedule);
+  Diagnostics d(src), dx(ssrc);
+  auto parsed = algo::parse_algorithm(src, d);
+  bool ok = algo::parse_schedule(ssrc, dx, extra);
+  if (!parsed || !ok) {
+    error = d.render() + dx.render();
+    return false;
+  }
+  a = *parsed;
+  params.assign(a.params.size(), 0);
+  std::vector<bool> given(a.params.size(), false);
+  for (const auto& item : param_items) {
+    size_t eq = item.find('=');
+    std::string name = item.substr(0, eq);
+    auto it = std::find(a.params.begin(), a.params.end(), name);
+    long long v = 0;
+    size_t used = 0;
+    try {
+      if (eq != std::string::npos) v = std::stoll(item.substr(eq + 1), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (eq == std::string::npos || used == 0 || used != item.size() - eq - 1 || it == a.params.end() || v < INT32_MIN || v > INT32_MAX) {
+      error = fmt::format("-p {}: expected NAME=VALUE with NAME one of the parameters ({}) and a 32-bit VALUE", item, algo::join(a.params));
+      return false;
+    }
+    size_t k = static_cast<size_t>(it - a.params.begin());
+    params[k] = v;
+    given[k] = true;
+  }
+  for (size_t k = 0; k < given.size(); ++k)
+    if (!given[k]) {
+      error = fmt::format("parameter {} needs a value (-p {}=...)", a.params[k], a.params[k]);
+      return false;
+    }
   return true;
 }
 

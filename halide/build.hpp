@@ -21,6 +21,7 @@
 #include <Halide.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,12 @@ struct Built {
 // (about `extra`'s directives in `dx`); `rejected` is set when Halide itself refused a
 // directive (a schedule Halide forbids).
 bool build_pipeline(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, Built& out, Diagnostics& d, Diagnostics& dx, bool& rejected);
+
+// Parses an algorithm file, `--schedule` directives and "W=32" items (every parameter once, in
+// any order) into `a`, `extra` and `params` (in the algorithm's parameter order); false with the
+// diagnostics or the bad item in `error`.
+bool read_algorithm(const std::shared_ptr<SourceFile>& src, const std::string& schedule, const std::vector<std::string>& param_items,
+                    algo::Algorithm& a, std::vector<algo::Directive>& extra, std::vector<int64_t>& params, std::string& error);
 
 Halide::Type halide_type(const std::string& sched_type);
 

@@ -184,42 +184,11 @@ JitRun jit_check(const algo::Algorithm& a, const std::vector<algo::Directive>& e
 JitRun jit_check(const std::shared_ptr<SourceFile>& src, const std::string& schedule, const std::vector<std::string>& param_items,
                  uint64_t seed, bool strict_float, unsigned timeout_ms) {
   JitRun r;
-  auto ssrc = std::make_shared<SourceFile>("--schedule", schedule);
-  Diagnostics d(src), dx(ssrc);
-  auto a = algo::parse_algorithm(src, d);
+  algo::Algorithm a;
   std::vector<algo::Directive> extra;
-  bool parsed = algo::parse_schedule(ssrc, dx, extra);
-  if (!a || !parsed) {
-    r.message = d.render() + dx.render();
-    return r;
-  }
-  std::vector<int64_t> params(a->params.size(), 0);
-  std::vector<bool> given(a->params.size(), false);
-  for (const auto& item : param_items) {
-    size_t eq = item.find('=');
-    std::string name = item.substr(0, eq);
-    auto it = std::find(a->params.begin(), a->params.end(), name);
-    long long v = 0;
-    size_t used = 0;
-    try {
-      if (eq != std::string::npos) v = std::stoll(item.substr(eq + 1), &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (eq == std::string::npos || used == 0 || used != item.size() - eq - 1 || it == a->params.end() || v < INT32_MIN || v > INT32_MAX) {
-      r.message = fmt::format("-p {}: expected NAME=VALUE with NAME one of the parameters ({}) and a 32-bit VALUE", item, algo::join(a->params));
-      return r;
-    }
-    size_t k = static_cast<size_t>(it - a->params.begin());
-    params[k] = v;
-    given[k] = true;
-  }
-  for (size_t k = 0; k < given.size(); ++k)
-    if (!given[k]) {
-      r.message = fmt::format("parameter {} needs a value (-p {}=...)", a->params[k], a->params[k]);
-      return r;
-    }
-  return jit_check(*a, extra, params, seed, strict_float, timeout_ms);
+  std::vector<int64_t> params;
+  if (!read_algorithm(src, schedule, param_items, a, extra, params, r.message)) return r;
+  return jit_check(a, extra, params, seed, strict_float, timeout_ms);
 }
 
 }  // namespace sched::halide
