@@ -13,7 +13,11 @@
 
 #include "cli/commands.hpp"
 #include "interpreter/files.hpp"
+#include "scheduler/algo.hpp"
 #include "fuzz/campaign.hpp"
+#ifdef SCHED_HAVE_HALIDE
+#include "fuzz/halide_campaign.hpp"
+#endif
 
 namespace sched::cli {
 
@@ -37,6 +41,68 @@ double parse_duration(const std::string& s) {
   return -1;
 }
 
+// `--compiler halide` (fuzz/halide_campaign.hpp).
+void fuzz_halide(const std::string& time_s, const std::string& shard, const std::string& oracles, bool json, bool quiet, long long print_case,
+                 const std::vector<std::string>& merge, const fuzz::CampaignOptions& o) {
+#ifdef SCHED_HAVE_HALIDE
+  if (!oracles.empty() || !merge.empty()) {
+    std::cerr << "sched fuzz: --compiler halide runs its own oracles (compiler, loop nest, jit) and does not merge summaries: "
+                 "--oracles and --merge are for --compiler sched\n";
+    return set_exit(kBadInput);
+  }
+  fuzz::HalideCampaignOptions h;
+  h.seed = o.seed;
+  h.cases = o.cases;
+  h.jobs = o.jobs;
+  h.algorithms = o.algorithms;
+  h.reduce_seconds = o.reduce_seconds;
+  h.case_timeout_s = std::max(o.case_timeout_s, 300.0);
+  h.out_dir = o.out_dir;
+  h.progress = !quiet;
+  unsigned si = 0, sn = 1;
+  if (std::sscanf(shard.c_str(), "%u/%u", &si, &sn) != 2 || sn == 0 || si >= sn) {
+    std::cerr << "sched fuzz: --shard wants I/N with 0 <= I < N, got '" << shard << "'\n";
+    return set_exit(kBadInput);
+  }
+  h.shard = static_cast<int>(si);
+  h.shards = static_cast<int>(sn);
+  if (print_case >= 0) {
+    fuzz::HalideCase c = fuzz::make_halide_case(h, static_cast<uint64_t>(print_case));
+    std::string ps;
+    for (size_t i = 0; i < c.params.size(); ++i) ps += fmt::format(" -p {}={}", c.param_names[i], c.params[i]);
+    std::cout << fmt::format("// seed {}, case {}: algorithm {}\n// replay: sched lower ALGO --via halide --jit{} --schedule \"{}\"\n{}", h.seed, c.index,
+                             c.algorithm, ps, fuzz::show(c.schedule), c.source);
+    for (const auto& st : c.schedule) std::cout << "schedule " << st.text() << ";\n";
+    return set_exit(c.error.empty() ? kClean : kBadInput);
+  }
+  if (!time_s.empty()) {
+    h.seconds = parse_duration(time_s);
+    if (h.seconds <= 0) {
+      std::cerr << "sched fuzz: --time wants a duration such as 90s, 10m or 1h, got '" << time_s << "'\n";
+      return set_exit(kBadInput);
+    }
+  }
+  if (h.seconds <= 0 && h.cases == 0) h.seconds = 60;
+  if (!h.out_dir.empty()) {
+    std::string why;
+    if (!make_output_dir(h.out_dir, why)) {
+      std::cerr << "sched fuzz: --out: " << why << "\n";
+      return set_exit(kBadInput);
+    }
+  }
+  auto s = fuzz::run_halide_campaign(h);
+  std::cout << (json ? s.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::halide_summary_markdown(s));
+  for (const auto& w : s["write_errors"]) std::cerr << "sched fuzz: not written: " << w.get<std::string>() << "\n";
+  if (!h.out_dir.empty() && !json && s["write_errors"].empty()) std::cout << "\nwritten: " << h.out_dir << "/summary.json, " << h.out_dir << "/summary.md\n";
+  set_exit(!s["signatures"].empty() ? kFinding : s.contains("interrupted") ? kInconclusive : kClean);
+  if (!s["write_errors"].empty()) set_exit(kBadInput);
+#else
+  (void)time_s, (void)shard, (void)oracles, (void)json, (void)quiet, (void)print_case, (void)merge, (void)o;
+  std::cerr << "sched fuzz: --compiler halide: this sched was built without Halide 14 (scripts/setup.sh installs it)\n";
+  set_exit(kBadInput);
+#endif
+}
+
 }  // namespace
 
 void register_fuzz(CLI::App& app) {
@@ -45,11 +111,21 @@ void register_fuzz(CLI::App& app) {
   static bool json = false, quiet = false;
   static std::vector<std::string> merge;
   static long long print_case = -1;
+  static std::string compiler = "sched";
+  static std::vector<std::string> algo_files;
   o.out_dir = "fuzz-out";
   o.jobs = std::max(1u, std::thread::hardware_concurrency());
   auto* cmd = app.add_subcommand("fuzz", "Differential campaign: random legal schedules of built-in algorithms (expected correct), schedules "
                                          "and program mutations with a known defect (expected flagged), random programs; every oracle on each "
                                          "case, disagreements reduced and saved, a summary with throughput and the mutation score");
+  cmd->add_option("--compiler", compiler,
+                  "the compiler whose schedules are fuzzed: sched (our scheduler; every oracle and injected defects) or halide "
+                  "(Halide 14 through the bridge: random schedules in Halide's whole vocabulary, checked by the compiler, loop-nest "
+                  "and JIT oracles; docs/halide.md)")
+      ->check(CLI::IsMember({"sched", "halide"}))
+      ->capture_default_str();
+  cmd->add_option("--algo", algo_files, "an algorithm file (.algo) to draw schedules for instead of the built-in algorithms (repeatable)")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--time", time_s, "stop starting cases after this long (90, 90s, 10m, 1h)");
   cmd->add_option("--cases", o.cases, "number of case indices (of this shard's seed range 0..N-1)")->check(whole_number(1, 1'000'000'000));
   cmd->add_option("--seed", o.seed, "campaign seed: case i of seed S is always the same program")->capture_default_str()->check(whole_number(0, UINT64_MAX));
@@ -94,8 +170,23 @@ void register_fuzz(CLI::App& app) {
       std::cout << (json ? m.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::summary_markdown(m));
       return set_exit(m.value("findings", nlohmann::json::array()).empty() ? kClean : kFinding);
     }
+    for (const auto& f : algo_files) {  // each file must parse: bad input is known at once
+      std::string why;
+      auto src = SourceFile::load(f, &why);
+      if (!src) {
+        std::cerr << "sched fuzz: --algo: " << why << "\n";
+        return set_exit(kBadInput);
+      }
+      Diagnostics d(src);
+      if (!algo::parse_algorithm(src, d)) {
+        std::cerr << d.render();
+        return set_exit(kBadInput);
+      }
+      o.algorithms.push_back({std::filesystem::path(f).stem().string(), src->text});
+    }
+    if (compiler == "halide") return fuzz_halide(time_s, shard, oracles, json, quiet, print_case, merge, o);
     if (print_case >= 0) {
-      fuzz::Case c = fuzz::make_case(o.seed, static_cast<uint64_t>(print_case));
+      fuzz::Case c = fuzz::make_case(o.seed, static_cast<uint64_t>(print_case), o.algorithms);
       std::string ps;
       for (size_t i = 0; i < c.params.size(); ++i) ps += fmt::format(" -p {}={}", c.param_names[i], c.params[i]);
       std::cout << fmt::format("// seed {}, case {}: {}{}\n", o.seed, c.index, c.kind, c.cls.empty() ? "" : " " + c.cls);

@@ -117,6 +117,10 @@ void register_lower(CLI::App& app) {
         return;
       }
       text = x.text;
+      if (!x.later_rejection.empty()) {
+        std::cerr << fmt::format("rejected: exported, but Halide's complete lowering refuses this schedule: {}\n", x.later_rejection);
+        set_exit(kBadInput);
+      }
       if (!x.later_failure.empty()) {
         std::cerr << fmt::format("compiler: exported, but Halide's complete lowering of the same pipeline fails: {}\n", x.later_failure);
         later_failure = true;

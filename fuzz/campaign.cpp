@@ -7,11 +7,13 @@
 #include <chrono>
 #include <random>
 
+#include "fuzz/algo_schedules.hpp"
 #include "fuzz/gen.hpp"
 #include "fuzz/mutate.hpp"
 #include "fuzz/schedules.hpp"
 #include "interpreter/load.hpp"
 #include "interpreter/printer.hpp"
+#include "scheduler/lower.hpp"
 
 namespace sched::fuzz {
 
@@ -44,11 +46,60 @@ void choose_params(Case& c, std::mt19937_64& rng, int hi) {
 
 }  // namespace
 
-Case make_case(uint64_t seed, uint64_t index) {
+namespace {
+
+// A case of the user's algorithms: a random schedule in our scheduler's vocabulary, lowered
+// (kind legal), or a mutation of one (kind mutation).
+Case user_case(Case c, std::mt19937_64& rng, const Pick& pick, const std::vector<BuiltinAlgorithm>& algorithms) {
+  const BuiltinAlgorithm& b = algorithms[static_cast<size_t>(pick(0, static_cast<int>(algorithms.size())))];
+  auto src = std::make_shared<SourceFile>(b.name + ".algo", b.text);
+  Diagnostics d(src);
+  auto a = algo::parse_algorithm(src, d);
+  c.algorithm = b.name;
+  if (!a) {
+    c.error = d.render();
+    return c;
+  }
+  bool mutation = pick(0, 100) < 40;
+  const auto& pd = program_defects();
+  size_t k = static_cast<size_t>(pick(0, static_cast<int>(pd.size())));
+  for (int attempt = 0; attempt < (mutation ? 20 : 1); ++attempt) {
+    c.schedule = show(random_schedule(pick, *a, Vocabulary::Sched));
+    std::string text, errors;
+    if (!algo::lower_source(src, c.schedule, text, errors)) {
+      c.kind = "refused";
+      c.where = errors.substr(0, 400);
+      return c;
+    }
+    if (!mutation) {
+      c.kind = "legal";
+      c.text = text;
+      choose_params(c, rng, 7);
+      return c;
+    }
+    auto m = mutate(text, pd[k].cls, pick);
+    if (!m) continue;
+    c.kind = "mutation";
+    c.cls = pd[k].cls;
+    c.expect = pd[k].expect;
+    c.text = m->text;
+    c.where = m->where;
+    choose_params(c, rng, 7);
+    return c;
+  }
+  c.kind = "refused";
+  c.where = "no applicable place for " + pd[k].cls + " in 20 schedules";
+  return c;
+}
+
+}  // namespace
+
+Case make_case(uint64_t seed, uint64_t index, const std::vector<BuiltinAlgorithm>& algorithms) {
   Case c;
   c.index = index;
   std::mt19937_64 rng(splitmix(seed * 0x100000001b3ULL ^ splitmix(index)));
   Pick pick = [&](int lo, int hi) { return hi <= lo ? lo : std::uniform_int_distribution<int>(lo, hi - 1)(rng); };
+  if (!algorithms.empty()) return user_case(c, rng, pick, algorithms);
   int roll = pick(0, 100);
   if (roll < 10) {
     c.kind = "random";

@@ -17,12 +17,13 @@
 #include <vector>
 
 #include "fuzz/oracles.hpp"
+#include "fuzz/schedules.hpp"
 
 namespace sched::fuzz {
 
 struct Case {
   uint64_t index = 0;
-  std::string kind;     // legal, schedule-defect, mutation, random
+  std::string kind;     // legal, schedule-defect, mutation, random; refused (a user algorithm's schedule our scheduler does not lower)
   std::string cls;      // defect class ("" for legal and random)
   std::string expect;   // what the defect should trigger
   std::string algorithm, schedule, where;
@@ -33,8 +34,10 @@ struct Case {
   Expect expectation() const { return kind == "legal" ? Expect::Correct : kind == "random" ? Expect::Unknown : Expect::Defect; }
 };
 
-// Case `index` of the campaign `seed`.
-Case make_case(uint64_t seed, uint64_t index);
+// Case `index` of the campaign `seed`. With `algorithms` (the user's `--algo` files), the cases
+// are random schedules of those (algo_schedules.hpp, our scheduler's vocabulary: expected
+// correct; kind "refused" when our scheduler does not lower one) and mutations of them.
+Case make_case(uint64_t seed, uint64_t index, const std::vector<BuiltinAlgorithm>& algorithms = {});
 
 // Shrinks `c` (its parameters, then its commands: deleted, unwrapped, or a loop cut to its first
 // iteration) while `still` holds, for
@@ -51,6 +54,7 @@ struct CampaignOptions {
   int native_every = 8;   // the native oracle compiles a kernel: on every n-th case
   double case_timeout_s = 120;
   double reduce_seconds = 60;
+  std::vector<BuiltinAlgorithm> algorithms;  // `--algo` files (empty: the built-in cases)
   std::string out_dir;    // "" : no files
   bool progress = true;
 };

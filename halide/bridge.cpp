@@ -63,8 +63,10 @@ std::string final_in_child(const algo::Algorithm& a, const std::vector<algo::Dir
     if (!build_pipeline(a, extra, b, d, dx, rejected)) return "";
     try {
       lower_final(b.outputs);
+    } catch (const Halide::CompileError& e) {  // a user error Halide finds late: a rejection
+      return "R" + error_text(e);
     } catch (const Halide::Error& e) {
-      return error_text(e);
+      return "C" + error_text(e);
     }
     return "";
   });
@@ -92,7 +94,11 @@ Exported lower_via_halide(const algo::Algorithm& a, const std::vector<algo::Dire
       out.status = Exported::Status::Ok;
       out.text = out.message;
       out.message.clear();
-      if (o.final_lowering) out.later_failure = final_in_child(a, extra, o);
+      if (o.final_lowering) {
+        std::string f = final_in_child(a, extra, o);
+        if (f.rfind("R", 0) == 0) out.later_rejection = f.substr(1);
+        else out.later_failure = f.rfind("C", 0) == 0 ? f.substr(1) : f;
+      }
       break;
     case 'R': out.status = Exported::Status::Rejected; break;
     case 'B': out.status = Exported::Status::BadInput; break;

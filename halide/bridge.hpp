@@ -40,6 +40,10 @@ struct Exported {
   // Ok: Halide's complete lowering (lower_main_stmt, all passes after ours) failed on the same
   // pipeline: a compiler bug past the exported IR (empty when it succeeded).
   std::string later_failure;
+  // Ok: Halide's complete lowering refused the schedule (a Halide::CompileError found only in a
+  // later pass, e.g. "Can only unroll for loops over a constant extent"): the schedule is not
+  // valid Halide, although its export is shown.
+  std::string later_rejection;
 };
 
 std::string_view status_name(Exported::Status s);

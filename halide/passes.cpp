@@ -34,7 +34,8 @@ bool skippable(const std::string& pass) {
 namespace {
 
 // Wraps each stored value in the annotation call; the stage is read off the innermost
-// enclosing loop named `F.s<k>.`.
+// enclosing loop named `F.s<k>.` (a stage with no loop at all is the next stage of F without
+// iteration variables: Halide emits a func's stages in order).
 class Annotate : public IRMutator {
  public:
   explicit Annotate(const std::map<std::string, std::vector<std::vector<std::string>>>& iters) : iters_(iters) {}
@@ -54,8 +55,13 @@ class Annotate : public IRMutator {
     std::string prefix = op->name + ".s";
     for (auto l = loops_.rbegin(); l != loops_.rend() && stage < 0; ++l)
       if (l->rfind(prefix, 0) == 0) stage = std::atoi(l->c_str() + prefix.size());
+    if (stage < 0) {  // a stage without loops (a 0-dimensional func's pure definition): the stages without iteration, in order
+      int k = loopless_[op->name]++;
+      for (size_t st = 0; st < it->second.size() && stage < 0; ++st)
+        if (it->second[st].empty() && k-- == 0) stage = static_cast<int>(st);
+    }
     if (stage < 0 || stage >= static_cast<int>(it->second.size()))
-      throw InternalError(fmt::format("sched export: no stage loop around the store to {}", op->name));
+      throw InternalError(fmt::format("sched export: no stage loop around the store to {} (in {})", op->name, fmt::join(loops_, ", ")));
     std::vector<Expr> values;
     for (const Expr& v : op->values) {
       std::vector<Expr> args = {v, IntImm::make(Int(32), stage)};
@@ -67,6 +73,7 @@ class Annotate : public IRMutator {
   }
   const std::map<std::string, std::vector<std::vector<std::string>>>& iters_;
   std::vector<std::string> loops_;
+  std::map<std::string, int> loopless_;
 };
 
 }  // namespace

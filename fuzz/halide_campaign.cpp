@@ -1,0 +1,557 @@
+// `sched fuzz --compiler halide` (halide_campaign.hpp).
+#include "fuzz/halide_campaign.hpp"
+
+#include <fmt/format.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <set>
+
+#include "driver/run.hpp"
+#include "fuzz/pool.hpp"
+#include "halide/bridge.hpp"
+#include "halide/cpp.hpp"
+#include "halide/jit.hpp"
+#include "halide/passes.hpp"
+#include "interpreter/files.hpp"
+#include "interpreter/load.hpp"
+#include "scheduler/lower.hpp"
+
+namespace sched::fuzz {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+const std::vector<BuiltinAlgorithm>& halide_algorithms() {
+  static const std::vector<BuiltinAlgorithm> algos = [] {
+    std::vector<BuiltinAlgorithm> v = builtin_algorithms();
+    v.push_back({"blur5x5", R"(param W, H;
+assume W >= 1 && H >= 1;
+func Inp(x, y) : i32 = 2 * x + 5 * y;
+func LocalSum(x, y) : i32 = 0;
+LocalSum(x, y) = LocalSum(x, y) + Inp(x + rx, y + ry) for rx = -2 to 3, ry = -2 to 3;
+func Blurry(x, y) : i32 = LocalSum(x, y) / 25;
+output Blurry : [W, H];
+)"});
+    return v;
+  }();
+  return algos;
+}
+
+namespace {
+
+uint64_t splitmix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::optional<algo::Algorithm> parse(const std::string& name, const std::string& source, std::string& error) {
+  auto src = std::make_shared<SourceFile>(name + ".algo", source);
+  Diagnostics d(src);
+  auto a = algo::parse_algorithm(src, d);
+  if (!a) error = d.render();
+  return a;
+}
+
+// The specification program of `a` (our scheduler, no schedule): parameters are checked against it.
+std::optional<Loaded> spec_program(algo::Algorithm a) {
+  a.schedule.clear();
+  std::string text;
+  Diagnostics d, dx;
+  if (!algo::lower(a, {}, text, d, dx)) return std::nullopt;
+  Loaded l = load_text(text, "specification");
+  if (l.stage != LoadStage::Ok) return std::nullopt;
+  return l;
+}
+
+}  // namespace
+
+HalideCase make_halide_case(const HalideCampaignOptions& o, uint64_t index) {
+  const auto& algos = o.algorithms.empty() ? halide_algorithms() : o.algorithms;
+  HalideCase c;
+  c.index = index;
+  std::mt19937_64 rng(splitmix(o.seed * 0x100000001b3ULL ^ splitmix(index ^ 0x4a1de)));
+  Pick pick = [&](int lo, int hi) { return hi <= lo ? lo : std::uniform_int_distribution<int>(lo, hi - 1)(rng); };
+  const BuiltinAlgorithm& b = algos[static_cast<size_t>(pick(0, static_cast<int>(algos.size())))];
+  c.algorithm = b.name;
+  c.source = b.text;
+  auto a = parse(b.name, b.text, c.error);
+  if (!a) return c;
+  c.schedule = random_schedule(pick, *a, Vocabulary::Halide);
+  c.param_names = a->params;
+  static const int sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33};
+  auto spec = spec_program(*a);
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    c.params.clear();
+    for (size_t i = 0; i < a->params.size(); ++i) c.params.push_back(sizes[pick(0, static_cast<int>(std::size(sizes)))]);
+    if (!spec || driver::make_instance(*spec->program, c.params).prepared.ok()) break;
+  }
+  return c;
+}
+
+std::string compiler_signature(const std::string& message) {
+  auto strip = [](std::string s, size_t n) {
+    s = s.substr(0, s.find('\n'));
+    std::string out;
+    for (char ch : s)
+      if (!std::isdigit(static_cast<unsigned char>(ch))) out += ch;
+    return out.substr(0, n);
+  };
+  size_t at = message.find("Internal Error at ");
+  if (at == std::string::npos) at = message.find("Error at ");
+  if (at != std::string::npos) {
+    size_t s = message.find(" at ", at) + 4, e = message.find(' ', s);
+    std::string loc = message.substr(s, e == std::string::npos ? std::string::npos : e - s);
+    loc = loc.substr(loc.rfind('/') == std::string::npos ? 0 : loc.rfind('/') + 1);
+    size_t cf = message.find("Condition failed: ", s);
+    if (cf != std::string::npos) {
+      size_t b = cf + 18, c = message.find(": ", b);
+      return loc + ": Condition failed: " + message.substr(b, c == std::string::npos ? std::string::npos : c - b).substr(0, 120);
+    }
+    size_t u = message.find(": ", e == std::string::npos ? s : e);
+    return loc + ": " + strip(u == std::string::npos ? "" : message.substr(u + 2), 100);
+  }
+  if (auto sig = message.find("died of signal"); sig != std::string::npos) return message.substr(sig, message.find(')', sig) - sig + 1);
+  if (message.find("killed") != std::string::npos) return "hang: still running at the time limit";
+  if (message.find("which no loop or let defines") != std::string::npos) return "the IR uses a variable nothing defines";
+  return strip(message, 100);
+}
+
+namespace {
+
+json finding(const std::string& oracle, const std::string& stage, const std::string& message, bool wrong_output, const std::string& detail) {
+  return {{"oracle", oracle}, {"stage", stage}, {"pass", ""}, {"message", message}, {"wrong_output", wrong_output}, {"detail", detail.substr(0, 2000)}};
+}
+
+std::string signature_of(const json& f) {
+  std::string s = f.value("oracle", "") + " | " + f.value("stage", "");
+  if (!f.value("pass", "").empty()) s += " | pass " + f.value("pass", "");
+  if (!f.value("message", "").empty()) s += " | " + f.value("message", "");
+  return s;
+}
+
+struct Checked {
+  json result;
+  std::string export_text;
+};
+
+// The loop nest of `text` at `params`: the outcome of the fast engine with outputs compared.
+Outcome run_loop_nest(const std::string& text, const std::vector<int64_t>& params, bool& ran) {
+  ran = false;
+  Loaded l = load_text(text, "loop_nest.sched");
+  if (l.stage != LoadStage::Ok) return Outcome::make(OutcomeKind::Error, {}, "the export does not load: " + l.diagnostics.substr(0, 400));
+  driver::Instance inst = driver::make_instance(*l.program, params);
+  if (!inst.prepared.ok()) return inst.prepared;
+  driver::RunOptions ro;
+  ro.threads = 1;
+  ran = true;
+  return driver::run(driver::Engine::Fast, inst, ro).outcome;
+}
+
+Checked check(const HalideCase& c, const HalideCampaignOptions& o, const std::set<std::string>& skip) {
+  Checked out;
+  json& r = out.result;
+  r = {{"findings", json::array()}, {"refused", false}, {"seconds", {{"compiler", 0.0}, {"loop_nest", 0.0}, {"jit", 0.0}}}};
+  std::string error;
+  auto a = parse(c.algorithm, c.source, error);
+  auto ssrc = std::make_shared<SourceFile>("--schedule", show(c.schedule));
+  Diagnostics dx(ssrc);
+  std::vector<algo::Directive> extra;
+  if (!a || !algo::parse_schedule(ssrc, dx, extra)) {
+    r["status"] = "bad-input";
+    r["findings"].push_back(finding("harness", "case", "the generated case does not parse", false, error + dx.render()));
+    return out;
+  }
+  auto t0 = Clock::now();
+  auto lap = [&](const char* k, Clock::time_point since) { r["seconds"][k] = std::chrono::duration<double>(Clock::now() - since).count(); };
+  halide::Options ho;
+  ho.timeout_ms = o.compiler_timeout_ms;
+  ho.skip = skip;
+  halide::Exported x = halide::lower_via_halide(*a, extra, ho);
+  lap("compiler", t0);
+  r["status"] = halide::status_name(x.status) == "ok" ? "exported" : std::string(halide::status_name(x.status));
+  using S = halide::Exported::Status;
+  if (x.status == S::Ok && !x.later_rejection.empty()) {  // refused by a later pass: not valid Halide
+    r["status"] = "rejected";
+    r["message"] = x.later_rejection.substr(0, 400);
+    return out;
+  }
+  if (x.status == S::Rejected) {
+    r["message"] = x.message.substr(0, 400);
+    return out;
+  }
+  if (x.status == S::BadInput) {
+    r["findings"].push_back(finding("harness", "bridge", "the bridge cannot build the generated case", false, x.message));
+    return out;
+  }
+  bool compiler_failed = false;
+  if (x.status == S::Compiler) {
+    r["findings"].push_back(finding("compiler", x.stage, compiler_signature(x.message), false, x.message));
+    compiler_failed = true;
+  }
+  if (x.status == S::Ok && !x.later_failure.empty()) {
+    r["findings"].push_back(finding("compiler", "complete lowering", compiler_signature(x.later_failure), false, x.later_failure));
+    compiler_failed = true;
+  }
+  if (x.status == S::Unsupported) r["message"] = x.message.substr(0, 400);
+  // the JIT compiles with every pass: when the complete lowering failed, it fails the same way
+  halide::JitRun j;
+  bool jit_ran = false;
+  if (!compiler_failed && skip.empty()) {
+    auto t1 = Clock::now();
+    j = halide::jit_check(*a, extra, c.params, 1, true, o.compiler_timeout_ms);
+    lap("jit", t1);
+    jit_ran = true;
+    r["jit"] = halide::status_name(j.status);
+  }
+  bool refused = jit_ran && j.status == halide::JitRun::Status::Refused;
+  r["refused"] = refused;
+  if (x.status == S::Ok) {
+    out.export_text = x.text;
+    auto t2 = Clock::now();
+    bool ran = false;
+    Outcome n = run_loop_nest(x.text, c.params, ran);
+    lap("loop_nest", t2);
+    r["loop_nest"] = ran ? std::string(outcome_name(n.kind)) : "not run";
+    if (ran && !n.ok() && !refused) {
+      std::string detail = n.message;
+      for (const auto& d : n.details) detail += "\n  " + d;
+      std::string confirm = !jit_ran ? "" : j.status == halide::JitRun::Status::Ok ? "jit ok" : fmt::format("jit {}", halide::status_name(j.status));
+      // a wrong output: the loop nest's values are wrong (or undefined) and the compiled code's are wrong too; a
+      // loop nest that reads outside its buffers or cells never written while the compiled code's outputs are right
+      // is a finding (memory Halide's code touches and should not), not a wrong output
+      bool wrong = (n.kind == OutcomeKind::Mismatch || n.kind == OutcomeKind::Error) && jit_ran && j.status != halide::JitRun::Status::Ok;
+      r["findings"].push_back(finding("loop nest", std::string(outcome_name(n.kind)), confirm, wrong, detail));
+      return out;  // the JIT's verdict is part of this finding
+    }
+  }
+  if (jit_ran && j.status != halide::JitRun::Status::Ok && !refused && j.status != halide::JitRun::Status::BadInput) {
+    std::string detail = j.message;
+    for (const auto& d : j.outcome.details) detail += "\n  " + d;
+    std::string loop = x.status == S::Ok ? "loop nest ok" : "no loop nest";
+    bool wrong = j.status == halide::JitRun::Status::Mismatch;
+    r["findings"].push_back(finding("jit", std::string(halide::status_name(j.status)),
+                                    wrong ? loop : compiler_signature(j.message) + " (" + loop + ")", wrong, detail));
+  }
+  return out;
+}
+
+// The pass whose skipping makes a loop-nest finding go away ("" if none does).
+std::string implicated_pass(const HalideCase& c, const HalideCampaignOptions& o, const json& f) {
+  for (const auto& p : halide::pass_names()) {
+    if (!halide::skippable(p)) continue;
+    Checked k = check(c, o, {p});
+    if (k.result.value("status", "") != "exported") continue;
+    bool same = false;
+    for (const auto& g : k.result["findings"])
+      if (g.value("oracle", "") == "loop nest" && g.value("stage", "") == f.value("stage", "")) same = true;
+    if (!same) return p;
+  }
+  return "";
+}
+
+// Reduces `c` while a finding with the signature of `f` (its pass aside) stays.
+HalideCase reduce_case(const HalideCase& c0, const HalideCampaignOptions& o, const json& f) {
+  auto t0 = Clock::now();
+  auto left = [&] { return std::chrono::duration<double>(Clock::now() - t0).count() < o.reduce_seconds; };
+  std::string want = signature_of(f);
+  auto still = [&](const HalideCase& t) {
+    Checked k = check(t, o, {});
+    for (const auto& g : k.result["findings"])
+      if (signature_of(g) == want) return true;
+    return false;
+  };
+  HalideCase best = c0;
+  for (bool progress = true; progress && left();) {
+    progress = false;
+    for (const auto& s : smaller_schedules(best.schedule)) {
+      if (!left()) break;
+      HalideCase t = best;
+      t.schedule = s;
+      if (still(t)) {
+        best = t;
+        progress = true;
+        break;
+      }
+    }
+  }
+  if (f.value("oracle", "") != "compiler")  // Halide compiles for all parameters: they matter only when it runs
+    for (bool again = true; again && left();) {
+      again = false;
+      for (size_t i = 0; i < best.params.size() && left(); ++i)
+        for (int64_t v : {int64_t{1}, best.params[i] / 2, best.params[i] - 1}) {
+          if (v < 1 || v >= best.params[i]) continue;
+          HalideCase t = best;
+          t.params[i] = v;
+          if (still(t)) {
+            best = t;
+            again = true;
+            break;
+          }
+        }
+    }
+  return best;
+}
+
+json case_json(const HalideCase& c) {
+  return {{"index", c.index}, {"algorithm", c.algorithm}, {"schedule", show(c.schedule)}, {"param_names", c.param_names}, {"params", c.params}};
+}
+
+std::string params_text(const HalideCase& c, const char* sep) {
+  std::string s;
+  for (size_t i = 0; i < c.params.size(); ++i) s += fmt::format("{}{}={}", sep, c.param_names[i], c.params[i]);
+  return s;
+}
+
+// The reproducer files of a finding's case.
+json reproducer(const HalideCase& c, const json& f, const HalideCampaignOptions& o, const std::string& export_text) {
+  json files = json::object();
+  std::string algo_text = fmt::format("// sched fuzz --compiler halide: seed {}, case {}, algorithm {}\n// finding: {}\n", o.seed, c.index,
+                                      c.algorithm, f.value("signature", ""));
+  algo_text += fmt::format("// replay: sched lower case.algo --via halide --jit{} -o loop_nest.sched && sched run loop_nest.sched{}\n",
+                           params_text(c, " -p "), params_text(c, " -p "));
+  algo_text += c.source + "\n// the schedule under test (reduced)\n";
+  for (const auto& s : c.schedule) algo_text += "schedule " + s.text() + ";\n";
+  files["case.algo"] = algo_text;
+  std::string error;
+  auto a = parse(c.algorithm, c.source, error);
+  auto ssrc = std::make_shared<SourceFile>("--schedule", show(c.schedule));
+  Diagnostics dx(ssrc);
+  std::vector<algo::Directive> extra;
+  if (a && algo::parse_schedule(ssrc, dx, extra)) {
+    try {
+      files["repro.cpp"] = halide::halide_program(*a, extra, c.params,
+                                                  fmt::format("sched fuzz --compiler halide, seed {}, case {}: {}", o.seed, c.index, f.value("signature", "")));
+    } catch (const std::exception& e) {
+      files["repro.cpp"] = std::string("// no C++ reproducer: ") + e.what() + "\n";
+    }
+  }
+  if (!export_text.empty()) files["loop_nest.sched"] = export_text;
+  return files;
+}
+
+// The child: one case, its oracles, and for a finding of a signature not seen yet, the reduced
+// case and its reproducer files.
+json run_one(const HalideCase& c, const HalideCampaignOptions& o, const std::set<std::string>& seen) {
+  if (!c.error.empty()) return {{"status", "bad-input"}, {"findings", json::array({finding("harness", "case", "the algorithm does not parse", false, c.error)})}};
+  Checked k = check(c, o, {});
+  json r = k.result;
+  for (auto& f : r["findings"]) f["signature"] = signature_of(f);
+  if (r["findings"].empty()) return r;
+  json& f = r["findings"][0];
+  if (seen.count(f.value("signature", ""))) return r;  // known: counted, not reduced again
+  HalideCase red = o.reduce_seconds > 0 ? reduce_case(c, o, f) : c;
+  Checked rk = check(red, o, {});
+  json rf = f;
+  for (const auto& g : rk.result["findings"])
+    if (signature_of(g) == f.value("signature", "")) rf = g;
+  if (rf.value("oracle", "") == "loop nest") rf["pass"] = implicated_pass(red, o, rf);
+  rf["signature"] = signature_of(rf);
+  rf["base_signature"] = f.value("signature", "");
+  r["reduced"] = case_json(red);
+  r["reduced_finding"] = rf;
+  r["files"] = reproducer(red, rf, o, rk.export_text.empty() ? k.export_text : rk.export_text);
+  return r;
+}
+
+void save(json& s, const std::string& dir, const std::string& name, const std::string& text) {
+  if (dir.empty()) return;
+  std::string why;
+  if (!write_file_atomically((std::filesystem::path(dir) / name).string(), text, why)) s["write_errors"].push_back(why);
+}
+
+}  // namespace
+
+nlohmann::json check_halide_case(const HalideCase& c, const HalideCampaignOptions& o, bool find_pass) {
+  json r = check(c, o, {}).result;
+  for (auto& f : r["findings"]) {
+    if (find_pass && f.value("oracle", "") == "loop nest") f["pass"] = implicated_pass(c, o, f);
+    f["signature"] = signature_of(f);
+  }
+  return r;
+}
+
+json run_halide_campaign(const HalideCampaignOptions& o) {
+  auto t0 = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+  json s = {{"compiler", "halide"}, {"seed", o.seed}, {"shard", fmt::format("{}/{}", o.shard, o.shards)}, {"cases", 0},
+            {"statuses", json::object()}, {"oracles", json::object()}, {"algorithms", json::object()}, {"refused", 0},
+            {"signatures", json::array()}, {"findings", 0}, {"timeouts", 0}, {"write_errors", json::array()}};
+  for (const char* k : {"compiler", "loop_nest", "jit"}) s["oracles"][k] = {{"runs", 0}, {"seconds", 0.0}, {"flagged", 0}};
+  if (!o.out_dir.empty()) {
+    std::string why;
+    if (!make_output_dir(o.out_dir, why)) s["write_errors"].push_back(why);
+  }
+  std::set<std::string> seen;                 // base signatures (before the pass is known) of reduced findings
+  std::map<std::string, size_t> by_signature;  // final signature -> index in s["signatures"]
+  std::map<std::string, std::string> final_of;  // base signature -> final signature
+  uint64_t next = static_cast<uint64_t>(o.shard), done = 0;
+  double last_progress = -1;
+  auto progress = [&](bool final) {
+    if (!o.progress) return;
+    double t = elapsed();
+    if (!final && t - last_progress < (isatty(2) ? 0.5 : 10.0)) return;
+    last_progress = t;
+    std::fprintf(stderr, "%s[fuzz halide] %llu cases, %.2f cases/s, %d finding(s), %zu signature(s), exported %d, rejected %d%s",
+                 isatty(2) ? "\r\033[K" : "", static_cast<unsigned long long>(done), t > 0 ? static_cast<double>(done) / t : 0.0,
+                 s["findings"].get<int>(), s["signatures"].size(), s["statuses"].value("exported", 0), s["statuses"].value("rejected", 0),
+                 isatty(2) && !final ? "" : "\n");
+    std::fflush(stderr);
+  };
+  auto more = [&](uint64_t& idx) {
+    if ((o.cases != 0 && next >= o.cases) || (o.seconds > 0 && elapsed() >= o.seconds)) return false;
+    idx = next;
+    next += static_cast<uint64_t>(std::max(1, o.shards));
+    return true;
+  };
+  auto work = [&](uint64_t idx, const Emit& emit) {
+    // Halide's warnings ("Update definition 0 of function C has not been scheduled") are noise here
+    if (int null = open("/dev/null", O_WRONLY | O_CLOEXEC); null >= 0) {
+      dup2(null, 2);
+      close(null);
+    }
+    HalideCase c = make_halide_case(o, idx);
+    emit(case_json(c));
+    emit(run_one(c, o, seen));
+  };
+  auto finished = [&](TaskEnd& e) {
+    json c = !e.lines.empty() && !e.lines[0].is_discarded() ? e.lines[0] : json{{"index", e.index}};
+    json r;
+    if (e.lines.size() >= 2 && !e.lines[1].is_discarded()) {
+      r = e.lines[1];
+    } else if (e.timed_out) {
+      s["timeouts"] = s["timeouts"].get<int>() + 1;
+      return;
+    } else {
+      std::string why = e.died.empty() ? "the case's process exited without a result" : e.died;
+      r = {{"status", "crash"}, {"findings", json::array({finding("harness", "crash", why, false, why)})}};
+      r["findings"][0]["signature"] = signature_of(r["findings"][0]);
+    }
+    ++done;
+    s["cases"] = done;
+    std::string st = r.value("status", "?");
+    s["statuses"][st] = s["statuses"].value(st, 0) + 1;
+    json& al = s["algorithms"][c.value("algorithm", "?")];
+    if (!al.is_object()) al = json::object();
+    al["cases"] = al.value("cases", 0) + 1;
+    if (st == "exported") al["exported"] = al.value("exported", 0) + 1;
+    if (r.value("refused", false)) s["refused"] = s["refused"].get<int>() + 1;
+    const json& secs = r.contains("seconds") ? r["seconds"] : json::object();
+    for (const auto& [k, v] : secs.items()) {
+      if (v.get<double>() <= 0) continue;
+      json& orc = s["oracles"][k];
+      if (!orc.is_object()) orc = json::object();
+      orc["runs"] = orc.value("runs", 0) + 1;
+      orc["seconds"] = orc.value("seconds", 0.0) + v.get<double>();
+    }
+    const json& fs = r.contains("findings") ? r["findings"] : json::array();
+    for (const auto& f : fs) {
+      std::string o_name = f.value("oracle", "");
+      std::string key = o_name == "loop nest" ? "loop_nest" : o_name;
+      if (s["oracles"].contains(key)) s["oracles"][key]["flagged"] = s["oracles"][key].value("flagged", 0) + 1;
+    }
+    if (fs.empty()) return;
+    s["findings"] = s["findings"].get<int>() + 1;
+    std::string base = fs[0].value("signature", "");
+    if (r.contains("reduced_finding")) {
+      seen.insert(base);
+      final_of[base] = r["reduced_finding"].value("signature", base);
+    }
+    std::string sig = final_of.count(base) ? final_of[base] : base;
+    if (!by_signature.count(sig)) {
+      const json& f = r.contains("reduced_finding") ? r["reduced_finding"] : fs[0];
+      std::string dir = fmt::format("{:02}-{}", by_signature.size() + 1, f.value("oracle", "") == "loop nest" ? "loop-nest" : f.value("oracle", ""));
+      json entry = {{"signature", sig}, {"oracle", f.value("oracle", "")}, {"stage", f.value("stage", "")}, {"pass", f.value("pass", "")},
+                    {"message", f.value("message", "")}, {"wrong_output", f.value("wrong_output", false)}, {"detail", f.value("detail", "")},
+                    {"count", 0}, {"cases", json::array()}, {"first_case", c.value("index", 0)}, {"first_seconds", elapsed()},
+                    {"algorithm", c.value("algorithm", "")}, {"schedule", c.value("schedule", "")}, {"params", c.value("params", json::array())},
+                    {"dir", o.out_dir.empty() ? "" : dir}};
+      if (r.contains("reduced")) entry["reduced"] = r["reduced"];
+      by_signature[sig] = s["signatures"].size();
+      s["signatures"].push_back(entry);
+      if (r.contains("files") && !o.out_dir.empty()) {
+        std::string why;
+        if (!make_output_dir((std::filesystem::path(o.out_dir) / dir).string(), why)) s["write_errors"].push_back(why);
+      }
+      if (r.contains("files"))
+        for (const auto& [name, text] : r["files"].items()) save(s, o.out_dir, dir + "/" + name, text.get<std::string>());
+    }
+    json& entry = s["signatures"][by_signature[sig]];
+    entry["count"] = entry["count"].get<int>() + 1;
+    if (entry["cases"].size() < 20) entry["cases"].push_back(c.value("index", 0));
+  };
+  long abandoned = run_pool({o.jobs, o.case_timeout_s}, more, work, [&](TaskEnd& e) {
+    finished(e);
+  }, [&] { progress(false); });
+  progress(true);
+  if (abandoned >= 0) s["interrupted"] = {{"cases_abandoned", abandoned}};
+  double t = elapsed();
+  s["seconds"] = t;
+  s["cases_per_second"] = t > 0 ? static_cast<double>(done) / t : 0.0;
+  s["jobs"] = o.jobs;
+  s["wrong_output_signatures"] = 0;
+  double first = -1;
+  for (const auto& e : s["signatures"]) {
+    if (e.value("wrong_output", false)) s["wrong_output_signatures"] = s["wrong_output_signatures"].get<int>() + 1;
+    if (first < 0 || e.value("first_seconds", 0.0) < first) first = e.value("first_seconds", 0.0);
+  }
+  s["time_to_first_finding"] = first;
+  if (!o.out_dir.empty()) {
+    save(s, o.out_dir, "summary.md", halide_summary_markdown(s));
+    save(s, o.out_dir, "summary.json", s.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+  }
+  return s;
+}
+
+std::string halide_summary_markdown(const json& s) {
+  auto num = [&](const char* k) { return s.value(k, 0); };
+  static const json empty = json::object();
+  // a reference that outlives a range-for (json::value returns a copy, items() refers to it)
+  auto table = [&](const char* k) -> const json& { return s.contains(k) && s[k].is_object() ? s[k] : empty; };
+  std::string md = fmt::format("# sched fuzz --compiler halide: seed {}, shard {}\n\n", s.value("seed", uint64_t{0}), s.value("shard", ""));
+  md += fmt::format("{} cases in {:.1f} s ({:.2f} cases/s, {} job(s)); {} finding(s) of {} distinct signature(s), {} of them wrong outputs.",
+                    num("cases"), s.value("seconds", 0.0), s.value("cases_per_second", 0.0), num("jobs"), num("findings"),
+                    s.value("signatures", json::array()).size(), num("wrong_output_signatures"));
+  if (s.value("time_to_first_finding", -1.0) >= 0) md += fmt::format(" First finding after {:.1f} s.", s.value("time_to_first_finding", 0.0));
+  md += "\n\n";
+  if (s.contains("interrupted")) md += "Interrupted (SIGINT or SIGTERM): the running cases were abandoned and are not counted.\n\n";
+  md += "| Halide's verdict on the schedule | cases |\n|---|---|\n";
+  for (const auto& [k, v] : table("statuses").items()) md += fmt::format("| {} | {} |\n", k, v.get<int>());
+  md += fmt::format("\n{} case(s) where Halide's runtime refused the buffers at the drawn parameters (the schedule's precondition), "
+                    "{} killed at the case time limit.\n\n",
+                    num("refused"), num("timeouts"));
+  md += "| oracle | runs | seconds | flagged |\n|---|---|---|---|\n";
+  for (const auto& [k, v] : table("oracles").items())
+    md += fmt::format("| {} | {} | {:.1f} | {} |\n", k, v.value("runs", 0), v.value("seconds", 0.0), v.value("flagged", 0));
+  md += "\n| algorithm | cases | exported |\n|---|---|---|\n";
+  for (const auto& [k, v] : table("algorithms").items()) md += fmt::format("| {} | {} | {} |\n", k, v.value("cases", 0), v.value("exported", 0));
+  const json& sigs = s.value("signatures", json::array());
+  if (!sigs.empty()) {
+    md += "\n## Findings by signature\n\n| # | signature | wrong output | cases | first (case, s) | reduced schedule | reproducer |\n|---|---|---|---|---|---|---|\n";
+    int n = 0;
+    for (const auto& e : sigs) {
+      std::string sched = e.contains("reduced") ? e["reduced"].value("schedule", "") : e.value("schedule", "");
+      std::string params;
+      if (e.contains("reduced"))
+        for (size_t i = 0; i < e["reduced"]["params"].size(); ++i)
+          params += fmt::format(" {}={}", e["reduced"]["param_names"][i].get<std::string>(), e["reduced"]["params"][i].get<int64_t>());
+      std::string sig = e.value("signature", "");
+      std::replace(sig.begin(), sig.end(), '|', '/');
+      std::replace(sched.begin(), sched.end(), '|', '/');
+      md += fmt::format("| {} | {} | {} | {} | {}, {:.0f} | `{}`{} | {} |\n", ++n, sig, e.value("wrong_output", false) ? "yes" : "no", e.value("count", 0),
+                        e.value("first_case", 0), e.value("first_seconds", 0.0), sched.empty() ? "(none)" : sched,
+                        params.empty() ? "" : fmt::format(" at{}", params), e.value("dir", "").empty() ? "-" : fmt::format("`{}/`", e.value("dir", "")));
+    }
+  }
+  return md;
+}
+
+}  // namespace sched::fuzz
