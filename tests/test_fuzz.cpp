@@ -239,3 +239,42 @@ TEST(Fuzz, ShortCampaignAgreesAndSummarises) {
   EXPECT_EQ(m["cases"].get<int>(), 12);
   EXPECT_EQ(m["kinds"].dump(), s["kinds"].dump());
 }
+
+// `sched fuzz --algo FILE` (our scheduler): random schedules of a user's algorithm in our
+// scheduler's vocabulary are expected correct, so every legal case must pass every engine oracle;
+// mutations of them are cases with a defect; a schedule our scheduler does not lower is `refused`.
+TEST(Fuzz, UserAlgorithmCasesAreLegalOrMutated) {
+  std::vector<BuiltinAlgorithm> user = {{"blur5", R"(param W, H;
+assume W >= 1 && H >= 1;
+input In(x, y) : i32[W + 4, H + 4];
+func LocalSum(x, y) : i32 = 0;
+LocalSum(x, y) = LocalSum(x, y) + In(x + rx, y + ry) for rx = 0 to 5, ry = 0 to 5;
+func Blurry(x, y) : i32 = LocalSum(x, y) / 25;
+output Blurry : [W, H];
+)"}};
+  OracleSet set;
+  set.enabled = {"model", "reference", "fast"};
+  std::map<std::string, int> kinds;
+  int scheduled = 0;
+  for (uint64_t i = 0; i < 40; ++i) {
+    Case c = make_case(5, i, user);
+    Case again = make_case(5, i, user);
+    ASSERT_EQ(c.text, again.text);
+    ASSERT_EQ(c.schedule, again.schedule);
+    ++kinds[c.kind];
+    EXPECT_EQ(c.algorithm, "blur5");
+    EXPECT_EQ(c.error, "") << c.schedule;
+    if (c.kind == "refused") continue;
+    scheduled += !c.schedule.empty();
+    CaseResult r = run_oracles(c.text, c.params, set, false);
+    Judgement j = judge(r, c.expectation());
+    if (c.kind == "legal") {
+      EXPECT_TRUE(j.disagreements.empty()) << c.schedule << "\n" << ::testing::PrintToString(j.disagreements);
+    }
+  }
+  std::cout << "user algorithm cases: legal " << kinds["legal"] << ", mutation " << kinds["mutation"] << ", refused " << kinds["refused"]
+            << "; with a schedule: " << scheduled << "\n";
+  EXPECT_GT(kinds["legal"], 10);
+  EXPECT_GT(kinds["mutation"], 5);
+  EXPECT_GT(scheduled, 10);
+}

@@ -3,7 +3,15 @@
 // failure is flagged by the oracle that sees it. Skipped, with a message, without Halide 14.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
 #include <string>
 
 #include "tests/test_util.hpp"
@@ -11,7 +19,9 @@
 #ifdef SCHED_HAVE_HALIDE
 #include "driver/run.hpp"
 #include "halide/bridge.hpp"
+#include "halide/cpp.hpp"
 #include "halide/jit.hpp"
+#include "fuzz/halide_campaign.hpp"
 #include "interpreter/load.hpp"
 #include "verifier/verify.hpp"
 
@@ -192,6 +202,124 @@ TEST(HalideBridge, BadScheduleIsBadInputAndHalidesRefusalIsRejected) {
   halide::Exported parse = export_algo("sgemm", "C.split(");
   EXPECT_EQ(parse.status, halide::Exported::Status::BadInput);
   EXPECT_NE(parse.message.find("--schedule:1:"), std::string::npos) << parse.message;
+}
+
+// --- sched fuzz --compiler halide (fuzz/halide_campaign.hpp) ---
+
+fuzz::HalideCase halide_case(const std::string& algo, const std::string& schedule, std::vector<int64_t> params) {
+  fuzz::HalideCase c;
+  c.algorithm = algo;
+  c.source = slurp(algo_path(algo));
+  auto src = std::make_shared<SourceFile>("s", schedule);
+  Diagnostics d(src);
+  std::vector<algo::Directive> dirs;
+  EXPECT_TRUE(algo::parse_schedule(src, d, dirs)) << d.render();
+  for (const auto& x : dirs) {
+    fuzz::Step st{x.stage ? fmt::format("{}.update({})", x.func, x.stage - 1) : x.func, x.name, x.vars};
+    for (auto k : x.ints) st.args.push_back(std::to_string(k));
+    if (!x.tail.empty()) st.args.push_back(x.tail);
+    c.schedule.push_back(st);
+  }
+  c.params = params;
+  return c;
+}
+
+TEST(HalideFuzz, CasesAreReproducibleAndDrawHalidesVocabulary) {
+  fuzz::HalideCampaignOptions o;
+  o.seed = 3;
+  std::set<std::string> names, tails;
+  std::map<std::string, int> algos;
+  for (uint64_t i = 0; i < 300; ++i) {
+    fuzz::HalideCase a = fuzz::make_halide_case(o, i), b = fuzz::make_halide_case(o, i);
+    ASSERT_EQ(fuzz::show(a.schedule), fuzz::show(b.schedule));
+    ASSERT_EQ(a.params, b.params);
+    ++algos[a.algorithm];
+    for (const auto& st : a.schedule) {
+      names.insert(st.name);
+      if (!st.args.empty() && std::isupper(static_cast<unsigned char>(st.args.back()[0]))) tails.insert(st.args.back());
+    }
+  }
+  for (const char* n : {"split", "tile", "reorder", "fuse", "vectorize", "unroll", "parallel", "compute_root", "compute_at", "store_at",
+                        "store_root", "fold_storage", "compute_inline"})
+    EXPECT_TRUE(names.count(n)) << n;
+  for (const char* t : {"GuardWithIf", "ShiftInwards", "RoundUp", "Predicate", "PredicateLoads", "PredicateStores", "Auto"}) EXPECT_TRUE(tails.count(t)) << t;
+  EXPECT_EQ(algos.size(), fuzz::halide_algorithms().size());
+  EXPECT_GT(algos["blur5x5"], 300 / 4);  // a third of the cases, and its share of the rest
+}
+
+TEST(HalideFuzz, CompilerSignaturesKeepWhereAndDropWhatChanges) {
+  EXPECT_EQ(fuzz::compiler_signature("Internal Error at /build/halide-14.0.0/src/PartitionLoops.cpp:277 triggered by user code at : "
+                                     "Condition failed: s.condition.type().is_scalar(): (ramp(x, 1, 2) <= 7)"),
+            "PartitionLoops.cpp:277: Condition failed: s.condition.type().is_scalar()");
+  EXPECT_EQ(fuzz::compiler_signature("Internal Error at /b/src/Scope.h:134 triggered by user code at : Name not in Scope: Relu.s0.x.xo12\n"),
+            "Scope.h:134: Name not in Scope");
+  EXPECT_EQ(fuzz::compiler_signature("the JIT-compiled pipeline died of signal 11 (Segmentation fault)"), "died of signal 11 (Segmentation fault)");
+  EXPECT_EQ(fuzz::compiler_signature("still running after 60000 ms: killed"), "hang: still running at the time limit");
+}
+
+// The oracles on known cases: Halide 14's #7909 (a wrong output on the loop nest, confirmed by the
+// JIT), a PredicateStores bug the campaign found (rownorm: the JIT's output is wrong, the loop
+// nest is right), #7851 (complete lowering fails), and a correct schedule (no finding).
+TEST(HalideFuzz, OraclesNameTheFinding) {
+  fuzz::HalideCampaignOptions o;
+  auto first = [](const nlohmann::json& r) { return r["findings"].empty() ? nlohmann::json::object() : r["findings"][0]; };
+  nlohmann::json r7909 = fuzz::check_halide_case(halide_case("issue_7909", "", {32, 32}), o, false);
+  EXPECT_EQ(first(r7909).value("signature", ""), "loop nest | mismatch | jit mismatch") << r7909.dump(2);
+  EXPECT_TRUE(first(r7909).value("wrong_output", false));
+
+  nlohmann::json rn = fuzz::check_halide_case(halide_case("rownorm", "S.unroll(y, 2, PredicateStores)", {1, 1}), o, false);
+  EXPECT_EQ(first(rn).value("signature", ""), "jit | mismatch | loop nest ok") << rn.dump(2);
+  EXPECT_TRUE(first(rn).value("wrong_output", false));
+
+  nlohmann::json r7851 = fuzz::check_halide_case(halide_case("issue_7851", "", {32, 32}), o, false);
+  EXPECT_EQ(first(r7851).value("signature", ""), "compiler | complete lowering | PartitionLoops.cpp:277: Condition failed: s.condition.type().is_scalar()")
+      << r7851.dump(2);
+
+  nlohmann::json ok = fuzz::check_halide_case(halide_case("blur", "", {13, 9}), o, false);
+  EXPECT_TRUE(ok["findings"].empty()) << ok.dump(2);
+  EXPECT_EQ(ok.value("status", ""), "exported");
+  EXPECT_EQ(ok.value("jit", ""), "ok");
+}
+
+// A short campaign end to end on one user algorithm: every case accounted for, and every
+// signature's reproducer written; the stand-alone C++ program of a known finding compiles against
+// Halide 14 and shows the wrong output by itself.
+TEST(HalideFuzz, ShortCampaignAccountsAndWritesReproducers) {
+  fuzz::HalideCampaignOptions o;
+  o.seed = 7;
+  o.cases = 16;
+  o.jobs = 2;
+  o.progress = false;
+  o.reduce_seconds = 20;
+  o.algorithms = {{"rownorm", slurp(algo_path("rownorm"))}};
+  o.out_dir = (std::filesystem::temp_directory_path() / fmt::format("sched-halide-fuzz-{}", getpid())).string();
+  nlohmann::json s = fuzz::run_halide_campaign(o);
+  EXPECT_EQ(s["cases"].get<int>(), 16);
+  int sum = 0;
+  for (const auto& [k, v] : s["statuses"].items()) sum += v.get<int>();
+  EXPECT_EQ(sum, 16);
+  EXPECT_EQ(s["algorithms"]["rownorm"]["cases"].get<int>(), 16);
+  for (const auto& e : s["signatures"]) {
+    std::filesystem::path dir = std::filesystem::path(o.out_dir) / e["dir"].get<std::string>();
+    EXPECT_TRUE(std::filesystem::exists(dir / "case.algo")) << dir;
+    EXPECT_TRUE(std::filesystem::exists(dir / "repro.cpp")) << dir;
+  }
+  EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(o.out_dir) / "summary.md"));
+  EXPECT_NE(fuzz::halide_summary_markdown(s).find("cases/s"), std::string::npos);
+
+  std::string dir = o.out_dir + "/repro";
+  std::filesystem::create_directories(dir);
+  std::string why, program;
+  ASSERT_TRUE(halide::halide_program_source(std::make_shared<SourceFile>(algo_path("rownorm"), slurp(algo_path("rownorm"))),
+                                            "S.unroll(y, 2, PredicateStores)", {"N=1", "M=1"}, program, why))
+      << why;
+  { std::ofstream(dir + "/repro.cpp") << program; }
+  std::string cmd = fmt::format("cd {} && g++ -std=c++17 repro.cpp -I/usr/include/halide14 -lHalide14 -lpthread -ldl -o repro > build.log 2>&1", dir);
+  if (std::system(cmd.c_str()) != 0) GTEST_SKIP() << "no C++ compiler for the reproducer: " << slurp(dir + "/build.log");
+  int status = std::system(fmt::format("cd {} && ./repro > run.log 2>&1", dir).c_str());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << slurp(dir + "/run.log");
+  EXPECT_NE(slurp(dir + "/run.log").find("differ from the unscheduled pipeline"), std::string::npos) << slurp(dir + "/run.log");
+  std::filesystem::remove_all(o.out_dir);
 }
 
 #else
