@@ -205,8 +205,36 @@ class Exporter {
   // ---- statements ----
   void line(std::string& out, const std::string& ind, const std::string& s) { out += ind + s + "\n"; }
 
+  // The first guarded read `if_then_else(c, x)` (no else value: Halide's predicated load) in `e`.
+  static const Call* guarded_read(const Expr& e) {
+    struct Find : public IRVisitor {
+      const Call* found = nullptr;
+      using IRVisitor::visit;
+      void visit(const Call* c) override {
+        if (!found && c->is_intrinsic(Call::if_then_else) && c->args.size() == 2) found = c;
+        IRVisitor::visit(c);
+      }
+    } f;
+    e.accept(&f);
+    return f.found;
+  }
+
   void provide(const Provide* op, std::string& out, const std::string& ind) {
     if (op->values.size() != 1) throw Unsupported(fmt::format("the tuple store to {} (split_tuples did not run)", op->name));
+    // A guarded read: the load happens only where c holds. SCHED's select reads both sides, so
+    // the store is split: `if c { ... x ... } else { ... 0 ... }`, where 0 stands for the value
+    // Halide leaves undefined (its lanes are stored, and a correct schedule never reads them).
+    if (const Call* g = guarded_read(op->values[0])) {
+      Expr c = g->args[0], x = g->args[1];
+      Expr on = Internal::substitute(Expr(g), x, op->values[0]), off = Internal::substitute(Expr(g), make_zero(x.type()), op->values[0]);
+      Stmt then_s = Provide::make(op->name, {on}, op->args, op->predicate), else_s = Provide::make(op->name, {off}, op->args, op->predicate);
+      line(out, ind, fmt::format("if {} {{", expr(c, true)));
+      provide(then_s.as<Provide>(), out, ind + "  ");
+      line(out, ind, "} else {");
+      provide(else_s.as<Provide>(), out, ind + "  ");
+      line(out, ind, "}");
+      return;
+    }
     std::string target = access(op->name, op->args);
     Expr v = op->values[0];
     std::string annot;

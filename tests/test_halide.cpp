@@ -195,6 +195,33 @@ TEST(HalideBridge, JitOracleFlags7892AndPassesCorrectSchedules) {
   EXPECT_NE(missing.message.find("K needs a value"), std::string::npos) << missing.message;
 }
 
+// Later Halide fixes whose schedules still fail in Halide 14 (tests/halide/): each flagged by an
+// oracle of ours. #7742 (test/correctness/partition_loops.cpp): the compiler crashes in loop
+// partitioning; PR #7830's vectorize_lets_order: an internal error in VectorizeLoops; PR #7788's
+// PredicateLoads on an inner split (refused by later Halide versions): the loop nest writes past
+// the output, through a guarded read exported as `if c { ... } else { ... }`.
+TEST(HalideBridge, LaterHalideFixesAreFlagged) {
+  halide::Exported a = export_algo("issue_7742");
+  ASSERT_EQ(a.status, halide::Exported::Status::Ok) << a.message;
+  EXPECT_NE(a.later_failure.find("signal 11"), std::string::npos) << a.later_failure;
+  EXPECT_EQ(run_export(a.text, {"W=100", "H=100"}).kind, OutcomeKind::Ok);
+
+  halide::Exported v = export_algo("pr_7830_vectorize_lets_order");
+  ASSERT_EQ(v.status, halide::Exported::Status::Ok) << v.message;
+  EXPECT_NE(v.later_failure.find("Scope.h"), std::string::npos) << v.later_failure;
+
+  halide::Exported p = export_algo("pr_7788_predicate_loads_inner");
+  ASSERT_EQ(p.status, halide::Exported::Status::Ok) << p.message;
+  EXPECT_NE(p.text.find("} else {"), std::string::npos) << p.text;
+  Outcome r = run_export(p.text, {"N=10"});
+  EXPECT_EQ(r.kind, OutcomeKind::OutOfBounds) << r.message;
+  halide::JitRun j = jit_algo("pr_7788_predicate_loads_inner", {"N=10"});
+  EXPECT_EQ(j.status, halide::JitRun::Status::Refused) << j.message;  // Halide's runtime sees the same write
+
+  halide::JitRun rn = jit_algo("rownorm", {"N=1", "M=1"});
+  EXPECT_EQ(rn.status, halide::JitRun::Status::Ok) << rn.message;  // unscheduled: right
+}
+
 TEST(HalideBridge, BadScheduleIsBadInputAndHalidesRefusalIsRejected) {
   halide::Exported bad = export_algo("sgemm", "C.split(q, qo, qi, 4)");
   EXPECT_EQ(bad.status, halide::Exported::Status::Rejected) << bad.message;
