@@ -17,6 +17,7 @@
 #include "fuzz/campaign.hpp"
 #ifdef SCHED_HAVE_HALIDE
 #include "fuzz/halide_campaign.hpp"
+#include "halide/bridge.hpp"
 #endif
 
 namespace sched::cli {
@@ -49,6 +50,15 @@ void fuzz_halide(const std::string& time_s, const std::string& shard, const std:
     std::cerr << "sched fuzz: --compiler halide runs its own oracles (compiler, loop nest, jit) and does not merge summaries: "
                  "--oracles and --merge are for --compiler sched\n";
     return set_exit(kBadInput);
+  }
+  for (const auto& a : o.algorithms) {  // each algorithm must be one the bridge builds, with its own schedule
+    halide::Options ho;
+    ho.final_lowering = false;
+    halide::Exported x = halide::lower_via_halide(std::make_shared<SourceFile>(a.name + ".algo", a.text), "", ho);
+    if (x.status == halide::Exported::Status::BadInput || x.status == halide::Exported::Status::Rejected) {
+      std::cerr << "sched fuzz: --algo " << a.name << ".algo: not an algorithm Halide builds: " << x.message << "\n";
+      return set_exit(kBadInput);
+    }
   }
   fuzz::HalideCampaignOptions h;
   h.seed = o.seed;
