@@ -42,5 +42,6 @@ void register_emit(CLI::App& app);
 void register_verify(CLI::App& app);
 void register_lower(CLI::App& app);
 void register_fuzz(CLI::App& app);
+void register_reduce(CLI::App& app);
 
 }  // namespace sched::cli

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   sched::cli::register_verify(app);
   sched::cli::register_lower(app);
   sched::cli::register_fuzz(app);
+  sched::cli::register_reduce(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

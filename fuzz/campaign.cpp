@@ -8,6 +8,7 @@
 #include <random>
 
 #include "fuzz/algo_schedules.hpp"
+#include "fuzz/findings.hpp"
 #include "fuzz/gen.hpp"
 #include "fuzz/mutate.hpp"
 #include "fuzz/schedules.hpp"
@@ -164,37 +165,87 @@ void slots(CmdPtr& c, std::vector<CmdPtr*>& out) {
   slots(c->els, out);
 }
 
+// Every expression slot of the body's commands (indices, values, conditions, bounds; not the
+// annotations, which name the specification), pre-order.
+void expr_slots(ExprPtr& e, std::vector<ExprPtr*>& out) {
+  if (!e) return;
+  out.push_back(&e);
+  for (auto& a : e->args) expr_slots(a, out);
+}
+void expr_slots(CmdPtr& c, std::vector<ExprPtr*>& out) {
+  if (!c) return;
+  for (auto& i : c->idx) expr_slots(i, out);
+  expr_slots(c->value, out);
+  expr_slots(c->lo, out);
+  for (auto& x : c->seq) expr_slots(x, out);
+  expr_slots(c->body, out);
+  expr_slots(c->els, out);
+}
+
+// The body's expression slots, then those of the tensor equations (the specification).
+void program_expr_slots(Program& p, std::vector<ExprPtr*>& out) {
+  expr_slots(p.body, out);
+  for (auto& t : p.tensors)
+    for (auto& c : t.cases) {
+      expr_slots(c.value, out);
+      expr_slots(c.cond, out);
+    }
+}
+
+// `name` replaced by `value` in `e`, except under a `let` of the same name.
+void substitute(ExprPtr& e, const std::string& name, const Expr& value) {
+  if (!e) return;
+  if (e->kind == ExprKind::Var && e->name == name) {
+    e = value.clone();
+    return;
+  }
+  if (e->kind == ExprKind::Let) {
+    substitute(e->args[0], name, value);
+    if (e->name != name) substitute(e->args[1], name, value);
+    return;
+  }
+  for (auto& a : e->args) substitute(a, name, value);
+}
+void substitute(CmdPtr& c, const std::string& name, const Expr& value) {
+  if (!c) return;
+  for (auto& i : c->idx) substitute(i, name, value);
+  substitute(c->annot, name, value);
+  substitute(c->value, name, value);
+  substitute(c->lo, name, value);
+  for (auto& x : c->seq) substitute(x, name, value);
+  bool binds = (c->kind == CmdKind::Let || c->is_loop()) && c->name == name;
+  if (!binds) substitute(c->body, name, value);
+  substitute(c->els, name, value);
+}
+
+void strip_comments(CmdPtr& c) {
+  if (!c) return;
+  c->comments = {};
+  for (auto& x : c->seq) strip_comments(x);
+  strip_comments(c->body);
+  strip_comments(c->els);
+}
+void strip_comments(Program& p) {
+  for (auto& x : p.params) x.comments = {};
+  p.assume_comments.clear();
+  p.trailing_comments.clear();
+  for (auto& x : p.tensors) x.comments = {};
+  for (auto& x : p.arrays) x.comments = {};
+  strip_comments(p.body);
+}
+
 }  // namespace
 
-Case reduce(const Case& c0, const std::function<bool(const Case&)>& still, double seconds) {
-  auto t0 = std::chrono::steady_clock::now();
-  auto left = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds; };
-  Case best = c0;
-  {
-    Loaded l = load_text(best.text, "case.sched", false);  // printed the way candidates are
-    if (l.program && l.program->body) {
-      Case t = best;
-      t.text = print_program(*l.program);
-      if (still(t)) best = t;
-    }
-  }
-  // parameters: each towards 1 (to 1, halved, minus one) while the finding stays
-  for (bool again = true; again && left();) {
-    again = false;
-    for (size_t i = 0; i < best.params.size() && left(); ++i)
-      for (int64_t v : {int64_t{1}, best.params[i] / 2, best.params[i] - 1}) {
-        if (v < 1 || v >= best.params[i]) continue;
-        Case t = best;
-        t.params[i] = v;
-        if (still(t)) {
-          best = t;
-          again = true;
-          break;
-        }
-      }
-  }
-  // commands: delete one (skip), unwrap a loop, let, if or allocate into its body, or keep a loop's
-  // first iteration only
+namespace {
+
+using Still = std::function<bool(const Case&)>;
+using Left = std::function<bool()>;
+
+// One pass over the commands; true when it made the program smaller.
+bool reduce_commands(Case& best, const Still& still, const Left& left) {
+  bool any = false;
+  // commands: delete one (skip), unwrap a loop, let, if or allocate into its body, keep a loop's
+  // first iteration only, inline a let's value, keep an if's else branch, drop an annotation
   bool progress = true;
   while (progress && left()) {
     progress = false;
@@ -203,7 +254,7 @@ Case reduce(const Case& c0, const std::function<bool(const Case&)>& still, doubl
     std::vector<CmdPtr*> s;
     slots(l.program->body, s);
     for (size_t i = 0; i < s.size() && left() && !progress; ++i) {
-      for (int how = 0; how < 3 && !progress; ++how) {
+      for (int how = 0; how < 6 && !progress; ++how) {
         Loaded m = load_text(best.text, "case.sched", false);
         std::vector<CmdPtr*> ms;
         slots(m.program->body, ms);
@@ -215,20 +266,117 @@ Case reduce(const Case& c0, const std::function<bool(const Case&)>& still, doubl
           if (!slot->body) continue;
           CmdPtr body = std::move(slot->body);
           slot = std::move(body);
-        } else {  // a loop becomes its first iteration
+        } else if (how == 2) {  // a loop becomes its first iteration
           if (!slot->is_loop()) continue;
           ExprPtr first = slot->lo ? std::move(slot->lo) : make_int(0);
           slot = make_let(slot->name, std::move(first), std::move(slot->body), slot->loc);
+        } else if (how == 3) {  // a let's value inlined into its body
+          if (slot->kind != CmdKind::Let) continue;
+          CmdPtr body = std::move(slot->body);
+          substitute(body, slot->name, *slot->value);
+          slot = std::move(body);
+        } else if (how == 4) {  // an if becomes its else branch
+          if (slot->kind != CmdKind::If || !slot->els) continue;
+          CmdPtr els = std::move(slot->els);
+          slot = std::move(els);
+        } else {  // an assignment without its annotation
+          if (slot->kind != CmdKind::Assign || !slot->annot) continue;
+          slot->annot.reset();
         }
         Case t = best;
         t.text = print_program(*m.program);
         if (t.text.size() >= best.text.size() || load_text(t.text, "case.sched").stage != LoadStage::Ok) continue;
         if (still(t)) {
           best = t;
-          progress = true;
+          progress = any = true;
         }
       }
     }
+  }
+  return any;
+}
+
+// One pass over the tensor declarations: each deleted (when nothing refers to it any more).
+bool reduce_tensors(Case& best, const Still& still, const Left& left) {
+  bool any = false;
+  for (size_t i = 0; left();) {
+    Loaded m = load_text(best.text, "case.sched", false);
+    if (!m.program || i >= m.program->tensors.size()) break;
+    m.program->tensors.erase(m.program->tensors.begin() + static_cast<long>(i));
+    Case t = best;
+    t.text = print_program(*m.program);
+    if (load_text(t.text, "case.sched").stage == LoadStage::Ok && still(t)) {
+      best = t;
+      any = true;
+    } else {
+      ++i;
+    }
+  }
+  return any;
+}
+
+// One pass over the expressions; true when it made the program smaller.
+bool reduce_expressions(Case& best, const Still& still, const Left& left) {
+  bool any = false;
+  // expressions: one replaced by one of its operands (a smaller program only)
+  for (bool more = true; more && left();) {
+    more = false;
+    Loaded l = load_text(best.text, "case.sched", false);
+    if (!l.program || !l.program->body) break;
+    std::vector<ExprPtr*> es;
+    program_expr_slots(*l.program, es);
+    for (size_t i = 0; i < es.size() && left() && !more; ++i) {
+      for (size_t k = 0; k < (*es[i])->args.size() && !more; ++k) {
+        Loaded m = load_text(best.text, "case.sched", false);
+        std::vector<ExprPtr*> ms;
+        program_expr_slots(*m.program, ms);
+        ExprPtr& slot = *ms[i];
+        if (k >= slot->args.size()) continue;
+        ExprPtr operand = std::move(slot->args[k]);
+        slot = std::move(operand);
+        Case t = best;
+        t.text = print_program(*m.program);
+        if (t.text.size() >= best.text.size() || load_text(t.text, "case.sched").stage != LoadStage::Ok) continue;
+        if (still(t)) {
+          best = t;
+          more = any = true;
+        }
+      }
+    }
+  }
+  return any;
+}
+
+}  // namespace
+
+Case reduce(const Case& c0, const std::function<bool(const Case&)>& still, double seconds) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto left = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds; };
+  Case best = c0;
+  {
+    Loaded l = load_text(best.text, "case.sched", false);  // printed the way candidates are, without comments
+    if (l.program && l.program->body) {
+      Case t = best;
+      t.text = print_program(*l.program);
+      if (still(t)) best = t;
+      strip_comments(*l.program);
+      t.text = print_program(*l.program);
+      if (t.text != best.text && still(t)) best = t;
+    }
+  }
+  // parameters: each towards 1 while the finding stays
+  best.params = lower_params(best.params, [&](const std::vector<int64_t>& ps) {
+    Case t = best;
+    t.params = ps;
+    return still(t);
+  }, left);
+  // then commands, expressions (one replaced by one of its operands, in the body and the
+  // specification) and tensor declarations (deleted), while any of them makes the program smaller
+  while (left()) {
+    bool commands = reduce_commands(best, still, left);
+    bool expressions = reduce_expressions(best, still, left);
+    bool tensors = reduce_tensors(best, still, left);
+    if (!commands && !expressions && !tensors) break;
   }
   return best;
 }

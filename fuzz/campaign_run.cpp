@@ -16,6 +16,7 @@
 #include <set>
 
 #include "fuzz/campaign.hpp"
+#include "fuzz/findings.hpp"
 #include "fuzz/pool.hpp"
 #include "interpreter/files.hpp"
 
@@ -128,13 +129,6 @@ std::string header(const Case& c, uint64_t seed, const json& r, const std::strin
   return h;
 }
 
-// Writes DIR/NAME (atomically); a failure is recorded in the summary's write_errors.
-void save(json& s, const std::string& dir, const std::string& name, const std::string& text) {
-  if (dir.empty()) return;
-  std::string why;
-  if (!write_file_atomically((std::filesystem::path(dir) / name).string(), text, why)) s["write_errors"].push_back(why);
-}
-
 }  // namespace
 
 json run_campaign(const CampaignOptions& o) {
@@ -180,7 +174,7 @@ json run_campaign(const CampaignOptions& o) {
       for (const auto& b : field(r, "detected_by", true)) obj(cl, "by")[b.get<std::string>()] = obj(cl, "by").value(b.get<std::string>(), 0) + 1;
       if (!det && !eq && !cl.contains("example")) {
         std::string f = fmt::format("undetected-{}-{}.sched", c.cls, c.index);
-        save(s, o.out_dir, f, header(c, o.seed, r, "undetected defect") + c.text);
+        save_to(s, o.out_dir, f, header(c, o.seed, r, "undetected defect") + c.text);
         cl["example"] = {{"case", c.index}, {"file", f}, {"where", c.where}, {"schedule", c.schedule}};
       }
       if (eq && !cl.contains("equivalent_example")) cl["equivalent_example"] = {{"case", c.index}, {"where", c.where}, {"schedule", c.schedule}};
@@ -193,8 +187,8 @@ json run_campaign(const CampaignOptions& o) {
     if (!dis.empty()) {
       Case red = r.contains("reduced") ? case_from(r["reduced"]) : c;
       std::string f = fmt::format("finding-{}.sched", c.index);
-      save(s, o.out_dir, f, header(red, o.seed, r, "finding") + red.text);
-      if (red.text != c.text) save(s, o.out_dir, fmt::format("finding-{}-original.sched", c.index), header(c, o.seed, r, "finding (unreduced)") + c.text);
+      save_to(s, o.out_dir, f, header(red, o.seed, r, "finding") + red.text);
+      if (red.text != c.text) save_to(s, o.out_dir, fmt::format("finding-{}-original.sched", c.index), header(c, o.seed, r, "finding (unreduced)") + c.text);
       s["findings"].push_back({{"case", c.index}, {"kind", c.kind}, {"class", c.cls}, {"disagreements", dis}, {"file", f},
                                {"reduced_lines", std::count(red.text.begin(), red.text.end(), '\n')},
                                {"original_lines", std::count(c.text.begin(), c.text.end(), '\n')}});
@@ -254,8 +248,8 @@ json run_campaign(const CampaignOptions& o) {
   s["jobs"] = o.jobs;
   s["native_every"] = o.native_every;
   if (!o.out_dir.empty()) {
-    save(s, o.out_dir, "summary.md", summary_markdown(s));
-    save(s, o.out_dir, "summary.json", s.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");  // last: it lists every failed write before it
+    save_to(s, o.out_dir, "summary.md", summary_markdown(s));
+    save_to(s, o.out_dir, "summary.json", s.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");  // last: it lists every failed write before it
   }
   return s;
 }

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "driver/run.hpp"
+#include "fuzz/findings.hpp"
 #include "fuzz/pool.hpp"
 #include "halide/bridge.hpp"
 #include "halide/cpp.hpp"
@@ -292,20 +293,11 @@ HalideCase reduce_case(const HalideCase& c0, const HalideCampaignOptions& o, con
     }
   }
   if (f.value("oracle", "") != "compiler")  // Halide compiles for all parameters: they matter only when it runs
-    for (bool again = true; again && left();) {
-      again = false;
-      for (size_t i = 0; i < best.params.size() && left(); ++i)
-        for (int64_t v : {int64_t{1}, best.params[i] / 2, best.params[i] - 1}) {
-          if (v < 1 || v >= best.params[i]) continue;
-          HalideCase t = best;
-          t.params[i] = v;
-          if (still(t)) {
-            best = t;
-            again = true;
-            break;
-          }
-        }
-    }
+    best.params = lower_params(best.params, [&](const std::vector<int64_t>& ps) {
+      HalideCase t = best;
+      t.params = ps;
+      return still(t);
+    }, left);
   return best;
 }
 
@@ -368,12 +360,6 @@ json run_one(const HalideCase& c, const HalideCampaignOptions& o, const std::set
   r["reduced_finding"] = rf;
   r["files"] = reproducer(red, rf, o, rk.export_text.empty() ? k.export_text : rk.export_text);
   return r;
-}
-
-void save(json& s, const std::string& dir, const std::string& name, const std::string& text) {
-  if (dir.empty()) return;
-  std::string why;
-  if (!write_file_atomically((std::filesystem::path(dir) / name).string(), text, why)) s["write_errors"].push_back(why);
 }
 
 }  // namespace
@@ -490,7 +476,7 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
         if (!make_output_dir((std::filesystem::path(o.out_dir) / dir).string(), why)) s["write_errors"].push_back(why);
       }
       if (r.contains("files"))
-        for (const auto& [name, text] : r["files"].items()) save(s, o.out_dir, dir + "/" + name, text.get<std::string>());
+        for (const auto& [name, text] : r["files"].items()) save_to(s, o.out_dir, dir + "/" + name, text.get<std::string>());
     }
     json& entry = s["signatures"][by_signature[sig]];
     entry["count"] = entry["count"].get<int>() + 1;
@@ -513,8 +499,8 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
   }
   s["time_to_first_finding"] = first;
   if (!o.out_dir.empty()) {
-    save(s, o.out_dir, "summary.md", halide_summary_markdown(s));
-    save(s, o.out_dir, "summary.json", s.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+    save_to(s, o.out_dir, "summary.md", halide_summary_markdown(s));
+    save_to(s, o.out_dir, "summary.json", s.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
   }
   return s;
 }

@@ -81,7 +81,19 @@ Exported lower_via_halide(const algo::Algorithm& a, const std::vector<algo::Dire
     out.message = d.render();
     return out;
   }
-  Child c = run_in_child(o.timeout_ms, [&] { return lower_in_child(a, sare, extra, o, d, dx); });
+  out = exported_from(run_in_child(o.timeout_ms, [&] { return lower_in_child(a, sare, extra, o, d, dx); }));
+  if (out.status == Exported::Status::Ok && o.final_lowering) {
+    std::string f = final_in_child(a, extra, o);
+    if (f.rfind("R", 0) == 0) out.later_rejection = f.substr(1);
+    else out.later_failure = f.rfind("C", 0) == 0 ? f.substr(1) : f;
+  }
+  return out;
+}
+
+}  // namespace
+
+Exported exported_from(const Child& c) {
+  Exported out;
   if (c.status != Child::Status::Done || c.text.empty()) {
     out.status = Exported::Status::Compiler;
     out.stage = "lowering";
@@ -90,16 +102,7 @@ Exported lower_via_halide(const algo::Algorithm& a, const std::vector<algo::Dire
   }
   out.message = c.text.substr(1);
   switch (c.text[0]) {
-    case 'O':
-      out.status = Exported::Status::Ok;
-      out.text = out.message;
-      out.message.clear();
-      if (o.final_lowering) {
-        std::string f = final_in_child(a, extra, o);
-        if (f.rfind("R", 0) == 0) out.later_rejection = f.substr(1);
-        else out.later_failure = f.rfind("C", 0) == 0 ? f.substr(1) : f;
-      }
-      break;
+    case 'O': out.status = Exported::Status::Ok; out.text = out.message; out.message.clear(); break;
     case 'R': out.status = Exported::Status::Rejected; break;
     case 'B': out.status = Exported::Status::BadInput; break;
     case 'C': out.status = Exported::Status::Compiler; out.stage = "lowering to SCHED's level"; break;
@@ -108,8 +111,6 @@ Exported lower_via_halide(const algo::Algorithm& a, const std::vector<algo::Dire
   }
   return out;
 }
-
-}  // namespace
 
 Exported lower_via_halide(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, const Options& o) {
   Diagnostics d, dx;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "interpreter/child.hpp"
 #include "interpreter/source.hpp"
 #include "scheduler/algo.hpp"
 
@@ -47,6 +48,12 @@ struct Exported {
 };
 
 std::string_view status_name(Exported::Status s);
+
+// A forked child's answer to "lower and export" as an Exported: its first letter is the status
+// (O ok, R rejected, B bad input, C Halide failed while lowering, F the IR uses an undefined
+// variable, U unsupported), the rest the text or the message; a child that died or hung is
+// a compiler failure.
+Exported exported_from(const Child& c);
 
 // Parses `src` and `schedule` (the `--schedule` directives), lowers with Halide, exports.
 Exported lower_via_halide(const std::shared_ptr<SourceFile>& src, const std::string& schedule, const Options& o = {});

@@ -240,33 +240,19 @@ Exported export_pipeline(const Pipeline& p, const Shapes& shapes, const Options&
     try {
       l = lower_to_sched(p.outputs(), iters, o.skip, o.strict_float);
     } catch (const Halide::CompileError& e) {
-      return "R" + error_text(e);
+      return fmt::format("R{}", error_text(e));
     } catch (const Halide::Error& e) {
-      return "C" + error_text(e);
+      return fmt::format("C{}", error_text(e));
     }
     try {
-      return "O" + export_program(*a, sare, b, l);
+      return fmt::format("O{}", export_program(*a, sare, b, l));
     } catch (const Unsupported& e) {
       return std::string("U") + e.what();
     } catch (const FreeSymbol& e) {
       return std::string("F") + e.what();
     }
   });
-  if (c.status != Child::Status::Done || c.text.empty()) {
-    out.status = Exported::Status::Compiler;
-    out.stage = "lowering";
-    out.message = c.status == Child::Status::Threw ? fmt::format("Halide threw: {}", c.text) : fmt::format("Halide {}", c.text);
-    return out;
-  }
-  out.message = c.text.substr(1);
-  switch (c.text[0]) {
-    case 'O': out.status = Exported::Status::Ok; out.text = out.message; out.message.clear(); break;
-    case 'R': out.status = Exported::Status::Rejected; break;
-    case 'C': out.status = Exported::Status::Compiler; out.stage = "lowering to SCHED's level"; break;
-    case 'F': out.status = Exported::Status::Compiler; out.stage = "the lowered IR"; break;
-    default: out.status = Exported::Status::Unsupported; break;
-  }
-  return out;
+  return exported_from(c);
 }
 
 }  // namespace sched::halide

@@ -15,11 +15,16 @@
 #include "fuzz/campaign.hpp"
 #include "fuzz/mutate.hpp"
 #include "fuzz/oracles.hpp"
+#include "fuzz/reduce_file.hpp"
 #include "fuzz/schedules.hpp"
+#include "driver/run.hpp"
+#include "scheduler/lower.hpp"
+#include "tests/test_util.hpp"
 #include "interpreter/load.hpp"
 
 using namespace sched;
 using namespace sched::fuzz;
+using sched::test::slurp;
 
 namespace {
 
@@ -277,4 +282,55 @@ output Blurry : [W, H];
   EXPECT_GT(kinds["legal"], 10);
   EXPECT_GT(kinds["mutation"], 5);
   EXPECT_GT(scheduled, 10);
+}
+
+// `sched reduce` (fuzz/reduce_file.hpp): a 47-line lowered blur whose rows run in parallel
+// around one rolling buffer (a race) shrinks to at most 15 lines keeping the race at the same
+// `par`; an out-of-bounds example keeps its kind and statement; bad requests are bad input.
+TEST(Fuzz, ReduceKeepsTheFindingAndShrinks) {
+  std::string text, errors;
+  auto src = std::make_shared<SourceFile>("blur.algo", slurp(std::string(SCHED_EXAMPLES_DIR) + "/algorithms/blur.algo"));
+  ASSERT_TRUE(algo::lower_source(src, "BlurY.parallel(yi)", text, errors)) << errors;
+  ReduceRequest r;
+  r.text = text;
+  r.name = "racy.sched";
+  r.param_items = {"W=8", "H=16"};
+  r.keep = "race";
+  ReduceResult x = reduce_file(r);
+  ASSERT_EQ(x.error, "");
+  EXPECT_GE(x.lines_before, 40);
+  EXPECT_LE(x.lines_after, 15) << x.text;
+  EXPECT_EQ(x.kind, "race");
+  EXPECT_EQ(x.statement, "par yi < 8 {");
+  EXPECT_TRUE(x.finished);
+  std::cout << "race: " << x.lines_before << " -> " << x.lines_after << " lines, " << x.candidates << " candidates\n";
+  // the reduced program races at its printed parameters, on the reference engine
+  Loaded l = load_text(x.text, "min.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  std::string err;
+  auto inst = driver::make_instance(*l.program, x.param_items, {}, 1, {}, err);
+  ASSERT_TRUE(inst) << err;
+  EXPECT_EQ(driver::run(driver::Engine::Reference, *inst, {}).outcome.kind, OutcomeKind::Race);
+
+  ReduceRequest oob;
+  oob.text = slurp(std::string(SCHED_EXAMPLES_DIR) + "/outer_product_oob.sched");
+  oob.name = "outer_product_oob.sched";
+  auto e = read_expectation(oob.text);
+  ASSERT_TRUE(e);
+  oob.param_items = e->params;
+  ReduceResult y = reduce_file(oob);
+  ASSERT_EQ(y.error, "");
+  EXPECT_EQ(y.kind, "out-of-bounds");
+  EXPECT_LE(y.lines_after, y.lines_before);
+
+  ReduceRequest wrong = r;
+  wrong.keep = "mismatch";
+  EXPECT_NE(reduce_file(wrong).error.find("not mismatch"), std::string::npos);
+  wrong.keep = "rac";
+  EXPECT_NE(reduce_file(wrong).error.find("not a kind"), std::string::npos);
+  ReduceRequest fine;
+  fine.text = slurp(std::string(SCHED_EXAMPLES_DIR) + "/matmul_par.sched");
+  fine.name = "matmul_par.sched";
+  fine.param_items = {"N=3", "M=3", "P=3"};
+  EXPECT_NE(reduce_file(fine).error.find("nothing to keep"), std::string::npos);
 }
