@@ -226,7 +226,7 @@ void register_check(CLI::App& app) {
     if (bad) set_exit(kBadInput);
     std::sort(files.begin(), files.end());
     nlohmann::json all = nlohmann::json::array();
-    int agree = 0, differ = 0, unexpected = 0;
+    int agree = 0, differ = 0, unexpected = 0, cannot = 0;
     size_t w = 4;
     for (const auto& f : files) w = std::max(w, std::filesystem::path(f).filename().string().size());
     if (!json)
@@ -241,6 +241,7 @@ void register_check(CLI::App& app) {
       switch (row.verdict) {
         case driver::CheckVerdict::EnginesDisagree: ++differ; break;
         case driver::CheckVerdict::AsExpected: ++agree; break;
+        case driver::CheckVerdict::CannotRun: ++cannot; break;
         default: ++unexpected; break;
       }
       std::string verdict(driver::check_verdict_name(row.verdict));
@@ -256,18 +257,20 @@ void register_check(CLI::App& app) {
                                  row.status("native"), row.status("verify"), verdict);
         if (row.verdict != driver::CheckVerdict::AsExpected && row.verdict != driver::CheckVerdict::NoExpectation) {
           std::cout << row.report;
-          for (const auto& u : row.judgement.unexpected) std::cout << "  unexpected: " << u << "\n";
+          if (row.verdict != driver::CheckVerdict::CannotRun)
+            for (const auto& u : row.judgement.unexpected) std::cout << "  unexpected: " << u << "\n";
         }
       }
     }
     if (json) {
-      std::cout << nlohmann::json{{"files", all}, {"as_expected", agree}, {"unexpected", unexpected}, {"disagreements", differ}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+      std::cout << nlohmann::json{{"files", all}, {"as_expected", agree}, {"unexpected", unexpected}, {"disagreements", differ}, {"cannot_run", cannot}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                 << "\n";
     } else {
-      std::cout << fmt::format("\n{} file(s): {} as expected, {} unexpected, {} engine disagreement(s)\n", files.size(), agree,
-                               unexpected, differ);
+      std::cout << fmt::format("\n{} file(s): {} as expected, {} unexpected, {} engine disagreement(s){}\n", files.size(), agree,
+                               unexpected, differ, cannot ? fmt::format(", {} cannot run (bad input)", cannot) : "");
     }
     set_exit(unexpected + differ > 0 ? kFinding : kClean);
+    if (cannot) set_exit(kBadInput);
   });
 }
 

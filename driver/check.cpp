@@ -1,5 +1,7 @@
 #include "driver/check.hpp"
 
+#include <fmt/format.h>
+
 #include "interpreter/load.hpp"
 #include "verifier/verify.hpp"
 
@@ -11,6 +13,7 @@ std::string_view check_verdict_name(CheckVerdict v) {
     case CheckVerdict::NoExpectation: return "no expectation";
     case CheckVerdict::Unexpected: return "UNEXPECTED";
     case CheckVerdict::EnginesDisagree: return "ENGINES DISAGREE";
+    case CheckVerdict::CannotRun: return "CANNOT RUN";
   }
   return "?";
 }
@@ -38,6 +41,15 @@ CheckRow check_file(const std::string& path, const std::string& text, const Chec
   }
   row.expected = ex ? ex->outcome : "?";
   row.expected_verify = ex ? ex->verify : "";
+  if (ex && !ex->problem.empty()) {  // a malformed expect line: nothing is run against it
+    row.typecheck = "-";
+    row.verdict = CheckVerdict::CannotRun;
+    row.report = fmt::format("{}:{}:1: error: {}\n", path, ex->line, ex->problem);
+    row.reference_json = {{"file", path}, {"outcome", "bad-input"}, {"message", ex->problem}};
+    row.fast_json = row.reference_json;
+    return row;
+  }
+  bool cannot_run = false;
   Loaded l = load_text(text, path);
   if (l.stage != LoadStage::Ok) {
     row.typecheck = l.stage == LoadStage::Type ? "type-error" : "parse-error";
@@ -68,7 +80,8 @@ CheckRow check_file(const std::string& path, const std::string& text, const Chec
         bad.detail = err;
         row.result.oracles.push_back(bad);
       }
-      row.report = "error: " + err + "\n";
+      row.report = fmt::format("{}:{}:1: error: cannot run: {}\n", path, ex ? ex->line : 1, err);
+      cannot_run = true;
       row.reference_json = {{"file", path}, {"outcome", "error"}, {"message", err}};
       row.fast_json = row.reference_json;
     } else {
@@ -101,7 +114,7 @@ CheckRow check_file(const std::string& path, const std::string& text, const Chec
     if (vd.kind != verify::Verdict::Kind::Verified) row.report += verify::render(vd, p, path, false);
   }
   row.judgement = judge(row.result, e);
-  row.verdict = check_verdict(row.judgement, ex.has_value());
+  row.verdict = cannot_run ? CheckVerdict::CannotRun : check_verdict(row.judgement, ex.has_value());
   for (const auto& d : row.judgement.disagreements) row.report += "  disagreement: " + d + "\n";
   return row;
 }

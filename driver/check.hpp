@@ -3,8 +3,8 @@
 //
 // The oracles (judge.hpp): model (reference engine, annotations, outputs), strict (the same with
 // ω races), fast (annotations and outputs too), native (where the model runs ok) and verify.
-// The verdict is `ENGINES DISAGREE` when an agreement rule is broken, else `as expected`,
-// `UNEXPECTED` or `no expectation`.
+// The verdict is `CANNOT RUN` when the expect line or its parameters are bad input, `ENGINES
+// DISAGREE` when an agreement rule is broken, else `as expected`, `UNEXPECTED` or `no expectation`.
 //
 // Example: check_file("examples/race_read_write.sched", {}) runs the engines at the file's
 // parameters and returns the row  race/ref  ok  race  race  race  -  refuted  as expected.
@@ -24,7 +24,9 @@ struct CheckOptions {
   double verify_timeout = 20;  // seconds per file
 };
 
-enum class CheckVerdict { AsExpected, NoExpectation, Unexpected, EnginesDisagree };
+// CannotRun: the file's expect line is malformed (an unknown outcome word) or its parameters
+// cannot be used (missing, unknown, violating an assumption): bad input, not a finding.
+enum class CheckVerdict { AsExpected, NoExpectation, Unexpected, EnginesDisagree, CannotRun };
 std::string_view check_verdict_name(CheckVerdict v);  // "as expected" ...
 // The verdict of a judged file (the rule shared with `sched fuzz`: a disagreement first).
 CheckVerdict check_verdict(const Judgement& j, bool has_expectation);

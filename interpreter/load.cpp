@@ -1,5 +1,8 @@
 #include "interpreter/load.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <sstream>
 
 #include "interpreter/parser.hpp"
@@ -38,20 +41,68 @@ Loaded load_text(const std::string& text, const std::string& name, bool typechec
   return load_source(std::make_shared<SourceFile>(name, text), typecheck_too);
 }
 
+std::string did_you_mean(const std::string& w, const std::vector<std::string>& words) {
+  auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      cur[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      std::swap(prev, cur);
+    }
+    return prev[b.size()];
+  };
+  std::string best;
+  size_t best_d = 3;
+  for (const auto& x : words) {
+    size_t d = distance(w, x);
+    if (d < best_d && 2 * d < std::max(w.size(), x.size())) {
+      best = x;
+      best_d = d;
+    }
+  }
+  return best;
+}
+
 std::optional<Expectation> read_expectation(const std::string& text) {
+  static const std::vector<std::string> outcomes = {"ok", "race", "out-of-bounds", "error", "mismatch", "annotation", "parse-error", "type-error"};
+  static const std::vector<std::string> verdicts = {"verified", "refuted", "unknown"};
   std::istringstream in(text);
   std::string line;
-  if (!std::getline(in, line)) return std::nullopt;
   const std::string tag = "// expect:";
+  uint32_t n = 0;
+  while (std::getline(in, line)) {  // the comment block at the top of the file
+    ++n;
+    if (line.rfind(tag, 0) == 0) break;
+    if (line.rfind("//", 0) != 0) return std::nullopt;
+  }
   if (line.rfind(tag, 0) != 0) return std::nullopt;
   std::istringstream words(line.substr(tag.size()));
   Expectation e;
-  if (!(words >> e.outcome)) return std::nullopt;
+  e.line = n;
+  if (!(words >> e.outcome)) {
+    e.problem = "an expect line without an outcome (ok, race, out-of-bounds, error, mismatch, annotation, parse-error, type-error)";
+    return e;
+  }
+  auto unknown = [&](const char* what, const std::string& w, const std::vector<std::string>& known) {
+    std::string m = did_you_mean(w, known);
+    return fmt::format("unknown {} '{}' in the expect line{}", what, w, m.empty() ? fmt::format(" ({})", fmt::join(known, ", ")) : fmt::format(" (did you mean '{}'?)", m));
+  };
+  if (std::find(outcomes.begin(), outcomes.end(), e.outcome) == outcomes.end()) e.problem = unknown("outcome", e.outcome, outcomes);
   std::string w;
   while (words >> w) {
-    if (w == "-p") { if (words >> w) e.params.push_back(w); }
-    else if (w == "verify:") { words >> e.verify; }
-    else if (w.rfind("-p", 0) == 0) e.params.push_back(w.substr(2));
+    if (w == "-p") {
+      if (words >> w) e.params.push_back(w);
+      else if (e.problem.empty()) e.problem = "'-p' without a NAME=VALUE in the expect line";
+    } else if (w == "verify:") {
+      if (!(words >> e.verify) && e.problem.empty()) e.problem = "'verify:' without a verdict in the expect line";
+      else if (!e.verify.empty() && std::find(verdicts.begin(), verdicts.end(), e.verify) == verdicts.end() && e.problem.empty())
+        e.problem = unknown("verdict", e.verify, verdicts);
+    } else if (w.rfind("-p", 0) == 0) {
+      e.params.push_back(w.substr(2));
+    } else if (e.problem.empty()) {
+      e.problem = fmt::format("'{}' in the expect line: expected '-p NAME=VALUE' or 'verify: VERDICT'", w);
+    }
   }
   return e;
 }

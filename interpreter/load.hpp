@@ -23,12 +23,21 @@ struct Loaded {
 Loaded load_file(const std::string& path, bool typecheck_too = true);
 Loaded load_text(const std::string& text, const std::string& name, bool typecheck_too = true);
 
-// The first-line expectation of an example: "// expect: OUTCOME [-p N=V ...] [verify: VERDICT]".
+// The expectation of an example: "// expect: OUTCOME [-p N=V ...] [verify: VERDICT]", on the
+// first line or any line of the comment block the file starts with.
 struct Expectation {
   std::string outcome;              // ok race out-of-bounds error mismatch annotation parse-error type-error
   std::vector<std::string> params;  // "N=8" items
   std::string verify;               // verified refuted unknown ("" = not stated)
+  uint32_t line = 1;                // where it was found
+  // Not empty when the line does not say what it should: an unknown outcome or verdict word
+  // ("unknown outcome 'rac' (did you mean 'race'?)"), a word that is neither -p nor verify:.
+  std::string problem;
 };
 std::optional<Expectation> read_expectation(const std::string& text);
+
+// The closest of `words` to `w` when it is a likely misspelling (edit distance at most 2 and
+// less than half its length), else "".
+std::string did_you_mean(const std::string& w, const std::vector<std::string>& words);
 
 }  // namespace sched

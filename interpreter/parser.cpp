@@ -23,6 +23,12 @@ class Parser {
     bool body_started = false;
     while (!at(Tok::End)) {
       if (at(Tok::Semi)) { next(); continue; }
+      if (at(Tok::RBrace)) {  // one error for a stray '}', not one per retry
+        d_.error(cur().loc, "unmatched '}': no block is open here");
+        next();
+        continue;
+      }
+      size_t before = p_;
       try {
         if (is_decl_start()) {
           if (body_started) {
@@ -40,6 +46,7 @@ class Parser {
         }
       } catch (ParseError&) {
         sync();
+        if (p_ == before && !at(Tok::End)) next();  // recovery always moves on
       }
       if (d_.error_count() > Diagnostics::kMaxErrors) break;
     }
@@ -313,6 +320,12 @@ class Parser {
     Loc loc = cur().loc;
     while (!at(close) && !at(Tok::End)) {
       if (at(Tok::Semi)) { next(); continue; }
+      if (at(Tok::RBrace)) {  // only where `close` is not '}' (the body after a top-level let)
+        d_.error(cur().loc, "unmatched '}': no block is open here");
+        next();
+        continue;
+      }
+      size_t before = p_;
       if (is_decl_start()) {
         d_.error(cur().loc, fmt::format("declaration {} inside the body: declarations come before the first command",
                                         tok_name(cur().kind)));
@@ -329,6 +342,7 @@ class Parser {
         cs.push_back(with_comments([&] { auto c = statement(); terminator(); return c; }));
       } catch (ParseError&) {
         sync();
+        if (p_ == before && !at(close) && !at(Tok::End)) next();  // recovery always moves on
       }
       if (d_.error_count() > Diagnostics::kMaxErrors) break;
     }

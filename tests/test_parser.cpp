@@ -193,3 +193,40 @@ TEST(Parser, DeepNestingIsAnErrorNotACrash) {
   std::string ok = "array a : i32[];\na[] := " + std::string(50, '(') + "1" + std::string(50, ')') + "\n";
   EXPECT_TRUE(parse(ok, &d)) << d;
 }
+
+// One error per problem: a stray '}' (at the top level, or after a top-level let) is reported
+// once, and parsing goes on to the next error.
+TEST(Parser, StrayBraceIsOneErrorAndParsingGoesOn) {
+  for (const char* text : {"param N;\nx[] := 1;\n}\n", "param N;\nlet k = 1;\nx[] := 1;\n}\n"}) {
+    Loaded l = load_text(text, "t.sched", false);
+    EXPECT_EQ(l.errors, 1) << l.diagnostics;
+    EXPECT_NE(l.diagnostics.find("t.sched:"), std::string::npos);
+    EXPECT_NE(l.diagnostics.find("unmatched '}'"), std::string::npos) << l.diagnostics;
+  }
+  Loaded two = load_text("param N;\nfor i < N {\n  x[i] := 1;\n}\n}\nfor j < N { y[j] := ; }\n", "t.sched", false);
+  EXPECT_EQ(two.errors, 2) << two.diagnostics;
+  EXPECT_NE(two.diagnostics.find("t.sched:6:21: error: expected an expression"), std::string::npos) << two.diagnostics;
+}
+
+// The expect line of an example: found in the leading comment block, its words checked, with a
+// suggestion for a misspelling.
+TEST(Parser, ExpectLinesAreValidated) {
+  auto e = read_expectation("// a kernel\n// expect: race -p N=3 verify: refuted\nparam N;\n");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->line, 2u);
+  EXPECT_EQ(e->outcome, "race");
+  EXPECT_EQ(e->params, std::vector<std::string>{"N=3"});
+  EXPECT_EQ(e->problem, "");
+  EXPECT_FALSE(read_expectation("param N;\n// expect: race\n"));  // after code: not an expect line
+  auto bad = read_expectation("// expect: rac -p N=3\n");
+  ASSERT_TRUE(bad);
+  EXPECT_NE(bad->problem.find("did you mean 'race'?"), std::string::npos) << bad->problem;
+  auto verdict = read_expectation("// expect: ok verify: verifed\n");
+  ASSERT_TRUE(verdict);
+  EXPECT_NE(verdict->problem.find("did you mean 'verified'?"), std::string::npos) << verdict->problem;
+  auto junk = read_expectation("// expect: ok N=3\n");
+  ASSERT_TRUE(junk);
+  EXPECT_NE(junk->problem.find("expected '-p NAME=VALUE'"), std::string::npos) << junk->problem;
+  EXPECT_EQ(did_you_mean("out-of-bound", {"race", "out-of-bounds"}), "out-of-bounds");
+  EXPECT_EQ(did_you_mean("zz", {"race", "ok"}), "");
+}
