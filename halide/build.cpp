@@ -258,7 +258,11 @@ class Builder {
       need(1, 2);
       F.bound(Var(d.vars[0]), static_cast<int>(d.ints[0]), static_cast<int>(d.ints[1]));
     } else {
-      throw Fail{d.loc, fmt::format("{} has no Halide counterpart here", n), d.extra};
+      static const std::vector<std::string> known = {"split", "tile", "reorder", "fuse", "parallel", "vectorize", "unroll", "unscheduled",
+                                                     "compute_root", "compute_inline", "store_root", "compute_at", "store_at", "fold_storage", "bound"};
+      std::string m = did_you_mean(n, known);
+      throw Fail{d.loc, m.empty() ? fmt::format("{} has no Halide counterpart here", n) : fmt::format("unknown schedule directive {} (did you mean {}?)", n, m),
+                 d.extra};
     }
   }
 

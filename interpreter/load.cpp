@@ -41,29 +41,6 @@ Loaded load_text(const std::string& text, const std::string& name, bool typechec
   return load_source(std::make_shared<SourceFile>(name, text), typecheck_too);
 }
 
-std::string did_you_mean(const std::string& w, const std::vector<std::string>& words) {
-  auto distance = [](const std::string& a, const std::string& b) {
-    std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-      cur[0] = i;
-      for (size_t j = 1; j <= b.size(); ++j) cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      std::swap(prev, cur);
-    }
-    return prev[b.size()];
-  };
-  std::string best;
-  size_t best_d = 3;
-  for (const auto& x : words) {
-    size_t d = distance(w, x);
-    if (d < best_d && 2 * d < std::max(w.size(), x.size())) {
-      best = x;
-      best_d = d;
-    }
-  }
-  return best;
-}
-
 std::optional<Expectation> read_expectation(const std::string& text) {
   static const std::vector<std::string> outcomes = {"ok", "race", "out-of-bounds", "error", "mismatch", "annotation", "parse-error", "type-error"};
   static const std::vector<std::string> verdicts = {"verified", "refuted", "unknown"};

@@ -36,8 +36,5 @@ struct Expectation {
 };
 std::optional<Expectation> read_expectation(const std::string& text);
 
-// The closest of `words` to `w` when it is a likely misspelling (edit distance at most 2 and
-// less than half its length), else "".
-std::string did_you_mean(const std::string& w, const std::vector<std::string>& words);
 
 }  // namespace sched

@@ -1,5 +1,7 @@
 #include "interpreter/typecheck.hpp"
 
+#include "interpreter/load.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -42,6 +44,9 @@ class Checker {
   // ---------------- scopes ----------------
   const LocalVar* find_local(const std::string& n) const;
   const ArrayScope* find_array(const std::string& n) const;
+  // " (did you mean 'x'?)" for a misspelt array, variable or function name, else "".
+  std::string suggest_array(const std::string& n) const;
+  std::string suggest_variable(const std::string& n) const;
   int bind(const std::string& n, Type t);
   void non_affine(Loc loc, std::string what);
 
@@ -102,6 +107,26 @@ void Checker::run() {
 const LocalVar* Checker::find_local(const std::string& n) const {
   for (auto it = locals_.rbegin(); it != locals_.rend(); ++it) if (it->name == n) return &*it;
   return nullptr;
+}
+
+namespace {
+std::string hint(const std::string& n, const std::vector<std::string>& names) {
+  std::string m = did_you_mean(n, names);
+  return m.empty() ? "" : fmt::format(" (did you mean '{}'?)", m);
+}
+}  // namespace
+
+std::string Checker::suggest_array(const std::string& n) const {
+  std::vector<std::string> names;
+  for (const auto& a : arrays_) names.push_back(a.name);
+  return hint(n, names);
+}
+
+std::string Checker::suggest_variable(const std::string& n) const {
+  std::vector<std::string> names;
+  for (const auto& l : locals_) names.push_back(l.name);
+  for (const auto& q : p_.params) names.push_back(q.name);
+  return hint(n, names);
 }
 
 const ArrayScope* Checker::find_array(const std::string& n) const {
@@ -200,6 +225,15 @@ bool Checker::mentions_variable(const Expr& e) {
 
 void Checker::mode_error_reads(const Expr& e) {
   if (e.kind == ExprKind::TensorRead) {
+    static const std::vector<std::string> functions = {"min", "max", "abs", "sqrt", "exp", "log", "pow", "floor", "ceil", "round", "select",
+                                                       "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"};
+    if (p_.find_tensor(e.name) < 0) {  // neither a tensor nor a function: most likely a misspelt function
+      std::string m = did_you_mean(e.name, functions);
+      if (!m.empty()) {
+        d_.error(e.loc, fmt::format("unknown function '{}' (did you mean '{}'?)", e.name, m));
+        return;
+      }
+    }
     if (mode_ == Mode::Semantic)
       d_.error(e.loc, fmt::format("tensor '{}' cannot be read here: semantic expressions read arrays, "
                                   "tensors belong to the specification (annotations and equations)", e.name));
@@ -225,7 +259,11 @@ Type Checker::read(Expr& e) {
   if (is_tensor) {
     int t = p_.find_tensor(e.name);
     if (t < 0) {
-      d_.error(e.loc, fmt::format("unknown tensor '{}' (declare it with 'tensor {}(...) : type')", e.name, e.name));
+      std::vector<std::string> names;
+      for (const auto& t : p_.tensors) names.push_back(t.name);
+      std::string m = did_you_mean(e.name, names);
+      d_.error(e.loc, m.empty() ? fmt::format("unknown tensor '{}' (declare it with 'tensor {}(...) : type')", e.name, e.name)
+                                : fmt::format("unknown tensor '{}' (did you mean '{}'?)", e.name, m));
       return Type::Invalid;
     }
     e.id = t;
@@ -234,7 +272,7 @@ Type Checker::read(Expr& e) {
   } else {
     auto* a = find_array(e.name);
     if (!a) {
-      d_.error(e.loc, fmt::format("unknown array '{}'", e.name));
+      d_.error(e.loc, fmt::format("unknown array '{}'{}", e.name, suggest_array(e.name)));
       return Type::Invalid;
     }
     e.id = a->id;
@@ -327,7 +365,7 @@ void Checker::check(ExprPtr& ep, Type want) {
       else {
         if (find_array(e.name)) d_.error(e.loc, fmt::format("'{}' is an array: read it as {}[...]", e.name, e.name));
         else if (p_.find_tensor(e.name) >= 0) d_.error(e.loc, fmt::format("'{}' is a tensor: read it as {}(...)", e.name, e.name));
-        else d_.error(e.loc, fmt::format("unknown variable '{}'", e.name));
+        else d_.error(e.loc, fmt::format("unknown variable '{}'{}", e.name, suggest_variable(e.name)));
         return;
       }
       if (vt != want) { mismatch(e, want, vt); return; }
@@ -503,7 +541,7 @@ void Checker::cmd(Cmd& c) {
       mode_ = Mode::Semantic;
       if (!a) {
         if (p_.find_tensor(c.name) >= 0) d_.error(c.loc, fmt::format("'{}' is a tensor of the specification; only arrays can be assigned", c.name));
-        else d_.error(c.loc, fmt::format("assignment to unknown array '{}'", c.name));
+        else d_.error(c.loc, fmt::format("assignment to unknown array '{}'{}", c.name, suggest_array(c.name)));
         return;
       }
       c.id = a->id;

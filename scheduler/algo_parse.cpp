@@ -445,10 +445,17 @@ namespace {
 // Every variable an expression names is in `scope`, every call names a func of `a` or a builtin
 // of SCHED (else an error at it).
 void check_scope(const AExpr& e, const std::set<std::string>& scope, const char* what, Diagnostics& diags, const Algorithm* a = nullptr) {
-  if (e.kind == AExpr::Kind::Var && !scope.count(e.text))
-    diags.error(e.loc, fmt::format("unknown variable '{}' ({})", e.text, what));
-  if (e.kind == AExpr::Kind::Call && a && !a->find(e.text) && !builtin_from_name(e.text))
-    diags.error(e.loc, fmt::format("unknown func '{}' (not an input, a func defined above, or a builtin)", e.text));
+  if (e.kind == AExpr::Kind::Var && !scope.count(e.text)) {
+    std::string m = did_you_mean(e.text, std::vector<std::string>(scope.begin(), scope.end()));
+    diags.error(e.loc, fmt::format("unknown variable '{}' ({}{})", e.text, what, m.empty() ? "" : fmt::format("; did you mean '{}'?", m)));
+  }
+  if (e.kind == AExpr::Kind::Call && a && !a->find(e.text) && !builtin_from_name(e.text)) {
+    std::vector<std::string> names = {"min", "max", "abs", "sqrt", "exp", "log", "pow", "floor", "ceil", "round", "select"};
+    for (const auto& f : a->funcs) names.push_back(f.name);
+    std::string m = did_you_mean(e.text, names);
+    diags.error(e.loc, m.empty() ? fmt::format("unknown func '{}' (not an input, a func defined above, or a builtin)", e.text)
+                                 : fmt::format("unknown func '{}' (did you mean '{}'?)", e.text, m));
+  }
   for (const auto& x : e.args) check_scope(*x, scope, what, diags, a);
 }
 

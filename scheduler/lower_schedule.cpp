@@ -113,9 +113,11 @@ void Lowerer::apply(Stage& st, const Directive& d) {
     if (!x->extent.is_constant()) throw Error{d.loc, fmt::format("{}({}) needs a constant extent: give a factor", d.name, v)};
     x->kind = d.name == "vectorize" ? Dim::Kind::Vec : Dim::Kind::Unroll;
   } else if (!levels.count(d.name)) {
-    throw Error{d.loc, fmt::format("unknown schedule directive {} (split, tile, reorder, fuse, parallel, vectorize, unroll, compute_root, compute_at, "
-                                   "compute_inline, store_root, store_at, fold_storage, bound)",
-                                   d.name)};
+    static const std::vector<std::string> known = {"split", "tile", "reorder", "fuse", "parallel", "vectorize", "unroll", "compute_root",
+                                                   "compute_at", "compute_inline", "store_root", "store_at", "fold_storage", "bound"};
+    std::string m = did_you_mean(d.name, known);
+    throw Error{d.loc, m.empty() ? fmt::format("unknown schedule directive {} ({})", d.name, join(known))
+                                 : fmt::format("unknown schedule directive {} (did you mean {}?)", d.name, m)};
   }
 }
 

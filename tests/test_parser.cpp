@@ -230,3 +230,20 @@ TEST(Parser, ExpectLinesAreValidated) {
   EXPECT_EQ(did_you_mean("out-of-bound", {"race", "out-of-bounds"}), "out-of-bounds");
   EXPECT_EQ(did_you_mean("zz", {"race", "ok"}), "");
 }
+
+// "did you mean" for misspelt arrays, variables and functions (short names get no guess).
+TEST(Parser, MisspeltNamesGetASuggestion) {
+  const std::string head = "param N;\nassume N >= 1;\ntensor A(i) : f32;\ninput input_a[i] : f32[N] = A(i);\noutput result[i] : f32[N] = A(i);\n";
+  auto first_error = [&](const std::string& body) {
+    Loaded l = load_text(head + body, "t.sched");
+    EXPECT_NE(l.stage, LoadStage::Ok) << body;
+    return l.diagnostics.substr(0, l.diagnostics.find('\n'));
+  };
+  EXPECT_NE(first_error("for i < N { result[i] := sqr(input_a[i]); }\n").find("unknown function 'sqr' (did you mean 'sqrt'?)"), std::string::npos);
+  EXPECT_NE(first_error("for i < N { result[i] := input_b[i]; }\n").find("unknown array 'input_b' (did you mean 'input_a'?)"), std::string::npos);
+  EXPECT_NE(first_error("for i < N { resutl[i] := input_a[i]; }\n").find("(did you mean 'result'?)"), std::string::npos);
+  EXPECT_NE(first_error("for idx < N { result[idx] := input_a[idz]; }\n").find("unknown variable 'idz' (did you mean 'idx'?)"), std::string::npos);
+  std::string e = first_error("for i < N { result[i] := input_a[j]; }\n");
+  EXPECT_NE(e.find("unknown variable 'j'"), std::string::npos);
+  EXPECT_EQ(e.find("did you mean"), std::string::npos) << e;
+}
