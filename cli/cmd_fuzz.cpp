@@ -15,6 +15,7 @@
 #include "interpreter/files.hpp"
 #include "scheduler/algo.hpp"
 #include "fuzz/campaign.hpp"
+#include "fuzz/findings.hpp"
 #ifdef SCHED_HAVE_HALIDE
 #include "fuzz/halide_campaign.hpp"
 #include "halide/bridge.hpp"
@@ -42,14 +43,35 @@ double parse_duration(const std::string& s) {
   return -1;
 }
 
-// `--compiler halide` (fuzz/halide_campaign.hpp).
-void fuzz_halide(const std::string& time_s, const std::string& shard, const std::string& oracles, bool json, bool quiet, long long print_case,
-                 const std::vector<std::string>& merge, const fuzz::CampaignOptions& o) {
+// `--compiler halide` (fuzz/halide_campaign.hpp): the checks only it needs, then its campaign on
+// the options the command parsed for both compilers (seed, cases, time, shard, jobs, out).
+#ifdef SCHED_HAVE_HALIDE
+fuzz::HalideCampaignOptions halide_options(const fuzz::CampaignOptions& o) {
+  fuzz::HalideCampaignOptions h;
+  h.seed = o.seed;
+  h.cases = o.cases;
+  h.seconds = o.seconds;
+  h.jobs = o.jobs;
+  h.shard = o.shard;
+  h.shards = o.shards;
+  h.algorithms = o.algorithms;
+  h.reduce_seconds = o.reduce_seconds;
+  h.case_timeout_s = std::max(o.case_timeout_s, 300.0);
+  h.out_dir = o.out_dir;
+  h.progress = o.progress;
+  return h;
+}
+#endif
+
+// Bad input for --compiler halide (exit 2 set): options of the other compiler, algorithms the
+// bridge cannot build, or no Halide in this build.
+bool halide_refuses(const std::string& oracles, const std::vector<std::string>& merge, const fuzz::CampaignOptions& o) {
 #ifdef SCHED_HAVE_HALIDE
   if (!oracles.empty() || !merge.empty()) {
     std::cerr << "sched fuzz: --compiler halide runs its own oracles (compiler, loop nest, jit) and does not merge summaries: "
                  "--oracles and --merge are for --compiler sched\n";
-    return set_exit(kBadInput);
+    set_exit(kBadInput);
+    return true;
   }
   for (const auto& a : o.algorithms) {  // each algorithm must be one the bridge builds, with its own schedule
     halide::Options ho;
@@ -57,61 +79,37 @@ void fuzz_halide(const std::string& time_s, const std::string& shard, const std:
     halide::Exported x = halide::lower_via_halide(std::make_shared<SourceFile>(a.name + ".algo", a.text), "", ho);
     if (x.status == halide::Exported::Status::BadInput || x.status == halide::Exported::Status::Rejected) {
       std::cerr << "sched fuzz: --algo " << a.name << ".algo: not an algorithm Halide builds: " << x.message << "\n";
-      return set_exit(kBadInput);
+      set_exit(kBadInput);
+      return true;
     }
   }
-  fuzz::HalideCampaignOptions h;
-  h.seed = o.seed;
-  h.cases = o.cases;
-  h.jobs = o.jobs;
-  h.algorithms = o.algorithms;
-  h.reduce_seconds = o.reduce_seconds;
-  h.case_timeout_s = std::max(o.case_timeout_s, 300.0);
-  h.out_dir = o.out_dir;
-  h.progress = !quiet;
-  unsigned si = 0, sn = 1;
-  if (std::sscanf(shard.c_str(), "%u/%u", &si, &sn) != 2 || sn == 0 || si >= sn) {
-    std::cerr << "sched fuzz: --shard wants I/N with 0 <= I < N, got '" << shard << "'\n";
-    return set_exit(kBadInput);
-  }
-  h.shard = static_cast<int>(si);
-  h.shards = static_cast<int>(sn);
-  if (print_case >= 0) {
-    fuzz::HalideCase c = fuzz::make_halide_case(h, static_cast<uint64_t>(print_case));
-    std::string ps;
-    for (size_t i = 0; i < c.params.size(); ++i) ps += fmt::format(" -p {}={}", c.param_names[i], c.params[i]);
-    std::cout << fmt::format("// seed {}, case {}: algorithm {}\n// replay: sched lower ALGO --via halide --jit{} --schedule \"{}\"\n{}", h.seed, c.index,
-                             c.algorithm, ps, fuzz::show(c.schedule), c.source);
-    for (const auto& st : c.schedule) std::cout << "schedule " << st.text() << ";\n";
-    return set_exit(c.error.empty() ? kClean : kBadInput);
-  }
-  if (!time_s.empty()) {
-    h.seconds = parse_duration(time_s);
-    if (h.seconds <= 0) {
-      std::cerr << "sched fuzz: --time wants a duration such as 90s, 10m or 1h, got '" << time_s << "'\n";
-      return set_exit(kBadInput);
-    }
-  }
-  if (h.seconds <= 0 && h.cases == 0) h.seconds = 60;
-  if (!h.out_dir.empty()) {
-    std::string why;
-    if (!make_output_dir(h.out_dir, why)) {
-      std::cerr << "sched fuzz: --out: " << why << "\n";
-      return set_exit(kBadInput);
-    }
-  }
-  auto s = fuzz::run_halide_campaign(h);
-  std::cout << (json ? s.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::halide_summary_markdown(s));
-  for (const auto& w : s["write_errors"]) std::cerr << "sched fuzz: not written: " << w.get<std::string>() << "\n";
-  if (!h.out_dir.empty() && !json && s["write_errors"].empty()) std::cout << "\nwritten: " << h.out_dir << "/summary.json, " << h.out_dir << "/summary.md\n";
-  set_exit(!s["signatures"].empty() ? kFinding : s.contains("interrupted") ? kInconclusive : kClean);
-  if (!s["write_errors"].empty()) set_exit(kBadInput);
+  return false;
 #else
-  (void)time_s, (void)shard, (void)oracles, (void)json, (void)quiet, (void)print_case, (void)merge, (void)o;
+  (void)oracles, (void)merge, (void)o;
   std::cerr << "sched fuzz: --compiler halide: this sched was built without Halide 14 (scripts/setup.sh installs it)\n";
   set_exit(kBadInput);
+  return true;
 #endif
 }
+
+#ifdef SCHED_HAVE_HALIDE
+void print_halide_case(const fuzz::CampaignOptions& o, long long print_case) {
+  fuzz::HalideCase c = fuzz::make_halide_case(halide_options(o), static_cast<uint64_t>(print_case));
+  std::string ps;
+  for (size_t i = 0; i < c.params.size(); ++i) ps += fmt::format(" -p {}={}", c.param_names[i], c.params[i]);
+  std::cout << fmt::format("// seed {}, case {}: algorithm {}\n// replay: sched lower ALGO --via halide --jit{} --schedule \"{}\"\n{}", o.seed, c.index,
+                           c.algorithm, ps, fuzz::show(c.schedule), c.source);
+  for (const auto& st : c.schedule) std::cout << "schedule " << st.text() << ";\n";
+  set_exit(c.error.empty() ? kClean : kBadInput);
+}
+
+// Runs the campaign and prints its summary; the caller reports write errors and sets the exit code.
+nlohmann::json run_halide(const fuzz::CampaignOptions& o, bool json) {
+  auto s = fuzz::run_halide_campaign(halide_options(o));
+  std::cout << (json ? s.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::halide_summary_markdown(s));
+  return s;
+}
+#endif
 
 }  // namespace
 
@@ -160,6 +158,22 @@ void register_fuzz(CLI::App& app) {
   cmd->footer("Exit codes: 0 no disagreement, 1 findings (disagreements, crashes), 2 bad input.\n"
               "Rules and defect classes: docs/fuzzing.md.");
   cmd->callback([] {
+    bool halide = compiler == "halide";
+    for (const auto& f : algo_files) {  // each file must parse: bad input is known at once
+      std::string why;
+      auto src = SourceFile::load(f, &why);
+      if (!src) {
+        std::cerr << "sched fuzz: --algo: " << why << "\n";
+        return set_exit(kBadInput);
+      }
+      Diagnostics d(src);
+      if (!algo::parse_algorithm(src, d)) {
+        std::cerr << d.render();
+        return set_exit(kBadInput);
+      }
+      o.algorithms.push_back({std::filesystem::path(f).stem().string(), src->text});
+    }
+    if (halide && halide_refuses(oracles, merge, o)) return;
     if (!merge.empty()) {
       std::vector<nlohmann::json> parts;
       for (const auto& f : merge) {
@@ -180,21 +194,9 @@ void register_fuzz(CLI::App& app) {
       std::cout << (json ? m.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::summary_markdown(m));
       return set_exit(m.value("findings", nlohmann::json::array()).empty() ? kClean : kFinding);
     }
-    for (const auto& f : algo_files) {  // each file must parse: bad input is known at once
-      std::string why;
-      auto src = SourceFile::load(f, &why);
-      if (!src) {
-        std::cerr << "sched fuzz: --algo: " << why << "\n";
-        return set_exit(kBadInput);
-      }
-      Diagnostics d(src);
-      if (!algo::parse_algorithm(src, d)) {
-        std::cerr << d.render();
-        return set_exit(kBadInput);
-      }
-      o.algorithms.push_back({std::filesystem::path(f).stem().string(), src->text});
-    }
-    if (compiler == "halide") return fuzz_halide(time_s, shard, oracles, json, quiet, print_case, merge, o);
+#ifdef SCHED_HAVE_HALIDE
+    if (halide && print_case >= 0) return print_halide_case(o, print_case);
+#endif
     if (print_case >= 0) {
       fuzz::Case c = fuzz::make_case(o.seed, static_cast<uint64_t>(print_case), o.algorithms);
       std::string ps;
@@ -254,15 +256,23 @@ void register_fuzz(CLI::App& app) {
         return set_exit(kBadInput);
       }
     }
-    auto s = fuzz::run_campaign(o);
-    std::cout << (json ? s.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::summary_markdown(s));
+    nlohmann::json s;
+#ifdef SCHED_HAVE_HALIDE
+    if (halide) s = run_halide(o, json);
+#endif
+    if (!halide) {
+      s = fuzz::run_campaign(o);
+      std::cout << (json ? s.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::summary_markdown(s));
+    }
     const auto& failed = s["write_errors"];
     for (const auto& w : failed) std::cerr << "sched fuzz: not written: " << w.get<std::string>() << "\n";
     if (!o.out_dir.empty() && !json && failed.empty())
       std::cout << "\nwritten: " << o.out_dir << "/summary.json, " << o.out_dir << "/summary.md\n";
     bool interrupted = s.contains("interrupted");
     if (interrupted) std::cerr << "sched fuzz: interrupted: the summary counts the finished cases only\n";
-    set_exit(!s.value("findings", nlohmann::json::array()).empty() ? kFinding : interrupted ? kInconclusive : kClean);
+    // a Halide campaign counts its findings and lists them by signature
+    bool found = halide ? !fuzz::member(s, "signatures", true).empty() : !fuzz::member(s, "findings", true).empty();
+    set_exit(found ? kFinding : interrupted ? kInconclusive : kClean);
     if (!failed.empty()) set_exit(kBadInput);
   });
 }

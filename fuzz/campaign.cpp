@@ -20,13 +20,6 @@ namespace sched::fuzz {
 
 namespace {
 
-uint64_t splitmix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 bool lower_into(Case& c, const ScheduledCase& s) {
   c.algorithm = s.algorithm;
   c.schedule = s.schedule;
@@ -98,8 +91,8 @@ Case user_case(Case c, std::mt19937_64& rng, const Pick& pick, const std::vector
 Case make_case(uint64_t seed, uint64_t index, const std::vector<BuiltinAlgorithm>& algorithms) {
   Case c;
   c.index = index;
-  std::mt19937_64 rng(splitmix(seed * 0x100000001b3ULL ^ splitmix(index)));
-  Pick pick = [&](int lo, int hi) { return hi <= lo ? lo : std::uniform_int_distribution<int>(lo, hi - 1)(rng); };
+  std::mt19937_64 rng = case_rng(seed, index);
+  Pick pick = [&](int lo, int hi) { return pick_from(rng, lo, hi); };
   if (!algorithms.empty()) return user_case(c, rng, pick, algorithms);
   int roll = pick(0, 100);
   if (roll < 10) {

@@ -27,13 +27,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
-// s[k], or an empty object/array: a reference that outlives a range-for (json::value returns a copy).
-const json& field(const json& s, const char* k, bool array = false) {
-  static const json empty_object = json::object(), empty_array = json::array();
-  auto it = s.find(k);
-  return it != s.end() ? *it : array ? empty_array : empty_object;
-}
-
 json case_json(const Case& c) {
   return {{"index", c.index}, {"kind", c.kind}, {"class", c.cls}, {"expect", c.expect}, {"algorithm", c.algorithm},
           {"schedule", c.schedule}, {"where", c.where}, {"text", c.text}, {"param_names", c.param_names}, {"params", c.params}, {"error", c.error}};
@@ -123,8 +116,8 @@ std::string header(const Case& c, uint64_t seed, const json& r, const std::strin
   std::string ps;
   for (size_t i = 0; i < c.params.size(); ++i) ps += fmt::format(" -p {}={}", c.param_names[i], c.params[i]);
   h += "// replay: sched run FILE" + ps + " --check-annotations; sched verify FILE\n";
-  for (const auto& d : field(r, "disagreements", true)) h += "// disagreement: " + d.get<std::string>() + "\n";
-  for (const auto& x : field(r, "oracles", true))
+  for (const auto& d : member(r, "disagreements", true)) h += "// disagreement: " + d.get<std::string>() + "\n";
+  for (const auto& x : member(r, "oracles", true))
     h += fmt::format("// {}: {}{}\n", x.value("oracle", ""), x.value("status", ""), x.contains("detail") ? " (" + x.value("detail", "") + ")" : "");
   return h;
 }
@@ -142,14 +135,14 @@ json run_campaign(const CampaignOptions& o) {
     if (!make_output_dir(o.out_dir, why)) s["write_errors"].push_back(why);
   }
   for (const auto& n : o.oracles.enabled) s["oracles"][n] = {{"runs", 0}, {"seconds", 0.0}, {"flagged", 0}, {"inconclusive", 0}};
-  uint64_t next = static_cast<uint64_t>(o.shard), done = 0;
+  uint64_t done = 0;
   double last_progress = -1;
 
   auto account = [&](const Case& c, const json& r) {
     s["cases"] = s["cases"].get<uint64_t>() + 1;
     json& k = obj(s["kinds"], c.kind);
     k["cases"] = k.value("cases", 0) + 1;
-    for (const auto& x : field(r, "oracles", true)) {
+    for (const auto& x : member(r, "oracles", true)) {
       json& a = obj(s["oracles"], x.value("oracle", ""));
       a["runs"] = a.value("runs", 0) + 1;
       a["seconds"] = a.value("seconds", 0.0) + x.value("seconds", 0.0);
@@ -164,14 +157,14 @@ json run_campaign(const CampaignOptions& o) {
         }
       }
     }
-    if (!c.cls.empty() && field(r, "disagreements", true).empty() && !r.contains("load_error")) {
+    if (!c.cls.empty() && member(r, "disagreements", true).empty() && !r.contains("load_error")) {
       json& cl = obj(s["classes"], c.cls);
       cl["expect"] = c.expect;
       cl["injected"] = cl.value("injected", 0) + 1;
       bool det = r.value("detected", false), eq = r.value("equivalent", false);
       if (det) cl["detected"] = cl.value("detected", 0) + 1;
       if (eq) cl["equivalent"] = cl.value("equivalent", 0) + 1;
-      for (const auto& b : field(r, "detected_by", true)) obj(cl, "by")[b.get<std::string>()] = obj(cl, "by").value(b.get<std::string>(), 0) + 1;
+      for (const auto& b : member(r, "detected_by", true)) obj(cl, "by")[b.get<std::string>()] = obj(cl, "by").value(b.get<std::string>(), 0) + 1;
       if (!det && !eq && !cl.contains("example")) {
         std::string f = fmt::format("undetected-{}-{}.sched", c.cls, c.index);
         save_to(s, o.out_dir, f, header(c, o.seed, r, "undetected defect") + c.text);
@@ -183,7 +176,7 @@ json run_campaign(const CampaignOptions& o) {
       json& cl = obj(s["classes"], c.cls);
       cl["ill_typed"] = cl.value("ill_typed", 0) + 1;
     }
-    auto dis = field(r, "disagreements", true);
+    auto dis = member(r, "disagreements", true);
     if (!dis.empty()) {
       Case red = r.contains("reduced") ? case_from(r["reduced"]) : c;
       std::string f = fmt::format("finding-{}.sched", c.index);
@@ -209,12 +202,6 @@ json run_campaign(const CampaignOptions& o) {
     std::fflush(stderr);
   };
 
-  auto more = [&](uint64_t& idx) {
-    if ((o.cases != 0 && next >= o.cases) || (o.seconds > 0 && elapsed() >= o.seconds)) return false;
-    idx = next;
-    next += static_cast<uint64_t>(std::max(1, o.shards));
-    return true;
-  };
   auto work = [&](uint64_t idx, const Emit& emit) {
     bool native = o.native_every > 0 && idx % static_cast<uint64_t>(o.native_every) == 0;
     Case c = make_case(o.seed, idx, o.algorithms);
@@ -239,7 +226,7 @@ json run_campaign(const CampaignOptions& o) {
     }
     account(c, r);
   };
-  long abandoned = run_pool({o.jobs, o.case_timeout_s}, more, work, finished, [&] { progress(false); });
+  long abandoned = run_pool({o.jobs, o.case_timeout_s}, shard_indices(o.shard, o.shards, o.cases, o.seconds, elapsed), work, finished, [&] { progress(false); });
   if (abandoned >= 0) s["interrupted"] = {{"cases_abandoned", abandoned}};
   progress(true);
   double t = elapsed();
@@ -296,9 +283,9 @@ json merge_summaries(const std::vector<json>& parts) {
     m["inconclusive"] = m.value("inconclusive", 0) + p.value("inconclusive", 0);
     m["seconds"] = std::max(m.value("seconds", 0.0), p.value("seconds", 0.0));  // shards run side by side
     m["shard"] = m.value("shard", "") + "+" + p.value("shard", "");
-    for (const auto& f : field(p, "findings", true)) m["findings"].push_back(f);
+    for (const auto& f : member(p, "findings", true)) m["findings"].push_back(f);
     for (const char* table : {"oracles", "kinds", "classes"})
-      for (const auto& [k, v] : field(p, table).items()) {
+      for (const auto& [k, v] : member(p, table).items()) {
         if (!m[table].contains(k)) {
           m[table][k] = v;
           continue;
@@ -318,15 +305,15 @@ json merge_summaries(const std::vector<json>& parts) {
 std::string summary_markdown(const json& s) {
   std::string md = fmt::format("# sched fuzz: seed {}, shard {}\n\n", s.value("seed", uint64_t{0}), s.value("shard", ""));
   md += fmt::format("{} cases in {:.1f} s ({:.2f} cases/s), {} finding(s) (disagreements of the oracles), {} inconclusive.\n\n",
-                    s.value("cases", 0), s.value("seconds", 0.0), s.value("cases_per_second", 0.0), field(s, "findings", true).size(),
+                    s.value("cases", 0), s.value("seconds", 0.0), s.value("cases_per_second", 0.0), member(s, "findings", true).size(),
                     s.value("inconclusive", 0));
   if (s.contains("interrupted"))
     md += fmt::format("Interrupted (SIGINT or SIGTERM): {} running case(s) abandoned and not counted.\n\n",
                       s["interrupted"].value("cases_abandoned", 0));
   md += "| kind | cases |\n|---|---|\n";
-  for (const auto& [k, v] : field(s, "kinds").items()) md += fmt::format("| {} | {} |\n", k, v.value("cases", 0));
+  for (const auto& [k, v] : member(s, "kinds").items()) md += fmt::format("| {} | {} |\n", k, v.value("cases", 0));
   md += "\n| oracle | runs | seconds | runs/s | flagged | inconclusive |\n|---|---|---|---|---|---|\n";
-  for (const auto& [k, v] : field(s, "oracles").items()) {
+  for (const auto& [k, v] : member(s, "oracles").items()) {
     double sec = v.value("seconds", 0.0);
     md += fmt::format("| {} | {} | {:.1f} | {:.1f} | {} | {} |\n", k, v.value("runs", 0), sec, sec > 0 ? v.value("runs", 0) / sec : 0.0,
                       v.value("flagged", 0), v.value("inconclusive", 0));
@@ -344,10 +331,10 @@ std::string summary_markdown(const json& s) {
   md += "\n## Mutation score (injected defects detected by at least one oracle)\n\n";
   md += "| class | expect | injected | detected | equivalent | score | detected by |\n|---|---|---|---|---|---|---|\n";
   std::string below;
-  for (const auto& [k, v] : field(s, "classes").items()) {
+  for (const auto& [k, v] : member(s, "classes").items()) {
     int inj = v.value("injected", 0), det = v.value("detected", 0), eq = v.value("equivalent", 0);
     std::string by;
-    for (const auto& [o, n] : field(v, "by").items()) by += fmt::format("{} {}, ", o, n.get<int>());
+    for (const auto& [o, n] : member(v, "by").items()) by += fmt::format("{} {}, ", o, n.get<int>());
     if (by.size() > 2) by.resize(by.size() - 2);
     int scored = inj - eq;
     md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", k, v.value("expect", ""), inj, det, eq,
@@ -360,11 +347,11 @@ std::string summary_markdown(const json& s) {
   }
   md += "\nEquivalent: no oracle flags the case and the verifier proves it correct for all parameters (the defect changes nothing).\n";
   if (!below.empty()) md += "\n### Classes below 100%\n\n" + below;
-  const json& f = field(s, "findings", true);
+  const json& f = member(s, "findings", true);
   if (!f.empty()) {
     md += "\n## Findings\n\n";
     for (const auto& x : f) {
-      std::string first = field(x, "disagreements", true).empty() ? "" : x["disagreements"][0].get<std::string>();
+      std::string first = member(x, "disagreements", true).empty() ? "" : x["disagreements"][0].get<std::string>();
       md += fmt::format("- case {} ({} {}): {} — `{}` ({} lines, reduced from {})\n", x.value("case", 0), x.value("kind", ""), x.value("class", ""), first,
                         x.value("file", ""), x.value("reduced_lines", 0), x.value("original_lines", 0));
     }

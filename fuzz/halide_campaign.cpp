@@ -17,6 +17,7 @@
 #include "fuzz/findings.hpp"
 #include "fuzz/pool.hpp"
 #include "halide/bridge.hpp"
+#include "halide/build.hpp"
 #include "halide/cpp.hpp"
 #include "halide/jit.hpp"
 #include "halide/passes.hpp"
@@ -47,19 +48,20 @@ output Blurry : [W, H];
 
 namespace {
 
-uint64_t splitmix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 std::optional<algo::Algorithm> parse(const std::string& name, const std::string& source, std::string& error) {
   auto src = std::make_shared<SourceFile>(name + ".algo", source);
   Diagnostics d(src);
   auto a = algo::parse_algorithm(src, d);
   if (!a) error = d.render();
   return a;
+}
+
+// The case's algorithm, schedule and parameters as the bridge reads them (halide::read_algorithm).
+bool read_case(const HalideCase& c, algo::Algorithm& a, std::vector<algo::Directive>& extra, std::string& error) {
+  std::vector<std::string> items;
+  for (size_t i = 0; i < c.params.size() && i < c.param_names.size(); ++i) items.push_back(fmt::format("{}={}", c.param_names[i], c.params[i]));
+  std::vector<int64_t> params;
+  return halide::read_algorithm(std::make_shared<SourceFile>(c.algorithm + ".algo", c.source), show(c.schedule), items, a, extra, params, error);
 }
 
 // The specification program of `a` (our scheduler, no schedule): parameters are checked against it.
@@ -79,8 +81,8 @@ HalideCase make_halide_case(const HalideCampaignOptions& o, uint64_t index) {
   const auto& algos = o.algorithms.empty() ? halide_algorithms() : o.algorithms;
   HalideCase c;
   c.index = index;
-  std::mt19937_64 rng(splitmix(o.seed * 0x100000001b3ULL ^ splitmix(index ^ 0x4a1de)));
-  Pick pick = [&](int lo, int hi) { return hi <= lo ? lo : std::uniform_int_distribution<int>(lo, hi - 1)(rng); };
+  std::mt19937_64 rng = case_rng(o.seed, index, 0x4a1de);
+  Pick pick = [&](int lo, int hi) { return pick_from(rng, lo, hi); };
   // blur5x5, on which Halide's own fuzzer found its regressions, gets a third of the default cases
   size_t which = static_cast<size_t>(pick(0, static_cast<int>(algos.size())));
   if (o.algorithms.empty() && pick(0, 3) == 0) which = algos.size() - 1;
@@ -167,13 +169,11 @@ Checked check(const HalideCase& c, const HalideCampaignOptions& o, const std::se
   json& r = out.result;
   r = {{"findings", json::array()}, {"refused", false}, {"seconds", {{"compiler", 0.0}, {"loop_nest", 0.0}, {"jit", 0.0}}}};
   std::string error;
-  auto a = parse(c.algorithm, c.source, error);
-  auto ssrc = std::make_shared<SourceFile>("--schedule", show(c.schedule));
-  Diagnostics dx(ssrc);
+  algo::Algorithm a;
   std::vector<algo::Directive> extra;
-  if (!a || !algo::parse_schedule(ssrc, dx, extra)) {
+  if (!read_case(c, a, extra, error)) {
     r["status"] = "bad-input";
-    r["findings"].push_back(finding("harness", "case", "the generated case does not parse", false, error + dx.render()));
+    r["findings"].push_back(finding("harness", "case", "the generated case does not parse", false, error));
     return out;
   }
   auto t0 = Clock::now();
@@ -182,7 +182,7 @@ Checked check(const HalideCase& c, const HalideCampaignOptions& o, const std::se
   ho.timeout_ms = o.compiler_timeout_ms;
   ho.skip = skip;
   ho.final_lowering = skip.empty();  // with a pass skipped, only the exported loop nest is asked about
-  halide::Exported x = halide::lower_via_halide(*a, extra, ho);
+  halide::Exported x = halide::lower_via_halide(a, extra, ho);
   lap("compiler", t0);
   r["status"] = halide::status_name(x.status) == "ok" ? "exported" : std::string(halide::status_name(x.status));
   using S = halide::Exported::Status;
@@ -214,7 +214,7 @@ Checked check(const HalideCase& c, const HalideCampaignOptions& o, const std::se
   bool jit_ran = false;
   if (!compiler_failed && skip.empty()) {
     auto t1 = Clock::now();
-    j = halide::jit_check(*a, extra, c.params, 1, true, o.compiler_timeout_ms);
+    j = halide::jit_check(a, extra, c.params, 1, true, o.compiler_timeout_ms);
     lap("jit", t1);
     jit_ran = true;
     r["jit"] = halide::status_name(j.status);
@@ -322,13 +322,11 @@ json reproducer(const HalideCase& c, const json& f, const HalideCampaignOptions&
   for (const auto& s : c.schedule) algo_text += "schedule " + s.text() + ";\n";
   files["case.algo"] = algo_text;
   std::string error;
-  auto a = parse(c.algorithm, c.source, error);
-  auto ssrc = std::make_shared<SourceFile>("--schedule", show(c.schedule));
-  Diagnostics dx(ssrc);
+  algo::Algorithm a;
   std::vector<algo::Directive> extra;
-  if (a && algo::parse_schedule(ssrc, dx, extra)) {
+  if (read_case(c, a, extra, error)) {
     try {
-      files["repro.cpp"] = halide::halide_program(*a, extra, c.params,
+      files["repro.cpp"] = halide::halide_program(a, extra, c.params,
                                                   fmt::format("sched fuzz --compiler halide, seed {}, case {}: {}", o.seed, c.index, f.value("signature", "")));
     } catch (const std::exception& e) {
       files["repro.cpp"] = std::string("// no C++ reproducer: ") + e.what() + "\n";
@@ -387,7 +385,7 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
   std::set<std::string> seen;                 // base signatures (before the pass is known) of reduced findings
   std::map<std::string, size_t> by_signature;  // final signature -> index in s["signatures"]
   std::map<std::string, std::string> final_of;  // base signature -> final signature
-  uint64_t next = static_cast<uint64_t>(o.shard), done = 0;
+  uint64_t done = 0;
   double last_progress = -1;
   auto progress = [&](bool final) {
     if (!o.progress) return;
@@ -399,12 +397,6 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
                  s["findings"].get<int>(), s["signatures"].size(), s["statuses"].value("exported", 0), s["statuses"].value("rejected", 0),
                  isatty(2) && !final ? "" : "\n");
     std::fflush(stderr);
-  };
-  auto more = [&](uint64_t& idx) {
-    if ((o.cases != 0 && next >= o.cases) || (o.seconds > 0 && elapsed() >= o.seconds)) return false;
-    idx = next;
-    next += static_cast<uint64_t>(std::max(1, o.shards));
-    return true;
   };
   auto work = [&](uint64_t idx, const Emit& emit) {
     // Halide's warnings ("Update definition 0 of function C has not been scheduled") are noise here
@@ -482,9 +474,7 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
     entry["count"] = entry["count"].get<int>() + 1;
     if (entry["cases"].size() < 20) entry["cases"].push_back(c.value("index", 0));
   };
-  long abandoned = run_pool({o.jobs, o.case_timeout_s}, more, work, [&](TaskEnd& e) {
-    finished(e);
-  }, [&] { progress(false); });
+  long abandoned = run_pool({o.jobs, o.case_timeout_s}, shard_indices(o.shard, o.shards, o.cases, o.seconds, elapsed), work, finished, [&] { progress(false); });
   progress(true);
   if (abandoned >= 0) s["interrupted"] = {{"cases_abandoned", abandoned}};
   double t = elapsed();
@@ -507,9 +497,7 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
 
 std::string halide_summary_markdown(const json& s) {
   auto num = [&](const char* k) { return s.value(k, 0); };
-  static const json empty = json::object();
-  // a reference that outlives a range-for (json::value returns a copy, items() refers to it)
-  auto table = [&](const char* k) -> const json& { return s.contains(k) && s[k].is_object() ? s[k] : empty; };
+  auto table = [&](const char* k) -> const json& { return member(s, k); };
   std::string md = fmt::format("# sched fuzz --compiler halide: seed {}, shard {}\n\n", s.value("seed", uint64_t{0}), s.value("shard", ""));
   md += fmt::format("{} cases in {:.1f} s ({:.2f} cases/s, {} job(s)); {} finding(s) of {} distinct signature(s), {} of them wrong outputs.",
                     num("cases"), s.value("seconds", 0.0), s.value("cases_per_second", 0.0), num("jobs"), num("findings"),

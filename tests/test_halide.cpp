@@ -319,6 +319,11 @@ fuzz::HalideCase halide_case(const std::string& algo, const std::string& schedul
   fuzz::HalideCase c;
   c.algorithm = algo;
   c.source = slurp(algo_path(algo));
+  auto file = std::make_shared<SourceFile>(algo + ".algo", c.source);
+  Diagnostics da(file);
+  auto parsed = algo::parse_algorithm(file, da);
+  EXPECT_TRUE(parsed) << da.render();
+  if (parsed) c.param_names = parsed->params;
   auto src = std::make_shared<SourceFile>("s", schedule);
   Diagnostics d(src);
   std::vector<algo::Directive> dirs;
