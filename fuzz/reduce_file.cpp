@@ -26,14 +26,9 @@ struct Seen {
   std::string kind, statement, message;
 };
 
-std::string line_at(const std::string& text, uint32_t line) {
-  size_t pos = 0;
-  for (uint32_t l = 1; l < line && pos != std::string::npos; ++l) {
-    pos = text.find('\n', pos);
-    if (pos != std::string::npos) ++pos;
-  }
-  if (pos == std::string::npos || line == 0) return "";
-  std::string s = text.substr(pos, text.find('\n', pos) - pos);
+// The statement a finding points at: its line of the program's source, without indentation.
+std::string statement_at(const Program& p, uint32_t line) {
+  std::string s(p.file->line(line));
   size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
@@ -47,7 +42,7 @@ Seen observe(const std::string& text, const std::vector<int64_t>& params, const 
     if (v.kind != verify::Verdict::Kind::Refuted || v.problems.empty()) return s;
     s.present = true;
     s.kind = "refuted";
-    s.statement = fmt::format("{} [{}]", line_at(text, v.problems[0].loc.line), v.problems[0].rule);
+    s.statement = fmt::format("{} [{}]", statement_at(*l.program, v.problems[0].loc.line), v.problems[0].rule);
     s.message = v.problems[0].message;
     return s;
   }
@@ -74,7 +69,7 @@ Seen observe(const std::string& text, const std::vector<int64_t>& params, const 
   if (o.ok()) return s;
   s.present = true;
   s.kind = std::string(outcome_name(o.kind));
-  s.statement = line_at(text, o.loc.line);
+  s.statement = statement_at(*l.program, o.loc.line);
   s.message = o.message;
   return s;
 }

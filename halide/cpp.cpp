@@ -78,8 +78,8 @@ class Emitter {
         }
         if (value_type_from_name(e.text) && e.args.size() == 1) return fmt::format("cast({}, {})", htype(e.text), expr(*e.args[0], scope, e.text));
         for (const auto& x : e.args) args.push_back(expr(*x, scope, ctx));
-        static const std::set<std::string> same = {"min", "max", "abs", "sqrt", "exp", "log", "pow", "floor", "ceil", "round", "select"};
-        if (!same.count(e.text)) throw std::invalid_argument(e.text + " has no Halide counterpart");
+        // SCHED's builtins have Halide functions of the same name
+        if (auto b = builtin_from_name(e.text); !b || *b == Builtin::Cast) throw std::invalid_argument(e.text + " has no Halide counterpart");
         return fmt::format("{}({})", e.text, algo::join(args));
       }
       case AExpr::Kind::Unary:

@@ -16,6 +16,13 @@ namespace sched::halide {
 using namespace Halide;
 using namespace Halide::Internal;
 
+std::string math_function(const Call* op) {
+  if (op->call_type != Call::PureExtern) return "";
+  for (const char* m : {"sqrt", "exp", "log", "pow", "floor", "ceil", "round"})
+    if (op->name == std::string(m) + "_f32" || op->name == std::string(m) + "_f64") return m;
+  return "";
+}
+
 namespace {
 
 std::string halide_text(const Halide::Type& t) {
@@ -140,15 +147,10 @@ class Exporter {
     if (op->is_intrinsic(Call::abs)) return fmt::format("abs({})", expr(op->args[0], ix));
     if (op->is_intrinsic(Call::if_then_else) && op->args.size() == 3)
       return fmt::format("select({}, {}, {})", expr(op->args[0], true), expr(op->args[1], ix), expr(op->args[2], ix));
-    if (op->call_type == Call::PureExtern) {
-      static const char* math[] = {"sqrt", "exp", "log", "pow", "floor", "ceil", "round"};
-      for (const char* m : math)
-        for (const char* suffix : {"_f32", "_f64"})
-          if (op->name == std::string(m) + suffix) {
-            std::vector<std::string> as;
-            for (const auto& a : op->args) as.push_back(expr(a, false));
-            return fmt::format("{}({})", m, fmt::join(as, ", "));
-          }
+    if (std::string m = math_function(op); !m.empty()) {
+      std::vector<std::string> as;
+      for (const auto& a : op->args) as.push_back(expr(a, false));
+      return fmt::format("{}({})", m, fmt::join(as, ", "));
     }
     throw Unsupported(fmt::format("the call {} (type {})", op->name, static_cast<int>(op->call_type)));
   }

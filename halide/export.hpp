@@ -41,6 +41,9 @@ struct FreeSymbol : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The SCHED builtin of Halide's float math call `op` (`sqrt_f32` is `sqrt`), "" for another call.
+std::string math_function(const Halide::Internal::Call* op);
+
 // The whole program: header (parameters, assumptions, the SARE, input/output arrays) and the
 // loop nest of `l`. Throws Unsupported or FreeSymbol.
 std::string export_program(const algo::Algorithm& a, const algo::Sare& sare, const Built& b, const Lowered& l);

@@ -107,12 +107,10 @@ class Printer {
     if (op->is_intrinsic(Call::abs)) return fmt::format("abs({})", print(op->args[0]));
     if (op->is_intrinsic(Call::if_then_else) && op->args.size() == 3)
       return fmt::format("select({}, {}, {})", print(op->args[0]), print(op->args[1]), print(op->args[2]));
-    if (op->call_type == Call::PureExtern)
-      for (const char* m : {"sqrt", "exp", "log", "pow", "floor", "ceil", "round"})
-        if (op->name == std::string(m) + "_f32" || op->name == std::string(m) + "_f64") {
-          for (const auto& a : op->args) args.push_back(print(a));
-          return fmt::format("{}({})", m, fmt::join(args, ", "));
-        }
+    if (std::string m = math_function(op); !m.empty()) {
+      for (const auto& a : op->args) args.push_back(print(a));
+      return fmt::format("{}({})", m, fmt::join(args, ", "));
+    }
     throw std::invalid_argument("the call " + op->name);
   }
 };

@@ -225,8 +225,7 @@ bool Checker::mentions_variable(const Expr& e) {
 
 void Checker::mode_error_reads(const Expr& e) {
   if (e.kind == ExprKind::TensorRead) {
-    static const std::vector<std::string> functions = {"min", "max", "abs", "sqrt", "exp", "log", "pow", "floor", "ceil", "round", "select",
-                                                       "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"};
+    static const std::vector<std::string> functions = builtin_names(true);
     if (p_.find_tensor(e.name) < 0) {  // neither a tensor nor a function: most likely a misspelt function
       std::string m = did_you_mean(e.name, functions);
       if (!m.empty()) {

@@ -21,9 +21,14 @@ std::string_view type_name(Type t) {
   return "<invalid>";
 }
 
+namespace {
+constexpr Builtin kFunctions[] = {Builtin::Min, Builtin::Max, Builtin::Abs, Builtin::Sqrt, Builtin::Exp, Builtin::Log,
+                                  Builtin::Pow, Builtin::Floor, Builtin::Ceil, Builtin::Round, Builtin::Select};
+constexpr Type kValueTypes[] = {Type::Bool, Type::I8, Type::I16, Type::I32, Type::I64, Type::U8, Type::U16, Type::U32, Type::U64, Type::F32, Type::F64};
+}  // namespace
+
 std::optional<Type> value_type_from_name(std::string_view s) {
-  for (Type t : {Type::Bool, Type::I8, Type::I16, Type::I32, Type::I64, Type::U8, Type::U16, Type::U32,
-                 Type::U64, Type::F32, Type::F64})
+  for (Type t : kValueTypes)
     if (type_name(t) == s) return t;
   return std::nullopt;
 }
@@ -72,11 +77,18 @@ std::string_view op_text(BinOp op) {
 }
 
 std::optional<Builtin> builtin_from_name(std::string_view s) {
-  for (Builtin b : {Builtin::Min, Builtin::Max, Builtin::Abs, Builtin::Sqrt, Builtin::Exp, Builtin::Log,
-                    Builtin::Pow, Builtin::Floor, Builtin::Ceil, Builtin::Round, Builtin::Select})
+  for (Builtin b : kFunctions)
     if (builtin_name(b) == s) return b;
   if (value_type_from_name(s)) return Builtin::Cast;
   return std::nullopt;
+}
+
+std::vector<std::string> builtin_names(bool casts) {
+  std::vector<std::string> out;
+  for (Builtin b : kFunctions) out.emplace_back(builtin_name(b));
+  if (casts)
+    for (Type t : kValueTypes) out.emplace_back(type_name(t));
+  return out;
 }
 
 std::string_view builtin_name(Builtin b) {

@@ -4,7 +4,9 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace sched {
 
@@ -35,6 +37,8 @@ inline bool is_arith(BinOp op) { return op <= BinOp::Mod; }
 enum class Builtin : uint8_t { Min, Max, Abs, Sqrt, Exp, Log, Pow, Floor, Ceil, Round, Select, Cast };
 std::optional<Builtin> builtin_from_name(std::string_view s);  // also recognises cast names
 std::string_view builtin_name(Builtin b);
+// The spellings of the builtins (min ... select), then, with `casts`, of the cast names (bool ... f64).
+std::vector<std::string> builtin_names(bool casts);
 int builtin_arity(Builtin b);
 
 }  // namespace sched

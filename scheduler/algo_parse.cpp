@@ -450,7 +450,7 @@ void check_scope(const AExpr& e, const std::set<std::string>& scope, const char*
     diags.error(e.loc, fmt::format("unknown variable '{}' ({}{})", e.text, what, m.empty() ? "" : fmt::format("; did you mean '{}'?", m)));
   }
   if (e.kind == AExpr::Kind::Call && a && !a->find(e.text) && !builtin_from_name(e.text)) {
-    std::vector<std::string> names = {"min", "max", "abs", "sqrt", "exp", "log", "pow", "floor", "ceil", "round", "select"};
+    std::vector<std::string> names = builtin_names(false);
     for (const auto& f : a->funcs) names.push_back(f.name);
     std::string m = did_you_mean(e.text, names);
     diags.error(e.loc, m.empty() ? fmt::format("unknown func '{}' (not an input, a func defined above, or a builtin)", e.text)
