@@ -103,11 +103,29 @@ struct Undo {
 // read it, the first two distinct iterations that wrote it (with their last values), and the
 // first writer whose last value differs from the first writer's. Iterations run in order, so
 // "first" is "smallest", which is how the reference engine chooses its witness.
+//
+// Accumulations (thesis 7.3.6): an iteration that only accumulated into a cell atomically is
+// a writer too ("acc"), whose effect is its operands; the state keeps every such operand in
+// iteration order (to fold them from the initial value when they commute), the first writer
+// whose kind (acc or not) differs from the first writer's, the first acc writer whose operator
+// differs, and whether some iteration accumulated non-atomically (a lost update).
 struct CellState {
   int64_t r1 = -1, r2 = -1;
   int64_t w1 = -1, w2 = -1, wd = -1;
   Value v1, v2, vd;
   int64_t last_write_iter = -1;  // the iteration whose write is in iter_writes
+  bool w1_acc = false, w2_acc = false, mixed1 = false, has_acc = false, rmw = false;
+  RedOp op1 = RedOp::None;
+  int64_t wdiff = -1, wop = -1;
+  Value vdiff, vop;
+  std::vector<Value> operands;
+};
+
+// The atomic accumulations of the current iteration into a cell it has not overwritten.
+struct IterAcc {
+  RedOp op = RedOp::None;
+  bool mixed = false;
+  std::vector<Value> operands;
 };
 
 struct CellKey {
@@ -124,6 +142,7 @@ struct Frame {
   int64_t cur = 0;    // current iteration (0-based)
   std::unordered_map<CellKey, CellState, CellKeyHash> cells;
   std::vector<Undo> iter_writes;  // the cells written by the current iteration, with their initial values
+  std::unordered_map<CellKey, IterAcc, CellKeyHash> iter_acc;  // ... of which these were only accumulated into
 };
 
 // ---------------- shared state of one run ----------------
@@ -210,7 +229,11 @@ struct LoopNode : CNode {
 };
 
 // A `par` loop (fast_par.cpp).
+// `ordered`: the body accumulates atomically (or has a critical section); its iterations run
+// in order — decided by the exact replay when checked, one after the other when unchecked —
+// so that float accumulations take the sequential order (docs/semantics.md, "Reductions").
 struct ParNode : LoopNode {
+  bool ordered = false;
   void exec(Ctx& cx) const override;
 };
 
@@ -261,6 +284,10 @@ inline bool shadow_unchanged(uint64_t s, uint64_t stamp, uint64_t me, bool write
 // The memory access hook of every read and write (before a write's store). Exact mode records
 // every access; checked mode the levels of `mask` that have shadow words.
 void note_access(Ctx& cx, Arr& a, size_t flat, bool write, LevelMask mask);
+// Exact mode: an atomic accumulation `op v` into the cell (before its store), and a non-atomic
+// one (after its read and write were noted).
+void note_accumulation(Ctx& cx, Arr& a, size_t flat, RedOp op, const Value& v);
+void note_lost_update(Ctx& cx, Arr& a, size_t flat);
 inline void on_access(Ctx& cx, Arr& a, size_t flat, bool write, LevelMask mask) {
   if (cx.mode == Mode::Unchecked) return;
   if (cx.mode == Mode::Checked && (cx.depth <= a.base_depth || mask == 0)) return;
@@ -289,7 +316,8 @@ inline void poll_abort(const Ctx& cx) {
 }
 
 // Annotation of an assignment: compares `v` with the model (fast_par.cpp).
-void check_annotation(Ctx& cx, const Cmd& c, Arr& a, size_t flat, const Value& v);
+// `annot`: the expression to compare with (default: c's annotation; accumulations: c.annot_at).
+void check_annotation(Ctx& cx, const Cmd& c, Arr& a, size_t flat, const Value& v, const Expr* annot = nullptr);
 
 // Text helpers.
 std::string cell_name(const Shared& sh, const Arr& a, size_t flat);

@@ -48,7 +48,10 @@ bool eligible_cmd(const Cmd& c, bool nested, bool checked) {
     case CmdKind::Par:
       if (!nested || (checked && !independent_iterations(c))) return false;
       break;
-    case CmdKind::Alloc: return false;
+    case CmdKind::Alloc: case CmdKind::Atomic: return false;
+    case CmdKind::Assign:
+      if (c.acc != RedOp::None) return false;  // accumulations run as nodes (AccNode)
+      break;
     default: break;
   }
   for (const auto& i : c.idx)

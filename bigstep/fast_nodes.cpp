@@ -433,6 +433,60 @@ struct AssignNode : CNode {
   }
 };
 
+// `a[ι] ⊙= e` (RED-U-OPASSIGN): the cell becomes μ(ℓ) ⊙ v. Non-atomic, it is read then
+// written (a concurrent one is a lost update); atomic, the exact replay records it as an
+// accumulation, which commutes with others of the same operator (ParNode::ordered loops).
+struct AccNode : CNode {
+  Access acc;
+  EPtr value;
+  RedOp op = RedOp::None;
+  bool atomic = false;
+  void exec(Ctx& cx) const override {
+    step_limit(cx, *src);
+    const Cmd& c = *src;
+    Arr* a;
+    size_t f;
+    Value v;
+    try {
+      if (!acc.flat(cx, a, f)) return slow(cx);
+      v = value->eval(cx);
+    } catch (const SlowPath&) {
+      return slow(cx);
+    }
+    if (!v.defined) return slow(cx);
+    apply(cx, c, *a, f, v);
+  }
+  void apply(Ctx& cx, const Cmd& c, Arr& a, size_t f, const Value& v) const {
+    if (!atomic) on_access(cx, a, f, false, acc.levels);
+    Value old = a.get(f);
+    if (!old.defined)
+      throw_stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {}, which is undefined (initialise it first)", cell_name(*cx.sh, a, f)));
+    if (cx.model && c.annot_at) check_annotation(cx, c, a, f, v, c.annot_at.get());
+    Value x = accumulate(op, old, v);
+    if (!x.defined) throw_stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {} is undefined", cell_name(*cx.sh, a, f)));
+    if (atomic) {
+      if (cx.mode == Mode::Exact) note_accumulation(cx, a, f, op, v);
+    } else {
+      on_access(cx, a, f, true, acc.levels);
+      if (cx.mode == Mode::Exact) note_lost_update(cx, a, f);
+    }
+    a.set(f, x);
+  }
+  void slow(Ctx& cx) const {
+    const Cmd& c = *src;
+    SlowMem m{cx};
+    Eval ev(cx.sh->params, cx.env, m);
+    std::vector<int64_t> idx = ev.subscripts(c.name, c.idx);
+    Arr* a = cx.arrays[static_cast<size_t>(c.id)];
+    std::string cell = cell_text(c.name, idx);
+    if (!in_shape(a->shape, idx)) throw_stuck(OutcomeKind::OutOfBounds, c.loc, write_oob_message(cell, shape_suffix(*cx.sh, c.id)));
+    ev.first_bottom.clear();
+    Value v = ev.eval(*c.value);
+    if (!v.defined) throw_stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(cell, ev.first_bottom));
+    apply(cx, c, *a, flat_index(a->shape, idx), v);
+  }
+};
+
 struct IfNode : CNode {  // U-IF-TRUE, U-IF-FALSE
   EPtr cond;
   CPtr then_c, else_c;
@@ -525,6 +579,15 @@ class Compiler {
         break;
       }
       case CmdKind::Assign: {
+        if (c.acc != RedOp::None) {
+          auto n = std::make_unique<AccNode>();
+          n->acc = access(c.id, c.idx);
+          n->value = expr(*c.value);
+          n->op = c.acc;
+          n->atomic = c.atomic || atomic_depth_ > 0;
+          out = std::move(n);
+          break;
+        }
         out = with_ctype(array_type(c.id), [&](auto tag) -> CPtr {
           using T = typename decltype(tag)::type;
           auto n = std::make_unique<AssignNode<T>>();
@@ -571,12 +634,20 @@ class Compiler {
         }
         break;
       }
+      case CmdKind::Atomic: {  // a critical section: its accumulations are atomic
+        ++atomic_depth_;
+        out = cmd(*c.body);
+        --atomic_depth_;
+        break;
+      }
       case CmdKind::Par: {
         ++depth_;
         sh_.max_depth = std::max(sh_.max_depth, depth_);
         par_writes_.emplace_back();
         collect_writes(*c.body, par_writes_.back());
-        out = loop(std::make_unique<ParNode>(), c);
+        auto pn = std::make_unique<ParNode>();
+        pn->ordered = accumulates_atomically(*c.body, atomic_depth_ > 0);
+        out = loop(std::move(pn), c);
         par_writes_.pop_back();
         --depth_;
         break;
@@ -624,6 +695,13 @@ class Compiler {
         m = std::max(m, l);
       }
     return mask;
+  }
+  int atomic_depth_ = 0;  // inside `atomic { }`
+  static bool accumulates_atomically(const Cmd& c, bool in_atomic) {
+    if (c.kind == CmdKind::Atomic) return true;
+    if (c.accumulates() && (c.atomic || in_atomic)) return true;
+    for (const auto& s : c.seq) if (accumulates_atomically(*s, in_atomic)) return true;
+    return (c.body && accumulates_atomically(*c.body, in_atomic)) || (c.els && accumulates_atomically(*c.els, in_atomic));
   }
   static void collect_writes(const Cmd& c, std::set<int>& out) {
     if (c.kind == CmdKind::Assign) out.insert(c.id);
@@ -734,7 +812,8 @@ class Compiler {
         });
         break;
       }
-      case ExprKind::TensorRead: throw std::logic_error("fast engine: a tensor read in a semantic expression");
+      case ExprKind::TensorRead: case ExprKind::Reduce: case ExprKind::At:
+        throw std::logic_error("fast engine: a specification expression in a semantic expression");
       case ExprKind::Unary: {
         auto n = std::make_unique<UnNode>();
         n->op = e.uop;

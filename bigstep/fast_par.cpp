@@ -12,12 +12,13 @@ namespace sched::fast {
 
 // ---------------- annotations: one model per thread ----------------
 
-void check_annotation(Ctx& cx, const Cmd& c, Arr& a, size_t flat, const Value& v) {
+void check_annotation(Ctx& cx, const Cmd& c, Arr& a, size_t flat, const Value& v, const Expr* annot) {
   Shared& sh = *cx.sh;
   ThreadModel& tm = *cx.model;
   if (!tm.model) tm.model = std::make_unique<Model>(sh.p, sh.params, *sh.o.annotations);
-  auto it = tm.code.find(c.annot.get());
-  if (it == tm.code.end()) it = tm.code.emplace(c.annot.get(), tm.model->compile(*c.annot, sh.p.num_slots)).first;
+  if (!annot) annot = c.annot.get();
+  auto it = tm.code.find(annot);
+  if (it == tm.code.end()) it = tm.code.emplace(annot, tm.model->compile(*annot, sh.p.num_slots)).first;
   Value want;
   try {
     want = tm.model->eval(*it->second, cx.env);
@@ -88,20 +89,30 @@ void add_reader(CellState& s, int64_t it) {
   else if (it != s.r1 && s.r2 < 0) s.r2 = it;
 }
 
-void add_writer(CellState& s, int64_t it, const Value& v) {
+void add_writer(CellState& s, int64_t it, const Value& v, const IterAcc* acc) {
+  bool is_acc = acc != nullptr;
+  if (is_acc) {
+    s.has_acc = true;
+    s.operands.insert(s.operands.end(), acc->operands.begin(), acc->operands.end());
+  }
   if (s.w1 < 0) {
     s.w1 = it;
     s.v1 = v;
+    s.w1_acc = is_acc;
+    if (is_acc) { s.op1 = acc->op; s.mixed1 = acc->mixed; }
     return;
   }
   if (s.w2 < 0) {
     s.w2 = it;
     s.v2 = v;
+    s.w2_acc = is_acc;
   }
   if (s.wd < 0 && !identical(v, s.v1)) {
     s.wd = it;
     s.vd = v;
   }
+  if (s.wdiff < 0 && is_acc != s.w1_acc) { s.wdiff = it; s.vdiff = v; }
+  if (s.wop < 0 && is_acc && s.w1_acc && (acc->op != s.op1 || acc->mixed || s.mixed1)) { s.wop = it; s.vop = v; }
 }
 
 void exact_note(Ctx& cx, Arr& a, size_t flat, bool write) {
@@ -113,18 +124,48 @@ void exact_note(Ctx& cx, Arr& a, size_t flat, bool write) {
     } else if (s.last_write_iter != f->cur) {
       s.last_write_iter = f->cur;
       f->iter_writes.push_back({&a, flat, a.raw(flat), a.def[flat]});
+    } else {
+      f->iter_acc.erase(CellKey{&a, flat});  // an overwrite after accumulations: a value
     }
   }
 }
+
+}  // namespace
+
+void note_accumulation(Ctx& cx, Arr& a, size_t flat, RedOp op, const Value& v) {
+  for (Frame* f : cx.frames) {
+    if (f->depth <= a.frame_depth) continue;
+    CellKey key{&a, flat};
+    CellState& s = f->cells[key];
+    if (s.last_write_iter != f->cur) {
+      s.last_write_iter = f->cur;
+      f->iter_writes.push_back({&a, flat, a.raw(flat), a.def[flat]});
+      f->iter_acc[key] = IterAcc{op, false, {v}};
+    } else if (auto it = f->iter_acc.find(key); it != f->iter_acc.end()) {
+      it->second.mixed = it->second.mixed || it->second.op != op;
+      it->second.operands.push_back(v);
+    }  // else overwritten earlier in this iteration: the cell holds a value
+  }
+}
+
+void note_lost_update(Ctx& cx, Arr& a, size_t flat) {
+  for (Frame* f : cx.frames)
+    if (f->depth > a.frame_depth) f->cells[CellKey{&a, flat}].rmw = true;
+}
+
+namespace {
 
 // The end of iteration f.cur: its δμ_i (the last values of the cells it wrote) joins the cell
 // states, and the cells go back to the loop's initial memory for the next iteration.
 void end_iteration(Frame& f) {
   for (const Undo& u : f.iter_writes) {
-    add_writer(f.cells[CellKey{u.a, u.flat}], f.cur, u.a->get(u.flat));
+    CellKey key{u.a, u.flat};
+    auto it = f.iter_acc.find(key);
+    add_writer(f.cells[key], f.cur, u.a->get(u.flat), it == f.iter_acc.end() ? nullptr : &it->second);
     u.a->set_raw(u.flat, u.bits, u.def);
   }
   f.iter_writes.clear();
+  f.iter_acc.clear();
 }
 
 // U-PARLOOP's side conditions on the recorded cells, with the reference engine's witness:
@@ -156,11 +197,27 @@ void check_frame(const Shared& sh, const ParNode& n, const Frame& f, int64_t fir
     int64_t i = s.w1 != j ? s.w1 : s.w2;
     rw = Best{k.a, k.flat, j, i, j, i == s.w1 ? s.v1 : s.v2, Value{}};
   }
-  if (rw.a)
-    throw Stuck{race_outcome(*n.src, "read-write", cell_name(sh, *rw.a, rw.flat), first + rw.i, first + rw.j, rw.vi, std::nullopt)};
+  if (rw.a) {
+    const CellState& s = f.cells.at(CellKey{const_cast<Arr*>(rw.a), rw.flat});
+    bool i_acc = rw.i == s.w1 ? s.w1_acc : s.w2_acc;
+    const char* kind = s.rmw ? "lost update" : i_acc ? "read-accumulate" : "read-write";
+    throw Stuck{race_outcome(*n.src, kind, cell_name(sh, *rw.a, rw.flat), first + rw.i, first + rw.j, rw.vi, std::nullopt,
+                             accumulation_rule(kind))};
+  }
+  Best aa;  // accumulations that do not commute (key 0: the smallest cell)
+  const char* aa_kind = nullptr;
+  for (const auto& [k, s] : f.cells) {
+    if (!s.has_acc || s.w2 < 0 || (s.wdiff < 0 && s.wop < 0) || !aa.before(0, k.a, k.flat)) continue;
+    bool wa = s.wdiff >= 0;
+    aa = Best{k.a, k.flat, 0, s.w1, wa ? s.wdiff : s.wop, s.v1, wa ? s.vdiff : s.vop};
+    aa_kind = wa ? "write-accumulate" : "accumulate-accumulate";
+  }
+  if (aa.a)
+    throw Stuck{race_outcome(*n.src, aa_kind, cell_name(sh, *aa.a, aa.flat), first + aa.i, first + aa.j, aa.vi, aa.vj,
+                             accumulation_rule(aa_kind))};
   Best ww;  // key 0: the smallest cell
   for (const auto& [k, s] : f.cells)
-    if (s.wd >= 0 && ww.before(0, k.a, k.flat)) ww = Best{k.a, k.flat, 0, s.w1, s.wd, s.v1, s.vd};
+    if (!s.has_acc && s.wd >= 0 && ww.before(0, k.a, k.flat)) ww = Best{k.a, k.flat, 0, s.w1, s.wd, s.v1, s.vd};
   if (ww.a)
     throw Stuck{race_outcome(*n.src, "write-write", cell_name(sh, *ww.a, ww.flat), first + ww.i, first + ww.j, ww.vi, ww.vj)};
 }
@@ -184,8 +241,19 @@ void exact_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
   }
   cx.env[slot] = saved;
   check_frame(*cx.sh, n, f, first);
-  for (const auto& [k, s] : f.cells)
-    if (s.w1 >= 0) k.a->set(k.flat, s.v1);  // compatible: every writer left the same value
+  for (const auto& [k, s] : f.cells) {
+    if (s.w1 < 0) continue;
+    if (!s.has_acc || s.w2 < 0) {
+      k.a->set(k.flat, s.v1);  // compatible: every writer left the same value
+      continue;
+    }
+    // commuting accumulations: every operand folded, in iteration order, from the initial value
+    Value x = k.a->get(k.flat);
+    for (const Value& o : s.operands) x = accumulate(s.op1, x, o);
+    if (!x.defined)
+      throw_stuck(OutcomeKind::Error, n.src->loc, fmt::format("accumulation into {}, which is undefined", cell_name(*cx.sh, *k.a, k.flat)));
+    k.a->set(k.flat, x);
+  }
 }
 
 // The stamp of a new nested loop instance of `count` iterations (checked mode; 0 otherwise).
@@ -393,6 +461,26 @@ void note_access(Ctx& cx, Arr& a, size_t flat, bool write, LevelMask mask) {
 void ParNode::exec(Ctx& cx) const {
   int64_t first, count;
   range(cx, first, count);
+  if (ordered && cx.mode != Mode::Exact) {
+    if (cx.mode == Mode::Unchecked) {  // in order, as a `for`
+      Value saved = cx.env[slot];
+      for (int64_t i = 0; i < count; ++i) {
+        cx.env[slot] = Value::of_int(first + i);
+        body->exec(cx);
+      }
+      cx.env[slot] = saved;
+      return;
+    }
+    if (cx.depth > 0) flag(cx);  // (an enclosing loop is ordered too: not reached)
+    cx.sh->replays.fetch_add(1);
+    cx.mode = Mode::Exact;
+    struct Back {
+      Ctx& cx;
+      ~Back() { cx.mode = Mode::Checked; }
+    } back{cx};
+    exact_par(*this, cx, first, count);
+    return;
+  }
   if (cx.mode == Mode::Exact) exact_par(*this, cx, first, count);
   else if (cx.depth > 0 && cx.spread && count > 1) spread_par(*this, cx, first, count);
   else if (cx.depth > 0) nested_par(*this, cx, first, count);

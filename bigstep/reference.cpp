@@ -26,11 +26,39 @@ using DMem = std::map<Location, Value>;                    // δμ: a partial me
 using RSet = std::set<Location>;                           // ρ: a set of locations
 using WSet = std::map<Location, std::vector<Value>>;       // ω: every value written (strict races)
 
+// The accumulations of a command into a cell it does not otherwise overwrite (thesis 7.3.6):
+// its effect on that cell is the function x ↦ x ⊙ v1 ⊙ v2 ... (in execution order).
+struct AccTrace {
+  RedOp op = RedOp::None;
+  bool mixed = false;          // several operators: not one accumulation
+  std::vector<Value> operands;
+};
+using AMap = std::map<Location, AccTrace>;
+
 struct Result {
   DMem dmu;
   RSet rho;
   WSet omega;  // only with strict races
+  AMap acc;    // cells only accumulated into atomically (dmu holds their value from the current μ)
+  RSet rmw;    // cells accumulated into non-atomically (each also in dmu and rho)
 };
+
+// δ1 ▷ δ2 for the accumulation traces: a later overwrite makes the cell a value, later
+// accumulations append to earlier ones.
+void compose_acc(Result& into, const Result& later) {
+  for (const auto& [l, v] : later.dmu) {
+    auto it = later.acc.find(l);
+    if (it == later.acc.end()) { into.acc.erase(l); continue; }
+    auto jt = into.acc.find(l);
+    if (jt != into.acc.end()) {
+      if (jt->second.op != it->second.op || it->second.mixed) jt->second.mixed = true;
+      jt->second.operands.insert(jt->second.operands.end(), it->second.operands.begin(), it->second.operands.end());
+    } else if (!into.dmu.count(l)) {
+      into.acc[l] = it->second;
+    }
+  }
+  into.rmw.insert(later.rmw.begin(), later.rmw.end());
+}
 
 // A memory seen through layers: μ ▷ δ1 ▷ δ2 ... without copying. A layer is either a
 // differential memory or a local allocation (its cells ⊥ unless overwritten above).
@@ -99,6 +127,8 @@ class Engine {
   // The names and types of local arrays (for reports) and, when annotations are checked, their code.
   void collect(const Cmd& c) {
     if (o_.annotations && c.kind == CmdKind::Assign && c.annot) annot_code_[c.annot.get()] = o_.annotations->compile(*c.annot, p_.num_slots);
+    if (o_.annotations && c.kind == CmdKind::Assign && c.annot_at)
+      annot_code_[c.annot_at.get()] = o_.annotations->compile(*c.annot_at, p_.num_slots);
     for (const auto& s : c.seq) collect(*s);
     if (c.body) collect(*c.body);
     if (c.els) collect(*c.els);
@@ -156,6 +186,7 @@ class Engine {
         View v{&mu, &acc.dmu};
         for (const auto& s : c.seq) {
           Result r = exec(*s, v);
+          compose_acc(acc, r);
           update(acc.dmu, r.dmu);
           acc.rho.insert(r.rho.begin(), r.rho.end());
           merge_omega(acc.omega, r.omega);
@@ -185,6 +216,14 @@ class Engine {
         return r;
       }
       case CmdKind::Alloc: return allocate(c, mu);
+      case CmdKind::Atomic: {
+        // a critical section: its accumulations are atomic; its other accesses are checked as
+        // anywhere else (which thread enters first is not fixed)
+        ++atomic_depth_;
+        Result r = exec(*c.body, mu);
+        --atomic_depth_;
+        return r;
+      }
       case CmdKind::For: return seq_loop(c, mu);
       case CmdKind::Par: return par_loop(c, mu);
     }
@@ -201,6 +240,7 @@ class Engine {
   }
   uint64_t iterations_ = 0;
   uint64_t live_local_cells_ = 0;  // of the `allocate`d arrays in scope
+  int atomic_depth_ = 0;           // inside `atomic { }`
 
   // U-FOR: iteration i runs in μ ▷ (δμ_0 ▷ ... ▷ δμ_{i-1}); result ⟨▷_i δμ_i; rd(e) ∪ ⋃ ρ_i⟩.
   Result seq_loop(const Cmd& c, const View& mu) {
@@ -213,6 +253,7 @@ class Engine {
     for (int64_t i = 0; i < count; ++i) {
       env_[slot] = Value::of_int(first + i);
       Result r = exec(*c.body, v);
+      compose_acc(acc, r);
       update(acc.dmu, r.dmu);
       acc.rho.insert(r.rho.begin(), r.rho.end());
       merge_omega(acc.omega, r.omega);
@@ -243,14 +284,60 @@ class Engine {
     std::map<Location, std::vector<std::pair<size_t, Value>>> writers;
     for (size_t i = 0; i < rs.size(); ++i)
       for (const auto& [l, v] : rs[i].dmu) writers[l].push_back({i, v});
+    auto accumulating = [&](size_t i, const Location& l) -> const AccTrace* {
+      auto it = rs[i].acc.find(l);
+      return it == rs[i].acc.end() ? nullptr : &it->second;
+    };
+    RSet rmw;  // cells some iteration accumulates into non-atomically
+    for (const auto& r : rs) rmw.insert(r.rmw.begin(), r.rmw.end());
     for (size_t j = 0; j < rs.size(); ++j)
       for (const Location& l : rs[j].rho) {
         auto it = writers.find(l);
         if (it == writers.end()) continue;
-        for (const auto& [i, v] : it->second)
-          if (i != j) race(c, first, "read-write", l, i, j, v, std::nullopt);
+        for (const auto& [i, v] : it->second) {
+          if (i == j) continue;
+          const char* kind = rmw.count(l) ? "lost update" : accumulating(i, l) ? "read-accumulate" : "read-write";
+          race(c, first, kind, l, i, j, v, std::nullopt);
+        }
       }
+    // Atomic accumulations with one operator commute (7.3.6): the cell gets every operand,
+    // folded in iteration order (the sequential order, which fixes float results).
+    std::map<Location, AccTrace> combined;
     for (const auto& [l, ws] : writers) {
+      const AccTrace* a0 = accumulating(ws[0].first, l);
+      bool any_acc = a0 != nullptr, all_acc = a0 && !a0->mixed;
+      for (size_t k = 1; k < ws.size(); ++k) {
+        const AccTrace* a = accumulating(ws[k].first, l);
+        any_acc = any_acc || a;
+        all_acc = all_acc && a && !a->mixed && a->op == a0->op;
+      }
+      if (!any_acc || ws.size() == 1) continue;
+      if (!all_acc) {
+        // the first writer of another kind (acc or not), else the first with another operator
+        size_t k = 1;
+        while (k < ws.size() && (accumulating(ws[k].first, l) != nullptr) == (a0 != nullptr)) ++k;
+        const char* kind = "write-accumulate";
+        if (k == ws.size()) {
+          kind = "accumulate-accumulate";
+          k = 1;
+          while (k < ws.size() && !a0->mixed && !accumulating(ws[k].first, l)->mixed && accumulating(ws[k].first, l)->op == a0->op) ++k;
+        }
+        race(c, first, kind, l, ws[0].first, ws[k].first, ws[0].second, ws[k].second);
+      }
+      AccTrace t{a0->op, false, {}};
+      Value x;
+      if (!lookup(mu, l, x)) x = Value::bottom(Type::Invalid);
+      for (const auto& [i, v] : ws)
+        for (const Value& o : accumulating(i, l)->operands) {
+          x = accumulate(t.op, x, o);
+          t.operands.push_back(o);
+        }
+      if (!x.defined) stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {}, which is undefined", loc_text(l)));
+      combined[l] = std::move(t);
+      acc.dmu[l] = x;
+    }
+    for (const auto& [l, ws] : writers) {
+      if (combined.count(l)) continue;
       for (size_t k = 1; k < ws.size(); ++k)
         if (!identical(ws[k].second, ws[0].second)) race(c, first, "write-write", l, ws[0].first, ws[k].first, ws[0].second, ws[k].second);
       if (o_.strict_races && ws.size() > 1) {
@@ -263,16 +350,22 @@ class Engine {
       }
     }
     for (auto& r : rs) {
-      update(acc.dmu, r.dmu);  // compatible: the union is well defined
+      for (const auto& [l, v] : r.dmu)  // compatible: the union is well defined
+        if (!combined.count(l)) acc.dmu[l] = v;
+      for (auto& [l, t] : r.acc)
+        if (!combined.count(l)) acc.acc[l] = std::move(t);
+      acc.rmw.insert(r.rmw.begin(), r.rmw.end());
       acc.rho.insert(r.rho.begin(), r.rho.end());
       merge_omega(acc.omega, r.omega);
     }
+    for (auto& [l, t] : combined) acc.acc[l] = std::move(t);
     return acc;
   }
 
   [[noreturn]] void race(const Cmd& c, int64_t first, const char* kind, const Location& l, size_t i, size_t j, const Value& vi,
                          std::optional<Value> vj) {
-    throw Stuck{race_outcome(c, kind, loc_text(l), first + static_cast<int64_t>(i), first + static_cast<int64_t>(j), vi, vj)};
+    throw Stuck{race_outcome(c, kind, loc_text(l), first + static_cast<int64_t>(i), first + static_cast<int64_t>(j), vi, vj,
+                             accumulation_rule(kind))};
   }
 
   void merge_omega(WSet& into, WSet& from) {
@@ -302,16 +395,37 @@ class Engine {
     Value v = ev.eval(*c.value);
     if (!v.defined)
       stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(loc_text(l), ev.first_bottom));
+    if (c.acc != RedOp::None) return accumulate_into(c, l, old, v, mu, r);
     if (o_.annotations && c.annot) check_annotation(c, l, v);
     r.dmu[l] = v;
     if (o_.strict_races) r.omega[l].push_back(v);
     return r;
   }
 
-  void check_annotation(const Cmd& c, const Location& l, const Value& v) {
+  // `a[ι] ⊙= e` (RED-U-OPASSIGN): ℓ ↦ μ(ℓ) ⊙ v. Non-atomic, ℓ joins the reads (a concurrent
+  // accumulation loses updates); atomic (or inside `atomic { }`), it does not, and the effect is
+  // recorded as an accumulation, which commutes with others of the same operator.
+  Result accumulate_into(const Cmd& c, const Location& l, const Value& old, const Value& v, const View& mu, Result& r) {
+    (void)mu;
+    if (!old.defined)
+      stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {}, which is undefined (initialise it first)", loc_text(l)));
+    if (o_.annotations && c.annot_at) check_annotation(c, l, v, c.annot_at.get());
+    Value x = accumulate(c.acc, old, v);
+    if (!x.defined) stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {} is undefined", loc_text(l)));
+    r.dmu[l] = x;
+    if (c.atomic || atomic_depth_ > 0) {
+      r.acc[l] = AccTrace{c.acc, false, {v}};
+    } else {
+      r.rho.insert(l);
+      r.rmw.insert(l);
+    }
+    return r;
+  }
+
+  void check_annotation(const Cmd& c, const Location& l, const Value& v, const Expr* annot = nullptr) {
     Value want;
     try {
-      want = o_.annotations->eval(*annot_code_.at(c.annot.get()), env_);
+      want = o_.annotations->eval(*annot_code_.at(annot ? annot : c.annot.get()), env_);
     } catch (const ModelError& e) {
       throw Stuck{annotation_error(c, e.what())};
     }
@@ -351,6 +465,8 @@ class Engine {
       for (auto it = m.begin(); it != m.end();) it = it->first.array == c.id ? m.erase(it) : std::next(it);
     };
     drop(r.dmu);
+    drop(r.acc);
+    for (auto it = r.rmw.begin(); it != r.rmw.end();) it = it->array == c.id ? r.rmw.erase(it) : std::next(it);
     for (auto it = r.rho.begin(); it != r.rho.end();) it = it->array == c.id ? r.rho.erase(it) : std::next(it);
     drop(r.omega);
     r.rho.insert(rho.begin(), rho.end());

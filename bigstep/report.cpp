@@ -6,8 +6,21 @@
 
 namespace sched {
 
+const char* accumulation_rule(std::string_view kind) {
+  if (kind == "lost update")
+    return "a non-atomic accumulation reads and then writes the cell (RED-U-OPASSIGN): concurrent ones lose updates; "
+           "write 'atomic a[...] += e' or combine partial results";
+  if (kind == "read-accumulate")
+    return "a read of a cell that another iteration accumulates into sees some of the accumulations, depending on the order";
+  if (kind == "write-accumulate")
+    return "an overwrite and an accumulation of one cell do not commute: the result depends on the order";
+  if (kind == "accumulate-accumulate")
+    return "accumulations with different operators into one cell do not commute";
+  return nullptr;
+}
+
 Outcome race_outcome(const Cmd& c, const char* kind, const std::string& cell, int64_t xi, int64_t xj, const Value& vi,
-                     std::optional<Value> vj) {
+                     std::optional<Value> vj, const char* rule) {
   std::vector<std::string> d;
   d.push_back(fmt::format("iteration {} = {} writes {} := {}", c.name, xi, cell, to_string(vi)));
   if (vj) d.push_back(fmt::format("iteration {} = {} writes {} := {}", c.name, xj, cell, to_string(*vj)));
@@ -15,8 +28,10 @@ Outcome race_outcome(const Cmd& c, const char* kind, const std::string& cell, in
   Outcome o = Outcome::make(OutcomeKind::Race, c.loc,
                             fmt::format("{} race in 'par {}' on {} between iterations {} = {} and {} = {}", kind, c.name, cell, c.name,
                                         xi, c.name, xj));
+  if (rule) d.push_back(fmt::format("rule: {}", rule));
   o.details = std::move(d);
   o.data["race"] = {{"kind", kind}, {"cell", cell}, {"loop_var", c.name}, {"iterations", {xi, xj}}};
+  if (rule) o.data["race"]["rule"] = rule;
   return o;
 }
 
@@ -40,9 +55,18 @@ bool visit_vars(const Cmd& c, const Cmd& target, const std::vector<Value>& env, 
 
 Outcome annotation_outcome(const Program& p, const Cmd& c, const std::string& cell, const Value& v, const Value& want,
                            const std::vector<Value>& env) {
-  Outcome o = Outcome::make(OutcomeKind::Annotation, c.loc,
-                            fmt::format("the write of {} does not match its annotation {{{}}}", cell, print_expr(*c.annot)));
-  o.details.push_back(fmt::format("written {}, annotation evaluates to {}", to_string(v), to_string(want)));
+  Outcome o;
+  if (c.annot_at) {  // an accumulation: the operand against the reduction's element (thesis 7.3.1)
+    o = Outcome::make(OutcomeKind::Annotation, c.loc,
+                      fmt::format("the accumulation into {} does not match its annotation: {}{{{}}}= adds the element {}",
+                                  cell, accumulate_text(c.acc), print_expr(*c.red_idx[0]) + (c.red_idx.size() > 1 ? ", ..." : ""),
+                                  print_expr(*c.annot_at)));
+    o.details.push_back(fmt::format("accumulated {}, {} evaluates to {}", to_string(v), print_expr(*c.annot_at), to_string(want)));
+  } else {
+    o = Outcome::make(OutcomeKind::Annotation, c.loc,
+                      fmt::format("the write of {} does not match its annotation {{{}}}", cell, print_expr(*c.annot)));
+    o.details.push_back(fmt::format("written {}, annotation evaluates to {}", to_string(v), to_string(want)));
+  }
   std::string vars;
   visit_vars(*p.body, c, env, vars);
   if (!vars.empty()) o.details.push_back("at " + vars);

@@ -13,8 +13,13 @@ namespace sched {
 
 // A race of U-PARLOOP in loop `c` on `cell` between iterations xi (which wrote vi) and xj,
 // which read the cell (kind "read-write", vj empty) or wrote vj.
+// `rule` (optional) says which rule of the race check failed, for the accumulation kinds of
+// thesis 7.3.6 ("lost update", "read-accumulate", "write-accumulate", "accumulate-accumulate").
 Outcome race_outcome(const Cmd& c, const char* kind, const std::string& cell, int64_t xi, int64_t xj, const Value& vi,
-                     std::optional<Value> vj);
+                     std::optional<Value> vj, const char* rule = nullptr);
+
+// The rule text of each accumulation race kind (one wording for both engines).
+const char* accumulation_rule(std::string_view kind);
 
 // The write of `cell` by assignment `c` differs from its annotation: written `v`, annotation
 // `want`; `env` holds the slot values, which name the enclosing loop and let variables.

@@ -13,7 +13,7 @@
 namespace sched::cli {
 
 void register_explore(CLI::App& app) {
-  static std::string file, strategy = "exhaustive", replay, max_memory;
+  static std::string file, strategy = "exhaustive", replay, max_memory, granularity = "statement";
   static std::vector<std::string> params, data;
   static ExploreOptions o;
   static bool json = false, no_reduction = false;
@@ -25,6 +25,11 @@ void register_explore(CLI::App& app) {
   cmd->add_option("--seed", o.seed, "seed of the input data and of the random schedulers")->capture_default_str()->check(whole_number(0, UINT64_MAX));
   cmd->add_option("--strategy", strategy, "leftmost | random | pct | exhaustive")
       ->check(CLI::IsMember({"leftmost", "random", "pct", "exhaustive"}))
+      ->capture_default_str();
+  cmd->add_option("--granularity", granularity,
+                  "statement: an assignment is one step (Fig 4.6) | access: its reads, then its store, are two steps "
+                  "(lost updates show; 'atomic' accumulations and 'atomic { }' stay one step)")
+      ->check(CLI::IsMember({"statement", "access"}))
       ->capture_default_str();
   cmd->add_option("--runs", o.runs, "executions for leftmost, random and pct")->capture_default_str()->check(whole_number(1, 1'000'000'000));
   cmd->add_option("--pct-depth", o.pct_depth, "PCT bug depth d (d - 1 priority change points), 1 to 10,000")
@@ -60,6 +65,7 @@ void register_explore(CLI::App& app) {
     o.strategy = strategy == "leftmost" ? Strategy::Leftmost : strategy == "random" ? Strategy::Random
                  : strategy == "pct" ? Strategy::Pct : Strategy::Exhaustive;
     o.reduction = !no_reduction;
+    o.access_granularity = granularity == "access";
     if (!replay.empty()) {
       auto s = parse_schedule(replay);
       if (!s) return bad("error", "error: --replay: expected thread paths such as '0 1.2 -'\n");
@@ -76,6 +82,7 @@ void register_explore(CLI::App& app) {
       if (!r.why_inconclusive.empty()) j["why_inconclusive"] = r.why_inconclusive;
       j["strategy"] = strategy;
       j["reduction"] = o.reduction;
+      j["granularity"] = granularity;
       j["executions"] = r.executions;
       j["steps"] = r.steps;
       j["pruned"] = r.pruned;
@@ -91,8 +98,9 @@ void register_explore(CLI::App& app) {
       j["differing_cells"] = r.differing_cells;
       std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
-      std::cout << fmt::format("{}: {} ({} strategy{}, {} execution(s), {} step(s), {} branch(es) pruned, {:.3f} s)\n", file,
-                               r.verdict, strategy, o.reduction ? "" : ", no reduction", r.executions, r.steps, r.pruned, r.seconds);
+      std::cout << fmt::format("{}: {} ({} strategy{}{}, {} execution(s), {} step(s), {} branch(es) pruned, {:.3f} s)\n", file,
+                               r.verdict, strategy, o.reduction ? "" : ", no reduction",
+                               o.access_granularity ? ", access granularity" : "", r.executions, r.steps, r.pruned, r.seconds);
       if (!r.why_inconclusive.empty()) std::cout << "  inconclusive: " << r.why_inconclusive << "\n";
       std::cout << fmt::format("  {} distinct end state(s):\n", r.finals.size());
       for (size_t i = 0; i < r.finals.size() && i < 10; ++i) {

@@ -103,6 +103,7 @@ class Emitter {
   std::map<int, Type> array_type_;
   int tmp_ = 0;
   bool unchecked_ = false;  // inside a loop version whose accesses were proved in bounds
+  int critical_ = 0;        // inside `atomic { }`
 
   // ---- loop versioning: a subscript as coef * x + rest over the loop variable x ----
   struct Lin {
@@ -264,7 +265,7 @@ class Emitter {
         // a read out of bounds records the failure and reads 0
         return fmt::format("(OK({}) ? {}[{}] : ({})fail_at(E, 1, {}))", check, array_names_.at(e.id), flat, ctype(e.type), stmt);
       }
-      case ExprKind::TensorRead: return "0 /* tensor read: not executable */";
+      case ExprKind::TensorRead: case ExprKind::Reduce: case ExprKind::At: return "0 /* specification: not executable */";
       case ExprKind::Unary: {
         std::string a = expr(*e.args[0], stmt);
         if (e.uop == UnOp::Not) return fmt::format("(!{})", a);
@@ -374,7 +375,28 @@ class Emitter {
     if (c.els && has_par(*c.els)) return true;
     return false;
   }
+  static std::string accumulation_function(RedOp op, const char* t) {
+    switch (op) {
+      case RedOp::Add: return "acc_add";
+      case RedOp::Mul: return "acc_mul";
+      case RedOp::Min: return fmt::format("mn<{}>", t);
+      case RedOp::Max: return fmt::format("mx<{}>", t);
+      case RedOp::And: return "acc_and";
+      case RedOp::Or: return "acc_or";
+      case RedOp::None: break;
+    }
+    return "";
+  }
+  // Whether a `par` body accumulates atomically into a float array: its iterations then run in
+  // order (the order the engines fix: docs/semantics.md, "Reductions").
+  bool float_atomic(const Cmd& c, bool in_atomic) const {
+    if (c.kind == CmdKind::Atomic) return float_atomic(*c.body, true);
+    if (c.accumulates() && (c.atomic || in_atomic) && is_float(array_type_.at(c.id))) return true;
+    for (const auto& s : c.seq) if (float_atomic(*s, in_atomic)) return true;
+    return (c.body && float_atomic(*c.body, in_atomic)) || (c.els && float_atomic(*c.els, in_atomic));
+  }
   static bool straight_line(const Cmd& c) {
+    if (c.kind == CmdKind::Assign && c.accumulates()) return false;
     if (c.kind == CmdKind::Assign || c.kind == CmdKind::Skip) return true;
     if (c.kind == CmdKind::Seq) { for (const auto& s : c.seq) if (!straight_line(*s)) return false; return true; }
     if (c.kind == CmdKind::Let) return straight_line(*c.body);
@@ -399,12 +421,30 @@ class Emitter {
         }
         std::string check;
         std::string flat = access(c.id, idx, check);
-        line(indent + 1, fmt::format("const {} val = {};", ctype(array_type_.at(c.id)), expr(*c.value, stmt)));
-        if (unchecked_) line(indent + 1, fmt::format("{}[{}] = val;", array_names_.at(c.id), flat));
-        else line(indent + 1, fmt::format("if (OK({})) {}[{}] = val; else fail_at(E, 2, {});", check, array_names_.at(c.id), flat, stmt));
+        const char* t = ctype(array_type_.at(c.id));
+        line(indent + 1, fmt::format("const {} val = {};", t, expr(*c.value, stmt)));
+        std::string cell = fmt::format("{}[{}]", array_names_.at(c.id), flat);
+        std::string store = fmt::format("{} = val;", cell);
+        if (c.acc != RedOp::None) {
+          std::string f = accumulation_function(c.acc, t);
+          if (c.atomic && in_par && critical_ == 0)  // one read-modify-write
+            store = fmt::format("atomic_update(&{}, [&]({} x) {{ return {}(x, val); }});", cell, t, f);
+          else
+            store = fmt::format("{} = {}({}, val);", cell, f, cell);
+        }
+        if (unchecked_) line(indent + 1, store);
+        else line(indent + 1, fmt::format("if (OK({})) {{ {} }} else fail_at(E, 2, {});", check, store, stmt));
         line(indent, "}");
         return;
       }
+      case CmdKind::Atomic:  // a critical section
+        if (in_par) line(indent, "#pragma omp critical(sched_atomic)");
+        line(indent, "{");
+        ++critical_;
+        cmd(*c.body, indent + 1, in_par);
+        --critical_;
+        line(indent, "}");
+        return;
       case CmdKind::If: {
         int stmt = stmt_id(c.loc);
         line(indent, fmt::format("if ({}) {{", expr(*c.value, stmt)));
@@ -433,6 +473,11 @@ class Emitter {
         line(indent, fmt::format("{{  // {} {} (line {})", c.kind == CmdKind::For ? "for" : "par", c.name, c.loc.line));
         loop_bounds(c, indent + 1, stmt, first, count);
         bool par = c.kind == CmdKind::Par;
+        bool ordered = par && float_atomic(*c.body, critical_ > 0);
+        if (ordered) {
+          line(indent + 1, "// iterations in order: float accumulations take the sequential order");
+          par = false;
+        }
         std::string pragma;
         if (par && !in_par) pragma = "#pragma omp parallel for schedule(static)";
         else if (par && !has_par(*c.body) && straight_line(*c.body)) pragma = "#pragma omp simd";

@@ -9,10 +9,13 @@ namespace sched {
 ExprPtr Expr::clone() const {
   auto e = std::make_unique<Expr>();
   e->kind = kind; e->loc = loc; e->name = name; e->ival = ival; e->fval = fval; e->bval = bval;
-  e->uop = uop; e->bop = bop; e->fn = fn; e->cast_to = cast_to;
-  e->type = type; e->affine = affine; e->var_kind = var_kind; e->slot = slot; e->id = id;
+  e->uop = uop; e->bop = bop; e->fn = fn; e->cast_to = cast_to; e->rop = rop; e->names = names;
+  e->type = type; e->affine = affine; e->var_kind = var_kind; e->slot = slot; e->id = id; e->slots = slots;
   e->args.reserve(args.size());
   for (const auto& a : args) e->args.push_back(a->clone());
+  for (const auto& a : lo) e->lo.push_back(a->clone());
+  for (const auto& a : hi) e->hi.push_back(a->clone());
+  if (lowered) e->lowered = lowered->clone();
   return e;
 }
 
@@ -52,6 +55,18 @@ ExprPtr make_let_expr(std::string name, ExprPtr value, ExprPtr body, Loc loc) {
   return e;
 }
 
+ExprPtr make_reduce(RedOp op, std::vector<std::string> names, ExprPtr cond, ExprPtr body, Loc loc) {
+  auto e = mk(ExprKind::Reduce, loc); e->rop = op; e->names = std::move(names);
+  e->args.push_back(std::move(cond)); e->args.push_back(std::move(body));
+  return e;
+}
+ExprPtr make_at(ExprPtr reduction, std::vector<ExprPtr> position, Loc loc) {
+  auto e = mk(ExprKind::At, loc);
+  e->args.push_back(std::move(reduction));
+  for (auto& p : position) e->args.push_back(std::move(p));
+  return e;
+}
+
 static ExprPtr clone_or_null(const ExprPtr& e) { return e ? e->clone() : nullptr; }
 
 CmdPtr Cmd::clone() const {
@@ -65,6 +80,9 @@ CmdPtr Cmd::clone() const {
   for (const auto& s : seq) c->seq.push_back(s->clone());
   if (body) c->body = body->clone();
   if (els) c->els = els->clone();
+  c->acc = acc; c->atomic = atomic;
+  for (const auto& i : red_idx) c->red_idx.push_back(i->clone());
+  c->annot_at = clone_or_null(annot_at);
   c->slot = slot; c->id = id;
   return c;
 }
@@ -105,6 +123,12 @@ CmdPtr make_loop(CmdKind kind, std::string var, ExprPtr lo, ExprPtr bound, CmdPt
   return c;
 }
 
+CmdPtr make_atomic(CmdPtr body, Loc loc) {
+  auto c = mkc(CmdKind::Atomic, loc);
+  c->body = std::move(body);
+  return c;
+}
+
 int Program::find_tensor(std::string_view n) const {
   for (size_t i = 0; i < tensors.size(); ++i) if (tensors[i].name == n) return static_cast<int>(i);
   return -1;
@@ -142,6 +166,34 @@ Program Program::clone() const {
   p.body = body ? body->clone() : nullptr;
   p.typed = typed; p.num_slots = num_slots; p.num_array_ids = num_array_ids; p.affine = affine;
   return p;
+}
+
+namespace {
+std::optional<Loc> reduction_in(const Expr* e) {
+  if (!e) return std::nullopt;
+  if (e->kind == ExprKind::Reduce || e->kind == ExprKind::At) return e->loc;
+  for (const auto& a : e->args)
+    if (auto l = reduction_in(a.get())) return l;
+  return std::nullopt;
+}
+std::optional<Loc> reduction_in(const Cmd* c) {
+  if (!c) return std::nullopt;
+  if (c->kind == CmdKind::Atomic || c->acc != RedOp::None) return c->loc;
+  if (auto l = reduction_in(c->annot.get())) return l;
+  for (const auto& s : c->seq)
+    if (auto l = reduction_in(s.get())) return l;
+  if (auto l = reduction_in(c->body.get())) return l;
+  return reduction_in(c->els.get());
+}
+}  // namespace
+
+std::optional<Loc> first_reduction(const Program& p) {
+  for (const auto& t : p.tensors)
+    for (const auto& c : t.cases)
+      if (auto l = reduction_in(c.value.get())) return l;
+  for (const auto& a : p.arrays)
+    if (auto l = reduction_in(a.init.get())) return l;
+  return reduction_in(p.body.get());
 }
 
 const Expr& skip_implicit(const Expr& e) {
@@ -188,7 +240,8 @@ bool equal(const Expr& a0, const Expr& b0) {
     case ExprKind::Unary: if (a.uop != b.uop) return false; break;
     case ExprKind::Binary: if (a.bop != b.bop) return false; break;
     case ExprKind::Call: if (a.fn != b.fn || a.cast_to != b.cast_to) return false; break;
-    case ExprKind::Cast: break;
+    case ExprKind::Cast: case ExprKind::At: break;
+    case ExprKind::Reduce: if (a.rop != b.rop || a.names != b.names) return false; break;
   }
   for (size_t i = 0; i < a.args.size(); ++i)
     if (!equal(*a.args[i], *b.args[i])) return false;
@@ -210,7 +263,9 @@ static bool eq_list(const std::vector<ExprPtr>& a, const std::vector<ExprPtr>& b
 }
 
 bool equal(const Cmd& a, const Cmd& b) {
-  if (a.kind != b.kind || a.name != b.name || a.elem != b.elem) return false;
+  if (a.kind != b.kind || a.name != b.name || a.elem != b.elem || a.acc != b.acc || a.atomic != b.atomic ||
+      !eq_list(a.red_idx, b.red_idx))
+    return false;
   if (!eq_list(a.idx, b.idx) || !eq_opt(a.annot, b.annot) || !eq_opt(a.value, b.value) || !eq_opt(a.lo, b.lo))
     return false;
   if (a.seq.size() != b.seq.size()) return false;

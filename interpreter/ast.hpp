@@ -25,6 +25,8 @@ enum class ExprKind : uint8_t {
   Call,        // builtin(args...); casts are Call with builtin == Cast and cast_to
   Let,         // let name = args[0] in args[1]
   Cast,        // implicit conversion inserted by the type checker: cast_to(args[0]); never parsed
+  Reduce,      // rop(names... | args[0] : args[1]): ⊙_{names | φ} e (thesis 7.4); prophetic only
+  At,          // args[0] @ (args[1..]): the element of a reduction at a position (thesis 7.4)
 };
 
 // What a Var refers to, filled in by the type checker.
@@ -44,6 +46,8 @@ struct Expr {
   BinOp bop = BinOp::Add;
   Builtin fn = Builtin::Min;
   Type cast_to = Type::Invalid;  // Call(Cast) and Cast
+  RedOp rop = RedOp::None;       // Reduce: the operator
+  std::vector<std::string> names;  // Reduce: the reduced index names
   std::vector<ExprPtr> args;
 
   // --- filled in by the type checker ---
@@ -52,6 +56,13 @@ struct Expr {
   VarKind var_kind = VarKind::Unresolved;
   int slot = -1;  // Var: parameter index (Param) or local slot (Local); Let: the slot it binds
   int id = -1;    // ArrayRead: array id; TensorRead: tensor index in Program::tensors
+  // Reduce: the slots of the reduced indices, and per index the bounds lo <= k < hi read off
+  // the condition (every reduction domain is bounded: 7.4).
+  std::vector<int> slots;
+  std::vector<ExprPtr> lo, hi;
+  // At: what is evaluated — the reduction's body at the position, or its neutral element
+  // outside its domain (built by the type checker; the printer shows the written form).
+  ExprPtr lowered;
 
   ExprPtr clone() const;
 };
@@ -65,8 +76,10 @@ ExprPtr make_binary(BinOp op, ExprPtr a, ExprPtr b, Loc loc = {});
 ExprPtr make_access(ExprKind kind, std::string name, std::vector<ExprPtr> idx, Loc loc = {});
 ExprPtr make_call(std::string fn_name, std::vector<ExprPtr> args, Loc loc = {});  // fn_name must be a builtin or type
 ExprPtr make_let_expr(std::string name, ExprPtr value, ExprPtr body, Loc loc = {});
+ExprPtr make_reduce(RedOp op, std::vector<std::string> names, ExprPtr cond, ExprPtr body, Loc loc = {});
+ExprPtr make_at(ExprPtr reduction, std::vector<ExprPtr> position, Loc loc = {});
 
-enum class CmdKind : uint8_t { Skip, Seq, Assign, If, Let, Alloc, For, Par };
+enum class CmdKind : uint8_t { Skip, Seq, Assign, If, Let, Alloc, For, Par, Atomic /* atomic { body }: a critical section */ };
 
 struct Cmd;
 using CmdPtr = std::unique_ptr<Cmd>;
@@ -94,11 +107,19 @@ struct Cmd {
   std::vector<CmdPtr> seq;    // Seq: the commands
   CmdPtr body;        // Let/Alloc/loops: body; If: then branch
   CmdPtr els;         // If: else branch (may be null)
+  // Assign: `a[ι] {t} ⊙{ι'}= e` accumulates (thesis 7.3.1): acc is ⊙ (None for `:=`),
+  // red_idx the reduced position ι' (empty: `⊙= e`, a partial result combined, 7.3.3);
+  // `atomic a[ι] ⊙= e` makes the read-modify-write one step.
+  RedOp acc = RedOp::None;
+  std::vector<ExprPtr> red_idx;
+  bool atomic = false;
 
   // --- filled in by the type checker ---
   int slot = -1;  // Let/loops: the local slot bound
   int id = -1;    // Assign: array id; Alloc: the id of the new array
+  ExprPtr annot_at;  // Assign with red_idx: `t @ (ι')`, the value e must have (checked by the engines)
 
+  bool accumulates() const { return kind == CmdKind::Assign && acc != RedOp::None; }
   bool is_loop() const { return kind == CmdKind::For || kind == CmdKind::Par; }
   CmdPtr clone() const;
 };
@@ -111,6 +132,7 @@ CmdPtr make_let(std::string var, ExprPtr value, CmdPtr body, Loc loc = {});
 CmdPtr make_alloc(std::string array, Type elem, std::vector<ExprPtr> dims, CmdPtr body, Loc loc = {});
 // for/par var < bound   (lo == nullptr)   or   for/par var = lo to bound (inclusive)
 CmdPtr make_loop(CmdKind kind, std::string var, ExprPtr lo, ExprPtr bound, CmdPtr body, Loc loc = {});
+CmdPtr make_atomic(CmdPtr body, Loc loc = {});
 
 struct ParamDecl {
   std::string name;
@@ -180,6 +202,10 @@ struct Program {
 bool equal(const Expr& a, const Expr& b);
 bool equal(const Cmd& a, const Cmd& b);
 bool equal(const Program& a, const Program& b);
+
+// The first use of the reduction language of thesis ch. 7 (a reduction or `@` in the
+// specification, an accumulation `⊙=`, a critical section `atomic { }`), if any.
+std::optional<Loc> first_reduction(const Program& p);
 
 // Strip implicit casts (undo what the type checker inserted).
 const Expr& skip_implicit(const Expr& e);

@@ -85,8 +85,8 @@ class Evaluator {
         }
         return v;
       }
-      case ExprKind::TensorRead:
-        throw_stuck(OutcomeKind::Error, e.loc, "internal: a tensor read in a semantic expression");
+      case ExprKind::TensorRead: case ExprKind::Reduce: case ExprKind::At:
+        throw_stuck(OutcomeKind::Error, e.loc, "internal: a specification expression in a semantic expression");
       case ExprKind::Unary: return apply_unop(e.uop, eval(*e.args[0]));
       case ExprKind::Binary: {
         Value a = eval(*e.args[0]);

@@ -42,6 +42,7 @@ const char* tok_name(Tok t) {
     case Tok::OrOr: return "'||'";
     case Tok::Bang: return "'!'";
     case Tok::Bar: return "'|'";
+    case Tok::At: return "'@'";
     case Tok::KwParam: return "'param'";
     case Tok::KwAssume: return "'assume'";
     case Tok::KwTensor: return "'tensor'";
@@ -204,6 +205,7 @@ std::vector<Token> lex(const SourceFile& file, Diagnostics& diags) {
         case '>': k = Tok::Gt; break;
         case '!': k = Tok::Bang; break;
         case '|': k = Tok::Bar; break;
+        case '@': k = Tok::At; break;
         default: break;
       }
     }

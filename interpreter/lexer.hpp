@@ -12,7 +12,7 @@ namespace sched {
 enum class Tok : uint8_t {
   End, Ident, Int, Float,
   LParen, RParen, LBracket, RBracket, LBrace, RBrace, Comma, Semi, Colon, Assign /* := */, Equals /* = */,
-  Plus, Minus, Star, Slash, Percent, EqEq, NotEq, Lt, Le, Gt, Ge, AndAnd, OrOr, Bang, Bar,
+  Plus, Minus, Star, Slash, Percent, EqEq, NotEq, Lt, Le, Gt, Ge, AndAnd, OrOr, Bang, Bar, At /* @ */,
   // keywords
   KwParam, KwAssume, KwTensor, KwInput, KwOutput, KwArray, KwSkip, KwIf, KwElse, KwLet, KwIn,
   KwAllocate, KwFor, KwPar, KwTo, KwTrue, KwFalse,

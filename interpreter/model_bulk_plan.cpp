@@ -173,7 +173,7 @@ bool Model::Impl::plan_tensor(int id, BulkTensor& bt) {
   for (const CaseCode& cc : cases[static_cast<size_t>(id)]) {
     if (cc.cond && !cc.linear && !read_free(*cc.cond)) return false;  // (read-free ones run per point)
     for (const Instr& in : cc.value->ins) {
-      if (in.op == Op::ReadStack || (in.op == Op::Call && in.n > 8)) return false;
+      if (in.op == Op::ReadStack || in.op >= Op::Jump || (in.op == Op::Call && in.n > 8)) return false;  // (reductions: on demand)
       if ((in.op == Op::ReadForm || in.op == Op::ReadRandom) && in.sub == kOnEnv) return false;  // reads through lets
     }
     auto domain = case_domain(cc, t.rank);
@@ -224,7 +224,7 @@ bool Model::Impl::plan_lexicographic(int id, BulkTensor& bt, const std::vector<S
 
 bool Model::Impl::read_free(const Compiled& c) {
   for (const Instr& in : c.ins)
-    if (in.op == Op::ReadForm || in.op == Op::ReadRandom || in.op == Op::ReadStack) return false;
+    if (in.op == Op::ReadForm || in.op == Op::ReadRandom || in.op == Op::ReadStack || in.op >= Op::Jump) return false;
   return true;
 }
 

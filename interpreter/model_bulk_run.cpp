@@ -239,6 +239,7 @@ void Model::Impl::run_case_batch(int id, int k, const int64_t* base, int lane_di
         break;
       }
       case Op::ReadStack: return;  // excluded by plan_tensor
+      case Op::Jump: case Op::JumpIfNot: case Op::Peek: case Op::Pop: case Op::IncLocal: case Op::Accum: return;  // (so are reductions)
       case Op::Un: for (int l = 0; l < n; ++l) if (on[l]) top[l - L] = apply_unop(static_cast<UnOp>(in.sub), top[l - L]); break;
       case Op::Bin:
         top -= L;

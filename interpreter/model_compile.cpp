@@ -75,12 +75,16 @@ class Compiler {
         expr(*e.args[0]);
         emit({Op::Un, e.type, static_cast<uint8_t>(e.uop), 1, 0, 0, {}, e.loc}, 0);
         return;
+      case ExprKind::Reduce: reduction(e, nullptr); return;
+      case ExprKind::At: expr(*e.lowered); return;
       case ExprKind::Binary:
+        if (const Expr* r = folded_into(e)) { reduction(*r, e.args[0].get()); return; }
         expr(*e.args[0]);
         expr(*e.args[1]);
         emit({float_op(e), e.type, static_cast<uint8_t>(e.bop), 2, 0, 0, {}, e.loc}, -1);
         return;
       case ExprKind::Call:
+        if (const Expr* r = folded_into(e)) { reduction(*r, e.args[0].get()); return; }
         for (const auto& a : e.args) expr(*a);
         if (e.fn == Builtin::Cast) emit({Op::Cast, e.cast_to, 0, 1, 0, 0, {}, e.loc}, 0);
         else emit({Op::Call, e.type, static_cast<uint8_t>(e.fn), static_cast<uint8_t>(e.args.size()), 0, 0, {}, e.loc},
@@ -125,6 +129,54 @@ class Compiler {
       case BinOp::Sub: return f32 ? Op::SubF32 : Op::SubF64;
       case BinOp::Mul: return f32 ? Op::MulF32 : Op::MulF64;
       default: return Op::Bin;
+    }
+  }
+
+  // `init ⊙ reduction` folds from init (thesis 7.4: r ⊙ ⟨r', ⊙, h, V⟩ = ⟨r ⊙ r', ⊙, h, V⟩).
+  static const Expr* folded_into(const Expr& e) {
+    if (e.args.size() != 2) return nullptr;
+    const Expr& r = skip_implicit(*e.args[1]);
+    if (r.kind != ExprKind::Reduce || r.type != e.type || e.args[0]->type != e.type) return nullptr;
+    RedOp op = RedOp::None;
+    if (e.kind == ExprKind::Binary)
+      op = e.bop == BinOp::Add ? RedOp::Add : e.bop == BinOp::Mul ? RedOp::Mul : e.bop == BinOp::And ? RedOp::And
+         : e.bop == BinOp::Or ? RedOp::Or : RedOp::None;
+    else if (e.kind == ExprKind::Call && (e.fn == Builtin::Min || e.fn == Builtin::Max))
+      op = e.fn == Builtin::Min ? RedOp::Min : RedOp::Max;
+    return op == r.rop ? &r : nullptr;
+  }
+
+  // ⊙_{k | φ} e folded in lexicographic order from init (or the neutral element): nested loops
+  // over the bounds the type checker read off φ, φ tested at each point. The accumulator and
+  // the upper bounds stay on the stack, the reduced indices in their slots, so evaluation can
+  // stop at a missing read and resume. With ival == 1 (from `@`) the result is the one element.
+  void reduction(const Expr& r, const Expr* init) {
+    if (init) expr(*init);
+    else push_const(neutral_element(r.rop, r.type), r.loc);
+    const size_t n = r.slots.size();
+    std::vector<int> heads(n), exits(n);
+    for (size_t i = 0; i < n; ++i) {
+      expr(*r.lo[i]);
+      emit({Op::Store, Type::Int, 0, 1, r.slots[i], 0, {}, r.loc}, -1);
+      expr(*r.hi[i]);
+      heads[i] = static_cast<int>(c_.ins.size());
+      emit({Op::Local, Type::Int, 0, 0, r.slots[i], 0, {}, r.loc}, +1);
+      emit({Op::Peek, Type::Int, 0, 0, 1, 0, {}, r.loc}, +1);
+      emit({Op::Bin, Type::Bool, static_cast<uint8_t>(BinOp::Lt), 2, 0, 0, {}, r.loc}, -1);
+      exits[i] = static_cast<int>(c_.ins.size());
+      emit({Op::JumpIfNot, Type::Bool, 0, 1, 0, 0, {}, r.args[0]->loc}, -1);
+    }
+    expr(*r.args[0]);
+    int skip = static_cast<int>(c_.ins.size());
+    emit({Op::JumpIfNot, Type::Bool, 0, 1, 0, 0, {}, r.args[0]->loc}, -1);
+    expr(*r.args[1]);
+    emit({Op::Accum, r.type, static_cast<uint8_t>(r.rop), 1, static_cast<int32_t>(n), r.ival == 1 ? 1 : 0, {}, r.loc}, -1);
+    c_.ins[static_cast<size_t>(skip)].a = static_cast<int32_t>(c_.ins.size());
+    for (size_t i = n; i-- > 0;) {
+      emit({Op::IncLocal, Type::Int, 0, 0, r.slots[i], 0, {}, r.loc}, 0);
+      emit({Op::Jump, Type::Int, 0, 0, heads[i], 0, {}, r.loc}, 0);
+      c_.ins[static_cast<size_t>(exits[i])].a = static_cast<int32_t>(c_.ins.size());
+      emit({Op::Pop, Type::Int, 0, 1, 0, 0, {}, r.loc}, -1);
     }
   }
 

@@ -169,7 +169,14 @@ class Memo {
 
 // ---- compiled prophetic expressions: a small typed stack machine ----
 enum class Op : uint8_t { Const, Local, ReadForm, ReadRandom, ReadStack, Un, Bin, Call, Cast, Store,
-                          AddF32, SubF32, MulF32, AddF64, SubF64, MulF64 };  // the last: Bin on defined floats
+                          AddF32, SubF32, MulF32, AddF64, SubF64, MulF64,  // Bin on defined floats
+                          // reductions (compiled to loops; their state lives in slots and on the stack):
+                          Jump,       // pc = a
+                          JumpIfNot,  // pop a condition; false: pc = a; ⊥: an error
+                          Peek,       // push sp[-1 - a]
+                          Pop,        // drop the top
+                          IncLocal,   // env[a] += 1
+                          Accum };    // pop v; the accumulator sp[-1 - a] becomes acc ⊙ v (sub: RedOp), or v if b == 1
 
 // Instr::sub of ReadForm / ReadRandom: where the subscript forms read their variables.
 enum : uint8_t { kOnEnv = 0, kOnPoint = 1, kOnPointSimple = 2 };
@@ -713,6 +720,22 @@ bool Model::Impl::run(const Compiled& c, Value* env, const int64_t* point, int& 
         --sp;
         sp[-1] = float_binop(in.op, sp[-1], sp[0]);
         break;
+      case Op::Jump: pc = in.a - 1; break;
+      case Op::JumpIfNot: {
+        const Value& b = *--sp;
+        if (!b.defined) throw ModelError(in.loc, "a bound or the domain condition of a reduction is undefined");
+        if (!b.b) pc = in.a - 1;
+        break;
+      }
+      case Op::Peek: *sp = sp[-1 - in.a]; ++sp; break;
+      case Op::Pop: --sp; break;
+      case Op::IncLocal: env[in.a].i += 1; break;
+      case Op::Accum: {
+        const Value v = *--sp;
+        Value& acc = sp[-1 - in.a];
+        acc = in.b == 1 ? v : accumulate(static_cast<RedOp>(in.sub), acc, v);
+        break;
+      }
     }
   }
   return true;

@@ -218,4 +218,44 @@ Value apply_builtin(Builtin f, std::span<const Value> args) {
   return Value::bottom(t);
 }
 
+Value neutral_element(RedOp op, Type t) {
+  auto smallest = [&]() -> Value {
+    if (t == Type::F32) return Value::of_f32(-std::numeric_limits<float>::infinity());
+    if (t == Type::F64) return Value::of_f64(-std::numeric_limits<double>::infinity());
+    if (is_unsigned_int(t)) return Value::of_wrapped(t, 0);
+    return Value::of_wrapped(t, static_cast<uint64_t>(int64_t{-1} << (type_bits(t) - 1)));
+  };
+  auto largest = [&]() -> Value {
+    if (t == Type::F32) return Value::of_f32(std::numeric_limits<float>::infinity());
+    if (t == Type::F64) return Value::of_f64(std::numeric_limits<double>::infinity());
+    int bits = type_bits(t) - (is_unsigned_int(t) ? 0 : 1);
+    return Value::of_wrapped(t, bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
+  };
+  switch (op) {
+    case RedOp::Add: return cast_value(t, Value::of_int(0));
+    case RedOp::Mul: return cast_value(t, Value::of_int(1));
+    case RedOp::Min: return largest();
+    case RedOp::Max: return smallest();
+    case RedOp::And: return Value::of_bool(true);
+    case RedOp::Or: return Value::of_bool(false);
+    case RedOp::None: break;
+  }
+  return Value::bottom(t);
+}
+
+Value accumulate(RedOp op, const Value& x, const Value& v) {
+  switch (op) {
+    case RedOp::Add: return apply_binop(BinOp::Add, x, v);
+    case RedOp::Mul: return apply_binop(BinOp::Mul, x, v);
+    case RedOp::And: return apply_binop(BinOp::And, x, v);
+    case RedOp::Or: return apply_binop(BinOp::Or, x, v);
+    case RedOp::Min: case RedOp::Max: {
+      Value args[2] = {x, v};
+      return apply_builtin(op == RedOp::Min ? Builtin::Min : Builtin::Max, args);
+    }
+    case RedOp::None: break;
+  }
+  return Value::bottom(x.type);
+}
+
 }  // namespace sched

@@ -49,6 +49,12 @@ bool compare(BinOp op, T x, T y) {
   }
 }
 
+// Reductions (thesis ch. 7). The neutral element a reduction folds from: sum 0 (+0.0), prod 1,
+// min the type's largest value (+inf for floats), max its smallest (-inf), all true, any false.
+Value neutral_element(RedOp op, Type t);
+// One accumulation step x ⊙ v: + and * as above, min/max as the builtins, all/any as && and ||.
+Value accumulate(RedOp op, const Value& x, const Value& v);
+
 // Euclidean division helpers on 64-bit integers (b != 0).
 int64_t euclid_div(int64_t a, int64_t b);
 int64_t euclid_mod(int64_t a, int64_t b);

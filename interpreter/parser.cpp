@@ -470,6 +470,17 @@ class Parser {
         return c;
       }
       case Tok::Ident: {
+        // `atomic { c }` (a critical section) and `atomic a[ι] ⊙= e`; `atomic` stays a valid name
+        if (cur().text == "atomic" && (peek(1).kind == Tok::LBrace || (peek(1).kind == Tok::Ident && peek(2).kind == Tok::LBracket))) {
+          next();
+          if (at(Tok::LBrace)) return make_atomic(block(), loc);
+          auto c = statement();
+          if (c->kind != CmdKind::Assign || c->acc == RedOp::None)
+            d_.error(loc, "'atomic' applies to an accumulation (a[i] += e, *=, min=, max=, &&=, ||=) or to a block 'atomic { ... }'");
+          c->atomic = true;
+          c->loc = loc;
+          return c;
+        }
         std::string a = next().text;
         if (!at(Tok::LBracket)) {
           if (at(Tok::Assign) || at(Tok::Equals))
@@ -485,13 +496,47 @@ class Parser {
           expect(Tok::RBrace, "after the prophetic annotation");
         }
         if (at(Tok::Equals)) error_expected("':=' (assignment is ':=', '=' is for let and declarations)");
-        expect(Tok::Assign, "in the assignment");
+        RedOp acc = accumulation_operator();
+        std::vector<ExprPtr> red_idx;
+        if (acc != RedOp::None) {
+          if (accept(Tok::LBrace)) {
+            red_idx = expr_list(Tok::RBrace);
+            if (red_idx.empty()) error_expected("the reduced position (e.g. '+{k}= e')");
+            expect(Tok::RBrace, "after the reduced position");
+          }
+          expect(Tok::Equals, fmt::format("in the accumulation '{}='", accumulate_text(acc)).c_str());
+        } else {
+          expect(Tok::Assign, "in the assignment (':=', or an accumulation '+=', '*=', 'min=', 'max=', '&&=', '||=')");
+        }
         auto rhs = expr();
-        return make_assign(a, std::move(idx), std::move(annot), std::move(rhs), loc);
+        auto c = make_assign(a, std::move(idx), std::move(annot), std::move(rhs), loc);
+        c->acc = acc;
+        c->red_idx = std::move(red_idx);
+        return c;
       }
       default:
         error_expected("a command (skip, if, let, allocate, for, par, an assignment or '{')");
     }
+  }
+
+  // The operator of an accumulation `⊙=` or `⊙{ι}=` (consumed), or None.
+  RedOp accumulation_operator() {
+    auto then_assign = [&](size_t k) { return peek(k).kind == Tok::Equals || peek(k).kind == Tok::LBrace; };
+    RedOp op = RedOp::None;
+    switch (cur().kind) {
+      case Tok::Plus: op = RedOp::Add; break;
+      case Tok::Star: op = RedOp::Mul; break;
+      case Tok::AndAnd: op = RedOp::And; break;
+      case Tok::OrOr: op = RedOp::Or; break;
+      case Tok::Ident:
+        if (cur().text == "min") op = RedOp::Min;
+        else if (cur().text == "max") op = RedOp::Max;
+        break;
+      default: break;
+    }
+    if (op == RedOp::None || !then_assign(1)) return RedOp::None;
+    next();
+    return op;
   }
 
   // ---------------- expressions ----------------
@@ -583,7 +628,25 @@ class Parser {
       next();
       return make_unary(UnOp::Not, unary_expr(), loc);
     }
-    return primary();
+    auto e = primary();
+    while (at(Tok::At)) {  // r @ (ι, ...): binds tighter than any operator
+      Loc aloc = next().loc;
+      expect(Tok::LParen, "after '@' (the position: r @ (k))");
+      auto pos = expr_list(Tok::RParen);
+      if (pos.empty()) error_expected("a position after '@ ('");
+      expect(Tok::RParen, "after the position");
+      e = make_at(std::move(e), std::move(pos), aloc);
+    }
+    return e;
+  }
+  // `sum(k, l | φ : e)`: a reduction name, '(' and index names up to '|'.
+  bool at_reduction() const {
+    if (!at(Tok::Ident) || !reduction_from_name(cur().text) || peek(1).kind != Tok::LParen) return false;
+    for (size_t k = 2;; k += 2) {
+      if (peek(k).kind != Tok::Ident) return false;
+      if (peek(k + 1).kind == Tok::Bar) return true;
+      if (peek(k + 1).kind != Tok::Comma) return false;
+    }
   }
   ExprPtr int_literal(bool negative, Loc loc) {
     Token t = next();
@@ -618,6 +681,18 @@ class Parser {
         return make_let_expr(x, std::move(v), std::move(body), loc);
       }
       case Tok::Ident: {
+        if (at_reduction()) {
+          RedOp op = *reduction_from_name(next().text);
+          expect(Tok::LParen);
+          std::vector<std::string> names;
+          do { names.push_back(ident("a reduced index name")); } while (accept(Tok::Comma));
+          expect(Tok::Bar, "after the reduced index names");
+          auto cond = expr();
+          expect(Tok::Colon, fmt::format("after the reduction's domain ('{}(k | 0 <= k && k < N : e)')", reduction_name(op)).c_str());
+          auto body = expr();
+          expect(Tok::RParen, "to close the reduction");
+          return make_reduce(op, std::move(names), std::move(cond), std::move(body), loc);
+        }
         std::string name = next().text;
         if (accept(Tok::LBracket)) {
           auto idx = expr_list(Tok::RBracket);

@@ -18,6 +18,7 @@ int prec(BinOp op) {
   return 0;
 }
 constexpr int kUnaryPrec = 6;
+constexpr int kPostfixPrec = 7;  // r @ (k)
 
 std::string float_lit(double v) {
   std::string s = fmt::format("{}", v);
@@ -88,6 +89,27 @@ void expr(std::string& out, const Expr& e0, int min_prec) {
       if (paren) out += ')';
       return;
     }
+    case ExprKind::Reduce: {
+      out += reduction_name(e.rop);
+      out += '(';
+      for (size_t i = 0; i < e.names.size(); ++i) { if (i) out += ", "; out += e.names[i]; }
+      out += " | ";
+      expr(out, *e.args[0], 0);
+      out += " : ";
+      expr(out, *e.args[1], 0);
+      out += ')';
+      return;
+    }
+    case ExprKind::At: {
+      bool paren = kPostfixPrec < min_prec;
+      if (paren) out += '(';
+      expr(out, *e.args[0], kPostfixPrec + 1);
+      out += " @ (";
+      for (size_t i = 1; i < e.args.size(); ++i) { if (i > 1) out += ", "; expr(out, *e.args[i], 0); }
+      out += ')';
+      if (paren) out += ')';
+      return;
+    }
     case ExprKind::Cast: return;  // unreachable: skipped above
   }
 }
@@ -132,13 +154,25 @@ void stmt(std::string& out, const Cmd& c, int indent, bool last_in_block) {
     case CmdKind::Skip: out += "skip;"; break;
     case CmdKind::Seq: block(out, c, indent); break;
     case CmdKind::Assign:
+      if (c.atomic) out += "atomic ";
       out += c.name + "[";
       list(out, c.idx);
       out += "]";
       if (c.annot) { out += " {"; expr(out, *c.annot, 0); out += "}"; }
-      out += " := ";
+      if (c.acc == RedOp::None) {
+        out += " := ";
+      } else {
+        out += ' ';
+        out += accumulate_text(c.acc);
+        if (!c.red_idx.empty()) { out += '{'; list(out, c.red_idx); out += '}'; }
+        out += "= ";
+      }
       expr(out, *c.value, 0);
       out += ";";
+      break;
+    case CmdKind::Atomic:
+      out += "atomic ";
+      block(out, *c.body, indent);
       break;
     case CmdKind::If: {
       const Cmd* cur = &c;

@@ -12,83 +12,10 @@
 #include "interpreter/ops.hpp"
 #include "interpreter/printer.hpp"
 
+#include "interpreter/typecheck_internal.hpp"
+
 namespace sched {
-namespace {
-
-enum class Mode { Static, Semantic, Prophetic };  // Static: parameters only (shapes, assumes)
-
-struct Inferred {
-  Type t = Type::Invalid;
-  bool flex = false;  // an untyped float literal (takes f32/f64 from context)
-};
-
-struct LocalVar { std::string name; int slot; Type type; };
-struct ArrayScope { std::string name; int id; Type elem; size_t rank; };
-
-class Checker {
- public:
-  Checker(Program& p, Diagnostics& d, TypeReport& r);
-
-  void run();
-
- private:
-  Program& p_;
-  Diagnostics& d_;
-  TypeReport& r_;
-  Mode mode_ = Mode::Static;
-  std::vector<LocalVar> locals_;
-  std::vector<ArrayScope> arrays_;
-  int next_slot_ = 0;
-  int next_array_ = 0;
-
-  // ---------------- scopes ----------------
-  const LocalVar* find_local(const std::string& n) const;
-  const ArrayScope* find_array(const std::string& n) const;
-  // " (did you mean 'x'?)" for a misspelt array, variable or function name, else "".
-  std::string suggest_array(const std::string& n) const;
-  std::string suggest_variable(const std::string& n) const;
-  int bind(const std::string& n, Type t);
-  void non_affine(Loc loc, std::string what);
-
-  static ExprPtr wrap(ExprPtr e, Type to);
-
-  // ---------------- inference (no errors, no mutation) ----------------
-  static Inferred unify(Inferred a, Inferred b);
-
-  Inferred infer(const Expr& e);
-
-  // Whether the value of an integer expression depends on a variable (a condition of a
-  // select does not count: `select(i < 3, 5, 7)` is a constant choice).
-  static bool mentions_variable(const Expr& e);
-
-  // ---------------- checking ----------------
-  void mode_error_reads(const Expr& e);
-
-  // Checks the subscripts of a read; returns the element type or Invalid.
-  Type read(Expr& e);
-
-  // Γ ⊢ ι : 𝔸, or an integer value converted to 𝔸 (non-affine).
-  void index(ExprPtr& e, const char* what);
-  void condition(ExprPtr& e, const char* what);
-
-  void mismatch(const Expr& e, Type want, Type got);
-
-  // Checks e against `want`. On return e->type is `want` (or Invalid after an error).
-  void check(ExprPtr& ep, Type want);
-
-  void binary(ExprPtr& ep, Type want);
-
-  void call(ExprPtr& ep, Type want);
-
-  // Checks a value of type τ (semantic or prophetic mode set by the caller).
-  void value(ExprPtr& e, Type t);
-
-  // ---------------- commands ----------------
-  void cmd(Cmd& c);
-
-  // ---------------- declarations ----------------
-  void check_decls();
-};
+namespace typecheck_detail {
 
 Checker::Checker(Program& p, Diagnostics& d, TypeReport& r) : p_(p), d_(d), r_(r) {}
 
@@ -204,6 +131,13 @@ Inferred Checker::infer(const Expr& e) {
       return r;
     }
     case ExprKind::Cast: return {e.cast_to};
+    case ExprKind::Reduce: {
+      for (const auto& n : e.names) locals_.push_back({n, -1, Type::Int});
+      Inferred r = infer(*e.args[1]);
+      locals_.resize(locals_.size() - e.names.size());
+      return r;
+    }
+    case ExprKind::At: return infer(*e.args[0]);
   }
   return {};
 }
@@ -311,7 +245,7 @@ void Checker::check(ExprPtr& ep, Type want) {
   // An index expression in a value position converts as a whole; a constant expression (no
   // variables) takes the type from context, like a literal.
   if (is_value_type(want) && want != Type::Bool && e.kind != ExprKind::IntLit && e.kind != ExprKind::Cast &&
-      mentions_variable(e)) {
+      e.kind != ExprKind::Reduce && e.kind != ExprKind::At && mentions_variable(e)) {
     Inferred inf = infer(e);
     if (inf.t == Type::Int) {
       check(ep, Type::Int);
@@ -419,6 +353,8 @@ void Checker::check(ExprPtr& ep, Type want) {
     case ExprKind::Cast:
       e.type = e.cast_to;
       return;
+    case ExprKind::Reduce: reduce(e, want); return;
+    case ExprKind::At: at(e, want); return;
   }
 }
 
@@ -552,15 +488,36 @@ void Checker::cmd(Cmd& c) {
       }
       Type elem = a->elem;
       value(c.value, elem);
+      if (c.acc != RedOp::None && !reduction_applies(c.acc, elem))
+        d_.error(c.loc, fmt::format("'{}=' does not apply to array '{}' of type {}", accumulate_text(c.acc), c.name, type_name(elem)));
+      for (auto& i : c.red_idx) index(i, "reduced position");
+      if (c.atomic && atomic_depth_ > 0) d_.error(c.loc, "'atomic' inside an 'atomic' block is redundant: remove one");
       if (c.annot) {
         mode_ = Mode::Prophetic;
         value(c.annot, elem);
+        if (!c.red_idx.empty() && c.annot->type == elem) {
+          // the value accumulated must be the annotation's reduction at the reduced position
+          std::vector<ExprPtr> pos;
+          for (const auto& i : c.red_idx) { pos.push_back(i->clone()); strip_implicit(pos.back()); }
+          ExprPtr t = c.annot->clone();
+          strip_implicit(t);
+          c.annot_at = make_at(std::move(t), std::move(pos), c.annot->loc);
+          value(c.annot_at, elem);
+          if (c.annot_at->type == elem && c.annot_at->rop != c.acc)
+            d_.error(c.annot->loc, fmt::format("the annotation is a '{}' reduction but the accumulation is '{}='",
+                                               reduction_name(c.annot_at->rop), accumulate_text(c.acc)));
+        }
         mode_ = Mode::Semantic;
       } else {
         ++r_.unannotated;
       }
       return;
     }
+    case CmdKind::Atomic:
+      ++atomic_depth_;
+      cmd(*c.body);
+      --atomic_depth_;
+      return;
     case CmdKind::If:
       mode_ = Mode::Semantic;
       condition(c.value, "condition");
@@ -594,6 +551,7 @@ void Checker::cmd(Cmd& c) {
     }
     case CmdKind::For:
     case CmdKind::Par:
+      if (c.kind == CmdKind::Par && atomic_depth_ > 0) d_.error(c.loc, "'par' inside an 'atomic' block (a critical section runs on one thread)");
       mode_ = Mode::Semantic;
       if (c.lo) index(c.lo, "loop bound");
       index(c.value, "loop bound");
@@ -662,7 +620,9 @@ void Checker::check_decls() {
 }
 
 
-}  // namespace
+}  // namespace typecheck_detail
+
+using typecheck_detail::Checker;
 
 bool typecheck(Program& p, Diagnostics& diags, TypeReport* report) {
   TypeReport local;

@@ -76,6 +76,43 @@ std::string_view op_text(BinOp op) {
   return "?";
 }
 
+std::string_view reduction_name(RedOp op) {
+  switch (op) {
+    case RedOp::Add: return "sum";
+    case RedOp::Mul: return "prod";
+    case RedOp::Min: return "min";
+    case RedOp::Max: return "max";
+    case RedOp::And: return "all";
+    case RedOp::Or: return "any";
+    case RedOp::None: break;
+  }
+  return "?";
+}
+
+std::string_view accumulate_text(RedOp op) {
+  switch (op) {
+    case RedOp::Add: return "+";
+    case RedOp::Mul: return "*";
+    case RedOp::Min: return "min";
+    case RedOp::Max: return "max";
+    case RedOp::And: return "&&";
+    case RedOp::Or: return "||";
+    case RedOp::None: break;
+  }
+  return "?";
+}
+
+std::optional<RedOp> reduction_from_name(std::string_view s) {
+  for (RedOp op : {RedOp::Add, RedOp::Mul, RedOp::Min, RedOp::Max, RedOp::And, RedOp::Or})
+    if (reduction_name(op) == s) return op;
+  return std::nullopt;
+}
+
+bool reduction_applies(RedOp op, Type t) {
+  if (op == RedOp::And || op == RedOp::Or) return t == Type::Bool;
+  return op != RedOp::None && t != Type::Bool && is_value_type(t);
+}
+
 std::optional<Builtin> builtin_from_name(std::string_view s) {
   for (Builtin b : kFunctions)
     if (builtin_name(b) == s) return b;

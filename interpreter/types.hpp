@@ -33,6 +33,17 @@ inline bool is_comparison(BinOp op) { return op >= BinOp::Eq && op <= BinOp::Ge;
 inline bool is_logical(BinOp op) { return op == BinOp::And || op == BinOp::Or; }
 inline bool is_arith(BinOp op) { return op <= BinOp::Mod; }
 
+// The operators of reductions (thesis ch. 7): `sum(k | φ : e)` in the specification and the
+// accumulating assignments `a[ι] += e` of the body. Each is associative and, on integers and
+// booleans, commutative; on floats the order is fixed (the specification folds in
+// lexicographic order, see docs/language.md "Reductions").
+enum class RedOp : uint8_t { None, Add, Mul, Min, Max, And, Or };
+std::string_view reduction_name(RedOp op);    // sum prod min max all any
+std::string_view accumulate_text(RedOp op);   // + * min max && ||   (as in `+=`, `min=`)
+std::optional<RedOp> reduction_from_name(std::string_view s);
+// Whether op applies to values of type t (sum/prod/min/max: numbers; all/any: bool).
+bool reduction_applies(RedOp op, Type t);
+
 // Builtin functions of LANGUAGE.md. Casts are `Cast` with a target type.
 enum class Builtin : uint8_t { Min, Max, Abs, Sqrt, Exp, Log, Pow, Floor, Ceil, Round, Select, Cast };
 std::optional<Builtin> builtin_from_name(std::string_view s);  // also recognises cast names

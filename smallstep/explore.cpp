@@ -22,18 +22,30 @@ struct LocalMem {
   std::vector<Value> cells;
 };
 
+// A memory location: array id, allocation instance (0: a global array), indices.
+struct Cell {
+  int array;
+  uint64_t inst;
+  std::vector<int64_t> idx;
+  bool operator==(const Cell& o) const { return array == o.array && inst == o.inst && idx == o.idx; }
+};
+using Write = std::pair<Cell, Value>;
+
 struct Proc;
 using P = std::shared_ptr<const Proc>;
 using Env = std::shared_ptr<const std::vector<Value>>;
 
 struct Proc {
-  enum Kind : uint8_t { Skip, Cmd, Seq, Par, Loop, InAlloc, Stuck } kind = Skip;
+  // Write: the second step of an assignment under `--granularity access` (its value computed,
+  // its store pending).
+  enum Kind : uint8_t { Skip, Cmd, Seq, Par, Loop, InAlloc, Stuck, Write } kind = Skip;
   const sched::Cmd* cmd = nullptr;  // Cmd, Loop
   Env env;                          // Cmd, Loop: the values of loop and let variables (the substitution c[x ← v])
   std::vector<P> kids;              // Seq (first is active) · Par (c1 ∥ ... ∥ cn; finished ones are Skip) · InAlloc ([c])
   int64_t first = 0, next = 0, count = 0;  // Loop: the remaining iterations of a `for` (SEQLOOP, unfolded lazily)
   std::shared_ptr<const LocalMem> local;    // InAlloc: μa
   std::shared_ptr<const Outcome> why;       // Stuck: no rule applies to this thread
+  std::shared_ptr<const sched::Write> pending;  // Write: the cell and the value to store
 };
 
 const P& skip_p() {
@@ -60,26 +72,21 @@ Env bind(const Env& env, int slot, Value v) {
   return e;
 }
 
-// A memory location: array id, allocation instance (0: a global array), indices.
-struct Cell {
-  int array;
-  uint64_t inst;
-  std::vector<int64_t> idx;
-  bool operator==(const Cell& o) const { return array == o.array && inst == o.inst && idx == o.idx; }
-};
 
 struct Footprint {
   std::vector<Cell> reads;
-  std::optional<Cell> write;
+  std::vector<Cell> writes;  // one for an assignment; a critical section's every cell
 };
 
 bool conflicts(const Footprint& a, const Footprint& b) {
   auto hits = [](const Cell& w, const Footprint& f) {
-    if (f.write && *f.write == w) return true;
+    for (const Cell& x : f.writes) if (x == w) return true;
     for (const Cell& r : f.reads) if (r == w) return true;
     return false;
   };
-  return (a.write && hits(*a.write, b)) || (b.write && hits(*b.write, a));
+  for (const Cell& w : a.writes) if (hits(w, b)) return true;
+  for (const Cell& w : b.writes) if (hits(w, a)) return true;
+  return false;
 }
 
 struct State {
@@ -94,9 +101,7 @@ struct Prepared {
   ThreadPath path;
   Footprint fp;
   P result;                   // what the redex becomes
-  bool writes = false;
-  Cell target{};              // the written cell
-  Value value;                // the written value
+  std::vector<sched::Write> writes;  // the cells written and their values
   bool allocates = false;     // takes an allocation instance id
   Loc at;                     // the command of the step
 };
@@ -110,7 +115,7 @@ bool reads_memory(const Expr* e) {
 
 class Machine {
  public:
-  Machine(const Program& p, const Memory& init) : p_(p), init_(init) {
+  Machine(const Program& p, const Memory& init, bool access) : access_(access), p_(p), init_(init) {
     names_.resize(static_cast<size_t>(p.num_array_ids));
     for (size_t i = 0; i < p.arrays.size(); ++i) names_[i] = p.arrays[i].name;
     index(*p.body);
@@ -142,8 +147,7 @@ class Machine {
     State n;
     n.globals = s.globals;
     n.next_instance = s.next_instance + (st.allocates ? 1 : 0);
-    if (st.writes && st.target.inst == 0)
-      n.globals[static_cast<size_t>(st.target.array)][flat_index(init_.arrays[static_cast<size_t>(st.target.array)].shape, st.target.idx)] = st.value;
+    store_globals(n, st);
     silent_ = 0;
     n.term = normalize(rebuild(s.term, st, 0), n);
     return n;
@@ -152,8 +156,7 @@ class Machine {
   // The same step, updating s in place (for strategies that keep no earlier states).
   void apply_in_place(State& s, const Prepared& st) {
     s.next_instance += st.allocates ? 1 : 0;
-    if (st.writes && st.target.inst == 0)
-      s.globals[static_cast<size_t>(st.target.array)][flat_index(init_.arrays[static_cast<size_t>(st.target.array)].shape, st.target.idx)] = st.value;
+    store_globals(s, st);
     silent_ = 0;
     s.term = normalize(rebuild(s.term, st, 0), s);
   }
@@ -166,7 +169,16 @@ class Machine {
 
   std::string cell_text(int a, const std::vector<int64_t>& idx) const { return sched::cell_text(names_[static_cast<size_t>(a)], idx); }
 
+  size_t global_flat(const Cell& c) const { return flat_index(init_.arrays[static_cast<size_t>(c.array)].shape, c.idx); }
+
  private:
+  bool access_ = false;  // --granularity access: assignments read, then write, in two steps
+
+  void store_globals(State& s, const Prepared& st) const {
+    for (const auto& [c, v] : st.writes)
+      if (c.inst == 0) s.globals[static_cast<size_t>(c.array)][global_flat(c)] = v;
+  }
+
   const Program& p_;
   const Memory& init_;
   std::vector<std::string> names_;
@@ -183,6 +195,7 @@ class Machine {
         for (const auto& d : c.idx) pure = pure && !reads_memory(d.get());
         names_[static_cast<size_t>(c.id)] = c.name;
         break;
+      case CmdKind::Atomic: pure = false; break;  // one step that touches memory
       default: break;
     }
     pure_[&c] = pure;
@@ -284,36 +297,126 @@ class Machine {
         q.kids.push_back(cmd_p(c.body.get(), node.env));
         return make(std::move(q));
       }
-      case CmdKind::Assign: {  // ASSIGN: μ[a[n1..nk] ← v]
-        auto idx = ev.subscripts(c.name, c.idx);
-        Cell target{c.id, 0, idx};
-        bool found = false;
-        for (auto it = locals.rbegin(); it != locals.rend(); ++it)
-          if ((*it)->array == c.id) {
-            found = in_shape((*it)->shape, idx);
-            target.inst = (*it)->instance;
-            break;
-          }
-        if (target.inst == 0 && static_cast<size_t>(c.id) < init_.arrays.size())
-          found = in_shape(init_.arrays[static_cast<size_t>(c.id)].shape, idx);
-        if (!found)
-          throw_stuck(OutcomeKind::OutOfBounds, c.loc, fmt::format("write of {} outside the array{}", cell_text(c.id, idx), mem.shape(c.id)));
-        ev.first_bottom.clear();
-        Value v = ev.eval(*c.value);
-        if (!v.defined)
-          throw_stuck(OutcomeKind::Error, c.value->loc,
-                      fmt::format("the value assigned to {} is undefined{}", cell_text(c.id, idx),
-                                  ev.first_bottom.empty() ? "" : " (it reads " + ev.first_bottom + ")"));
-        fp.write = target;
-        if (prep) {
-          prep->writes = true;
-          prep->target = target;
-          prep->value = v;
+      case CmdKind::Assign: {  // ASSIGN: μ[a[n1..nk] ← v]; an accumulation stores μ(ℓ) ⊙ v
+        Write w = assignment(c, ev, mem, locals);
+        if (access_ && !c.atomic) {
+          // the reads are done; the store is a step of its own
+          Proc q;
+          q.kind = Proc::Write;
+          q.cmd = &c;
+          q.pending = std::make_shared<const Write>(std::move(w));
+          return make(std::move(q));
         }
+        fp.writes.push_back(w.first);
+        if (prep) prep->writes.push_back(std::move(w));
+        return skip_p();
+      }
+      case CmdKind::Atomic: {  // a critical section: the whole body is one step
+        std::vector<Write> done;
+        AtomicMem am{mem, done};
+        std::vector<Value> aenv = env;
+        critical(*c.body, aenv, am, locals);
+        for (const auto& w : done) fp.writes.push_back(w.first);
+        if (prep) prep->writes = std::move(done);
         return skip_p();
       }
     }
     return skip_p();
+  }
+
+  // The cell an assignment writes and the value it stores (raises the rule's failures).
+  template <class M>
+  Write assignment(const sched::Cmd& c, Evaluator<M>& ev, M& mem, const std::vector<const LocalMem*>& locals) {
+    auto idx = ev.subscripts(c.name, c.idx);
+    Cell target{c.id, 0, idx};
+    bool found = false;
+    for (auto it = locals.rbegin(); it != locals.rend(); ++it)
+      if ((*it)->array == c.id) {
+        found = in_shape((*it)->shape, idx);
+        target.inst = (*it)->instance;
+        break;
+      }
+    if (target.inst == 0 && static_cast<size_t>(c.id) < init_.arrays.size())
+      found = in_shape(init_.arrays[static_cast<size_t>(c.id)].shape, idx);
+    if (!found)
+      throw_stuck(OutcomeKind::OutOfBounds, c.loc, fmt::format("write of {} outside the array{}", cell_text(c.id, idx), mem.shape(c.id)));
+    ev.first_bottom.clear();
+    Value v = ev.eval(*c.value);
+    if (!v.defined)
+      throw_stuck(OutcomeKind::Error, c.value->loc,
+                  fmt::format("the value assigned to {} is undefined{}", cell_text(c.id, idx),
+                              ev.first_bottom.empty() ? "" : " (it reads " + ev.first_bottom + ")"));
+    if (c.acc != RedOp::None) {
+      Value old;
+      mem.read(c.id, idx, old);
+      if (!old.defined)
+        throw_stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {}, which is undefined (initialise it first)", cell_text(c.id, idx)));
+      v = accumulate(c.acc, old, v);
+      if (!v.defined) throw_stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {} is undefined", cell_text(c.id, idx)));
+    }
+    return {std::move(target), v};
+  }
+
+  // The memory inside a critical section: its own writes first, then the thread's memory.
+  struct AtomicMem {
+    Mem& base;
+    std::vector<Write>& done;
+    bool read(int a, const std::vector<int64_t>& idx, Value& out) {
+      uint64_t inst = 0;
+      for (auto it = base.locals.rbegin(); it != base.locals.rend(); ++it)
+        if ((*it)->array == a) { inst = (*it)->instance; break; }
+      for (auto it = done.rbegin(); it != done.rend(); ++it)
+        if (it->first.array == a && it->first.inst == inst && it->first.idx == idx) {
+          out = it->second;
+          base.fp.reads.push_back(it->first);
+          return true;
+        }
+      return base.read(a, idx, out);
+    }
+    std::string cell(int a, const std::vector<int64_t>& idx) const { return base.cell(a, idx); }
+    std::string shape(int a) const { return base.shape(a); }
+  };
+
+  // Runs a critical section's body to its end (the type checker allows no `par` and no
+  // `allocate` in it), collecting its writes (the last per cell).
+  void critical(const sched::Cmd& c, std::vector<Value>& env, AtomicMem& mem, const std::vector<const LocalMem*>& locals) {
+    Evaluator<AtomicMem> ev(init_.params, env, mem);
+    switch (c.kind) {
+      case CmdKind::Skip: case CmdKind::Par: case CmdKind::Alloc: return;
+      case CmdKind::Seq: for (const auto& x : c.seq) critical(*x, env, mem, locals); return;
+      case CmdKind::Atomic: critical(*c.body, env, mem, locals); return;
+      case CmdKind::If:
+        if (ev.defined(*c.value, "condition").b) critical(*c.body, env, mem, locals);
+        else if (c.els) critical(*c.els, env, mem, locals);
+        return;
+      case CmdKind::Let: {
+        Value saved = env[static_cast<size_t>(c.slot)];
+        env[static_cast<size_t>(c.slot)] = ev.defined(*c.value, "let value");
+        critical(*c.body, env, mem, locals);
+        env[static_cast<size_t>(c.slot)] = saved;
+        return;
+      }
+      case CmdKind::For: {
+        int64_t first, count;
+        loop_bounds(c, ev, first, count);
+        Value saved = env[static_cast<size_t>(c.slot)];
+        for (int64_t i = 0; i < count; ++i) {
+          silent_step();
+          env[static_cast<size_t>(c.slot)] = Value::of_int(first + i);
+          critical(*c.body, env, mem, locals);
+        }
+        env[static_cast<size_t>(c.slot)] = saved;
+        return;
+      }
+      case CmdKind::Assign: {
+        silent_step();
+        Write w = assignment(c, ev, mem, locals);
+        for (auto& d : mem.done)
+          if (d.first == w.first) { d.second = w.second; return; }
+        mem.done.push_back(std::move(w));
+        return;
+      }
+    }
   }
 
   // Takes every step that touches no memory (they commute with all others), leftmost first.
@@ -379,6 +482,7 @@ class Machine {
           p = make(std::move(q));
           continue;
         }
+        case Proc::Write: return p;
         case Proc::Cmd: {
           const sched::Cmd& c = *p->cmd;
           if (c.kind == CmdKind::Assign) return p;
@@ -436,6 +540,7 @@ class Machine {
         locals.pop_back();
         return;
       case Proc::Loop:
+      case Proc::Write:
       case Proc::Cmd: {
         Prepared st;
         st.path = path;
@@ -444,11 +549,19 @@ class Machine {
           out.push_back(std::move(st));
           return;
         }
+        if (p->kind == Proc::Write) {  // the store of an assignment under --granularity access
+          st.fp.writes.push_back(p->pending->first);
+          st.writes.push_back(*p->pending);
+          st.result = skip_p();
+          out.push_back(std::move(st));
+          return;
+        }
         try {
           st.result = step_cmd(*p, s, locals, st.fp, &st);
         } catch (sched::Stuck& e) {
           st.result = stuck_p(std::move(e.outcome));  // the thread is stuck; it read st.fp.reads on the way
-          st.writes = false;
+          st.writes.clear();
+          st.fp.writes.clear();
         }
         out.push_back(std::move(st));
         return;
@@ -472,11 +585,13 @@ class Machine {
       case Proc::InAlloc: {
         Proc q = *p;
         q.kids[0] = rebuild(p->kids[0], st, depth);
-        if (st.writes && st.target.inst == p->local->instance) {
-          auto lm = std::make_shared<LocalMem>(*p->local);
-          lm->cells[flat_index(lm->shape, st.target.idx)] = st.value;
-          q.local = lm;
-        }
+        std::shared_ptr<LocalMem> lm;
+        for (const auto& [c, v] : st.writes)
+          if (c.inst == p->local->instance) {
+            if (!lm) lm = std::make_shared<LocalMem>(*p->local);
+            lm->cells[flat_index(lm->shape, c.idx)] = v;
+          }
+        if (lm) q.local = lm;
         return make(std::move(q));
       }
       default: return st.result;
@@ -567,7 +682,7 @@ ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions
   ExploreResult r;
   auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-  Machine m(p, init);
+  Machine m(p, init, o.access_granularity);
   m.limit(o.max_steps, t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(o.timeout_seconds)));
   Recorder rec{m, init, r, {}};
   auto inconclusive = [&](std::string why) {
@@ -707,8 +822,8 @@ ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions
         const Prepared* pick = nullptr;
         for (const auto& e : en) if (e.path == t && e.result) pick = &e;
         if (!pick) break;
-        if (pick->writes && pick->target.inst == 0)
-          w[{pick->target.array, flat_index(init.arrays[static_cast<size_t>(pick->target.array)].shape, pick->target.idx)}] = {pick->at, t};
+        for (const auto& [c, v] : pick->writes)
+          if (c.inst == 0) w[{c.array, m.global_flat(c)}] = {pick->at, t};
         m.apply_in_place(s, *pick);
       }
       return w;

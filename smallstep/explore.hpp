@@ -3,7 +3,8 @@
 //
 // A state is ⟨c | μ⟩: a process term (commands under evaluation, with the intermediate forms
 // c1 ∥ ... ∥ cn of PARLOOP and `inalloc μa do c` of ALLOCATE) and the global memory. One step
-// is one rule instance; an assignment is one atomic step. Steps that touch no memory (SEQ-SKIP,
+// is one rule instance; an assignment is one atomic step (or two under --granularity access:
+// see ExploreOptions), a critical section `atomic { c }` one step. Steps that touch no memory (SEQ-SKIP,
 // PAR-SKIP, INALLOC-SKIP, unfolding a loop whose bound reads no array, ...) commute with every
 // other step and are taken eagerly; the scheduling points are the steps that read or write
 // memory.
@@ -37,6 +38,11 @@ struct ExploreOptions {
   uint64_t max_executions = 1'000'000;
   double timeout_seconds = 60;
   std::optional<std::vector<std::vector<int>>> replay;  // a schedule to follow (thread paths)
+  // `--granularity access`: an assignment (`:=` or a non-atomic `⊙=`) takes two steps, its reads
+  // (the value, and for `⊙=` the cell's old value) then its store, so that lost updates show;
+  // `atomic a[ι] ⊙= e` and a critical section `atomic { ... }` stay one step each. The default,
+  // `statement`, makes every assignment one step (Fig 4.6).
+  bool access_granularity = false;
 };
 
 // A thread is named by its path of child indices through nested parallel compositions.

@@ -1,0 +1,315 @@
+// Reductions (thesis ch. 7): the syntax and its round trip, the typing of `⊙(k | φ : e)` and
+// `@`, the model's fold in lexicographic order, the race rules of accumulations in both
+// big-step engines (and their agreement), the small-step explorer's granularity, native code.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "driver/run.hpp"
+#include "interpreter/model.hpp"
+#include "smallstep/explore.hpp"
+#include "tests/test_util.hpp"
+#include "verifier/verify.hpp"
+
+using namespace sched;
+using sched::test::joined;
+using sched::test::typecheck_errors;
+
+namespace {
+
+Program checked(const std::string& text) {
+  Loaded l = load_text(text, "t.sched", true);
+  EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  return std::move(*l.program);
+}
+
+driver::EngineRun run_engine(const Program& p, driver::Engine e, std::vector<int64_t> params, bool annotations = true) {
+  driver::Instance inst = driver::make_instance(p, std::move(params));
+  EXPECT_TRUE(inst.prepared.ok()) << joined(inst.prepared);
+  driver::RunOptions ro;
+  ro.check_annotations = annotations && e != driver::Engine::Native;
+  return driver::run(e, inst, ro);
+}
+
+const char* kSum = R"(
+param N;
+tensor A(i) : f32;
+tensor S() : f32 = sum(i | 0 <= i && i < N : A(i));
+input a[i] : f32[N] = A(i);
+output s[] : f32[] = S();
+s[] {0} := 0;
+par i < N {
+  atomic s[] {S()} +{i}= a[i];
+}
+)";
+
+}  // namespace
+
+// ---------------- syntax ----------------
+
+TEST(Reductions, EveryFormPrintsAndParsesBack) {
+  const char* text = R"(param N, M;
+tensor A(i, j) : f32;
+tensor B(i) : bool;
+tensor S(i) : f32 = sum(j | 0 <= j && j < M : A(i, j));
+tensor P(i) : f32 = prod(j, k | 0 <= j && j < M && 0 <= k && k <= j : A(j, k));
+tensor L(i) : f32 = min(j | j >= 0 && j < M && j != i : A(i, j));
+tensor G(i) : f32 = 1.0 + max(j | 0 <= j && j < M : A(i, j));
+tensor Q() : bool = all(i | 0 <= i && i < N : B(i)) && any(i | i == 0 : B(i));
+tensor E(i) : f32 = S(i) @ (i + 1) + (sum(j | 0 <= j && j < 2 : A(j, j)) @ (1));
+
+array s : f32[N];
+array q : bool[];
+array sum : f32[];
+
+q[] := true;
+for i < N {
+  s[i] {S(i)} := 0;
+  for j < M {
+    s[i] {S(i)} +{j}= 1.0;
+    atomic s[i] {P(i)} *{j, 0}= 2.0;
+    s[i] min= 1.0;
+    atomic s[i] max= 0.0;
+    q[] &&= true;
+    q[] ||= false;
+  }
+  atomic {
+    sum[] := s[i];
+  }
+}
+)";
+  Program p = checked(text);
+  std::string printed = print_program(p);
+  Program back = checked(printed);
+  EXPECT_TRUE(equal(p, back)) << printed;
+  EXPECT_EQ(print_program(back), printed);
+  // `sum` is still a valid array name, `atomic` a valid statement start only before `{` or an assignment
+  EXPECT_NE(printed.find("atomic s[i] {P(i)} *{j, 0}= 2.0;"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("sum[] := s[i];"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("S(i) @ (i + 1)"), std::string::npos) << printed;
+}
+
+TEST(Reductions, ParseErrorsSayWhatWasExpected) {
+  std::string d;
+  EXPECT_FALSE(test::parse("array a : i32[];\na[] +{}= 1;", &d, true));
+  EXPECT_NE(d.find("reduced position"), std::string::npos) << d;
+  EXPECT_FALSE(test::parse("tensor A(i) : i32;\ntensor S() : i32 = sum(i | 0 <= i && i < 4 A(i));", &d, true));
+  EXPECT_NE(d.find("after the reduction's domain"), std::string::npos) << d;
+  EXPECT_FALSE(test::parse("array a : i32[];\natomic a[] := 1;", &d, true));
+  EXPECT_NE(d.find("'atomic' applies to an accumulation"), std::string::npos) << d;
+  EXPECT_FALSE(test::parse("tensor A(i) : i32;\ntensor S() : i32 = A(0) @ 3;", &d, true));
+  EXPECT_NE(d.find("after '@'"), std::string::npos) << d;
+}
+
+// ---------------- typing ----------------
+
+TEST(Reductions, TypeErrorsNameTheProblem) {
+  // a domain that does not bound its index
+  EXPECT_NE(typecheck_errors("tensor A(i) : i32;\ntensor S() : i32 = sum(i | i >= 0 : A(i));").find("does not bound 'i' from above"),
+            std::string::npos);
+  // the operator's type
+  EXPECT_NE(typecheck_errors("tensor B(i) : bool;\ntensor S() : bool = sum(i | 0 <= i && i < 3 : B(i));").find("'sum' reduces numbers"),
+            std::string::npos);
+  EXPECT_NE(typecheck_errors("tensor B(i) : i32;\ntensor S() : i32 = all(i | 0 <= i && i < 3 : B(i));").find("reduces conditions"),
+            std::string::npos);
+  // an accumulation whose annotation is another operator's reduction
+  EXPECT_NE(typecheck_errors("tensor A(i) : i32;\ntensor S() : i32 = sum(i | 0 <= i && i < 3 : A(i));\narray s : i32[];\n"
+                             "s[] := 0;\nfor i < 3 { s[] {S()} *{i}= 2; }")
+                .find("is a 'sum' reduction but the accumulation is '*='"),
+            std::string::npos);
+  // `@` needs a reduction, with as many positions as reduced indices
+  EXPECT_NE(typecheck_errors("tensor A(i) : i32;\ntensor B() : i32 = A(0) @ (1);").find("'@' applies to a reduction"),
+            std::string::npos);
+  EXPECT_NE(typecheck_errors("tensor A(i) : i32;\ntensor S() : i32 = sum(i | 0 <= i && i < 3 : A(i));\ntensor T() : i32 = S() @ (1, 2);")
+                .find("gives a position of 2"),
+            std::string::npos);
+  // reductions belong to the specification; critical sections hold no `par`
+  EXPECT_NE(typecheck_errors("array s : i32[];\ns[] := sum(i | 0 <= i && i < 3 : 1);").find("belongs to the specification"),
+            std::string::npos);
+  EXPECT_NE(typecheck_errors("array s : i32[];\natomic { par i < 2 { s[] := 1; } }").find("'par' inside an 'atomic' block"),
+            std::string::npos);
+  EXPECT_NE(typecheck_errors("array s : i32[];\ns[] := 0;\natomic { atomic s[] += 1; }").find("redundant"), std::string::npos);
+  EXPECT_NE(typecheck_errors("array s : bool[];\ns[] := true;\ns[] += true;").find("does not apply to array 's'"),
+            std::string::npos);
+}
+
+// ---------------- the model (7.4) ----------------
+
+TEST(Reductions, TheModelFoldsInLexicographicOrderFromTheNeutralElement) {
+  Program p = checked(R"(
+param N, M;
+tensor A(i, j) : f32;
+tensor S() : f32 = sum(i, j | 0 <= i && i < N && 0 <= j && j < M && i != j : A(i, j));
+tensor I() : f32 = A(0, 0) + sum(i, j | 0 <= i && i < N && 0 <= j && j < M && i != j : A(i, j));
+tensor E() : f32 = sum(i | 0 <= i && i < N && i > N : A(i, i));
+tensor Mn() : i16 = min(i | 0 <= i && i < N : i16(i - 7));
+tensor Mx() : u8 = max(i | 0 <= i && i < 0 : u8(i));
+tensor Al() : bool = all(i | 0 <= i && i < N : i < 100);
+tensor At() : f32 = S() @ (1, 0);
+tensor Out() : f32 = S() @ (1, 1);
+)");
+  const int64_t N = 7, M = 5;
+  Model m(p, {N, M});
+  auto a = [&](int64_t i, int64_t j) {
+    int64_t idx[2] = {i, j};
+    return m.tensor(p.find_tensor("A"), idx).f;
+  };
+  float s = 0.0f, init = a(0, 0);
+  for (int64_t i = 0; i < N; ++i)
+    for (int64_t j = 0; j < M; ++j)
+      if (i != j) {
+        s = s + a(i, j);
+        init = init + a(i, j);
+      }
+  auto at = [&](const char* t) { return m.tensor(p.find_tensor(t), {}); };
+  float got = at("S").f, got_init = at("I").f;
+  EXPECT_EQ(0, std::memcmp(&got, &s, sizeof(float))) << got << " vs " << s;
+  EXPECT_EQ(0, std::memcmp(&got_init, &init, sizeof(float))) << got_init << " vs " << init;  // folds from A(0, 0)
+  Value e = at("E");
+  ASSERT_TRUE(e.defined);
+  EXPECT_FALSE(std::signbit(e.f));  // the empty sum is +0.0
+  EXPECT_EQ(e.f, 0.0f);
+  EXPECT_EQ(at("Mn").i, -7);
+  EXPECT_EQ(at("Mx").u, 0u);  // the empty max of u8 is its smallest value
+  EXPECT_TRUE(at("Al").b);
+  EXPECT_EQ(at("At").f, a(1, 0));  // the element at (1, 0)
+  EXPECT_EQ(at("Out").f, 0.0f);    // (1, 1) is outside the domain: the neutral element
+}
+
+TEST(Reductions, TheModelReadsTensorsInsideReductionsOnDemand) {
+  // a running sum whose every point is itself a reduction over the previous points
+  Program p = checked(R"(
+param N;
+tensor A(i) : i64;
+tensor R(i) : i64 = sum(k | 0 <= k && k < i : R(k) + A(k)) if 0 <= i && i < N;
+)");
+  Model m(p, {12});
+  std::vector<int64_t> r;
+  for (int64_t i = 0; i < 12; ++i) {
+    int64_t s = 0;
+    for (int64_t k = 0; k < i; ++k) {
+      int64_t idx[1] = {k};
+      s += r[static_cast<size_t>(k)] + m.tensor(p.find_tensor("A"), idx).i;
+    }
+    r.push_back(s);
+  }
+  int64_t last[1] = {11};
+  EXPECT_EQ(m.tensor(p.find_tensor("R"), last).i, r[11]);
+}
+
+// ---------------- big-step engines (7.3.6) ----------------
+
+TEST(Reductions, AtomicFloatAccumulationsTakeTheSequentialOrderInEveryEngine) {
+  Program p = checked(kSum);
+  for (auto e : {driver::Engine::Reference, driver::Engine::Fast, driver::Engine::Native}) {
+    auto r = run_engine(p, e, {1000});
+    EXPECT_TRUE(r.outcome.ok()) << driver::engine_name(e) << ": " << joined(r.outcome);  // bit-exact with S()
+  }
+}
+
+TEST(Reductions, EachRaceKindIsReportedAlikeByBothEngines) {
+  struct Case {
+    const char* body;
+    const char* kind;
+  };
+  const Case cases[] = {
+      {"par i < 4 { s[] += a[i]; }", "lost update"},
+      {"par i < 4 { atomic s[] += a[i]; t[i] := s[]; }", "read-accumulate"},
+      {"par i < 4 { if i == 2 { s[] := 5; } else { atomic s[] += a[i]; } }", "write-accumulate"},
+      {"par i < 4 { if i == 2 { atomic s[] *= a[i]; } else { atomic s[] += a[i]; } }", "accumulate-accumulate"},
+      {"par i < 4 { atomic { s[] := a[i]; } }", "write-write"},
+  };
+  for (const Case& c : cases) {
+    std::string text = std::string("tensor A(i) : i32;\ninput a[i] : i32[4] = A(i);\narray s : i32[];\narray t : i32[4];\ns[] := 1;\n") + c.body;
+    Program p = checked(text);
+    auto ref = run_engine(p, driver::Engine::Reference, {});
+    auto fast = run_engine(p, driver::Engine::Fast, {});
+    ASSERT_EQ(ref.outcome.kind, OutcomeKind::Race) << c.body << "\n" << joined(ref.outcome);
+    EXPECT_EQ(joined(ref.outcome), joined(fast.outcome)) << c.body;
+    EXPECT_EQ(ref.outcome.data["race"]["kind"], c.kind) << c.body << "\n" << joined(ref.outcome);
+    if (std::string(c.kind) != "write-write") {
+      EXPECT_TRUE(ref.outcome.data["race"].contains("rule")) << c.body;
+    }
+  }
+}
+
+TEST(Reductions, NestedParallelAtomicAccumulationsCommute) {
+  Program p = checked(R"(
+param N;
+tensor A(i, j) : i32;
+tensor S() : i32 = sum(i, j | 0 <= i && i < N && 0 <= j && j < N : A(i, j));
+input a[i, j] : i32[N, N] = A(i, j);
+output s[] : i32[] = S();
+s[] := 0;
+par i < N {
+  par j < N {
+    atomic s[] {S()} +{i, j}= a[i, j];
+  }
+}
+)");
+  for (auto e : {driver::Engine::Reference, driver::Engine::Fast, driver::Engine::Native}) {
+    auto r = run_engine(p, e, {9});
+    EXPECT_TRUE(r.outcome.ok()) << driver::engine_name(e) << ": " << joined(r.outcome);
+  }
+}
+
+TEST(Reductions, AnAccumulationIsCheckedAgainstTheElementItNames) {
+  Program p = checked(R"(
+param N;
+tensor A(i) : i32;
+tensor B() : i32 = sum(i | 0 <= i && i < N : A(i));
+input a[i] : i32[N] = A(i);
+output b[] : i32[] = B();
+b[] := 0;
+for i < N {
+  b[] {B()} +{N - i}= a[N - i - 1];
+}
+)");
+  for (auto e : {driver::Engine::Reference, driver::Engine::Fast}) {
+    auto r = run_engine(p, e, {5});
+    ASSERT_EQ(r.outcome.kind, OutcomeKind::Annotation) << joined(r.outcome);
+    EXPECT_NE(r.outcome.message.find("the accumulation into b[]"), std::string::npos) << joined(r.outcome);
+    EXPECT_NE(joined(r.outcome).find("B() @ (N - i) evaluates to 0"), std::string::npos) << joined(r.outcome);
+  }
+}
+
+TEST(Reductions, AccumulatingIntoAnUndefinedCellIsAnError) {
+  Program p = checked("array s : i32[];\nfor i < 3 { s[] += 1; }");
+  for (auto e : {driver::Engine::Reference, driver::Engine::Fast}) {
+    auto r = run_engine(p, e, {});
+    ASSERT_EQ(r.outcome.kind, OutcomeKind::Error) << joined(r.outcome);
+    EXPECT_NE(r.outcome.message.find("which is undefined"), std::string::npos) << joined(r.outcome);
+  }
+}
+
+// ---------------- small steps ----------------
+
+TEST(Reductions, TheExplorerSeesLostUpdatesOnlyAtAccessGranularity) {
+  auto explore_text = [](const std::string& body, bool access) {
+    Program p = checked("array s : i32[];\ns[] := 0;\n" + body);
+    Memory init;
+    EXPECT_TRUE(prepare_run(p, {}, ModelOptions{}, init).ok());
+    ExploreOptions o;
+    o.access_granularity = access;
+    return explore(p, init, o);
+  };
+  EXPECT_EQ(explore_text("par i < 3 { s[] += i + 1; }", false).verdict, "deterministic");  // Fig 4.6: one step
+  auto lost = explore_text("par i < 3 { s[] += i + 1; }", true);
+  EXPECT_EQ(lost.verdict, "nondeterministic");
+  EXPECT_GE(lost.finals.size(), 3u);  // 6, and lost updates: 5, 4, 3
+  EXPECT_EQ(explore_text("par i < 3 { atomic s[] += i + 1; }", true).verdict, "deterministic");
+  EXPECT_EQ(explore_text("par i < 3 { atomic { s[] := s[] + i + 1; } }", true).verdict, "deterministic");
+  EXPECT_EQ(explore_text("par i < 3 { s[] := s[] + i + 1; }", true).verdict, "nondeterministic");
+  EXPECT_EQ(explore_text("par i < 3 { atomic { s[] := i; } }", true).verdict, "nondeterministic");
+}
+
+// ---------------- the verifier does not pretend ----------------
+
+TEST(Reductions, TheVerifierSaysUnknownNeverVerified) {
+  Program p = checked(kSum);
+  ASSERT_TRUE(first_reduction(p).has_value());
+  EXPECT_FALSE(first_reduction(checked("array s : i32[];\ns[] := 1;")).has_value());
+  verify::Verdict v = verify::verify_program(p, verify::Options::within(10));
+  EXPECT_EQ(v.kind, verify::Verdict::Kind::Unknown);
+  EXPECT_NE(v.reason.find("not yet verified"), std::string::npos) << v.reason;
+}
