@@ -187,6 +187,23 @@ std::optional<Loc> reduction_in(const Cmd* c) {
 }
 }  // namespace
 
+const Expr* split_reduction(const Expr& e0, const Expr** init) {
+  const Expr& e = skip_implicit(e0);
+  if (init) *init = nullptr;
+  if (e.kind == ExprKind::Reduce) return &e;
+  if (e.args.size() != 2) return nullptr;
+  RedOp op = RedOp::None;
+  if (e.kind == ExprKind::Binary)
+    op = e.bop == BinOp::Add ? RedOp::Add : e.bop == BinOp::Mul ? RedOp::Mul : e.bop == BinOp::And ? RedOp::And
+       : e.bop == BinOp::Or ? RedOp::Or : RedOp::None;
+  else if (e.kind == ExprKind::Call && (e.fn == Builtin::Min || e.fn == Builtin::Max))
+    op = e.fn == Builtin::Min ? RedOp::Min : RedOp::Max;
+  const Expr& r = skip_implicit(*e.args[1]);
+  if (op == RedOp::None || r.kind != ExprKind::Reduce || r.rop != op) return nullptr;
+  if (init) *init = e.args[0].get();
+  return &r;
+}
+
 std::optional<Loc> first_reduction(const Program& p) {
   for (const auto& t : p.tensors)
     for (const auto& c : t.cases)

@@ -207,6 +207,11 @@ bool equal(const Program& a, const Program& b);
 // specification, an accumulation `⊙=`, a critical section `atomic { }`), if any.
 std::optional<Loc> first_reduction(const Program& p);
 
+// The reduction an expression of reduction type ⊙ⁿτ denotes (thesis 7.4): the reduction itself,
+// or the right operand of `init ⊙ reduction` with the reduction's own operator (`x + sum(...)`,
+// `min(x, min(...))`); `init` receives the left operand (nullptr for a bare reduction).
+const Expr* split_reduction(const Expr& e, const Expr** init = nullptr);
+
 // Strip implicit casts (undo what the type checker inserted).
 const Expr& skip_implicit(const Expr& e);
 

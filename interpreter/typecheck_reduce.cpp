@@ -13,24 +13,6 @@ void strip_implicit(ExprPtr& e) {
 }
 
 namespace {
-// The reduction an expression denotes, if it has a reduction type ⊙ⁿτ: the reduction itself, or
-// `init ⊙ reduction` (the "initial value" rule of 7.4).
-const Expr* reduction_in(const Expr& e0) {
-  const Expr& e = skip_implicit(e0);
-  if (e.kind == ExprKind::Reduce) return &e;
-  const Expr* r = nullptr;
-  RedOp op = RedOp::None;
-  if (e.kind == ExprKind::Binary && e.args.size() == 2) {
-    r = &skip_implicit(*e.args[1]);
-    op = e.bop == BinOp::Add ? RedOp::Add : e.bop == BinOp::Mul ? RedOp::Mul : e.bop == BinOp::And ? RedOp::And
-       : e.bop == BinOp::Or ? RedOp::Or : RedOp::None;
-  } else if (e.kind == ExprKind::Call && (e.fn == Builtin::Min || e.fn == Builtin::Max) && e.args.size() == 2) {
-    r = &skip_implicit(*e.args[1]);
-    op = e.fn == Builtin::Min ? RedOp::Min : RedOp::Max;
-  }
-  if (r && r->kind == ExprKind::Reduce && r->rop == op) return r;
-  return nullptr;
-}
 bool mentions_slot(const Expr& e, int slot) {
   if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local && e.slot == slot) return true;
   for (const auto& a : e.args) if (mentions_slot(*a, slot)) return true;
@@ -139,14 +121,14 @@ void Checker::at(Expr& e, Type want) {
     index(e.args[i], "reduction position");
     pos.push_back(e.args[i]->clone());
   }
-  const Expr* red = reduction_in(r0);
+  const Expr* red = split_reduction(r0);
   const TensorDecl* td = nullptr;
   std::vector<ExprPtr> targs;
   if (!red && r0.kind == ExprKind::TensorRead) {
     int t = p_.find_tensor(r0.name);
     if (t < 0) { check(e.args[0], want); return; }  // reports the unknown tensor
     td = &p_.tensors[static_cast<size_t>(t)];
-    if (td->cases.size() == 1) red = reduction_in(*td->cases[0].value);
+    if (td->cases.size() == 1) red = split_reduction(*td->cases[0].value);
     if (!red) {
       d_.error(e.loc, fmt::format("'@' applies to a reduction, but tensor '{}' is not defined by one "
                                   "(write its equation as e.g. '{}(...) = sum(k | 0 <= k && k < N : ...)')", r0.name, r0.name));

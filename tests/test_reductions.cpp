@@ -303,13 +303,29 @@ TEST(Reductions, TheExplorerSeesLostUpdatesOnlyAtAccessGranularity) {
   EXPECT_EQ(explore_text("par i < 3 { atomic { s[] := i; } }", true).verdict, "nondeterministic");
 }
 
-// ---------------- the verifier does not pretend ----------------
+// ---------------- the verifier (7.5) ----------------
 
-TEST(Reductions, TheVerifierSaysUnknownNeverVerified) {
-  Program p = checked(kSum);
-  ASSERT_TRUE(first_reduction(p).has_value());
-  EXPECT_FALSE(first_reduction(checked("array s : i32[];\ns[] := 1;")).has_value());
-  verify::Verdict v = verify::verify_program(p, verify::Options::within(10));
-  EXPECT_EQ(v.kind, verify::Verdict::Kind::Unknown);
-  EXPECT_NE(v.reason.find("not yet verified"), std::string::npos) << v.reason;
+TEST(Reductions, TheVerifierProvesAtomicSumsAndRefutesTheirDefects) {
+  auto verdict = [](const std::string& text) { return verify::verify_program(checked(text), verify::Options::within(30)); };
+  verify::Verdict ok = verdict(kSum);
+  EXPECT_EQ(ok.kind, verify::Verdict::Kind::Verified) << ok.reason;
+  // not atomic: a race (the accumulation reads its cell)
+  std::string lost = kSum;
+  lost.replace(lost.find("atomic "), 7, "");
+  verify::Verdict race = verdict(lost);
+  ASSERT_EQ(race.kind, verify::Verdict::Kind::Refuted);
+  EXPECT_EQ(race.problems[0].rule, "race");
+  // floats accumulated backwards: not the specification's order
+  std::string back = kSum;
+  back.replace(back.find("+{i}= a[i]"), 10, "+{N - 1 - i}= a[N - 1 - i]");
+  verify::Verdict order = verdict(back);
+  ASSERT_EQ(order.kind, verify::Verdict::Kind::Refuted);
+  EXPECT_EQ(order.problems[0].rule, "float order");
+  // an element twice, and a wrong element
+  std::string twice = kSum;
+  twice.replace(twice.find("+{i}= a[i]"), 10, "+{i / 2}= a[i / 2]");
+  EXPECT_EQ(verdict(twice).kind, verify::Verdict::Kind::Refuted);
+  std::string wrong = kSum;
+  wrong.replace(wrong.find("+{i}= a[i]"), 10, "+{i}= a[i] * 2.0");
+  EXPECT_EQ(verdict(wrong).kind, verify::Verdict::Kind::Refuted);
 }

@@ -2,6 +2,8 @@
 // and templates as terms (smt_internal.hpp).
 #include "verifier/smt_internal.hpp"
 
+#include "interpreter/ops.hpp"
+
 namespace sched::verify {
 
 z3::func_decl Smt::Impl::tensor(int id) {
@@ -43,6 +45,22 @@ z3::expr Smt::Impl::body_at(int id, const std::vector<z3::expr>& all) {
   std::vector<z3::expr> prm(all.begin(), all.begin() + static_cast<long>(p.params.size()));
   std::vector<z3::expr> slots(static_cast<size_t>(std::max(td.num_slots, 1)), ctx.int_val(0));
   for (size_t i = 0; i < td.idx.size(); ++i) slots[static_cast<size_t>(td.idx_slots[i])] = all[p.params.size() + i];
+  const Expr* init = nullptr;
+  if (const Expr* red = td.cases.size() == 1 && !td.cases[0].cond ? split_reduction(*td.cases[0].value, &init) : nullptr) {
+    // A reduction (7.4): on an empty domain, its initial value; otherwise an unknown value (the
+    // verifier compares reductions by the elements accumulated, vcgen_reduce.cpp, not by
+    // unfolding the fold).
+    z3::expr_vector ks(ctx);
+    for (size_t i = 0; i < red->slots.size(); ++i) {
+      z3::expr k = ctx.int_const(fmt::format("{}!{}", td.name, red->names[i]).c_str());
+      if (slots.size() <= static_cast<size_t>(red->slots[i])) slots.resize(static_cast<size_t>(red->slots[i]) + 1, ctx.int_val(0));
+      slots[static_cast<size_t>(red->slots[i])] = k;
+      ks.push_back(k);
+    }
+    z3::expr some = z3::exists(ks, expr(*red->args[0], slots, &prm));
+    z3::expr start = init ? expr(*init, slots, &prm) : konst(neutral_element(red->rop, td.type));
+    return z3::ite(some, apply(fmt::format("reduction!{}", td.name), all, sort(td.type)), start);
+  }
   z3::expr body = apply(fmt::format("undef!{}", td.name), all, sort(td.type));  // ⊥: no case applies
   for (auto c = td.cases.rbegin(); c != td.cases.rend(); ++c) {
     z3::expr v = expr(*c->value, slots, &prm);
@@ -153,6 +171,8 @@ z3::expr Smt::Impl::expr(const Expr& e, std::vector<z3::expr>& slots, const std:
       slots[static_cast<size_t>(e.slot)] = saved;
       return r;
     }
+    case ExprKind::Reduce: case ExprKind::At:
+      throw std::runtime_error("a reduction inside a tensor's equation (only '[init op] op(k | φ : e)' as the whole equation)");
     default: throw std::runtime_error("an array read in a prophetic expression");
   }
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "interpreter/eval.hpp"
+#include "interpreter/ops.hpp"
 
 namespace sched::verify {
 
@@ -50,7 +51,23 @@ SVal lift(Templates& t, isl::ctx ctx, TNode::K k, Type type, uint8_t op, const s
       holes += c.holes;
       prod = isl::manage(isl_set_flat_product(prod.copy(), s.copy()));
     }
-    int id = t.intern(Templates::node(k, type, op, std::move(kids)), holes);
+    int id = -1;
+    // constants fold with the language's own operations (exact, IEEE for floats): the solver
+    // then compares values, not float expressions it may read in another arithmetic
+    bool all_const = k != TNode::K::Eq && std::all_of(kids.begin(), kids.end(), [](const TPtr& x) { return x->k == TNode::K::Const; });
+    if (all_const && !kids.empty()) {
+      Value v;
+      if (k == TNode::K::Un) v = apply_unop(static_cast<UnOp>(op), kids[0]->konst);
+      else if (k == TNode::K::Bin && kids.size() == 2) v = apply_binop(static_cast<BinOp>(op), kids[0]->konst, kids[1]->konst);
+      else if (k == TNode::K::Cast) v = cast_value(type, kids[0]->konst);
+      else if (k == TNode::K::Call) {
+        std::vector<Value> a;
+        for (const auto& x : kids) a.push_back(x->konst);
+        v = apply_builtin(static_cast<Builtin>(op), a);
+      }
+      if (v.defined && v.type == type) id = t.intern(Templates::constant(v), 0);
+    }
+    if (id < 0) id = t.intern(Templates::node(k, type, op, std::move(kids)), holes);
     out = out.unite(isl::union_set(isl::manage(isl_set_set_tuple_name(prod.copy(), t.at(id).name.c_str()))));
     size_t i = 0;
     for (; i < pick.size(); ++i) {
@@ -142,6 +159,19 @@ SVal evaluate(const Expr& e, const Scope& s, const Heap* h) {
     case ExprKind::Let: {
       LetBinding b = bind_let(e, s);
       return project_param(evaluate(*e.args[1], b.inner, h).intersect_params(b.eq), b.x);
+    }
+    case ExprKind::At: return evaluate(*e.lowered, s, h);
+    case ExprKind::Reduce: {
+      // only the element form built by `@` (7.4): e[k := ι] where φ(ι) holds, else the neutral element
+      if (e.ival != 1 || h) throw NotAffine(e.loc, "a reduction inside an expression (annotate with the tensor it defines)");
+      Scope in = s;
+      for (size_t i = 0; i < e.slots.size(); ++i) {
+        if (in.names.slots.size() <= static_cast<size_t>(e.slots[i])) in.names.slots.resize(static_cast<size_t>(e.slots[i]) + 1);
+        in.names.slots[static_cast<size_t>(e.slots[i])] = index(*e.lo[i], s.names);
+      }
+      isl::set yes = condition(*e.args[0], in.names);
+      SVal v = evaluate(*e.args[1], in, nullptr).intersect_params(yes);
+      return v.unite(constant(s, neutral_element(e.rop, e.type)).intersect_params(yes.complement()));
     }
     default: break;
   }

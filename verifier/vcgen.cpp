@@ -52,11 +52,17 @@ Locs Generator::all_boxes(const Env& env) const {
   return u;
 }
 
+Generator::Result Generator::none() const {
+  return {isl::union_map::empty(ctx_), isl::union_set::empty(ctx_), isl::union_map::empty(ctx_), isl::union_set::empty(ctx_)};
+}
+
 // S-ASSIGN (Fig 5.4) and T-ASSIGN (Fig 5.3).
-Generator::Result Generator::assign(const Cmd& c, const Env& env, const Heap* h) {
+Generator::Result Generator::assign(const Cmd& c, const Env& env, const Heap* h, const Acc& a) {
+  if (c.acc != RedOp::None) return accumulate(c, env, h, a);
   const Scope& s = env.s;
   isl::set loc = location(s, c.id, ptrs(c.idx));
-  Result r{isl::union_map::empty(ctx_), isl::union_set::empty(ctx_)};
+  Result r = none();
+  r.killed = isl::union_set(loc);
   if (h) {
     // Γ ⊢ {ℓ̂} ⊆ {a⟨x⟩ | 0 <= x < ι'}: the write is in bounds.
     isl::set oob = loc.subtract(env.boxes.at(c.id)).intersect_params(env.gamma);
@@ -71,6 +77,7 @@ Generator::Result Generator::assign(const Cmd& c, const Env& env, const Heap* h)
     r.reads.intersect(in_box).subtract(h->domain()).intersect_params(env.gamma).foreach_set([&](isl::set bad) {
       fail("undefined read", c.loc, fmt::format("read of {} before any write", or_unnamed(isl_set_get_tuple_name(bad.get()))), bad, env);
     });
+    complete_reads(r.reads, *h, a, env, c.loc);
   }
   SVal t;
   if (!c.annot) {
@@ -103,21 +110,24 @@ Generator::Result Generator::assign(const Cmd& c, const Env& env, const Heap* h)
 }
 
 // S-SEQLOOP / T-SEQLOOP and S-PARLOOP / T-PARLOOP.
-Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h) {
+Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h, const Acc& a) {
   std::string x = env.s.fresh(c.name);
   Env in = env;
   in.s = env.s.bind(c.slot, x);
   in.loops.push_back(x);
   isl::set range = align(range_set(c, env.s.names, x), in.s.declared);
   in.gamma = env.gamma.intersect(range);
-  Result r;
+  Result r = none();
   if (c.kind == CmdKind::For) {
     const Heap* hin = nullptr;
     Heap before;
+    Acc a_before = a;
     if (h) {
       // The summary of the earlier iterations: h ▷ ▶_{lo <= z < x} Δh[x := z], where Δh is
-      // the body's prophetic evaluation (Lemma 5.4.3).
-      Heap dh = eval(*c.body, in, nullptr).dh;
+      // the body's prophetic evaluation (Lemma 5.4.3); the same for the accumulating heap.
+      Result pro = eval(*c.body, in, nullptr, a);
+      a_before = before_iteration(c, in, x, range, a, pro);
+      Heap dh = pro.dh;
       std::string z = in.s.fresh(c.name);
       Scope sz = env.s.bind(c.slot, z);
       std::vector<std::string> zx = sz.declared;
@@ -126,12 +136,14 @@ Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h) {
       before = update(*h, iterated_update(rename_param(dh, x, z), z, earlier));
       hin = &before;
     }
-    Result b = eval(*c.body, in, hin);
+    Result b = eval(*c.body, in, hin, a_before);
     r.dh = iterated_update(b.dh, x, range);  // ▶_{lo <= x < hi} Δh
     r.reads = h ? union_over(b.reads, x, range) : isl::union_set::empty(ctx_);
+    loop_acc(c, env, in, x, range, b, r, h != nullptr);
     return r;
   }
-  Result b = eval(*c.body, in, h);  // every iteration starts in the same heap
+  Result b = eval(*c.body, in, h, a);  // every iteration starts in the same heap
+  loop_acc(c, env, in, x, range, b, r, h != nullptr);
   Heap all = union_over(b.dh, x, range);
   if (h) {
     std::string y = in.s.fresh(c.name);
@@ -181,31 +193,39 @@ Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h) {
   return r;
 }
 
-Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h) {
-  Result none{isl::union_map::empty(ctx_), isl::union_set::empty(ctx_)};
+Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h, const Acc& a) {
   switch (c.kind) {
-    case CmdKind::Skip: return none;  // S-SKIP / T-SKIP
+    case CmdKind::Skip: return none();  // S-SKIP / T-SKIP
     case CmdKind::Seq: {  // S-SEQ / T-SEQ: c2 runs in h ▷ Δh1; Δh = Δh1 ▷ Δh2
-      Result acc = none;
+      Result acc = none();
       for (const auto& s : c.seq) {
         Heap cur = h ? update(*h, acc.dh) : Heap();
-        Result r = eval(*s, env, h ? &cur : nullptr);
+        Acc cur_a = a.subtract_domain(acc.killed).unite(acc.acc);
+        Result r = eval(*s, env, h ? &cur : nullptr, cur_a);
         acc.dh = update(acc.dh, r.dh);
+        seq_acc(cur_a, r, acc, env, s->loc, h != nullptr);
         if (h) acc.reads = acc.reads.unite(r.reads).coalesce();
       }
       return acc;
     }
-    case CmdKind::Assign: return assign(c, env, h);
+    case CmdKind::Assign: return assign(c, env, h, a);
+    case CmdKind::Atomic: {  // a critical section: its accumulations are atomic
+      Env in = env;
+      in.atomic = true;
+      return eval(*c.body, in, h, a);
+    }
     case CmdKind::If: {  // S-IF / T-IF: (Δh1 ∩ ι) ⊎ (Δh2 ∩ ¬ι), the same for C and R
       isl::set yes = condition(*c.value, env.s.names);
       isl::set no = yes.complement();
       Env e1 = env, e2 = env;
       e1.gamma = env.gamma.intersect(yes);
       e2.gamma = env.gamma.intersect(no);
-      Result r1 = eval(*c.body, e1, h);
-      Result r2 = c.els ? eval(*c.els, e2, h) : none;
+      Result r1 = eval(*c.body, e1, h, a);
+      Result r2 = c.els ? eval(*c.els, e2, h, a) : none();
       return {r1.dh.intersect_params(yes).unite(r2.dh.intersect_params(no)).coalesce(),
-              r1.reads.intersect_params(yes).unite(r2.reads.intersect_params(no)).coalesce()};
+              r1.reads.intersect_params(yes).unite(r2.reads.intersect_params(no)).coalesce(),
+              r1.acc.intersect_params(yes).unite(r2.acc.intersect_params(no)).coalesce(),
+              r1.killed.intersect_params(yes).unite(r2.killed.intersect_params(no)).coalesce()};
     }
     case CmdKind::Let: {  // S-LET: Γ, x = ι ⊢ c, then S[x := ι]
       std::string x = env.s.fresh(c.name);
@@ -213,8 +233,9 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h) {
       in.s = env.s.bind(c.slot, x);
       isl::set eq = align(equality(param_aff(ctx_, x), *c.value, env.s.names), in.s.declared);
       in.gamma = env.gamma.intersect(eq);
-      Result r = eval(*c.body, in, h);
-      return {project_param(r.dh.intersect_params(eq), x), project_param(r.reads.intersect_params(eq), x)};
+      Result r = eval(*c.body, in, h, a);
+      return {project_param(r.dh.intersect_params(eq), x), project_param(r.reads.intersect_params(eq), x),
+              project_param(r.acc.intersect_params(eq), x), project_param(r.killed.intersect_params(eq), x)};
     }
     case CmdKind::Alloc: {  // S-ALLOCATE / T-ALLOCATE: ⟨Δh \ a; R \ a⟩
       std::string tuple = c.name;
@@ -231,14 +252,13 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h) {
             fail("negative size", d->loc, fmt::format("the size '{}' of '{}' can be negative", print_expr(*d), c.name), bad, env);
         }
       }
-      Result r = eval(*c.body, in, h);
-      return {remove_array(r.dh, tuple), remove_array(r.reads, tuple)};
+      Result r = eval(*c.body, in, h, a);
+      return {remove_array(r.dh, tuple), remove_array(r.reads, tuple), remove_array(r.acc, tuple), remove_array(r.killed, tuple)};
     }
     case CmdKind::For:
-    case CmdKind::Par: return loop(c, env, h);
-    case CmdKind::Atomic: throw NotAffine(c.loc, "a critical section (thesis ch. 7) is not verified yet");
+    case CmdKind::Par: return loop(c, env, h, a);
   }
-  return none;
+  return none();
 }
 
 Generated Generator::run() {
@@ -311,7 +331,7 @@ Generated Generator::run() {
   }
   out_.initial = h0.coalesce();
 
-  Result r = eval(*p_.body, env, &out_.initial);
+  Result r = eval(*p_.body, env, &out_.initial, isl::union_map::empty(ctx_));
   out_.delta = r.dh;
   out_.final = update(out_.initial, r.dh);
 
@@ -325,6 +345,7 @@ Generated Generator::run() {
     if (!missing.is_empty())
       fail("missing output cell", ad.loc, fmt::format("a cell of output {} is never written", ad.name), missing, e);
     equations("output", ad.loc, evaluate(*ad.init, e.s, nullptr), isl::union_set(loc).apply(out_.final), e.gamma, e);
+    output_coverage(out_.final, r.acc, ad, loc, e);
   }
   return std::move(out_);
 }

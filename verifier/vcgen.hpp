@@ -50,23 +50,58 @@ struct Generated {
   isl::set context;     // Γ0: the assumptions
 };
 
+// Accumulations (thesis 7.3, 7.5): the accumulating heap maps each location to the tokens
+// _A<t>[holes, position] of the reduction elements accumulated into it since its last plain
+// write (t: the template of the reduction the annotation names, with its holes' values).
+using Acc = isl::union_map;
+
 class Generator {
  public:
   Generator(const Program& p, isl::ctx ctx, Templates& t);
   Generated run();
 
  private:
-  struct Result { Heap dh; Locs reads; };
+  // dh: Δh; reads: R; acc: the tokens accumulated (after the command's last plain write to
+  // each cell); killed: the locations written plainly (they end earlier accumulations).
+  struct Result { Heap dh; Locs reads; Acc acc; Locs killed; };
   struct Env {
     Scope s;
     isl::set gamma;                       // Γ's constraints (a parameter set)
     std::map<int, isl::set> boxes;        // array id -> { a[x] : 0 <= x < shape } (isl objects are never null)
     std::vector<std::string> loops;       // loop variables in scope (isl names)
+    bool atomic = false;                  // inside `atomic { }`
   };
-  // h == nullptr: prophetic evaluation only.
-  Result eval(const Cmd& c, const Env& env, const Heap* h);
-  Result assign(const Cmd& c, const Env& env, const Heap* h);
-  Result loop(const Cmd& c, const Env& env, const Heap* h);
+  // h == nullptr: prophetic evaluation only. a: the accumulating heap before c (in prophetic
+  // evaluation, the one before the loop being summarised).
+  Result eval(const Cmd& c, const Env& env, const Heap* h, const Acc& a);
+  Result assign(const Cmd& c, const Env& env, const Heap* h, const Acc& a);
+  Result loop(const Cmd& c, const Env& env, const Heap* h, const Acc& a);
+  Result none() const;
+
+  // ---- reductions (vcgen_reduce.cpp) ----
+  struct Reduction {
+    const TensorDecl* tensor = nullptr;  // T, whose one equation is `[init ⊙] op(k | φ : e)`
+    const Expr* reduce = nullptr;
+    const Expr* init = nullptr;          // nullptr: the neutral element
+    int tid = -1;                        // the template of T(holes)
+    isl::map elements;                   // E_t[h] -> _A<t>[h, k] for k in the domain at h
+  };
+  const Reduction& reduction_named(const Cmd& c, const Env& env);
+  Result accumulate(const Cmd& c, const Env& env, const Heap* h, const Acc& a);
+  // Reads of cells whose reduction is still partial cannot be represented (unknown).
+  void complete_reads(const Locs& reads, const Heap& h, const Acc& a, const Env& env, Loc loc);
+  // A seq loop's or par loop's accumulations over its iterations (with the checks that no
+  // element is reduced twice and, for float reductions, that they come in order).
+  void loop_acc(const Cmd& c, const Env& env, const Env& in, const std::string& x, const isl::set& range, const Result& body,
+                Result& r, bool check);
+  void seq_acc(const Acc& before, const Result& later, Result& into, const Env& env, Loc loc, bool check);
+  Acc before_iteration(const Cmd& c, const Env& in, const std::string& x, const isl::set& range, const Acc& a_in, const Result& pro);
+  void output_coverage(const Heap& final_heap, const Acc& final_acc, const ArrayDecl& ad, const isl::set& cells, const Env& e);
+  Acc expected_tokens(const Heap& values) const;
+  bool float_reduction(const std::string& token_tuple) const;
+  // The pairs (earlier token -> later token) of float reductions that are not increasing.
+  isl::union_map float_disorder(const isl::union_map& pairs) const;
+  std::map<int, Reduction> reductions_;  // by tid
   isl::set box(const Env& env, const std::string& tuple, const std::vector<const Expr*>& dims);
   void fail(std::string rule, Loc loc, std::string msg, isl::set where, const Env& env);
   void equations(const std::string& rule, Loc loc, const SVal& spec, const SVal& impl, const isl::set& gamma, const Env& env);
