@@ -54,13 +54,14 @@ ReductionKernel scatter(ReductionKernel k, bool visible) {
   bool atomic = true;
   int defect = pick(0, 6);  // 0..2: none
   std::string init = neutral_literal(k.op, k.type);
-  std::string init_line = fmt::format("for b < {} {{\n  h[b] := {};\n}}\n", bins, init);
+  std::string init_line = fmt::format("for b < {} {{\n  h[b] {{{}}} := {};\n}}\n", bins, init, init);
   if (defect == 3) { k.defect = "atomic-dropped"; atomic = false; }
   if (defect == 4) { k.defect = "no-init"; init_line.clear(); }
   if (defect == 5) {
     k.defect = "wrong-init";
-    init_line = fmt::format("for b < {} {{\n  h[b] := {};\n}}\n", bins, k.op == RedOp::Mul ? "2" : k.op == RedOp::Add ? "3" : "0");
-    if (is_float(k.type)) init_line = fmt::format("for b < {} {{\n  h[b] := {};\n}}\n", bins, k.op == RedOp::Mul ? "2.0" : "3.0");
+    std::string w = k.op == RedOp::Mul ? "2" : k.op == RedOp::Add ? "3" : "0";
+    if (is_float(k.type)) w = k.op == RedOp::Mul ? "2.0" : "3.0";
+    init_line = fmt::format("for b < {} {{\n  h[b] {{{}}} := {};\n}}\n", bins, w, w);
   }
   k.accumulations = 1;
   k.atomics = atomic ? 1 : 0;
@@ -91,7 +92,7 @@ ReductionKernel rfactor(ReductionKernel k, bool visible) {
   if (defect == 4) { k.defect = "combined-never"; count = std::to_string(lanes - 1); }
   if (defect == 5 && parallel_combine && lanes > 1) { k.defect = "atomic-dropped"; atomic = false; }
   if (defect == 6 && k.op == RedOp::Add) k.defect = "non-associative";
-  std::string step = k.defect == "non-associative" ? fmt::format("s[] := s[] - tmp[{}];", which)
+  std::string step = k.defect == "non-associative" ? fmt::format("s[] {{S()}} := s[] - tmp[{}];", which)
                                                    : fmt::format("{}s[] {{S()}} {}= tmp[{}];", parallel_combine && atomic ? "atomic " : "", op, which);
   combine = fmt::format("  {} l < {} {{\n    {}\n  }}\n", parallel_combine ? "par" : "for", count, step);
   k.accumulations = 2;
@@ -100,9 +101,9 @@ ReductionKernel rfactor(ReductionKernel k, bool visible) {
       "tensor S() : {t} = {red}(i | 0 <= i && i < N : {g});\n\n"
       "input a[i] : {t}[N] = A(i);\noutput s[] : {t}[] = S();\n\n"
       "allocate tmp : {t}[{L}] {{\n"
-      "  par l < {L} {{\n    tmp[l] := {init};\n"
+      "  par l < {L} {{\n    tmp[l] {{{init}}} := {init};\n"
       "    for k < (N - l + {Lm1}) / {L} {{\n      tmp[l] {{S()}} {op}{{{L} * k + l}}= {gc};\n    }}\n  }}\n"
-      "  s[] := {init};\n{combine}}}\n",
+      "  s[] {{{init}}} := {init};\n{combine}}}\n",
       fmt::arg("t", type_name(k.type)), fmt::arg("red", reduction_name(k.op)), fmt::arg("g", g.g_spec), fmt::arg("L", lanes),
       fmt::arg("Lm1", lanes - 1), fmt::arg("init", init), fmt::arg("op", op), fmt::arg("gc", g.g_code),
       fmt::arg("combine", combine));

@@ -61,6 +61,7 @@ std::vector<std::string> small_params(const std::string& name) {
   if (name == "reduce_maxpool.sched") return {"H=1", "W=2"};
   if (name == "reduce_matmul_par_k_atomic.sched") return {"N=1", "M=1", "P=3"};
   if (name == "reduce_gemm_beta.sched") return {"N=2", "M=1", "P=2"};
+  if (name == "reduce_sgemm_rfactor.sched") return {"N=1", "M=1", "K=2"};
   if (name.rfind("reduce_histogram", 0) == 0) return {"N=3", "B=2"};
   if (name.rfind("reduce_", 0) == 0) return {"N=3"};
   return {};

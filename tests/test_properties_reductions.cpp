@@ -126,3 +126,53 @@ TEST(Properties, ReductionKernelsAreNondeterministicExactlyWhenTheyRace) {
   EXPECT_GT(race_free, 0);
   EXPECT_GT(racy, 0);
 }
+
+#include "verifier/verify.hpp"
+
+// The verifier on reduction kernels (thesis 7.5): verified ⇒ every run is ok (several
+// parameters and input seeds); a kernel refuted is one with an injected defect, or one whose
+// runs fail; the counts of verified, refuted (per defect) and unknown kernels are printed.
+// Budgets: isl's operation count and a time limit far above what these kernels need (each
+// verifies in well under a second), so a busy machine changes no verdict.
+TEST(Properties, VerifierOnReductionKernelsAgreesWithRuns) {
+  int cases = 0, verified = 0, refuted = 0, unknown = 0, refuted_defective = 0;
+  std::map<std::string, int> refuted_by;
+  bool ok = rc::check("reduction kernels: verified ⇒ ok at every parameter; refuted only with a defect or a failing run", [&] {
+    auto k = *fuzz::gen_reduction_kernel();
+    ++cases;
+    Loaded l = load_kernel(k);
+    verify::Options vo;
+    vo.timeout_s = 60;
+    vo.smt.timeout_ms = 20000;
+    verify::Verdict v = verify::verify_program(*l.program, vo);
+    auto runs_ok = [&] {
+      for (int64_t n : {1, 2, 3, 5, 8, 13}) {
+        ModelOptions mo;
+        mo.seed = static_cast<uint64_t>(n) * 7;
+        driver::Instance inst = driver::make_instance(*l.program, {n}, mo);
+        driver::RunOptions ro;
+        ro.check_annotations = true;
+        if (!driver::run(driver::Engine::Reference, inst, ro).outcome.ok()) return false;
+      }
+      return true;
+    };
+    if (v.kind == verify::Verdict::Kind::Verified) {
+      ++verified;
+      if (!runs_ok()) RC_FAIL(k.text + "\nverified, but a run fails");
+    } else if (v.kind == verify::Verdict::Kind::Refuted) {
+      ++refuted;
+      ++refuted_by[v.problems.front().rule];
+      if (!k.defect.empty()) ++refuted_defective;
+      else if (runs_ok()) RC_FAIL(k.text + "\nrefuted without a defect, and every run is ok: " + v.problems.front().message);
+    } else {
+      ++unknown;
+    }
+  });
+  EXPECT_TRUE(ok);
+  std::cout << "[reductions, verifier] cases " << cases << ": verified " << verified << " (every run ok), refuted " << refuted
+            << " (" << refuted_defective << " with an injected defect), unknown " << unknown << "\n  refutations by rule:";
+  for (const auto& [r, c] : refuted_by) std::cout << " " << r << " " << c;
+  std::cout << "\n";
+  EXPECT_GT(verified, 0);
+  EXPECT_GT(refuted_defective, 0);
+}

@@ -25,7 +25,8 @@ isl::set range_set(const Cmd& c, const Names& n, const std::string& name) {
 
 }  // namespace
 
-Generator::Generator(const Program& p, isl::ctx ctx, Templates& t) : p_(p), ctx_(ctx), t_(t) {}
+Generator::Generator(const Program& p, isl::ctx ctx, Templates& t, bool bit_exact_floats)
+    : p_(p), ctx_(ctx), t_(t), bit_exact_floats_(bit_exact_floats) {}
 
 void Generator::fail(std::string rule, Loc loc, std::string msg, isl::set where, const Env& env) {
   out_.findings.push_back({std::move(rule), loc, std::move(msg), std::move(where), env.loops, {}});

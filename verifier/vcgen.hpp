@@ -57,7 +57,9 @@ using Acc = isl::union_map;
 
 class Generator {
  public:
-  Generator(const Program& p, isl::ctx ctx, Templates& t);
+  // bit_exact_floats (`--float ieee`): a float reduction must accumulate in the specification's
+  // order; otherwise floats are reals (the thesis' reading) and any order verifies.
+  Generator(const Program& p, isl::ctx ctx, Templates& t, bool bit_exact_floats = false);
   Generated run();
 
  private:
@@ -110,6 +112,7 @@ class Generator {
   const Program& p_;
   isl::ctx ctx_;
   Templates& t_;
+  bool bit_exact_floats_ = false;
   std::set<std::string> used_;
   Generated out_;
 };

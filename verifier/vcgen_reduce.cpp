@@ -9,9 +9,11 @@
 // - complete: where the cell is read by a plain statement or checked as an output, its tokens
 //   are exactly the reduction's domain at ι0 (an output: a finding; a read: unknown, since a
 //   partial reduction has no value the verifier can name);
-// - order: for a float reduction, tokens arrive in increasing lexicographic order (the engines
-//   fold in execution order, the specification in lexicographic order: docs/language.md);
-// - combinations `s[] {T()} ⊙= tmp[j]` (7.3.3) move the read cell's tokens (integers only).
+// - order (with `--float ieee` only; by default floats are reals, as in the thesis): a float
+//   reduction's tokens arrive in increasing lexicographic order (the engines fold in execution
+//   order, the specification in lexicographic order: docs/language.md);
+// - combinations `s[] {T()} ⊙= tmp[j]` (7.3.3) move the read cell's tokens (not for floats
+//   under `--float ieee`).
 // Races: a non-atomic accumulation reads its cell (so the rw-safe check of par loops applies);
 // atomic ones write one value, T(ι0), so concurrent ones are compatible.
 #include <fmt/format.h>
@@ -62,6 +64,7 @@ isl::union_map Generator::float_disorder(const isl::union_map& pairs) const {
 }
 
 bool Generator::float_reduction(const std::string& token_tuple_name) const {
+  if (!bit_exact_floats_) return false;  // floats as reals: every order gives the same sum
   auto it = reductions_.find(tid_of_token(token_tuple_name));
   return it != reductions_.end() && is_float(it->second.tensor->type);
 }
@@ -133,8 +136,10 @@ Generator::Result Generator::accumulate(const Cmd& c, const Env& env, const Heap
     const Expr& v = skip_implicit(*c.value);
     if (v.kind != ExprKind::ArrayRead)
       throw NotAffine(c.value->loc, "a combination of partial results must read one partial result (e.g. s[] += tmp[j])");
-    if (is_float(red.tensor->type))
-      throw NotAffine(c.loc, "float partial results combined in another order than the specification's: not bit-exact");
+    if (red.init)  // partial results start from the neutral element, the whole from init: not tracked
+      throw NotAffine(c.loc, "partial results of a reduction with an initial value ('init + sum(...)') are not combined by the verifier");
+    if (is_float(red.tensor->type) && bit_exact_floats_)
+      throw NotAffine(c.loc, "float partial results combined in another order than the specification's: not bit-exact (--float ieee)");
     isl::set src = location(s, v.id, ptrs(v.args));
     isl::union_set toks = isl::union_set(src).apply(a);
     toks.foreach_set([&](isl::set tok) {

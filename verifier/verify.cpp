@@ -224,7 +224,7 @@ Verdict verify_program(const Program& p, const Options& opts) {
     // takes a while to unwind and free a large context: the whole run stays within the limit)
     poly::Watchdog watchdog(raw, t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(0.93 * opts.timeout_s)));
     try {
-      Generator g(p, ctx, t);
+      Generator g(p, ctx, t, opts.smt.floats == FloatMode::Ieee);
       Generated gen = g.run();
       for (const auto& f : gen.findings) v.problems.push_back(from_finding(f, p));
       Smt smt(p, t, opts.smt);
