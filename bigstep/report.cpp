@@ -22,8 +22,15 @@ const char* accumulation_rule(std::string_view kind) {
 Outcome race_outcome(const Cmd& c, const char* kind, const std::string& cell, int64_t xi, int64_t xj, const Value& vi,
                      std::optional<Value> vj, const char* rule) {
   std::vector<std::string> d;
-  d.push_back(fmt::format("iteration {} = {} writes {} := {}", c.name, xi, cell, to_string(vi)));
-  if (vj) d.push_back(fmt::format("iteration {} = {} writes {} := {}", c.name, xj, cell, to_string(*vj)));
+  std::string_view k = kind;
+  bool acc = k == "lost update" || k == "read-accumulate" || k == "write-accumulate" || k == "accumulate-accumulate";
+  if (acc)  // an accumulation's effect on the cell: the value it leaves (from the loop's initial memory)
+    d.push_back(fmt::format("iteration {} = {} {} {} (leaving {})", c.name, xi, k == "lost update" ? "reads and writes" : "updates", cell,
+                            to_string(vi)));
+  else
+    d.push_back(fmt::format("iteration {} = {} writes {} := {}", c.name, xi, cell, to_string(vi)));
+  if (vj && acc) d.push_back(fmt::format("iteration {} = {} updates {} (leaving {})", c.name, xj, cell, to_string(*vj)));
+  else if (vj) d.push_back(fmt::format("iteration {} = {} writes {} := {}", c.name, xj, cell, to_string(*vj)));
   else d.push_back(fmt::format("iteration {} = {} reads {}", c.name, xj, cell));
   Outcome o = Outcome::make(OutcomeKind::Race, c.loc,
                             fmt::format("{} race in 'par {}' on {} between iterations {} = {} and {} = {}", kind, c.name, cell, c.name,
