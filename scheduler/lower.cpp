@@ -25,7 +25,10 @@ Lowerer::Lowerer(const Algorithm& a, std::vector<Directive> sched, Diagnostics& 
 
 bool Lowerer::run(std::string& out) {
   Sare sare;
-  if (!derive_sare(a_, sare, d_)) return false;
+  std::set<std::pair<std::string, size_t>> atomic;  // stages scheduled atomic(): specified as reductions
+  for (const auto& d : sched_)
+    if (d.name == "atomic" && d.stage > 0) atomic.insert({d.func, static_cast<size_t>(d.stage)});
+  if (!derive_sare(a_, sare, d_, atomic)) return false;
   try {
     decide_levels();
     for (const auto& f : a_.funcs)

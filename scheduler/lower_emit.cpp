@@ -159,7 +159,11 @@ void Lowerer::stage_text(const Stage& st, const StageSpec& spec, Out& o, const S
   }
   std::vector<std::string> lhs;
   for (const auto& l : def.lhs) lhs.push_back(show(*l));
-  o.line(fmt::format("{}[{}] {{{}({})}} := {};", buffer(f), join(shifted(f, lhs)), spec.tensor, join(spec.iter), value(*def.rhs, {})));
+  if (!spec.op.empty())  // atomic(): an accumulation naming its element (thesis 7.3.1)
+    o.line(fmt::format("atomic {}[{}] {{{}({})}} {}{{{}}}= {};", buffer(f), join(shifted(f, lhs)), spec.tensor, join(spec.iter), spec.op,
+                       join(spec.reduced), value(*spec.term, {})));
+  else
+    o.line(fmt::format("{}[{}] {{{}({})}} := {};", buffer(f), join(shifted(f, lhs)), spec.tensor, join(spec.iter), value(*def.rhs, {})));
   for (size_t i = 0; i < closes; ++i) o.close();
 }
 

@@ -99,6 +99,9 @@ void Lowerer::apply(Stage& st, const Directive& d) {
     std::string outer_name = out->name;
     *in = f;
     st.dims.erase(std::find_if(st.dims.begin(), st.dims.end(), [&](const Dim& x) { return x.name == outer_name; }));
+  } else if (d.name == "atomic") {  // Halide's atomic(): the update's stores become atomic accumulations
+    if (!d.vars.empty() || !d.ints.empty()) throw Error{d.loc, "atomic takes no argument"};
+    if (st.index == 0) throw Error{d.loc, fmt::format("atomic applies to an update ({}.update(0).atomic()), not to the pure definition", st.f->name)};
   } else if (d.name == "parallel") {
     if (d.vars.size() != 1) throw Error{d.loc, "parallel takes one variable"};
     find(st, d.vars[0], d.loc)->kind = Dim::Kind::Par;
@@ -113,7 +116,7 @@ void Lowerer::apply(Stage& st, const Directive& d) {
     if (!x->extent.is_constant()) throw Error{d.loc, fmt::format("{}({}) needs a constant extent: give a factor", d.name, v)};
     x->kind = d.name == "vectorize" ? Dim::Kind::Vec : Dim::Kind::Unroll;
   } else if (!levels.count(d.name)) {
-    static const std::vector<std::string> known = {"split", "tile", "reorder", "fuse", "parallel", "vectorize", "unroll", "compute_root",
+    static const std::vector<std::string> known = {"split", "tile", "reorder", "fuse", "atomic", "parallel", "vectorize", "unroll", "compute_root",
                                                    "compute_at", "compute_inline", "store_root", "store_at", "fold_storage", "bound"};
     std::string m = did_you_mean(d.name, known);
     throw Error{d.loc, m.empty() ? fmt::format("unknown schedule directive {} ({})", d.name, join(known))

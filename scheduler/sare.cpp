@@ -27,7 +27,7 @@ struct Piece {
 
 class Deriver {
  public:
-  Deriver(const Algorithm& a, Diagnostics& d) : a_(a), d_(d) {}
+  Deriver(const Algorithm& a, Diagnostics& d, const std::set<std::pair<std::string, size_t>>& atomic) : a_(a), d_(d), atomic_(atomic) {}
 
   bool run(Sare& out) {
     try {
@@ -189,7 +189,9 @@ class Deriver {
     std::string prev = m == 0 ? f.name : f.name + "_0";  // the func's value before the current stage
     {
       size_t n = 0;
-      StageSpec st{prev, f.vars, {}};
+      StageSpec st;
+      st.tensor = prev;
+      st.iter = f.vars;
       for (size_t i = 0; i < f.vars.size(); ++i) st.pure_pos.push_back(static_cast<int>(i));
       out.text += fmt::format("tensor {}({}) : {} = {};\n", prev, join(f.vars), f.type, value(*f.defs[0].rhs, f.name, nullptr, n));
       fs.stages.push_back(st);
@@ -211,6 +213,13 @@ class Deriver {
           };
           no_pure(l);
         }
+      }
+      if (atomic_.count({f.name, s})) {
+        reduction_stage(f, s, def, prev, st, out);
+        fs.stages.push_back(st);
+        prev = s == m ? f.name : fmt::format("{}_upto{}", f.name, s);
+        out.text += fmt::format("tensor {}({}) : {} = {}({});\n", prev, join(f.vars), f.type, st.tensor, join(f.vars));
+        continue;
       }
       for (const auto& r : def.rdom) st.iter.push_back(r.name);
       // every read of f in this update, replaced by cases on its latest earlier writer
@@ -290,6 +299,49 @@ class Deriver {
     out.funcs[f.name] = fs;
   }
 
+  // An `atomic()` update f(x) = f(x) ⊙ e as the reduction prev(x) ⊙ ⊙(r | dom : e) (7.4).
+  void reduction_stage(const Func& f, size_t s, const Definition& def, const std::string& prev, StageSpec& st, Sare& out) {
+    if (st.pure_pos.size() != f.vars.size())
+      throw NotAffine{def.loc, fmt::format("atomic(): {} is updated at a point other than its own variables (a scatter); our scheduler "
+                                           "specifies atomic updates of f(x) = f(x) op e only", stage_label(f, s))};
+    const AExpr& rhs = *def.rhs;
+    auto self = [&](const AExpr& x) {
+      if (x.kind != AExpr::Kind::Call || x.text != f.name || x.args.size() != f.vars.size()) return false;
+      for (size_t i = 0; i < f.vars.size(); ++i)
+        if (x.args[i]->kind != AExpr::Kind::Var || x.args[i]->text != f.vars[i]) return false;
+      return true;
+    };
+    const AExpr* term = nullptr;
+    if (rhs.kind == AExpr::Kind::Binary && (rhs.text == "+" || rhs.text == "*")) {
+      st.op = rhs.text;
+      if (self(*rhs.args[0])) term = rhs.args[1].get();
+      else if (self(*rhs.args[1])) term = rhs.args[0].get();
+    } else if (rhs.kind == AExpr::Kind::Call && (rhs.text == "min" || rhs.text == "max") && rhs.args.size() == 2) {
+      st.op = rhs.text;
+      if (self(*rhs.args[0])) term = rhs.args[1].get();
+      else if (self(*rhs.args[1])) term = rhs.args[0].get();
+    }
+    std::vector<const AExpr*> more;
+    if (term) self_reads(*term, f.name, more);
+    if (!term || !more.empty())
+      throw NotAffine{def.loc, fmt::format("atomic(): {} is not an accumulation {}(x) = {}(x) op e with op +, *, min or max and e "
+                                           "not reading {}", stage_label(f, s), f.name, f.name, f.name)};
+    for (const auto& x : def.rhs->args)
+      if (x.get() == term) st.term = x;
+    for (size_t k = def.rdom.size(); k-- > 0;) st.reduced.push_back(def.rdom[k].name);
+    st.iter = f.vars;
+    std::string dom = "true";
+    for (const auto& r : def.rdom) dom += fmt::format(" && {} <= {} && {} < {}", show(*r.lo), r.name, r.name, show(*r.hi));
+    if (def.where) dom += " && " + show(*def.where);
+    size_t n = 0;
+    std::string red = fmt::format("{}({} | {} : {})", st.op == "+" ? "sum" : st.op == "*" ? "prod" : st.op, join(st.reduced), dom,
+                                  value(*term, f.name, nullptr, n));
+    std::string init = fmt::format("{}({})", prev, join(f.vars));
+    std::string whole = st.op == "min" || st.op == "max" ? fmt::format("{}({}, {})", st.op, init, red) : fmt::format("{} {} {}", init, st.op, red);
+    out.text += fmt::format("tensor {}({}) : {} = {};\n", st.tensor, join(f.vars), f.type, whole);
+  }
+  static std::string stage_label(const Func& f, size_t s) { return fmt::format("{}.update({})", f.name, s - 1); }
+
   static std::string join_cases(const std::vector<std::string>& c) {
     std::string s;
     for (size_t i = 0; i < c.size(); ++i) s += (i ? "\n  | " : "") + c[i];
@@ -298,14 +350,15 @@ class Deriver {
 
   const Algorithm& a_;
   Diagnostics& d_;
+  const std::set<std::pair<std::string, size_t>>& atomic_;
   poly::OwnedCtx ctx_;
   std::map<std::string, std::string> done_;
 };
 
 }  // namespace
 
-bool derive_sare(const Algorithm& a, Sare& out, Diagnostics& diags) {
-  Deriver d(a, diags);
+bool derive_sare(const Algorithm& a, Sare& out, Diagnostics& diags, const std::set<std::pair<std::string, size_t>>& atomic) {
+  Deriver d(a, diags, atomic);
   return d.run(out);
 }
 

@@ -18,6 +18,7 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,14 @@ struct StageSpec {
   std::string tensor;             // the stage's tensor, e.g. C_1
   std::vector<std::string> iter;  // its indices: kept pure variables, then reduction variables
   std::vector<int> pure_pos;      // the positions of the left-hand side that are pure variables
+  // An update scheduled `atomic()` (thesis 7.4): its tensor is a reduction over the pure
+  // variables, `C_1(i, j) = C_0(i, j) + sum(r | 0 <= r && r < K : A(i, r) * B(r, j))`, and its
+  // store an accumulation `atomic c[...] {C_1(i, j)} +{r}= e`: `op` is +, *, min or max, `term`
+  // the accumulated e, `reduced` the reduction variables, the last one first (lexicographic
+  // order = Halide's loop order).
+  std::string op;
+  AExprP term;
+  std::vector<std::string> reduced;
 };
 
 struct FuncSpec {
@@ -43,6 +52,7 @@ struct Sare {
 };
 
 // Derives the SARE; returns false with diagnostics (unsupported forms, non-affine indices).
-bool derive_sare(const Algorithm& a, Sare& out, Diagnostics& diags);
+// `atomic`: the stages (func, update number from 1) scheduled `atomic()`, specified as reductions.
+bool derive_sare(const Algorithm& a, Sare& out, Diagnostics& diags, const std::set<std::pair<std::string, size_t>>& atomic = {});
 
 }  // namespace sched::algo

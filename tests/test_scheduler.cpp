@@ -88,6 +88,44 @@ TEST(Scheduler, DerivedSpecificationOfAReduction) {
   EXPECT_NE(l.text.find("c[j, i] {C_1(j, i, r)} := (c[j, i] + (a[i, r] * b[r, j]));"), std::string::npos) << l.text;
 }
 
+// Halide's atomic(): the update becomes a reduction (thesis 7.4) and its stores atomic
+// accumulations, so that its reduction variable can be parallel.
+TEST(Scheduler, AtomicUpdatesAreAccumulationsThatMayRunInParallel) {
+  Lowering l = lower_text(kSgemm, "C.update(0).atomic().parallel(r)");
+  ASSERT_TRUE(l.ok) << l.errors;
+  EXPECT_NE(l.text.find("tensor C_1(j, i) : f32 = C_0(j, i) + sum(r | true && 0 <= r && r < K : (A(i, r) * B(r, j)));"), std::string::npos) << l.text;
+  EXPECT_NE(l.text.find("atomic c[j, i] {C_1(j, i)} +{r}= (a[i, r] * b[r, j]);"), std::string::npos) << l.text;
+  EXPECT_EQ(verify_text(l.text).kind, verify::Verdict::Kind::Verified);
+  for (int64_t size : {1, 4, 7}) EXPECT_TRUE(run_text(l.text, size).ok()) << size;
+  // the same parallel loop without atomic() races (Halide refuses it)
+  EXPECT_EQ(verify_text(lower_text(kSgemm, "C.update(0).parallel(r)").text).kind, verify::Verdict::Kind::Refuted);
+  // a max reduction over two reduction variables, split and reordered
+  const char* pool = R"(param N, K;
+assume N >= 1 && K >= 1;
+input X(i) : i32[N + 2 * K];
+func P(i) : i32 = -1000;
+P(i) = max(P(i), X(i + r + s)) for r = 0 to K, s = 0 to K;
+output P : [N];
+schedule P.update(0).atomic().parallel(s).split(r, ro, ri, 2);
+)";
+  Lowering lp = lower_text(pool);
+  ASSERT_TRUE(lp.ok) << lp.errors;
+  EXPECT_NE(lp.text.find("max{s, r}="), std::string::npos) << lp.text;
+  EXPECT_EQ(verify_text(lp.text).kind, verify::Verdict::Kind::Verified) << lp.text;
+  for (int64_t size : {1, 3, 5}) EXPECT_TRUE(run_text(lp.text, size).ok()) << size << "\n" << lp.text;
+  // what atomic() cannot apply to
+  EXPECT_NE(lower_text(kSgemm, "C.atomic()").errors.find("atomic applies to an update"), std::string::npos);
+  const char* not_acc = R"(param N;
+assume N >= 1;
+input X(i) : i32[N];
+func S(i) : i32 = 0;
+S(i) = S(i) * 2 + X(r) for r = 0 to N;
+output S : [N];
+schedule S.update(0).atomic();
+)";
+  EXPECT_NE(lower_text(not_acc).errors.find("is not an accumulation"), std::string::npos) << lower_text(not_acc).errors;
+}
+
 // Schedules Halide forbids or gets wrong: each is lowered as asked and caught by the verifier
 // (with a counterexample) and by a run.
 TEST(Scheduler, IllegalSchedulesAreCaught) {
