@@ -1,6 +1,7 @@
 // Case generation and reduction of a fuzz campaign (campaign.hpp); the process pool and the
 // summary are in campaign_run.cpp.
 #include "fuzz/campaign.hpp"
+#include "fuzz/gen_reduce.hpp"
 
 #include <fmt/format.h>
 
@@ -103,6 +104,21 @@ Case make_case(uint64_t seed, uint64_t index, const std::vector<BuiltinAlgorithm
     Generated g = gen_program(go)(rc::Random(rng()), pick(5, 40)).value();
     c.text = print_program(g.program);
     choose_params(c, rng, 5);
+    return c;
+  }
+  if (roll < 16) {
+    // a reduction kernel (fuzz/gen_reduce.hpp): its specification holds unless a defect was injected
+    ReductionKernel k = gen_reduction_kernel()(rc::Random(rng()), 100).value();
+    c.kind = k.defect.empty() ? "reduction" : "reduction-defect";
+    c.algorithm = fmt::format("{} {} over {}", k.family, reduction_name(k.op), type_name(k.type));
+    if (!k.defect.empty()) {
+      c.cls = "reduction-" + k.defect;
+      c.expect = k.defect == "atomic-dropped" ? "race (lost update) in reference, fast, explore; refuted by verify"
+                 : k.defect == "no-init"      ? "error (accumulation into an undefined cell) in reference, fast; refuted by verify"
+                                              : "mismatch in model, reference, fast; refuted by verify";
+    }
+    c.text = k.text;
+    choose_params(c, rng, 9);
     return c;
   }
   if (roll < 45) {

@@ -4,7 +4,8 @@
 //
 // Case i of seed S is a pure function of (S, i): a legal schedule of a built-in algorithm
 // lowered to SCHED (expected correct), a schedule with a defect on purpose, a mutation of a
-// lowered program (each a defect class with what it should trigger), or a random program of the
+// lowered program (each a defect class with what it should trigger), a reduction kernel of
+// fuzz/gen_reduce.hpp (correct, or with a reduction defect class), or a random program of the
 // generator of fuzz/gen.hpp (no expectation: only the cross-oracle rules apply). Shards take the
 // indices i = I mod N, so a seed range splits across machines and the summaries merge.
 #pragma once
@@ -23,7 +24,8 @@ namespace sched::fuzz {
 
 struct Case {
   uint64_t index = 0;
-  std::string kind;     // legal, schedule-defect, mutation, random; refused (a user algorithm's schedule our scheduler does not lower)
+  std::string kind;     // legal, schedule-defect, mutation, random, reduction, reduction-defect; refused (a user algorithm's
+                        // schedule our scheduler does not lower)
   std::string cls;      // defect class ("" for legal and random)
   std::string expect;   // what the defect should trigger
   std::string algorithm, schedule, where;
@@ -31,7 +33,9 @@ struct Case {
   std::vector<std::string> param_names;
   std::vector<int64_t> params;
   std::string error;    // generation failed (a scheduler bug: reported as a finding)
-  Expect expectation() const { return kind == "legal" ? Expect::Correct : kind == "random" ? Expect::Unknown : Expect::Defect; }
+  Expect expectation() const {
+    return kind == "legal" || kind == "reduction" ? Expect::Correct : kind == "random" ? Expect::Unknown : Expect::Defect;
+  }
 };
 
 // Case `index` of the campaign `seed`. With `algorithms` (the user's `--algo` files), the cases

@@ -90,6 +90,7 @@ CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& para
       eo.max_executions = 2000;
       eo.timeout_seconds = set.explore_seconds;
       eo.max_steps = 200'000;
+      eo.access_granularity = first_reduction(p).has_value();  // accumulations: lost updates show
       ExploreResult x = explore(p, st, eo);
       bool sampled = false;
       if (x.verdict == "inconclusive") {
