@@ -40,6 +40,9 @@ struct ModelOptions {
   // Memory for the points pending on the evaluator's stack (0: default_memory_budget()): a
   // recursion without a base case (R(i) = R(i - 1) + 1) is an error when it is exhausted.
   uint64_t max_bytes = 0;
+  // Iterations one reduction may run (`sum(k | ... : e)` loops over its domain's box): past it,
+  // an error naming the reduction (a domain of 10^12 points is bad input, not a hang).
+  uint64_t max_reduced = uint64_t{1} << 27;
 };
 
 // The default data of input tensor `tensor` at `idx`: a hash of (seed, tensor name, indices).

@@ -147,12 +147,14 @@ class Compiler {
   }
 
   // ⊙_{k | φ} e folded in lexicographic order from init (or the neutral element): nested loops
-  // over the bounds the type checker read off φ, φ tested at each point. The accumulator and
-  // the upper bounds stay on the stack, the reduced indices in their slots, so evaluation can
-  // stop at a missing read and resume. With ival == 1 (from `@`) the result is the one element.
+  // over the bounds the type checker read off φ, φ tested at each point. The accumulator, an
+  // iteration count and the upper bounds stay on the stack, the reduced indices in their slots,
+  // so evaluation can stop at a missing read and resume. With ival == 1 (from `@`) the result is
+  // the one element.
   void reduction(const Expr& r, const Expr* init) {
     if (init) expr(*init);
     else push_const(neutral_element(r.rop, r.type), r.loc);
+    push_const(Value::of_int(0), r.loc);  // the iterations run (ModelOptions::max_reduced)
     const size_t n = r.slots.size();
     std::vector<int> heads(n), exits(n);
     for (size_t i = 0; i < n; ++i) {
@@ -170,14 +172,15 @@ class Compiler {
     int skip = static_cast<int>(c_.ins.size());
     emit({Op::JumpIfNot, Type::Bool, 0, 1, 0, 0, {}, r.args[0]->loc}, -1);
     expr(*r.args[1]);
-    emit({Op::Accum, r.type, static_cast<uint8_t>(r.rop), 1, static_cast<int32_t>(n), r.ival == 1 ? 1 : 0, {}, r.loc}, -1);
+    emit({Op::Accum, r.type, static_cast<uint8_t>(r.rop), 1, static_cast<int32_t>(n + 1), r.ival == 1 ? 1 : 0, {}, r.loc}, -1);
     c_.ins[static_cast<size_t>(skip)].a = static_cast<int32_t>(c_.ins.size());
     for (size_t i = n; i-- > 0;) {
-      emit({Op::IncLocal, Type::Int, 0, 0, r.slots[i], 0, {}, r.loc}, 0);
+      emit({Op::IncLocal, Type::Int, 0, 0, r.slots[i], static_cast<int32_t>(i + 1), {}, r.loc}, 0);
       emit({Op::Jump, Type::Int, 0, 0, heads[i], 0, {}, r.loc}, 0);
       c_.ins[static_cast<size_t>(exits[i])].a = static_cast<int32_t>(c_.ins.size());
       emit({Op::Pop, Type::Int, 0, 1, 0, 0, {}, r.loc}, -1);
     }
+    emit({Op::Pop, Type::Int, 0, 1, 0, 0, {}, r.loc}, -1);  // the iteration count
   }
 
   void emit(Instr i, int delta) {

@@ -175,7 +175,7 @@ enum class Op : uint8_t { Const, Local, ReadForm, ReadRandom, ReadStack, Un, Bin
                           JumpIfNot,  // pop a condition; false: pc = a; ⊥: an error
                           Peek,       // push sp[-1 - a]
                           Pop,        // drop the top
-                          IncLocal,   // env[a] += 1
+                          IncLocal,   // env[a] += 1, and the iteration count sp[-1 - b] too (bounded)
                           Accum };    // pop v; the accumulator sp[-1 - a] becomes acc ⊙ v (sub: RedOp), or v if b == 1
 
 // Instr::sub of ReadForm / ReadRandom: where the subscript forms read their variables.
@@ -729,7 +729,13 @@ bool Model::Impl::run(const Compiled& c, Value* env, const int64_t* point, int& 
       }
       case Op::Peek: *sp = sp[-1 - in.a]; ++sp; break;
       case Op::Pop: --sp; break;
-      case Op::IncLocal: env[in.a].i += 1; break;
+      case Op::IncLocal: {
+        env[in.a].i += 1;
+        Value& count = sp[-1 - in.b];
+        if (static_cast<uint64_t>(++count.i) > opts.max_reduced)
+          throw ModelError(in.loc, fmt::format("the reduction runs more than {} iterations (its domain is too large)", opts.max_reduced));
+        break;
+      }
       case Op::Accum: {
         const Value v = *--sp;
         Value& acc = sp[-1 - in.a];

@@ -197,6 +197,26 @@ tensor R(i) : i64 = sum(k | 0 <= k && k < i : R(k) + A(k)) if 0 <= i && i < N;
   EXPECT_EQ(m.tensor(p.find_tensor("R"), last).i, r[11]);
 }
 
+TEST(Reductions, AHugeDomainIsAnErrorNotAHang) {
+  Program p = checked("tensor S() : i64 = sum(i, j | 0 <= i && i < 100000 && 0 <= j && j < 100000 : 1);");
+  ModelOptions mo;
+  mo.max_reduced = 1000;
+  Model m(p, {}, mo);
+  try {
+    m.tensor(p.find_tensor("S"), {});
+    ADD_FAILURE() << "no error";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 1000 iterations"), std::string::npos) << e.what();
+  }
+  mo.max_reduced = 20000;  // under the bound: each reduction counts its own iterations
+  Program q = checked("tensor S(k) : i64 = sum(i | 0 <= i && i < 10000 : 1);");
+  Model m2(q, {}, mo);
+  for (int64_t k = 0; k < 5; ++k) {
+    int64_t idx[1] = {k};
+    EXPECT_EQ(m2.tensor(q.find_tensor("S"), idx).i, 10000);
+  }
+}
+
 // ---------------- big-step engines (7.3.6) ----------------
 
 TEST(Reductions, AtomicFloatAccumulationsTakeTheSequentialOrderInEveryEngine) {
