@@ -28,7 +28,44 @@ bool Lowerer::run(std::string& out) {
   std::set<std::pair<std::string, size_t>> atomic;  // stages scheduled atomic(): specified as reductions
   for (const auto& d : sched_)
     if (d.name == "atomic" && d.stage > 0) atomic.insert({d.func, static_cast<size_t>(d.stage)});
-  if (!derive_sare(a_, sare, d_, atomic)) return false;
+  std::set<std::pair<std::string, size_t>> reductions = atomic;
+  for (const auto& rf : rfactors_) reductions.insert({rf.func, rf.stage});
+  if (!derive_sare(spec_ ? *spec_ : a_, sare, d_, reductions)) return false;
+  for (const auto& rf : rfactors_) {
+    // the stores of the partial results and of their combination name the original reduction
+    StageSpec& whole = sare.funcs.at(rf.func).stages.at(rf.stage);
+    const Func* f = a_.find(rf.func);
+    std::string annot = fmt::format("{}({})", whole.tensor, join(whole.iter));
+    FuncSpec is;
+    StageSpec init;
+    init.tensor = rf.intm;
+    init.annot = rf.op == "+" ? "0" : "1";
+    StageSpec part;
+    part.tensor = rf.intm;
+    part.annot = annot;
+    part.op = rf.op;
+    part.term = rf.term;
+    for (const auto& p : whole.reduced) part.position.push_back(p == rf.r ? show(*rf.position) : p);
+    is.stages = {init, part};
+    sare.funcs[rf.intm] = is;
+    whole.annot = annot;
+    whole.unindexed = true;
+    whole.atomic = atomic.count({rf.func, rf.stage}) > 0;
+    std::vector<AExprP> args;
+    auto var = [](const std::string& n) {
+      auto e = std::make_shared<AExpr>();
+      e->kind = AExpr::Kind::Var;
+      e->text = n;
+      return AExprP(e);
+    };
+    args.push_back(var(rf.u));
+    for (const auto& v : f->vars) args.push_back(var(v));
+    auto call = std::make_shared<AExpr>();
+    call->kind = AExpr::Kind::Call;
+    call->text = rf.intm;
+    call->args = std::move(args);
+    whole.term = call;
+  }
   try {
     decide_levels();
     for (const auto& f : a_.funcs)
@@ -168,13 +205,139 @@ Level Lowerer::store_level(const Func& f) const {
 
 using lowering::Lowerer;
 
+namespace {
+
+using lowering::RFactor;
+
+AExprP aexpr(AExpr::Kind k, std::string text, std::vector<AExprP> args = {}, long long ival = 0) {
+  auto e = std::make_shared<AExpr>();
+  e->kind = k;
+  e->text = std::move(text);
+  e->args = std::move(args);
+  e->ival = ival;
+  return e;
+}
+AExprP substitute(const AExprP& e, const std::string& v, const AExprP& by) {
+  if (e->kind == AExpr::Kind::Var && e->text == v) return by;
+  if (e->args.empty()) return e;
+  auto c = std::make_shared<AExpr>(*e);
+  for (auto& a : c->args) a = substitute(a, v, by);
+  return c;
+}
+
+// The rfactor directives of `all`, applied to a copy of the algorithm (lower_internal.hpp RFactor).
+bool apply_rfactors(Algorithm& a, std::vector<Directive>& all, std::vector<RFactor>& out, Diagnostics& d, Diagnostics& dx) {
+  std::vector<Directive> rest;
+  for (auto& dir : all) {
+    if (dir.name != "rfactor") {
+      rest.push_back(std::move(dir));
+      continue;
+    }
+    Diagnostics& dd = dir.extra ? dx : d;
+    auto fit = std::find_if(a.funcs.begin(), a.funcs.end(), [&](const Func& f) { return f.name == dir.func && !f.input; });
+    if (fit == a.funcs.end() || dir.stage <= 0 || static_cast<size_t>(dir.stage) >= fit->defs.size()) {
+      dd.error(dir.loc, fmt::format("rfactor applies to an update of a func ({}.update(0).rfactor(r, u, 8))", dir.func));
+      return false;
+    }
+    if (dir.vars.size() != 2 || dir.ints.size() != 1 || dir.ints[0] <= 0) {
+      dd.error(dir.loc, "rfactor takes a reduction variable, a new variable and a positive factor: rfactor(r, u, 8) "
+                        "(Halide's split(r, ro, ri, 8).rfactor(ri, u))");
+      return false;
+    }
+    Func& f = *fit;
+    Definition& def = f.defs[static_cast<size_t>(dir.stage)];
+    auto acc = accumulation_of(f, def);
+    if (!acc || (acc->op != "+" && acc->op != "*")) {
+      dd.error(dir.loc, fmt::format("rfactor: {}.update({}) is not an accumulation {}(x) = {}(x) + e (or * e) with e not reading {}", f.name,
+                                    dir.stage - 1, f.name, f.name, f.name));
+      return false;
+    }
+    bool pure_lhs = def.lhs.size() == f.vars.size();
+    for (size_t i = 0; pure_lhs && i < f.vars.size(); ++i) pure_lhs = def.lhs[i]->kind == AExpr::Kind::Var && def.lhs[i]->text == f.vars[i];
+    auto rit = std::find_if(def.rdom.begin(), def.rdom.end(), [&](const RVar& r) { return r.name == dir.vars[0]; });
+    if (!pure_lhs || rit == def.rdom.end()) {
+      dd.error(dir.loc, pure_lhs ? fmt::format("rfactor: {} is not a reduction variable of {}.update({})", dir.vars[0], f.name, dir.stage - 1)
+                                 : "rfactor: the update writes its func at a point other than its own variables (a scatter)");
+      return false;
+    }
+    RFactor rf;
+    rf.func = f.name;
+    rf.stage = static_cast<size_t>(dir.stage);
+    rf.r = dir.vars[0];
+    rf.u = dir.vars[1];
+    rf.ro = fmt::format("{}_o", rf.r);
+    rf.op = acc->op;
+    rf.intm = fmt::format("{}_intm", f.name);
+    for (int k = 1; a.find(rf.intm); ++k) rf.intm = fmt::format("{}_intm{}", f.name, k);
+    if (std::find(f.vars.begin(), f.vars.end(), rf.u) != f.vars.end()) {
+      dd.error(dir.loc, fmt::format("rfactor: {} is already a variable of {}", rf.u, f.name));
+      return false;
+    }
+    long long F = dir.ints[0];
+    AExprP lo = rit->lo, hi = rit->hi;
+    AExprP ro = aexpr(AExpr::Kind::Var, rf.ro), u = aexpr(AExpr::Kind::Var, rf.u);
+    rf.position = aexpr(AExpr::Kind::Binary, "+", {aexpr(AExpr::Kind::Binary, "+", {lo, aexpr(AExpr::Kind::Binary, "*", {aexpr(AExpr::Kind::Int, "", {}, F), ro})}), u});
+    rf.term = substitute(acc->term, rf.r, rf.position);
+    // intm(u, x) = neutral; intm(u, x) = intm(u, x) ⊙ e[r := lo + F ro + u] for ro, where lo + F ro + u < hi
+    Func im;
+    im.name = rf.intm;
+    im.loc = dir.loc;
+    im.type = f.type;
+    im.vars.push_back(rf.u);
+    for (const auto& v : f.vars) im.vars.push_back(v);
+    std::vector<AExprP> lhs;
+    for (const auto& v : im.vars) lhs.push_back(aexpr(AExpr::Kind::Var, v));
+    Definition pure;
+    pure.loc = dir.loc;
+    pure.lhs = lhs;
+    pure.rhs = aexpr(AExpr::Kind::Int, "", {}, rf.op == "+" ? 0 : 1);
+    Definition upd;
+    upd.loc = dir.loc;
+    upd.lhs = lhs;
+    upd.rhs = aexpr(AExpr::Kind::Binary, rf.op, {aexpr(AExpr::Kind::Call, rf.intm, lhs), rf.term});
+    for (const auto& r : def.rdom) {
+      if (r.name != rf.r) {
+        upd.rdom.push_back(r);
+        continue;
+      }
+      AExprP extent = aexpr(AExpr::Kind::Binary, "-", {hi, lo});
+      AExprP trips = aexpr(AExpr::Kind::Binary, "/", {aexpr(AExpr::Kind::Binary, "+", {extent, aexpr(AExpr::Kind::Int, "", {}, F - 1)}),
+                                                      aexpr(AExpr::Kind::Int, "", {}, F)});
+      upd.rdom.push_back(RVar{rf.ro, aexpr(AExpr::Kind::Int, "", {}, 0), trips});
+    }
+    AExprP inside = aexpr(AExpr::Kind::Binary, "<", {rf.position, hi});
+    upd.where = def.where ? aexpr(AExpr::Kind::Binary, "&&", {inside, substitute(def.where, rf.r, rf.position)}) : inside;
+    im.defs = {pure, upd};
+    // f(x) = f(x) ⊙ intm(u, x) for u < F
+    std::vector<AExprP> args{u};
+    for (const auto& v : f.vars) args.push_back(aexpr(AExpr::Kind::Var, v));
+    def.rhs = aexpr(AExpr::Kind::Binary, rf.op, {aexpr(AExpr::Kind::Call, f.name, std::vector<AExprP>(def.lhs)), aexpr(AExpr::Kind::Call, rf.intm, args)});
+    def.rdom = {RVar{rf.u, aexpr(AExpr::Kind::Int, "", {}, 0), aexpr(AExpr::Kind::Int, "", {}, F)}};
+    def.where = nullptr;
+    a.funcs.insert(fit, std::move(im));
+    out.push_back(std::move(rf));
+  }
+  all = std::move(rest);
+  return true;
+}
+
+}  // namespace
+
 bool lower(const Algorithm& a, const std::vector<Directive>& extra, std::string& out, Diagnostics& diags, Diagnostics& extra_diags) {
   std::vector<Directive> all = a.schedule;
   for (Directive d : extra) {
     d.extra = true;
     all.push_back(std::move(d));
   }
-  Lowerer l(a, std::move(all), diags, extra_diags);
+  if (std::none_of(all.begin(), all.end(), [](const Directive& d) { return d.name == "rfactor"; })) {
+    Lowerer l(a, std::move(all), diags, extra_diags);
+    return l.run(out);
+  }
+  Algorithm rewritten = a;
+  std::vector<RFactor> rf;
+  if (!apply_rfactors(rewritten, all, rf, diags, extra_diags)) return false;
+  lowering::Lowerer l(rewritten, std::move(all), diags, extra_diags);
+  l.rfactors(&a, std::move(rf));
   return l.run(out);
 }
 

@@ -159,11 +159,12 @@ void Lowerer::stage_text(const Stage& st, const StageSpec& spec, Out& o, const S
   }
   std::vector<std::string> lhs;
   for (const auto& l : def.lhs) lhs.push_back(show(*l));
-  if (!spec.op.empty())  // atomic(): an accumulation naming its element (thesis 7.3.1)
-    o.line(fmt::format("atomic {}[{}] {{{}({})}} {}{{{}}}= {};", buffer(f), join(shifted(f, lhs)), spec.tensor, join(spec.iter), spec.op,
-                       join(spec.reduced), value(*spec.term, {})));
+  std::string annot = spec.annot.empty() ? fmt::format("{}({})", spec.tensor, join(spec.iter)) : spec.annot;
+  if (!spec.op.empty())  // atomic() and rfactor: an accumulation naming its element (thesis 7.3.1), or a combination (7.3.3)
+    o.line(fmt::format("{}{}[{}] {{{}}} {}{}= {};", spec.atomic ? "atomic " : "", buffer(f), join(shifted(f, lhs)), annot, spec.op,
+                       spec.unindexed ? std::string() : fmt::format("{{{}}}", join(spec.position)), value(*spec.term, {})));
   else
-    o.line(fmt::format("{}[{}] {{{}({})}} := {};", buffer(f), join(shifted(f, lhs)), spec.tensor, join(spec.iter), value(*def.rhs, {})));
+    o.line(fmt::format("{}[{}] {{{}}} := {};", buffer(f), join(shifted(f, lhs)), annot, value(*def.rhs, {})));
   for (size_t i = 0; i < closes; ++i) o.close();
 }
 

@@ -78,9 +78,28 @@ struct Storage {
   std::vector<Interval> store_box;      // store_at above compute_at: the box at the store level
 };
 
+// `f.update(s - 1).rfactor(r, u, F)`: the algorithm is rewritten (lower.cpp `apply_rfactors`)
+// with an intermediate func `intm(u, x) = intm(u, x) ⊙ e[r := lo + F ro + u]` over ro (F strided
+// partial results, Halide's split(r, ro, ri, F).rfactor(ri, u)) and f's update combining them,
+// `f(x) = f(x) ⊙ intm(u, x)` for u < F; the specification stays the original algorithm's, with
+// the update as a reduction whose elements the partial results carry (thesis 7.3.3).
+struct RFactor {
+  std::string func, intm;
+  size_t stage = 0;
+  std::string r, u, ro;
+  AExprP position;  // lo + F * ro + u
+  std::string op;
+  AExprP term;      // e with r replaced
+};
+
 class Lowerer {
  public:
   Lowerer(const Algorithm& a, std::vector<Directive> sched, Diagnostics& d, Diagnostics& dx);
+  // `spec`: the algorithm the specification comes from (a before its rfactor rewrites).
+  void rfactors(const Algorithm* spec, std::vector<RFactor> rf) {
+    spec_ = spec;
+    rfactors_ = std::move(rf);
+  }
 
   bool run(std::string& out);
 
@@ -175,6 +194,8 @@ class Lowerer {
   void emit(const Sare& sare, std::string& out);
 
   const Algorithm& a_;
+  const Algorithm* spec_ = nullptr;
+  std::vector<RFactor> rfactors_;
   std::vector<Directive> sched_;
   Diagnostics& d_;
   Diagnostics& dx_;

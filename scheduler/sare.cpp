@@ -304,31 +304,16 @@ class Deriver {
     if (st.pure_pos.size() != f.vars.size())
       throw NotAffine{def.loc, fmt::format("atomic(): {} is updated at a point other than its own variables (a scatter); our scheduler "
                                            "specifies atomic updates of f(x) = f(x) op e only", stage_label(f, s))};
-    const AExpr& rhs = *def.rhs;
-    auto self = [&](const AExpr& x) {
-      if (x.kind != AExpr::Kind::Call || x.text != f.name || x.args.size() != f.vars.size()) return false;
-      for (size_t i = 0; i < f.vars.size(); ++i)
-        if (x.args[i]->kind != AExpr::Kind::Var || x.args[i]->text != f.vars[i]) return false;
-      return true;
-    };
-    const AExpr* term = nullptr;
-    if (rhs.kind == AExpr::Kind::Binary && (rhs.text == "+" || rhs.text == "*")) {
-      st.op = rhs.text;
-      if (self(*rhs.args[0])) term = rhs.args[1].get();
-      else if (self(*rhs.args[1])) term = rhs.args[0].get();
-    } else if (rhs.kind == AExpr::Kind::Call && (rhs.text == "min" || rhs.text == "max") && rhs.args.size() == 2) {
-      st.op = rhs.text;
-      if (self(*rhs.args[0])) term = rhs.args[1].get();
-      else if (self(*rhs.args[1])) term = rhs.args[0].get();
-    }
-    std::vector<const AExpr*> more;
-    if (term) self_reads(*term, f.name, more);
-    if (!term || !more.empty())
+    auto acc = accumulation_of(f, def);
+    if (!acc)
       throw NotAffine{def.loc, fmt::format("atomic(): {} is not an accumulation {}(x) = {}(x) op e with op +, *, min or max and e "
                                            "not reading {}", stage_label(f, s), f.name, f.name, f.name)};
-    for (const auto& x : def.rhs->args)
-      if (x.get() == term) st.term = x;
+    st.op = acc->op;
+    st.term = acc->term;
+    const AExpr* term = acc->term.get();
     for (size_t k = def.rdom.size(); k-- > 0;) st.reduced.push_back(def.rdom[k].name);
+    st.position = st.reduced;
+    st.atomic = true;
     st.iter = f.vars;
     std::string dom = "true";
     for (const auto& r : def.rdom) dom += fmt::format(" && {} <= {} && {} < {}", show(*r.lo), r.name, r.name, show(*r.hi));
@@ -338,6 +323,11 @@ class Deriver {
                                   value(*term, f.name, nullptr, n));
     std::string init = fmt::format("{}({})", prev, join(f.vars));
     std::string whole = st.op == "min" || st.op == "max" ? fmt::format("{}({}, {})", st.op, init, red) : fmt::format("{} {} {}", init, st.op, red);
+    // from the pure definition's neutral value (f(x) = 0 then +=): the reduction alone, whose
+    // partial results the verifier can combine (7.3.3)
+    const AExpr& pure = *f.defs[0].rhs;
+    bool neutral = s == 1 && pure.kind == AExpr::Kind::Int && ((st.op == "+" && pure.ival == 0) || (st.op == "*" && pure.ival == 1));
+    if (neutral) whole = red;
     out.text += fmt::format("tensor {}({}) : {} = {};\n", st.tensor, join(f.vars), f.type, whole);
   }
   static std::string stage_label(const Func& f, size_t s) { return fmt::format("{}.update({})", f.name, s - 1); }
@@ -356,6 +346,29 @@ class Deriver {
 };
 
 }  // namespace
+
+std::optional<Accumulation> accumulation_of(const Func& f, const Definition& def) {
+  const AExpr& rhs = *def.rhs;
+  auto self = [&](const AExpr& x) {
+    if (x.kind != AExpr::Kind::Call || x.text != f.name || x.args.size() != f.vars.size()) return false;
+    for (size_t i = 0; i < f.vars.size(); ++i)
+      if (x.args[i]->kind != AExpr::Kind::Var || x.args[i]->text != f.vars[i]) return false;
+    return true;
+  };
+  bool bin = rhs.kind == AExpr::Kind::Binary && (rhs.text == "+" || rhs.text == "*");
+  bool call = rhs.kind == AExpr::Kind::Call && (rhs.text == "min" || rhs.text == "max") && rhs.args.size() == 2;
+  if (!bin && !call) return std::nullopt;
+  AExprP term = self(*rhs.args[0]) ? rhs.args[1] : self(*rhs.args[1]) ? rhs.args[0] : nullptr;
+  if (!term) return std::nullopt;
+  std::function<bool(const AExpr&)> reads = [&](const AExpr& x) {
+    if (x.kind == AExpr::Kind::Call && x.text == f.name) return true;
+    for (const auto& y : x.args)
+      if (reads(*y)) return true;
+    return false;
+  };
+  if (reads(*term)) return std::nullopt;
+  return Accumulation{rhs.text, term};
+}
 
 bool derive_sare(const Algorithm& a, Sare& out, Diagnostics& diags, const std::set<std::pair<std::string, size_t>>& atomic) {
   Deriver d(a, diags, atomic);

@@ -18,6 +18,7 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -39,7 +40,19 @@ struct StageSpec {
   std::string op;
   AExprP term;
   std::vector<std::string> reduced;
+  // How the store is written (the lowering sets these; rfactor's stages override them):
+  std::string annot;                 // the annotation's text ("" : tensor(iter))
+  std::vector<std::string> position; // the reduced position (op set, not unindexed)
+  bool unindexed = false;            // a combination of partial results: `op= e` (thesis 7.3.3)
+  bool atomic = false;               // `atomic buf[...] op= e`
 };
+
+// An update f(x) = f(x) ⊙ e (⊙ one of + * min max, e not reading f): ⊙'s spelling and e.
+struct Accumulation {
+  std::string op;
+  AExprP term;
+};
+std::optional<Accumulation> accumulation_of(const Func& f, const Definition& def);
 
 struct FuncSpec {
   std::string final_tensor;       // the func's value after all its definitions

@@ -93,7 +93,8 @@ TEST(Scheduler, DerivedSpecificationOfAReduction) {
 TEST(Scheduler, AtomicUpdatesAreAccumulationsThatMayRunInParallel) {
   Lowering l = lower_text(kSgemm, "C.update(0).atomic().parallel(r)");
   ASSERT_TRUE(l.ok) << l.errors;
-  EXPECT_NE(l.text.find("tensor C_1(j, i) : f32 = C_0(j, i) + sum(r | true && 0 <= r && r < K : (A(i, r) * B(r, j)));"), std::string::npos) << l.text;
+  // (from the pure definition's 0, the neutral element: the reduction alone)
+  EXPECT_NE(l.text.find("tensor C_1(j, i) : f32 = sum(r | true && 0 <= r && r < K : (A(i, r) * B(r, j)));"), std::string::npos) << l.text;
   EXPECT_NE(l.text.find("atomic c[j, i] {C_1(j, i)} +{r}= (a[i, r] * b[r, j]);"), std::string::npos) << l.text;
   EXPECT_EQ(verify_text(l.text).kind, verify::Verdict::Kind::Verified);
   for (int64_t size : {1, 4, 7}) EXPECT_TRUE(run_text(l.text, size).ok()) << size;
@@ -124,6 +125,28 @@ output S : [N];
 schedule S.update(0).atomic();
 )";
   EXPECT_NE(lower_text(not_acc).errors.find("is not an accumulation"), std::string::npos) << lower_text(not_acc).errors;
+}
+
+// rfactor(r, u, F): F strided partial results in an intermediate func, then combined; the
+// specification stays the algorithm's (thesis 7.3.3).
+TEST(Scheduler, RfactorSplitsAReductionIntoPartialResults) {
+  Lowering l = lower_text(kSgemm, "C.update(0).rfactor(r, u, 4); C_intm.update(0).parallel(u)");
+  ASSERT_TRUE(l.ok) << l.errors;
+  EXPECT_NE(l.text.find("c_intm[u, j, i] {C_1(j, i)} +{((0 + (4 * r_o)) + u)}="), std::string::npos) << l.text;
+  EXPECT_NE(l.text.find("c[j, i] {C_1(j, i)} += c_intm[u, j, i];"), std::string::npos) << l.text;
+  EXPECT_EQ(l.text.find("tensor C_intm"), std::string::npos) << "the specification is the algorithm's";
+  EXPECT_EQ(verify_text(l.text).kind, verify::Verdict::Kind::Verified);
+  for (int64_t size : {1, 3, 6, 9}) EXPECT_TRUE(run_text(l.text, size).ok()) << size;
+  // the combination in parallel needs atomic(); without it, a race
+  Lowering racy = lower_text(kSgemm, "C.update(0).rfactor(r, u, 4).parallel(u)");
+  ASSERT_TRUE(racy.ok) << racy.errors;
+  EXPECT_EQ(verify_text(racy.text).kind, verify::Verdict::Kind::Refuted);
+  Lowering fine = lower_text(kSgemm, "C.update(0).rfactor(r, u, 4).atomic().parallel(u)");
+  EXPECT_EQ(verify_text(fine.text).kind, verify::Verdict::Kind::Verified) << fine.text;
+  // what rfactor refuses
+  EXPECT_NE(lower_text(kSgemm, "C.update(0).rfactor(q, u, 4)").errors.find("not a reduction variable"), std::string::npos);
+  EXPECT_NE(lower_text(kSgemm, "C.update(0).rfactor(r, u)").errors.find("rfactor takes"), std::string::npos);
+  EXPECT_NE(lower_text(kSgemm, "C.update(0).rfactor(r, i, 4)").errors.find("already a variable"), std::string::npos);
 }
 
 // Schedules Halide forbids or gets wrong: each is lowered as asked and caught by the verifier
