@@ -390,6 +390,37 @@ struct SeqNode : CNode {
   }
 };
 
+// An assignment's cell and defined value on the fast path; false: take the slow path.
+inline bool fast_target(Ctx& cx, const Access& acc, const ENode& value, Arr*& a, size_t& f, Value& v) {
+  try {
+    if (!acc.flat(cx, a, f)) return false;
+    v = value.eval(cx);
+  } catch (const SlowPath&) {
+    return false;
+  }
+  return v.defined;
+}
+
+// An assignment's cell and value by the shared Evaluator, with the reference engine's order of
+// failures: subscripts, the cell, the value (AssignNode and AccNode on their slow path).
+struct SlowTarget {
+  Arr* a;
+  size_t flat;
+  Value v;
+};
+SlowTarget slow_target(Ctx& cx, const Cmd& c) {
+  SlowMem m{cx};
+  Eval ev(cx.sh->params, cx.env, m);
+  std::vector<int64_t> idx = ev.subscripts(c.name, c.idx);
+  Arr* a = cx.arrays[static_cast<size_t>(c.id)];
+  std::string cell = cell_text(c.name, idx);
+  if (!in_shape(a->shape, idx)) throw_stuck(OutcomeKind::OutOfBounds, c.loc, write_oob_message(cell, shape_suffix(*cx.sh, c.id)));
+  ev.first_bottom.clear();
+  Value v = ev.eval(*c.value);
+  if (!v.defined) throw_stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(cell, ev.first_bottom));
+  return {a, flat_index(a->shape, idx), v};
+}
+
 // U-ASSIGN (corrected as in the reference engine): the subscripts evaluate to a cell of the
 // array, the value is defined; the cell is updated in place.
 template <class T>
@@ -401,13 +432,7 @@ struct AssignNode : CNode {
     Arr* a;
     size_t f;
     Value v;
-    try {
-      if (!acc.flat(cx, a, f)) return slow(cx);
-      v = value->eval(cx);
-    } catch (const SlowPath&) {
-      return slow(cx);
-    }
-    if (!v.defined) return slow(cx);
+    if (!fast_target(cx, acc, *value, a, f, v)) return slow(cx);
     store(cx, *a, f, v);
   }
   void store(Ctx& cx, Arr& a, size_t f, const Value& v) const {
@@ -419,17 +444,8 @@ struct AssignNode : CNode {
   // The assignment by the shared Evaluator, with the reference engine's order of failures:
   // subscripts, the cell, the value. Without a failure, the assignment is done.
   void slow(Ctx& cx) const {
-    const Cmd& c = *src;
-    SlowMem m{cx};
-    Eval ev(cx.sh->params, cx.env, m);
-    std::vector<int64_t> idx = ev.subscripts(c.name, c.idx);
-    Arr* a = cx.arrays[static_cast<size_t>(c.id)];
-    std::string cell = cell_text(c.name, idx);
-    if (!in_shape(a->shape, idx)) throw_stuck(OutcomeKind::OutOfBounds, c.loc, write_oob_message(cell, shape_suffix(*cx.sh, c.id)));
-    ev.first_bottom.clear();
-    Value v = ev.eval(*c.value);
-    if (!v.defined) throw_stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(cell, ev.first_bottom));
-    store(cx, *a, flat_index(a->shape, idx), v);
+    SlowTarget t = slow_target(cx, *src);
+    store(cx, *t.a, t.flat, t.v);
   }
 };
 
@@ -443,18 +459,11 @@ struct AccNode : CNode {
   bool atomic = false;
   void exec(Ctx& cx) const override {
     step_limit(cx, *src);
-    const Cmd& c = *src;
     Arr* a;
     size_t f;
     Value v;
-    try {
-      if (!acc.flat(cx, a, f)) return slow(cx);
-      v = value->eval(cx);
-    } catch (const SlowPath&) {
-      return slow(cx);
-    }
-    if (!v.defined) return slow(cx);
-    apply(cx, c, *a, f, v);
+    if (!fast_target(cx, acc, *value, a, f, v)) return slow(cx);
+    apply(cx, *src, *a, f, v);
   }
   void apply(Ctx& cx, const Cmd& c, Arr& a, size_t f, const Value& v) const {
     if (!atomic) on_access(cx, a, f, false, acc.levels);
@@ -473,17 +482,8 @@ struct AccNode : CNode {
     a.set(f, x);
   }
   void slow(Ctx& cx) const {
-    const Cmd& c = *src;
-    SlowMem m{cx};
-    Eval ev(cx.sh->params, cx.env, m);
-    std::vector<int64_t> idx = ev.subscripts(c.name, c.idx);
-    Arr* a = cx.arrays[static_cast<size_t>(c.id)];
-    std::string cell = cell_text(c.name, idx);
-    if (!in_shape(a->shape, idx)) throw_stuck(OutcomeKind::OutOfBounds, c.loc, write_oob_message(cell, shape_suffix(*cx.sh, c.id)));
-    ev.first_bottom.clear();
-    Value v = ev.eval(*c.value);
-    if (!v.defined) throw_stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(cell, ev.first_bottom));
-    apply(cx, c, *a, flat_index(a->shape, idx), v);
+    SlowTarget t = slow_target(cx, *src);
+    apply(cx, *src, *t.a, t.flat, t.v);
   }
 };
 

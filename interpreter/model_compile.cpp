@@ -134,16 +134,9 @@ class Compiler {
 
   // `init ⊙ reduction` folds from init (thesis 7.4: r ⊙ ⟨r', ⊙, h, V⟩ = ⟨r ⊙ r', ⊙, h, V⟩).
   static const Expr* folded_into(const Expr& e) {
-    if (e.args.size() != 2) return nullptr;
-    const Expr& r = skip_implicit(*e.args[1]);
-    if (r.kind != ExprKind::Reduce || r.type != e.type || e.args[0]->type != e.type) return nullptr;
-    RedOp op = RedOp::None;
-    if (e.kind == ExprKind::Binary)
-      op = e.bop == BinOp::Add ? RedOp::Add : e.bop == BinOp::Mul ? RedOp::Mul : e.bop == BinOp::And ? RedOp::And
-         : e.bop == BinOp::Or ? RedOp::Or : RedOp::None;
-    else if (e.kind == ExprKind::Call && (e.fn == Builtin::Min || e.fn == Builtin::Max))
-      op = e.fn == Builtin::Min ? RedOp::Min : RedOp::Max;
-    return op == r.rop ? &r : nullptr;
+    const Expr* init = nullptr;
+    const Expr* r = split_reduction(e, &init);
+    return r && init && r->type == e.type && init->type == e.type ? r : nullptr;
   }
 
   // ⊙_{k | φ} e folded in lexicographic order from init (or the neutral element): nested loops

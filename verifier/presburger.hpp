@@ -70,6 +70,13 @@ isl::set tuple_set(isl::ctx ctx, const std::string& tuple, const std::vector<con
 // { tuple[x0, ..., xn-1] : x0 = ι0 and ... }: the symbolic location / value of indices.
 isl::set point_set(isl::ctx ctx, const std::string& tuple, const std::vector<const Expr*>& idx, const Names& n);
 
+// The raw pointers of a list of expressions (subscripts, dimensions), for the functions above.
+inline std::vector<const Expr*> ptrs(const std::vector<ExprPtr>& v) {
+  std::vector<const Expr*> out;
+  for (const auto& e : v) out.push_back(e.get());
+  return out;
+}
+
 // A name isl gave back, or "(unnamed)" when it has none (a failed or stopped isl operation).
 inline const char* or_unnamed(const char* s) { return s ? s : "(unnamed)"; }
 

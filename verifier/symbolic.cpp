@@ -90,11 +90,6 @@ SVal constant(const Scope& s, Value v) {
   return isl::union_set(tuple_set(s.ctx, s.tpl->at(id).name, std::vector<isl::pw_aff>{}, nullptr));  // { name[] }
 }
 
-std::vector<const Expr*> ptrs(const std::vector<ExprPtr>& v) {
-  std::vector<const Expr*> out;
-  for (const auto& e : v) out.push_back(e.get());
-  return out;
-}
 
 bool is_index(const Expr& e) { return e.type == Type::Int; }
 

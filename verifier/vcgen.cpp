@@ -8,11 +8,6 @@ namespace sched::verify {
 
 namespace {
 
-std::vector<const Expr*> ptrs(const std::vector<ExprPtr>& v) {
-  std::vector<const Expr*> out;
-  for (const auto& e : v) out.push_back(e.get());
-  return out;
-}
 
 
 // { : lo <= x < hi } for `x < hi` and { : lo <= x <= hi } for `x = lo to hi` (U-FOR's trip count).

@@ -26,11 +26,6 @@ namespace sched::verify {
 
 namespace {
 
-std::vector<const Expr*> ptrs(const std::vector<ExprPtr>& v) {
-  std::vector<const Expr*> out;
-  for (const auto& e : v) out.push_back(e.get());
-  return out;
-}
 
 std::string token_tuple(int tid) { return fmt::format("_A{}", tid); }
 
@@ -105,7 +100,7 @@ const Generator::Reduction& Generator::reduction_named(const Cmd& c, const Env& 
   size_t nh = td.idx.size();
   isl_space* ds = isl_space_set_from_params(isl_space_params(isl_set_get_space(dom.get())));
   ds = isl_space_set_tuple_name(isl_space_add_dims(ds, isl_dim_set, static_cast<unsigned>(nh)), isl_dim_set, t_.at(tid).name.c_str());
-  isl_space* sp = isl_space_map_from_domain_and_range(ds, isl_space_copy(isl_set_get_space(dom.get())));
+  isl_space* sp = isl_space_map_from_domain_and_range(ds, isl_set_get_space(dom.get()));
   isl_map* m = isl_map_universe(sp);
   for (size_t i = 0; i < nh; ++i) m = isl_map_equate(m, isl_dim_in, static_cast<int>(i), isl_dim_out, static_cast<int>(i));
   isl::map elements = isl::manage(m).intersect_range(dom);
