@@ -395,7 +395,7 @@ class Engine {
     Value v = ev.eval(*c.value);
     if (!v.defined)
       stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(loc_text(l), ev.first_bottom));
-    if (c.acc != RedOp::None) return accumulate_into(c, l, old, v, mu, r);
+    if (c.acc != RedOp::None) return accumulate_into(c, l, old, v, r);
     if (o_.annotations && c.annot) check_annotation(c, l, v);
     r.dmu[l] = v;
     if (o_.strict_races) r.omega[l].push_back(v);
@@ -405,8 +405,7 @@ class Engine {
   // `a[ι] ⊙= e` (RED-U-OPASSIGN): ℓ ↦ μ(ℓ) ⊙ v. Non-atomic, ℓ joins the reads (a concurrent
   // accumulation loses updates); atomic (or inside `atomic { }`), it does not, and the effect is
   // recorded as an accumulation, which commutes with others of the same operator.
-  Result accumulate_into(const Cmd& c, const Location& l, const Value& old, const Value& v, const View& mu, Result& r) {
-    (void)mu;
+  Result accumulate_into(const Cmd& c, const Location& l, const Value& old, const Value& v, Result& r) {
     if (!old.defined)
       stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {}, which is undefined (initialise it first)", loc_text(l)));
     if (o_.annotations && c.annot_at) check_annotation(c, l, v, c.annot_at.get());

@@ -87,7 +87,8 @@ class Checker {
   void at(Expr& e, Type want);
   // Per reduced index, the bounds lo <= k < hi read off the domain's conjunction.
   bool derive_bounds(Expr& e);
-  int reduction_depth_ = 0;
+  // Whether op reduces values of type `want` (an error at loc otherwise).
+  bool operator_applies(RedOp op, Type want, Loc loc);
   int at_depth_ = 0;
   int atomic_depth_ = 0;  // inside `atomic { }`: no `par`, no nested atomic
 

@@ -22,28 +22,29 @@ ExprPtr typed_int(ExprPtr e) { e->type = Type::Int; e->affine = true; return e; 
 ExprPtr plus_one(const Expr& e) { return typed_int(make_binary(BinOp::Add, e.clone(), typed_int(make_int(1, e.loc)), e.loc)); }
 }  // namespace
 
+bool Checker::operator_applies(RedOp op, Type want, Loc loc) {
+  if (reduction_applies(op, want)) return true;
+  d_.error(loc, fmt::format("'{}' reduces {} but {} is expected here", reduction_name(op),
+                            op == RedOp::And || op == RedOp::Or ? "conditions (bool)" : "numbers",
+                            want == Type::Int ? "an integer index" : std::string(type_name(want))));
+  return false;
+}
+
 void Checker::reduce(Expr& e, Type want) {
   if (mode_ != Mode::Prophetic) {
     d_.error(e.loc, fmt::format("a reduction '{}(...)' belongs to the specification (tensor equations and annotations)",
                                 reduction_name(e.rop)));
     return;
   }
-  if (!reduction_applies(e.rop, want)) {
-    d_.error(e.loc, fmt::format("'{}' reduces {} but {} is expected here", reduction_name(e.rop),
-                                e.rop == RedOp::And || e.rop == RedOp::Or ? "conditions (bool)" : "numbers",
-                                want == Type::Int ? "an integer index" : std::string(type_name(want))));
-    return;
-  }
+  if (!operator_applies(e.rop, want, e.loc)) return;
   e.slots.clear();
   for (size_t i = 0; i < e.names.size(); ++i) {
     for (size_t j = 0; j < i; ++j)
       if (e.names[j] == e.names[i]) d_.error(e.loc, fmt::format("reduced index '{}' repeated", e.names[i]));
     e.slots.push_back(bind(e.names[i], Type::Int));
   }
-  ++reduction_depth_;
   condition(e.args[0], "reduction domain");
   check(e.args[1], want);
-  --reduction_depth_;
   bool ok = e.args[0]->type == Type::Bool && e.args[1]->type == want && derive_bounds(e);
   locals_.resize(locals_.size() - e.names.size());
   if (!ok) return;
@@ -149,11 +150,7 @@ void Checker::at(Expr& e, Type want) {
                                 red->names.size() == 1 ? "ex" : "ices", pos.size()));
     return;
   }
-  if (!reduction_applies(red->rop, want)) {
-    d_.error(e.loc, fmt::format("'{}' reduces {} but {} is expected here", reduction_name(red->rop),
-                                red->rop == RedOp::And || red->rop == RedOp::Or ? "conditions" : "numbers", type_name(want)));
-    return;
-  }
+  if (!operator_applies(red->rop, want, e.loc)) return;
   // A copy of the reduction checked where it is used: the tensor's indices bound to the
   // subscripts (by lets), the reduced indices ranging over the one point `pos`.
   ExprPtr copy = red->clone();

@@ -42,6 +42,21 @@ isl::set Generator::box(const Env& env, const std::string& tuple, const std::vec
   });
 }
 
+// Γ ⊢ {ℓ̂} ⊆ {a⟨x⟩ | 0 <= x < ι'}: the written cell is in bounds; Γ ⊢ rd ⊆ dom(h): every cell
+// read is in bounds and defined.
+void Generator::check_accesses(const Cmd& c, const isl::set& loc, const Locs& rd, const Heap& h, const Env& env, const char* write,
+                               const char* read) {
+  isl::set oob = loc.subtract(env.boxes.at(c.id)).intersect_params(env.gamma);
+  if (!oob.is_empty()) fail("out-of-bounds write", c.loc, fmt::format("{} {} outside its shape", write, c.name), oob, env);
+  Locs in_box = all_boxes(env);
+  rd.subtract(in_box).intersect_params(env.gamma).foreach_set([&](isl::set bad) {
+    fail("out-of-bounds read", c.loc, fmt::format("read of {} outside its shape", or_unnamed(isl_set_get_tuple_name(bad.get()))), bad, env);
+  });
+  rd.intersect(in_box).subtract(h.domain()).intersect_params(env.gamma).foreach_set([&](isl::set bad) {
+    fail("undefined read", c.loc, fmt::format("{} {} before any write", read, or_unnamed(isl_set_get_tuple_name(bad.get()))), bad, env);
+  });
+}
+
 Locs Generator::all_boxes(const Env& env) const {
   Locs u = isl::union_set::empty(ctx_);
   for (const auto& [id, b] : env.boxes) u = u.unite(isl::union_set(b));
@@ -60,19 +75,8 @@ Generator::Result Generator::assign(const Cmd& c, const Env& env, const Heap* h,
   Result r = none();
   r.killed = isl::union_set(loc);
   if (h) {
-    // Γ ⊢ {ℓ̂} ⊆ {a⟨x⟩ | 0 <= x < ι'}: the write is in bounds.
-    isl::set oob = loc.subtract(env.boxes.at(c.id)).intersect_params(env.gamma);
-    if (!oob.is_empty())
-      fail("out-of-bounds write", c.loc, fmt::format("write of {} outside its shape", c.name), oob, env);
-    // Γ ⊢ reads(e) ⊆ dom(h): every read is in bounds and defined.
     r.reads = reads(*c.value, s);
-    Locs in_box = all_boxes(env);
-    r.reads.subtract(in_box).intersect_params(env.gamma).foreach_set([&](isl::set bad) {
-      fail("out-of-bounds read", c.loc, fmt::format("read of {} outside its shape", or_unnamed(isl_set_get_tuple_name(bad.get()))), bad, env);
-    });
-    r.reads.intersect(in_box).subtract(h->domain()).intersect_params(env.gamma).foreach_set([&](isl::set bad) {
-      fail("undefined read", c.loc, fmt::format("read of {} before any write", or_unnamed(isl_set_get_tuple_name(bad.get()))), bad, env);
-    });
+    check_accesses(c, loc, r.reads, *h, env, "write of", "read of");
     complete_reads(r.reads, *h, a, env, c.loc);
   }
   SVal t;

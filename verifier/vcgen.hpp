@@ -98,6 +98,10 @@ class Generator {
                 Result& r, bool check);
   void seq_acc(const Acc& before, const Result& later, Result& into, const Env& env, Loc loc, bool check);
   Acc before_iteration(const Cmd& c, const Env& in, const std::string& x, const isl::set& range, const Acc& a_in, const Result& pro);
+  SVal neutral_value(const Reduction& red);  // the reduction's neutral element, a constant
+  // The range set of a loop variable x renamed to v; { : a < b } (strict) or { : a <= b }.
+  static isl::set renamed_range(const isl::set& range, const std::string& x, const std::string& v);
+  isl::set ordered(std::vector<std::string> declared, const std::string& a, const std::string& b, bool strict) const;
   void output_coverage(const Heap& final_heap, const Acc& final_acc, const ArrayDecl& ad, const isl::set& cells, const Env& e);
   Acc expected_tokens(const Heap& values) const;
   bool float_reduction(const std::string& token_tuple) const;
@@ -108,6 +112,10 @@ class Generator {
   void fail(std::string rule, Loc loc, std::string msg, isl::set where, const Env& env);
   void equations(const std::string& rule, Loc loc, const SVal& spec, const SVal& impl, const isl::set& gamma, const Env& env);
   Locs all_boxes(const Env& env) const;
+  // The side conditions of a store's accesses: its cell in bounds, the cells `rd` in bounds and
+  // defined in h (`write`/`read`: how the messages name the access).
+  void check_accesses(const Cmd& c, const isl::set& loc, const Locs& rd, const Heap& h, const Env& env, const char* write,
+                      const char* read);
 
   const Program& p_;
   isl::ctx ctx_;

@@ -144,28 +144,15 @@ Generator::Result Generator::accumulate(const Cmd& c, const Env& env, const Heap
     if (h) {
       // where the read cell holds no element, it must hold the neutral element
       isl::set empty = src.subtract(a.domain().extract_set(src.get_space())).params().intersect(env.gamma);
-      if (!empty.is_empty()) {
-        int id = t_.intern(Templates::constant(neutral_element(red.reduce->rop, red.tensor->type)), 0);
-        SVal neutral = isl::union_set(tuple_set(ctx_, t_.at(id).name, std::vector<isl::pw_aff>{}, nullptr));
-        equations("partial", c.loc, neutral, isl::union_set(src).apply(*h), empty, env);
-      }
+      if (!empty.is_empty()) equations("partial", c.loc, neutral_value(red), isl::union_set(src).apply(*h), empty, env);
     }
     r.acc = product(loc, toks);
   }
   if (h) {
-    isl::set oob = loc.subtract(env.boxes.at(c.id)).intersect_params(env.gamma);
-    if (!oob.is_empty()) fail("out-of-bounds write", c.loc, fmt::format("accumulation into {} outside its shape", c.name), oob, env);
     r.reads = reads(*c.value, s);
-    Locs in_box = all_boxes(env);
-    Locs needed = r.reads.unite(isl::union_set(loc));  // the cell itself must be defined
-    needed.subtract(in_box).intersect_params(env.gamma).foreach_set([&](isl::set bad) {
-      fail("out-of-bounds read", c.loc, fmt::format("read of {} outside its shape", or_unnamed(isl_set_get_tuple_name(bad.get()))), bad, env);
-    });
-    needed.intersect(in_box).subtract(h->domain()).intersect_params(env.gamma).foreach_set([&](isl::set bad) {
-      fail("undefined read", c.loc, fmt::format("accumulation into or read of {} before any write", or_unnamed(isl_set_get_tuple_name(bad.get()))), bad, env);
-    });
-    Locs value_reads = r.reads;
-    if (!c.red_idx.empty()) complete_reads(value_reads, *h, a, env, c.loc);
+    // the cell itself must be defined too
+    check_accesses(c, loc, r.reads.unite(isl::union_set(loc)), *h, env, "accumulation into", "accumulation into or read of");
+    if (!c.red_idx.empty()) complete_reads(r.reads, *h, a, env, c.loc);
     if (!atomic) r.reads = r.reads.unite(isl::union_set(loc));  // RED-U-OPASSIGN: a read of the cell
     // the element: e = T(ι0) @ (ι')
     if (!c.red_idx.empty()) equations("value", c.loc, evaluate(*c.annot_at, s, nullptr), evaluate(*c.value, s, h), env.gamma, env);
@@ -181,8 +168,7 @@ Generator::Result Generator::accumulate(const Cmd& c, const Env& env, const Heap
           ts.names.slots[static_cast<size_t>(red.tensor->idx_slots[i])] = index(*tr.args[i], s.names);
         init = evaluate(*red.init, ts, nullptr);
       } else {
-        int id = t_.intern(Templates::constant(neutral_element(red.reduce->rop, red.tensor->type)), 0);
-        init = isl::union_set(tuple_set(ctx_, t_.at(id).name, std::vector<isl::pw_aff>{}, nullptr));
+        init = neutral_value(red);
       }
       equations("init", c.loc, init, isl::union_set(loc).apply(*h), first, env);
     }
@@ -190,6 +176,23 @@ Generator::Result Generator::accumulate(const Cmd& c, const Env& env, const Heap
   // Δh = {ℓ → T(ι0)}
   t.foreach_set([&](isl::set v) { r.dh = r.dh.unite(isl::union_map(isl::manage(isl_map_from_domain_and_range(loc.copy(), v.copy())))); });
   return r;
+}
+
+SVal Generator::neutral_value(const Reduction& red) {
+  int id = t_.intern(Templates::constant(neutral_element(red.reduce->rop, red.tensor->type)), 0);
+  return isl::union_set(tuple_set(ctx_, t_.at(id).name, std::vector<isl::pw_aff>{}, nullptr));
+}
+
+isl::set Generator::renamed_range(const isl::set& range, const std::string& x, const std::string& v) {
+  int pos = isl_set_find_dim_by_name(range.get(), isl_dim_param, x.c_str());
+  return pos < 0 ? range : isl::manage(isl_set_set_dim_name(range.copy(), isl_dim_param, static_cast<unsigned>(pos), v.c_str()));
+}
+
+isl::set Generator::ordered(std::vector<std::string> declared, const std::string& a, const std::string& b, bool strict) const {
+  for (const std::string* n : {&a, &b})
+    if (std::find(declared.begin(), declared.end(), *n) == declared.end()) declared.push_back(*n);
+  isl::pw_aff pa = param_aff(ctx_, a), pb = param_aff(ctx_, b);
+  return align(strict ? pa.lt_set(pb) : pa.le_set(pb), declared);
 }
 
 void Generator::complete_reads(const Locs& rd, const Heap& h, const Acc& a, const Env& env, Loc loc) {
@@ -231,16 +234,8 @@ Acc Generator::before_iteration(const Cmd& c, const Env& in, const std::string& 
   // iterations z < x: (A_in − ⋃_{z<x} killed_z) ∪ ⋃_{z<x} (acc_z − ⋃_{z<w<x} killed_w)
   std::string z = in.s.fresh(c.name);
   std::string w = Scope(in.s.bind(c.slot, z)).fresh(c.name);
-  auto rng = [&](const std::string& v) {
-    int pos = isl_set_find_dim_by_name(range.get(), isl_dim_param, x.c_str());
-    return pos < 0 ? range : isl::manage(isl_set_set_dim_name(range.copy(), isl_dim_param, static_cast<unsigned>(pos), v.c_str()));
-  };
-  auto lt = [&](const std::string& a, const std::string& b) {
-    std::vector<std::string> d = in.s.declared;
-    if (std::find(d.begin(), d.end(), a) == d.end()) d.push_back(a);
-    if (std::find(d.begin(), d.end(), b) == d.end()) d.push_back(b);
-    return align(param_aff(ctx_, a).lt_set(param_aff(ctx_, b)), d);
-  };
+  auto rng = [&](const std::string& v) { return renamed_range(range, x, v); };
+  auto lt = [&](const std::string& a, const std::string& b) { return ordered(in.s.declared, a, b, true); };
   Locs killed_z = rename_param(pro.killed, x, z);
   Locs killed_w = rename_param(pro.killed, x, w);
   Acc acc_z = rename_param(pro.acc, x, z);
@@ -261,33 +256,20 @@ void Generator::loop_acc(const Cmd& c, const Env& env, const Env& in, const std:
   Scope sy = env.s.bind(c.slot, y);
   std::vector<std::string> xy = sy.declared;
   xy.push_back(x);
-  auto rng = [&](const std::string& v) {
-    isl::set s = range;
-    int pos = isl_set_find_dim_by_name(s.get(), isl_dim_param, x.c_str());
-    if (pos >= 0) s = isl::manage(isl_set_set_dim_name(s.copy(), isl_dim_param, static_cast<unsigned>(pos), v.c_str()));
-    return s;
-  };
-  auto cmp = [&](const std::string& a, const std::string& bb, bool strict) {
-    std::vector<std::string> d = xy;
-    if (std::find(d.begin(), d.end(), a) == d.end()) d.push_back(a);
-    if (std::find(d.begin(), d.end(), bb) == d.end()) d.push_back(bb);
-    isl::pw_aff pa = param_aff(ctx_, a), pb = param_aff(ctx_, bb);
-    return align(strict ? pa.lt_set(pb) : pa.le_set(pb), d);
-  };
+  auto rng = [&](const std::string& v) { return renamed_range(range, x, v); };
+  auto cmp = [&](const std::string& a, const std::string& bb, bool strict) { return ordered(xy, a, bb, strict); };
   Acc acc_y = rename_param(b.acc, x, y);
   if (c.kind == CmdKind::Par) {
     r.acc = union_over(b.acc, x, range);
     if (check) {
       // no token accumulated by two iterations; no plain write of a cell others accumulate into
-      isl::set pair = rng(x).intersect(rng(y)).intersect(env.gamma);
-      Acc twice = b.acc.intersect(acc_y).intersect_params(pair).intersect_params(
-          align(param_aff(ctx_, x).ne_set(param_aff(ctx_, y)), xy));
+      isl::set pair = rng(x).intersect(rng(y)).intersect(env.gamma).intersect(align(param_aff(ctx_, x).ne_set(param_aff(ctx_, y)), xy));
+      Acc twice = b.acc.intersect(acc_y).intersect_params(pair);
       twice.foreach_map([&](isl::map m) {
         fail("reduced twice", c.loc, fmt::format("two iterations of 'par {}' accumulate one element into {}", c.name,
                                                  or_unnamed(isl_map_get_tuple_name(m.get(), isl_dim_in))), m.wrap(), in);
       });
-      Locs clash = b.killed.intersect(acc_y.domain()).intersect_params(pair).intersect_params(
-          align(param_aff(ctx_, x).ne_set(param_aff(ctx_, y)), xy));
+      Locs clash = b.killed.intersect(acc_y.domain()).intersect_params(pair);
       clash.foreach_set([&](isl::set bad) {
         Finding f{"race", c.loc, fmt::format("write-accumulate race in 'par {}' on {}", c.name, tuple_of(bad)), bad, env.loops, {x, y}};
         out_.findings.push_back(std::move(f));
