@@ -1,6 +1,8 @@
 // Random schedules of any algorithm (algo_schedules.hpp).
 #include "fuzz/algo_schedules.hpp"
 
+#include "scheduler/sare.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -24,6 +26,7 @@ struct StageLoops {
   std::vector<std::string> loops;  // innermost first (Halide's order: reduction variables innermost)
   std::set<std::string> rvars;     // of `loops`, the reduction variables and what was split or fused from them
   std::set<std::string> pure_vars;  // the func's own variables (those fold_storage may name)
+  std::vector<std::string> reduction;  // an update f(x) = f(x) op e: its reduction variables (atomic, rfactor)
 };
 
 std::vector<StageLoops> stages_of(const algo::Func& f) {
@@ -42,6 +45,8 @@ std::vector<StageLoops> stages_of(const algo::Func& f) {
       }
       for (const auto& e : f.defs[s].lhs)
         if (e->kind == algo::AExpr::Kind::Var && std::find(f.vars.begin(), f.vars.end(), e->text) != f.vars.end()) st.loops.push_back(e->text);
+      if (algo::accumulation_of(f, f.defs[s]))
+        for (const auto& r : f.defs[s].rdom) st.reduction.push_back(r.name);
     }
     out.push_back(st);
   }
@@ -66,6 +71,11 @@ void with_tail(std::vector<std::string>& args, const std::string& t) {
 // Random directives for one stage; st.loops ends as the stage's loops.
 void stage_steps(const Pick& pick, StageLoops& st, Vocabulary voc, Schedule& out, int& fresh) {
   bool halide = voc == Vocabulary::Halide;
+  // an accumulation, now and then: atomic() first (Halide then lets its reduction loops be
+  // parallel), or rfactor last
+  int reduce = halide && !st.reduction.empty() ? pick(0, 8) : 0;
+  bool rfactor = reduce == 1;
+  if (reduce == 2) out.push_back({st.head, "atomic", {}});
   int n = pick(0, halide ? 5 : 4);
   for (int k = 0; k < n; ++k) {
     int kind = pick(0, 7);
@@ -136,6 +146,14 @@ void stage_steps(const Pick& pick, StageLoops& st, Vocabulary voc, Schedule& out
       if (!halide && rv) continue;
       out.push_back({st.head, "parallel", {v}});
     }
+  }
+  // an accumulation's last directive, now and then: rfactor of a reduction variable left whole
+  // (the intermediate func keeps Halide's default schedule)
+  if (rfactor) {
+    std::vector<std::string> whole;
+    for (const auto& r : st.reduction)
+      if (std::find(st.loops.begin(), st.loops.end(), r) != st.loops.end()) whole.push_back(r);
+    if (!whole.empty()) out.push_back({st.head, "rfactor", {any(pick, whole), fmt::format("u{}", fresh++)}});
   }
 }
 

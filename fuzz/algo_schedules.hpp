@@ -11,7 +11,8 @@
 // Vocabulary::Halide draws from everything the Halide bridge builds (halide/build.hpp): split and
 // tile with every TailStrategy, reorder of all loops, fuse, vectorize, unroll and parallel of any
 // loop (reduction variables too), compute_root, compute_inline, compute_at, store_at, store_root
-// and fold_storage of producers, on pure and update stages. Many such schedules are illegal:
+// and fold_storage of producers, on pure and update stages, and atomic() or rfactor(r, u) of an
+// accumulating update (as its last directive). Many such schedules are illegal:
 // Halide refuses them (not a finding) or compiles them; what it then gets wrong is the finding.
 // Vocabulary::Sched draws only what our scheduler lowers correctly (GuardWithIf tails, pure
 // loops parallel or vectorised, reduction loops kept in order, no folding), so that every case

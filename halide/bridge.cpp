@@ -2,9 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+#include <iostream>
+
 #include "halide/build.hpp"
 #include "halide/export.hpp"
 #include "halide/passes.hpp"
+#include "halide/spec.hpp"
 #include "interpreter/child.hpp"
 #include "scheduler/sare.hpp"
 
@@ -42,6 +46,7 @@ std::string lower_in_child(const algo::Algorithm& a, const algo::Sare& sare, con
   } catch (const Halide::Error& e) {
     return fmt::format("C{}", e.what());
   }
+  if (std::getenv("SCHED_DUMP_HALIDE")) std::cerr << l.stmt;
   std::string text;
   try {
     text = export_program(a, sare, b, l);
@@ -77,8 +82,8 @@ std::string final_in_child(const algo::Algorithm& a, const std::vector<algo::Dir
 Exported lower_via_halide(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, const Options& o, Diagnostics& d, Diagnostics& dx) {
   Exported out;
   algo::Sare sare;
-  if (!algo::derive_sare(a, sare, d)) {
-    out.message = d.render();
+  if (!derive_spec(a, extra, sare, d, dx)) {
+    out.message = d.render() + dx.render();
     return out;
   }
   out = exported_from(run_in_child(o.timeout_ms, [&] { return lower_in_child(a, sare, extra, o, d, dx); }));

@@ -232,6 +232,12 @@ class Builder {
       }
       if (n == "vectorize") stage(d).vectorize(var(d.func, v));
       else stage(d).unroll(var(d.func, v));
+    } else if (n == "atomic") {
+      need(0, 0);
+      if (d.stage == 0) throw Fail{d.loc, fmt::format("atomic applies to an update ({}.update(0).atomic())", d.func), d.extra};
+      stage(d).atomic();
+    } else if (n == "rfactor") {
+      rfactor(d);
     } else if (n == "unscheduled") {
       need(0, 0);
       stage(d).unscheduled();
@@ -258,7 +264,7 @@ class Builder {
       need(1, 2);
       F.bound(Var(d.vars[0]), static_cast<int>(d.ints[0]), static_cast<int>(d.ints[1]));
     } else {
-      static const std::vector<std::string> known = {"split", "tile", "reorder", "fuse", "parallel", "vectorize", "unroll", "unscheduled",
+      static const std::vector<std::string> known = {"split", "tile", "reorder", "fuse", "parallel", "vectorize", "unroll", "unscheduled", "atomic", "rfactor",
                                                      "compute_root", "compute_inline", "store_root", "compute_at", "store_at", "fold_storage", "bound"};
       std::string m = did_you_mean(n, known);
       throw Fail{d.loc, m.empty() ? fmt::format("{} has no Halide counterpart here", n) : fmt::format("unknown schedule directive {} (did you mean {}?)", n, m),
@@ -267,6 +273,29 @@ class Builder {
   }
 
  private:
+  // `f.update(k).rfactor(r, u)` (Halide's) or `rfactor(r, u, F)` (ours: Halide's
+  // `split(r, r_o, r_i, F).rfactor(r_i, u)`); the intermediate func Halide returns is scheduled
+  // by its name (`C_intm`), its reduction variables those of the update but the one factored.
+  void rfactor(const algo::Directive& d) {
+    bool ours = d.ints.size() == 1;
+    if (d.vars.size() != 2 || d.ints.size() > 1 || (ours && d.ints[0] <= 0))
+      throw Fail{d.loc, "rfactor takes a reduction variable and a new variable, with an optional positive factor: rfactor(r, u) or rfactor(r, u, 8)", d.extra};
+    if (d.stage == 0) throw Fail{d.loc, fmt::format("rfactor applies to an update ({}.update(0).rfactor(r, u))", d.func), d.extra};
+    std::string r = d.vars[0];
+    if (!rvars_[d.func].count(r)) throw Fail{d.loc, fmt::format("rfactor: {} is not a reduction variable of {}", r, d.func), d.extra};
+    if (ours) {
+      std::string ro = fmt::format("{}_o", r), ri = fmt::format("{}_i", r);
+      derived(d.func, r, {ro, ri});
+      stage(d).split(RVar(r), RVar(ro), RVar(ri), static_cast<int>(d.ints[0]), TailStrategy::GuardWithIf);
+      r = ri;
+    }
+    Func im = stage(d).rfactor(RVar(r), Var(d.vars[1]));
+    if (b_.funcs.count(im.name())) throw Fail{d.loc, fmt::format("rfactor: the intermediate func {} exists already", im.name()), d.extra};
+    b_.funcs.emplace(im.name(), im);
+    for (const auto& v : rvars_[d.func])
+      if (v != r) rvars_[im.name()].insert(v);
+  }
+
   const algo::Algorithm& a_;
   Built& b_;
   std::map<std::string, std::set<std::string>> rvars_;

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -239,7 +240,7 @@ class Exporter {
     }
     std::string target = access(op->name, op->args);
     Expr v = op->values[0];
-    std::string annot;
+    std::string annot, acc;
     if (const auto* c = v.as<Call>(); c && c->name == kAnnot) {
       v = c->args[0];
       std::string func = op->name;
@@ -249,11 +250,19 @@ class Exporter {
       auto spec = sare_.funcs.find(func);
       if (!st || spec == sare_.funcs.end() || st->value < 0 || st->value >= static_cast<int64_t>(spec->second.stages.size()))
         throw Unsupported(fmt::format("the annotation of a store to {}", op->name));
+      const algo::StageSpec& stage = spec->second.stages[static_cast<size_t>(st->value)];
       std::vector<std::string> as;
       for (size_t k = 2; k < c->args.size(); ++k) as.push_back(expr(c->args[k], true));
-      annot = fmt::format(" {{{}({})}}", spec->second.stages[static_cast<size_t>(st->value)].tensor, fmt::join(as, ", "));
+      annot = stage.annot.empty() ? fmt::format(" {{{}({})}}", stage.tensor, fmt::join(as, ", ")) : fmt::format(" {{{}}}", fill(stage.annot, as));
+      if (!stage.op.empty()) {
+        v = accumulated(op, v, stage.op);
+        std::vector<std::string> pos;
+        for (const auto& p : stage.position) pos.push_back(fill(p, as));
+        acc = stage.unindexed ? stage.op : fmt::format("{}{{{}}}", stage.op, fmt::join(pos, ", "));
+      }
     }
-    std::string s = fmt::format("{}{} := {};", target, annot, expr(v, false));
+    std::string s = acc.empty() ? fmt::format("{}{} := {};", target, annot, expr(v, false)) : fmt::format("{}{} {}= {};", target, annot, acc, expr(v, false));
+    if (atomic_) s = acc.empty() ? fmt::format("atomic {{ {} }}", s) : "atomic " + s;
     if (op->predicate.defined() && !is_const_one(op->predicate)) {
       line(out, ind, fmt::format("if {} {{", expr(op->predicate, true)));
       line(out, ind + "  ", s);
@@ -261,6 +270,70 @@ class Exporter {
     } else {
       line(out, ind, s);
     }
+  }
+
+  // A template of spec.hpp with `$k` replaced by args[k].
+  static std::string fill(const std::string& t, const std::vector<std::string>& args) {
+    std::string out;
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (t[i] != '$' || i + 1 >= t.size() || !std::isdigit(static_cast<unsigned char>(t[i + 1]))) {
+        out += t[i];
+        continue;
+      }
+      size_t k = 0;
+      while (i + 1 < t.size() && std::isdigit(static_cast<unsigned char>(t[i + 1]))) k = k * 10 + static_cast<size_t>(t[++i] - '0');
+      if (k >= args.size()) throw Unsupported(fmt::format("the annotation template {} (no value for ${})", t, k));
+      out += args[k];
+    }
+    return out;
+  }
+
+  // The e of a store `F(x) = F(x) op e` (op as the specification says: + * min max).
+  static Expr accumulated(const Provide* op, const Expr& value, const std::string& how) {
+    // Halide's wrappers around the two operands: lets of the indices, strict_float, casts to the same type
+    auto peel = [](Expr e) {
+      for (;;) {
+        if (const auto* l = e.as<Let>()) e = substitute(l->name, l->value, l->body);
+        else if (const auto* c = e.as<Call>(); c && c->is_intrinsic(Call::strict_float)) e = c->args[0];
+        else if (const auto* k = e.as<Cast>(); k && k->type == k->value.type()) e = k->value;
+        else return e;
+      }
+    };
+    Expr v = peel(value);
+    auto self = [&](const Expr& e) {
+      Expr x = peel(e);
+      const auto* c = x.as<Call>();
+      if (!c || c->call_type != Call::Halide || c->name != op->name || c->args.size() != op->args.size()) return false;
+      for (size_t k = 0; k < c->args.size(); ++k)
+        if (!equal(c->args[k], op->args[k]) && !can_prove(c->args[k] == op->args[k])) return false;
+      return true;
+    };
+    // the operands of a chain of `how` (the simplifier reassociates integer sums: F(x) + e + -4)
+    std::vector<Expr> terms;
+    std::function<void(const Expr&)> flatten = [&](const Expr& e) {
+      Expr p = peel(e);
+      if (const auto* x = p.as<Add>(); x && how == "+") return flatten(x->a), flatten(x->b);
+      if (const auto* x = p.as<Mul>(); x && how == "*") return flatten(x->a), flatten(x->b);
+      if (const auto* x = p.as<Min>(); x && how == "min") return flatten(x->a), flatten(x->b);
+      if (const auto* x = p.as<Max>(); x && how == "max") return flatten(x->a), flatten(x->b);
+      terms.push_back(e);
+    };
+    flatten(v);
+    auto it = std::find_if(terms.begin(), terms.end(), self);
+    if (terms.size() >= 2 && it != terms.end()) {
+      terms.erase(it);
+      Expr e = terms[0];
+      for (size_t k = 1; k < terms.size(); ++k) {
+        if (how == "+") e = e + terms[k];
+        else if (how == "*") e = e * terms[k];
+        else if (how == "min") e = Halide::min(e, terms[k]);
+        else e = Halide::max(e, terms[k]);
+      }
+      return e;
+    }
+    std::ostringstream t;
+    t << v;
+    throw Unsupported(fmt::format("the store {} = {}: the specification makes it an accumulation {} = {} {} e", op->name, t.str(), op->name, op->name, how));
   }
 
   void stmt(const Stmt& s, std::string& out, const std::string& ind) {
@@ -340,6 +413,14 @@ class Exporter {
       return;
     }
     if (const auto* op = s.as<Provide>()) return provide(op, out, ind);
+    if (const auto* op = s.as<Atomic>()) {  // atomic(): its accumulations atomic, other stores critical sections
+      bool was = atomic_;
+      atomic_ = true;
+      line(out, ind, fmt::format("// atomic {}{}", op->producer_name, op->mutex_name.empty() ? "" : fmt::format(" (mutex {})", op->mutex_name)));
+      stmt(op->body, out, ind);
+      atomic_ = was;
+      return;
+    }
     if (const auto* op = s.as<Evaluate>()) {
       if (is_const(op->value)) return;
       // schedule_functions marks where add_image_checks puts its checks (not run: passes.hpp)
@@ -365,6 +446,7 @@ class Exporter {
   const algo::Sare& sare_;
   const Built& b_;
   std::set<std::string> taken_, bound_;
+  bool atomic_ = false;  // inside Halide's Atomic node
   std::map<std::string, std::string> names_, buffers_;
   std::map<std::string, Expr> symbols_;
   std::map<std::string, std::vector<std::vector<std::string>>> realized_;

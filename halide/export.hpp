@@ -11,11 +11,15 @@
 // output func writes the `output` array, to an input never happens; `Call`s read the arrays of
 // funcs and the `input` arrays of images; `LetStmt` of an index value is `let`, of any other
 // value is substituted; `IfThenElse` is `if`; `ProducerConsumer` is a comment. The annotation
-// call (passes.hpp) becomes the store's `{Tensor(indices)}`. The buffers' symbols
+// call (passes.hpp) becomes the store's `{Tensor(indices)}`, or the annotation its stage's
+// StageSpec gives (spec.hpp): an update scheduled `atomic()` or `rfactor`ed is an accumulation
+// `c[j, i] {C_1(j, i)} +{r}= e` (the store must read `C(j, i) + e`), and a store inside Halide's
+// `Atomic` node is `atomic` (an accumulation) or an `atomic { }` critical section (any other
+// store). The buffers' symbols
 // (`In.min.0`, `BlurY.extent.1`) are replaced by the shapes of the algorithm (min 0).
 //
 // Not expressible (an `Unsupported` error naming the node): vectors (`Ramp`, `Broadcast`,
-// after vectorization), `Atomic`, `Fork`/`Acquire` (async), `Prefetch`, extern stages, and
+// after vectorization), `Fork`/`Acquire` (async), `Prefetch`, extern stages, and
 // intrinsics other than `likely*`, `promise_clamped`, `abs`, `if_then_else` (exported as an
 // eager `select`) and the float math functions. `AssertStmt` (Halide's `bound()` checks)
 // is kept as a comment: SCHED has no assertion yet.

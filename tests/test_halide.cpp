@@ -144,6 +144,56 @@ TEST(HalideBridge, HalidesSgemmAndConvVerify) {
   EXPECT_NE(run_export(conv.text, {"NB=1", "CI=1", "CO=1", "W=1", "H=1"}).kind, OutcomeKind::Ok);  // the counterexample's sizes
 }
 
+// Halide's rfactor and atomic(): the intermediate func rfactor creates is exported with the
+// accumulation annotations of the original reduction (halide/spec.hpp), Halide's Atomic node as
+// atomic accumulations; both sgemm schedules verify and run ok with the same number of
+// assignments on 1 and 2 threads. #7890's rfactor is refuted by the verifier for the right
+// reason: the partial results are combined more than once.
+TEST(HalideBridge, RfactorAndAtomicExportsVerify) {
+  for (const char* name : {"sgemm_rfactor", "sgemm_atomic"}) {
+    SCOPED_TRACE(name);
+    halide::Exported x = export_algo(name);
+    ASSERT_EQ(x.status, halide::Exported::Status::Ok) << x.message;
+    if (std::string(name) == "sgemm_rfactor") {
+      EXPECT_NE(x.text.find("c_intm["), std::string::npos);
+      EXPECT_NE(x.text.find("{C_1("), std::string::npos);
+      EXPECT_NE(x.text.find("} += c_intm["), std::string::npos) << "the combination of the partial results";
+    } else {
+      EXPECT_NE(x.text.find("atomic c["), std::string::npos) << x.text;
+    }
+    Loaded l = load_text(x.text, "export.sched");
+    ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+    verify::Options o;
+    o.timeout_s = 120;
+    verify::Verdict v = verify::verify_program(*l.program, o);
+    EXPECT_EQ(v.kind, verify::Verdict::Kind::Verified) << v.reason;
+    std::string err;
+    auto inst = driver::make_instance(*l.program, {"N=9", "M=7", "K=19"}, {}, 1, {}, err);
+    ASSERT_TRUE(inst) << err;
+    std::vector<uint64_t> assignments;
+    for (int threads : {1, 2}) {
+      driver::RunOptions ro;
+      ro.threads = threads;
+      driver::EngineRun r = driver::run(driver::Engine::Fast, *inst, ro);
+      EXPECT_EQ(r.outcome.kind, OutcomeKind::Ok) << r.outcome.message;
+      assignments.push_back(r.stats.value("steps", uint64_t{0}));
+    }
+    EXPECT_GT(assignments[0], 0u);
+    EXPECT_EQ(assignments[0], assignments[1]);
+  }
+  halide::Exported bug = export_algo("issue_7890");
+  ASSERT_EQ(bug.status, halide::Exported::Status::Ok) << bug.message;
+  Loaded l = load_text(bug.text, "7890.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  verify::Options o;
+  o.timeout_s = 120;
+  verify::Verdict v = verify::verify_program(*l.program, o);
+  ASSERT_EQ(v.kind, verify::Verdict::Kind::Refuted) << v.reason;
+  ASSERT_FALSE(v.problems.empty());
+  EXPECT_EQ(v.problems[0].rule, "reduced twice");
+  EXPECT_NE(v.problems[0].message.find("accumulate one element into localsum"), std::string::npos) << v.problems[0].message;
+}
+
 // Without StrictFloat, Halide's simplifier turns x / 3.0f into x * 0.33333334f: the loop nest
 // is no longer IEEE-equal to its specification, and the run says so.
 TEST(HalideBridge, FastFloatRewritesDivisionAndTheRunSeesIt) {
@@ -186,6 +236,7 @@ TEST(HalideBridge, FuzzScheduleRegressionsAreFlagged) {
       {"7906", S::Ok, "Simplify_Let", OutcomeKind::Ok},                 // complete lowering: internal error
       {"7909", S::Ok, "", OutcomeKind::Mismatch},                       // the loop nest computes wrong values
       {"8038", S::Ok, "Min of mismatched types", OutcomeKind::Ok},      // complete lowering: internal error
+      {"7890", S::Ok, "", OutcomeKind::Mismatch},                       // rfactor: partial results accumulated W times
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(std::string("issue ") + c.issue);
@@ -354,7 +405,7 @@ TEST(HalideFuzz, CasesAreReproducibleAndDrawHalidesVocabulary) {
     }
   }
   for (const char* n : {"split", "tile", "reorder", "fuse", "vectorize", "unroll", "parallel", "compute_root", "compute_at", "store_at",
-                        "store_root", "fold_storage", "compute_inline"})
+                        "store_root", "fold_storage", "compute_inline", "atomic", "rfactor"})
     EXPECT_TRUE(names.count(n)) << n;
   for (const char* t : {"GuardWithIf", "ShiftInwards", "RoundUp", "Predicate", "PredicateLoads", "PredicateStores", "Auto"}) EXPECT_TRUE(tails.count(t)) << t;
   EXPECT_EQ(algos.size(), fuzz::halide_algorithms().size());
