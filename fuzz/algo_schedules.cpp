@@ -45,7 +45,8 @@ std::vector<StageLoops> stages_of(const algo::Func& f) {
       }
       for (const auto& e : f.defs[s].lhs)
         if (e->kind == algo::AExpr::Kind::Var && std::find(f.vars.begin(), f.vars.end(), e->text) != f.vars.end()) st.loops.push_back(e->text);
-      if (algo::accumulation_of(f, f.defs[s]))
+      if (f.defs[s].lhs.size() == f.vars.size() && algo::accumulation_of(f, f.defs[s]) &&
+          std::all_of(f.defs[s].lhs.begin(), f.defs[s].lhs.end(), [](const algo::AExprP& e) { return e->kind == algo::AExpr::Kind::Var; }))
         for (const auto& r : f.defs[s].rdom) st.reduction.push_back(r.name);
     }
     out.push_back(st);

@@ -65,11 +65,10 @@ bool read_case(const HalideCase& c, algo::Algorithm& a, std::vector<algo::Direct
 }
 
 // The specification program of `a` (our scheduler, no schedule): parameters are checked against it.
-std::optional<Loaded> spec_program(algo::Algorithm a) {
-  a.schedule.clear();
+std::optional<Loaded> spec_program(const algo::Algorithm& a) {
   std::string text;
-  Diagnostics d, dx;
-  if (!algo::lower(a, {}, text, d, dx)) return std::nullopt;
+  Diagnostics d;
+  if (!algo::specification(a, text, d)) return std::nullopt;
   Loaded l = load_text(text, "specification");
   if (l.stage != LoadStage::Ok) return std::nullopt;
   return l;

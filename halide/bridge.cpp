@@ -2,9 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdlib>
-#include <iostream>
-
 #include "halide/build.hpp"
 #include "halide/export.hpp"
 #include "halide/passes.hpp"
@@ -46,7 +43,6 @@ std::string lower_in_child(const algo::Algorithm& a, const algo::Sare& sare, con
   } catch (const Halide::Error& e) {
     return fmt::format("C{}", e.what());
   }
-  if (std::getenv("SCHED_DUMP_HALIDE")) std::cerr << l.stmt;
   std::string text;
   try {
     text = export_program(a, sare, b, l);

@@ -125,9 +125,16 @@ class Exporter {
 
   std::string bin(const char* op, const Expr& a, const Expr& b, bool ix) { return fmt::format("({} {} {})", expr(a, ix), op, expr(b, ix)); }
 
-  // The cell `args` of the array holding func or image `n`.
+  // The cell `args` of the array holding func or image `n` (in a prophetic expression: the
+  // func's or the image's tensor at those coordinates).
   std::string access(const std::string& n, const std::vector<Expr>& args) {
     std::vector<std::string> ix;
+    if (prophetic_) {
+      auto f = sare_.funcs.find(n);
+      if (f == sare_.funcs.end() && !b_.inputs.count(n)) throw Unsupported(fmt::format("a read of {} in an annotation", n));
+      for (const auto& e : args) ix.push_back(expr(e, true));
+      return fmt::format("{}({})", f == sare_.funcs.end() ? n : f->second.final_tensor, fmt::join(ix, ", "));
+    }
     auto r = realized_.find(n);
     if (r != realized_.end() && !r->second.empty()) {
       const auto& mins = r->second.back();
@@ -253,11 +260,15 @@ class Exporter {
       const algo::StageSpec& stage = spec->second.stages[static_cast<size_t>(st->value)];
       std::vector<std::string> as;
       for (size_t k = 2; k < c->args.size(); ++k) as.push_back(expr(c->args[k], true));
-      annot = stage.annot.empty() ? fmt::format(" {{{}({})}}", stage.tensor, fmt::join(as, ", ")) : fmt::format(" {{{}}}", fill(stage.annot, as));
+      std::vector<std::string> cell;  // the store's index in the annotation: tensors for the arrays it reads
+      prophetic_ = true;
+      for (const auto& x : op->args) cell.push_back(expr(x, true));
+      prophetic_ = false;
+      annot = stage.annot.empty() ? fmt::format(" {{{}({})}}", stage.tensor, fmt::join(as, ", ")) : fmt::format(" {{{}}}", fill(stage.annot, as, cell));
       if (!stage.op.empty()) {
         v = accumulated(op, v, stage.op);
         std::vector<std::string> pos;
-        for (const auto& p : stage.position) pos.push_back(fill(p, as));
+        for (const auto& p : stage.position) pos.push_back(fill(p, as, cell));
         acc = stage.unindexed ? stage.op : fmt::format("{}{{{}}}", stage.op, fmt::join(pos, ", "));
       }
     }
@@ -272,18 +283,20 @@ class Exporter {
     }
   }
 
-  // A template of spec.hpp with `$k` replaced by args[k].
-  static std::string fill(const std::string& t, const std::vector<std::string>& args) {
+  // A template of spec.hpp with `$k` replaced by args[k], `@k` by cell[k] (the store's index).
+  static std::string fill(const std::string& t, const std::vector<std::string>& args, const std::vector<std::string>& cell) {
     std::string out;
     for (size_t i = 0; i < t.size(); ++i) {
-      if (t[i] != '$' || i + 1 >= t.size() || !std::isdigit(static_cast<unsigned char>(t[i + 1]))) {
+      if ((t[i] != '$' && t[i] != '@') || i + 1 >= t.size() || !std::isdigit(static_cast<unsigned char>(t[i + 1]))) {
         out += t[i];
         continue;
       }
+      const std::vector<std::string>& from = t[i] == '$' ? args : cell;
+      char sigil = t[i];
       size_t k = 0;
       while (i + 1 < t.size() && std::isdigit(static_cast<unsigned char>(t[i + 1]))) k = k * 10 + static_cast<size_t>(t[++i] - '0');
-      if (k >= args.size()) throw Unsupported(fmt::format("the annotation template {} (no value for ${})", t, k));
-      out += args[k];
+      if (k >= from.size()) throw Unsupported(fmt::format("the annotation template {} (no value for {}{})", t, sigil, k));
+      out += from[k];
     }
     return out;
   }
@@ -446,7 +459,8 @@ class Exporter {
   const algo::Sare& sare_;
   const Built& b_;
   std::set<std::string> taken_, bound_;
-  bool atomic_ = false;  // inside Halide's Atomic node
+  bool atomic_ = false;     // inside Halide's Atomic node
+  bool prophetic_ = false;  // printing an annotation: reads are of tensors
   std::map<std::string, std::string> names_, buffers_;
   std::map<std::string, Expr> symbols_;
   std::map<std::string, std::vector<std::vector<std::string>>> realized_;

@@ -120,12 +120,10 @@ JitRun jit_check(const algo::Algorithm& a, const std::vector<algo::Directive>& e
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
   };
-  // The specification: the algorithm lowered by our scheduler without a schedule.
-  algo::Algorithm spec = a;
-  spec.schedule.clear();
+  // The specification: the algorithm's SARE and its input and output arrays.
   std::string text;
-  Diagnostics d, dx;
-  if (!algo::lower(spec, {}, text, d, dx)) {
+  Diagnostics d;
+  if (!algo::specification(a, text, d)) {
     r.message = "the specification cannot be derived: " + d.render();
     return done();
   }

@@ -82,15 +82,21 @@ class Deriver {
     }
     if (!algo::derive_sare(a_, out_, d, reductions)) throw Reported{};
     for (const auto& dir : all) scan(dir);
-    // atomic() updates: the store accumulates the element at its reduction variables, which
-    // Halide keeps in scope (`C.s1.r`, a loop or the let of its split)
-    for (const auto& key : reductions) {
-      StageSpec& st = out_.funcs.at(key.first).stages.at(key.second);
-      if (rfactored_.count(key)) continue;
-      std::vector<std::string> names;
-      st.annot = tensor_at(st.tensor, st.iter, names);
-      for (auto& p : st.position) p = slot(names, p);
-      st.iter = names;
+    // atomic() updates and scatters on data: the store accumulates the element at its reduction
+    // variables, which Halide keeps in scope (`C.s1.r`, a loop or the let of its split)
+    for (auto& [fname, fs] : out_.funcs) {
+      if (intms_.count(fname)) continue;
+      for (size_t k = 1; k < fs.stages.size(); ++k) {
+        StageSpec& st = fs.stages[k];
+        if (st.op.empty() || rfactored_.count({fname, k})) continue;
+        std::vector<std::string> names, at;
+        for (size_t i = 0; i < st.iter.size(); ++i)
+          at.push_back(std::find(st.pure_pos.begin(), st.pure_pos.end(), static_cast<int>(i)) != st.pure_pos.end() ? slot(names, st.iter[i])
+                                                                                                                    : fmt::format("@{}", i));
+        st.annot = fmt::format("{}({})", st.tensor, algo::join(at));
+        for (auto& p : st.position) p = slot(names, p);
+        st.iter = names;
+      }
     }
   }
 
@@ -138,6 +144,8 @@ class Deriver {
     if (dir.vars.size() != 2) throw Fail{dir.loc, "rfactor takes a reduction variable and a new variable: rfactor(r, u) or rfactor(r, u, 8)", dir.extra};
     const algo::Definition& def = f->defs[key.second];
     StageSpec& whole = out_.funcs.at(f->name).stages.at(key.second);
+    if (whole.pure_pos.size() != whole.iter.size())
+      throw Fail{dir.loc, fmt::format("rfactor: {}.update({}) scatters into cells that depend on data; the export does not specify its rfactor", dir.func, dir.stage - 1), dir.extra};
     if (whole.op != "+" && whole.op != "*")
       throw Fail{dir.loc, fmt::format("rfactor: the export specifies rfactors of + and * accumulations only ({} accumulates with {})", dir.func, whole.op), dir.extra};
     Splits& s = splits_[key];
@@ -185,12 +193,14 @@ class Deriver {
     whole.unindexed = true;
     whole.position.clear();
     rfactored_.insert(key);
+    intms_.insert(intm);
   }
 
   const algo::Algorithm& a_;
   algo::Sare& out_;
   std::map<std::pair<std::string, size_t>, Splits> splits_;
   std::set<std::pair<std::string, size_t>> rfactored_;
+  std::set<std::string> intms_;
 };
 
 }  // namespace

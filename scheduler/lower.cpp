@@ -31,6 +31,15 @@ bool Lowerer::run(std::string& out) {
   std::set<std::pair<std::string, size_t>> reductions = atomic;
   for (const auto& rf : rfactors_) reductions.insert({rf.func, rf.stage});
   if (!derive_sare(spec_ ? *spec_ : a_, sare, d_, reductions)) return false;
+  for (const auto& f : a_.funcs)
+    if (auto it = sare.funcs.find(f.name); it != sare.funcs.end())
+      for (size_t s = 1; s < it->second.stages.size() && s < f.defs.size(); ++s)
+        if (const StageSpec& st = it->second.stages[s]; !st.op.empty() && st.pure_pos.size() != st.iter.size()) {
+          d_.error(f.defs[s].loc, fmt::format("{}.update({}) scatters into cells that depend on data (a histogram): our scheduler does not lower "
+                                              "such reductions yet; `sched lower --via halide` does",
+                                              f.name, s - 1));
+          return false;
+        }
   for (const auto& rf : rfactors_) {
     // the stores of the partial results and of their combination name the original reduction
     StageSpec& whole = sare.funcs.at(rf.func).stages.at(rf.stage);
@@ -339,6 +348,24 @@ bool lower(const Algorithm& a, const std::vector<Directive>& extra, std::string&
   lowering::Lowerer l(rewritten, std::move(all), diags, extra_diags);
   l.rfactors(&a, std::move(rf));
   return l.run(out);
+}
+
+bool specification(const Algorithm& a, std::string& out, Diagnostics& diags) {
+  Sare sare;
+  if (!derive_sare(a, sare, diags)) return false;
+  out = "// the specification derived from the algorithm (thesis 2.4.4), without a loop nest\n";
+  if (!a.params.empty()) out += fmt::format("param {};\n", join(a.params));
+  for (const auto& e : a.assumes) out += fmt::format("assume {};\n", show(*e));
+  out += "\n" + sare.text + "\n";
+  for (const auto& f : a.funcs) {
+    if (!f.input && !f.output) continue;
+    std::vector<std::string> sh;
+    for (const auto& e : f.input ? f.shape : f.out_shape) sh.push_back(show(*e));
+    std::string buf = buffer_name(f.name, [&](const std::string& l) { return a.find(l) != nullptr; });
+    out += fmt::format("{} {}[{}] : {}[{}] = {}({});\n", f.input ? "input" : "output", buf, join(f.vars), f.type, join(sh),
+                       f.input ? f.name : sare.funcs.at(f.name).final_tensor, join(f.vars));
+  }
+  return true;
 }
 
 bool lower_source(const std::shared_ptr<SourceFile>& src, const std::string& schedule, std::string& out, std::string& errors) {

@@ -31,6 +31,11 @@ bool lower(const Algorithm& a, const std::vector<Directive>& extra, std::string&
 
 // Parses the algorithm `src` and the directives `schedule` (diagnostics against `--schedule`),
 // then lowers; false with every diagnostic of both, rendered, in `errors`.
+// The specification program of `a` alone: its parameters, assumptions, SARE and the input and
+// output arrays (named as `lower` names them), without a loop nest: the model of the expected
+// outputs (for Halide's JIT oracle), also for algorithms our scheduler does not lower.
+bool specification(const Algorithm& a, std::string& out, Diagnostics& diags);
+
 bool lower_source(const std::shared_ptr<SourceFile>& src, const std::string& schedule, std::string& out, std::string& errors);
 
 }  // namespace sched::algo

@@ -205,21 +205,32 @@ class Deriver {
         if (l.kind == AExpr::Kind::Var && l.text == f.vars[pos]) {
           st.pure_pos.push_back(static_cast<int>(pos));
           st.iter.push_back(l.text);
-        } else {
-          std::function<void(const AExpr&)> no_pure = [&](const AExpr& x) {
-            if (x.kind == AExpr::Kind::Var && std::find(f.vars.begin(), f.vars.end(), x.text) != f.vars.end())
-              throw NotAffine{x.loc, fmt::format("a pure variable ({}) used in the left-hand side at another position than its own", x.text)};
-            for (const auto& y : x.args) no_pure(*y);
-          };
-          no_pure(l);
         }
       }
-      if (atomic_.count({f.name, s})) {
+      // a scatter whose cell depends on data (a histogram, `H(In(r)) += 1`) is a reduction with
+      // a filter: H_1(z) = sum(r | ... && In(r) == z : 1)
+      std::function<bool(const AExpr&)> reads_data = [&](const AExpr& x) {
+        if (x.kind == AExpr::Kind::Call && a_.find(x.text)) return true;
+        return std::any_of(x.args.begin(), x.args.end(), [&](const AExprP& y) { return reads_data(*y); });
+      };
+      bool data_scatter = false;
+      for (size_t pos = 0; pos < def.lhs.size(); ++pos)
+        if (std::find(st.pure_pos.begin(), st.pure_pos.end(), static_cast<int>(pos)) == st.pure_pos.end() && reads_data(*def.lhs[pos])) data_scatter = true;
+      if (atomic_.count({f.name, s}) || (data_scatter && accumulation_of(f, def))) {
         reduction_stage(f, s, def, prev, st, out);
         fs.stages.push_back(st);
         prev = s == m ? f.name : fmt::format("{}_upto{}", f.name, s);
         out.text += fmt::format("tensor {}({}) : {} = {}({});\n", prev, join(f.vars), f.type, st.tensor, join(f.vars));
         continue;
+      }
+      for (size_t pos = 0; pos < def.lhs.size(); ++pos) {
+        if (std::find(st.pure_pos.begin(), st.pure_pos.end(), static_cast<int>(pos)) != st.pure_pos.end()) continue;
+        std::function<void(const AExpr&)> no_pure = [&](const AExpr& x) {
+          if (x.kind == AExpr::Kind::Var && std::find(f.vars.begin(), f.vars.end(), x.text) != f.vars.end())
+            throw NotAffine{x.loc, fmt::format("a pure variable ({}) used in the left-hand side at another position than its own", x.text)};
+          for (const auto& y : x.args) no_pure(*y);
+        };
+        no_pure(*def.lhs[pos]);
       }
       for (const auto& r : def.rdom) st.iter.push_back(r.name);
       // every read of f in this update, replaced by cases on its latest earlier writer
@@ -299,25 +310,30 @@ class Deriver {
     out.funcs[f.name] = fs;
   }
 
-  // An `atomic()` update f(x) = f(x) ⊙ e as the reduction prev(x) ⊙ ⊙(r | dom : e) (7.4).
+  // An `atomic()` update f(x) = f(x) ⊙ e as the reduction prev(x) ⊙ ⊙(r | dom : e) (7.4); a
+  // scatter f(x, g(x, r)) = f(x, g(x, r)) ⊙ e as prev(x, z) ⊙ ⊙(r | dom && g(x, r) == z : e), z
+  // the func's variable at g's position (StageSpec::pure_pos says which positions are f's own).
   void reduction_stage(const Func& f, size_t s, const Definition& def, const std::string& prev, StageSpec& st, Sare& out) {
-    if (st.pure_pos.size() != f.vars.size())
-      throw NotAffine{def.loc, fmt::format("atomic(): {} is updated at a point other than its own variables (a scatter); our scheduler "
-                                           "specifies atomic updates of f(x) = f(x) op e only", stage_label(f, s))};
     auto acc = accumulation_of(f, def);
     if (!acc)
-      throw NotAffine{def.loc, fmt::format("atomic(): {} is not an accumulation {}(x) = {}(x) op e with op +, *, min or max and e "
-                                           "not reading {}", stage_label(f, s), f.name, f.name, f.name)};
+      throw NotAffine{def.loc, fmt::format("{} is not an accumulation {}(x) = {}(x) op e with op +, *, min or max and e "
+                                           "not reading {}: it cannot be specified as a reduction (atomic(), or a scatter on data)",
+                                           stage_label(f, s), f.name, f.name, f.name)};
     st.op = acc->op;
     st.term = acc->term;
     const AExpr* term = acc->term.get();
     for (size_t k = def.rdom.size(); k-- > 0;) st.reduced.push_back(def.rdom[k].name);
     st.position = st.reduced;
-    st.atomic = true;
+    st.atomic = atomic_.count({f.name, s}) > 0;
     st.iter = f.vars;
     std::string dom = "true";
     for (const auto& r : def.rdom) dom += fmt::format(" && {} <= {} && {} < {}", show(*r.lo), r.name, r.name, show(*r.hi));
     if (def.where) dom += " && " + show(*def.where);
+    for (size_t pos = 0; pos < def.lhs.size(); ++pos) {
+      if (std::find(st.pure_pos.begin(), st.pure_pos.end(), static_cast<int>(pos)) != st.pure_pos.end()) continue;
+      size_t k = 0;
+      dom += fmt::format(" && ({} == {})", value(*def.lhs[pos], f.name, nullptr, k), f.vars[pos]);
+    }
     size_t n = 0;
     std::string red = fmt::format("{}({} | {} : {})", st.op == "+" ? "sum" : st.op == "*" ? "prod" : st.op, join(st.reduced), dom,
                                   value(*term, f.name, nullptr, n));
@@ -349,10 +365,10 @@ class Deriver {
 
 std::optional<Accumulation> accumulation_of(const Func& f, const Definition& def) {
   const AExpr& rhs = *def.rhs;
-  auto self = [&](const AExpr& x) {
-    if (x.kind != AExpr::Kind::Call || x.text != f.name || x.args.size() != f.vars.size()) return false;
-    for (size_t i = 0; i < f.vars.size(); ++i)
-      if (x.args[i]->kind != AExpr::Kind::Var || x.args[i]->text != f.vars[i]) return false;
+  auto self = [&](const AExpr& x) {  // f read where the update writes it
+    if (x.kind != AExpr::Kind::Call || x.text != f.name || x.args.size() != def.lhs.size()) return false;
+    for (size_t i = 0; i < def.lhs.size(); ++i)
+      if (show(*x.args[i]) != show(*def.lhs[i])) return false;
     return true;
   };
   bool bin = rhs.kind == AExpr::Kind::Binary && (rhs.text == "+" || rhs.text == "*");
