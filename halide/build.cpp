@@ -160,6 +160,9 @@ class Builder {
   }
 
   VarOrRVar var(const std::string& func, const std::string& v) const {
+    // `Var(r)`: a pure Var named like the reduction variable r (Halide's `Var(r.x.name())`, which
+    // Halide 14 accepts where the RVar would be refused: issue #7827)
+    if (v.size() > 5 && v.compare(0, 4, "Var(") == 0 && v.back() == ')') return Var(v.substr(4, v.size() - 5));
     auto it = rvars_.find(func);
     if (it != rvars_.end() && it->second.count(v)) return RVar(v);
     return Var(v);

@@ -302,6 +302,11 @@ class Parser {
           } else if (v == "GuardWithIf" || v == "ShiftInwards" || v == "RoundUp" || v == "Auto" || v == "Predicate" || v == "PredicateLoads" ||
                      v == "PredicateStores") {
             d.tail = v;
+          } else if (v == "Var" && is("(")) {  // Halide's Var(r.name()): a variable named like a reduction variable
+            next();
+            v = ident("a variable name");
+            expect(")");
+            d.vars.push_back(fmt::format("Var({})", v));
           } else {
             d.vars.push_back(v);
           }

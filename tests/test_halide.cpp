@@ -345,6 +345,26 @@ TEST(HalideBridge, LaterHalideFixesAreFlagged) {
 
   halide::JitRun rn = jit_algo("rownorm", {"N=1", "M=1"});
   EXPECT_EQ(rn.status, halide::JitRun::Status::Ok) << rn.message;  // unscheduled: right
+
+  // #8140 (loop rewinding in sliding window): the loop nest reads a cell of Down that no
+  // iteration computed, before any native run; Halide's JIT output differs from the specification
+  halide::Exported sw = export_algo("issue_8140");
+  ASSERT_EQ(sw.status, halide::Exported::Status::Ok) << sw.message;
+  Outcome rs = run_export(sw.text, {"W=15", "H=15"});
+  EXPECT_EQ(rs.kind, OutcomeKind::Error) << rs.message;
+  EXPECT_NE(rs.message.find("undefined"), std::string::npos) << rs.message;
+  halide::JitRun js = jit_algo("issue_8140", {"W=15", "H=15"});
+  EXPECT_EQ(js.status, halide::JitRun::Status::Mismatch) << js.message;
+
+  // #7827 (an RVar disguised as a Var): Halide 14 takes the RoundUp split it refuses on the RVar,
+  // and the reduction runs past its domain; the loop nest's output is wrong (120 for 45)
+  halide::Exported rv = export_algo("issue_7827");
+  ASSERT_EQ(rv.status, halide::Exported::Status::Ok) << rv.message;
+  Outcome rr = run_export(rv.text, {"N=5"});
+  EXPECT_EQ(rr.kind, OutcomeKind::Mismatch) << rr.message;
+  EXPECT_NE(rr.message.find("5 of 5"), std::string::npos) << rr.message;
+  halide::Exported refused = export_algo("issue_7827", "F.update(0).split(r, ro2, ri2, 8, RoundUp)");
+  EXPECT_EQ(refused.status, halide::Exported::Status::Rejected) << refused.message;  // the RVar itself: refused
 }
 
 TEST(HalideBridge, BadScheduleIsBadInputAndHalidesRefusalIsRejected) {
