@@ -33,8 +33,10 @@ std::string lower_in_child(const algo::Algorithm& a, const algo::Sare& sare, con
   bool rejected = false;
   if (!build_pipeline(a, extra, b, d, dx, rejected)) return fmt::format("{}{}{}", rejected ? "R" : "B", d.render(), dx.render());
   std::map<std::string, std::vector<std::vector<std::string>>> iters;
-  for (const auto& [f, spec] : sare.funcs)
-    for (const auto& st : spec.stages) iters[f].push_back(st.iter);
+  for (const auto& [f, spec] : sare.funcs) {
+    auto F = b.funcs.find(f);  // by Halide's name of the func (passes.hpp)
+    for (const auto& st : spec.stages) iters[F == b.funcs.end() ? f : F->second.name()].push_back(st.iter);
+  }
   Lowered l;
   try {
     l = lower_to_sched(b.outputs, iters, o.skip, o.strict_float);

@@ -61,12 +61,18 @@ class Exporter {
       taken_.insert(n);
       buffers_[f.name] = n;
     }
+    // Halide renames a func whose name the process used before (BlurY -> BlurY$1): its IR
+    // speaks of the new name, the algorithm of the old
+    for (const auto& [f, F] : b.funcs) algo_name_[F.name()] = f;
     // The buffers' symbols: min 0, extents from the algorithm.
-    for (const auto& [f, shape] : b.shapes)
+    for (const auto& [f, shape] : b.shapes) {
+      auto F = b.funcs.find(f);
+      std::string h = F == b.funcs.end() ? f : F->second.name();
       for (size_t k = 0; k < shape.size(); ++k) {
-        symbols_[fmt::format("{}.min.{}", f, k)] = 0;
-        symbols_[fmt::format("{}.extent.{}", f, k)] = shape[k];
+        symbols_[fmt::format("{}.min.{}", h, k)] = 0;
+        symbols_[fmt::format("{}.extent.{}", h, k)] = shape[k];
       }
+    }
   }
 
   std::string program(const Lowered& l) {
@@ -125,21 +131,28 @@ class Exporter {
 
   std::string bin(const char* op, const Expr& a, const Expr& b, bool ix) { return fmt::format("({} {} {})", expr(a, ix), op, expr(b, ix)); }
 
-  // The cell `args` of the array holding func or image `n` (in a prophetic expression: the
+  // The algorithm's name of Halide's func `h`.
+  std::string algo_name(const std::string& h) const {
+    auto it = algo_name_.find(h);
+    return it == algo_name_.end() ? h : it->second;
+  }
+
+  // The cell `args` of the array holding func or image `h` (in a prophetic expression: the
   // func's or the image's tensor at those coordinates).
-  std::string access(const std::string& n, const std::vector<Expr>& args) {
+  std::string access(const std::string& h, const std::vector<Expr>& args) {
     std::vector<std::string> ix;
+    std::string n = algo_name(h);
     if (prophetic_) {
       auto f = sare_.funcs.find(n);
       if (f == sare_.funcs.end() && !b_.inputs.count(n)) throw Unsupported(fmt::format("a read of {} in an annotation", n));
       for (const auto& e : args) ix.push_back(expr(e, true));
       return fmt::format("{}({})", f == sare_.funcs.end() ? n : f->second.final_tensor, fmt::join(ix, ", "));
     }
-    auto r = realized_.find(n);
+    auto r = realized_.find(h);
     if (r != realized_.end() && !r->second.empty()) {
       const auto& mins = r->second.back();
       for (size_t k = 0; k < args.size(); ++k) ix.push_back(fmt::format("{} - {}", expr(args[k], true), mins.at(k)));
-      return fmt::format("{}[{}]", arrays_.at(n).back(), fmt::join(ix, ", "));
+      return fmt::format("{}[{}]", arrays_.at(h).back(), fmt::join(ix, ", "));
     }
     auto bf = buffers_.find(n);
     if (bf == buffers_.end()) throw Unsupported(fmt::format("an access to {}, which is neither realized here nor an input or output", n));
@@ -250,7 +263,7 @@ class Exporter {
     std::string annot, acc;
     if (const auto* c = v.as<Call>(); c && c->name == kAnnot) {
       v = c->args[0];
-      std::string func = op->name;
+      std::string func = algo_name(op->name);
       size_t dot = func.find('.');
       if (dot != std::string::npos) func = func.substr(0, dot);
       const auto* st = c->args.size() >= 2 ? c->args[1].as<IntImm>() : nullptr;
@@ -461,7 +474,7 @@ class Exporter {
   std::set<std::string> taken_, bound_;
   bool atomic_ = false;     // inside Halide's Atomic node
   bool prophetic_ = false;  // printing an annotation: reads are of tensors
-  std::map<std::string, std::string> names_, buffers_;
+  std::map<std::string, std::string> names_, buffers_, algo_name_;
   std::map<std::string, Expr> symbols_;
   std::map<std::string, std::vector<std::vector<std::string>>> realized_;
   std::map<std::string, std::vector<std::string>> arrays_;

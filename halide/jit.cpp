@@ -74,8 +74,11 @@ std::string run_jit(const algo::Algorithm& a, const std::vector<algo::Directive>
   std::vector<Halide::Buffer<>> outs;
   std::vector<int> ks;
   for (const auto& f : b.outputs) {
-    int k = array_of(p, f.name());
-    if (k < 0) return "Bno output array for " + f.name();
+    std::string name = f.name();  // the algorithm's (Halide renames a func whose name was used: BlurY$1)
+    for (const auto& [n, F] : b.funcs)
+      if (F.name() == f.name()) name = n;
+    int k = array_of(p, name);
+    if (k < 0) return "Bno output array for " + name;
     const ArrayState& s = m.arrays[static_cast<size_t>(k)];
     std::vector<int> sizes(s.shape.begin(), s.shape.end());
     outs.emplace_back(halide_type(std::string(type_name(s.elem))), sizes);
