@@ -322,9 +322,10 @@ TEST(HalideBridge, BilateralGrid8054PassesEveryOracle) {
 
 // Later Halide fixes whose schedules still fail in Halide 14 (tests/halide/): each flagged by an
 // oracle of ours. #7742 (test/correctness/partition_loops.cpp): the compiler crashes in loop
-// partitioning; PR #7830's vectorize_lets_order: an internal error in VectorizeLoops; PR #7788's
-// PredicateLoads on an inner split (refused by later Halide versions): the loop nest writes past
-// the output, through a guarded read exported as `if c { ... } else { ... }`.
+// partitioning; PR #7830's vectorize_lets_order: an internal error in VectorizeLoops; #7764,
+// fixed by PR #7788 (PredicateLoads on an inner split, refused by later Halide versions): the
+// loop nest writes past the output, through a guarded read exported as `if c { ... } else { ... }`;
+// #8140 and #7827 below.
 TEST(HalideBridge, LaterHalideFixesAreFlagged) {
   halide::Exported a = export_algo("issue_7742");
   ASSERT_EQ(a.status, halide::Exported::Status::Ok) << a.message;
