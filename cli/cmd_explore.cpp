@@ -40,10 +40,11 @@ void register_explore(CLI::App& app) {
   cmd->add_option("--max-memory", max_memory, kMaxMemoryHelp)->check(memory_size());
   cmd->add_option("--timeout", o.timeout_seconds, "bound on seconds")->check(positive_seconds())->capture_default_str();
   cmd->add_flag("--no-reduction", no_reduction, "exhaustive search without sleep sets (every interleaving)");
-  cmd->add_option("--replay", replay, "follow this schedule (as printed: thread paths such as '0 1.2 -')");
+  cmd->add_option("--replay", replay, "follow this schedule (as printed: thread paths such as '0 1.2 -') and print its step trace");
+  cmd->add_flag("--all-states", o.all_states, "exhaustive: list every distinct end state (by default the search stops at the second)");
   cmd->add_flag("--json", json, "print one JSON object");
-  cmd->footer("Exit codes: 0 deterministic, 1 nondeterministic or stuck in some interleaving, 2 bad input, 3 inconclusive "
-              "(a bound was reached, or a sampling strategy found no nondeterminism).");
+  cmd->footer("Exit codes: 0 deterministic (or a replay that ran to its end), 1 nondeterministic or stuck in some interleaving, "
+              "2 bad input, 3 inconclusive (a bound was reached, or a sampling strategy found no nondeterminism).");
   cmd->callback([] {
     // bad input: the message on stderr, and with --json a JSON object on stdout too
     auto bad = [](const std::string& outcome, const std::string& text) {
@@ -96,12 +97,45 @@ void register_explore(CLI::App& app) {
       }
       j["finals"] = fs;
       j["differing_cells"] = r.differing_cells;
+      j["stopped_early"] = r.stopped_early;
+      if (o.replay) {
+        nlohmann::json tr = nlohmann::json::array();
+        for (const auto& t : r.trace) {
+          nlohmann::json x = {{"thread", schedule_text({t.thread})}, {"line", t.at.line}, {"col", t.at.col}};
+          for (const char* k : {"reads", "writes"}) {
+            nlohmann::json cells = nlohmann::json::array();
+            for (const auto& [c, v] : std::string(k) == "reads" ? t.reads : t.writes) cells.push_back({{"cell", c}, {"value", v}});
+            x[k] = cells;
+          }
+          tr.push_back(x);
+        }
+        j["trace"] = tr;
+      }
       std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       std::cout << fmt::format("{}: {} ({} strategy{}{}, {} execution(s), {} step(s), {} branch(es) pruned, {:.3f} s)\n", file,
                                r.verdict, strategy, o.reduction ? "" : ", no reduction",
                                o.access_granularity ? ", access granularity" : "", r.executions, r.steps, r.pruned, r.seconds);
       if (!r.why_inconclusive.empty()) std::cout << "  inconclusive: " << r.why_inconclusive << "\n";
+      if (r.stopped_early) std::cout << "  (stopped at the second distinct end state; --all-states lists them all)\n";
+      if (o.replay) {
+        std::cout << "  step trace (thread, statement, cells read and written):\n";
+        for (size_t k = 0; k < r.trace.size(); ++k) {
+          const auto& t = r.trace[k];
+          std::vector<std::string> parts;
+          for (const auto& [c, v] : t.reads) parts.push_back(fmt::format("reads {} = {}", c, v));
+          for (const auto& [c, v] : t.writes) parts.push_back(fmt::format("writes {} := {}", c, v));
+          std::string th = schedule_text({t.thread});
+          std::cout << fmt::format("  {:>4}  thread {:<5} {}:{}  {}\n", k + 1, th, t.at.line, t.at.col, parts.empty() ? "(no memory access)" : fmt::format("{}", fmt::join(parts, ", ")));
+        }
+        for (const auto& f : r.finals) {
+          if (f.stuck) continue;
+          std::vector<std::string> cells;
+          for (const auto& a : f.memory)
+            for (size_t c = 0; c < a.size() && cells.size() < 16; ++c) cells.push_back(fmt::format("{} = {}", cell_text(a.name, unflatten(a.shape, c)), to_string(a.cells[c])));
+          std::cout << fmt::format("  final memory: {}{}\n", fmt::join(cells, ", "), cells.size() >= 16 ? ", ..." : "");
+        }
+      }
       std::cout << fmt::format("  {} distinct end state(s):\n", r.finals.size());
       for (size_t i = 0; i < r.finals.size() && i < 10; ++i) {
         const auto& f = r.finals[i];

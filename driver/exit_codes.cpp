@@ -9,7 +9,7 @@ int exit_code(OutcomeKind k) {
 }
 
 int exit_code_of_exploration(std::string_view verdict) {
-  if (verdict == "deterministic") return kClean;
+  if (verdict == "deterministic" || verdict == "replayed") return kClean;
   if (verdict == "nondeterministic") return kFinding;
   return kInconclusive;
 }

@@ -75,6 +75,7 @@ Env bind(const Env& env, int slot, Value v) {
 
 struct Footprint {
   std::vector<Cell> reads;
+  std::vector<Value> read_values;  // the values read, for a replay's trace
   std::vector<Cell> writes;  // one for an assignment; a critical section's every cell
 };
 
@@ -216,6 +217,7 @@ class Machine {
           if (!in_shape((*it)->shape, idx)) return false;
           out = (*it)->cells[flat_index((*it)->shape, idx)];
           fp.reads.push_back({a, (*it)->instance, idx});
+          fp.read_values.push_back(out);
           return true;
         }
       if (a < 0 || static_cast<size_t>(a) >= m.init_.arrays.size()) return false;
@@ -223,6 +225,7 @@ class Machine {
       if (!in_shape(shape, idx)) return false;
       out = s.globals[static_cast<size_t>(a)][flat_index(shape, idx)];
       fp.reads.push_back({a, 0, idx});
+      fp.read_values.push_back(out);
       return true;
     }
     std::string cell(int a, const std::vector<int64_t>& idx) const { return m.cell_text(a, idx); }
@@ -734,6 +737,14 @@ ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions
           auto chosen = m.enabled(s, &en[pick].path);
           const Prepared* step = nullptr;
           for (const auto& e : chosen) if (e.path == en[pick].path && e.result) step = &e;
+          if (o.replay) {
+            TraceStep t{step->path, step->at, {}, {}};
+            for (size_t k = 0; k < step->fp.reads.size(); ++k)
+              t.reads.emplace_back(m.cell_text(step->fp.reads[k].array, step->fp.reads[k].idx),
+                                   k < step->fp.read_values.size() ? to_string(step->fp.read_values[k]) : "?");
+            for (const auto& [c, v] : step->writes) t.writes.emplace_back(m.cell_text(c.array, c.idx), to_string(v));
+            r.trace.push_back(std::move(t));
+          }
           m.apply_in_place(s, *step);
           ++steps;
           ++r.steps;
@@ -763,6 +774,10 @@ ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions
           rec.terminal(f.s, sched, m.stuck_threads(f.s));
           stack.pop_back();
           if (!sched.empty()) sched.pop_back();
+          if (r.finals.size() >= 2 && !o.all_states) {  // nondeterministic: the answer is known
+            r.stopped_early = true;
+            stop = true;
+          }
           if (r.executions >= o.max_executions) { inconclusive(fmt::format("more than {} executions", o.max_executions)); stop = true; }
           continue;
         }
@@ -847,6 +862,8 @@ ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions
             r.differing_cells.push_back(fmt::format("{}: {} ({}) vs {} ({})", cell_text(a.memory[k].name, unflatten(a.memory[k].shape, c)),
                                                     to_string(a.memory[k].cells[c]), who(wa, static_cast<int>(k), c),
                                                     to_string(b.memory[k].cells[c]), who(wb, static_cast<int>(k), c)));
+  } else if (o.replay && r.why_inconclusive.empty() && !r.finals.empty()) {
+    r.verdict = "replayed";
   } else if (!r.why_inconclusive.empty() || o.strategy != Strategy::Exhaustive || o.replay || r.finals.empty()) {
     r.verdict = "inconclusive";
     if (r.why_inconclusive.empty())

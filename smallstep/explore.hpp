@@ -13,7 +13,7 @@
 // d - 1 priority change points), all seeded and replayable; and exhaustive depth-first search
 // over all interleavings, with sleep-set partial-order reduction (steps of different threads
 // on disjoint cells commute) and explicit bounds. The search keeps its own stack: long traces
-// do not recurse.
+// do not recurse. `replay` follows one schedule and records its step trace.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -43,6 +43,9 @@ struct ExploreOptions {
   // `atomic a[ι] ⊙= e` and a critical section `atomic { ... }` stay one step each. The default,
   // `statement`, makes every assignment one step (Fig 4.6).
   bool access_granularity = false;
+  // exhaustive: keep exploring after the second distinct end state (every end state is listed);
+  // by default the search stops there, the answer (nondeterministic) being known
+  bool all_states = false;
 };
 
 // A thread is named by its path of child indices through nested parallel compositions.
@@ -60,8 +63,16 @@ struct FinalState {
   uint64_t executions = 0;        // how many explored executions end here
 };
 
+// One step of a replayed execution: the thread, its statement, the cells it read and wrote
+// with their values ("x[] = 0", "x[] := 1").
+struct TraceStep {
+  ThreadPath thread;
+  Loc at;
+  std::vector<std::pair<std::string, std::string>> reads, writes;  // cell, value
+};
+
 struct ExploreResult {
-  std::string verdict;            // deterministic | nondeterministic | inconclusive
+  std::string verdict;            // deterministic | nondeterministic | inconclusive | replayed
   std::string why_inconclusive;
   std::vector<FinalState> finals;
   uint64_t executions = 0;        // complete executions explored
@@ -70,6 +81,8 @@ struct ExploreResult {
   double seconds = 0;
   // for nondeterminism: the cells on which the first two final memories differ
   std::vector<std::string> differing_cells;
+  bool stopped_early = false;     // exhaustive: stopped at the second end state (no --all-states)
+  std::vector<TraceStep> trace;   // --replay: every step of the replayed execution
 };
 
 // Explores `p` from the initial memory `init` (prepare_run).
