@@ -20,7 +20,7 @@ void register_verify(CLI::App& app) {
   static std::vector<std::string> files;
   static std::string floats = "real";
   static double timeout = 60;
-  static bool json = false, show_vcs = false;
+  static bool json = false, show_vcs = false, all_vcs = false;
   static std::string smt2;
   cmd->add_option("FILE", files, "programs to verify")->required()->check(CLI::ExistingFile);
   cmd->add_option("--float", floats, "floats in the VCs: real (exact reals, the thesis' choice), ieee (z3 floating point, bit for bit), uninterpreted (only equal expressions are equal)")
@@ -29,6 +29,7 @@ void register_verify(CLI::App& app) {
   cmd->add_flag("--json", json, "one JSON object per file on stdout (\"verdict\": verified|refuted|unknown)");
   cmd->add_option("--smt2", smt2, "write every z3 query as SMT-LIB2 into this directory");
   cmd->add_flag("--show-vcs", show_vcs, "list every verification condition with its status");
+  cmd->add_flag("--all", all_vcs, "check every verification condition (by default the first refutation ends the run; the rest are 'skipped')");
   cmd->callback([] {
     int worst = kClean;
     if (!smt2.empty()) {  // a bad directory is bad input, known before any work
@@ -49,6 +50,7 @@ void register_verify(CLI::App& app) {
       verify::Options o = verify::Options::within(timeout);
       o.smt.floats = floats == "ieee" ? verify::FloatMode::Ieee
                      : floats == "uninterpreted" ? verify::FloatMode::Uninterpreted : verify::FloatMode::Real;
+      o.all = all_vcs;
       if (!smt2.empty()) o.smt.smt2_dir = files.size() > 1 ? smt2 + "/" + std::filesystem::path(f).stem().string() : smt2;
       verify::Verdict v = verify::verify_program(*l.program, o);
       if (json) std::cout << verify::to_json(v, *l.program, f).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

@@ -288,3 +288,36 @@ TEST(Verifier, ParameterOnlyCounterexamplesAreRead) {
   EXPECT_EQ(v.problems[0].rule, "unannotated write");
   EXPECT_NE(v.problems[0].message.find("N = 1"), std::string::npos) << v.problems[0].message;
 }
+
+// A refutation ends the verification (issue 20): the race isl finds first makes the z3 queries
+// pointless, and they are skipped; one of them (a cubic integer modulus) z3 cannot decide, so
+// that checking it (`--all`) runs to the time limit. Without --all the answer comes at once.
+TEST(Verifier, ARaceFoundFirstEndsTheVerification) {
+  const char* text = R"(param N;
+assume N >= 2;
+tensor A(i) : i32;
+tensor B(i) : i32 = A(i) * A(i) * A(i) % 7;
+input a[i] : i32[N] = A(i);
+output b[i] : i32[N] = B(i);
+array t : i32[N];
+par i < N {
+  t[i] := a[i];
+  b[i] {B(i)} := t[N - 1 - i] * 0 + a[i] * a[i] * a[i] % 7;
+}
+)";
+  Loaded l = load_text(text, "race_first.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  verify::Options o = verify::Options::within(60);
+  verify::Verdict v = verify::verify_program(*l.program, o);
+  ASSERT_EQ(v.kind, verify::Verdict::Kind::Refuted);
+  EXPECT_EQ(v.problems[0].rule, "race");
+  ASSERT_FALSE(v.vcs.empty());
+  for (const auto& r : v.vcs) EXPECT_EQ(r.status, "skipped") << r.rule;
+  EXPECT_LT(v.seconds, 2.0);
+  // --all keeps going: with a small z3 budget, the cubic VC ends unknown, the race still stands
+  verify::Options all = verify::Options::within(3);
+  all.all = true;
+  verify::Verdict w = verify::verify_program(*l.program, all);
+  EXPECT_EQ(w.kind, verify::Verdict::Kind::Refuted);
+  EXPECT_TRUE(std::none_of(w.vcs.begin(), w.vcs.end(), [](const verify::VcReport& r) { return r.status == "skipped"; }));
+}

@@ -21,6 +21,10 @@ struct Options {
   SmtOptions smt;
   double timeout_s = 60;            // whole verification
   unsigned long isl_max_ops = 50'000'000;  // isl's operation budget (exceeded: unknown)
+  // Check every VC. By default a refutation ends the verification: a problem the generator
+  // found (a race, an out-of-bounds access) skips the z3 queries, and the first refuted VC the
+  // rest (their status "skipped").
+  bool all = false;
   // Default options with a time limit of `seconds` for the whole verification and each z3 query.
   static Options within(double seconds) {
     Options o;
