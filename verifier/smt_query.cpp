@@ -2,6 +2,8 @@
 // isolated child (smt_internal.hpp).
 #include "verifier/smt_internal.hpp"
 
+#include <cctype>
+
 namespace sched::verify {
 
 auto Smt::Impl::query(const VC& vc) -> Query {
@@ -17,7 +19,25 @@ void Smt::Impl::write_query(z3::solver& s, const std::string& name) {
   if (o.smt2_dir.empty()) return;
   std::error_code ec;  // a query that cannot be written is not a verdict: the file is skipped
   std::filesystem::create_directories(o.smt2_dir, ec);
-  if (!ec) std::ofstream(fmt::format("{}/{}.smt2", o.smt2_dir, name)) << s.to_smt2();
+  if (ec) return;
+  // Z3_solver_to_string, unlike to_smt2, writes the recursive definitions of the tensors
+  // (define-funs-rec), but declares only the functions its assertions use: the inputs and
+  // opaque functions read inside a definition are declared here first. The file is then a
+  // whole query, as z3's command-line tool reads it.
+  std::string body = Z3_solver_to_string(ctx, s), head;
+  auto declare = [&](const z3::func_decl& f) {
+    std::string n = f.name().str();
+    for (const std::string& d : {fmt::format("(declare-fun {}", n), fmt::format("(declare-fun |{}|", n)})
+      for (size_t at = body.find(d); at != std::string::npos; at = body.find(d, at + 1))
+        if (at + d.size() < body.size() && std::isspace(static_cast<unsigned char>(body[at + d.size()]))) return;  // declared already
+    head += Z3_func_decl_to_string(ctx, f);
+    head += "\n";
+  };
+  for (const auto& [id, f] : tensors)
+    if (p.tensors[static_cast<size_t>(id)].is_input()) declare(f);
+  for (const auto& [id, f] : lazy_fns) declare(f);
+  for (const auto& [n, f] : ufs) declare(f);
+  std::ofstream(fmt::format("{}/{}.smt2", o.smt2_dir, name)) << "; " << name << ": sched verify's query (unsat: proved)\n" << head << body << "(check-sat)\n";
 }
 
 unsigned Smt::Impl::budget(Deadline deadline) const {
