@@ -78,6 +78,7 @@ void register_explore(CLI::App& app) {
     if (std::any_of(r.finals.begin(), r.finals.end(), [](const FinalState& f) { return f.stuck; })) code = kFinding;
     if (json) {
       nlohmann::json j;
+      j["schema_version"] = 1;
       j["file"] = file;
       j["verdict"] = r.verdict;
       if (!r.why_inconclusive.empty()) j["why_inconclusive"] = r.why_inconclusive;

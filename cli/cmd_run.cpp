@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/reports.hpp"
 #include "driver/check.hpp"
 #include "driver/exit_codes.hpp"
 #include "driver/run.hpp"
@@ -38,6 +39,7 @@ struct RunArgs {
   double verify_timeout = 20;  // sched check: the static verifier's limit per file
   bool progress = false;       // phase lines on stderr (also when stderr is a terminal, unless quiet)
   bool quiet = false;
+  std::string sarif, junit;    // report files (run: --sarif; check: both)
 };
 
 // The result of running one program: the stage reached and the outcome.
@@ -47,6 +49,7 @@ struct RunResult {
   std::string text;         // for people
   nlohmann::json json;
   double seconds = 0;
+  std::vector<Finding> findings;  // for --sarif: the outcome when it is not ok, or the load errors
 };
 
 }  // namespace
@@ -127,8 +130,10 @@ RunResult run_one(const RunArgs& a, const Loaded& l, bool progress = false) {
   // parameters violating an assumption, sizes out of range: bad input
   r.exit = run.refused != driver::EngineRun::Refusal::None ? kBadInput : driver::exit_code(o.kind);
   r.status = std::string(outcome_name(o.kind));
+  if (!o.ok()) r.findings.push_back({r.status, r.exit == kInconclusive ? "note" : "error", o.message, a.file, o.loc.line, o.loc.col});
   r.text = o.render(where);
   r.json = o.to_json(where);
+  r.json["schema_version"] = 1;
   r.json["file"] = a.file;
   r.json["engine"] = std::string(driver::engine_name(run.engine));
   nlohmann::json pj = nlohmann::json::object();
@@ -184,9 +189,19 @@ void register_run(CLI::App& app) {
                 "compare every write with its prophetic annotation evaluated in the model (outcome 'annotation')");
   cmd->add_flag("--progress", a.progress, "print each phase and its time on stderr (default when stderr is a terminal)");
   cmd->add_flag("--quiet", a.quiet, "no phase lines on stderr");
+  cmd->add_option("--sarif", a.sarif, "also write the finding as a SARIF 2.1.0 log to this file (docs/formats.md)");
   cmd->callback([] {
     Loaded l = load_file(a.file);
     RunResult r = run_one(a, l, !a.quiet && (a.progress || isatty(STDERR_FILENO)));
+    if (!a.sarif.empty()) {
+      if (r.findings.empty() && r.exit == kBadInput)
+        r.findings.push_back({r.status, "error", r.text.substr(0, r.text.find('\n')), a.file, 0, 0});
+      std::string err;
+      if (!write_report(a.sarif, sarif_log("run", r.findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", err)) {
+        std::cerr << "error: --sarif: " << err << "\n";
+        r.exit = kBadInput;
+      }
+    }
     if (a.json) std::cout << r.json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else (r.exit == kBadInput ? std::cerr : std::cout) << r.text;
     set_exit(r.exit);
@@ -206,6 +221,8 @@ void register_check(CLI::App& app) {
   cmd->add_option("--verify-timeout", a.verify_timeout, "time limit of the static verifier per file (seconds)")
       ->check(positive_seconds())
       ->capture_default_str();
+  cmd->add_option("--sarif", a.sarif, "also write each unexpected outcome and disagreement as a SARIF 2.1.0 log to this file");
+  cmd->add_option("--junit", a.junit, "also write a JUnit XML report to this file, one test case per file");
   cmd->callback([] {
     std::vector<std::string> files;
     bool bad = false;
@@ -236,8 +253,24 @@ void register_check(CLI::App& app) {
     co.seed = a.seed;
     co.threads = a.threads;
     co.verify_timeout = a.verify_timeout;
+    std::vector<Finding> findings;
+    std::vector<TestCase> cases;
     for (const auto& f : files) {
+      auto t0 = std::chrono::steady_clock::now();
       driver::CheckRow row = driver::check_file(f, slurp(f), co);
+      TestCase tc{std::filesystem::path(f).filename().string(), "sched.check", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                  "", false, ""};
+      if (row.verdict != driver::CheckVerdict::AsExpected && row.verdict != driver::CheckVerdict::NoExpectation) {
+        std::string rule(driver::check_verdict_name(row.verdict));
+        std::vector<std::string> what = row.judgement.disagreements;
+        if (row.verdict != driver::CheckVerdict::CannotRun) what.insert(what.end(), row.judgement.unexpected.begin(), row.judgement.unexpected.end());
+        if (what.empty()) what.push_back(row.report.substr(0, row.report.find('\n')));
+        for (const auto& m : what) findings.push_back({rule, "error", m, f, 0, 0});
+        tc.failure = fmt::format("{}: {}\n{}", rule, what.front(), row.report);
+      } else if (row.verdict == driver::CheckVerdict::NoExpectation) {
+        tc.output = "no expectation line: the engines were compared with each other only";
+      }
+      cases.push_back(std::move(tc));
       switch (row.verdict) {
         case driver::CheckVerdict::EnginesDisagree: ++differ; break;
         case driver::CheckVerdict::AsExpected: ++agree; break;
@@ -263,7 +296,7 @@ void register_check(CLI::App& app) {
       }
     }
     if (json) {
-      std::cout << nlohmann::json{{"files", all}, {"as_expected", agree}, {"unexpected", unexpected}, {"disagreements", differ}, {"cannot_run", cannot}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+      std::cout << nlohmann::json{{"schema_version", 1}, {"files", all}, {"as_expected", agree}, {"unexpected", unexpected}, {"disagreements", differ}, {"cannot_run", cannot}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                 << "\n";
     } else {
       std::cout << fmt::format("\n{} file(s): {} as expected, {} unexpected, {} engine disagreement(s){}\n", files.size(), agree,
@@ -271,6 +304,15 @@ void register_check(CLI::App& app) {
     }
     set_exit(unexpected + differ > 0 ? kFinding : kClean);
     if (cannot) set_exit(kBadInput);
+    std::string err;
+    if (!a.sarif.empty() && !write_report(a.sarif, sarif_log("check", findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", err)) {
+      std::cerr << "error: --sarif: " << err << "\n";
+      set_exit(kBadInput);
+    }
+    if (!a.junit.empty() && !write_report(a.junit, junit_xml("check", cases), err)) {
+      std::cerr << "error: --junit: " << err << "\n";
+      set_exit(kBadInput);
+    }
   });
 }
 

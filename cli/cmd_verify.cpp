@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/reports.hpp"
 #include "interpreter/files.hpp"
 #include "interpreter/load.hpp"
 #include "verifier/verify.hpp"
@@ -21,6 +22,7 @@ void register_verify(CLI::App& app) {
   static std::string floats = "real";
   static double timeout = 60;
   static bool json = false, show_vcs = false, all_vcs = false;
+  static std::string sarif;
   static std::string smt2;
   cmd->add_option("FILE", files, "programs to verify")->required()->check(CLI::ExistingFile);
   cmd->add_option("--float", floats, "floats in the VCs: real (exact reals, the thesis' choice), ieee (z3 floating point, bit for bit), uninterpreted (only equal expressions are equal)")
@@ -29,6 +31,7 @@ void register_verify(CLI::App& app) {
   cmd->add_flag("--json", json, "one JSON object per file on stdout (\"verdict\": verified|refuted|unknown)");
   cmd->add_option("--smt2", smt2, "write every z3 query as SMT-LIB2 into this directory");
   cmd->add_flag("--show-vcs", show_vcs, "list every verification condition with its status");
+  cmd->add_option("--sarif", sarif, "also write every refutation (and an unknown verdict, as a note) as a SARIF 2.1.0 log to this file");
   cmd->add_flag("--all", all_vcs, "check every verification condition (by default the first refutation ends the run; the rest are 'skipped')");
   cmd->callback([] {
     int worst = kClean;
@@ -39,9 +42,11 @@ void register_verify(CLI::App& app) {
         return set_exit(kBadInput);
       }
     }
+    std::vector<Finding> findings;
     for (const auto& f : files) {
       Loaded l = load_file(f);
       if (l.stage != LoadStage::Ok) {
+        findings.push_back({l.stage == LoadStage::Type ? "type-error" : "parse-error", "error", l.diagnostics.substr(0, l.diagnostics.find('\n')), f, 0, 0});
         std::cerr << l.diagnostics;
         if (json) std::cout << nlohmann::json{{"file", f}, {"verdict", "bad-input"}, {"diagnostics", l.diagnostics}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         worst = driver::worse(worst, kBadInput);
@@ -56,6 +61,13 @@ void register_verify(CLI::App& app) {
       if (json) std::cout << verify::to_json(v, *l.program, f).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       else std::cout << verify::render(v, *l.program, f, show_vcs);
       worst = driver::worse(worst, driver::exit_code_of_verification(verify::verdict_word(v.kind)));
+      for (const auto& pr : v.problems) findings.push_back({pr.rule, "error", pr.message, f, pr.loc.line, pr.loc.col});
+      if (v.kind == verify::Verdict::Kind::Unknown) findings.push_back({"unknown", "note", v.reason, f, 0, 0});
+    }
+    std::string err;
+    if (!sarif.empty() && !write_report(sarif, sarif_log("verify", findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", err)) {
+      std::cerr << "error: --sarif: " << err << "\n";
+      worst = driver::worse(worst, kBadInput);
     }
     set_exit(worst);
   });

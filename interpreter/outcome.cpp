@@ -29,7 +29,10 @@ nlohmann::json Outcome::to_json(const Diagnostics& where) const {
   nlohmann::json j = data;
   j["outcome"] = std::string(outcome_name(kind));
   j["message"] = message;
-  if (loc.line) j["where"] = where.where(loc);
+  if (loc.line) {
+    j["where"] = where.where(loc);  // "file:line:col", for people
+    j["position"] = {{"file", where.file() ? where.file()->name : std::string()}, {"line", loc.line}, {"col", loc.col}};
+  }
   if (!details.empty()) j["details"] = details;
   return j;
 }

@@ -27,9 +27,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
 fi
 
-# Optional: OpenBLAS (a comparison benchmark) and Halide 14 (the Halide bridge, docs/halide.md, and
-# its tests; a comparison benchmark). The build and the other tests pass without them.
-optional=(libopenblas-dev libhalide14-0-dev)
+# Optional: OpenBLAS (a comparison benchmark), Halide 14 (the Halide bridge, docs/halide.md, and
+# its tests; a comparison benchmark) and python3-jsonschema (the SARIF validation test). The
+# build and the other tests pass without them.
+optional=(libopenblas-dev libhalide14-0-dev python3-jsonschema)
 opt_missing=()
 for p in "${optional[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || opt_missing+=("$p")

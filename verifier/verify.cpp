@@ -310,6 +310,7 @@ std::string render(const Verdict& v, const Program& p, const std::string& path, 
 nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& path) {
   (void)p;
   nlohmann::json j;
+  j["schema_version"] = 1;
   j["file"] = path;
   j["verdict"] = verdict_word(v.kind);
   if (!v.reason.empty()) j["reason"] = v.reason;
@@ -320,11 +321,22 @@ nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& pa
     q["rule"] = pr.rule;
     q["line"] = pr.loc.line;
     q["col"] = pr.loc.col;
+    q["position"] = {{"file", path}, {"line", pr.loc.line}, {"col", pr.loc.col}};
     q["message"] = pr.message;
     q["params"] = nlohmann::json::object();
     for (const auto& [n, val] : pr.params) q["params"][n] = val;
     q["loops"] = nlohmann::json::object();
-    for (const auto& [n, val] : pr.loops) q["loops"][n] = val;
+    for (const auto& [n, val] : pr.loops) {  // a number when it is one (z3 prints what its model holds)
+      size_t used = 0;
+      long long x = 0;
+      try {
+        x = std::stoll(val, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == val.size() && used > 0) q["loops"][n] = x;
+      else q["loops"][n] = val;
+    }
     q["replay"] = replay_command(pr, path);
     q["detail"] = pr.detail;
     j["problems"].push_back(q);

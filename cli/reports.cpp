@@ -1,0 +1,126 @@
+#include "cli/reports.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <unistd.h>
+
+namespace sched::cli {
+
+namespace {
+
+// A path as a URI reference (relative) or a file URI (absolute): unreserved characters and '/'
+// kept, the rest percent-encoded.
+std::string uri(const std::string& path) {
+  std::string out = !path.empty() && path[0] == '/' ? "file://" : "";  // an absolute path: a file URI
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') out += static_cast<char>(c);
+    else out += fmt::format("%{:02X}", c);
+  }
+  return out;
+}
+
+std::string xml(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') out += fmt::format("&#x{:X};", c);  // not allowed in XML 1.0: shown, not dropped
+        else out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json sarif_log(const std::string& command, const std::vector<Finding>& findings) {
+  using nlohmann::json;
+  std::map<std::string, size_t> rule_index;
+  json rules = json::array(), results = json::array();
+  for (const auto& f : findings) {
+    if (!rule_index.count(f.rule)) {
+      rule_index[f.rule] = rules.size();
+      rules.push_back({{"id", f.rule}, {"shortDescription", {{"text", fmt::format("sched: {}", f.rule)}}}});
+    }
+    json loc = {{"physicalLocation", {{"artifactLocation", {{"uri", uri(f.file)}}}}}};
+    if (f.line > 0) {
+      loc["physicalLocation"]["region"] = {{"startLine", f.line}};
+      if (f.col > 0) loc["physicalLocation"]["region"]["startColumn"] = f.col;
+    }
+    results.push_back({{"ruleId", f.rule},
+                       {"ruleIndex", rule_index[f.rule]},
+                       {"level", f.level},
+                       {"message", {{"text", f.message.empty() ? f.rule : f.message}}},
+                       {"locations", json::array({loc})}});
+  }
+  json run = {{"tool", {{"driver", {{"name", "sched"}, {"rules", rules}}}}}, {"results", results}, {"properties", {{"command", command}}}};
+  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
+}
+
+std::string junit_xml(const std::string& suite, const std::vector<TestCase>& cases) {
+  int failures = 0, skipped = 0;
+  double total = 0;
+  for (const auto& c : cases) {
+    failures += c.failure.empty() ? 0 : 1;
+    skipped += c.skipped ? 1 : 0;
+    total += c.seconds;
+  }
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += fmt::format("<testsuites name=\"sched {}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n", xml(suite), cases.size(),
+                     failures, skipped, total);
+  out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" errors=\"0\" time=\"{:.3f}\">\n", xml(suite),
+                     cases.size(), failures, skipped, total);
+  for (const auto& c : cases) {
+    out += fmt::format("    <testcase name=\"{}\" classname=\"{}\" time=\"{:.3f}\"", xml(c.name), xml(c.classname), c.seconds);
+    if (c.failure.empty() && !c.skipped && c.output.empty()) {
+      out += "/>\n";
+      continue;
+    }
+    out += ">\n";
+    if (!c.failure.empty()) {
+      std::string first = c.failure.substr(0, c.failure.find('\n'));
+      out += fmt::format("      <failure message=\"{}\">{}</failure>\n", xml(first), xml(c.failure));
+    }
+    if (c.skipped) out += "      <skipped/>\n";
+    if (!c.output.empty()) out += fmt::format("      <system-out>{}</system-out>\n", xml(c.output));
+    out += "    </testcase>\n";
+  }
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+bool write_report(const std::string& path, const std::string& text, std::string& error) {
+  std::filesystem::path p(path), tmp = p;
+  tmp += fmt::format(".tmp{}", ::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) {
+      error = fmt::format("cannot write {}", tmp.string());
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      return false;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, p, ec);
+  if (ec) {
+    error = fmt::format("cannot write {}: {}", path, ec.message());
+    std::filesystem::remove(tmp, ec);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace sched::cli
