@@ -328,7 +328,7 @@ struct SlowMem {
   Ctx& cx;
   bool read(int a, const std::vector<int64_t>& idx, Value& out);
   std::string cell(int a, const std::vector<int64_t>& idx) const;
-  std::string shape(int a) const { return shape_suffix(*cx.sh, a); }
+  std::string shape(int a) const;  // " (shape [..])": an allocated array's, or a global's
 };
 
 }  // namespace sched::fast

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "bigstep/fast_engine.hpp"
+#include "bigstep/report.hpp"
 #include "bigstep/fast_kernel.hpp"
 #include "bigstep/fast_lin.hpp"
 #include "interpreter/ops.hpp"
@@ -148,6 +149,11 @@ std::string cell_name(const Shared& sh, const Arr& a, size_t flat) {
 std::string shape_suffix(const Shared& sh, int id) {
   if (id < 0 || static_cast<size_t>(id) >= sh.globals.size()) return "";
   return shape_note(sh.globals[static_cast<size_t>(id)]->shape);
+}
+
+std::string SlowMem::shape(int a) const {
+  const Arr* arr = a >= 0 && static_cast<size_t>(a) < cx.arrays.size() ? cx.arrays[static_cast<size_t>(a)] : nullptr;
+  return arr ? shape_note(arr->shape) : shape_suffix(*cx.sh, a);
 }
 
 bool SlowMem::read(int a, const std::vector<int64_t>& idx, Value& out) {
@@ -414,7 +420,11 @@ SlowTarget slow_target(Ctx& cx, const Cmd& c) {
   std::vector<int64_t> idx = ev.subscripts(c.name, c.idx);
   Arr* a = cx.arrays[static_cast<size_t>(c.id)];
   std::string cell = cell_text(c.name, idx);
-  if (!in_shape(a->shape, idx)) throw_stuck(OutcomeKind::OutOfBounds, c.loc, write_oob_message(cell, shape_suffix(*cx.sh, c.id)));
+  if (!in_shape(a->shape, idx)) {
+    Outcome o = Outcome::make(OutcomeKind::OutOfBounds, c.loc, write_oob_message(cell, shape_note(a->shape)));
+    if (std::string at = enclosing_vars(*cx.sh->p.body, c, cx.env); !at.empty()) o.details.push_back(at);
+    throw Stuck{std::move(o)};
+  }
   ev.first_bottom.clear();
   Value v = ev.eval(*c.value);
   if (!v.defined) throw_stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(cell, ev.first_bottom));

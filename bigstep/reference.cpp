@@ -140,6 +140,12 @@ class Engine {
 
   std::string loc_text(const Location& l) const { return cell_text(array_names_[static_cast<size_t>(l.array)], l.idx); }
 
+  // The iteration of command c: the detail "at k = 1, i = 2" (none outside loops).
+  std::vector<std::string> at_vars(const Cmd& c) const {
+    std::string at = enclosing_vars(*p_.body, c, env_);
+    return at.empty() ? std::vector<std::string>{} : std::vector<std::string>{at};
+  }
+
   [[noreturn]] void stuck(OutcomeKind k, Loc loc, std::string msg, std::vector<std::string> details = {}) {
     Outcome o = Outcome::make(k, loc, std::move(msg));
     o.details = std::move(details);
@@ -160,11 +166,14 @@ class Engine {
       return true;
     }
     std::string cell(int a, const std::vector<int64_t>& idx) const { return eng.loc_text(Location{a, idx}); }
-    std::string shape(int a) const { return eng.shape_text(a); }
+    std::string shape(int a) const { return eng.shape_text(a, mu); }
   };
   using Eval = Evaluator<Mem>;
 
-  std::string shape_text(int a) const {
+  // " (shape [..])" of array a as seen through mu: an allocated array's own layer, or a global
+  std::string shape_text(int a, const View& mu) const {
+    for (const View* v = &mu; v; v = v->parent)
+      if (v->alloc_id == a && v->alloc_shape) return shape_note(*v->alloc_shape);
     if (a < 0 || static_cast<size_t>(a) >= st_.arrays.size()) return "";
     return shape_note(st_.arrays[static_cast<size_t>(a)].shape);
   }
@@ -390,7 +399,7 @@ class Engine {
     Location l{c.id, ev.subscripts(c.name, c.idx)};
     Value old;
     if (!lookup(mu, l, old))
-      stuck(OutcomeKind::OutOfBounds, c.loc, write_oob_message(loc_text(l), shape_text(c.id)));
+      stuck(OutcomeKind::OutOfBounds, c.loc, write_oob_message(loc_text(l), shape_text(c.id, mu)), at_vars(c));
     ev.first_bottom.clear();
     Value v = ev.eval(*c.value);
     if (!v.defined)

@@ -60,6 +60,12 @@ bool visit_vars(const Cmd& c, const Cmd& target, const std::vector<Value>& env, 
 }
 }  // namespace
 
+std::string enclosing_vars(const Cmd& root, const Cmd& target, const std::vector<Value>& env) {
+  std::string vars;
+  visit_vars(root, target, env, vars);
+  return vars.empty() ? "" : "at " + vars;
+}
+
 Outcome annotation_outcome(const Program& p, const Cmd& c, const std::string& cell, const Value& v, const Value& want,
                            const std::vector<Value>& env) {
   Outcome o;

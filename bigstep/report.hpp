@@ -26,6 +26,10 @@ const char* accumulation_rule(std::string_view kind);
 Outcome annotation_outcome(const Program& p, const Cmd& c, const std::string& cell, const Value& v, const Value& want,
                            const std::vector<Value>& env);
 
+// "at k = 1, i = 2": the values of the loop and let variables enclosing `target` in `root`,
+// outermost first (env: the slot values); "" when none.
+std::string enclosing_vars(const Cmd& root, const Cmd& target, const std::vector<Value>& env);
+
 // The model could not evaluate the annotation of assignment `c` (`why`): an error.
 Outcome annotation_error(const Cmd& c, const std::string& why);
 

@@ -129,6 +129,17 @@ TEST(Fast, RaceWitnessesAreTheReferenceOnes) {
   expect_same(nested.reference(), fn, "nested");
 }
 
+// An out-of-bounds write names the array's shape, an allocated one's too, and the iteration
+// (every enclosing loop), in the same words in both engines.
+TEST(Fast, OutOfBoundsWritesNameTheShapeAndTheIteration) {
+  Engines e("array a : i32[3];\nfor k < 2 {\n  allocate t : i32[3] {\n    for i < 3 {\n      t[i + k] := i;\n    }\n  }\n}\n");
+  Ran f = e.fast(2);
+  ASSERT_EQ(f.outcome.kind, OutcomeKind::OutOfBounds);
+  EXPECT_NE(joined(f.outcome).find("write of t[3] outside the array (shape [3])"), std::string::npos) << joined(f.outcome);
+  EXPECT_NE(joined(f.outcome).find("at k = 1, i = 2"), std::string::npos) << joined(f.outcome);
+  expect_same(e.reference(), f, "allocated out of bounds");
+}
+
 TEST(Fast, BenignAndCoveredRacesAreReplayedAndAccepted) {
   Engines benign("tensor T() : i32 = 7;\noutput a[] : i32[] = T();\npar i < 1000 { a[] := 7 }\n");
   Ran b = benign.fast(2);
