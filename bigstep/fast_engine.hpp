@@ -235,6 +235,7 @@ struct LoopNode : CNode {
 struct ParNode : LoopNode {
   bool ordered = false;
   void exec(Ctx& cx) const override;
+  void run(Ctx& cx) const;  // exec without the race report's enclosing iteration
 };
 
 struct Shared {

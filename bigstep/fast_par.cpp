@@ -3,6 +3,8 @@
 // reference engine's witness.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <mutex>
 
 #include "bigstep/fast_engine.hpp"
@@ -459,6 +461,16 @@ void note_access(Ctx& cx, Arr& a, size_t flat, bool write, LevelMask mask) {
 
 // U-PARLOOP
 void ParNode::exec(Ctx& cx) const {
+  try {
+    run(cx);
+  } catch (Stuck& s) {  // a race of this loop: where it ran (the enclosing loops), as the reference says
+    if (s.outcome.kind == OutcomeKind::Race && std::none_of(s.outcome.details.begin(), s.outcome.details.end(), [](const std::string& d) { return d.rfind("at ", 0) == 0; }))
+      if (std::string at = enclosing_vars(*cx.sh->p.body, *src, cx.env); !at.empty()) s.outcome.details.push_back(at);
+    throw;
+  }
+}
+
+void ParNode::run(Ctx& cx) const {
   int64_t first, count;
   range(cx, first, count);
   if (ordered && cx.mode != Mode::Exact) {

@@ -373,8 +373,9 @@ class Engine {
 
   [[noreturn]] void race(const Cmd& c, int64_t first, const char* kind, const Location& l, size_t i, size_t j, const Value& vi,
                          std::optional<Value> vj) {
-    throw Stuck{race_outcome(c, kind, loc_text(l), first + static_cast<int64_t>(i), first + static_cast<int64_t>(j), vi, vj,
-                             accumulation_rule(kind))};
+    Outcome o = race_outcome(c, kind, loc_text(l), first + static_cast<int64_t>(i), first + static_cast<int64_t>(j), vi, vj, accumulation_rule(kind));
+    for (auto& at : at_vars(c)) o.details.push_back(std::move(at));  // the iteration of the enclosing loops
+    throw Stuck{std::move(o)};
   }
 
   void merge_omega(WSet& into, WSet& from) {

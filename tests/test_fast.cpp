@@ -130,14 +130,21 @@ TEST(Fast, RaceWitnessesAreTheReferenceOnes) {
 }
 
 // An out-of-bounds write names the array's shape, an allocated one's too, and the iteration
-// (every enclosing loop), in the same words in both engines.
-TEST(Fast, OutOfBoundsWritesNameTheShapeAndTheIteration) {
+// (every enclosing loop), and a race the iteration of the loops around its `par`, in the same
+// words in both engines.
+TEST(Fast, FindingsNameTheShapeAndTheIteration) {
   Engines e("array a : i32[3];\nfor k < 2 {\n  allocate t : i32[3] {\n    for i < 3 {\n      t[i + k] := i;\n    }\n  }\n}\n");
   Ran f = e.fast(2);
   ASSERT_EQ(f.outcome.kind, OutcomeKind::OutOfBounds);
   EXPECT_NE(joined(f.outcome).find("write of t[3] outside the array (shape [3])"), std::string::npos) << joined(f.outcome);
   EXPECT_NE(joined(f.outcome).find("at k = 1, i = 2"), std::string::npos) << joined(f.outcome);
   expect_same(e.reference(), f, "allocated out of bounds");
+  // a race names the iteration of the loops around its `par`
+  Engines r("array t : i32[3];\nfor k < 2 {\n  par i < 3 {\n    t[2 - i] := i + k;\n    t[i] := i;\n  }\n}\n");
+  Ran fr = r.fast(2);
+  ASSERT_EQ(fr.outcome.kind, OutcomeKind::Race);
+  EXPECT_NE(joined(fr.outcome).find("at k = 0"), std::string::npos) << joined(fr.outcome);
+  expect_same(r.reference(), fr, "race in a for");
 }
 
 TEST(Fast, BenignAndCoveredRacesAreReplayedAndAccepted) {
