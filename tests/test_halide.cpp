@@ -53,6 +53,38 @@ Outcome run_export(const std::string& text, const std::vector<std::string>& para
   return driver::run(driver::Engine::Fast, *inst, {}).outcome;
 }
 
+// The verifier's verdict on an exported program (within 120 s).
+verify::Verdict verify_export(const std::string& text) {
+  Loaded l = load_text(text, "export.sched");
+  EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  if (l.stage != LoadStage::Ok) return {};
+  verify::Options o;
+  o.timeout_s = 120;
+  return verify::verify_program(*l.program, o);
+}
+
+// An exported program verifies and runs ok on the fast engine at `params`, with the same number
+// of assignments on 1 and 2 threads.
+void expect_verified_and_thread_stable(const std::string& text, const std::vector<std::string>& params) {
+  verify::Verdict v = verify_export(text);
+  EXPECT_EQ(v.kind, verify::Verdict::Kind::Verified) << v.reason;
+  Loaded l = load_text(text, "export.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  std::string err;
+  auto inst = driver::make_instance(*l.program, params, {}, 1, {}, err);
+  ASSERT_TRUE(inst) << err;
+  std::vector<uint64_t> assignments;
+  for (int threads : {1, 2}) {
+    driver::RunOptions ro;
+    ro.threads = threads;
+    driver::EngineRun r = driver::run(driver::Engine::Fast, *inst, ro);
+    EXPECT_EQ(r.outcome.kind, OutcomeKind::Ok) << r.outcome.message;
+    assignments.push_back(r.stats.value("steps", uint64_t{0}));  // assignments executed
+  }
+  EXPECT_GT(assignments[0], 0u) << "stats: no assignment count";
+  EXPECT_EQ(assignments[0], assignments[1]);
+}
+
 }  // namespace
 
 TEST(HalideBridge, ExampleAlgorithmsExportAndRun) {
@@ -86,18 +118,12 @@ TEST(HalideBridge, ExampleAlgorithmsExportAndRun) {
 TEST(HalideBridge, HalidesBlurVerifies) {
   halide::Exported x = export_algo("blur_large");
   ASSERT_EQ(x.status, halide::Exported::Status::Ok) << x.message;
-  Loaded l = load_text(x.text, "blur.sched");
-  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
-  verify::Options o;
-  o.timeout_s = 120;
-  verify::Verdict v = verify::verify_program(*l.program, o);
+  verify::Verdict v = verify_export(x.text);
   EXPECT_EQ(v.kind, verify::Verdict::Kind::Verified) << v.reason << "\n" << x.text;
 
   halide::Exported small = export_algo("blur");
   ASSERT_EQ(small.status, halide::Exported::Status::Ok) << small.message;
-  Loaded ls = load_text(small.text, "blur.sched");
-  ASSERT_EQ(ls.stage, LoadStage::Ok);
-  verify::Verdict vs = verify::verify_program(*ls.program, o);
+  verify::Verdict vs = verify_export(small.text);
   EXPECT_EQ(vs.kind, verify::Verdict::Kind::Refuted) << vs.reason;
 }
 
@@ -114,32 +140,10 @@ TEST(HalideBridge, HalidesSgemmAndConvVerify) {
     SCOPED_TRACE(c.algo);
     halide::Exported x = export_algo(c.algo);
     ASSERT_EQ(x.status, halide::Exported::Status::Ok) << x.message;
-    Loaded l = load_text(x.text, "export.sched");
-    ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
-    verify::Options o;
-    o.timeout_s = 120;
-    verify::Verdict v = verify::verify_program(*l.program, o);
-    EXPECT_EQ(v.kind, verify::Verdict::Kind::Verified) << v.reason;
-    std::string err;
-    auto inst = driver::make_instance(*l.program, c.params, {}, 1, {}, err);
-    ASSERT_TRUE(inst) << err;
-    std::vector<uint64_t> assignments;
-    for (int threads : {1, 2}) {
-      driver::RunOptions ro;
-      ro.threads = threads;
-      driver::EngineRun r = driver::run(driver::Engine::Fast, *inst, ro);
-      EXPECT_EQ(r.outcome.kind, OutcomeKind::Ok) << r.outcome.message;
-      assignments.push_back(r.stats.value("steps", uint64_t{0}));  // assignments executed
-    }
-    EXPECT_GT(assignments[0], 0u) << "stats: no assignment count";
-    EXPECT_EQ(assignments[0], assignments[1]);
+    expect_verified_and_thread_stable(x.text, c.params);
   }
   halide::Exported conv = export_algo("conv_layer");
-  Loaded l = load_text(conv.text, "conv.sched");
-  ASSERT_EQ(l.stage, LoadStage::Ok);
-  verify::Options o;
-  o.timeout_s = 120;
-  verify::Verdict v = verify::verify_program(*l.program, o);
+  verify::Verdict v = verify_export(conv.text);
   ASSERT_EQ(v.kind, verify::Verdict::Kind::Refuted) << v.reason;
   EXPECT_NE(run_export(conv.text, {"NB=1", "CI=1", "CO=1", "W=1", "H=1"}).kind, OutcomeKind::Ok);  // the counterexample's sizes
 }
@@ -161,33 +165,11 @@ TEST(HalideBridge, RfactorAndAtomicExportsVerify) {
     } else {
       EXPECT_NE(x.text.find("atomic c["), std::string::npos) << x.text;
     }
-    Loaded l = load_text(x.text, "export.sched");
-    ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
-    verify::Options o;
-    o.timeout_s = 120;
-    verify::Verdict v = verify::verify_program(*l.program, o);
-    EXPECT_EQ(v.kind, verify::Verdict::Kind::Verified) << v.reason;
-    std::string err;
-    auto inst = driver::make_instance(*l.program, {"N=9", "M=7", "K=19"}, {}, 1, {}, err);
-    ASSERT_TRUE(inst) << err;
-    std::vector<uint64_t> assignments;
-    for (int threads : {1, 2}) {
-      driver::RunOptions ro;
-      ro.threads = threads;
-      driver::EngineRun r = driver::run(driver::Engine::Fast, *inst, ro);
-      EXPECT_EQ(r.outcome.kind, OutcomeKind::Ok) << r.outcome.message;
-      assignments.push_back(r.stats.value("steps", uint64_t{0}));
-    }
-    EXPECT_GT(assignments[0], 0u);
-    EXPECT_EQ(assignments[0], assignments[1]);
+    expect_verified_and_thread_stable(x.text, {"N=9", "M=7", "K=19"});
   }
   halide::Exported bug = export_algo("issue_7890");
   ASSERT_EQ(bug.status, halide::Exported::Status::Ok) << bug.message;
-  Loaded l = load_text(bug.text, "7890.sched");
-  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
-  verify::Options o;
-  o.timeout_s = 120;
-  verify::Verdict v = verify::verify_program(*l.program, o);
+  verify::Verdict v = verify_export(bug.text);
   ASSERT_EQ(v.kind, verify::Verdict::Kind::Refuted) << v.reason;
   ASSERT_FALSE(v.problems.empty());
   EXPECT_EQ(v.problems[0].rule, "reduced twice");
