@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/reports.hpp"
+#include "driver/cex.hpp"
 #include "interpreter/files.hpp"
 #include "interpreter/load.hpp"
 #include "verifier/verify.hpp"
@@ -22,7 +23,7 @@ void register_verify(CLI::App& app) {
   static std::string floats = "real";
   static double timeout = 60;
   static bool json = false, show_vcs = false, all_vcs = false;
-  static std::string sarif;
+  static std::string sarif, cex;
   static std::string smt2;
   cmd->add_option("FILE", files, "programs to verify")->required()->check(CLI::ExistingFile);
   cmd->add_option("--float", floats, "floats in the VCs: real (exact reals, the thesis' choice), ieee (z3 floating point, bit for bit), uninterpreted (only equal expressions are equal)")
@@ -32,13 +33,14 @@ void register_verify(CLI::App& app) {
   cmd->add_option("--smt2", smt2, "write every z3 query as SMT-LIB2 into this directory");
   cmd->add_flag("--show-vcs", show_vcs, "list every verification condition with its status");
   cmd->add_option("--sarif", sarif, "also write every refutation (and an unknown verdict, as a note) as a SARIF 2.1.0 log to this file");
+  cmd->add_option("--cex", cex, "write each value counterexample's input tensors as DIR/FILE-K/TENSOR.npy; the replay command passes them");
   cmd->add_flag("--all", all_vcs, "check every verification condition (by default the first refutation ends the run; the rest are 'skipped')");
   cmd->callback([] {
     int worst = kClean;
-    if (!smt2.empty()) {  // a bad directory is bad input, known before any work
+    for (const std::string* d : {&smt2, &cex}) {  // a bad directory is bad input, known before any work
       std::string why;
-      if (!make_output_dir(smt2, why)) {
-        std::cerr << "sched verify: --smt2: " << why << "\n";
+      if (!d->empty() && !make_output_dir(*d, why)) {
+        std::cerr << "sched verify: " << (d == &cex ? "--cex: " : "--smt2: ") << why << "\n";
         return set_exit(kBadInput);
       }
     }
@@ -58,8 +60,18 @@ void register_verify(CLI::App& app) {
       o.all = all_vcs;
       if (!smt2.empty()) o.smt.smt2_dir = files.size() > 1 ? smt2 + "/" + std::filesystem::path(f).stem().string() : smt2;
       verify::Verdict v = verify::verify_program(*l.program, o);
-      if (json) std::cout << verify::to_json(v, *l.program, f).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-      else std::cout << verify::render(v, *l.program, f, show_vcs);
+      std::vector<std::vector<std::string>> data(v.problems.size());
+      if (!cex.empty())
+        for (size_t k = 0; k < v.problems.size(); ++k) {
+          if (v.problems[k].inputs.empty()) continue;
+          std::string err, dir = fmt::format("{}/{}-{}", cex, std::filesystem::path(f).stem().string(), k);
+          if (!driver::write_counterexample(*l.program, v.problems[k], dir, 1, data[k], err)) {
+            std::cerr << "sched verify: --cex: " << err << "\n";
+            worst = driver::worse(worst, kBadInput);
+          }
+        }
+      if (json) std::cout << verify::to_json(v, *l.program, f, data).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      else std::cout << verify::render(v, *l.program, f, show_vcs, data);
       worst = driver::worse(worst, driver::exit_code_of_verification(verify::verdict_word(v.kind)));
       for (const auto& pr : v.problems) findings.push_back({pr.rule, "error", pr.message, f, pr.loc.line, pr.loc.col});
       if (v.kind == verify::Verdict::Kind::Unknown) findings.push_back({"unknown", "note", v.reason, f, 0, 0});

@@ -11,6 +11,8 @@
 #include <thread>
 
 #include "bigstep/reference.hpp"
+#include "driver/cex.hpp"
+#include "driver/run.hpp"
 #include "interpreter/params.hpp"
 #include "interpreter/setup.hpp"
 #include "tests/test_util.hpp"
@@ -361,4 +363,52 @@ TEST(Verifier, Smt2FilesAreSelfContained) {
   std::filesystem::remove_all(dir);
   EXPECT_GE(files, 100);
   EXPECT_GE(recursive, 10) << "queries with recursive definitions";
+}
+
+// A value counterexample carries the input values it depends on (issue 20): the select that
+// forgets A(i) == 0.25 is refuted with A = 0.25, written as A.npy by write_counterexample, and
+// the replay with that file reproduces the finding at the same statement, where the replay
+// without it (seeded data: no 0.25) runs ok.
+TEST(Verifier, ValueCounterexamplesCarryTheirInputs) {
+  const char* text = R"(param N;
+assume N >= 1;
+tensor A(i) : f32;
+tensor Y(i) : f32 = select(A(i) == 0.25, 1.0, 0.0);
+input a[i] : f32[N] = A(i);
+output y[i] : f32[N] = Y(i);
+for i < N {
+  y[i] {Y(i)} := 0.0;
+}
+)";
+  Loaded l = load_text(text, "select.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  Verdict v = verify_program(*l.program, Options::within(30));
+  ASSERT_EQ(v.kind, Verdict::Kind::Refuted);
+  const Problem& pr = v.problems[0];
+  EXPECT_EQ(pr.rule, "value");
+  ASSERT_EQ(pr.inputs.size(), 1u);
+  EXPECT_EQ(pr.inputs[0].tensor, "A");
+  EXPECT_EQ(pr.message.find("(/"), std::string::npos) << "numbers, not solver syntax: " << pr.message;
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / fmt::format("sched-cex-{}", ::getpid());
+  std::vector<std::string> data;
+  std::string err;
+  ASSERT_TRUE(driver::write_counterexample(*l.program, pr, dir.string(), 1, data, err)) << err;
+  ASSERT_EQ(data.size(), 1u);
+  std::string replay = replay_command(pr, "select.sched", data);
+  EXPECT_NE(replay.find("--data A="), std::string::npos) << replay;
+  std::vector<std::string> params;
+  for (const auto& [n, val] : pr.params) params.push_back(fmt::format("{}={}", n, val));
+  auto outcome = [&](const std::vector<std::string>& items) {
+    std::string e;
+    auto inst = driver::make_instance(*l.program, params, items, 1, {}, e);
+    EXPECT_TRUE(inst) << e;
+    driver::RunOptions ro;
+    ro.check_annotations = true;
+    return inst ? driver::run(driver::Engine::Reference, *inst, ro).outcome : Outcome{};
+  };
+  Outcome with = outcome(data), without = outcome({});
+  EXPECT_EQ(with.kind, OutcomeKind::Annotation) << with.message;
+  EXPECT_EQ(with.loc.line, pr.loc.line);
+  EXPECT_EQ(without.kind, OutcomeKind::Ok) << "without its inputs the counterexample does not replay";
+  std::filesystem::remove_all(dir);
 }

@@ -30,13 +30,21 @@ struct SmtOptions {
   std::string smt2_dir;         // write every query as SMT-LIB2 here ("" = no)
 };
 
+// The values a counterexample gives an input tensor: at listed points, and everywhere else
+// (`other`, empty when z3 left the function unconstrained). Values are decimal numbers.
+struct InputModel {
+  std::string tensor;
+  std::vector<std::pair<std::vector<int64_t>, std::string>> points;
+  std::string other;
+};
+
 struct SmtAnswer {
   enum class Status { Proved, Refuted, Unknown } status = Status::Unknown;
   std::string reason;                                   // Unknown: z3's reason
   std::vector<std::pair<std::string, std::string>> ints;  // Refuted: parameter and loop values
   std::string lhs, rhs;                                 // Refuted: the two sides' values
   std::vector<std::string> holes;                       // Refuted: the holes' values
-  std::vector<std::pair<std::string, std::string>> inputs;  // Refuted: input tensor values used
+  std::vector<InputModel> inputs;                       // Refuted: the input tensors' values
 };
 
 class Smt {

@@ -69,6 +69,9 @@ inline std::string val_str(isl_val* v) {
 
 using namespace smt_internal;
 
+// A value of z3's model as a number ("-0.5", "3", "true"), else z3's syntax.
+std::string number_text(const z3::expr& v);
+
 struct Smt::Impl {
   const Program& p;
   const Templates& t;

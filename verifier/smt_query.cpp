@@ -40,6 +40,21 @@ void Smt::Impl::write_query(z3::solver& s, const std::string& name) {
   std::ofstream(fmt::format("{}/{}.smt2", o.smt2_dir, name)) << "; " << name << ": sched verify's query (unsat: proved)\n" << head << body << "(check-sat)\n";
 }
 
+// A value of the model as a number ("-0.5", "3", "true"); solver syntax when it is none.
+std::string number_text(const z3::expr& v) {
+  z3::expr e = v;
+  if (e.is_fpa()) {  // IEEE: through the reals (NaN and infinities have no real value)
+    z3::expr r = z3::expr(e.ctx(), Z3_mk_fpa_to_real(e.ctx(), e)).simplify();
+    if (!r.is_numeral()) return e.to_string();
+    e = r;
+  }
+  if (e.is_bool()) return e.is_true() ? "true" : e.is_false() ? "false" : e.to_string();
+  if (!e.is_numeral()) return e.to_string();
+  std::string d = e.is_bv() ? e.get_decimal_string(0) : e.get_decimal_string(17);
+  if (!d.empty() && d.back() == '?') d.pop_back();  // rounded in its last digit
+  return d;
+}
+
 unsigned Smt::Impl::budget(Deadline deadline) const {
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
   if (left <= 0) return 0;
@@ -170,17 +185,41 @@ SmtAnswer Smt::Impl::search(const VC& vc, int index, Deadline deadline) {
     commutativity(s);
     s.add(lhs != rhs);
     if (index >= 0) write_query(s, fmt::format("vc{:03}-recursive", index));
-    // the model's values, read in the child: parameters and loop variables, the two sides, the holes
+    // the model's values, read in the child: parameters and loop variables, the two sides, the
+    // holes, and the values of the input tensors (numbers, not solver syntax)
     auto read_model = [&]() -> std::string {
       if (o.floats == FloatMode::Uninterpreted) return "";
       z3::model md = s.get_model();
       nlohmann::json j;
       j["ints"] = nlohmann::json::array();
       for (auto& [n, e] : names) j["ints"].push_back({n, md.eval(e, true).to_string()});
-      j["lhs"] = md.eval(lhs, true).to_string();
+      j["lhs"] = number_text(md.eval(lhs, true));
       j["holes"] = nlohmann::json::array();
       for (const auto& h : holes) j["holes"].push_back(md.eval(h, true).to_string());
-      j["rhs"] = md.eval(rhs, true).to_string();
+      j["rhs"] = number_text(md.eval(rhs, true));
+      j["inputs"] = nlohmann::json::array();
+      for (const auto& [id, f] : tensors) {
+        if (!p.tensors[static_cast<size_t>(id)].is_input() || !md.has_interp(f)) continue;
+        nlohmann::json in = {{"tensor", f.name().str()}, {"points", nlohmann::json::array()}, {"other", ""}};
+        if (f.arity() == 0) {
+          in["other"] = number_text(md.get_const_interp(f));
+        } else {
+          z3::func_interp fi = md.get_func_interp(f);
+          for (unsigned k = 0; k < fi.num_entries(); ++k) {
+            z3::func_entry en = fi.entry(k);
+            nlohmann::json at = nlohmann::json::array();
+            bool ok = true;
+            for (unsigned a = 0; a < en.num_args(); ++a) {
+              int64_t x = 0;
+              if (en.arg(a).is_numeral_i64(x)) at.push_back(x);
+              else ok = false;
+            }
+            if (ok) in["points"].push_back({at, number_text(en.value())});
+          }
+          in["other"] = number_text(fi.else_value());
+        }
+        j["inputs"].push_back(in);
+      }
       return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     };
     std::string why, model;
@@ -201,6 +240,11 @@ SmtAnswer Smt::Impl::search(const VC& vc, int index, Deadline deadline) {
         out.lhs = j["lhs"].get<std::string>();
         for (const auto& h : j["holes"]) out.holes.push_back(h.get<std::string>());
         out.rhs = j["rhs"].get<std::string>();
+        for (const auto& in : j.value("inputs", nlohmann::json::array())) {
+          InputModel m{in["tensor"].get<std::string>(), {}, in["other"].get<std::string>()};
+          for (const auto& pt : in["points"]) m.points.emplace_back(pt[0].get<std::vector<int64_t>>(), pt[1].get<std::string>());
+          out.inputs.push_back(std::move(m));
+        }
         break;
       }
       default:

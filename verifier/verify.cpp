@@ -203,6 +203,7 @@ Problem from_vc(const VC& vc, const SmtAnswer& a, const Templates& t, const Prog
                            t.show(eq->kids[1], &a.holes), a.rhs, at.empty() ? "" : " (at " + at + ")");
   if (!wide.empty()) pr.message += fmt::format(" (at {}: past 64 bits, no replay)", wide);
   pr.detail = vc_text(vc, t);
+  pr.inputs = a.inputs;
   return pr;
 }
 
@@ -279,19 +280,28 @@ Verdict verify_program(const Program& p, const Options& opts) {
   return v;
 }
 
-std::string replay_command(const Problem& pr, const std::string& path) {
+std::string replay_command(const Problem& pr, const std::string& path, const std::vector<std::string>& data) {
   std::string s = "sched run " + path;
   for (const auto& [n, val] : pr.params) s += fmt::format(" -p {}={}", n, val);
+  for (const auto& d : data) s += fmt::format(" --data {}", d);
+  if (pr.rule == "value") s += " --check-annotations";  // what fails is the statement's annotation
   return s;
 }
 
-std::string render(const Verdict& v, const Program& p, const std::string& path, bool show_vcs) {
+std::string render(const Verdict& v, const Program& p, const std::string& path, bool show_vcs, const std::vector<std::vector<std::string>>& data) {
   (void)p;
   std::string out;
   if (v.kind == Verdict::Kind::Refuted) {
-    for (const auto& pr : v.problems) {
+    for (size_t k = 0; k < v.problems.size(); ++k) {
+      const Problem& pr = v.problems[k];
       out += fmt::format("{}:{}:{}: refuted: {}: {}\n", path, pr.loc.line, pr.loc.col, pr.rule, pr.message);
-      if (!pr.params.empty()) out += fmt::format("  replay: {}\n", replay_command(pr, path));
+      for (const auto& in : pr.inputs) {  // the input values the counterexample depends on
+        std::vector<std::string> pts;
+        for (const auto& [at, val] : in.points) pts.push_back(fmt::format("{}({}) = {}", in.tensor, fmt::join(at, ", "), val));
+        if (!in.other.empty()) pts.push_back(fmt::format("{} = {} elsewhere", in.tensor, in.other));
+        if (!pts.empty()) out += fmt::format("  inputs: {}\n", fmt::join(pts, ", "));
+      }
+      if (!pr.params.empty()) out += fmt::format("  replay: {}\n", replay_command(pr, path, k < data.size() ? data[k] : std::vector<std::string>{}));
     }
   } else if (v.kind == Verdict::Kind::Unknown) {
     out += fmt::format("{}: unknown: {}\n", path, v.reason);
@@ -307,7 +317,7 @@ std::string render(const Verdict& v, const Program& p, const std::string& path, 
   return out;
 }
 
-nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& path) {
+nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& path, const std::vector<std::vector<std::string>>& data) {
   (void)p;
   nlohmann::json j;
   j["schema_version"] = 1;
@@ -316,7 +326,8 @@ nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& pa
   if (!v.reason.empty()) j["reason"] = v.reason;
   j["seconds"] = v.seconds;
   j["problems"] = nlohmann::json::array();
-  for (const auto& pr : v.problems) {
+  for (size_t k = 0; k < v.problems.size(); ++k) {
+    const Problem& pr = v.problems[k];
     nlohmann::json q;
     q["rule"] = pr.rule;
     q["line"] = pr.loc.line;
@@ -337,8 +348,15 @@ nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& pa
       if (used == val.size() && used > 0) q["loops"][n] = x;
       else q["loops"][n] = val;
     }
-    q["replay"] = replay_command(pr, path);
+    q["replay"] = replay_command(pr, path, k < data.size() ? data[k] : std::vector<std::string>{});
+    if (k < data.size()) q["data"] = data[k];
     q["detail"] = pr.detail;
+    q["inputs"] = nlohmann::json::array();
+    for (const auto& in : pr.inputs) {
+      nlohmann::json pts = nlohmann::json::array();
+      for (const auto& [at, val] : in.points) pts.push_back({{"at", at}, {"value", val}});
+      q["inputs"].push_back({{"tensor", in.tensor}, {"points", pts}, {"elsewhere", in.other}});
+    }
     j["problems"].push_back(q);
   }
   j["vcs"] = nlohmann::json::array();

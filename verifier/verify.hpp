@@ -41,6 +41,7 @@ struct Problem {                     // one failed condition
   std::vector<std::pair<std::string, int64_t>> params;  // a counterexample's parameters
   std::vector<std::pair<std::string, std::string>> loops;  // and loop variables
   std::string detail;                // the VC or the failing region, for people
+  std::vector<InputModel> inputs;    // a value VC's counterexample: the input tensors' values (cex.hpp writes them)
 };
 
 struct VcReport {
@@ -65,10 +66,13 @@ std::string verdict_word(Verdict::Kind k);  // "verified" "refuted" "unknown"
 Verdict verify_program(const Program& p, const Options& opts);
 
 // Human-readable report (file:line:col: refuted: ...; the replay command) and the JSON object.
-std::string render(const Verdict& v, const Program& p, const std::string& path, bool show_vcs);
-nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& path);
+// `data`: per problem, the counterexample's input files (--cex), passed by the replay command.
+std::string render(const Verdict& v, const Program& p, const std::string& path, bool show_vcs,
+                   const std::vector<std::vector<std::string>>& data = {});
+nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& path, const std::vector<std::vector<std::string>>& data = {});
 
-// The replay command of a counterexample: `sched run PATH -p N=4 ...`.
-std::string replay_command(const Problem& pr, const std::string& path);
+// The replay command of a counterexample: `sched run PATH -p N=4 ... [--data T=F.npy ...]`
+// (`data`: the counterexample's input files, cex.hpp).
+std::string replay_command(const Problem& pr, const std::string& path, const std::vector<std::string>& data = {});
 
 }  // namespace sched::verify
