@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <optional>
 
 #include <isl/aff.h>
 #include <isl/options.h>
@@ -47,8 +48,48 @@ int64_t coord(const isl::point& pt, isl_dim_type t, int i) {
   return r;
 }
 
+// The point of s whose parameters are lexicographically smallest, `order` first (the program's
+// parameters, then the loop variables), over non-negative values when s has such points: the
+// smallest counterexample under the assumptions (isl's lexmin). Empty when s has none there.
+std::optional<isl::point> lexmin_point(const isl::set& s, const std::vector<std::string>& order, int64_t bound) {
+  isl_set* u = isl_set_params(s.copy());  // the parameter values of s's points
+  for (int i = 0, n = static_cast<int>(isl_set_dim(u, isl_dim_param)); i < n; ++i) {
+    u = isl_set_lower_bound_si(u, isl_dim_param, static_cast<unsigned>(i), 0);
+    u = isl_set_upper_bound_si(u, isl_dim_param, static_cast<unsigned>(i), bound);
+  }
+  // parameters to set dimensions, `order` first: lexmin then minimises them in that order
+  std::vector<std::string> moved;
+  auto move = [&](const std::string& name) {
+    int at = isl_set_find_dim_by_name(u, isl_dim_param, name.c_str());
+    if (at < 0) return;
+    u = isl_set_move_dims(u, isl_dim_set, static_cast<unsigned>(isl_set_dim(u, isl_dim_set)), isl_dim_param, static_cast<unsigned>(at), 1);
+    moved.push_back(name);
+  };
+  for (const auto& n : order) move(n);
+  for (const auto& n : param_names(s)) move(n);
+  u = isl_set_lexmin(u);
+  if (!u || isl_set_is_empty(u) != isl_bool_false) {
+    isl_set_free(u);
+    return std::nullopt;
+  }
+  isl_point* m = isl_set_sample_point(u);
+  if (!m) return std::nullopt;
+  isl::set fixed = s;
+  for (size_t k = 0; k < moved.size(); ++k) {
+    isl_val* v = isl_point_get_coordinate_val(m, isl_dim_set, static_cast<int>(k));
+    int64_t x = isl_val_get_num_si(v);
+    isl_val_free(v);
+    int at = isl_set_find_dim_by_name(fixed.get(), isl_dim_param, moved[k].c_str());
+    if (at >= 0) fixed = isl::manage(isl_set_fix_si(fixed.release(), isl_dim_param, static_cast<unsigned>(at), static_cast<int>(x)));
+  }
+  isl_point_free(m);
+  if (fixed.is_empty()) return std::nullopt;
+  return fixed.sample_point();
+}
+
 // A point of s with small parameters when there is one (counterexamples are replayed).
-isl::point small_point(const isl::set& s) {
+isl::point small_point(const isl::set& s, const std::vector<std::string>& order = {}) {
+  if (auto m = lexmin_point(s, order, 1 << 20)) return *m;
   auto names = param_names(s);
   for (int b : {4, 16, 64, 1024}) {
     for (bool nonneg : {true, false}) {
@@ -137,7 +178,10 @@ Problem from_finding(const Finding& f, const Program& p) {
   Problem pr;
   pr.rule = f.rule;
   pr.loc = f.loc;
-  isl::point pt = small_point(f.where);
+  std::vector<std::string> order;  // minimal: the program's parameters first, then the loop variables
+  for (const auto& pd : p.params) order.push_back(pd.name);
+  order.insert(order.end(), f.loop_vars.begin(), f.loop_vars.end());
+  isl::point pt = small_point(f.where, order);
   // the point's own parameter order (intersections may realign parameters)
   std::vector<std::string> names;
   if (isl_space* sp = isl_point_get_space(pt.get())) {
