@@ -271,7 +271,16 @@ Verdict verify_program(const Program& p, const Options& opts) {
     try {
       Generator g(p, ctx, t, opts.smt.floats == FloatMode::Ieee);
       Generated gen = g.run();
-      for (const auto& f : gen.findings) v.problems.push_back(from_finding(f, p));
+      // an unannotated write cannot be specified (its value is an opaque function): it makes the
+      // verdict unknown, never refuted; genuine problems (races, bounds) still refute
+      std::string unannotated;
+      for (const auto& f : gen.findings) {
+        if (f.rule == "unannotated write") {
+          if (unannotated.empty()) unannotated = fmt::format("{}:{}: {}: annotate it ({{T(...)}}, thesis 5.6) to verify its value", f.loc.line, f.loc.col, f.message);
+          continue;
+        }
+        v.problems.push_back(from_finding(f, p));
+      }
       Smt smt(p, t, opts.smt);
       int index = 0;
       bool unknown = false;
@@ -297,6 +306,9 @@ Verdict verify_program(const Program& p, const Options& opts) {
         if (a.status == SmtAnswer::Status::Proved) {
           r.status = "proved";
           ++v.proved;
+        } else if (a.status == SmtAnswer::Status::Refuted && r.text.find("unannotated#") != std::string::npos) {
+          unknown = true;  // refuted only through the opaque value of an unannotated write: no replay can show it
+          if (v.reason.empty()) v.reason = fmt::format("the VC at {}:{} depends on the value of an unannotated write", vc.loc.line, vc.loc.col);
         } else if (a.status == SmtAnswer::Status::Refuted) {
           r.status = "refuted";
           v.problems.push_back(from_vc(vc, a, t, p));
@@ -307,6 +319,10 @@ Verdict verify_program(const Program& p, const Options& opts) {
         v.vcs.push_back(std::move(r));
       }
       std::stable_sort(v.problems.begin(), v.problems.end(), [](const Problem& a, const Problem& b) { return before(a.loc, b.loc); });
+      if (!unannotated.empty() && v.problems.empty()) {
+        unknown = true;
+        v.reason = unannotated;
+      }
       v.kind = !v.problems.empty() ? Verdict::Kind::Refuted : unknown ? Verdict::Kind::Unknown : Verdict::Kind::Verified;
     } catch (const NotAffine& e) {
       v.kind = Verdict::Kind::Unknown;
