@@ -247,9 +247,13 @@ class Exporter {
     // A guarded read: the load happens only where c holds. SCHED's select reads both sides, so
     // the store is split: `if c { ... x ... } else { ... 0 ... }`, where 0 stands for the value
     // Halide leaves undefined (its lanes are stored, and a correct schedule never reads them).
-    if (const Call* g = guarded_read(op->values[0])) {
+    if (guarded_read(op->values[0])) {
+      // its condition may name a let of the value (`let t = i <= 0 in if_then_else(t, ..)`): the
+      // lets are inlined first, so that the condition stands at the statement
+      Expr value = substitute_in_all_lets(op->values[0]);
+      const Call* g = guarded_read(value);
       Expr c = g->args[0], x = g->args[1];
-      Expr on = Internal::substitute(Expr(g), x, op->values[0]), off = Internal::substitute(Expr(g), make_zero(x.type()), op->values[0]);
+      Expr on = Internal::substitute(Expr(g), x, value), off = Internal::substitute(Expr(g), make_zero(x.type()), value);
       Stmt then_s = Provide::make(op->name, {on}, op->args, op->predicate), else_s = Provide::make(op->name, {off}, op->args, op->predicate);
       line(out, ind, fmt::format("if {} {{", expr(c, true)));
       provide(then_s.as<Provide>(), out, ind + "  ");
