@@ -382,6 +382,7 @@ void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
   std::atomic<int64_t> min_fail{INT64_MAX};
   par::PerThread<std::vector<WriteRange>> writtens;
   uint64_t budget = sh.o.max_steps == 0 ? UINT64_MAX : 0;  // set per iteration
+  uint64_t steps_before = sh.steps.load(std::memory_order_relaxed);  // a rolled-back attempt's steps do not count
   size_t slot = n.slot;
   auto keep = [&](std::optional<Candidate>& into, Candidate c) {
     std::lock_guard<std::mutex> g(mu);
@@ -433,6 +434,9 @@ void top_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
         }
       }
     sh.replays.fetch_add(1);
+    // the attempt is undone: its steps (how far each thread got before the flag: it depends on
+    // the threads' timing) are not the program's; the exact replay counts them once
+    sh.steps.store(steps_before, std::memory_order_relaxed);
     cx.step_budget = remaining_steps(sh);
     cx.mode = Mode::Exact;
     struct Back {
