@@ -2,8 +2,9 @@
 // (`sched verify --cex DIR`). z3's model gives each input tensor values at some points and
 // one value elsewhere (verify::Problem::inputs); each tensor is written over the shape of the
 // input array that holds it (at the counterexample's parameters), or over the box of the model's
-// points when no array holds it whole. A cell the model leaves free keeps the seeded default
-// (the data `sched run --seed` would draw), so files and defaults agree.
+// points when no array holds it whole. A cell the model does not list takes the model's value
+// elsewhere; only when z3 gives none does it keep the seeded default (the data `sched run
+// --seed` would draw).
 //
 //   std::vector<std::string> data;
 //   write_counterexample(p, problem, "cex/0", 1, data, err);  // writes cex/0/A.npy

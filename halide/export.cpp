@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <functional>
@@ -277,10 +278,14 @@ class Exporter {
       const algo::StageSpec& stage = spec->second.stages[static_cast<size_t>(st->value)];
       std::vector<std::string> as;
       for (size_t k = 2; k < c->args.size(); ++k) as.push_back(expr(c->args[k], true));
-      std::vector<std::string> cell;  // the store's index in the annotation: tensors for the arrays it reads
-      prophetic_ = true;
-      for (const auto& x : op->args) cell.push_back(expr(x, true));
-      prophetic_ = false;
+      std::vector<std::string> cell;  // a scatter's annotation names the store's index (`@k`): tensors for the arrays it reads
+      bool at_cell = stage.annot.find('@') != std::string::npos ||
+                     std::any_of(stage.position.begin(), stage.position.end(), [](const std::string& p) { return p.find('@') != std::string::npos; });
+      if (at_cell) {
+        prophetic_ = true;
+        for (const auto& x : op->args) cell.push_back(expr(x, true));
+        prophetic_ = false;
+      }
       annot = stage.annot.empty() ? fmt::format(" {{{}({})}}", stage.tensor, fmt::join(as, ", ")) : fmt::format(" {{{}}}", fill(stage.annot, as, cell));
       if (!stage.op.empty()) {
         v = accumulated(op, v, stage.op);

@@ -75,7 +75,7 @@ Env bind(const Env& env, int slot, Value v) {
 
 struct Footprint {
   std::vector<Cell> reads;
-  std::vector<Value> read_values;  // the values read, for a replay's trace
+  std::vector<Value> read_values;  // the values read (only when tracing a replay: Machine::trace)
   std::vector<Cell> writes;  // one for an assignment; a critical section's every cell
 };
 
@@ -116,6 +116,8 @@ bool reads_memory(const Expr* e) {
 
 class Machine {
  public:
+  bool trace = false;  // record the values each step reads (a replay's trace; not the search's hot path)
+
   Machine(const Program& p, const Memory& init, bool access) : access_(access), p_(p), init_(init) {
     names_.resize(static_cast<size_t>(p.num_array_ids));
     for (size_t i = 0; i < p.arrays.size(); ++i) names_[i] = p.arrays[i].name;
@@ -217,7 +219,7 @@ class Machine {
           if (!in_shape((*it)->shape, idx)) return false;
           out = (*it)->cells[flat_index((*it)->shape, idx)];
           fp.reads.push_back({a, (*it)->instance, idx});
-          fp.read_values.push_back(out);
+          if (m.trace) fp.read_values.push_back(out);
           return true;
         }
       if (a < 0 || static_cast<size_t>(a) >= m.init_.arrays.size()) return false;
@@ -225,7 +227,7 @@ class Machine {
       if (!in_shape(shape, idx)) return false;
       out = s.globals[static_cast<size_t>(a)][flat_index(shape, idx)];
       fp.reads.push_back({a, 0, idx});
-      fp.read_values.push_back(out);
+      if (m.trace) fp.read_values.push_back(out);
       return true;
     }
     std::string cell(int a, const std::vector<int64_t>& idx) const { return m.cell_text(a, idx); }
@@ -686,6 +688,7 @@ ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions
   auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   Machine m(p, init, o.access_granularity);
+  m.trace = o.replay.has_value();
   m.limit(o.max_steps, t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(o.timeout_seconds)));
   Recorder rec{m, init, r, {}};
   auto inconclusive = [&](std::string why) {
