@@ -63,7 +63,7 @@ void register_verify(CLI::App& app) {
       std::vector<std::vector<std::string>> data(v.problems.size());
       if (!cex.empty())
         for (size_t k = 0; k < v.problems.size(); ++k) {
-          if (v.problems[k].inputs.empty()) continue;
+          if (v.problems[k].params.size() != l.program->params.size()) continue;  // no replay to feed
           std::string err, dir = fmt::format("{}/{}-{}", cex, std::filesystem::path(f).stem().string(), k);
           if (!driver::write_counterexample(*l.program, v.problems[k], dir, 1, data[k], err)) {
             std::cerr << "sched verify: --cex: " << err << "\n";

@@ -60,7 +60,110 @@ int array_of(const Program& p, const std::string& tensor) {
   return -1;
 }
 
+// The identity input arrays' tensors with their shapes at the instance's parameters.
+std::vector<std::pair<int, std::vector<int64_t>>> input_tensors(const Program& p, const Instance& inst) {
+  std::vector<std::pair<int, std::vector<int64_t>>> out;
+  if (!inst.prepared.ok()) return out;
+  for (size_t t = 0; t < p.tensors.size(); ++t) {
+    if (!p.tensors[t].is_input()) continue;
+    int a = array_of(p, p.tensors[t].name);
+    if (a >= 0) out.push_back({static_cast<int>(t), inst.initial.arrays[static_cast<size_t>(a)].shape});
+  }
+  return out;
+}
+
+// A value well outside the default data's range (random_input_value), high or low.
+Value extreme(Type t, bool high) {
+  switch (t) {
+    case Type::F32: return Value::of_f32(high ? 1000.0f : -1000.0f);
+    case Type::F64: return Value::of_f64(high ? 1000.0 : -1000.0);
+    case Type::Bool: return Value::of_bool(high);
+    default: return Value::of_wrapped(t, high ? 100u : is_signed_int(t) ? static_cast<unsigned long long>(-100LL) : 0u);
+  }
+}
+
+// Bounded search (a refutation decided on the loop nest, without a model of the inputs: an
+// element of a reduction never accumulated or accumulated twice, ...): input data on which
+// the replay shows the finding. The seeded defaults first, then other seeds, then each input
+// cell in turn set to a high and to a low extreme (the element `max` misses must be the
+// largest). At most `budget` runs; false when none shows it.
+bool search_inputs(const Program& p, const verify::Problem& pr, const std::vector<int64_t>& params, uint64_t seed,
+                   std::map<std::string, NpyArray>& found) {
+  ModelOptions base;
+  base.seed = seed;
+  Instance probe = make_instance(p, params, base);
+  auto tensors = input_tensors(p, probe);
+  int budget = 600;
+  auto shows = [&](const ModelOptions& mo) {
+    --budget;
+    Instance inst = make_instance(p, params, mo);
+    if (!inst.prepared.ok()) return false;
+    RunOptions ro;
+    ro.check_annotations = pr.rule == "value";
+    ro.max_steps = 2'000'000;
+    return replay_shows(pr, run(Engine::Reference, inst, ro).outcome);
+  };
+  auto defaults = [&](uint64_t s) {
+    std::map<std::string, NpyArray> d;
+    for (const auto& [t, shape] : tensors) {
+      const TensorDecl& td = p.tensors[static_cast<size_t>(t)];
+      NpyArray n;
+      n.type = td.type;
+      n.shape = shape;
+      for (size_t flat = 0; flat < n.size(); ++flat) n.bits.push_back(random_input_value(s, td.name, td.type, unflatten(shape, flat)).bits());
+      d[td.name] = std::move(n);
+    }
+    return d;
+  };
+  if (tensors.empty() || shows(base)) return false;  // nothing to choose, or the defaults show it already
+  for (uint64_t s = seed + 1; s <= seed + 8; ++s) {
+    ModelOptions mo;
+    mo.data = defaults(s);
+    if (shows(mo)) {
+      found = std::move(mo.data);
+      return true;
+    }
+  }
+  std::map<std::string, NpyArray> d = defaults(seed);
+  for (const auto& [t, shape] : tensors) {
+    const TensorDecl& td = p.tensors[static_cast<size_t>(t)];
+    for (size_t flat = 0; flat < d[td.name].size() && budget > 0; ++flat)
+      for (bool high : {true, false}) {
+        ModelOptions mo;
+        mo.data = d;
+        mo.data[td.name].bits[flat] = extreme(td.type, high).bits();
+        if (shows(mo)) {
+          found = std::move(mo.data);
+          return true;
+        }
+      }
+  }
+  return false;
+}
+
+bool write_tensor(const std::string& dir, const std::string& tensor, const NpyArray& n, std::vector<std::string>& data, std::string& error) {
+  std::string file = (std::filesystem::path(dir) / (tensor + ".npy")).string();
+  try {
+    write_npy(file, n);
+  } catch (const std::exception& e) {
+    error = fmt::format("cannot write {}: {}", file, e.what());
+    return false;
+  }
+  data.push_back(fmt::format("{}={}", tensor, file));
+  return true;
+}
+
 }  // namespace
+
+bool replay_shows(const verify::Problem& pr, const Outcome& o) {
+  bool here = o.loc.line == pr.loc.line;
+  const std::string& r = pr.rule;
+  if (r == "race" || r == "write-write") return o.kind == OutcomeKind::Race;
+  if (r.rfind("out-of-bounds", 0) == 0) return o.kind == OutcomeKind::OutOfBounds && here;
+  if (r == "value") return (o.kind == OutcomeKind::Annotation && here) || o.kind == OutcomeKind::Mismatch;
+  if (r == "undefined read") return o.kind == OutcomeKind::Error || o.kind == OutcomeKind::Mismatch;
+  return o.kind == OutcomeKind::Mismatch || o.kind == OutcomeKind::Annotation;  // outputs, reductions
+}
 
 bool write_counterexample(const Program& p, const verify::Problem& pr, const std::string& dir, uint64_t seed, std::vector<std::string>& data,
                           std::string& error) {
@@ -73,12 +176,16 @@ bool write_counterexample(const Program& p, const verify::Problem& pr, const std
   ModelOptions mo;
   mo.seed = seed;
   Instance inst = make_instance(p, params, mo);
+  std::map<std::string, NpyArray> searched;
+  if (pr.inputs.empty() && !search_inputs(p, pr, params, seed, searched)) return true;  // the defaults do (or nothing does)
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
     error = fmt::format("cannot create {}: {}", dir, ec.message());
     return false;
   }
+  for (const auto& [tensor, n] : searched)
+    if (!write_tensor(dir, tensor, n, data, error)) return false;
   for (const auto& in : pr.inputs) {
     int t = p.find_tensor(in.tensor);
     if (t < 0) continue;
@@ -112,14 +219,7 @@ bool write_counterexample(const Program& p, const verify::Problem& pr, const std
       Value v = it != at_points.end() ? it->second : has_other ? other : random_input_value(seed, in.tensor, td.type, idx);
       n.bits.push_back(v.bits());
     }
-    std::string file = (std::filesystem::path(dir) / (in.tensor + ".npy")).string();
-    try {
-      write_npy(file, n);
-    } catch (const std::exception& e) {
-      error = fmt::format("cannot write {}: {}", file, e.what());
-      return false;
-    }
-    data.push_back(fmt::format("{}={}", in.tensor, file));
+    if (!write_tensor(dir, in.tensor, n, data, error)) return false;
   }
   return true;
 }

@@ -70,7 +70,8 @@ inline std::string val_str(isl_val* v) {
 using namespace smt_internal;
 
 // A value of z3's model as a number ("-0.5", "3", "true"), else z3's syntax.
-std::string number_text(const z3::expr& v);
+// A model value as a number: a bit-vector read as two's complement when `type` is a signed integer.
+std::string number_text(const z3::expr& v, Type type);
 
 struct Smt::Impl {
   const Program& p;

@@ -41,7 +41,7 @@ void Smt::Impl::write_query(z3::solver& s, const std::string& name) {
 }
 
 // A value of the model as a number ("-0.5", "3", "true"); solver syntax when it is none.
-std::string number_text(const z3::expr& v) {
+std::string number_text(const z3::expr& v, Type type) {
   z3::expr e = v;
   if (e.is_fpa()) {  // IEEE: through the reals (NaN and infinities have no real value)
     z3::expr r = z3::expr(e.ctx(), Z3_mk_fpa_to_real(e.ctx(), e)).simplify();
@@ -50,6 +50,14 @@ std::string number_text(const z3::expr& v) {
   }
   if (e.is_bool()) return e.is_true() ? "true" : e.is_false() ? "false" : e.to_string();
   if (!e.is_numeral()) return e.to_string();
+  if (e.is_bv() && is_signed_int(type)) {  // z3 prints a bit-vector unsigned
+    uint64_t u = 0;
+    unsigned w = e.get_sort().bv_size();
+    if (w >= 1 && w <= 64 && Z3_get_numeral_uint64(e.ctx(), e, &u)) {
+      if (w < 64 && ((u >> (w - 1)) & 1)) u |= ~uint64_t{0} << w;  // sign-extend
+      return std::to_string(static_cast<int64_t>(u));
+    }
+  }
   std::string d = e.is_bv() ? e.get_decimal_string(0) : e.get_decimal_string(17);
   if (!d.empty() && d.back() == '?') d.pop_back();  // rounded in its last digit
   return d;
@@ -193,16 +201,17 @@ SmtAnswer Smt::Impl::search(const VC& vc, int index, Deadline deadline) {
       nlohmann::json j;
       j["ints"] = nlohmann::json::array();
       for (auto& [n, e] : names) j["ints"].push_back({n, md.eval(e, true).to_string()});
-      j["lhs"] = number_text(md.eval(lhs, true));
+      j["lhs"] = number_text(md.eval(lhs, true), eq.root->kids[0]->type);
       j["holes"] = nlohmann::json::array();
       for (const auto& h : holes) j["holes"].push_back(md.eval(h, true).to_string());
-      j["rhs"] = number_text(md.eval(rhs, true));
+      j["rhs"] = number_text(md.eval(rhs, true), eq.root->kids[1]->type);
       j["inputs"] = nlohmann::json::array();
       for (const auto& [id, f] : tensors) {
         if (!p.tensors[static_cast<size_t>(id)].is_input() || !md.has_interp(f)) continue;
+        Type ty = p.tensors[static_cast<size_t>(id)].type;
         nlohmann::json in = {{"tensor", f.name().str()}, {"points", nlohmann::json::array()}, {"other", ""}};
         if (f.arity() == 0) {
-          in["other"] = number_text(md.get_const_interp(f));
+          in["other"] = number_text(md.get_const_interp(f), ty);
         } else {
           z3::func_interp fi = md.get_func_interp(f);
           for (unsigned k = 0; k < fi.num_entries(); ++k) {
@@ -214,9 +223,9 @@ SmtAnswer Smt::Impl::search(const VC& vc, int index, Deadline deadline) {
               if (en.arg(a).is_numeral_i64(x)) at.push_back(x);
               else ok = false;
             }
-            if (ok) in["points"].push_back({at, number_text(en.value())});
+            if (ok) in["points"].push_back({at, number_text(en.value(), ty)});
           }
-          in["other"] = number_text(fi.else_value());
+          in["other"] = number_text(fi.else_value(), ty);
         }
         j["inputs"].push_back(in);
       }

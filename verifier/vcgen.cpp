@@ -57,6 +57,26 @@ void Generator::check_accesses(const Cmd& c, const isl::set& loc, const Locs& rd
   });
 }
 
+namespace {
+
+// The arrays written or accumulated into by `c`.
+void written_arrays(const Cmd& c, std::set<int>& out) {
+  if (c.kind == CmdKind::Assign) out.insert(c.id);
+  for (const auto& k : c.seq) written_arrays(*k, out);
+  if (c.body) written_arrays(*c.body, out);
+  if (c.els) written_arrays(*c.els, out);
+}
+
+// True when `e` reads no array of `written`.
+bool reads_only_constants(const Expr& e, const std::set<int>& written) {
+  if (e.kind == ExprKind::ArrayRead && written.count(e.id)) return false;
+  for (const auto& a : e.args)
+    if (a && !reads_only_constants(*a, written)) return false;
+  return !e.lowered || reads_only_constants(*e.lowered, written);
+}
+
+}  // namespace
+
 Locs Generator::all_boxes(const Env& env) const {
   Locs u = isl::union_set::empty(ctx_);
   for (const auto& [id, b] : env.boxes) u = u.unite(isl::union_set(b));
@@ -80,7 +100,14 @@ Generator::Result Generator::assign(const Cmd& c, const Env& env, const Heap* h,
     complete_reads(r.reads, *h, a, env, c.loc);
   }
   SVal t;
-  if (!c.annot) {
+  if (!c.annot && reads_only_constants(*c.value, written_)) {
+    // A derived prophecy (thesis 5.6, its simplest case): a value that reads no array any
+    // command writes (only inputs, loop variables and literals) is the same in every heap, so
+    // its evaluation over h0 is the specification of what is written: `a[i] := b[i] * 2` with
+    // b an input holding B stores B(i) * 2. Its value VC would be trivial: there is none.
+    t = evaluate(*c.value, s, &out_.initial);
+    if (h) ++out_.derived;
+  } else if (!c.annot) {
     // No prophecy: the write is reported, and its value is an unknown function of the
     // iteration (a distinct opaque value per loop point), so that the heap's domain stays exact
     // (races, reads and outputs are still checked) and nothing about the value can be proved.
@@ -262,6 +289,7 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h, c
 }
 
 Generated Generator::run() {
+  written_arrays(*p_.body, written_);
   Env env;
   env.s.ctx = ctx_;
   env.s.names.ctx = ctx_;

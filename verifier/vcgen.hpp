@@ -48,6 +48,7 @@ struct Generated {
   Heap initial, final;  // h0 (input declarations) and h0 ▷ Δh
   Heap delta;           // Δh of the body
   isl::set context;     // Γ0: the assumptions
+  int derived = 0;      // unannotated writes whose prophecy was derived (they read only read-only arrays)
 };
 
 // Accumulations (thesis 7.3, 7.5): the accumulating heap maps each location to the tokens
@@ -105,6 +106,8 @@ class Generator {
   void output_coverage(const Heap& final_heap, const Acc& final_acc, const ArrayDecl& ad, const isl::set& cells, const Env& e);
   Acc expected_tokens(const Heap& values) const;
   bool float_reduction(const std::string& token_tuple) const;
+  // min, max, all, any: x ⊙ x = x, so an element accumulated twice leaves the result unchanged
+  bool idempotent_reduction(const std::string& token_tuple) const;
   // The pairs (earlier token -> later token) of float reductions that are not increasing.
   isl::union_map float_disorder(const isl::union_map& pairs) const;
   std::map<int, Reduction> reductions_;  // by tid
@@ -122,6 +125,7 @@ class Generator {
   Templates& t_;
   bool bit_exact_floats_ = false;
   std::set<std::string> used_;
+  std::set<int> written_;  // the arrays some command writes (or accumulates into)
   Generated out_;
 };
 

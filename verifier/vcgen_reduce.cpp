@@ -64,6 +64,13 @@ bool Generator::float_reduction(const std::string& token_tuple_name) const {
   return it != reductions_.end() && is_float(it->second.tensor->type);
 }
 
+bool Generator::idempotent_reduction(const std::string& token_tuple_name) const {
+  auto it = reductions_.find(tid_of_token(token_tuple_name));
+  if (it == reductions_.end() || !it->second.reduce) return false;
+  RedOp op = it->second.reduce->rop;
+  return op == RedOp::Min || op == RedOp::Max || op == RedOp::And || op == RedOp::Or;
+}
+
 const Generator::Reduction& Generator::reduction_named(const Cmd& c, const Env& env) {
   if (!c.annot) throw NotAffine(c.loc, "an accumulation without an annotation naming its reduction");
   const Expr& t = skip_implicit(*c.annot);
@@ -218,6 +225,7 @@ void Generator::seq_acc(const Acc& before, const Result& later, Result& into, co
     Acc alive = before.subtract_domain(later.killed);
     Acc twice = alive.intersect(later.acc).intersect_params(env.gamma);
     twice.foreach_map([&](isl::map m) {
+      if (idempotent_reduction(or_unnamed(isl_map_get_tuple_name(m.get(), isl_dim_out)))) return;
       fail("reduced twice", loc, fmt::format("an element of a reduction is accumulated twice into {}", or_unnamed(isl_map_get_tuple_name(m.get(), isl_dim_in))),
            m.wrap(), env);
     });
@@ -266,6 +274,7 @@ void Generator::loop_acc(const Cmd& c, const Env& env, const Env& in, const std:
       isl::set pair = rng(x).intersect(rng(y)).intersect(env.gamma).intersect(align(param_aff(ctx_, x).ne_set(param_aff(ctx_, y)), xy));
       Acc twice = b.acc.intersect(acc_y).intersect_params(pair);
       twice.foreach_map([&](isl::map m) {
+        if (idempotent_reduction(or_unnamed(isl_map_get_tuple_name(m.get(), isl_dim_out)))) return;
         fail("reduced twice", c.loc, fmt::format("two iterations of 'par {}' accumulate one element into {}", c.name,
                                                  or_unnamed(isl_map_get_tuple_name(m.get(), isl_dim_in))), m.wrap(), in);
       });
@@ -286,6 +295,7 @@ void Generator::loop_acc(const Cmd& c, const Env& env, const Env& in, const std:
       Acc alive = b.acc.subtract_domain(between);
       isl::set pair = rng(x).intersect(rng(y)).intersect(cmp(x, y, true)).intersect(env.gamma);
       alive.intersect(acc_y).intersect_params(pair).foreach_map([&](isl::map m) {
+        if (idempotent_reduction(or_unnamed(isl_map_get_tuple_name(m.get(), isl_dim_out)))) return;
         fail("reduced twice", c.loc, fmt::format("two iterations of 'for {}' accumulate one element into {}", c.name,
                                                  or_unnamed(isl_map_get_tuple_name(m.get(), isl_dim_in))), m.wrap(), in);
       });

@@ -284,7 +284,18 @@ Verdict verify_program(const Program& p, const Options& opts) {
       Smt smt(p, t, opts.smt);
       int index = 0;
       bool unknown = false;
-      for (const auto& vc : gen.vcs) {
+      // The value VCs first: the other VCs (outputs, write-write conflicts, reductions) read the
+      // heap the annotations build, so once an annotation is refuted, their refutation may
+      // follow from it alone (a right program with a wrong annotation "differs" at its output):
+      // such a refutation is `dependent`, not a finding, and only a value VC's is reported. A
+      // write-write VC compares the values of its own statement's writes: it depends only on
+      // that statement's annotation.
+      std::vector<const VC*> order;
+      for (const auto& vc : gen.vcs) order.push_back(&vc);
+      std::stable_partition(order.begin(), order.end(), [](const VC* vc) { return vc->rule == "value"; });
+      std::vector<Loc> refuted_annotations;
+      for (const VC* vcp : order) {
+        const VC& vc = *vcp;
         VcReport r{vc.rule, vc.loc, vc_text(vc, t), "unknown", 0};
         if (!opts.all && !v.problems.empty()) {  // refuted already: the answer is known
           r.status = "skipped";
@@ -309,8 +320,13 @@ Verdict verify_program(const Program& p, const Options& opts) {
         } else if (a.status == SmtAnswer::Status::Refuted && r.text.find("unannotated#") != std::string::npos) {
           unknown = true;  // refuted only through the opaque value of an unannotated write: no replay can show it
           if (v.reason.empty()) v.reason = fmt::format("the VC at {}:{} depends on the value of an unannotated write", vc.loc.line, vc.loc.col);
+        } else if (a.status == SmtAnswer::Status::Refuted && vc.rule != "value" &&
+                   std::any_of(refuted_annotations.begin(), refuted_annotations.end(),
+                               [&](const Loc& l) { return vc.rule != "write-write" || (l.line == vc.loc.line && l.col == vc.loc.col); })) {
+          r.status = "dependent";
         } else if (a.status == SmtAnswer::Status::Refuted) {
           r.status = "refuted";
+          if (vc.rule == "value") refuted_annotations.push_back(vc.loc);
           v.problems.push_back(from_vc(vc, a, t, p));
         } else {
           unknown = true;
