@@ -162,6 +162,7 @@ class Engine {
     bool read(int a, const std::vector<int64_t>& idx, Value& out) {
       Location l{a, idx};
       if (!lookup(mu, l, out)) return false;
+      if (eng.trace_ && l == eng.trace_->cell) eng.traced("read", *eng.current_, out);
       rho.insert(std::move(l));
       return true;
     }
@@ -186,6 +187,7 @@ class Engine {
 
   // ---------------- commands: ℰ; μ ⊢ c ⇓u ⟨δμ; ρ⟩ (Fig 4.5) ----------------
   Result exec(const Cmd& c, const View& mu) {
+    current_ = &c;  // the command whose expressions read (for a race's provenance)
     switch (c.kind) {
       case CmdKind::Skip:
         return {};  // U-SKIP: ⟨∅; ∅⟩
@@ -306,7 +308,7 @@ class Engine {
         for (const auto& [i, v] : it->second) {
           if (i == j) continue;
           const char* kind = rmw.count(l) ? "lost update" : accumulating(i, l) ? "read-accumulate" : "read-write";
-          race(c, first, kind, l, i, j, v, std::nullopt);
+          race(c, mu, first, kind, l, i, j, v, std::nullopt);
         }
       }
     // Atomic accumulations with one operator commute (7.3.6): the cell gets every operand,
@@ -331,7 +333,7 @@ class Engine {
           k = 1;
           while (k < ws.size() && !a0->mixed && !accumulating(ws[k].first, l)->mixed && accumulating(ws[k].first, l)->op == a0->op) ++k;
         }
-        race(c, first, kind, l, ws[0].first, ws[k].first, ws[0].second, ws[k].second);
+        race(c, mu, first, kind, l, ws[0].first, ws[k].first, ws[0].second, ws[k].second);
       }
       AccTrace t{a0->op, false, {}};
       Value x;
@@ -348,14 +350,14 @@ class Engine {
     for (const auto& [l, ws] : writers) {
       if (combined.count(l)) continue;
       for (size_t k = 1; k < ws.size(); ++k)
-        if (!identical(ws[k].second, ws[0].second)) race(c, first, "write-write", l, ws[0].first, ws[k].first, ws[0].second, ws[k].second);
+        if (!identical(ws[k].second, ws[0].second)) race(c, mu, first, "write-write", l, ws[0].first, ws[k].first, ws[0].second, ws[k].second);
       if (o_.strict_races && ws.size() > 1) {
         // ω-compatibility: all values written by two distinct iterations agree
         for (size_t a = 0; a < ws.size(); ++a)
           for (size_t b = a + 1; b < ws.size(); ++b)
             for (const Value& x : rs[ws[a].first].omega[l])
               for (const Value& y : rs[ws[b].first].omega[l])
-                if (!identical(x, y)) race(c, first, "write-write (covered)", l, ws[a].first, ws[b].first, x, y);
+                if (!identical(x, y)) race(c, mu, first, "write-write (covered)", l, ws[a].first, ws[b].first, x, y);
       }
     }
     for (auto& r : rs) {
@@ -371,11 +373,57 @@ class Engine {
     return acc;
   }
 
-  [[noreturn]] void race(const Cmd& c, int64_t first, const char* kind, const Location& l, size_t i, size_t j, const Value& vi,
-                         std::optional<Value> vj) {
+  [[noreturn]] void race(const Cmd& c, const View& mu, int64_t first, const char* kind, const Location& l, size_t i, size_t j,
+                         const Value& vi, std::optional<Value> vj) {
     Outcome o = race_outcome(c, kind, loc_text(l), first + static_cast<int64_t>(i), first + static_cast<int64_t>(j), vi, vj, accumulation_rule(kind));
     for (auto& at : at_vars(c)) o.details.push_back(std::move(at));  // the iteration of the enclosing loops
+    std::string_view k = kind;
+    bool reads = k == "read-write" || k == "lost update" || k == "read-accumulate";
+    auto a = retrace(c, mu, first + static_cast<int64_t>(i), l, false);
+    auto b = retrace(c, mu, first + static_cast<int64_t>(j), l, reads);
+    if (a && b) add_race_accesses(o, *a, *b);
     throw Stuck{std::move(o)};
+  }
+
+  // ---- a race's provenance (issue 20): one iteration re-run, tracing one cell ----
+  struct Trace {
+    Location cell;
+    std::vector<RaceAccess> accesses;
+  };
+  Trace* trace_ = nullptr;
+  const Cmd* current_ = nullptr;
+
+  void traced(const char* access, const Cmd& at, const Value& v) {
+    std::string op = std::string_view(access) == "accumulate" ? fmt::format("{}=", accumulate_text(at.acc)) : "";
+    trace_->accesses.push_back({access, op, at.loc, loc_text(trace_->cell), v, enclosing_values(*p_.body, at, env_)});
+  }
+
+  // Iteration x of par loop c, run again in μ (as it ran before the race was found: the same
+  // accesses): its first read of `cell` (read) or its last write or accumulation.
+  std::optional<RaceAccess> retrace(const Cmd& c, const View& mu, int64_t x, const Location& cell, bool read) {
+    if (trace_ || !o_.trace_races) return std::nullopt;
+    Trace t{cell, {}};
+    EngineStats saved_stats = stats_;
+    uint64_t saved_iterations = iterations_;
+    bool had_deferred = deferred_ != nullptr;
+    size_t slot = static_cast<size_t>(c.slot);
+    Value saved = env_[slot];
+    env_[slot] = Value::of_int(x);
+    trace_ = &t;
+    try {
+      exec(*c.body, mu);
+    } catch (const Stuck&) {  // it ran to its end before; nothing is lost if it does not now
+    }
+    trace_ = nullptr;
+    env_[slot] = saved;
+    stats_ = saved_stats;
+    iterations_ = saved_iterations;
+    if (!had_deferred) deferred_.reset();
+    for (size_t k = 0; k < t.accesses.size(); ++k) {
+      const RaceAccess& a = read ? t.accesses[k] : t.accesses[t.accesses.size() - 1 - k];
+      if ((a.access == "read") == read) return a;
+    }
+    return std::nullopt;
   }
 
   void merge_omega(WSet& into, WSet& from) {
@@ -407,6 +455,7 @@ class Engine {
       stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(loc_text(l), ev.first_bottom));
     if (c.acc != RedOp::None) return accumulate_into(c, l, old, v, r);
     if (o_.annotations && c.annot) check_annotation(c, l, v);
+    if (trace_ && l == trace_->cell) traced("write", c, v);
     r.dmu[l] = v;
     if (o_.strict_races) r.omega[l].push_back(v);
     return r;
@@ -419,8 +468,10 @@ class Engine {
     if (!old.defined)
       stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {}, which is undefined (initialise it first)", loc_text(l)));
     if (o_.annotations && c.annot_at) check_annotation(c, l, v, c.annot_at.get());
+    if (trace_ && l == trace_->cell && !c.atomic && atomic_depth_ == 0) traced("read", c, old);  // read, then written
     Value x = accumulate(c.acc, old, v);
     if (!x.defined) stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {} is undefined", loc_text(l)));
+    if (trace_ && l == trace_->cell) traced("accumulate", c, v);
     r.dmu[l] = x;
     if (c.atomic || atomic_depth_ > 0) {
       r.acc[l] = AccTrace{c.acc, false, {v}};

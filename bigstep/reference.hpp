@@ -26,6 +26,9 @@ struct ReferenceOptions {
   uint64_t max_steps = 50'000'000; // assignments; beyond: inconclusive
   uint64_t max_local_cells = kMaxLocalCells;  // cells of one `allocate`
   uint64_t max_live_local_cells = 0;          // cells of all `allocate`d arrays live at once (0: default_max_live_local_cells())
+  // A race's two accesses (statement, cell, value, whole iteration vector), traced by running
+  // its two iterations again (bigstep/report.hpp's RaceAccess); the driver asks for them.
+  bool trace_races = false;
 };
 
 struct EngineStats {

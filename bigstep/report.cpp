@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "interpreter/printer.hpp"
 
 namespace sched {
@@ -43,8 +45,8 @@ Outcome race_outcome(const Cmd& c, const char* kind, const std::string& cell, in
 }
 
 namespace {
-// The values of the variables enclosing `target`, outermost first.
-bool visit_vars(const Cmd& c, const Cmd& target, const std::vector<Value>& env, std::string& out) {
+// The values of the variables enclosing `target`, innermost first (appended on the way out).
+bool visit_vars(const Cmd& c, const Cmd& target, const std::vector<Value>& env, std::vector<std::pair<std::string, Value>>& out) {
   if (&c == &target) return true;
   bool binds = c.is_loop() || c.kind == CmdKind::Let;
   std::vector<const Cmd*> kids;
@@ -53,17 +55,46 @@ bool visit_vars(const Cmd& c, const Cmd& target, const std::vector<Value>& env, 
   if (c.els) kids.push_back(c.els.get());
   for (const Cmd* k : kids)
     if (visit_vars(*k, target, env, out)) {
-      if (binds) out = fmt::format("{} = {}{}{}", c.name, to_string(env[static_cast<size_t>(c.slot)]), out.empty() ? "" : ", ", out);
+      if (binds) out.emplace_back(c.name, env[static_cast<size_t>(c.slot)]);
       return true;
     }
   return false;
 }
+
+std::string joined_vars(const std::vector<std::pair<std::string, Value>>& vars) {
+  std::string s;
+  for (const auto& [n, v] : vars) s += fmt::format("{}{} = {}", s.empty() ? "" : ", ", n, to_string(v));
+  return s;
+}
 }  // namespace
 
+std::vector<std::pair<std::string, Value>> enclosing_values(const Cmd& root, const Cmd& target, const std::vector<Value>& env) {
+  std::vector<std::pair<std::string, Value>> out;
+  visit_vars(root, target, env, out);
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
 std::string enclosing_vars(const Cmd& root, const Cmd& target, const std::vector<Value>& env) {
-  std::string vars;
-  visit_vars(root, target, env, vars);
+  std::string vars = joined_vars(enclosing_values(root, target, env));
   return vars.empty() ? "" : "at " + vars;
+}
+
+void add_race_accesses(Outcome& o, const RaceAccess& first, const RaceAccess& second) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const RaceAccess* a : {&first, &second}) {
+    std::string what = a->access == "read" ? fmt::format("{} (value {})", a->cell, to_string(a->value))
+                                           : fmt::format("{} {} {}", a->cell, a->access == "write" ? ":=" : a->op, to_string(a->value));
+    o.details.push_back(fmt::format("{} at {}:{} in iteration {}: {}", a->access, a->loc.line, a->loc.col, joined_vars(a->iteration), what));
+    nlohmann::json it = nlohmann::json::object();
+    for (const auto& [n, v] : a->iteration) {
+      if (v.type == Type::Int) it[n] = v.i;
+      else it[n] = to_string(v);
+    }
+    list.push_back({{"access", a->access}, {"op", a->op}, {"line", a->loc.line}, {"col", a->loc.col}, {"cell", a->cell}, {"value", to_string(a->value)},
+                    {"iteration", it}});
+  }
+  o.data["race"]["accesses"] = list;
 }
 
 Outcome annotation_outcome(const Program& p, const Cmd& c, const std::string& cell, const Value& v, const Value& want,
@@ -80,9 +111,8 @@ Outcome annotation_outcome(const Program& p, const Cmd& c, const std::string& ce
                       fmt::format("the write of {} does not match its annotation {{{}}}", cell, print_expr(*c.annot)));
     o.details.push_back(fmt::format("written {}, annotation evaluates to {}", to_string(v), to_string(want)));
   }
-  std::string vars;
-  visit_vars(*p.body, c, env, vars);
-  if (!vars.empty()) o.details.push_back("at " + vars);
+  std::string vars = enclosing_vars(*p.body, c, env);
+  if (!vars.empty()) o.details.push_back(vars);
   o.data["annotation"] = {{"cell", cell}, {"written", to_string(v)}, {"expected", to_string(want)}};
   return o;
 }

@@ -26,6 +26,25 @@ const char* accumulation_rule(std::string_view kind);
 Outcome annotation_outcome(const Program& p, const Cmd& c, const std::string& cell, const Value& v, const Value& want,
                            const std::vector<Value>& env);
 
+// One access of a racing cell, re-traced (issue 20's provenance): what the statement at `loc`
+// did to the cell (read, write, accumulate) in the iteration `iteration` (every enclosing loop
+// and let variable, outermost first, the racing loop's included), with the value read or written.
+struct RaceAccess {
+  std::string access;  // read | write | accumulate
+  std::string op;      // accumulate: "+=", "max=", ...
+  Loc loc;
+  std::string cell;
+  Value value;
+  std::vector<std::pair<std::string, Value>> iteration;
+};
+
+// Adds both accesses to a race outcome: a detail line each ("write at 22:7 in iteration i = 0,
+// k = 1: c[0, 0] := -0.33") and `race.accesses` in its JSON.
+void add_race_accesses(Outcome& o, const RaceAccess& first, const RaceAccess& second);
+
+// The values of the loop and let variables enclosing `target` in `root`, outermost first.
+std::vector<std::pair<std::string, Value>> enclosing_values(const Cmd& root, const Cmd& target, const std::vector<Value>& env);
+
 // "at k = 1, i = 2": the values of the loop and let variables enclosing `target` in `root`,
 // outermost first (env: the slot values); "" when none.
 std::string enclosing_vars(const Cmd& root, const Cmd& target, const std::vector<Value>& env);

@@ -17,6 +17,7 @@
 #include "driver/run.hpp"
 #include "interpreter/load.hpp"
 #include "interpreter/files.hpp"
+#include "interpreter/model.hpp"
 #include "interpreter/npy.hpp"
 
 namespace sched::cli {
@@ -123,6 +124,16 @@ RunResult run_one(const RunArgs& a, const Loaded& l, bool progress = false) {
     try {
       for (size_t i = 0; i < p.arrays.size(); ++i)
         if (a.dump || p.arrays[i].role == ArrayRole::Output) write_array(a.out_dir, run.final.arrays[i]);
+      if (o.kind == OutcomeKind::Mismatch)  // what the specification gives, beside it: NAME.expected.npy
+        for (size_t i = 0; i < p.arrays.size(); ++i) {
+          if (p.arrays[i].role != ArrayRole::Output) continue;
+          ArrayState want = run.final.arrays[i];
+          want.name += ".expected";
+          want.cells = evaluate_array(p, i, inst->params, inst->model, want.shape, a.threads);
+          write_array(a.out_dir, want);
+        }
+    } catch (const ModelError& e) {
+      return bad(fmt::format("--out: the specification: {}", e.what()));
     } catch (const std::runtime_error& e) {
       return bad(fmt::format("--out: {}", e.what()));
     }
@@ -183,7 +194,9 @@ void register_run(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run a program on real tensors and report its outcome (ok, race, out-of-bounds, error, mismatch, annotation)");
   cmd->add_option("FILE", a.file, "the .sched program")->required()->check(CLI::ExistingFile);
   add_run_options(cmd, a);
-  cmd->add_option("--out", a.out_dir, "write the output arrays as DIR/NAME.npy (⊥ cells as 0, with NAME.defined.npy)");
+  cmd->add_option("--out", a.out_dir,
+                  "write the output arrays as DIR/NAME.npy (⊥ cells as 0, with NAME.defined.npy); on a mismatch also what the "
+                  "specification gives, as DIR/NAME.expected.npy");
   cmd->add_flag("--dump", a.dump, "with --out: write every global array, not only outputs");
   cmd->add_flag("--check-annotations", a.check_annotations,
                 "compare every write with its prophetic annotation evaluated in the model (outcome 'annotation')");

@@ -112,6 +112,28 @@ bool outputs_defined(const Program& p, const std::vector<ArrayState>& arrays) {
   return true;
 }
 
+namespace {
+
+// A race found by the fast engine gets the accesses the reference engine traces (the statement,
+// iteration vector and value of both): the reference engine runs the instance again, up to the
+// race, when that takes at most 20 million assignments; its race is the same one (the engines
+// report the same first race), checked by its message.
+void add_provenance(const Program& p, const Instance& inst, const RunOptions& opts, uint64_t steps, Outcome& o) {
+  const uint64_t bound = 20'000'000;
+  if (steps > bound || o.data.value("race", nlohmann::json::object()).contains("accesses")) return;
+  Memory m = inst.initial;
+  ReferenceOptions ro;
+  ro.strict_races = opts.races == Races::Strict;
+  ro.max_steps = bound;
+  ro.trace_races = true;
+  Outcome ref = run_reference(p, m, ro);
+  if (ref.kind != OutcomeKind::Race || ref.message != o.message || !ref.data["race"].contains("accesses")) return;
+  o.details = ref.details;
+  o.data["race"] = ref.data["race"];
+}
+
+}  // namespace
+
 EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
   EngineRun r;
   r.options = opts;
@@ -168,12 +190,14 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
     r.stats = {{"steps", fs.steps}, {"par_instances", fs.par_instances}, {"replays", fs.replays},
                {"kernel_runs", fs.kernel_runs}, {"kernel_specialised_runs", fs.kernel_specialised_runs},
                {"kernel_handovers", fs.kernel_handovers}, {"engine_seconds", secs}};
+    if (o.kind == OutcomeKind::Race) add_provenance(p, inst, opts, fs.steps, o);
   } else {
     ReferenceOptions ro;
     ro.strict_races = opts.races == Races::Strict;
     ro.annotations = model.get();
     if (opts.max_steps) ro.max_steps = opts.max_steps;
     ro.max_live_local_cells = inst.model.max_bytes / 64;
+    ro.trace_races = true;
     EngineStats es;
     o = run_reference(p, r.final, ro, &es);
     r.summary = fmt::format("{} assignment(s), {} parallel loop(s) race-free", es.steps, es.par_loops);

@@ -21,6 +21,8 @@
 #include "scheduler/lower.hpp"
 #include "tests/test_util.hpp"
 #include "interpreter/load.hpp"
+#include "verifier/verify.hpp"
+#include <chrono>
 
 using namespace sched;
 using namespace sched::fuzz;
@@ -333,4 +335,32 @@ TEST(Fuzz, ReduceKeepsTheFindingAndShrinks) {
   fine.name = "matmul_par.sched";
   fine.param_items = {"N=3", "M=3", "P=3"};
   EXPECT_NE(reduce_file(fine).error.find("nothing to keep"), std::string::npos);
+}
+
+// The time limit holds on generated cases too (issue 20): the first 40 cases of a campaign
+// (lowered schedules of the built-in algorithms, mutations, reduction kernels, random
+// programs), each verified under a limit of 0.5 s, far less than the slowest need; none may
+// end more than 10% past it, and some must reach it (or the test would measure nothing).
+TEST(Fuzz, VerifierTimeLimitHoldsOnGeneratedCases) {
+  const double limit = 0.5;
+  int cases = 0, reached = 0;
+  double worst = 0;
+  for (uint64_t i = 0; i < 40; ++i) {
+    fuzz::Case c = fuzz::make_case(7, i);
+    if (!c.error.empty()) continue;
+    Loaded l = load_text(c.text, "case.sched");
+    if (l.stage != LoadStage::Ok) continue;
+    ++cases;
+    auto t0 = std::chrono::steady_clock::now();
+    verify::Verdict v = verify::verify_program(*l.program, verify::Options::within(limit));
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    worst = std::max(worst, secs);
+    if (v.kind == verify::Verdict::Kind::Unknown && v.reason.find("time limit") != std::string::npos) ++reached;
+    EXPECT_LE(secs, 1.1 * limit) << "case " << i << " (" << c.kind << " " << c.algorithm << "): " << verify::verdict_word(v.kind) << " "
+                                 << v.reason;
+  }
+  std::cout << cases << " generated cases verified under " << limit << " s: " << reached << " reached the limit; the slowest took " << worst
+            << " s\n";
+  EXPECT_GE(cases, 30);
+  EXPECT_GT(reached, 0);
 }

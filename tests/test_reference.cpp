@@ -71,6 +71,52 @@ TEST(Reference, ReadWriteRaceNamesTheLoopCellAndIterations) {
       << "the race names the par loop";
 }
 
+// Provenance (issue 20): a race names both accesses (statement position, cell, value) with the
+// whole iteration vector of each (the loops around the racing `par` and inside it), in text and
+// JSON; the fast engine reports the same (the reference engine traces them for it).
+TEST(Reference, RaceNamesBothAccessesWithTheirIterationVectors) {
+  const char* text = R"(param N;
+array x : i32[N];
+for t < N {
+  x[t] := 0;
+}
+for o < 2 {
+  par i < N {
+    for k < 2 {
+      if k == 1 {
+        x[0] += i;
+      }
+    }
+  }
+}
+)";
+  Loaded l = load_text(text, "lost.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  driver::Instance inst = driver::make_instance(*l.program, {3});
+  driver::RunOptions ro;
+  ro.threads = 2;
+  driver::EngineRun ref = driver::run(driver::Engine::Reference, inst, ro);
+  driver::EngineRun fast = driver::run(driver::Engine::Fast, inst, ro);
+  ASSERT_EQ(ref.outcome.kind, OutcomeKind::Race) << joined(ref.outcome);
+  std::string s = joined(ref.outcome);
+  EXPECT_NE(s.find("accumulate at 10:9 in iteration o = 0, i = "), std::string::npos) << s;
+  EXPECT_NE(s.find(", k = 1: x[0] += "), std::string::npos) << s;
+  EXPECT_NE(s.find("read at 10:9 in iteration o = 0, i = "), std::string::npos) << s;
+  const auto& acc = ref.outcome.data["race"]["accesses"];
+  ASSERT_EQ(acc.size(), 2u);
+  for (const auto& a : acc) {
+    EXPECT_EQ(a["line"], 10);
+    EXPECT_EQ(a["col"], 9);
+    EXPECT_EQ(a["cell"], "x[0]");
+    EXPECT_EQ(a["iteration"]["o"], 0);
+    EXPECT_EQ(a["iteration"]["k"], 1);
+    EXPECT_TRUE(a["iteration"].contains("i"));
+  }
+  EXPECT_NE(acc[0]["iteration"]["i"], acc[1]["iteration"]["i"]);
+  EXPECT_EQ(joined(fast.outcome), s) << "the fast engine reports the same accesses";
+  EXPECT_EQ(fast.outcome.data["race"], ref.outcome.data["race"]);
+}
+
 TEST(Reference, CoveredRacesDependOnTheRaceSemantics) {
   std::string covered = "array x : i32[];\npar i < 2 { x[] := i; x[] := 7 }\n";
   EXPECT_EQ(run_text(covered).outcome.kind, OutcomeKind::Ok) << "the thesis' δμ-compatibility accepts it";
