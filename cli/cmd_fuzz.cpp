@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "cli/commands.hpp"
+#include "cli/reports.hpp"
 #include "interpreter/files.hpp"
 #include "scheduler/algo.hpp"
 #include "fuzz/campaign.hpp"
@@ -59,6 +60,7 @@ fuzz::HalideCampaignOptions halide_options(const fuzz::CampaignOptions& o) {
   h.case_timeout_s = std::max(o.case_timeout_s, 300.0);
   h.out_dir = o.out_dir;
   h.progress = o.progress;
+  h.on_case = o.on_case;
   return h;
 }
 #endif
@@ -111,6 +113,35 @@ nlohmann::json run_halide(const fuzz::CampaignOptions& o, bool json) {
 }
 #endif
 
+// --sarif and --junit: one SARIF result per case with findings (at its reproducer under --out),
+// one JUnit test case per case (sorted by index: the order does not depend on the jobs).
+void write_case_reports(std::vector<fuzz::CaseReport>& reports, const fuzz::CampaignOptions& o, bool halide, const std::string& sarif,
+                        const std::string& junit) {
+  std::sort(reports.begin(), reports.end(), [](const fuzz::CaseReport& a, const fuzz::CaseReport& b) { return a.index < b.index; });
+  std::vector<Finding> findings;
+  std::vector<TestCase> cases;
+  std::string suite = fmt::format("fuzz --compiler {} --seed {}", halide ? "halide" : "sched", o.seed);
+  for (const auto& r : reports) {
+    std::string file = r.file.empty() || o.out_dir.empty() ? "" : (std::filesystem::path(o.out_dir) / r.file).string();
+    TestCase t{fmt::format("case {}: {}", r.index, r.name), halide ? "fuzz.halide" : "fuzz.sched", r.seconds, "", r.inconclusive, ""};
+    for (const auto& f : r.findings) {
+      t.failure += (t.failure.empty() ? "" : "\n") + f;
+      findings.push_back({halide ? "halide-finding" : "disagreement", "error", fmt::format("case {} ({}): {}", r.index, r.name, f), file, 0, 0});
+    }
+    if (!file.empty()) t.output = "reproducer: " + file;
+    cases.push_back(std::move(t));
+  }
+  std::string err;
+  if (!sarif.empty() && !write_report(sarif, sarif_log("fuzz", findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", err)) {
+    std::cerr << "sched fuzz: --sarif: " << err << "\n";
+    set_exit(kBadInput);
+  }
+  if (!junit.empty() && !write_report(junit, junit_xml(suite, cases), err)) {
+    std::cerr << "sched fuzz: --junit: " << err << "\n";
+    set_exit(kBadInput);
+  }
+}
+
 }  // namespace
 
 void register_fuzz(CLI::App& app) {
@@ -121,6 +152,8 @@ void register_fuzz(CLI::App& app) {
   static long long print_case = -1;
   static std::string compiler = "sched";
   static std::vector<std::string> algo_files;
+  static std::string sarif, junit;
+  static std::vector<fuzz::CaseReport> reports;
   o.out_dir = "fuzz-out";
   o.jobs = std::max(1u, std::thread::hardware_concurrency());
   auto* cmd = app.add_subcommand("fuzz", "Differential campaign: random legal schedules of built-in algorithms (expected correct), schedules "
@@ -153,6 +186,8 @@ void register_fuzz(CLI::App& app) {
   cmd->add_option("--out", o.out_dir, "directory for findings, undetected examples, summary.json and summary.md ('' for none)")->capture_default_str();
   cmd->add_option("--merge", merge, "merge the summary.json files of shards into one summary (runs nothing)");
   cmd->add_option("--print-case", print_case, "print case I of --seed (its program and parameters) and exit")->check(whole_number(0, static_cast<uint64_t>(INT64_MAX)));
+  cmd->add_option("--sarif", sarif, "also write every finding as a SARIF 2.1.0 log to this file (its location: the reproducer under --out)");
+  cmd->add_option("--junit", junit, "also write a JUnit XML report to this file, one test case per case");
   cmd->add_flag("--json", json, "print the summary as JSON instead of Markdown");
   cmd->add_flag("--quiet", quiet, "no progress line");
   cmd->footer("Exit codes: 0 no disagreement, 1 findings (disagreements, crashes), 2 bad input.\n"
@@ -256,6 +291,17 @@ void register_fuzz(CLI::App& app) {
         return set_exit(kBadInput);
       }
     }
+    for (const auto& [opt, path] : {std::pair<const char*, std::string*>{"--sarif", &sarif}, {"--junit", &junit}}) {
+      // a report that cannot be written is known before the campaign: its directory must exist
+      std::filesystem::path dir = std::filesystem::path(*path).parent_path();
+      if (dir.empty()) dir = ".";
+      std::error_code ec;
+      if (!path->empty() && (!std::filesystem::is_directory(dir, ec) || access(dir.c_str(), W_OK) != 0 || std::filesystem::is_directory(*path, ec))) {
+        std::cerr << "sched fuzz: " << opt << ": cannot write " << *path << " (its directory does not exist or is not writable, or it is a directory)\n";
+        return set_exit(kBadInput);
+      }
+    }
+    if (!sarif.empty() || !junit.empty()) o.on_case = [](const fuzz::CaseReport& r) { reports.push_back(r); };
     nlohmann::json s;
 #ifdef SCHED_HAVE_HALIDE
     if (halide) s = run_halide(o, json);
@@ -274,6 +320,7 @@ void register_fuzz(CLI::App& app) {
     bool found = halide ? !fuzz::member(s, "signatures", true).empty() : !fuzz::member(s, "findings", true).empty();
     set_exit(found ? kFinding : interrupted ? kInconclusive : kClean);
     if (!failed.empty()) set_exit(kBadInput);
+    write_case_reports(reports, o, halide, sarif, junit);
   });
 }
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/case_report.hpp"
 #include "fuzz/oracles.hpp"
 #include "fuzz/schedules.hpp"
 
@@ -61,6 +62,7 @@ struct CampaignOptions {
   std::vector<BuiltinAlgorithm> algorithms;  // `--algo` files (empty: the built-in cases)
   std::string out_dir;    // "" : no files
   bool progress = true;
+  CaseReporter on_case;   // each finished case (optional)
 };
 
 // Runs a campaign; returns its summary (see docs/fuzzing.md) and writes findings, the summary

@@ -177,6 +177,11 @@ json run_campaign(const CampaignOptions& o) {
       cl["ill_typed"] = cl.value("ill_typed", 0) + 1;
     }
     auto dis = member(r, "disagreements", true);
+    CaseReport report{c.index, c.kind + (c.cls.empty() ? "" : " " + c.cls) + (c.algorithm.empty() ? "" : " " + c.algorithm), 0, {}, "", false};
+    for (const auto& x : member(r, "oracles", true)) report.seconds += x.value("seconds", 0.0);
+    for (const auto& d : dis) report.findings.push_back(d.get<std::string>());
+    if (!dis.empty() && !o.out_dir.empty()) report.file = fmt::format("finding-{}.sched", c.index);
+    if (o.on_case) o.on_case(report);
     if (!dis.empty()) {
       Case red = r.contains("reduced") ? case_from(r["reduced"]) : c;
       std::string f = fmt::format("finding-{}.sched", c.index);

@@ -414,6 +414,7 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
       r = e.lines[1];
     } else if (e.timed_out) {
       s["timeouts"] = s["timeouts"].get<int>() + 1;
+      if (o.on_case) o.on_case({e.index, c.value("algorithm", "?") + ": " + c.value("schedule", ""), o.case_timeout_s, {}, "", true});
       return;
     } else {
       std::string why = e.died.empty() ? "the case's process exited without a result" : e.died;
@@ -443,7 +444,13 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
       std::string key = o_name == "loop nest" ? "loop_nest" : o_name;
       if (s["oracles"].contains(key)) s["oracles"][key]["flagged"] = s["oracles"][key].value("flagged", 0) + 1;
     }
-    if (fs.empty()) return;
+    CaseReport report{e.index, c.value("algorithm", "?") + ": " + c.value("schedule", ""), 0, {}, "", false};
+    for (const auto& [k, v] : secs.items()) report.seconds += v.get<double>();
+    for (const auto& f : fs) report.findings.push_back(fmt::format("{}: {}", f.value("oracle", ""), f.value("message", "")));
+    auto notify = [&] {
+      if (o.on_case) o.on_case(report);
+    };
+    if (fs.empty()) return notify();
     s["findings"] = s["findings"].get<int>() + 1;
     std::string base = fs[0].value("signature", "");
     if (r.contains("reduced_finding")) {
@@ -472,6 +479,8 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
     json& entry = s["signatures"][by_signature[sig]];
     entry["count"] = entry["count"].get<int>() + 1;
     if (entry["cases"].size() < 20) entry["cases"].push_back(c.value("index", 0));
+    if (!o.out_dir.empty() && !entry.value("dir", std::string()).empty()) report.file = entry["dir"].get<std::string>();
+    notify();
   };
   long abandoned = run_pool({o.jobs, o.case_timeout_s}, shard_indices(o.shard, o.shards, o.cases, o.seconds, elapsed), work, finished, [&] { progress(false); });
   progress(true);

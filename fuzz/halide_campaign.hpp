@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "fuzz/algo_schedules.hpp"
+#include "fuzz/case_report.hpp"
 #include "fuzz/schedules.hpp"
 
 namespace sched::fuzz {
@@ -52,6 +53,7 @@ struct HalideCampaignOptions {
   unsigned compiler_timeout_ms = 60000;  // each compiler step
   std::string out_dir;                   // "": no files
   bool progress = true;
+  CaseReporter on_case;                  // each finished case (optional; campaign.hpp)
 };
 
 struct HalideCase {

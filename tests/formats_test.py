@@ -108,5 +108,18 @@ check(failed == ["wrong_expectation.sched"], f"JUnit: the failing case is the wr
 suite = tree.getroot().find("testsuite")
 check(suite.get("tests") == "4" and suite.get("failures") == "1", "JUnit: counts")
 
+# fuzz: one JUnit test case per case (sorted by index), a SARIF log with one result per finding
+out, junit = os.path.join(work, "fuzz.sarif"), os.path.join(work, "fuzz.xml")
+sched_run(["fuzz", "--seed", "3", "--cases", "6", "-j", "2", "--quiet", "--oracles", "model,reference,fast", "--out", os.path.join(work, "fuzz"),
+           "--sarif", out, "--junit", junit], {0, 1})
+results = sarif(out, "fuzz")
+logs += 1
+tree = ET.parse(junit)
+fcases = tree.getroot().findall(".//testcase")
+check([c.get("name").split(":")[0] for c in fcases] == [f"case {i}" for i in range(6)], f"fuzz JUnit: one test case per case, got {len(fcases)}")
+nfailed = sum(1 for c in fcases if c.find("failure") is not None)
+check(nfailed == len(results), f"fuzz: {nfailed} failing case(s), {len(results)} SARIF result(s)")
+sched_run(["fuzz", "--cases", "1", "--junit", os.path.join(work, "no-such-dir", "x.xml")], {2})
+
 print(f"{logs} SARIF log(s) validated, {len(cases)} JUnit test case(s); {len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
