@@ -509,3 +509,18 @@ TEST(Verifier, TightTimeLimitsHold) {
     EXPECT_LE(secs, 2.2) << name << ": " << verdict_word(v.kind) << " " << v.reason;
   }
 }
+
+// A value counterexample's parameters are minimised too (issue 20: z3, a galloping search per
+// parameter in program order): the bias read by input channel differs from the specification
+// only when there are two output channels, and at one point of everything else.
+TEST(Verifier, ValueCounterexampleParametersAreMinimal) {
+  Loaded l = load_text(slurp(std::string(SCHED_EXAMPLES_DIR) + "/conv2d_bias_by_input_channel.sched"), "bias.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok);
+  Verdict v = verify_program(*l.program, Options::within(30));
+  ASSERT_EQ(v.kind, Verdict::Kind::Refuted);
+  ASSERT_EQ(v.problems[0].rule, "value");
+  std::map<std::string, int64_t> got(v.problems[0].params.begin(), v.problems[0].params.end());
+  std::map<std::string, int64_t> want = {{"NB", 1}, {"CI", 1}, {"CO", 2}, {"H", 1}, {"W", 1}, {"KH", 1}, {"KW", 1}};
+  EXPECT_EQ(got, want) << v.problems[0].message;
+  EXPECT_EQ(v.problems[0].message.find("(- "), std::string::npos) << "numbers, not solver syntax: " << v.problems[0].message;
+}

@@ -166,6 +166,7 @@ struct Smt::Impl {
   Query query(const VC& vc);
 
   void write_query(z3::solver& s, const std::string& name);
+  z3::model minimal_parameters(z3::solver& s, const std::map<std::string, z3::expr>& names);
 
   using Deadline = std::chrono::steady_clock::time_point;
   // The per-query limit: the configured one, or what is left before the deadline (0: none left).

@@ -63,6 +63,49 @@ std::string number_text(const z3::expr& v, Type type) {
   return d;
 }
 
+// The model of a satisfied `s` with its parameters lexicographically smallest (issue 20: a
+// counterexample a person can replay): each parameter in program order, a galloping search
+// downwards (x <= v/2, then halving the gap to the last unsatisfiable bound), then fixed. At
+// most 24 further checks; an undecided one (the child's time is up) keeps the best model so far.
+z3::model Smt::Impl::minimal_parameters(z3::solver& s, const std::map<std::string, z3::expr>& names) {
+  z3::model best = s.get_model();
+  int checks = 0;
+  bool stop = false;
+  s.push();
+  for (const auto& pd : p.params) {
+    auto it = names.find(pd.name);
+    if (it == names.end() || stop) continue;
+    const z3::expr& x = it->second;
+    int64_t v = 0;
+    if (!best.eval(x, true).is_numeral_i64(v)) continue;
+    bool bounded = false;  // every value below `lo` is known to fail
+    int64_t lo = 0;
+    while (checks < 24 && !(bounded && lo >= v)) {
+      int64_t target = bounded ? lo + (v - lo) / 2 : v > 0 ? v / 2 : v - 1;
+      if (target >= v) target = v - 1;
+      s.push();
+      s.add(x <= ctx.int_val(target));
+      z3::check_result r = s.check();
+      ++checks;
+      if (r == z3::sat) {
+        best = s.get_model();
+        best.eval(x, true).is_numeral_i64(v);
+      }
+      s.pop();
+      if (r == z3::unsat) {
+        bounded = true;
+        lo = target + 1;
+      } else if (r != z3::sat) {
+        stop = true;
+        break;
+      }
+    }
+    s.add(x == ctx.int_val(v));
+  }
+  s.pop();
+  return best;
+}
+
 unsigned Smt::Impl::budget(Deadline deadline) const {
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
   if (left <= 0) return 0;
@@ -197,13 +240,13 @@ SmtAnswer Smt::Impl::search(const VC& vc, int index, Deadline deadline) {
     // holes, and the values of the input tensors (numbers, not solver syntax)
     auto read_model = [&]() -> std::string {
       if (o.floats == FloatMode::Uninterpreted) return "";
-      z3::model md = s.get_model();
+      z3::model md = minimal_parameters(s, names);
       nlohmann::json j;
       j["ints"] = nlohmann::json::array();
-      for (auto& [n, e] : names) j["ints"].push_back({n, md.eval(e, true).to_string()});
+      for (auto& [n, e] : names) j["ints"].push_back({n, number_text(md.eval(e, true), Type::I64)});
       j["lhs"] = number_text(md.eval(lhs, true), eq.root->kids[0]->type);
       j["holes"] = nlohmann::json::array();
-      for (const auto& h : holes) j["holes"].push_back(md.eval(h, true).to_string());
+      for (const auto& h : holes) j["holes"].push_back(number_text(md.eval(h, true), Type::I64));
       j["rhs"] = number_text(md.eval(rhs, true), eq.root->kids[1]->type);
       j["inputs"] = nlohmann::json::array();
       for (const auto& [id, f] : tensors) {
