@@ -1,13 +1,16 @@
 #include "cli/reports.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
-
-#include <unistd.h>
 
 namespace sched::cli {
 
@@ -100,24 +103,28 @@ std::string junit_xml(const std::string& suite, const std::vector<TestCase>& cas
 }
 
 bool write_report(const std::string& path, const std::string& text, std::string& error) {
-  std::filesystem::path p(path), tmp = p;
-  tmp += fmt::format(".tmp{}", ::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      error = fmt::format("cannot write {}", tmp.string());
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      return false;
-    }
+  // a fresh temporary file beside the target (mkstemp: O_EXCL, never through a link another user
+  // planted), written whole, then renamed over the target
+  std::string tmpl = path + ".XXXXXX";
+  int fd = mkstemp(tmpl.data());
+  if (fd < 0) {
+    error = fmt::format("cannot write {}: {}", path, std::strerror(errno));
+    return false;
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, p, ec);
-  if (ec) {
-    error = fmt::format("cannot write {}: {}", path, ec.message());
-    std::filesystem::remove(tmp, ec);
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  bool ok = done == text.size() && ::close(fd) == 0;
+  if (!ok || std::rename(tmpl.c_str(), path.c_str()) != 0) {
+    error = fmt::format("cannot write {}: {}", path, std::strerror(errno));
+    ::unlink(tmpl.c_str());
     return false;
   }
   return true;
