@@ -43,5 +43,6 @@ void register_verify(CLI::App& app);
 void register_lower(CLI::App& app);
 void register_fuzz(CLI::App& app);
 void register_reduce(CLI::App& app);
+void register_bench(CLI::App& app);
 
 }  // namespace sched::cli

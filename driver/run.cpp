@@ -190,14 +190,14 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
     r.stats = {{"steps", fs.steps}, {"par_instances", fs.par_instances}, {"replays", fs.replays},
                {"kernel_runs", fs.kernel_runs}, {"kernel_specialised_runs", fs.kernel_specialised_runs},
                {"kernel_handovers", fs.kernel_handovers}, {"engine_seconds", secs}};
-    if (o.kind == OutcomeKind::Race) add_provenance(p, inst, opts, fs.steps, o);
+    if (o.kind == OutcomeKind::Race && opts.provenance) add_provenance(p, inst, opts, fs.steps, o);
   } else {
     ReferenceOptions ro;
     ro.strict_races = opts.races == Races::Strict;
     ro.annotations = model.get();
     if (opts.max_steps) ro.max_steps = opts.max_steps;
     ro.max_live_local_cells = inst.model.max_bytes / 64;
-    ro.trace_races = true;
+    ro.trace_races = opts.provenance;
     EngineStats es;
     o = run_reference(p, r.final, ro, &es);
     r.summary = fmt::format("{} assignment(s), {} parallel loop(s) race-free", es.steps, es.par_loops);

@@ -73,6 +73,8 @@ struct RunOptions {
   uint64_t max_steps = 0;          // 0: the engine's default (reference 50,000,000; fast none)
   int threads = 0;                 // fast engine and model workers (0: all cores)
   size_t max_reported_cells = 5;   // mismatching cells listed
+  bool provenance = true;          // a race names its two accesses (traced on the reference engine; a
+                                   // fast engine's race is run again there, up to 20 million assignments)
   Phases* phases = nullptr;        // progress lines, when set
 };
 

@@ -60,7 +60,7 @@ Halide::Buffer<> to_buffer(const ArrayState& s) {
 
 // The child: compile, run, and return each output's bytes in SCHED's cell order.
 std::string run_jit(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, const Program& p, const Memory& m,
-                    const std::vector<int64_t>& params, bool strict_float) {
+                    const std::vector<int64_t>& params, bool strict_float, int repeat) {
   Built b;
   Diagnostics d, dx;
   bool rejected = false;
@@ -110,13 +110,23 @@ std::string run_jit(const algo::Algorithm& a, const std::vector<algo::Directive>
     int n = outs[o].type().bytes();
     for (size_t c = 0; c < s.cells.size(); ++c) bytes.append(static_cast<const char*>(element(outs[o], unflatten(s.shape, c))), static_cast<size_t>(n));
   }
+  for (int k = 0; k < repeat; ++k) {  // then the timed runs: each a double after the outputs
+    auto t0 = std::chrono::steady_clock::now();
+    try {
+      pipe.realize(Halide::Realization(outs), t);
+    } catch (const Halide::Error& e) {
+      return "C" + error_text(e);
+    }
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    bytes.append(reinterpret_cast<const char*>(&secs), sizeof secs);
+  }
   return bytes;
 }
 
 }  // namespace
 
 JitRun jit_check(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, const std::vector<int64_t>& params, uint64_t seed,
-                 bool strict_float, unsigned timeout_ms) {
+                 bool strict_float, unsigned timeout_ms, int repeat) {
   auto t0 = std::chrono::steady_clock::now();
   JitRun r;
   auto done = [&]() -> JitRun& {
@@ -142,7 +152,7 @@ JitRun jit_check(const algo::Algorithm& a, const std::vector<algo::Directive>& e
     r.message = inst.prepared.message;
     return done();
   }
-  Child c = run_in_child(timeout_ms, [&] { return run_jit(a, extra, *l.program, inst.initial, params, strict_float); });
+  Child c = run_in_child(timeout_ms, [&] { return run_jit(a, extra, *l.program, inst.initial, params, strict_float, repeat); });
   if (c.status != Child::Status::Done || c.text.empty()) {
     // Which of compilation or the run died is not known here: the child says so only by answering.
     r.status = JitRun::Status::Crash;
@@ -176,6 +186,11 @@ JitRun jit_check(const algo::Algorithm& a, const std::vector<algo::Directive>& e
       cell = s.elem == Type::Bool ? Value::of_bool((bits & 1) != 0) : is_float(s.elem) ? Value::from_bits(s.elem, bits) : Value::of_wrapped(s.elem, bits);
     }
   }
+  for (; off + sizeof(double) <= body.size(); off += sizeof(double)) {
+    double secs = 0;
+    std::memcpy(&secs, body.data() + off, sizeof secs);
+    r.realize_seconds.push_back(secs);
+  }
   r.outcome = compare_outputs(*l.program, m, mo, 5, 1);
   r.status = r.outcome.kind == OutcomeKind::Ok ? JitRun::Status::Ok : r.outcome.kind == OutcomeKind::Mismatch ? JitRun::Status::Mismatch : JitRun::Status::BadInput;
   r.message = r.outcome.message;
@@ -183,13 +198,13 @@ JitRun jit_check(const algo::Algorithm& a, const std::vector<algo::Directive>& e
 }
 
 JitRun jit_check(const std::shared_ptr<SourceFile>& src, const std::string& schedule, const std::vector<std::string>& param_items,
-                 uint64_t seed, bool strict_float, unsigned timeout_ms) {
+                 uint64_t seed, bool strict_float, unsigned timeout_ms, int repeat) {
   JitRun r;
   algo::Algorithm a;
   std::vector<algo::Directive> extra;
   std::vector<int64_t> params;
   if (!read_algorithm(src, schedule, param_items, a, extra, params, r.message)) return r;
-  return jit_check(a, extra, params, seed, strict_float, timeout_ms);
+  return jit_check(a, extra, params, seed, strict_float, timeout_ms, repeat);
 }
 
 }  // namespace sched::halide

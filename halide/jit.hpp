@@ -38,17 +38,19 @@ struct JitRun {
   std::string message;
   Outcome outcome;
   double seconds = 0;
+  std::vector<double> realize_seconds;  // `repeat` further runs of the compiled pipeline, timed (sched bench)
 };
 std::string_view status_name(JitRun::Status s);
 
 // Compiles `a` with its schedule and `extra`, runs it at `params` (in the algorithm's parameter
 // order) on the inputs of `seed`, and compares the outputs. `timeout_ms` bounds the child.
+// With `repeat`, the compiled pipeline then runs that many more times, each timed.
 JitRun jit_check(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, const std::vector<int64_t>& params, uint64_t seed,
-                 bool strict_float = true, unsigned timeout_ms = 60000);
+                 bool strict_float = true, unsigned timeout_ms = 60000, int repeat = 0);
 
 // The same from an algorithm file, `--schedule` directives and "W=32" items (every parameter
 // once): BadInput with the diagnostics when they do not parse or name no parameter.
 JitRun jit_check(const std::shared_ptr<SourceFile>& src, const std::string& schedule, const std::vector<std::string>& param_items,
-                 uint64_t seed, bool strict_float = true, unsigned timeout_ms = 60000);
+                 uint64_t seed, bool strict_float = true, unsigned timeout_ms = 60000, int repeat = 0);
 
 }  // namespace sched::halide
