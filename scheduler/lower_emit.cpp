@@ -23,7 +23,7 @@ std::string Lowerer::value(const AExpr& e, const std::map<std::string, std::stri
       for (const auto& x : e.args) args.push_back(value(*x, subst));
       const Func* g = a_.find(e.text);
       if (!g) return fmt::format("{}({})", e.text, join(args));
-      if (g->input) return fmt::format("{}[{}]", buffer(*g), join(args));
+      if (g->input) return fmt::format("{}[{}]", buffer(*g), join(storage_order(args)));
       if (inline_.count(g->name)) {
         std::map<std::string, std::string> inner;
         for (size_t i = 0; i < g->vars.size(); ++i) inner[g->vars[i]] = args[i];
@@ -44,10 +44,17 @@ std::vector<std::string> Lowerer::shifted(const Func& g, const std::vector<std::
     std::string x = s.base[i] == "0" ? args[i] : fmt::format("{} - {}", args[i], s.base[i]);
     out.push_back(s.fold[i] ? fmt::format("({}) % {}", x, s.fold[i]) : x);
   }
-  return out;
+  return storage_order(std::move(out));
 }
 
-std::string Lowerer::allocation(const Func& f) const { return fmt::format("allocate {} : {}[{}] {{", buffer(f), f.type, join(storage_.at(f.name).size)); }
+std::vector<std::string> storage_order(std::vector<std::string> dims) {
+  std::reverse(dims.begin(), dims.end());
+  return dims;
+}
+
+std::string Lowerer::allocation(const Func& f) const {
+  return fmt::format("allocate {} : {}[{}] {{", buffer(f), f.type, join(storage_order(storage_.at(f.name).size)));
+}
 
 Index Lowerer::at_previous(const Index& e, const std::string& v) { return e.substitute(v, Index::name(v) - 1); }
 
@@ -178,13 +185,15 @@ void Lowerer::emit(const Sare& sare, std::string& out) {
     if (f.input) {
       std::vector<std::string> sh;
       for (const auto& e : f.shape) sh.push_back(show(*e));
-      out += fmt::format("input {}[{}] : {}[{}] = {}({});\n", buffer(f), join(f.vars), f.type, join(sh), f.name, join(f.vars));
+      out += fmt::format("input {}[{}] : {}[{}] = {}({});\n", buffer(f), join(storage_order(f.vars)), f.type, join(storage_order(sh)), f.name,
+                         join(f.vars));
     } else if (f.output) {
       std::vector<std::string> sh;
       for (const auto& e : f.out_shape) sh.push_back(show(*e));
-      out += fmt::format("output {}[{}] : {}[{}] = {}({});\n", buffer(f), join(f.vars), f.type, join(sh), f.name, join(f.vars));
+      out += fmt::format("output {}[{}] : {}[{}] = {}({});\n", buffer(f), join(storage_order(f.vars)), f.type, join(storage_order(sh)), f.name,
+                         join(f.vars));
     } else if (computed(f) && store_level(f).root) {
-      out += fmt::format("array {} : {}[{}];  // {} realised on its consumers' box{}\n", buffer(f), f.type, join(storage_.at(f.name).size), f.name,
+      out += fmt::format("array {} : {}[{}];  // {} realised on its consumers' box{}\n", buffer(f), f.type, join(storage_order(storage_.at(f.name).size)), f.name,
                          nested(f) ? fmt::format(", computed in {}'s loop {}", compute_.at(f.name).func, compute_.at(f.name).var) : "");
     }
   }

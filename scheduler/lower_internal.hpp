@@ -19,6 +19,12 @@
 
 namespace sched::algo::lowering {
 
+// Halide's storage order: a func's first dimension is the innermost (stride 1). SCHED arrays are
+// row-major (the last index is the innermost), so every array of a lowered program lists its
+// dimensions reversed: func C(j, i) is stored as c[i, j], and a loop over j walks c with stride 1.
+// Indices, shapes and allocations go through this one function.
+std::vector<std::string> storage_order(std::vector<std::string> dims);
+
 struct Error {
   Loc loc;
   std::string what;
@@ -160,7 +166,8 @@ class Lowerer {
 
   // ---- emission ----
   std::string value(const AExpr& e, const std::map<std::string, std::string>& subst) const;
-  // The cell of func `g` at `args`: shifted by its storage's base, folded by its fold factor.
+  // The cell of func `g` at `args`: shifted by its storage's base, folded by its fold factor, in
+  // storage order (storage_order).
   std::vector<std::string> shifted(const Func& g, const std::vector<std::string>& args) const;
   std::string allocation(const Func& f) const;
 

@@ -88,7 +88,7 @@ TEST(Scheduler, DerivedSpecificationOfAReduction) {
   EXPECT_NE(l.text.find("(C_1(j, i, (r - 1)) + (A(i, r) * B(r, j))) if true && 0 <= r && r < K && (r >= 1)"), std::string::npos) << l.text;
   EXPECT_NE(l.text.find("(C_0(j, i) + (A(i, r) * B(r, j))) if true && 0 <= r && r < K && (r == 0)"), std::string::npos) << l.text;
   EXPECT_NE(l.text.find("C_1(j, i, (K - 1)) if true"), std::string::npos) << l.text;
-  EXPECT_NE(l.text.find("c[j, i] {C_1(j, i, r)} := (c[j, i] + (a[i, r] * b[r, j]));"), std::string::npos) << l.text;
+  EXPECT_NE(l.text.find("c[i, j] {C_1(j, i, r)} := (c[i, j] + (a[r, i] * b[j, r]));"), std::string::npos) << l.text;
 }
 
 // Halide's atomic(): the update becomes a reduction (thesis 7.4) and its stores atomic
@@ -98,7 +98,7 @@ TEST(Scheduler, AtomicUpdatesAreAccumulationsThatMayRunInParallel) {
   ASSERT_TRUE(l.ok) << l.errors;
   // (from the pure definition's 0, the neutral element: the reduction alone)
   EXPECT_NE(l.text.find("tensor C_1(j, i) : f32 = sum(r | true && 0 <= r && r < K : (A(i, r) * B(r, j)));"), std::string::npos) << l.text;
-  EXPECT_NE(l.text.find("atomic c[j, i] {C_1(j, i)} +{r}= (a[i, r] * b[r, j]);"), std::string::npos) << l.text;
+  EXPECT_NE(l.text.find("atomic c[i, j] {C_1(j, i)} +{r}= (a[r, i] * b[j, r]);"), std::string::npos) << l.text;
   EXPECT_EQ(verify_text(l.text).kind, verify::Verdict::Kind::Verified);
   for (int64_t size : {1, 4, 7}) EXPECT_TRUE(run_text(l.text, size).ok()) << size;
   // the same parallel loop without atomic() races (Halide refuses it)
@@ -135,8 +135,8 @@ schedule S.update(0).atomic();
 TEST(Scheduler, RfactorSplitsAReductionIntoPartialResults) {
   Lowering l = lower_text(kSgemm, "C.update(0).rfactor(r, u, 4); C_intm.update(0).parallel(u)");
   ASSERT_TRUE(l.ok) << l.errors;
-  EXPECT_NE(l.text.find("c_intm[u, j, i] {C_1(j, i)} +{((0 + (4 * r_o)) + u)}="), std::string::npos) << l.text;
-  EXPECT_NE(l.text.find("c[j, i] {C_1(j, i)} += c_intm[u, j, i];"), std::string::npos) << l.text;
+  EXPECT_NE(l.text.find("c_intm[i, j, u] {C_1(j, i)} +{((0 + (4 * r_o)) + u)}="), std::string::npos) << l.text;
+  EXPECT_NE(l.text.find("c[i, j] {C_1(j, i)} += c_intm[i, j, u];"), std::string::npos) << l.text;
   EXPECT_EQ(l.text.find("tensor C_intm"), std::string::npos) << "the specification is the algorithm's";
   EXPECT_EQ(verify_text(l.text).kind, verify::Verdict::Kind::Verified);
   for (int64_t size : {1, 3, 6, 9}) EXPECT_TRUE(run_text(l.text, size).ok()) << size;
