@@ -74,7 +74,9 @@ json& obj(json& j, const std::string& k) {
 }
 
 // The child: one case, start to end.
-json run_case(const Case& c, const CampaignOptions& o, bool native) {
+json run_case(const Case& c, const CampaignOptions& campaign, bool native) {
+  CampaignOptions o = campaign;
+  o.oracles.in_case_process = true;  // this is the case's own process (run_pool), killed at --case-timeout
   json r = {{"index", c.index}};
   if (c.kind == "refused") {  // our scheduler does not lower this schedule of a user's algorithm: nothing to check
     r["disagreements"] = json::array();

@@ -122,7 +122,9 @@ CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& para
     }));
   if (set.has("verify"))
     res.oracles.push_back(timed("verify", [&](OracleRun& r) {
-      r = driver::oracle_run(verify::verify_program(p, verify::Options::within(set.verify_timeout_s)));
+      verify::Options vo = verify::Options::within(set.verify_timeout_s);
+      vo.smt.isolate = !set.in_case_process;
+      r = driver::oracle_run(verify::verify_program(p, vo));
     }));
   if (set.has("native") && native) engine("native", driver::Engine::Native, native_run);
   return res;

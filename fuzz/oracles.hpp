@@ -31,6 +31,9 @@ struct OracleSet {
   int explore_cap = 3;         // explorer instance: every parameter at most this
   double explore_seconds = 2;  // explorer budget
   uint64_t max_steps = 5'000'000;
+  // The caller is a process of its own, killed at a deadline (a campaign's case): the verifier's
+  // z3 queries then run in it under z3's timeout, without a fork each (SmtOptions::isolate).
+  bool in_case_process = false;
 };
 
 using driver::CaseResult;

@@ -28,6 +28,10 @@ struct SmtOptions {
   unsigned timeout_ms = 10000;  // per query
   unsigned refute_ms = 5000;    // the counterexample search with recursive definitions
   std::string smt2_dir;         // write every query as SMT-LIB2 here ("" = no)
+  // Each query in a forked child (isolated.hpp), which z3 cannot stall. Off, a query runs in this
+  // process under z3's own timeout: faster (no fork per query), for callers that are themselves
+  // a child killed at a deadline (the fuzz campaign's cases), as z3 may overrun its timeout.
+  bool isolate = true;
 };
 
 // The values a counterexample gives an input tensor: at listed points, and everywhere else

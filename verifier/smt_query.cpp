@@ -126,7 +126,7 @@ void Smt::Impl::commutativity(z3::solver& s) {
 
 z3::check_result Smt::Impl::isolated_check(z3::solver& s, unsigned ms, std::string& reason, const std::function<std::string()>& on_sat,
                                   std::string* payload) {
-  Isolated res = run_isolated(ctx, ms, [&]() -> std::string {
+  auto work = [&]() -> std::string {
     switch (s.check()) {
       case z3::unsat: return "u";
       case z3::sat: return on_sat ? std::string("s").append(on_sat()) : std::string("s");
@@ -135,7 +135,20 @@ z3::check_result Smt::Impl::isolated_check(z3::solver& s, unsigned ms, std::stri
         return std::string("?").append(why == "canceled" || why == "interrupted" ? "timeout" : why);  // the child's own timer interrupts it
       }
     }
-  });
+  };
+  Isolated res;
+  if (o.isolate) {
+    res = run_isolated(ctx, ms, work);
+  } else {  // in this process, under z3's own timeout (SmtOptions::isolate)
+    s.set("timeout", ms);
+    try {
+      res.text = work();
+      res.status = Isolated::Status::Done;
+    } catch (const z3::exception& e) {
+      res.status = Isolated::Status::Failed;
+      res.text = e.msg();
+    }
+  }
   if (res.status != Isolated::Status::Done || res.text.empty()) {
     reason = res.text;
     return z3::unknown;
