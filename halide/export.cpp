@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "interpreter/lexer.hpp"
+#include "scheduler/lower.hpp"
 #include "interpreter/types.hpp"
 #include "scheduler/lower.hpp"
 
@@ -87,8 +88,8 @@ class Exporter {
       if (!f.input && !f.output) continue;
       std::vector<std::string> sh;
       for (const auto& e : f.input ? f.shape : f.out_shape) sh.push_back(algo::show(*e));
-      out += fmt::format("{} {}[{}] : {}[{}] = {}({});\n", f.input ? "input" : "output", buffers_.at(f.name), fmt::join(f.vars, ", "), f.type,
-                         fmt::join(sh, ", "), f.input ? f.name : sare_.funcs.at(f.name).final_tensor, fmt::join(f.vars, ", "));
+      out += fmt::format("{} {}[{}] : {}[{}] = {}({});\n", f.input ? "input" : "output", buffers_.at(f.name), fmt::join(algo::storage_order(f.vars), ", "),
+                         f.type, fmt::join(algo::storage_order(sh), ", "), f.input ? f.name : sare_.funcs.at(f.name).final_tensor, fmt::join(f.vars, ", "));
     }
     out += "\n";
     Stmt s = substitute(symbols_, l.stmt);
@@ -153,12 +154,12 @@ class Exporter {
     if (r != realized_.end() && !r->second.empty()) {
       const auto& mins = r->second.back();
       for (size_t k = 0; k < args.size(); ++k) ix.push_back(fmt::format("{} - {}", expr(args[k], true), mins.at(k)));
-      return fmt::format("{}[{}]", arrays_.at(h).back(), fmt::join(ix, ", "));
+      return fmt::format("{}[{}]", arrays_.at(h).back(), fmt::join(algo::storage_order(ix), ", "));
     }
     auto bf = buffers_.find(n);
     if (bf == buffers_.end()) throw Unsupported(fmt::format("an access to {}, which is neither realized here nor an input or output", n));
     for (const auto& e : args) ix.push_back(expr(e, true));
-    return fmt::format("{}[{}]", bf->second, fmt::join(ix, ", "));
+    return fmt::format("{}[{}]", bf->second, fmt::join(algo::storage_order(ix), ", "));
   }
 
   std::string call(const Call* op, bool ix) {
@@ -438,7 +439,7 @@ class Exporter {
         mins.push_back(mn);
         exts.push_back(expr(op->bounds[k].extent, true));
       }
-      line(out, ind, fmt::format("allocate {} : {}[{}] {{", arr, type_text(op->types[0]), fmt::join(exts, ", ")));
+      line(out, ind, fmt::format("allocate {} : {}[{}] {{", arr, type_text(op->types[0]), fmt::join(algo::storage_order(exts), ", ")));
       realized_[op->name].push_back(mins);
       arrays_[op->name].push_back(arr);
       stmt(op->body, out, ind + "  ");

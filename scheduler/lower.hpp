@@ -38,4 +38,11 @@ bool specification(const Algorithm& a, std::string& out, Diagnostics& diags);
 
 bool lower_source(const std::shared_ptr<SourceFile>& src, const std::string& schedule, std::string& out, std::string& errors);
 
+// Halide's storage order: a func's first dimension is the innermost (stride 1). SCHED arrays are
+// row-major (the last index is the innermost), so every array of a lowered program lists its
+// dimensions reversed: func C(j, i) is stored as c[i, j], and a loop over j walks c with stride 1.
+// Indices, shapes and allocations go through this one function, in `sched lower` and in the
+// Halide bridge's export alike.
+std::vector<std::string> storage_order(std::vector<std::string> dims);
+
 }  // namespace sched::algo

@@ -47,10 +47,18 @@ std::vector<std::string> Lowerer::shifted(const Func& g, const std::vector<std::
   return storage_order(std::move(out));
 }
 
+}  // namespace sched::algo::lowering
+
+namespace sched::algo {
+
 std::vector<std::string> storage_order(std::vector<std::string> dims) {
   std::reverse(dims.begin(), dims.end());
   return dims;
 }
+
+}  // namespace sched::algo
+
+namespace sched::algo::lowering {
 
 std::string Lowerer::allocation(const Func& f) const {
   return fmt::format("allocate {} : {}[{}] {{", buffer(f), f.type, join(storage_order(storage_.at(f.name).size)));

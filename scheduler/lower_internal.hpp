@@ -14,16 +14,11 @@
 #include <vector>
 
 #include "scheduler/algo.hpp"
+#include "scheduler/lower.hpp"
 #include "scheduler/index.hpp"
 #include "scheduler/sare.hpp"
 
 namespace sched::algo::lowering {
-
-// Halide's storage order: a func's first dimension is the innermost (stride 1). SCHED arrays are
-// row-major (the last index is the innermost), so every array of a lowered program lists its
-// dimensions reversed: func C(j, i) is stored as c[i, j], and a loop over j walks c with stride 1.
-// Indices, shapes and allocations go through this one function.
-std::vector<std::string> storage_order(std::vector<std::string> dims);
 
 struct Error {
   Loc loc;
