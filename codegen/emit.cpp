@@ -124,13 +124,19 @@ class Emitter {
   // The subscript as coef·x + rest (interpreter/affine.hpp): x a term, every maximal
   // sub-expression that mentions neither x nor the slots bound inside the loop, and reads no
   // array, an opaque atom of `rest`. Overflowing coefficients give nullopt (per-access checks).
-  std::optional<Lin> linear(const Expr& e, int x, const std::set<int>& inner) {
+  std::optional<Lin> linear(const Expr& e, int x, const std::set<int>& inner, const std::map<int, const Expr*>& lets = {}) {
     std::set<int> all = inner;
     all.insert(x);
     std::vector<const Expr*> atoms;
     AffineRules r;
     r.term = [x](int slot) { return slot == x; };
+    // a `let` inside the loop (the split's `let j = jo * 4 + ji`) stands for its value
+    r.definition = [&lets](int slot) -> const Expr* {
+      auto it = lets.find(slot);
+      return it == lets.end() ? nullptr : it->second;  // nullptr: not a term, so no form
+    };
     r.atom = [&](const Expr& a) -> std::optional<int> {
+      if (a.kind == ExprKind::Var && a.var_kind == VarKind::Local && lets.count(a.slot) && lets.at(a.slot)) return std::nullopt;  // its definition
       if (mentions(a, all) || reads_any(a)) return std::nullopt;
       atoms.push_back(&a);
       return -static_cast<int>(atoms.size());  // atom i is the variable -(i + 1)
@@ -142,6 +148,18 @@ class Emitter {
       if (v < 0 && k != 0)  // wrapping, as the subscript itself is computed: the same value modulo 2^64
         out.rest = fmt::format("w_add<i64>({}, w_mul<i64>({}, {}))", out.rest, int_lit(k), expr(*atoms[static_cast<size_t>(-v - 1)], 0));
     return out;
+  }
+  // The `let`s inside c whose value is an integer computed without reading an array, by slot
+  // (a slot two lets bind, in sibling scopes, stands for neither: nullptr).
+  static void lets_inside(const Cmd& c, std::map<int, const Expr*>& lets) {
+    if (c.kind == CmdKind::Let) {
+      bool usable = c.value && c.value->type == Type::Int && !reads_any(*c.value);
+      auto [it, fresh] = lets.emplace(c.slot, usable ? c.value.get() : nullptr);
+      if (!fresh) it->second = nullptr;
+    }
+    for (const auto& x : c.seq) lets_inside(*x, lets);
+    if (c.body) lets_inside(*c.body, lets);
+    if (c.els) lets_inside(*c.els, lets);
   }
   // Slots bound inside c (lets, inner loops) and arrays allocated inside c.
   static void bound_inside(const Cmd& c, std::set<int>& slots, std::set<int>& arrays) {
@@ -175,6 +193,8 @@ class Emitter {
   std::optional<std::string> in_bounds_condition(const Cmd& loop, const std::string& first, const std::string& count) {
     std::set<int> inner, allocated;
     bound_inside(*loop.body, inner, allocated);
+    std::map<int, const Expr*> lets;
+    lets_inside(*loop.body, lets);
     std::vector<std::pair<int, const std::vector<ExprPtr>*>> acc;
     accesses_of(*loop.body, acc);
     if (acc.empty()) return std::nullopt;
@@ -182,7 +202,7 @@ class Emitter {
     for (const auto& [id, idx] : acc) {
       if (allocated.count(id) || !array_names_.count(id)) return std::nullopt;
       for (size_t k = 0; k < idx->size(); ++k) {
-        auto l = linear(*(*idx)[k], loop.slot, inner);
+        auto l = linear(*(*idx)[k], loop.slot, inner, lets);
         if (!l) return std::nullopt;
         std::string dim = fmt::format("{}_d{}", array_names_.at(id), k);
         cond += fmt::format("{}span_in({}, {}, {}, {}, {})", cond.empty() ? "" : " && ", l->rest, int_lit(l->coef), first, count, dim);

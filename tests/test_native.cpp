@@ -170,6 +170,29 @@ static Outcome run_native_text(const std::string& text, int64_t param, std::stri
   return run_native(*l.program, st, *k);
 }
 
+// Loop versioning sees through the lets of a split (`let j = jo * 4 + ji`): the unchecked version
+// runs on the tiles proved in bounds, and the last tile of an unguarded split, which writes past
+// the end, runs checked and reports it (N = 10: the tile jo = 2 writes a[i, 10]).
+TEST(Native, VersioningThroughSplitLetsKeepsTheTailChecked) {
+  const char* text = R"(param N;
+array a : f32[2, N];
+par i < 2 {
+  for jo < (N + 3) / 4 {
+    par ji < 4 {
+      let j = jo * 4 + ji;
+      a[i, j] := 1.0;
+    }
+  }
+}
+)";
+  std::string source;
+  Outcome ok = run_native_text(text, 12, &source);
+  EXPECT_TRUE(ok.ok()) << ok.message;
+  EXPECT_NE(source.find("loop versioning"), std::string::npos) << "the lanes' accesses are analysed through the let";
+  Outcome oob = run_native_text(text, 10);
+  EXPECT_EQ(oob.kind, OutcomeKind::OutOfBounds) << oob.message;
+}
+
 TEST(Native, OutOfBoundsIsReportedNotACrash) {
   Outcome o = run_native_text("param N;\narray a : f32[N];\npar i < N + 1 { a[i] := 1.0 }\n", 5);
   EXPECT_EQ(o.kind, OutcomeKind::OutOfBounds);
