@@ -54,6 +54,61 @@ std::string int_lit(int64_t v) {
   return fmt::format("{}LL", v);
 }
 
+bool mentions(const Expr& e, const std::set<int>& slots) {
+  if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local && slots.count(e.slot)) return true;
+  if (e.kind == ExprKind::Let) return true;
+  for (const auto& a : e.args) if (mentions(*a, slots)) return true;
+  return false;
+}
+
+bool reads_any(const Expr& e) {
+  if (e.kind == ExprKind::ArrayRead) return true;
+  for (const auto& a : e.args) if (reads_any(*a)) return true;
+  return false;
+}
+
+// The `let`s inside c whose value is an integer computed without reading an array, by slot
+// (a slot two lets bind, in sibling scopes, stands for neither: nullptr).
+void lets_inside(const Cmd& c, std::map<int, const Expr*>& lets) {
+  if (c.kind == CmdKind::Let) {
+    bool usable = c.value && c.value->type == Type::Int && !reads_any(*c.value);
+    auto [it, fresh] = lets.emplace(c.slot, usable ? c.value.get() : nullptr);
+    if (!fresh) it->second = nullptr;
+  }
+  for (const auto& x : c.seq) lets_inside(*x, lets);
+  if (c.body) lets_inside(*c.body, lets);
+  if (c.els) lets_inside(*c.els, lets);
+}
+
+// Slots bound inside c (lets, inner loops) and arrays allocated inside c.
+void bound_inside(const Cmd& c, std::set<int>& slots, std::set<int>& arrays) {
+  if (c.kind == CmdKind::Let || c.is_loop()) slots.insert(c.slot);
+  if (c.kind == CmdKind::Alloc) arrays.insert(c.id);
+  for (const auto& x : c.seq) bound_inside(*x, slots, arrays);
+  if (c.body) bound_inside(*c.body, slots, arrays);
+  if (c.els) bound_inside(*c.els, slots, arrays);
+}
+
+bool has_loop(const Cmd& c) {
+  if (c.is_loop()) return true;
+  for (const auto& x : c.seq) if (has_loop(*x)) return true;
+  return (c.body && has_loop(*c.body)) || (c.els && has_loop(*c.els));
+}
+
+std::string sanitize(const std::string& s) {
+  std::string r;
+  for (char c : s) r += (c == '\n' || c == '\r' || c == '\\') ? ' ' : c;
+  return r;
+}
+
+bool straight_line(const Cmd& c) {
+  if (c.kind == CmdKind::Assign && c.accumulates()) return false;
+  if (c.kind == CmdKind::Assign || c.kind == CmdKind::Skip) return true;
+  if (c.kind == CmdKind::Seq) { for (const auto& s : c.seq) if (!straight_line(*s)) return false; return true; }
+  if (c.kind == CmdKind::Let) return straight_line(*c.body);
+  return false;
+}
+
 class Emitter {
  public:
   explicit Emitter(const Program& p) : p_(p) {}
@@ -110,17 +165,6 @@ class Emitter {
     int64_t coef = 0;
     std::string rest;  // C++ expression, invariant in the loop
   };
-  static bool mentions(const Expr& e, const std::set<int>& slots) {
-    if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local && slots.count(e.slot)) return true;
-    if (e.kind == ExprKind::Let) return true;
-    for (const auto& a : e.args) if (mentions(*a, slots)) return true;
-    return false;
-  }
-  static bool reads_any(const Expr& e) {
-    if (e.kind == ExprKind::ArrayRead) return true;
-    for (const auto& a : e.args) if (reads_any(*a)) return true;
-    return false;
-  }
   // The subscript as coef·x + rest (interpreter/affine.hpp): x a term, every maximal
   // sub-expression that mentions neither x nor the slots bound inside the loop, and reads no
   // array, an opaque atom of `rest`. Overflowing coefficients give nullopt (per-access checks).
@@ -148,26 +192,6 @@ class Emitter {
       if (v < 0 && k != 0)  // wrapping, as the subscript itself is computed: the same value modulo 2^64
         out.rest = fmt::format("w_add<i64>({}, w_mul<i64>({}, {}))", out.rest, int_lit(k), expr(*atoms[static_cast<size_t>(-v - 1)], 0));
     return out;
-  }
-  // The `let`s inside c whose value is an integer computed without reading an array, by slot
-  // (a slot two lets bind, in sibling scopes, stands for neither: nullptr).
-  static void lets_inside(const Cmd& c, std::map<int, const Expr*>& lets) {
-    if (c.kind == CmdKind::Let) {
-      bool usable = c.value && c.value->type == Type::Int && !reads_any(*c.value);
-      auto [it, fresh] = lets.emplace(c.slot, usable ? c.value.get() : nullptr);
-      if (!fresh) it->second = nullptr;
-    }
-    for (const auto& x : c.seq) lets_inside(*x, lets);
-    if (c.body) lets_inside(*c.body, lets);
-    if (c.els) lets_inside(*c.els, lets);
-  }
-  // Slots bound inside c (lets, inner loops) and arrays allocated inside c.
-  static void bound_inside(const Cmd& c, std::set<int>& slots, std::set<int>& arrays) {
-    if (c.kind == CmdKind::Let || c.is_loop()) slots.insert(c.slot);
-    if (c.kind == CmdKind::Alloc) arrays.insert(c.id);
-    for (const auto& x : c.seq) bound_inside(*x, slots, arrays);
-    if (c.body) bound_inside(*c.body, slots, arrays);
-    if (c.els) bound_inside(*c.els, slots, arrays);
   }
   void accesses_of(const Expr& e, std::vector<std::pair<int, const std::vector<ExprPtr>*>>& out) {
     if (e.kind == ExprKind::ArrayRead) out.push_back({e.id, &e.args});
@@ -210,17 +234,7 @@ class Emitter {
     }
     return cond.empty() ? std::string("true") : cond;  // zero-dimensional arrays only
   }
-  static bool has_loop(const Cmd& c) {
-    if (c.is_loop()) return true;
-    for (const auto& x : c.seq) if (has_loop(*x)) return true;
-    return (c.body && has_loop(*c.body)) || (c.els && has_loop(*c.els));
-  }
 
-  static std::string sanitize(const std::string& s) {
-    std::string r;
-    for (char c : s) r += (c == '\n' || c == '\r' || c == '\\') ? ' ' : c;
-    return r;
-  }
 
   void line(int indent, const std::string& s) {
     out_.append(static_cast<size_t>(indent) * 2, ' ');
@@ -414,13 +428,6 @@ class Emitter {
     if (c.accumulates() && (c.atomic || in_atomic) && is_float(array_type_.at(c.id))) return true;
     for (const auto& s : c.seq) if (float_atomic(*s, in_atomic)) return true;
     return (c.body && float_atomic(*c.body, in_atomic)) || (c.els && float_atomic(*c.els, in_atomic));
-  }
-  static bool straight_line(const Cmd& c) {
-    if (c.kind == CmdKind::Assign && c.accumulates()) return false;
-    if (c.kind == CmdKind::Assign || c.kind == CmdKind::Skip) return true;
-    if (c.kind == CmdKind::Seq) { for (const auto& s : c.seq) if (!straight_line(*s)) return false; return true; }
-    if (c.kind == CmdKind::Let) return straight_line(*c.body);
-    return false;
   }
 
   void cmd(const Cmd& c, int indent, bool in_par) {
