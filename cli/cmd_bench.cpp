@@ -88,18 +88,7 @@ std::optional<driver::BenchEntry> halide_entry(const BenchArgs& a, const driver:
     return e;
   }
   e.seconds = j.realize_seconds;
-  std::vector<double> sorted = e.seconds;
-  std::sort(sorted.begin(), sorted.end());
-  if (!sorted.empty()) {
-    e.min = sorted.front();
-    e.max = sorted.back();
-    size_t n = sorted.size();
-    e.median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    if (e.median > 0) {
-      e.cells_per_second = static_cast<double>(r.output_cells) / e.median;
-      if (flops) e.gflops = *flops / e.median / 1e9;
-    }
-  }
+  driver::summarize(e, r.output_cells, flops);
   return e;
 #else
   (void)a;

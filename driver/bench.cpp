@@ -44,6 +44,20 @@ nlohmann::json BenchResult::to_json() const {
   return j;
 }
 
+void summarize(BenchEntry& e, uint64_t output_cells, std::optional<double> flops) {
+  if (e.seconds.empty()) return;
+  std::vector<double> sorted = e.seconds;
+  std::sort(sorted.begin(), sorted.end());
+  e.min = sorted.front();
+  e.max = sorted.back();
+  size_t n = sorted.size();
+  e.median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  if (e.median > 0) {
+    e.cells_per_second = static_cast<double>(output_cells) / e.median;
+    if (flops) e.gflops = *flops / e.median / 1e9;
+  }
+}
+
 std::vector<BenchResult> bench(const std::vector<BenchInput>& inputs, const BenchOptions& o) {
   std::vector<BenchResult> res(inputs.size());
   for (size_t f = 0; f < inputs.size(); ++f) {
@@ -94,19 +108,8 @@ std::vector<BenchResult> bench(const std::vector<BenchInput>& inputs, const Benc
       }
     for (size_t f = 0; f < inputs.size(); ++f) {
       BenchEntry& e = es[f];
-      if (ok[f] && !e.seconds.empty()) {
-        std::vector<double> sorted = e.seconds;
-        std::sort(sorted.begin(), sorted.end());
-        e.min = sorted.front();
-        e.max = sorted.back();
-        size_t n = sorted.size();
-        e.median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-        if (e.median > 0) {
-          e.cells_per_second = static_cast<double>(res[f].output_cells) / e.median;
-          if (inputs[f].flops) e.gflops = *inputs[f].flops / e.median / 1e9;
-        }
-      }
-      if (!ok[f]) e.seconds.clear();
+      if (ok[f]) summarize(e, res[f].output_cells, inputs[f].flops);
+      else e.seconds.clear();
       res[f].entries.push_back(std::move(e));
     }
   }

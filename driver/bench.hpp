@@ -68,6 +68,9 @@ struct BenchInput {
   std::optional<double> flops;  // floating-point operations of one run
 };
 
+// Fills min, median, max, cells/s and GFLOP/s from e.seconds (nothing when it is empty).
+void summarize(BenchEntry& e, uint64_t output_cells, std::optional<double> flops);
+
 // One result per input, in order.
 std::vector<BenchResult> bench(const std::vector<BenchInput>& inputs, const BenchOptions& o);
 
