@@ -77,41 +77,13 @@ void register_explore(CLI::App& app) {
     // stuck in an interleaving (out of bounds, an error) is a finding, as `sched run` says
     if (std::any_of(r.finals.begin(), r.finals.end(), [](const FinalState& f) { return f.stuck; })) code = kFinding;
     if (json) {
-      nlohmann::json j;
+      nlohmann::json j = to_json(r, where);
       j["schema_version"] = 1;
       j["file"] = file;
-      j["verdict"] = r.verdict;
-      if (!r.why_inconclusive.empty()) j["why_inconclusive"] = r.why_inconclusive;
       j["strategy"] = strategy;
       j["reduction"] = o.reduction;
       j["granularity"] = granularity;
-      j["executions"] = r.executions;
-      j["steps"] = r.steps;
-      j["pruned"] = r.pruned;
-      j["seconds"] = r.seconds;
-      nlohmann::json fs = nlohmann::json::array();
-      for (const auto& f : r.finals) {
-        nlohmann::json x = {{"digest", fmt::format("{:016x}", f.digest)}, {"executions", f.executions},
-                            {"schedule", schedule_text(f.schedule)}, {"stuck", f.stuck}};
-        if (f.stuck) x["why"] = f.stuck_outcome.to_json(where);
-        fs.push_back(x);
-      }
-      j["finals"] = fs;
-      j["differing_cells"] = r.differing_cells;
-      j["stopped_early"] = r.stopped_early;
-      if (o.replay) {
-        nlohmann::json tr = nlohmann::json::array();
-        for (const auto& t : r.trace) {
-          nlohmann::json x = {{"thread", schedule_text({t.thread})}, {"line", t.at.line}, {"col", t.at.col}};
-          for (const char* k : {"reads", "writes"}) {
-            nlohmann::json cells = nlohmann::json::array();
-            for (const auto& [c, v] : std::string(k) == "reads" ? t.reads : t.writes) cells.push_back({{"cell", c}, {"value", v}});
-            x[k] = cells;
-          }
-          tr.push_back(x);
-        }
-        j["trace"] = tr;
-      }
+      if (o.replay && !j.contains("trace")) j["trace"] = nlohmann::json::array();
       std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       std::cout << fmt::format("{}: {} ({} strategy{}{}, {} execution(s), {} step(s), {} branch(es) pruned, {:.3f} s)\n", file,

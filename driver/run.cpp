@@ -75,15 +75,20 @@ std::optional<Instance> make_instance(const Program& p, const std::vector<std::s
   ModelOptions mo;
   mo.seed = seed;
   if (!read_data(data_items, mo, error)) return std::nullopt;
+  return make_instance(p, *params, std::move(mo), limits, error, phases);
+}
+
+std::optional<Instance> make_instance(const Program& p, const std::vector<int64_t>& params, ModelOptions mo,
+                                      const SetupLimits& limits, std::string& error, Phases* phases) {
   try {
-    Model check(p, *params, mo);  // data that does not fit the program (tensor, type, rank)
+    Model check(p, params, mo);  // data that does not fit the program (tensor, type, rank)
   } catch (const ModelError& e) {
     error = e.what();
     return std::nullopt;
   }
   SetupLimits lim = limits;  // the data read stays in memory for the run: it counts against the budget
   for (const auto& [name, arr] : mo.data) lim.reserved_bytes += arr.bits.size() * sizeof(uint64_t);
-  return make_instance(p, std::move(*params), std::move(mo), lim, phases);
+  return make_instance(p, params, std::move(mo), lim, phases);
 }
 
 namespace {

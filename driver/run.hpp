@@ -66,6 +66,12 @@ std::optional<Instance> make_instance(const Program& p, const std::vector<std::s
                                       const std::vector<std::string>& data_items, uint64_t seed,
                                       const SetupLimits& limits, std::string& error, Phases* phases = nullptr);
 
+// The same from bound parameter values and input data already in memory (`model.data`, e.g. the
+// NumPy arrays of the Python module): nullopt with a message when the data does not fit the
+// program (unknown tensor, type, rank or shape).
+std::optional<Instance> make_instance(const Program& p, const std::vector<int64_t>& params, ModelOptions model,
+                                      const SetupLimits& limits, std::string& error, Phases* phases = nullptr);
+
 struct RunOptions {
   Races races = Races::Thesis;
   bool check_annotations = false;  // every write against its prophetic annotation (outcome 'annotation')

@@ -28,9 +28,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # Optional: OpenBLAS (a comparison benchmark), Halide 14 (the Halide bridge, docs/halide.md, and
-# its tests; a comparison benchmark) and python3-jsonschema (the SARIF validation test). The
-# build and the other tests pass without them.
-optional=(libopenblas-dev libhalide14-0-dev python3-jsonschema)
+# its tests; a comparison benchmark), python3-jsonschema (the SARIF validation test) and the
+# Python module's needs (python3-dev, pybind11-dev; NumPy and pytest for its tests,
+# docs/python.md). The build and the other tests pass without them.
+optional=(libopenblas-dev libhalide14-0-dev python3-jsonschema python3-dev pybind11-dev python3-numpy python3-pytest)
 opt_missing=()
 for p in "${optional[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || opt_missing+=("$p")
@@ -46,3 +47,15 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 cd "$here"
 cmake --preset "$kind" >/dev/null
 cmake --build --preset "$kind" -j "$jobs"
+
+# The Python module: `python3 -c "import pysched"` works from here on (docs/python.md). It goes to
+# this user's own site-packages (python3 -m site --user-site), never a shared directory;
+# SCHED_NO_PYTHON_INSTALL=1 leaves it in the build tree only.
+module="$(ls build/"$kind"/python/pysched*.so 2>/dev/null | head -n 1 || true)"
+if [ -n "$module" ] && [ "${SCHED_NO_PYTHON_INSTALL:-0}" != "1" ]; then
+  py="$(cat build/"$kind"/python/interpreter.txt)"  # the Python it was built for
+  site="$("$py" -m site --user-site)"
+  mkdir -p "$site"
+  install -m 0644 "$module" "$site/"
+  echo "setup: pysched installed in $site (python3 -c 'import pysched')"
+fi

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "interpreter/ast.hpp"
 #include "interpreter/outcome.hpp"
 #include "interpreter/setup.hpp"
@@ -87,5 +89,10 @@ struct ExploreResult {
 
 // Explores `p` from the initial memory `init` (prepare_run).
 ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions& o);
+
+// The result as `sched explore --json` prints it (docs/formats.md): verdict, why_inconclusive,
+// executions, steps, pruned, seconds, finals, differing_cells, stopped_early and, after a
+// replay, trace.
+nlohmann::json to_json(const ExploreResult& r, const Diagnostics& where);
 
 }  // namespace sched

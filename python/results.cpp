@@ -1,0 +1,242 @@
+#include "python/results.hpp"
+
+#include <pybind11/stl.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "driver/exit_codes.hpp"
+#include "driver/run.hpp"
+#include "interpreter/params.hpp"
+#include "interpreter/printer.hpp"
+#include "python/arrays.hpp"
+#include "sched/version.hpp"
+#include "smallstep/explore.hpp"
+#include "verifier/verify.hpp"
+
+namespace py = pybind11;
+
+namespace sched::python {
+
+py::object to_python(const nlohmann::json& j) {
+  return py::module_::import("json").attr("loads")(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+std::string version() { return SCHED_VERSION; }
+
+ProgramHandle ProgramHandle::load(const std::string& path) {
+  Loaded l = load_file(path);
+  if (l.stage != LoadStage::Ok) throw BadInputError(l.diagnostics);
+  ProgramHandle h;
+  h.path = path;
+  h.loaded_ = std::make_shared<Loaded>(std::move(l));
+  return h;
+}
+
+ProgramHandle ProgramHandle::parse(const std::string& text, const std::string& name) {
+  Loaded l = load_text(text, name);
+  if (l.stage != LoadStage::Ok) throw BadInputError(l.diagnostics);
+  ProgramHandle h;
+  h.path = name;
+  h.loaded_ = std::make_shared<Loaded>(std::move(l));
+  return h;
+}
+
+std::vector<std::string> ProgramHandle::param_names() const {
+  std::vector<std::string> out;
+  for (const auto& d : program().params) out.push_back(d.name);
+  return out;
+}
+
+py::dict ProgramHandle::input_tensors() const {
+  py::dict d;
+  for (const auto& t : program().tensors)
+    if (t.is_input()) d[py::str(t.name)] = py::dict(py::arg("type") = std::string(type_name(t.type)), py::arg("indices") = t.idx);
+  return d;
+}
+
+py::dict ProgramHandle::output_arrays() const {
+  py::dict d;
+  for (const auto& a : program().arrays)
+    if (a.role == ArrayRole::Output) d[py::str(a.name)] = py::dict(py::arg("type") = std::string(type_name(a.elem)), py::arg("rank") = a.dims.size());
+  return d;
+}
+
+std::string ProgramHandle::text() const { return print_program(program()); }
+
+namespace {
+
+// "N=8" items from a dict and keywords (a name in both is an error, as a duplicate -p is).
+std::vector<std::string> param_items(const py::object& params, const py::kwargs& kw) {
+  std::vector<std::string> items;
+  auto add = [&](const py::handle& k, const py::handle& v) {
+    std::string name = py::str(k).cast<std::string>();
+    if (py::isinstance<py::bool_>(v) || !py::isinstance(v, py::module_::import("numbers").attr("Integral")))
+      throw BadInputError(fmt::format("parameter {}: expected an integer, got {}", name, py::repr(v).cast<std::string>()));
+    items.push_back(fmt::format("{}={}", name, py::str(py::int_(py::reinterpret_borrow<py::object>(v))).cast<std::string>()));
+  };
+  if (!params.is_none()) {
+    if (!py::isinstance<py::dict>(params)) throw BadInputError("params: expected a dict such as {\"N\": 8}");
+    for (auto [k, v] : params.cast<py::dict>()) add(k, v);
+  }
+  for (auto [k, v] : kw) add(k, v);
+  return items;
+}
+
+// The instance of a run or an exploration; BadInputError on bad parameters or data.
+driver::Instance instance(const Program& p, const py::object& params, const py::object& inputs, uint64_t seed, int threads,
+                          const py::kwargs& kw) {
+  std::vector<std::string> errs;
+  auto values = bind_params(p, param_items(params, kw), errs);
+  if (!values) {
+    std::string msg;
+    for (const auto& e : errs) msg += (msg.empty() ? "" : "; ") + e;
+    for (size_t at; (at = msg.find("with -p ")) != std::string::npos;) msg.replace(at, 8, "as ");  // the command's words
+    throw BadInputError(msg);
+  }
+  ModelOptions mo;
+  mo.seed = seed;
+  if (!inputs.is_none()) {
+    if (!py::isinstance<py::dict>(inputs)) throw BadInputError("inputs: expected a dict from input tensor name to array");
+    for (auto [k, v] : inputs.cast<py::dict>()) {
+      std::string name = py::str(k).cast<std::string>();
+      try {
+        mo.data[name] = to_npy(v, name);
+      } catch (const py::value_error& e) {
+        throw BadInputError(e.what());
+      }
+    }
+  }
+  SetupLimits lim;
+  lim.threads = threads;
+  std::string err;
+  std::optional<driver::Instance> inst;
+  {
+    py::gil_scoped_release unlocked;
+    inst = driver::make_instance(p, *values, std::move(mo), lim, err);
+  }
+  if (!inst) throw BadInputError(err);
+  if (!inst->prepared.ok()) throw BadInputError(inst->prepared.render(Diagnostics(p.file)));
+  return std::move(*inst);
+}
+
+}  // namespace
+
+RunResult ProgramHandle::run(const py::object& params, const py::object& inputs, const std::string& engine, const std::string& races,
+                             uint64_t seed, bool check_annotations, bool compare_outputs, int threads, uint64_t max_steps,
+                             const py::kwargs& kw) const {
+  const Program& p = program();
+  driver::Engine e;
+  if (engine == "fast") e = driver::Engine::Fast;
+  else if (engine == "reference") e = driver::Engine::Reference;
+  else if (engine == "native") e = driver::Engine::Native;
+  else throw BadInputError(fmt::format("engine: expected fast, reference or native, not '{}'", engine));
+  driver::RunOptions ro;
+  if (races == "thesis") ro.races = driver::Races::Thesis;
+  else if (races == "strict") ro.races = driver::Races::Strict;
+  else if (races == "off") ro.races = driver::Races::Off;
+  else throw BadInputError(fmt::format("races: expected thesis, strict or off, not '{}'", races));
+  ro.check_annotations = check_annotations;
+  ro.compare_outputs = compare_outputs;
+  ro.threads = threads;
+  ro.max_steps = max_steps;
+  driver::Instance inst = instance(p, params, inputs, seed, threads, kw);
+  driver::EngineRun run;
+  {
+    py::gil_scoped_release unlocked;
+    run = driver::run(e, inst, ro);
+  }
+  if (run.refused != driver::EngineRun::Refusal::None) throw BadInputError(run.outcome.message);
+  Diagnostics where(p.file);
+  RunResult r;
+  r.outcome = std::string(outcome_name(run.outcome.kind));
+  r.exit_code = driver::exit_code(run.outcome.kind);
+  r.message = run.outcome.render(where);
+  r.engine = std::string(driver::engine_name(run.engine));
+  r.summary = run.summary;
+  r.seconds = run.engine_seconds;
+  for (size_t i = 0; i < p.params.size(); ++i) r.params[p.params[i].name] = inst.params[i];
+  r.json = run.outcome.to_json(where);
+  r.json["schema_version"] = 1;
+  r.json["file"] = path;
+  r.json["engine"] = r.engine;
+  r.json["params"] = r.params;
+  r.json["seed"] = seed;
+  r.json["seconds"] = r.seconds;
+  r.json["stats"] = run.stats;
+  for (size_t i = 0; i < p.arrays.size() && i < run.final.arrays.size(); ++i) {
+    const ArrayState& a = run.final.arrays[i];
+    py::array values = to_numpy(a);
+    r.arrays[a.name] = values;
+    r.defined[a.name] = defined_mask(a);
+    if (p.arrays[i].role == ArrayRole::Output) r.outputs[a.name] = values;
+  }
+  return r;
+}
+
+Verification ProgramHandle::verify(double timeout, bool all, const std::string& floats) const {
+  if (!(timeout > 0)) throw BadInputError("timeout: expected a positive number of seconds");
+  verify::Options o = verify::Options::within(timeout);
+  if (floats == "real") o.smt.floats = verify::FloatMode::Real;
+  else if (floats == "ieee") o.smt.floats = verify::FloatMode::Ieee;
+  else if (floats == "uninterpreted") o.smt.floats = verify::FloatMode::Uninterpreted;
+  else throw BadInputError(fmt::format("floats: expected real, ieee or uninterpreted, not '{}'", floats));
+  o.all = all;
+  verify::Verdict v;
+  {
+    py::gil_scoped_release unlocked;
+    v = verify::verify_program(program(), o);
+  }
+  Verification r;
+  r.verdict = verify::verdict_word(v.kind);
+  r.exit_code = driver::exit_code_of_verification(r.verdict);
+  r.text = verify::render(v, program(), path, false);
+  r.json = verify::to_json(v, program(), path);
+  r.seconds = v.seconds;
+  return r;
+}
+
+Exploration ProgramHandle::explore(const py::object& params, const py::object& inputs, const std::string& strategy,
+                                   const std::string& granularity, uint64_t seed, int runs, uint64_t max_executions, uint64_t max_steps,
+                                   double timeout, bool all_states, const py::kwargs& kw) const {
+  const Program& p = program();
+  ExploreOptions o;
+  if (strategy == "exhaustive") o.strategy = Strategy::Exhaustive;
+  else if (strategy == "leftmost") o.strategy = Strategy::Leftmost;
+  else if (strategy == "random") o.strategy = Strategy::Random;
+  else if (strategy == "pct") o.strategy = Strategy::Pct;
+  else throw BadInputError(fmt::format("strategy: expected exhaustive, leftmost, random or pct, not '{}'", strategy));
+  if (granularity != "statement" && granularity != "access")
+    throw BadInputError(fmt::format("granularity: expected statement or access, not '{}'", granularity));
+  if (runs < 1 || max_executions < 1 || max_steps < 1 || !(timeout > 0))
+    throw BadInputError("runs, max_executions, max_steps and timeout must be positive");
+  o.access_granularity = granularity == "access";
+  o.seed = seed;
+  o.runs = runs;
+  o.max_executions = max_executions;
+  o.max_steps = max_steps;
+  o.timeout_seconds = timeout;
+  o.all_states = all_states;
+  driver::Instance inst = instance(p, params, inputs, seed, 0, kw);
+  ExploreResult er;
+  {
+    py::gil_scoped_release unlocked;
+    er = sched::explore(p, inst.initial, o);
+  }
+  Exploration r;
+  r.verdict = er.verdict;
+  r.exit_code = driver::exit_code_of_exploration(er.verdict);
+  if (std::any_of(er.finals.begin(), er.finals.end(), [](const FinalState& f) { return f.stuck; })) r.exit_code = 1;
+  r.executions = er.executions;
+  r.steps = er.steps;
+  r.seconds = er.seconds;
+  r.json = to_json(er, Diagnostics(p.file));
+  r.json["schema_version"] = 1;
+  r.json["file"] = path;
+  r.json["strategy"] = strategy;
+  r.json["granularity"] = granularity;
+  return r;
+}
+
+}  // namespace sched::python
