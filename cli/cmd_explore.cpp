@@ -1,4 +1,6 @@
 // `sched explore`: the interleavings of the small-step semantics (Fig 4.6).
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -6,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "driver/phases.hpp"
 #include "driver/run.hpp"
 #include "interpreter/load.hpp"
 #include "smallstep/explore.hpp"
@@ -16,7 +19,7 @@ void register_explore(CLI::App& app) {
   static std::string file, strategy = "exhaustive", replay, max_memory, granularity = "statement";
   static std::vector<std::string> params, data;
   static ExploreOptions o;
-  static bool json = false, no_reduction = false;
+  static bool json = false, no_reduction = false, progress = false, quiet = false;
   auto* cmd = app.add_subcommand("explore", "Explore the interleavings of the small-step semantics (Fig 4.6): is the final memory "
                                             "the same in every interleaving?");
   cmd->add_option("FILE", file, "the .sched program")->required()->check(CLI::ExistingFile);
@@ -43,6 +46,8 @@ void register_explore(CLI::App& app) {
   cmd->add_option("--replay", replay, "follow this schedule (as printed: thread paths such as '0 1.2 -') and print its step trace");
   cmd->add_flag("--all-states", o.all_states, "exhaustive: list every distinct end state (by default the search stops at the second)");
   cmd->add_flag("--json", json, "print one JSON object");
+  cmd->add_flag("--progress", progress, "show executions, steps and depth on stderr while exploring (default when stderr is a terminal, without --json)");
+  cmd->add_flag("--quiet", quiet, "no progress on stderr");
   cmd->footer("Exit codes: 0 deterministic (or a replay that ran to its end), 1 nondeterministic or stuck in some interleaving, "
               "2 bad input, 3 inconclusive (a bound was reached, or a sampling strategy found no nondeterminism).");
   cmd->callback([] {
@@ -72,7 +77,14 @@ void register_explore(CLI::App& app) {
       if (!s) return bad("error", "error: --replay: expected thread paths such as '0 1.2 -'\n");
       o.replay = *s;
     }
+    driver::LiveStatus status(!quiet && (progress || (!json && isatty(STDERR_FILENO))), "explore");
+    auto started = std::chrono::steady_clock::now();
+    o.progress = [&](uint64_t executions, uint64_t steps, size_t depth, size_t finals) {
+      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      status.update(fmt::format("{}: {} execution(s), {} step(s), depth {}, {} end state(s), {:.1f} s", file, executions, steps, depth, finals, s));
+    };
     ExploreResult r = explore(p, st, o);
+    status.clear();
     int code = driver::exit_code_of_exploration(r.verdict);
     // stuck in an interleaving (out of bounds, an error) is a finding, as `sched run` says
     if (std::any_of(r.finals.begin(), r.finals.end(), [](const FinalState& f) { return f.stuck; })) code = kFinding;

@@ -1,4 +1,6 @@
 // `sched verify FILE`: the static verifier of chapter 5 (verifier/verify.hpp).
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -6,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/reports.hpp"
+#include "driver/phases.hpp"
 #include "driver/cex.hpp"
 #include "interpreter/files.hpp"
 #include "interpreter/load.hpp"
@@ -22,7 +25,7 @@ void register_verify(CLI::App& app) {
   static std::vector<std::string> files;
   static std::string floats = "real";
   static double timeout = 60;
-  static bool json = false, show_vcs = false, all_vcs = false;
+  static bool json = false, show_vcs = false, all_vcs = false, progress = false, quiet = false;
   static std::string sarif, cex;
   static std::string smt2;
   cmd->add_option("FILE", files, "programs to verify")->required()->check(CLI::ExistingFile);
@@ -34,6 +37,8 @@ void register_verify(CLI::App& app) {
   cmd->add_flag("--show-vcs", show_vcs, "list every verification condition with its status");
   cmd->add_option("--sarif", sarif, "also write every refutation (and an unknown verdict, as a note) as a SARIF 2.1.0 log to this file");
   cmd->add_option("--cex", cex, "write each value counterexample's input tensors as DIR/FILE-K/TENSOR.npy; the replay command passes them");
+  cmd->add_flag("--progress", progress, "show the VC being checked on stderr (default when stderr is a terminal, without --json)");
+  cmd->add_flag("--quiet", quiet, "no progress on stderr");
   cmd->add_flag("--all", all_vcs, "check every verification condition (by default the first refutation ends the run; the rest are 'skipped')");
   cmd->callback([] {
     int worst = kClean;
@@ -55,11 +60,19 @@ void register_verify(CLI::App& app) {
         continue;
       }
       verify::Options o = verify::Options::within(timeout);
+      driver::LiveStatus status(!quiet && (progress || (!json && isatty(STDERR_FILENO))), "verify");
+      auto started = std::chrono::steady_clock::now();
+      o.progress = [&](int done, int total, const std::string& current) {
+        double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        status.update(total == 0 ? fmt::format("{}: {}, {:.1f} s", f, current, s)
+                                 : fmt::format("{}: VC {}/{}, {}, {:.1f} s", f, done + 1, total, current, s));
+      };
       o.smt.floats = floats == "ieee" ? verify::FloatMode::Ieee
                      : floats == "uninterpreted" ? verify::FloatMode::Uninterpreted : verify::FloatMode::Real;
       o.all = all_vcs;
       if (!smt2.empty()) o.smt.smt2_dir = files.size() > 1 ? smt2 + "/" + std::filesystem::path(f).stem().string() : smt2;
       verify::Verdict v = verify::verify_program(*l.program, o);
+      status.clear();
       std::vector<std::vector<std::string>> data(v.problems.size());
       if (!cex.empty())
         for (size_t k = 0; k < v.problems.size(); ++k) {

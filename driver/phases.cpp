@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <iostream>
 
 namespace sched::driver {
@@ -15,6 +17,24 @@ double Phases::done() {
   double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_).count();
   if (print_) std::cerr << fmt::format(" {:.2f} s\n", s) << std::flush;
   return s;
+}
+
+LiveStatus::LiveStatus(bool on, std::string tag) : on_(on), tty_(isatty(STDERR_FILENO) != 0), tag_(std::move(tag)) {}
+
+void LiveStatus::update(const std::string& text, bool force) {
+  if (!on_) return;
+  auto now = std::chrono::steady_clock::now();
+  if (!force && shown_ && now - last_ < std::chrono::milliseconds(tty_ ? 100 : 2000)) return;
+  last_ = now;
+  shown_ = true;
+  std::string line = fmt::format("[{}] {}", tag_, text);
+  if (tty_) std::cerr << "\r\033[K" << line << std::flush;
+  else std::cerr << line << "\n" << std::flush;
+}
+
+void LiveStatus::clear() {
+  if (on_ && tty_ && shown_) std::cerr << "\r\033[K" << std::flush;
+  shown_ = false;
 }
 
 }  // namespace sched::driver

@@ -751,6 +751,7 @@ ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions
           m.apply_in_place(s, *step);
           ++steps;
           ++r.steps;
+          if (o.progress && (r.steps & 1023) == 0) o.progress(r.executions, r.steps, sched.size(), r.finals.size());
           if (elapsed() > o.timeout_seconds) { inconclusive("the time limit was reached"); cut = true; break; }
         }
         if (!cut) rec.terminal(s, sched, m.stuck_threads(s));
@@ -820,7 +821,10 @@ ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions
         sched.push_back(t.path);
         child.en = m.enabled(child.s);
         stack.push_back(std::move(child));  // invalidates f
-        if ((r.steps & 1023) == 0 && elapsed() > o.timeout_seconds) { inconclusive("the time limit was reached"); stop = true; }
+        if ((r.steps & 1023) == 0) {
+          if (o.progress) o.progress(r.executions, r.steps, sched.size(), r.finals.size());
+          if (elapsed() > o.timeout_seconds) { inconclusive("the time limit was reached"); stop = true; }
+        }
       }
     }
   } catch (const Machine::Budget& b) {

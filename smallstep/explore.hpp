@@ -16,6 +16,7 @@
 // do not recurse. `replay` follows one schedule and records its step trace.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,9 @@ struct ExploreOptions {
   // exhaustive: keep exploring after the second distinct end state (every end state is listed);
   // by default the search stops there, the answer (nondeterministic) being known
   bool all_states = false;
+  // Progress, when set: called every 1,024 steps with the executions completed, the steps taken,
+  // the current depth (steps of the execution under way) and the distinct end states so far.
+  std::function<void(uint64_t executions, uint64_t steps, size_t depth, size_t finals)> progress;
 };
 
 // A thread is named by its path of child indices through nested parallel compositions.

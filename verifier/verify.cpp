@@ -282,6 +282,7 @@ Verdict verify_program(const Program& p, const Options& opts) {
     // takes a while to unwind and free a large context: the whole run stays within the limit)
     poly::Watchdog watchdog(raw, t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(0.93 * opts.timeout_s)));
     try {
+      if (opts.progress) opts.progress(0, 0, "generating the VCs and side conditions (isl)");
       Generator g(p, ctx, t, opts.smt.floats == FloatMode::Ieee);
       Generated gen = g.run();
       // an unannotated write cannot be specified (its value is an opaque function): it makes the
@@ -324,6 +325,7 @@ Verdict verify_program(const Program& p, const Options& opts) {
           ++index;
           continue;
         }
+        if (opts.progress) opts.progress(index, static_cast<int>(order.size()), fmt::format("{} at {}:{}", vc.rule, vc.loc.line, vc.loc.col));
         auto q0 = Clock::now();
         SmtAnswer a = smt.check(vc, index++, static_cast<unsigned>(left * 1000) + 1);
         r.seconds = std::chrono::duration<double>(Clock::now() - q0).count();

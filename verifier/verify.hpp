@@ -7,6 +7,7 @@
 //           (the values of both sides, the parameters and loop variables);
 // unknown:  the program is outside the affine fragment, z3 gives up, or a limit is reached.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct Options {
   // found (a race, an out-of-bounds access) skips the z3 queries, and the first refuted VC the
   // rest (their status "skipped").
   bool all = false;
+  // Progress, when set: called when the VCs are being generated (done = total = 0) and before
+  // each z3 query (done queries, all of them, the VC's rule and position "value at 22:5").
+  std::function<void(int done, int total, const std::string& current)> progress;
   // Default options with a time limit of `seconds` for the whole verification and each z3 query.
   static Options within(double seconds) {
     Options o;
