@@ -6,16 +6,19 @@
 #   tool              the command and libraries only      build/tool
 #   asan              ASan + UBSan                        build/asan
 #   tsan              ThreadSanitizer (fast engine tests) build/tsan
+#   fuzz              clang + libFuzzer: the three fuzzers build/fuzz (installs clang)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 kind="${1:-release}"
 case "$kind" in
-  release|ci|tool|asan|tsan) ;;
-  *) echo "setup: unknown preset '$kind' (release|ci|tool|asan|tsan)" >&2; exit 2 ;;
+  release|ci|tool|asan|tsan|fuzz) ;;
+  *) echo "setup: unknown preset '$kind' (release|ci|tool|asan|tsan|fuzz)" >&2; exit 2 ;;
 esac
 
 pkgs=(cmake g++ make pkg-config python3 libisl-dev libgmp-dev libz3-dev libtbb-dev libbenchmark-dev
       librapidcheck-dev libgtest-dev libgmock-dev libcli11-dev libfmt-dev nlohmann-json3-dev)
+# the fuzz preset compiles with clang and links libFuzzer's runtime
+[ "$kind" = fuzz ] && pkgs+=(clang libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
