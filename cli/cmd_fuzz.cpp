@@ -227,7 +227,16 @@ void register_fuzz(CLI::App& app) {
       }
       auto m = fuzz::merge_summaries(parts);
       std::cout << (json ? m.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::summary_markdown(m));
-      return set_exit(m.value("findings", nlohmann::json::array()).empty() ? kClean : kFinding);
+      int code = m.value("findings", nlohmann::json::array()).empty() ? kClean : kFinding;
+      const auto& missing = m["missing_shards"];
+      if (!missing.empty()) {  // an incomplete campaign: what it found stands, the rest is unknown
+        std::vector<std::string> names;
+        for (const auto& x : missing) names.push_back(x.get<std::string>());
+        std::cerr << fmt::format("sched fuzz: --merge: {} shard(s) missing ({}): the summary covers {} of {}\n", names.size(),
+                                 fmt::format("{}", fmt::join(names, ", ")), parts.size(), parts.size() + names.size());
+        code = driver::worse(code, kInconclusive);
+      }
+      return set_exit(code);
     }
 #ifdef SCHED_HAVE_HALIDE
     if (halide && print_case >= 0) return print_halide_case(o, print_case);

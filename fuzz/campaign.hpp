@@ -69,7 +69,8 @@ struct CampaignOptions {
 // (summary.json, summary.md) into out_dir.
 nlohmann::json run_campaign(const CampaignOptions& o);
 
-// Sums summaries of shards of one campaign.
+// Sums summaries of shards of one campaign; `missing_shards` lists the shards ("I/N") no part
+// is (empty when the parts cover the campaign).
 nlohmann::json merge_summaries(const std::vector<nlohmann::json>& parts);
 // Why `parts` cannot be merged ("" if they can): a part without a summary's shape (seed,
 // shard "I/N", counts, tables), parts of different seeds or shard counts, a shard given twice.

@@ -306,6 +306,20 @@ json merge_summaries(const std::vector<json>& parts) {
       }
   }
   m["cases_per_second"] = m.value("seconds", 0.0) > 0 ? m.value("cases", 0.0) / m.value("seconds", 1.0) : 0.0;
+  // the shards of the campaign that no part is: the summary covers the others only
+  std::set<unsigned> have;
+  unsigned total = 0;
+  for (const auto& p : parts) {
+    unsigned si = 0, sn = 0;
+    if (p.contains("shard") && p["shard"].is_string() && std::sscanf(p["shard"].get<std::string>().c_str(), "%u/%u", &si, &sn) == 2) {
+      have.insert(si);
+      total = std::max(total, sn);
+    }
+  }
+  json missing = json::array();
+  for (unsigned i = 0; i < total; ++i)
+    if (!have.count(i)) missing.push_back(fmt::format("{}/{}", i, total));
+  m["missing_shards"] = missing;
   return m;
 }
 
@@ -314,6 +328,11 @@ std::string summary_markdown(const json& s) {
   md += fmt::format("{} cases in {:.1f} s ({:.2f} cases/s), {} finding(s) (disagreements of the oracles), {} inconclusive.\n\n",
                     s.value("cases", 0), s.value("seconds", 0.0), s.value("cases_per_second", 0.0), member(s, "findings", true).size(),
                     s.value("inconclusive", 0));
+  if (s.contains("missing_shards") && s["missing_shards"].is_array() && !s["missing_shards"].empty()) {
+    std::vector<std::string> names;
+    for (const auto& x : s["missing_shards"]) names.push_back(x.is_string() ? x.get<std::string>() : x.dump());
+    md += fmt::format("**Incomplete**: shard(s) {} missing; the tables cover the other shards only.\n\n", fmt::join(names, ", "));
+  }
   if (s.contains("interrupted"))
     md += fmt::format("Interrupted (SIGINT or SIGTERM): {} running case(s) abandoned and not counted.\n\n",
                       s["interrupted"].value("cases_abandoned", 0));
