@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/html_reports.hpp"
+#include "cli/reports.hpp"
 #include "driver/phases.hpp"
 #include "driver/run.hpp"
 #include "interpreter/load.hpp"
@@ -16,7 +18,7 @@
 namespace sched::cli {
 
 void register_explore(CLI::App& app) {
-  static std::string file, strategy = "exhaustive", replay, max_memory, granularity = "statement";
+  static std::string file, strategy = "exhaustive", replay, max_memory, granularity = "statement", html;
   static std::vector<std::string> params, data;
   static ExploreOptions o;
   static bool json = false, no_reduction = false, progress = false, quiet = false;
@@ -46,6 +48,7 @@ void register_explore(CLI::App& app) {
   cmd->add_option("--replay", replay, "follow this schedule (as printed: thread paths such as '0 1.2 -') and print its step trace");
   cmd->add_flag("--all-states", o.all_states, "exhaustive: list every distinct end state (by default the search stops at the second)");
   cmd->add_flag("--json", json, "print one JSON object");
+  cmd->add_option("--html", html, "also write the exploration as a self-contained HTML page: the end states' schedules as timelines");
   cmd->add_flag("--progress", progress, "show executions, steps and depth on stderr while exploring (default when stderr is a terminal, without --json)");
   cmd->add_flag("--quiet", quiet, "no progress on stderr");
   cmd->footer("Exit codes: 0 deterministic (or a replay that ran to its end), 1 nondeterministic or stuck in some interleaving, "
@@ -88,14 +91,21 @@ void register_explore(CLI::App& app) {
     int code = driver::exit_code_of_exploration(r.verdict);
     // stuck in an interleaving (out of bounds, an error) is a finding, as `sched run` says
     if (std::any_of(r.finals.begin(), r.finals.end(), [](const FinalState& f) { return f.stuck; })) code = kFinding;
+    nlohmann::json j = to_json(r, where);
+    j["schema_version"] = 1;
+    j["file"] = file;
+    j["strategy"] = strategy;
+    j["reduction"] = o.reduction;
+    j["granularity"] = granularity;
+    if (o.replay && !j.contains("trace")) j["trace"] = nlohmann::json::array();
+    if (!html.empty()) {
+      std::string err;
+      if (!write_report(html, explore_html(file, p, st, o, r, j), err)) {
+        std::cerr << "sched explore: --html: " << err << "\n";
+        code = kBadInput;
+      }
+    }
     if (json) {
-      nlohmann::json j = to_json(r, where);
-      j["schema_version"] = 1;
-      j["file"] = file;
-      j["strategy"] = strategy;
-      j["reduction"] = o.reduction;
-      j["granularity"] = granularity;
-      if (o.replay && !j.contains("trace")) j["trace"] = nlohmann::json::array();
       std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       std::cout << fmt::format("{}: {} ({} strategy{}{}, {} execution(s), {} step(s), {} branch(es) pruned, {:.3f} s)\n", file,

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "cli/commands.hpp"
+#include "report/pages.hpp"
 #include "cli/reports.hpp"
 #include "interpreter/files.hpp"
 #include "scheduler/algo.hpp"
@@ -152,7 +153,7 @@ void register_fuzz(CLI::App& app) {
   static long long print_case = -1;
   static std::string compiler = "sched";
   static std::vector<std::string> algo_files;
-  static std::string sarif, junit;
+  static std::string sarif, junit, html;
   static std::vector<fuzz::CaseReport> reports;
   o.out_dir = "fuzz-out";
   o.jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -186,6 +187,7 @@ void register_fuzz(CLI::App& app) {
   cmd->add_option("--out", o.out_dir, "directory for findings, undetected examples, summary.json and summary.md ('' for none)")->capture_default_str();
   cmd->add_option("--merge", merge, "merge the summary.json files of shards into one summary (runs nothing)");
   cmd->add_option("--print-case", print_case, "print case I of --seed (its program and parameters) and exit")->check(whole_number(0, static_cast<uint64_t>(INT64_MAX)));
+  cmd->add_option("--html", html, "also write the summary as a self-contained HTML page (pace, findings per oracle, mutation score, reproducers)");
   cmd->add_option("--sarif", sarif, "also write every finding as a SARIF 2.1.0 log to this file (its location: the reproducer under --out)");
   cmd->add_option("--junit", junit, "also write a JUnit XML report to this file, one test case per case");
   cmd->add_flag("--json", json, "print the summary as JSON instead of Markdown");
@@ -226,6 +228,13 @@ void register_fuzz(CLI::App& app) {
         return set_exit(kBadInput);
       }
       auto m = fuzz::merge_summaries(parts);
+      if (!html.empty()) {
+        std::string err, dir = std::filesystem::path(html).parent_path().string();
+        if (!write_report(html, report::campaign_page(m, "", dir.empty() ? "." : dir), err)) {
+          std::cerr << "sched fuzz: --html: " << err << "\n";
+          return set_exit(kBadInput);
+        }
+      }
       std::cout << (json ? m.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::summary_markdown(m));
       int code = m.value("findings", nlohmann::json::array()).empty() ? kClean : kFinding;
       const auto& missing = m["missing_shards"];
@@ -300,7 +309,7 @@ void register_fuzz(CLI::App& app) {
         return set_exit(kBadInput);
       }
     }
-    for (const auto& [opt, path] : {std::pair<const char*, std::string*>{"--sarif", &sarif}, {"--junit", &junit}}) {
+    for (const auto& [opt, path] : {std::pair<const char*, std::string*>{"--sarif", &sarif}, {"--junit", &junit}, {"--html", &html}}) {
       // a report that cannot be written is known before the campaign: its directory must exist
       std::filesystem::path dir = std::filesystem::path(*path).parent_path();
       if (dir.empty()) dir = ".";
@@ -330,6 +339,13 @@ void register_fuzz(CLI::App& app) {
     set_exit(found ? kFinding : interrupted ? kInconclusive : kClean);
     if (!failed.empty()) set_exit(kBadInput);
     write_case_reports(reports, o, halide, sarif, junit);
+    if (!html.empty() && !halide) {
+      std::string err, dir = std::filesystem::path(html).parent_path().string();
+      if (!write_report(html, report::campaign_page(s, o.out_dir, dir.empty() ? "." : dir), err)) {
+        std::cerr << "sched fuzz: --html: " << err << "\n";
+        set_exit(kBadInput);
+      }
+    }
   });
 }
 

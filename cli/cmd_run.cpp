@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/html_reports.hpp"
 #include "cli/reports.hpp"
 #include "driver/check.hpp"
 #include "driver/exit_codes.hpp"
@@ -41,6 +42,7 @@ struct RunArgs {
   bool progress = false;       // phase lines on stderr (also when stderr is a terminal, unless quiet)
   bool quiet = false;
   std::string sarif, junit;    // report files (run: --sarif; check: both)
+  std::string html;            // run: --html
 };
 
 // The result of running one program: the stage reached and the outcome.
@@ -51,6 +53,7 @@ struct RunResult {
   nlohmann::json json;
   double seconds = 0;
   std::vector<Finding> findings;  // for --sarif: the outcome when it is not ok, or the load errors
+  std::string html;               // for --html: the page (when the program ran)
 };
 
 }  // namespace
@@ -153,6 +156,7 @@ RunResult run_one(const RunArgs& a, const Loaded& l, bool progress = false) {
   r.json["seed"] = a.seed;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.json["seconds"] = r.seconds;
+  if (!a.html.empty()) r.html = run_html(a.file, p, *inst, run, r.json, a.threads);
   return r;
 }
 
@@ -203,9 +207,19 @@ void register_run(CLI::App& app) {
   cmd->add_flag("--progress", a.progress, "print each phase and its time on stderr (default when stderr is a terminal)");
   cmd->add_flag("--quiet", a.quiet, "no phase lines on stderr");
   cmd->add_option("--sarif", a.sarif, "also write the finding as a SARIF 2.1.0 log to this file (docs/formats.md)");
+  cmd->add_option("--html", a.html, "also write the outcome as a self-contained HTML page (docs/reports.md)");
   cmd->callback([] {
     Loaded l = load_file(a.file);
     RunResult r = run_one(a, l, !a.quiet && (a.progress || isatty(STDERR_FILENO)));
+    if (!a.html.empty()) {
+      std::string err;
+      if (r.html.empty()) {
+        std::cerr << "error: --html: nothing ran, no page written\n";
+      } else if (!write_report(a.html, r.html, err)) {
+        std::cerr << "error: --html: " << err << "\n";
+        r.exit = kBadInput;
+      }
+    }
     if (!a.sarif.empty()) {
       if (r.findings.empty() && r.exit == kBadInput)
         r.findings.push_back({r.status, "error", r.text.substr(0, r.text.find('\n')), a.file, 0, 0});

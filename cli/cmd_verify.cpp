@@ -11,6 +11,7 @@
 #include "driver/phases.hpp"
 #include "driver/cex.hpp"
 #include "interpreter/files.hpp"
+#include "report/pages.hpp"
 #include "interpreter/load.hpp"
 #include "verifier/verify.hpp"
 
@@ -26,7 +27,7 @@ void register_verify(CLI::App& app) {
   static std::string floats = "real";
   static double timeout = 60;
   static bool json = false, show_vcs = false, all_vcs = false, progress = false, quiet = false;
-  static std::string sarif, cex;
+  static std::string sarif, cex, html;
   static std::string smt2;
   cmd->add_option("FILE", files, "programs to verify")->required()->check(CLI::ExistingFile);
   cmd->add_option("--float", floats, "floats in the VCs: real (exact reals, the thesis' choice), ieee (z3 floating point, bit for bit), uninterpreted (only equal expressions are equal)")
@@ -37,6 +38,7 @@ void register_verify(CLI::App& app) {
   cmd->add_flag("--show-vcs", show_vcs, "list every verification condition with its status");
   cmd->add_option("--sarif", sarif, "also write every refutation (and an unknown verdict, as a note) as a SARIF 2.1.0 log to this file");
   cmd->add_option("--cex", cex, "write each value counterexample's input tensors as DIR/FILE-K/TENSOR.npy; the replay command passes them");
+  cmd->add_option("--html", html, "also write the verdict as a self-contained HTML page (one file; with several files, the last one's)");
   cmd->add_flag("--progress", progress, "show the VC being checked on stderr (default when stderr is a terminal, without --json)");
   cmd->add_flag("--quiet", quiet, "no progress on stderr");
   cmd->add_flag("--all", all_vcs, "check every verification condition (by default the first refutation ends the run; the rest are 'skipped')");
@@ -83,6 +85,14 @@ void register_verify(CLI::App& app) {
             worst = driver::worse(worst, kBadInput);
           }
         }
+      if (!html.empty()) {
+        std::string err;
+        nlohmann::json vj = verify::to_json(v, *l.program, f, data);
+        if (!write_report(html, report::verify_page(vj, l.program->file ? l.program->file->text : ""), err)) {
+          std::cerr << "sched verify: --html: " << err << "\n";
+          worst = driver::worse(worst, kBadInput);
+        }
+      }
       if (json) std::cout << verify::to_json(v, *l.program, f, data).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       else std::cout << verify::render(v, *l.program, f, show_vcs, data);
       worst = driver::worse(worst, driver::exit_code_of_verification(verify::verdict_word(v.kind)));

@@ -44,5 +44,6 @@ void register_lower(CLI::App& app);
 void register_fuzz(CLI::App& app);
 void register_reduce(CLI::App& app);
 void register_bench(CLI::App& app);
+void register_report(CLI::App& app);
 
 }  // namespace sched::cli

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   sched::cli::register_fuzz(app);
   sched::cli::register_reduce(app);
   sched::cli::register_bench(app);
+  sched::cli::register_report(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

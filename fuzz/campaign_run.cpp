@@ -138,6 +138,7 @@ json run_campaign(const CampaignOptions& o) {
   }
   for (const auto& n : o.oracles.enabled) s["oracles"][n] = {{"runs", 0}, {"seconds", 0.0}, {"flagged", 0}, {"inconclusive", 0}};
   uint64_t done = 0;
+  std::vector<std::pair<double, uint64_t>> pace_points;  // (seconds, cases done) after each case
   double last_progress = -1;
 
   auto account = [&](const Case& c, const json& r) {
@@ -194,6 +195,7 @@ json run_campaign(const CampaignOptions& o) {
                                {"original_lines", std::count(c.text.begin(), c.text.end(), '\n')}});
     }
     ++done;
+    pace_points.emplace_back(elapsed(), done);
   };
 
   auto progress = [&](bool final) {
@@ -239,6 +241,12 @@ json run_campaign(const CampaignOptions& o) {
   double t = elapsed();
   s["seconds"] = t;
   s["cases_per_second"] = t > 0 ? s["cases"].get<double>() / t : 0.0;
+  // the campaign's pace: at most 200 points (seconds, cases done), the last case's included
+  json pace = json::array();
+  size_t every = std::max<size_t>(1, (pace_points.size() + 199) / 200);
+  for (size_t k = 0; k < pace_points.size(); ++k)
+    if ((k + 1) % every == 0 || k + 1 == pace_points.size()) pace.push_back({pace_points[k].first, pace_points[k].second});
+  s["timeline"] = pace;
   s["jobs"] = o.jobs;
   s["native_every"] = o.native_every;
   if (!o.out_dir.empty()) {
@@ -306,6 +314,7 @@ json merge_summaries(const std::vector<json>& parts) {
       }
   }
   m["cases_per_second"] = m.value("seconds", 0.0) > 0 ? m.value("cases", 0.0) / m.value("seconds", 1.0) : 0.0;
+  m.erase("timeline");  // each shard's own pace; a merged campaign has none
   // the shards of the campaign that no part is: the summary covers the others only
   std::set<unsigned> have;
   unsigned total = 0;

@@ -35,10 +35,10 @@ fi
 # Python module's needs (python3-dev, pybind11-dev; NumPy and pytest for its tests,
 # docs/python.md), and Slurm with munge (the test of scripts/slurm-fuzz.sh starts its own
 # one-node cluster in a private directory; on a machine with systemd, Debian's munge package also
-# starts its system munged, and slurmd/slurmctld stay down without /etc/slurm/slurm.conf). The
-# build and the other tests pass without them.
+# starts its system munged, and slurmd/slurmctld stay down without /etc/slurm/slurm.conf), and
+# Chromium (the HTML reports' browser test). The build and the other tests pass without them.
 optional=(libopenblas-dev libhalide14-0-dev python3-jsonschema python3-dev pybind11-dev python3-numpy python3-pytest
-          slurm-wlm munge)
+          slurm-wlm munge chromium)
 opt_missing=()
 for p in "${optional[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || opt_missing+=("$p")
