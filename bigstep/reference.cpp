@@ -442,6 +442,7 @@ class Engine {
   // result ⟨{ℓ ↦ v}; rd(e) ∪ ⋃ rd(ιi)⟩.
   Result assign(const Cmd& c, const View& mu) {
     if (++stats_.steps > o_.max_steps) step_bound_reached(c, o_.max_steps);
+    if ((stats_.steps & ((uint64_t{1} << 20) - 1)) == 0 && o_.progress) o_.progress(stats_.steps);
     Result r;
     Mem m{*this, mu, r.rho};
     Eval ev(st_.params, env_, m);

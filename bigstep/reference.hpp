@@ -11,6 +11,7 @@
 // and rejects "covered" races.
 #pragma once
 #include <cstdint>
+#include <functional>
 
 #include "interpreter/ast.hpp"
 #include "interpreter/limits.hpp"
@@ -29,6 +30,8 @@ struct ReferenceOptions {
   // A race's two accesses (statement, cell, value, whole iteration vector), traced by running
   // its two iterations again (bigstep/report.hpp's RaceAccess); the driver asks for them.
   bool trace_races = false;
+  // Progress, when set: called every 2^20 assignments with the assignments so far.
+  std::function<void(uint64_t steps)> progress;
 };
 
 struct EngineStats {

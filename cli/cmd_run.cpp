@@ -13,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "cli/html_reports.hpp"
 #include "cli/reports.hpp"
+#include "report/pages.hpp"
 #include "driver/check.hpp"
 #include "driver/exit_codes.hpp"
 #include "driver/run.hpp"
@@ -42,7 +43,7 @@ struct RunArgs {
   bool progress = false;       // phase lines on stderr (also when stderr is a terminal, unless quiet)
   bool quiet = false;
   std::string sarif, junit;    // report files (run: --sarif; check: both)
-  std::string html;            // run: --html
+  std::string html;            // run and check: --html
 };
 
 // The result of running one program: the stage reached and the outcome.
@@ -250,6 +251,7 @@ void register_check(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--sarif", a.sarif, "also write each unexpected outcome and disagreement as a SARIF 2.1.0 log to this file");
   cmd->add_option("--junit", a.junit, "also write a JUnit XML report to this file, one test case per file");
+  cmd->add_option("--html", a.html, "also write the table as a self-contained HTML page (docs/reports.md)");
   cmd->callback([] {
     std::vector<std::string> files;
     bool bad = false;
@@ -305,12 +307,11 @@ void register_check(CLI::App& app) {
         default: ++unexpected; break;
       }
       std::string verdict(driver::check_verdict_name(row.verdict));
-      if (json) {
-        all.push_back({{"file", f}, {"expected", row.expected}, {"typecheck", row.typecheck}, {"reference", row.reference_json},
-                       {"reference_strict", row.status("strict")}, {"fast", row.fast_json}, {"native", row.status("native")},
-                       {"verify", row.status("verify")}, {"verdict", verdict}, {"disagreements", row.judgement.disagreements},
-                       {"unexpected", row.judgement.unexpected}});
-      } else {
+      all.push_back({{"file", f}, {"expected", row.expected}, {"typecheck", row.typecheck}, {"reference", row.reference_json},
+                     {"reference_strict", row.status("strict")}, {"fast", row.fast_json}, {"native", row.status("native")},
+                     {"verify", row.status("verify")}, {"verdict", verdict}, {"disagreements", row.judgement.disagreements},
+                     {"unexpected", row.judgement.unexpected}});
+      if (!json) {
         std::string exp_col = row.expected_verify.empty() ? row.expected : row.expected + "/" + row.expected_verify.substr(0, 3);
         std::cout << fmt::format("{:<{}}  {:<18} {:<11} {:<14} {:<14} {:<14} {:<9} {:<10} {}\n", std::filesystem::path(f).filename().string(), w,
                                  exp_col, row.typecheck, row.status("model"), row.status("strict"), row.status("fast"),
@@ -322,9 +323,9 @@ void register_check(CLI::App& app) {
         }
       }
     }
+    nlohmann::json summary{{"schema_version", 1}, {"files", all}, {"as_expected", agree}, {"unexpected", unexpected}, {"disagreements", differ}, {"cannot_run", cannot}};
     if (json) {
-      std::cout << nlohmann::json{{"schema_version", 1}, {"files", all}, {"as_expected", agree}, {"unexpected", unexpected}, {"disagreements", differ}, {"cannot_run", cannot}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-                << "\n";
+      std::cout << summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
       std::cout << fmt::format("\n{} file(s): {} as expected, {} unexpected, {} engine disagreement(s){}\n", files.size(), agree,
                                unexpected, differ, cannot ? fmt::format(", {} cannot run (bad input)", cannot) : "");
@@ -338,6 +339,10 @@ void register_check(CLI::App& app) {
     }
     if (!a.junit.empty() && !write_report(a.junit, junit_xml("check", cases), err)) {
       std::cerr << "error: --junit: " << err << "\n";
+      set_exit(kBadInput);
+    }
+    if (!a.html.empty() && !write_report(a.html, report::check_page(summary), err)) {
+      std::cerr << "error: --html: " << err << "\n";
       set_exit(kBadInput);
     }
   });

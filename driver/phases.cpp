@@ -8,7 +8,12 @@
 
 namespace sched::driver {
 
+void Phases::note(const std::string& what) {
+  if (print_ && isatty(STDERR_FILENO)) std::cerr << "\r\033[K[" << tag_ << "] " << what_ << " ... " << what << std::flush;
+}
+
 void Phases::start(const std::string& what) {
+  what_ = what;
   t_ = std::chrono::steady_clock::now();
   if (print_) std::cerr << "[" << tag_ << "] " << what << " ..." << std::flush;
 }

@@ -15,11 +15,14 @@ class Phases {
  public:
   explicit Phases(bool print, std::string tag = "run") : print_(print), tag_(std::move(tag)) {}
   void start(const std::string& what);
+  // On a terminal, while a phase runs: its line rewritten with `what` after it ("[run] reference
+  // engine ... 3145728 assignment(s)"). Elsewhere nothing (lines would pile up in a log).
+  void note(const std::string& what);
   double done();  // seconds since start
 
  private:
   bool print_;
-  std::string tag_;
+  std::string tag_, what_;
   std::chrono::steady_clock::time_point t_{};
 };
 

@@ -203,6 +203,7 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
     if (opts.max_steps) ro.max_steps = opts.max_steps;
     ro.max_live_local_cells = inst.model.max_bytes / 64;
     ro.trace_races = opts.provenance;
+    ro.progress = [&ph](uint64_t steps) { ph.note(fmt::format("{} assignment(s)", steps)); };
     EngineStats es;
     o = run_reference(p, r.final, ro, &es);
     r.summary = fmt::format("{} assignment(s), {} parallel loop(s) race-free", es.steps, es.par_loops);

@@ -1,4 +1,4 @@
-// campaign_page and page_for_json (report/pages.hpp).
+// campaign_page, check_page and page_for_json (report/pages.hpp).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -66,9 +66,42 @@ std::string campaign_page(const json& s, const std::string& out_dir, const std::
   return page(fmt::format("sched fuzz: seed {}", s.value("seed", json(0)).dump()), body);
 }
 
+std::string check_page(const json& t) {
+  auto cell = [](const json& v) {  // a column: a status word, or an outcome object
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_object()) return v.contains("outcome") && v["outcome"].is_string() ? v["outcome"].get<std::string>() : std::string("-");
+    return std::string("-");
+  };
+  const json& files = t.value("files", json::array());
+  int agree = t.value("as_expected", 0), unexpected = t.value("unexpected", 0), differ = t.value("disagreements", 0), cannot = t.value("cannot_run", 0);
+  bool clean = unexpected + differ + cannot == 0;
+  std::string body = fmt::format("<h1>sched check: {} file(s)</h1><div class=\"{}\">{} as expected, {} unexpected, {} engine disagreement(s), {} cannot run</div>",
+                                 files.size(), clean ? "clean" : "finding", agree, unexpected, differ, cannot);
+  body += bars({{"as expected", static_cast<double>(agree), "#5cb85c", ""}, {"unexpected", static_cast<double>(unexpected), "#d9534f", ""},
+                {"engines disagree", static_cast<double>(differ), "#d9534f", ""}, {"cannot run", static_cast<double>(cannot), "#f0ad4e", ""}},
+               "file(s)");
+  body += "<h2>Files</h2><table class=\"list\"><tr><th>file</th><th>expected</th><th>typecheck</th><th>reference</th><th>ref (strict)</th><th>fast</th>"
+          "<th>native</th><th>verify</th><th>verdict</th></tr>";
+  for (const auto& f : files) {
+    std::string verdict = str(f, "verdict");
+    std::string color = verdict == "as expected" ? "#f2faf2" : verdict == "no expectation" ? "#fff" : verdict == "CANNOT RUN" ? "#fdf8ef" : "#fdf3f2";
+    std::string why;
+    for (const char* k : {"disagreements", "unexpected"})
+      for (const auto& d : f.value(k, json::array())) why += fmt::format("{}{}", why.empty() ? "" : "; ", d.is_string() ? d.get<std::string>() : d.dump());
+    body += fmt::format("<tr style=\"background:{}\" title=\"{}\"><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><b>{}</b></td></tr>",
+                        color, escape(why), escape(std::filesystem::path(str(f, "file")).filename().string()), escape(str(f, "expected")),
+                        escape(cell(f.value("typecheck", json()))), escape(cell(f.value("reference", json()))),
+                        escape(cell(f.value("reference_strict", json()))), escape(cell(f.value("fast", json()))), escape(cell(f.value("native", json()))),
+                        escape(cell(f.value("verify", json()))), escape(verdict));
+  }
+  body += "</table>";
+  return page(fmt::format("sched check: {} file(s)", files.size()), body);
+}
+
 std::string page_for_json(const json& j, const std::string& src, const std::string& json_dir, const std::string& page_dir) {
   if (!j.is_object()) return "";
   if (j.contains("oracles") && j.contains("classes") && j.contains("findings")) return campaign_page(j, json_dir, page_dir);
+  if (j.contains("files") && j.contains("as_expected")) return check_page(j);
   if (j.contains("verdict") && j.contains("vcs")) return verify_page(j, src);
   if (j.contains("verdict") && j.contains("finals")) {
     ExploreReport e{str(j, "file"), src, j, {}};

@@ -1,4 +1,4 @@
-// The HTML reports of `sched report` and of `--html FILE` on run, verify, explore and fuzz: one
+// The HTML reports of `sched report` and of `--html FILE` on run, verify, explore, check and fuzz: one
 // self-contained page per result (report/html.hpp), its pictures as inline SVG (report/svg.hpp).
 // Each page is built from the JSON the command prints with --json (docs/formats.md), plus what
 // that JSON does not hold and the command has at hand (the source, whole arrays, step traces).
@@ -12,6 +12,7 @@
 //                  loop values, input values, the VC and the replay command; every VC's status
 //   explore_page   the verdict; the first two end states' schedules as per-thread timelines (the
 //                  steps where they part marked; hover: statement, cells read and written)
+//   check_page     `sched check`'s table, each verdict coloured, with the counts as bars
 //   campaign_page  cases per second over time, findings per oracle, the mutation score per
 //                  defect class, the findings with links to their reproducers
 //   page_for_json  any of the above from a saved --json output or summary.json (`sched report`);
@@ -53,6 +54,9 @@ struct ExploreReport {
   std::vector<nlohmann::json> traces;  // replays of the first end states' schedules (their "trace")
 };
 std::string explore_page(const ExploreReport& e);
+
+// `sched check --json`'s table: every file's expectation, each engine's outcome, the verdict.
+std::string check_page(const nlohmann::json& table);
 
 // `out_dir`: where the reproducers are (links are relative to `page_dir`).
 std::string campaign_page(const nlohmann::json& summary, const std::string& out_dir, const std::string& page_dir);

@@ -1,5 +1,5 @@
 """The HTML reports in a real browser: each kind of page (race, out of bounds, mismatch, refutation,
-interleavings, campaign) is written by `sched` from the examples, loaded by headless Chromium,
+interleavings, campaign, check table) is written by `sched` from the examples, loaded by headless Chromium,
 and must (1) render without a script error (the page's script sets <body data-render="ok">, or
 "error: ..." on any error), (2) hold the words of its finding, and (3) give a screenshot that is not
 blank (many distinct pixel values). Also `sched report` on a saved JSON and a campaign summary.
@@ -109,6 +109,8 @@ check_page("interleavings", f"{pages}/explore.html", ["nondeterministic", "End s
 run(["fuzz", "--seed", "1", "--cases", "24", "--jobs", "2", "--oracles", "model,reference,fast,explore,verify", "--quiet",
      "--out", f"{work}/campaign", "--html", f"{pages}/campaign.html"])
 check_page("campaign", f"{pages}/campaign.html", ["Cases per second", "Cases flagged per oracle", "Mutation score per defect class"])
+run(["check", ex("race_read_write.sched"), ex("matmul_par.sched"), ex("outer_product_oob.sched"), "--html", f"{pages}/check.html"])
+check_page("check", f"{pages}/check.html", ["sched check: 3 file(s)", "3 as expected", "race_read_write.sched", "as expected"])
 # sched report: the same pages from saved JSON
 p = run(["verify", "--json", ex("matmul_wrong_annotation.sched")])
 open(f"{work}/verdict.json", "w").write(p.stdout)
