@@ -106,7 +106,7 @@ run(["verify", ex("matmul_wrong_annotation.sched"), "--html", f"{pages}/refuted.
 check_page("refutation", f"{pages}/refuted.html", ["refuted", "Counterexample", "sched run", "--check-annotations", "Verification conditions"])
 run(["explore", ex("race_write_write.sched"), "--html", f"{pages}/explore.html"])
 check_page("interleavings", f"{pages}/explore.html", ["nondeterministic", "End state 2", "thread 1", "writes x[] := 1"])
-run(["fuzz", "--seed", "1", "--cases", "24", "--jobs", "2", "--oracles", "model,reference,fast,explore,verify", "--quiet",
+run(["fuzz", "--seed", "1", "--cases", "16", "--jobs", "2", "--oracles", "model,reference,fast,explore", "--quiet",
      "--out", f"{work}/campaign", "--html", f"{pages}/campaign.html"])
 check_page("campaign", f"{pages}/campaign.html", ["Cases per second", "Cases flagged per oracle", "Mutation score per defect class"])
 run(["check", ex("race_read_write.sched"), ex("matmul_par.sched"), ex("outer_product_oob.sched"), "--html", f"{pages}/check.html"])
