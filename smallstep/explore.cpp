@@ -654,35 +654,6 @@ struct Recorder {
 
 }  // namespace
 
-std::string schedule_text(const std::vector<ThreadPath>& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (i) out += ' ';
-    if (s[i].empty()) { out += '-'; continue; }
-    for (size_t k = 0; k < s[i].size(); ++k) out += fmt::format("{}{}", k ? "." : "", s[i][k]);
-  }
-  return out;
-}
-
-std::optional<std::vector<ThreadPath>> parse_schedule(const std::string& text) {
-  std::vector<ThreadPath> out;
-  std::istringstream in(text);
-  std::string w;
-  while (in >> w) {
-    ThreadPath p;
-    if (w != "-") {
-      std::istringstream parts(w);
-      std::string n;
-      while (std::getline(parts, n, '.')) {
-        if (n.empty() || n.size() > 9 || n.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
-        p.push_back(std::stoi(n));  // at most 9 digits: fits an int
-      }
-    }
-    out.push_back(std::move(p));
-  }
-  return out;
-}
-
 ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions& o) {
   ExploreResult r;
   auto t0 = std::chrono::steady_clock::now();
@@ -759,11 +730,16 @@ ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions
       }
     } else {
       // Exhaustive depth-first search with sleep sets; an explicit stack, no recursion.
+      // A frame whose last branch is being taken does not wait for it: the step is applied to
+      // its own state (a tail call), so a run of forced steps (one thread, or the last sibling
+      // not asleep) keeps one state, not one per step. `base`: the schedule's length when the
+      // frame was pushed (its steps are the schedule's entries from base - 1 on).
       struct Frame {
         State s;
         std::vector<Prepared> en;
         size_t next = 0;
         std::vector<Prepared> sleep;
+        size_t base = 0;
       };
       std::vector<Frame> stack;
       std::vector<ThreadPath> sched;
@@ -776,8 +752,8 @@ ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions
         Frame& f = stack.back();
         if (f.en.empty()) {
           rec.terminal(f.s, sched, m.stuck_threads(f.s));
+          sched.resize(f.base == 0 ? 0 : f.base - 1);
           stack.pop_back();
-          if (!sched.empty()) sched.pop_back();
           if (r.finals.size() >= 2 && !o.all_states) {  // nondeterministic: the answer is known
             r.stopped_early = true;
             stop = true;
@@ -794,8 +770,8 @@ ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions
           ++r.pruned;
         }
         if (i >= f.en.size()) {
+          sched.resize(f.base == 0 ? 0 : f.base - 1);
           stack.pop_back();
-          if (!sched.empty()) sched.pop_back();
           continue;
         }
         f.next = i + 1;
@@ -805,22 +781,42 @@ ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions
           continue;
         }
         const Prepared& t = f.en[i];
-        Frame child;
-        child.s = m.apply(f.s, t);
-        ++r.steps;
+        std::vector<Prepared> child_sleep;
         if (o.reduction) {
           // Sleep(s·t) = {u ∈ Sleep(s) ∪ {steps explored before t} | u independent of t}
           for (const auto& z : f.sleep)
-            if (!conflicts(z.fp, t.fp)) child.sleep.push_back(z);
+            if (!conflicts(z.fp, t.fp)) child_sleep.push_back(z);
           for (size_t k = 0; k < i; ++k) {
             bool asleep = false;
             for (const auto& z : f.sleep) asleep = asleep || z.path == f.en[k].path;
-            if (!asleep && !conflicts(f.en[k].fp, t.fp)) child.sleep.push_back(f.en[k]);
+            if (!asleep && !conflicts(f.en[k].fp, t.fp)) child_sleep.push_back(f.en[k]);
           }
         }
+        // the last branch of this frame? (the later steps all asleep: they would only be pruned)
+        uint64_t later_asleep = 0;
+        bool last = true;
+        for (size_t k = i + 1; k < f.en.size() && last; ++k) {
+          bool asleep = false;
+          for (const auto& z : f.sleep) asleep = asleep || z.path == f.en[k].path;
+          if (asleep) ++later_asleep;
+          else last = false;
+        }
         sched.push_back(t.path);
-        child.en = m.enabled(child.s);
-        stack.push_back(std::move(child));  // invalidates f
+        ++r.steps;
+        if (last) {  // a tail call: the frame becomes its child
+          r.pruned += later_asleep;
+          m.apply_in_place(f.s, t);
+          f.en = m.enabled(f.s);
+          f.next = 0;
+          f.sleep = std::move(child_sleep);
+        } else {
+          Frame child;
+          child.s = m.apply(f.s, t);
+          child.sleep = std::move(child_sleep);
+          child.base = sched.size();
+          child.en = m.enabled(child.s);
+          stack.push_back(std::move(child));  // invalidates f
+        }
         if ((r.steps & 1023) == 0) {
           if (o.progress) o.progress(r.executions, r.steps, sched.size(), r.finals.size());
           if (elapsed() > o.timeout_seconds) { inconclusive("the time limit was reached"); stop = true; }

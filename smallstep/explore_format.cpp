@@ -1,8 +1,40 @@
+// The explorer's results in text and JSON: schedules ("0 1.2 -") and `sched explore --json`.
 #include <fmt/format.h>
+
+#include <sstream>
 
 #include "smallstep/explore.hpp"
 
 namespace sched {
+
+std::string schedule_text(const std::vector<ThreadPath>& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i) out += ' ';
+    if (s[i].empty()) { out += '-'; continue; }
+    for (size_t k = 0; k < s[i].size(); ++k) out += fmt::format("{}{}", k ? "." : "", s[i][k]);
+  }
+  return out;
+}
+
+std::optional<std::vector<ThreadPath>> parse_schedule(const std::string& text) {
+  std::vector<ThreadPath> out;
+  std::istringstream in(text);
+  std::string w;
+  while (in >> w) {
+    ThreadPath p;
+    if (w != "-") {
+      std::istringstream parts(w);
+      std::string n;
+      while (std::getline(parts, n, '.')) {
+        if (n.empty() || n.size() > 9 || n.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+        p.push_back(std::stoi(n));  // at most 9 digits: fits an int
+      }
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
 
 nlohmann::json to_json(const ExploreResult& r, const Diagnostics& where) {
   nlohmann::json j;
