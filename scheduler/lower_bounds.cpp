@@ -80,45 +80,79 @@ void Lowerer::stage_calls(const Stage& st, const std::string& g, const std::map<
   for (const auto& l : def.lhs) calls(*l, g, vars, out);
 }
 
-std::map<std::string, Interval> Lowerer::ranges_below(const Stage& st, size_t pos) const {
-  if (pos >= st.dims.size()) return st.ranges;
-  std::map<std::string, Interval> memo, out;
-  std::function<Interval(const std::string&)> iv = [&](const std::string& n) -> Interval {
-    auto m = memo.find(n);
-    if (m != memo.end()) return m->second;
-    Interval r;
-    bool found = false;
-    for (size_t i = 0; i < st.dims.size(); ++i)
-      if (st.dims[i].name == n) {
-        const Dim& d = st.dims[i];
-        r = i >= pos ? Interval{Index::name(n), Index::name(n)} : Interval{d.min, d.min + d.extent - 1};
-        found = true;
-      }
-    for (const auto& l : st.lets) {
-      if (l.var != n || found) continue;
+Interval Lowerer::range_of(const Stage& st, size_t pos, const std::string& n, std::map<std::string, Interval>& memo, bool clamp) const {
+  auto m = memo.find(n);
+  if (m != memo.end()) return m->second;
+  Interval r;
+  bool found = false;
+  for (size_t i = 0; i < st.dims.size(); ++i)
+    if (st.dims[i].name == n) {
+      const Dim& d = st.dims[i];
+      r = i >= pos ? Interval{Index::name(n), Index::name(n)} : Interval{d.min, d.min + d.extent - 1};
       found = true;
-      Interval a = iv(l.a);
-      if (l.kind == Let::Kind::FuseIn) {
-        r = a.lo == a.hi ? Interval{l.base + mod(a.lo, l.k), l.base + mod(a.lo, l.k)} : Interval{l.base, l.base + (l.k - 1)};
-      } else if (l.kind == Let::Kind::FuseOut) {
-        r = {l.base + floordiv(a.lo, l.k), l.base + floordiv(a.hi, l.k)};
-      } else {
-        Interval b = iv(l.b);
-        if (l.kind == Let::Kind::Split)
-          r = {l.base + l.k * a.lo + b.lo, l.base + l.k * a.hi + b.hi};
-        else
-          r = {l.base + min(l.k * a.lo, l.ext - l.k) + b.lo, l.base + min(l.k * a.hi, l.ext - l.k) + b.hi};
-      }
     }
-    if (!found) return memo[n] = Interval{Index::name(n), Index::name(n)};
+  for (const auto& l : st.lets) {
+    if (l.var != n || found) continue;
+    found = true;
+    Interval a = range_of(st, pos, l.a, memo, clamp);
+    if (l.kind == Let::Kind::FuseIn) {
+      r = a.lo == a.hi ? Interval{l.base + mod(a.lo, l.k), l.base + mod(a.lo, l.k)} : Interval{l.base, l.base + (l.k - 1)};
+    } else if (l.kind == Let::Kind::FuseOut) {
+      r = {l.base + floordiv(a.lo, l.k), l.base + floordiv(a.hi, l.k)};
+    } else {
+      Interval b = range_of(st, pos, l.b, memo, clamp);
+      if (l.kind == Let::Kind::Split)
+        r = {l.base + l.k * a.lo + b.lo, l.base + l.k * a.hi + b.hi};
+      else
+        r = {l.base + min(l.k * a.lo, l.ext - l.k) + b.lo, l.base + min(l.k * a.hi, l.ext - l.k) + b.hi};
+    }
+  }
+  if (!found) return memo[n] = Interval{Index::name(n), Index::name(n)};
+  if (clamp) {
     for (const auto& g : st.guards)
       if (g.var == n) r.hi = min(r.hi, g.base + g.ext - 1);
     auto o = st.ranges.find(n);
     if (o != st.ranges.end()) r = {max(r.lo, o->second.lo), min(r.hi, o->second.hi)};
-    return memo[n] = r;
-  };
-  for (const auto& [v, ignored] : st.ranges) out[v] = iv(v);
+  }
+  return memo[n] = r;
+}
+
+std::map<std::string, Interval> Lowerer::ranges_below(const Stage& st, size_t pos) const {
+  if (pos >= st.dims.size()) return st.ranges;
+  std::map<std::string, Interval> memo, out;
+  for (const auto& [v, ignored] : st.ranges) out[v] = range_of(st, pos, v, memo, true);
   return out;
+}
+
+Facts Lowerer::decided_guards(const Stage& st, size_t pos) const {
+  Facts out;
+  std::map<std::string, Interval> memo;
+  for (const auto& g : st.guards) {
+    Interval r = range_of(st, pos, g.var, memo, false);
+    if (r.lo == r.hi) out.emplace_back(r.lo, g.base + g.ext - 1);
+  }
+  return out;
+}
+
+void Lowerer::reads_at(const Func& f, const Stage& host, const std::map<std::string, Interval>& vars, const Level& at,
+                       std::vector<std::vector<Interval>>& out) const {
+  stage_calls(host, f.name, vars, out);
+  bool after = false;  // a func only calls earlier funcs: its readers come after it
+  for (const auto& g : a_.funcs) {
+    if (&g == &f) after = true;
+    if (!after || &g == &f || g.input || !computed(g) || !nested(g) || !(compute_.at(g.name) == at)) continue;
+    std::vector<std::vector<Interval>> of_g;
+    reads_at(g, host, vars, at, of_g);
+    if (of_g.empty()) continue;
+    std::vector<Interval> box = hull(g, of_g);
+    for (size_t s = 0; s < g.defs.size(); ++s) {
+      auto it = stages_.find(key(g.name, s));
+      if (it == stages_.end() || !it->second.built) continue;
+      std::map<std::string, Interval> inner = it->second.ranges;
+      for (size_t i = 0; i < g.vars.size(); ++i) inner[g.vars[i]] = box[i];
+      stage_calls(it->second, f.name, inner, out);
+    }
+  }
 }
 
 Stage& Lowerer::level_stage(Level& l) {
@@ -202,14 +236,16 @@ void Lowerer::storage(const Func& f) {
       throw Error{st.loc, fmt::format("store_at({}, {}) must name a loop of {} around its compute_at loop {}", st.func, st.var, c.func, c.var), st.extra};
     store_[f.name].stage = c.stage;
     std::vector<std::vector<Interval>> all;
-    stage_calls(host, f.name, ranges_below(host, ps), all);
+    reads_at(f, host, ranges_below(host, ps), c, all);
+    if (all.empty()) throw Error{st.loc, fmt::format("{} is stored at {}.{} but nothing computed at {}.{} reads it", f.name, st.func, st.var, c.func, c.var), st.extra};
     s.store_box = hull(f, all);
   } else if (st.root && !c.root) {
     // store_root, compute_at: the box over all the consumer's loops
     Stage& host = stages_.at(key(c.func, c.stage));
     if (nested(*host.f)) throw Error{st.loc, fmt::format("store_root of {}: its consumer {} is itself computed inside a loop (not supported)", f.name, c.func), st.extra};
     std::vector<std::vector<Interval>> all;
-    stage_calls(host, f.name, host.ranges, all);
+    reads_at(f, host, host.ranges, c, all);
+    if (all.empty()) throw Error{st.loc, fmt::format("{} is stored at root but nothing computed at {}.{} reads it", f.name, c.func, c.var), st.extra};
     s.store_box = hull(f, all);
   }
   for (size_t i = 0; i < f.vars.size(); ++i) {

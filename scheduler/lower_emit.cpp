@@ -128,15 +128,23 @@ void Lowerer::at_level(const Stage& host, const std::string& var, Out& o, size_t
       o.line(fmt::format("let {} = {};", level_name(f, i, "ext"), print(max(0, ext_of(box[i])), ctx)));
     }
   }
-  for (const Func* f : computed_here) {
-    bool own = store_level(*f) == here;
-    if (own) o.open(allocation(*f));
-    for (size_t s = 0; s < f->defs.size(); ++s) stage_text(stages_.at(key(f->name, s)), sare.funcs.at(f->name).stages[s], o, sare);
-    if (own) {
-      // the allocation scopes the rest of the loop body: closed with the loop
-      ++closes;
+  if (computed_here.empty()) return;
+  // The host's GuardWithIf conditions this loop decides: on the iterations past the end of a
+  // split where one fails, the host computes nothing inside, so its producers here compute
+  // nothing either (Halide's boxes are `used` only under the guard). Without this, a producer
+  // of a producer would read past its own inputs there: the boxes are widened by each stencil.
+  std::vector<std::string> used;
+  for (const auto& [v, bound] : decided_guards(host, dim_pos(host, var)))
+    if (print(min(0, bound - v), ctx) != "0") used.push_back(fmt::format("{} <= {}", print(v, ctx), print(bound, ctx)));
+  for (const Func* f : computed_here)
+    if (store_level(*f) == here) {
+      o.open(allocation(*f));
+      ++closes;  // the allocation scopes the rest of the loop body: closed with the loop
     }
-  }
+  if (!used.empty()) o.open(fmt::format("if {} {{  // the guards of {} past the end of a split", join(used, " && "), stage_name(*host.f, host.index)));
+  for (const Func* f : computed_here)
+    for (size_t s = 0; s < f->defs.size(); ++s) stage_text(stages_.at(key(f->name, s)), sare.funcs.at(f->name).stages[s], o, sare);
+  if (!used.empty()) o.close();
 }
 
 void Lowerer::stage_text(const Stage& st, const StageSpec& spec, Out& o, const Sare& sare) {

@@ -131,6 +131,18 @@ class Lowerer {
   // The values the original variables of `st` take while the loops at positions >= `pos` (the
   // loop of a compute or store level and those around it) are fixed: their names.
   std::map<std::string, Interval> ranges_below(const Stage& st, size_t pos) const;
+  // The values of loop or let variable `n` of `st` with the loops at positions >= pos fixed;
+  // `clamp`: cut by the stage's guards and its variables' ranges (memo per `clamp`).
+  Interval range_of(const Stage& st, size_t pos, const std::string& n, std::map<std::string, Interval>& memo, bool clamp) const;
+  // The GuardWithIf conditions of `st` that the loops at positions >= pos decide (each pair:
+  // first <= second): where one fails, the stage's statement runs on no iteration inside.
+  Facts decided_guards(const Stage& st, size_t pos) const;
+  // Every call of `f` made while the loops of `host` at the positions `vars` describes run: by
+  // `host` itself and, through their boxes, by the funcs computed at level `at` that read it.
+  // Example: A and B computed at Out.yi, Out reading only B, B reading A: A's reads are B's
+  // reads of A over the box of B that Out's calls need.
+  void reads_at(const Func& f, const Stage& host, const std::map<std::string, Interval>& vars, const Level& at,
+                std::vector<std::vector<Interval>>& out) const;
 
   // The stage of `l.func` holding loop `l.var` (the last such stage, as Halide's LoopLevel).
   Stage& level_stage(Level& l);

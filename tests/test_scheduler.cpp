@@ -255,3 +255,32 @@ TEST(Scheduler, ReductionBoundsNameOnlyParametersAndVariables) {
   EXPECT_NE(l.errors.find("M"), std::string::npos) << l.errors;
   EXPECT_NE(l.errors.find("t.algo:4:"), std::string::npos) << l.errors;
 }
+
+// Two producers computed at one guarded loop (issue 23's faults): A read only by B, B by Out.
+// Storing A above that loop used to crash `sched lower` (the store box was the hull of Out's
+// calls of A: none); and on the iterations past the end of the split, B's box was empty but A's,
+// widened by B's stencil, was not, so A read its input out of bounds. Halide computes nothing
+// there; now neither do we (the producers sit under the decided guard).
+TEST(Scheduler, ProducersOfProducersAtAGuardedLoop) {
+  const std::string chain =
+      "param W, H;\nassume W >= 1 && H >= 1;\ninput In(x, y) : f32[W + 2, H + 5];\n"
+      "func A(x, y) : f32 = In(x, y) + In(x, y + 2);\nfunc B(x, y) : f32 = A(x, y) + A(x + 2, y + 2);\n"
+      "func Out(x, y) : f32 = B(x, y) + B(x, y + 1);\noutput Out : [W, H];\n";
+  int guarded = 0;
+  for (const char* s : {"Out.split(y, yo, yi, 8); A.compute_at(Out, yi); B.compute_at(Out, yi)",
+                        "Out.split(y, yo, yi, 8); A.store_at(Out, yo).compute_at(Out, yi); B.compute_at(Out, yi)",
+                        "Out.split(y, yo, yi, 8); A.store_root().compute_at(Out, yi); B.compute_at(Out, yi)",
+                        "Out.split(y, yo, yi, 8); A.store_at(Out, yo).compute_at(Out, yi).fold_storage(y, 4); B.compute_at(Out, yi)",
+                        "Out.split(y, yo, yi, 4).parallel(yo); B.compute_at(Out, yi); A.compute_at(Out, yi)"}) {
+    Lowering l = lower_text(chain, s);
+    ASSERT_TRUE(l.ok) << s << "\n" << l.errors;
+    if (l.text.find("past the end of a split") != std::string::npos) ++guarded;
+    verify::Verdict v = verify_text(l.text);
+    EXPECT_EQ(v.kind, verify::Verdict::Kind::Verified) << s << ": " << v.reason << "\n" << l.text;
+    for (int64_t n : {1, 5, 9, 13}) {
+      Outcome o = run_text(l.text, n);
+      EXPECT_TRUE(o.ok()) << s << " at size " << n << ": " << test::joined(o) << "\n" << l.text;
+    }
+  }
+  EXPECT_EQ(guarded, 5) << "every schedule splits with GuardWithIf: the producers go under its guard";
+}
