@@ -11,6 +11,7 @@
 #include "cli/html_reports.hpp"
 #include "cli/reports.hpp"
 #include "driver/phases.hpp"
+#include "driver/words.hpp"
 #include "driver/run.hpp"
 #include "interpreter/load.hpp"
 #include "smallstep/explore.hpp"
@@ -29,7 +30,7 @@ void register_explore(CLI::App& app) {
   cmd->add_option("--data", data, "values of an input tensor TENSOR=FILE.npy (repeatable)");
   cmd->add_option("--seed", o.seed, "seed of the input data and of the random schedulers")->capture_default_str()->check(whole_number(0, UINT64_MAX));
   cmd->add_option("--strategy", strategy, "leftmost | random | pct | exhaustive")
-      ->check(CLI::IsMember({"leftmost", "random", "pct", "exhaustive"}))
+      ->check(CLI::IsMember(driver::kStrategies))
       ->capture_default_str();
   cmd->add_option("--granularity", granularity,
                   "statement: an assignment is one step (Fig 4.6) | access: its reads, then its store, are two steps "
@@ -71,8 +72,7 @@ void register_explore(CLI::App& app) {
     Diagnostics where(p.file);
     if (!inst->prepared.ok()) return bad("error", inst->prepared.render(where));
     const Memory& st = inst->initial;
-    o.strategy = strategy == "leftmost" ? Strategy::Leftmost : strategy == "random" ? Strategy::Random
-                 : strategy == "pct" ? Strategy::Pct : Strategy::Exhaustive;
+    o.strategy = driver::parse_strategy(strategy).value_or(Strategy::Exhaustive);  // checked by the option
     o.reduction = !no_reduction;
     o.access_granularity = granularity == "access";
     if (!replay.empty()) {

@@ -15,6 +15,7 @@
 #include "cli/reports.hpp"
 #include "report/pages.hpp"
 #include "driver/check.hpp"
+#include "driver/words.hpp"
 #include "driver/exit_codes.hpp"
 #include "driver/run.hpp"
 #include "interpreter/load.hpp"
@@ -115,12 +116,12 @@ RunResult run_one(const RunArgs& a, const Loaded& l, bool progress = false) {
   auto inst = driver::make_instance(p, a.params, a.data, a.seed, lim, err, &ph);
   if (!inst) return bad(err);
   driver::RunOptions ro;
-  ro.races = a.races == "strict" ? driver::Races::Strict : a.races == "off" ? driver::Races::Off : driver::Races::Thesis;
+  ro.races = driver::parse_races(a.races).value_or(driver::Races::Thesis);  // checked by the option
   ro.check_annotations = a.check_annotations;
   ro.max_steps = a.max_steps;
   ro.threads = a.threads;
   ro.phases = &ph;
-  driver::Engine engine = a.engine == "native" ? driver::Engine::Native : a.engine == "reference" ? driver::Engine::Reference : driver::Engine::Fast;
+  driver::Engine engine = driver::parse_engine(a.engine).value_or(driver::Engine::Fast);  // checked by the option
   driver::EngineRun run = driver::run(engine, *inst, ro);
   if (run.refused == driver::EngineRun::Refusal::Engine) return bad(run.outcome.message);
   const Outcome& o = run.outcome;
@@ -168,12 +169,12 @@ void add_run_options(CLI::App* cmd, RunArgs& a) {
   cmd->add_option("--engine", a.engine,
                   "engine: fast (parallel, exact race checks), reference (the direct transcription of Fig 4.5) or native "
                   "(generated C++/OpenMP, not race-checked)")
-      ->check(CLI::IsMember({"fast", "reference", "native"}))
+      ->check(CLI::IsMember(driver::kEngines))
       ->capture_default_str();
   cmd->add_option("--races", a.races,
                   "race semantics: thesis (δμ-compatibility, covered races allowed), strict (ω; runs the reference engine) or off "
                   "(fast engine without race checks)")
-      ->check(CLI::IsMember({"thesis", "strict", "off"}))
+      ->check(CLI::IsMember(driver::kRaces))
       ->capture_default_str();
   cmd->add_option("--max-steps", a.max_steps,
                   "bound on assignments, reaching it is 'inconclusive' (0: the engine's default, 50,000,000 for the reference "

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/reports.hpp"
 #include "driver/phases.hpp"
+#include "driver/words.hpp"
 #include "driver/cex.hpp"
 #include "interpreter/files.hpp"
 #include "report/pages.hpp"
@@ -31,7 +32,7 @@ void register_verify(CLI::App& app) {
   static std::string smt2;
   cmd->add_option("FILE", files, "programs to verify")->required()->check(CLI::ExistingFile);
   cmd->add_option("--float", floats, "floats in the VCs: real (exact reals, the thesis' choice), ieee (z3 floating point, bit for bit), uninterpreted (only equal expressions are equal)")
-      ->check(CLI::IsMember({"real", "ieee", "uninterpreted"}));
+      ->check(CLI::IsMember(driver::kFloats));
   cmd->add_option("--timeout", timeout, "time limit per file in seconds (reached: unknown)")->check(positive_seconds())->capture_default_str();
   cmd->add_flag("--json", json, "one JSON object per file on stdout (\"verdict\": verified|refuted|unknown)");
   cmd->add_option("--smt2", smt2, "write every z3 query as SMT-LIB2 into this directory");
@@ -69,8 +70,7 @@ void register_verify(CLI::App& app) {
         status.update(total == 0 ? fmt::format("{}: {}, {:.1f} s", f, current, s)
                                  : fmt::format("{}: VC {}/{}, {}, {:.1f} s", f, done + 1, total, current, s));
       };
-      o.smt.floats = floats == "ieee" ? verify::FloatMode::Ieee
-                     : floats == "uninterpreted" ? verify::FloatMode::Uninterpreted : verify::FloatMode::Real;
+      o.smt.floats = driver::parse_floats(floats).value_or(verify::FloatMode::Real);  // checked by the option
       o.all = all_vcs;
       if (!smt2.empty()) o.smt.smt2_dir = files.size() > 1 ? smt2 + "/" + std::filesystem::path(f).stem().string() : smt2;
       verify::Verdict v = verify::verify_program(*l.program, o);
@@ -85,15 +85,16 @@ void register_verify(CLI::App& app) {
             worst = driver::worse(worst, kBadInput);
           }
         }
+      nlohmann::json vj;  // built once, for --html and --json
+      if (!html.empty() || json) vj = verify::to_json(v, *l.program, f, data);
       if (!html.empty()) {
         std::string err;
-        nlohmann::json vj = verify::to_json(v, *l.program, f, data);
         if (!write_report(html, report::verify_page(vj, l.program->file ? l.program->file->text : ""), err)) {
           std::cerr << "sched verify: --html: " << err << "\n";
           worst = driver::worse(worst, kBadInput);
         }
       }
-      if (json) std::cout << verify::to_json(v, *l.program, f, data).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      if (json) std::cout << vj.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       else std::cout << verify::render(v, *l.program, f, show_vcs, data);
       worst = driver::worse(worst, driver::exit_code_of_verification(verify::verdict_word(v.kind)));
       for (const auto& pr : v.problems) findings.push_back({pr.rule, "error", pr.message, f, pr.loc.line, pr.loc.col});

@@ -1,5 +1,7 @@
 #include "cli/reports.hpp"
 
+#include "report/html.hpp"
+
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,22 +29,8 @@ std::string uri(const std::string& path) {
   return out;
 }
 
-std::string xml(const std::string& s) {
-  std::string out;
-  for (unsigned char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') out += fmt::format("&#x{:X};", c);  // not allowed in XML 1.0: shown, not dropped
-        else out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
+// One escaper for HTML and XML: the report library's.
+std::string xml(const std::string& s) { return report::escape(s); }
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "driver/exit_codes.hpp"
+#include "driver/words.hpp"
 #include "driver/run.hpp"
 #include "interpreter/params.hpp"
 #include "interpreter/printer.hpp"
@@ -127,16 +128,12 @@ RunResult ProgramHandle::run(const py::object& params, const py::object& inputs,
                              uint64_t seed, bool check_annotations, bool compare_outputs, int threads, uint64_t max_steps,
                              const py::kwargs& kw) const {
   const Program& p = program();
-  driver::Engine e;
-  if (engine == "fast") e = driver::Engine::Fast;
-  else if (engine == "reference") e = driver::Engine::Reference;
-  else if (engine == "native") e = driver::Engine::Native;
-  else throw BadInputError(fmt::format("engine: expected fast, reference or native, not '{}'", engine));
+  std::optional<driver::Engine> e = driver::parse_engine(engine);
+  if (!e) throw BadInputError(fmt::format("engine: expected {}, not '{}'", driver::words(driver::kEngines), engine));
   driver::RunOptions ro;
-  if (races == "thesis") ro.races = driver::Races::Thesis;
-  else if (races == "strict") ro.races = driver::Races::Strict;
-  else if (races == "off") ro.races = driver::Races::Off;
-  else throw BadInputError(fmt::format("races: expected thesis, strict or off, not '{}'", races));
+  std::optional<driver::Races> rs = driver::parse_races(races);
+  if (!rs) throw BadInputError(fmt::format("races: expected {}, not '{}'", driver::words(driver::kRaces), races));
+  ro.races = *rs;
   ro.check_annotations = check_annotations;
   ro.compare_outputs = compare_outputs;
   ro.threads = threads;
@@ -145,7 +142,7 @@ RunResult ProgramHandle::run(const py::object& params, const py::object& inputs,
   driver::EngineRun run;
   {
     py::gil_scoped_release unlocked;
-    run = driver::run(e, inst, ro);
+    run = driver::run(*e, inst, ro);
   }
   if (run.refused != driver::EngineRun::Refusal::None) throw BadInputError(run.outcome.message);
   Diagnostics where(p.file);
@@ -178,10 +175,9 @@ RunResult ProgramHandle::run(const py::object& params, const py::object& inputs,
 Verification ProgramHandle::verify(double timeout, bool all, const std::string& floats) const {
   if (!(timeout > 0)) throw BadInputError("timeout: expected a positive number of seconds");
   verify::Options o = verify::Options::within(timeout);
-  if (floats == "real") o.smt.floats = verify::FloatMode::Real;
-  else if (floats == "ieee") o.smt.floats = verify::FloatMode::Ieee;
-  else if (floats == "uninterpreted") o.smt.floats = verify::FloatMode::Uninterpreted;
-  else throw BadInputError(fmt::format("floats: expected real, ieee or uninterpreted, not '{}'", floats));
+  std::optional<verify::FloatMode> fm = driver::parse_floats(floats);
+  if (!fm) throw BadInputError(fmt::format("floats: expected {}, not '{}'", driver::words(driver::kFloats), floats));
+  o.smt.floats = *fm;
   o.all = all;
   verify::Verdict v;
   {
@@ -202,11 +198,9 @@ Exploration ProgramHandle::explore(const py::object& params, const py::object& i
                                    double timeout, bool all_states, const py::kwargs& kw) const {
   const Program& p = program();
   ExploreOptions o;
-  if (strategy == "exhaustive") o.strategy = Strategy::Exhaustive;
-  else if (strategy == "leftmost") o.strategy = Strategy::Leftmost;
-  else if (strategy == "random") o.strategy = Strategy::Random;
-  else if (strategy == "pct") o.strategy = Strategy::Pct;
-  else throw BadInputError(fmt::format("strategy: expected exhaustive, leftmost, random or pct, not '{}'", strategy));
+  std::optional<Strategy> sg = driver::parse_strategy(strategy);
+  if (!sg) throw BadInputError(fmt::format("strategy: expected {}, not '{}'", driver::words(driver::kStrategies), strategy));
+  o.strategy = *sg;
   if (granularity != "statement" && granularity != "access")
     throw BadInputError(fmt::format("granularity: expected statement or access, not '{}'", granularity));
   if (runs < 1 || max_executions < 1 || max_steps < 1 || !(timeout > 0))

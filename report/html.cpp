@@ -11,14 +11,17 @@ namespace sched::report {
 std::string escape(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
+  for (unsigned char c : text) {
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
       case '\'': out += "&#39;"; break;
-      default: out += c;
+      default:
+        // control characters (not allowed in XML 1.0) are shown as references, not dropped
+        if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') out += fmt::format("&#x{:X};", c);
+        else out += static_cast<char>(c);
     }
   }
   return out;

@@ -4,7 +4,8 @@
 //   page(title, body)        the whole document; its script records a rendering error in
 //                            <body data-render="error: ..."> (else "ok"), which the browser
 //                            test reads (tests/report)
-//   escape(text)             &, <, >, " and ' as entities
+//   escape(text)             &, <, >, " and ' as entities, control characters as &#xN;
+//                            (valid HTML and XML 1.0: the JUnit writer uses it too)
 //   source(text, marks)      the program's lines, numbered; a marked line carries its note
 //   table(rows)              a two-column table of names and values
 //

@@ -290,3 +290,28 @@ if(HAVE_HALIDE)  # Halide 14's JIT of the algorithm the program came from, timed
 else()
   run(2 ${SCHED} bench ${EXAMPLES}/sdot.sched -p N=10 --halide ${EXAMPLES}/algorithms/sdot.algo)
 endif()
+
+# hostile inputs to the HTML reports: a file that is not JSON, a JSON of something else, a page to
+# a missing directory: exit 2, nothing written; a page over a symbolic link replaces the link (a
+# fresh file renamed over it), never writes through it: the link's target stays intact
+file(WRITE ${OUTDIR}/not.json "this is not { JSON")
+run(2 ${SCHED} report ${OUTDIR}/not.json -o ${OUTDIR}/not.html)
+if(EXISTS ${OUTDIR}/not.html OR NOT LAST_ERR MATCHES "not.json")
+  message(FATAL_ERROR "sched report on a non-JSON file: exit 2, its name, no page: ${LAST_ERR}")
+endif()
+file(WRITE ${OUTDIR}/other.json "{\"schema_version\": 1, \"hello\": [1, 2]}")
+run(2 ${SCHED} report ${OUTDIR}/other.json -o ${OUTDIR}/other.html)
+if(EXISTS ${OUTDIR}/other.html)
+  message(FATAL_ERROR "sched report on a foreign JSON wrote a page")
+endif()
+run(2 ${SCHED} report ${OUTDIR}/not-there.json -o ${OUTDIR}/x.html)
+run(2 ${SCHED} run ${EXAMPLES}/race_write_write.sched --html /nonexistent-dir/x.html)
+run(2 ${SCHED} verify ${EXAMPLES}/matmul_wrong_annotation.sched --html /nonexistent-dir/x.html)
+file(WRITE ${OUTDIR}/precious.txt "keep me")
+file(REMOVE ${OUTDIR}/page-link.html)
+file(CREATE_LINK ${OUTDIR}/precious.txt ${OUTDIR}/page-link.html SYMBOLIC)
+run(1 ${SCHED} run ${EXAMPLES}/race_write_write.sched --html ${OUTDIR}/page-link.html)
+file(READ ${OUTDIR}/precious.txt kept)
+if(NOT kept STREQUAL "keep me" OR IS_SYMLINK ${OUTDIR}/page-link.html)
+  message(FATAL_ERROR "--html through a symbolic link damaged its target: ${kept}")
+endif()
