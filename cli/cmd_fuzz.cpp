@@ -185,7 +185,7 @@ void register_fuzz(CLI::App& app) {
       ->check(non_negative_seconds())
       ->capture_default_str();
   cmd->add_option("--out", o.out_dir, "directory for findings, undetected examples, summary.json and summary.md ('' for none)")->capture_default_str();
-  cmd->add_option("--merge", merge, "merge the summary.json files of shards into one summary (runs nothing)");
+  cmd->add_option("--merge", merge, "merge the summary.json files of shards (or their --out directories) into one summary (runs nothing)");
   cmd->add_option("--print-case", print_case, "print case I of --seed (its program and parameters) and exit")->check(whole_number(0, static_cast<uint64_t>(INT64_MAX)));
   cmd->add_option("--html", html, "also write the summary as a self-contained HTML page (pace, findings per oracle, mutation score, reproducers)");
   cmd->add_option("--sarif", sarif, "also write every finding as a SARIF 2.1.0 log to this file (its location: the reproducer under --out)");
@@ -213,10 +213,16 @@ void register_fuzz(CLI::App& app) {
     if (halide && halide_refuses(oracles, merge, o)) return;
     if (!merge.empty()) {
       std::vector<nlohmann::json> parts;
-      for (const auto& f : merge) {
-        std::ifstream in(f);
-        auto j = nlohmann::json::parse(in, nullptr, false);
-        if (!in || j.is_discarded()) {
+      for (auto& f : merge) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(f, ec)) f = (std::filesystem::path(f) / "summary.json").string();  // a shard's --out
+        std::string text, err;
+        if (!read_input_file(f, uint64_t{1} << 30, text, err)) {
+          std::cerr << "sched fuzz: --merge: " << err << "\n";
+          return set_exit(kBadInput);
+        }
+        auto j = nlohmann::json::parse(text, nullptr, false);
+        if (j.is_discarded() || !j.is_object()) {
           std::cerr << "sched fuzz: " << f << ": not a summary.json\n";
           return set_exit(kBadInput);
         }

@@ -306,11 +306,9 @@ json merge_summaries(const std::vector<json>& parts) {
           continue;
         }
         json& a = m[table][k];
-        add(a, v);
-        if (v.contains("by")) {
-          if (!a.contains("by")) a["by"] = json::object();
-          add(a["by"], v["by"]);
-        }
+        bool had_by = a.contains("by");
+        add(a, v);  // copies v's "by" whole where a has none
+        if (had_by && v.contains("by")) add(a["by"], v["by"]);
       }
   }
   m["cases_per_second"] = m.value("seconds", 0.0) > 0 ? m.value("cases", 0.0) / m.value("seconds", 1.0) : 0.0;

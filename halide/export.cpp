@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -83,6 +84,7 @@ class Exporter {
     out += fmt::format("// (passes: {}), exported with the specification derived from the algorithm\n", fmt::join(l.passes_run, ", "));
     if (!a_.params.empty()) out += fmt::format("param {};\n", fmt::join(a_.params, ", "));
     for (const auto& e : a_.assumes) out += fmt::format("assume {};\n", algo::show(*e));
+    out += requirements(l);
     out += "\n" + sare_.text + "\n";
     for (const auto& f : a_.funcs) {
       if (!f.input && !f.output) continue;
@@ -119,6 +121,70 @@ class Exporter {
     n = fresh(n);
     taken_.insert(n);
     return names_[h] = n;
+  }
+
+  // Halide's run-time checks of the buffers (passes.hpp) as `assume` lines: each condition over
+  // the parameters once the buffers' symbols are replaced by their mins (0) and extents; one
+  // that still names something else (a stride, a host pointer) is shown, not assumed.
+  std::string requirements(const Lowered& l) {
+    std::string out;
+    std::set<std::string> seen;
+    bool headed = false;
+    Scope<Interval> known = parameter_bounds();
+    for (const Expr& r : l.required) {
+      Expr c = simplify(substitute(symbols_, r), true, known);
+      if (is_const_one(c)) continue;
+      if (is_const_zero(c)) {  // Halide warns that such a pipeline always fails: the engines show where
+        std::ostringstream t;
+        t << r;
+        if (seen.insert(t.str()).second) out += fmt::format("// Halide's check {} fails for every size: not assumed\n", t.str());
+        continue;
+      }
+      std::string text;
+      try {
+        text = expr(c, true);
+      } catch (const std::exception&) {
+        std::ostringstream t;
+        t << c;
+        if (seen.insert(t.str()).second) out += fmt::format("// Halide also checks {} (not a condition on the parameters)\n", t.str());
+        continue;
+      }
+      if (!seen.insert(text).second) continue;
+      if (!headed) out += "// Halide's run-time checks that the buffers hold every cell the pipeline touches (thesis 6.3)\n";
+      headed = true;
+      out += fmt::format("assume {};\n", text);
+    }
+    return out;
+  }
+
+  // The lower bounds `P >= c` (or `P > c`, `c <= P`, `c < P`) the algorithm assumes of its
+  // parameters: a requirement they imply (`0 <= W` under `W >= 1`) is not repeated.
+  Scope<Interval> parameter_bounds() const {
+    Scope<Interval> out;
+    std::map<std::string, int64_t> lo;
+    std::function<void(const algo::AExpr&)> walk = [&](const algo::AExpr& e) {
+      if (e.kind != algo::AExpr::Kind::Binary) return;
+      if (e.text == "&&") {
+        walk(*e.args[0]);
+        walk(*e.args[1]);
+        return;
+      }
+      const algo::AExpr &a = *e.args[0], &b = *e.args[1];
+      bool var_left = a.kind == algo::AExpr::Kind::Var && b.kind == algo::AExpr::Kind::Int;
+      bool var_right = b.kind == algo::AExpr::Kind::Var && a.kind == algo::AExpr::Kind::Int;
+      if (!var_left && !var_right) return;
+      const std::string& v = var_left ? a.text : b.text;
+      int64_t k = var_left ? b.ival : a.ival;
+      std::optional<int64_t> bound;
+      if (var_left && e.text == ">=") bound = k;
+      else if (var_left && e.text == ">") bound = k + 1;
+      else if (var_right && e.text == "<=") bound = k;
+      else if (var_right && e.text == "<") bound = k + 1;
+      if (bound && (!lo.count(v) || *bound > lo[v])) lo[v] = *bound;
+    };
+    for (const auto& e : a_.assumes) walk(*e);
+    for (const auto& [v, k] : lo) out.push(v, Interval(Expr(static_cast<int32_t>(k)), Interval::pos_inf()));
+    return out;
   }
 
   // ---- expressions ----

@@ -17,6 +17,7 @@ const std::vector<std::string>& pass_names() {
                                              "simplify",
                                              "simplify_correlated_differences",
                                              "allocation_bounds_inference",
+                                             "add_image_checks",
                                              "remove_undef",
                                              "storage_folding",
                                              "lower_safe_promises",
@@ -76,6 +77,29 @@ class Annotate : public IRMutator {
   std::map<std::string, int> loopless_;
 };
 
+// The conditions of add_image_checks' buffer asserts (out of bounds, negative extent), each
+// with the lets around it substituted, innermost first.
+class Requirements : public IRVisitor {
+ public:
+  std::vector<Expr> found;
+
+ private:
+  using IRVisitor::visit;
+  void visit(const LetStmt* op) override {
+    lets_.emplace_back(op->name, op->value);
+    op->body.accept(this);
+    lets_.pop_back();
+  }
+  void visit(const AssertStmt* op) override {
+    const Call* c = op->message.as<Call>();
+    if (!c || (c->name != "halide_error_access_out_of_bounds" && c->name != "halide_error_buffer_extents_negative")) return;
+    Expr e = op->condition;
+    for (auto l = lets_.rbegin(); l != lets_.rend(); ++l) e = substitute(l->first, l->second, e);
+    found.push_back(e);
+  }
+  std::vector<std::pair<std::string, Expr>> lets_;
+};
+
 }  // namespace
 
 Lowered lower_to_sched(const std::vector<Func>& output_funcs, const std::map<std::string, std::vector<std::vector<std::string>>>& iters,
@@ -115,6 +139,12 @@ Lowered lower_to_sched(const std::vector<Func>& output_funcs, const std::map<std
   run("simplify", [&](const Stmt& s) { return simplify(s, false); });
   run("simplify_correlated_differences", [&](const Stmt& s) { return simplify_correlated_differences(s); });
   run("allocation_bounds_inference", [&](const Stmt& s) { return allocation_bounds_inference(s, env, func_bounds); });
+  if (!skip.count("add_image_checks")) {  // on a copy: the checks become assumptions, not statements
+    Requirements req;
+    add_image_checks(r.stmt, outputs, t, order, env, func_bounds, false).accept(&req);
+    r.required = std::move(req.found);
+    r.passes_run.push_back("add_image_checks");
+  }
   run("remove_undef", [&](const Stmt& s) { return remove_undef(s); });
   run("storage_folding", [&](const Stmt& s) { return storage_folding(s, env); });
   run("lower_safe_promises", [&](const Stmt& s) { return lower_safe_promises(s); });

@@ -14,9 +14,16 @@
 // rewrites its arguments with the rest of the loop nest; the exporter turns it into the
 // prophetic annotation `{F_s(i1, ..., in)}`.
 //
-// Passes not run: memoization, tracing, parameter and image checks (their asserts check the
-// buffers' shapes, which SCHED's semantics checks on every access), debug_to_file, prefetch.
-// Any pass of the list can be skipped by name (`skip`), which pins a bug on one pass.
+// Image checks: Halide checks at run time, before computing anything, that every input and
+// output buffer holds the cells the pipeline touches (`add_image_checks`: its out-of-bounds and
+// negative-extent asserts). A schedule may need more than the algorithm says: `vectorize(x, 8)`
+// of an output with ShiftInwards needs it at least 8 wide, and Halide refuses a smaller buffer.
+// The thesis gives these checks to the verifier as contextual axioms (section 6.3): the pass
+// runs on a copy of the IR, its conditions are kept in `Lowered::required` (lets substituted)
+// and the exporter emits them as `assume` lines. Skip `add_image_checks` to verify without them.
+//
+// Passes not run: memoization, tracing, parameter checks, debug_to_file, prefetch. Any pass of
+// the list can be skipped by name (`skip`), which pins a bug on one pass.
 #pragma once
 #include <Halide.h>
 
@@ -39,6 +46,9 @@ struct Lowered {
   Halide::Internal::Stmt stmt;
   std::map<std::string, Halide::Internal::Function> env;
   std::vector<std::string> passes_run;
+  // Halide's run-time requirements on the buffers (see above): conditions over the buffers'
+  // symbols (`F.min.k`, `F.extent.k`) and the parameters.
+  std::vector<Halide::Expr> required;
 };
 
 // Lowers the pipeline whose outputs are `outputs`. `iters` gives, per func, per stage, the

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <map>
+#include <optional>
 
 #include "interpreter/ops.hpp"
 #include "interpreter/printer.hpp"
@@ -42,24 +44,45 @@ std::optional<std::vector<int64_t>> bind_params(const Program& p, const std::vec
   return out;
 }
 
-Value eval_static(const Expr& e, const std::vector<int64_t>& params) {
+namespace {
+
+// `locals`: the values of the lets around `e` (static expressions have no other locals).
+Value eval_in(const Expr& e, const std::vector<int64_t>& params, std::map<int, Value>& locals) {
   switch (e.kind) {
     case ExprKind::IntLit: return e.type == Type::Int || e.type == Type::Invalid ? Value::of_int(e.ival) : Value::bottom(e.type);
     case ExprKind::BoolLit: return Value::of_bool(e.bval);
-    case ExprKind::Var:
+    case ExprKind::Var: {
       if (e.var_kind == VarKind::Param) return Value::of_int(params[static_cast<size_t>(e.slot)]);
-      return Value::bottom(Type::Int);
-    case ExprKind::Unary: return apply_unop(e.uop, eval_static(*e.args[0], params));
-    case ExprKind::Binary: return apply_binop(e.bop, eval_static(*e.args[0], params), eval_static(*e.args[1], params));
+      auto it = locals.find(e.slot);
+      return it != locals.end() ? it->second : Value::bottom(Type::Int);
+    }
+    case ExprKind::Unary: return apply_unop(e.uop, eval_in(*e.args[0], params, locals));
+    case ExprKind::Binary: return apply_binop(e.bop, eval_in(*e.args[0], params, locals), eval_in(*e.args[1], params, locals));
     case ExprKind::Call: {
       std::vector<Value> a;
-      for (const auto& x : e.args) a.push_back(eval_static(*x, params));
+      for (const auto& x : e.args) a.push_back(eval_in(*x, params, locals));
       if (e.fn == Builtin::Cast) return cast_value(e.cast_to, a[0]);
       return apply_builtin(e.fn, a);
     }
-    case ExprKind::Cast: return cast_value(e.cast_to, eval_static(*e.args[0], params));
-    default: return Value::bottom(Type::Int);  // lets and reads do not occur in static expressions
+    case ExprKind::Cast: return cast_value(e.cast_to, eval_in(*e.args[0], params, locals));
+    case ExprKind::Let: {  // `let x = v in b`, as Halide's checks write them (an `assume` of the bridge)
+      Value v = eval_in(*e.args[0], params, locals);
+      auto saved = locals.find(e.slot) != locals.end() ? std::optional<Value>(locals[e.slot]) : std::nullopt;
+      locals[e.slot] = v;
+      Value r = eval_in(*e.args[1], params, locals);
+      if (saved) locals[e.slot] = *saved;
+      else locals.erase(e.slot);
+      return r;
+    }
+    default: return Value::bottom(Type::Int);  // reads do not occur in static expressions
   }
+}
+
+}  // namespace
+
+Value eval_static(const Expr& e, const std::vector<int64_t>& params) {
+  std::map<int, Value> locals;
+  return eval_in(e, params, locals);
 }
 
 const Expr* failed_assumption(const Program& p, const std::vector<int64_t>& params) {

@@ -14,7 +14,8 @@ namespace sched {
 std::optional<std::vector<int64_t>> bind_params(const Program& p, const std::vector<std::string>& items,
                                                 std::vector<std::string>& errors);
 
-// Evaluates an index expression that mentions only parameters (shapes, assumes). ⊥ on overflow.
+// Evaluates an index expression that mentions only parameters and its own lets (shapes,
+// assumes). ⊥ on overflow.
 Value eval_static(const Expr& e, const std::vector<int64_t>& params);
 
 // The first assumption that does not hold (or is undefined) at these parameters, if any.

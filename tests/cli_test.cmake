@@ -154,6 +154,14 @@ run(2 ${SCHED} fuzz --merge ${OUTDIR}/fuzz-s0/summary.json ${OUTDIR}/fuzz-s1-see
 if(NOT LAST_ERR MATCHES "seed 4 differs")
   message(FATAL_ERROR "merge of two seeds: ${LAST_ERR}")
 endif()
+# a shard's --out directory stands for its summary.json; a directory without one, or a file that
+# is not JSON, is bad input (never an internal error)
+run(3 ${SCHED} fuzz --merge ${OUTDIR}/fuzz-s0 ${OUTDIR}/fuzz-s2 --json)
+run(2 ${SCHED} fuzz --merge ${OUTDIR}/fuzz-s0 ${EXAMPLES})
+if(NOT LAST_ERR MATCHES "--merge: .*summary.json" OR LAST_ERR MATCHES "internal error")
+  message(FATAL_ERROR "merge of a directory without a summary: ${LAST_ERR}")
+endif()
+run(2 ${SCHED} fuzz --merge ${OUTDIR}/fuzz-s0 ${EXAMPLES}/sdot.sched)
 run(0 ${SCHED} fuzz --help)
 # check: a misspelt expect line and missing parameters are bad input, with a position
 file(READ ${EXAMPLES}/race_read_write.sched race_text)

@@ -245,6 +245,13 @@ TEST(Fuzz, ShortCampaignAgreesAndSummarises) {
   nlohmann::json m = merge_summaries({s0, s1});
   EXPECT_EQ(m["cases"].get<int>(), 12);
   EXPECT_EQ(m["kinds"].dump(), s["kinds"].dump());
+  EXPECT_EQ(m["classes"].dump(), s["classes"].dump());
+  // a class first met undetected (no "by") takes the next shard's detections once, not twice
+  nlohmann::json pa = {{"shard", "0/2"}, {"cases", 1}, {"classes", {{"guard-removed", {{"injected", 1}}}}}};
+  nlohmann::json pb = {{"shard", "1/2"}, {"cases", 1}, {"classes", {{"guard-removed", {{"injected", 1}, {"detected", 1}, {"by", {{"model", 1}}}}}}}};
+  nlohmann::json ab = merge_summaries({pa, pb});
+  EXPECT_EQ(ab["classes"]["guard-removed"]["by"]["model"].get<int>(), 1) << ab.dump();
+  EXPECT_EQ(ab["classes"]["guard-removed"]["injected"].get<int>(), 2) << ab.dump();
 }
 
 // `sched fuzz --algo FILE` (our scheduler): random schedules of a user's algorithm in our

@@ -96,26 +96,39 @@ TEST(HalideBridge, ExampleAlgorithmsExportAndRun) {
       {"blur", {"W=13", "H=17"}, OutcomeKind::Ok},
       {"sgemm", {"N=6", "M=8", "K=5"}, OutcomeKind::Ok},
       // Halide's Auto tail is RoundUp for the pure variables of an update: with M = 7 the
-      // vectorized j loop writes c[7, i] (Halide's image checks would refuse such a buffer)
+      // vectorized j loop writes c[7, i] (Halide's image checks refuse such a buffer)
       {"sgemm", {"N=6", "M=7", "K=5"}, OutcomeKind::OutOfBounds},
       {"conv_layer", {"NB=2", "CI=3", "CO=4", "W=8", "H=5"}, OutcomeKind::Ok},
       // the same rounding on the update of Conv reads cells the pure stage never wrote
       {"conv_layer", {"NB=2", "CI=3", "CO=4", "W=7", "H=5"}, OutcomeKind::Error},
   };
+  halide::Options unchecked;  // without Halide's image checks as assumptions: the loop nest alone
+  unchecked.skip = {"add_image_checks"};
   for (const auto& c : cases) {
-    halide::Exported x = export_algo(c.algo);
+    halide::Exported x = export_algo(c.algo, "", unchecked);
     ASSERT_EQ(x.status, halide::Exported::Status::Ok) << c.algo << ": " << x.message;
     EXPECT_EQ(x.later_failure, "") << c.algo;
     EXPECT_NE(x.text.find("lowered by Halide 14"), std::string::npos);
+    EXPECT_EQ(x.text.find("Halide's run-time checks"), std::string::npos);
     Outcome r = run_export(x.text, c.params);
     EXPECT_EQ(r.kind, c.expect) << c.algo << " " << ::testing::PrintToString(c.params) << ": " << r.message << "\n" << x.text;
   }
+  // With the checks (the default), the sizes Halide refuses at run time are refused here too:
+  // the export assumes what Halide checks (M a multiple of 4 for sgemm's vectorized update)
+  halide::Exported x = export_algo("sgemm");
+  ASSERT_EQ(x.status, halide::Exported::Status::Ok) << x.message;
+  EXPECT_NE(x.text.find("// Halide's run-time checks that the buffers hold every cell the pipeline touches"), std::string::npos) << x.text;
+  EXPECT_NE(x.text.find("assume (((M + 3) % 4) == 3);"), std::string::npos) << x.text;
+  Outcome refused = run_export(x.text, {"N=6", "M=7", "K=5"});
+  EXPECT_EQ(refused.kind, OutcomeKind::Error);
+  EXPECT_NE(refused.message.find("the assumption '(M + 3) % 4 == 3' does not hold"), std::string::npos) << refused.message;
+  EXPECT_EQ(run_export(x.text, {"N=6", "M=8", "K=5"}).kind, OutcomeKind::Ok);
 }
 
 // Halide's blur schedule (rows in strips of 8, a rolling buffer of 4 rows, sliding window), as
-// Halide lowers it, verifies for every W >= 4 and H >= 8, and runs ok with the same number of
-// assignments on 1 and 2 threads; without those assumptions the verifier finds the sizes at
-// which Halide's ShiftInwards tails step outside the buffers.
+// Halide lowers it, verifies for every size Halide accepts (its checks: W >= 4, H >= 8), and runs
+// ok with the same number of assignments on 1 and 2 threads; without those assumptions the
+// verifier finds the sizes at which Halide's ShiftInwards tails step outside the buffers.
 TEST(HalideBridge, HalidesBlurVerifies) {
   halide::Exported x = export_algo("blur_large");
   ASSERT_EQ(x.status, halide::Exported::Status::Ok) << x.message;
@@ -123,26 +136,39 @@ TEST(HalideBridge, HalidesBlurVerifies) {
 
   halide::Exported small = export_algo("blur");
   ASSERT_EQ(small.status, halide::Exported::Status::Ok) << small.message;
-  verify::Verdict vs = verify_export(small.text);
-  EXPECT_EQ(vs.kind, verify::Verdict::Kind::Refuted) << vs.reason;
+  EXPECT_NE(small.text.find("assume (4 <= W);\nassume (8 <= H);"), std::string::npos) << small.text;
+  expect_verified_and_thread_stable(small.text, {"W=13", "H=17"});
+  halide::Options unchecked;
+  unchecked.skip = {"add_image_checks"};
+  halide::Exported bare = export_algo("blur", "", unchecked);
+  ASSERT_EQ(bare.status, halide::Exported::Status::Ok) << bare.message;
+  verify::Verdict vs = verify_export(bare.text);
+  ASSERT_EQ(vs.kind, verify::Verdict::Kind::Refuted) << vs.reason;
+  ASSERT_FALSE(vs.problems.empty());
+  bool small_size = false;  // the counterexample is a size Halide refuses
+  for (const auto& [n, v] : vs.problems[0].params) small_size |= (n == "W" && v < 4) || (n == "H" && v < 8);
+  EXPECT_TRUE(small_size) << vs.problems[0].message;
 }
 
-// Halide's sgemm and conv layer schedules, as Halide lowers them, verify at the sizes where their
-// RoundUp tails stay inside the buffers (multiples of the tiles); they run ok, with the same number
-// of assignments on 1 and 2 threads. Without those assumptions, the verifier's counterexample
+// Halide's sgemm and conv layer schedules, as Halide lowers them, verify for every size Halide
+// accepts (its checks: the rounded-up tiles fit the buffers); they run ok, with the same number of
+// assignments on 1 and 2 threads. Without those assumptions, the verifier's counterexample
 // replays: the loop nest reads cells the pure stage never wrote.
 TEST(HalideBridge, HalidesSgemmAndConvVerify) {
   struct Case {
     const char* algo;
     std::vector<std::string> params;
-  } cases[] = {{"sgemm_tiles", {"N=8", "M=12", "K=5"}}, {"conv_layer_w4", {"NB=2", "CI=3", "CO=4", "W=8", "H=5"}}};
+  } cases[] = {{"sgemm_tiles", {"N=8", "M=12", "K=5"}}, {"conv_layer_w4", {"NB=2", "CI=3", "CO=4", "W=8", "H=5"}},
+               {"conv_layer", {"NB=2", "CI=3", "CO=4", "W=8", "H=5"}}, {"sgemm", {"N=6", "M=8", "K=5"}}};
   for (const auto& c : cases) {
     SCOPED_TRACE(c.algo);
     halide::Exported x = export_algo(c.algo);
     ASSERT_EQ(x.status, halide::Exported::Status::Ok) << x.message;
     expect_verified_and_thread_stable(x.text, c.params);
   }
-  halide::Exported conv = export_algo("conv_layer");
+  halide::Options unchecked;
+  unchecked.skip = {"add_image_checks"};
+  halide::Exported conv = export_algo("conv_layer", "", unchecked);
   verify::Verdict v = verify_export(conv.text);
   ASSERT_EQ(v.kind, verify::Verdict::Kind::Refuted) << v.reason;
   EXPECT_NE(run_export(conv.text, {"NB=1", "CI=1", "CO=1", "W=1", "H=1"}).kind, OutcomeKind::Ok);  // the counterexample's sizes
@@ -395,7 +421,9 @@ TEST(HalidePipeline, UsersPipelineExportsRunsAndVerifies) {
   ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
   verify::Options o;
   o.timeout_s = 120;
-  EXPECT_EQ(verify::verify_program(*l.program, o).kind, verify::Verdict::Kind::Refuted);  // W < 8 is not excluded: ShiftInwards steps out
+  // Halide's checks exclude H < 8, where the ShiftInwards split of y would step out: assumed, it verifies
+  EXPECT_NE(e.text.find("assume (8 <= H);"), std::string::npos) << e.text;
+  EXPECT_EQ(verify::verify_program(*l.program, o).kind, verify::Verdict::Kind::Verified);
 
   Func hist("Hist");
   ImageParam img(Int(32), 1, "Img");

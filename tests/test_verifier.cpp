@@ -251,6 +251,27 @@ TEST(Verifier, NonAffineProgramsAreUnknownNotRefuted) {
   EXPECT_NE(v.reason.find("affine"), std::string::npos) << v.reason;
 }
 
+// Assumptions no parameter value satisfies make every VC hold vacuously: that is not a proof.
+// With satisfiable assumptions written with `let` (as Halide's checks are exported), the
+// program verifies, and a run checks the assumption by evaluating the let.
+TEST(Verifier, AssumptionsExcludingEverySizeAreNotAProof) {
+  const std::string body =
+      "input a[i] : f32[N] = A(i);\noutput b[i] : f32[N] = B(i);\ntensor A(i) : f32;\n"
+      "tensor B(i) : f32 = A(i) * 2.0 if 0 <= i && i < N;\nfor i < N {\n  b[i] {B(i)} := a[i] * 2.0;\n}\n";
+  Loaded none = load_text("param N;\nassume N >= 1;\nassume (let t = N + 1 in t) <= N;\n" + body, "vacuous.sched");
+  ASSERT_EQ(none.stage, LoadStage::Ok) << none.diagnostics;
+  Verdict v = verify_program(*none.program, Options{});
+  EXPECT_EQ(v.kind, Verdict::Kind::Unknown);
+  EXPECT_NE(v.reason.find("vacuous"), std::string::npos) << v.reason;
+  EXPECT_EQ(replay(*none.program, {{"N", 4}}).kind, OutcomeKind::Error) << "a run refuses the parameters";
+
+  Loaded some = load_text("param N;\nassume N >= 1;\nassume (let t = min(N, 8) in t + (-1)) + 1 <= N;\n" + body, "let.sched");
+  ASSERT_EQ(some.stage, LoadStage::Ok) << some.diagnostics;
+  EXPECT_EQ(verify_program(*some.program, Options{}).kind, Verdict::Kind::Verified);
+  Outcome o = replay(*some.program, {{"N", 16}});
+  EXPECT_TRUE(o.ok()) << o.message;
+}
+
 // z3 queries run in a child process (verifier/isolated.hpp): an answer comes back as text, an
 // exception as its message, and a query that does not stop at its limit (z3 4.8.12 was seen to
 // run on for hours on a recursive search) is killed a grace period later, so that the verifier

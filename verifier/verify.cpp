@@ -251,6 +251,9 @@ Problem from_vc(const VC& vc, const SmtAnswer& a, const Templates& t, const Prog
   return pr;
 }
 
+// Thrown when the assumptions exclude every parameter value.
+struct Vacuous {};
+
 bool before(const Loc& a, const Loc& b) { return a.line != b.line ? a.line < b.line : a.col < b.col; }
 
 }  // namespace
@@ -285,6 +288,9 @@ Verdict verify_program(const Program& p, const Options& opts) {
       if (opts.progress) opts.progress(0, 0, "generating the VCs and side conditions (isl)");
       Generator g(p, ctx, t, opts.smt.floats == FloatMode::Ieee);
       Generated gen = g.run();
+      // no parameter value satisfies the assumptions (`assume false`, or a Halide check no size
+      // passes): every VC would hold vacuously, and a vacuous proof verifies nothing
+      if (!gen.context.is_null() && gen.context.is_empty()) throw Vacuous{};
       // an unannotated write cannot be specified (its value is an opaque function): it makes the
       // verdict unknown, never refuted; genuine problems (races, bounds) still refute
       std::string unannotated;
@@ -355,6 +361,10 @@ Verdict verify_program(const Program& p, const Options& opts) {
         v.reason = unannotated;
       }
       v.kind = !v.problems.empty() ? Verdict::Kind::Refuted : unknown ? Verdict::Kind::Unknown : Verdict::Kind::Verified;
+    } catch (const Vacuous&) {
+      v.kind = Verdict::Kind::Unknown;
+      v.problems.clear();
+      v.reason = "the assumptions hold for no parameter value: a proof would be vacuous, nothing is verified";
     } catch (const NotAffine& e) {
       v.kind = Verdict::Kind::Unknown;
       v.reason = fmt::format("{}:{}: {}", e.loc.line, e.loc.col, e.what());
