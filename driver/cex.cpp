@@ -1,5 +1,7 @@
 #include "driver/cex.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <cstdlib>
@@ -47,27 +49,50 @@ bool parse_value(const std::string& text, Type t, Value& out) {
   }
 }
 
-// The input array whose initialiser is exactly `tensor(i, j, ...)` over its own indices.
-int array_of(const Program& p, const std::string& tensor) {
+// The input array whose initialiser reads `tensor` at its own indices in some order
+// (`input a[i, j] = A(i, j)`, or `input In_buf[y, x] = In(x, y)` as lowered programs store
+// arrays): its index, and in `dim_of` the array dimension of each tensor dimension.
+int array_of(const Program& p, const std::string& tensor, std::vector<size_t>* dim_of = nullptr) {
   for (size_t a = 0; a < p.arrays.size(); ++a) {
     const ArrayDecl& d = p.arrays[a];
     if (d.role != ArrayRole::Input || !d.init || d.init->kind != ExprKind::TensorRead || d.init->name != tensor || d.init->args.size() != d.idx.size())
       continue;
-    bool identity = true;
-    for (size_t k = 0; k < d.idx.size(); ++k) identity = identity && d.init->args[k]->kind == ExprKind::Var && d.init->args[k]->name == d.idx[k];
-    if (identity) return static_cast<int>(a);
+    std::vector<size_t> dims;
+    std::vector<bool> used(d.idx.size(), false);
+    for (const auto& arg : d.init->args) {
+      if (arg->kind != ExprKind::Var) break;
+      auto at = std::find(d.idx.begin(), d.idx.end(), arg->name);
+      if (at == d.idx.end() || used[static_cast<size_t>(at - d.idx.begin())]) break;
+      used[static_cast<size_t>(at - d.idx.begin())] = true;
+      dims.push_back(static_cast<size_t>(at - d.idx.begin()));
+    }
+    if (dims.size() != d.idx.size()) continue;
+    if (dim_of) *dim_of = std::move(dims);
+    return static_cast<int>(a);
   }
   return -1;
 }
 
-// The identity input arrays' tensors with their shapes at the instance's parameters.
+// The shape of `tensor`, in its own index order (the order --data files are in), from its
+// input array at the instance's parameters; empty when no input array holds it.
+std::vector<int64_t> tensor_shape(const Program& p, const Instance& inst, const std::string& tensor) {
+  std::vector<size_t> dim_of;
+  int a = array_of(p, tensor, &dim_of);
+  if (a < 0 || !inst.prepared.ok()) return {};
+  const auto& array_shape = inst.initial.arrays[static_cast<size_t>(a)].shape;
+  std::vector<int64_t> shape;
+  for (size_t k : dim_of) shape.push_back(array_shape.at(k));
+  return shape;
+}
+
+// The input tensors held by input arrays, with their shapes at the instance's parameters.
 std::vector<std::pair<int, std::vector<int64_t>>> input_tensors(const Program& p, const Instance& inst) {
   std::vector<std::pair<int, std::vector<int64_t>>> out;
   if (!inst.prepared.ok()) return out;
   for (size_t t = 0; t < p.tensors.size(); ++t) {
     if (!p.tensors[t].is_input()) continue;
-    int a = array_of(p, p.tensors[t].name);
-    if (a >= 0) out.push_back({static_cast<int>(t), inst.initial.arrays[static_cast<size_t>(a)].shape});
+    std::vector<int64_t> shape = tensor_shape(p, inst, p.tensors[t].name);
+    if (array_of(p, p.tensors[t].name) >= 0) out.push_back({static_cast<int>(t), shape});
   }
   return out;
 }
@@ -191,9 +216,8 @@ bool write_counterexample(const Program& p, const verify::Problem& pr, const std
     if (t < 0) continue;
     const TensorDecl& td = p.tensors[static_cast<size_t>(t)];
     std::vector<int64_t> shape;
-    int a = array_of(p, in.tensor);
-    if (a >= 0 && inst.prepared.ok()) {
-      shape = inst.initial.arrays[static_cast<size_t>(a)].shape;
+    if (array_of(p, in.tensor) >= 0 && inst.prepared.ok()) {
+      shape = tensor_shape(p, inst, in.tensor);
     } else {  // the box of the model's points
       shape.assign(td.idx.size(), 0);
       for (const auto& [at, v] : in.points)

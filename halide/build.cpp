@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+#include <map>
+
 #include <algorithm>
 #include <set>
 
@@ -55,6 +58,7 @@ class Builder {
         auto it = vars.find(e.text);
         if (it != vars.end()) return it->second;
         auto p = b_.params.find(e.text);
+        if (auto c = fixed_.find(e.text); p != b_.params.end() && c != fixed_.end()) return Expr(c->second);
         if (p != b_.params.end()) return p->second;
         throw Fail{e.loc, fmt::format("{} is not in scope", e.text)};
       }
@@ -111,7 +115,27 @@ class Builder {
     throw Fail{e.loc, "unknown expression"};
   }
 
+  // A parameter the assumptions fix (`assume W == 1536`) is that constant in the pipeline, as
+  // in an app compiled for one size: Halide's loop bounds then fold (a fused loop over
+  // ceil(W / 384) ceil(H / 640) tiles is a number, not a product of two parameters).
+  void fixed_parameters() {
+    std::function<void(const AExpr&)> walk = [&](const AExpr& e) {
+      if (e.kind != AExpr::Kind::Binary) return;
+      if (e.text == "&&") {
+        walk(*e.args[0]);
+        walk(*e.args[1]);
+        return;
+      }
+      if (e.text != "==") return;
+      const AExpr &a = *e.args[0], &b = *e.args[1];
+      if (a.kind == AExpr::Kind::Var && b.kind == AExpr::Kind::Int && b.ival >= INT32_MIN && b.ival <= INT32_MAX) fixed_[a.text] = static_cast<int>(b.ival);
+      if (b.kind == AExpr::Kind::Var && a.kind == AExpr::Kind::Int && a.ival >= INT32_MIN && a.ival <= INT32_MAX) fixed_[b.text] = static_cast<int>(a.ival);
+    };
+    for (const auto& e : a_.assumes) walk(*e);
+  }
+
   void funcs() {
+    fixed_parameters();
     for (const auto& p : a_.params) b_.params.emplace(p, Param<int32_t>(p));
     for (const auto& f : a_.funcs) {
       Halide::Type t = halide_type(f.type);
@@ -266,9 +290,12 @@ class Builder {
     } else if (n == "bound") {
       need(1, 2);
       F.bound(Var(d.vars[0]), static_cast<int>(d.ints[0]), static_cast<int>(d.ints[1]));
+    } else if (n == "bound_extent") {
+      need(1, 1);
+      F.bound_extent(Var(d.vars[0]), static_cast<int>(d.ints[0]));
     } else {
       static const std::vector<std::string> known = {"split", "tile", "reorder", "fuse", "parallel", "vectorize", "unroll", "unscheduled", "atomic", "rfactor",
-                                                     "compute_root", "compute_inline", "store_root", "compute_at", "store_at", "fold_storage", "bound"};
+                                                     "compute_root", "compute_inline", "store_root", "compute_at", "store_at", "fold_storage", "bound", "bound_extent"};
       std::string m = did_you_mean(n, known);
       throw Fail{d.loc, m.empty() ? fmt::format("{} has no Halide counterpart here", n) : fmt::format("unknown schedule directive {} (did you mean {}?)", n, m),
                  d.extra};
@@ -300,6 +327,7 @@ class Builder {
   }
 
   const algo::Algorithm& a_;
+  std::map<std::string, int> fixed_;  // parameters the assumptions fix
   Built& b_;
   std::map<std::string, std::set<std::string>> rvars_;
 };

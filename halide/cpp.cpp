@@ -198,6 +198,7 @@ class Emitter {
     if (n == "compute_at" || n == "store_at") return fmt::format("{}.{}({}, {})", F, n, cpp(d.vars.at(0)), loop(d.vars[0], d.vars.at(1)));
     if (n == "fold_storage") return fmt::format("{}.fold_storage({}, {})", F, loop(d.func, d.vars.at(0)), d.ints.at(0));
     if (n == "bound") return fmt::format("{}.bound({}, {}, {})", F, loop(d.func, d.vars.at(0)), d.ints.at(0), d.ints.at(1));
+    if (n == "bound_extent") return fmt::format("{}.bound_extent({}, {})", F, loop(d.func, d.vars.at(0)), d.ints.at(0));
     throw std::invalid_argument(n + " has no Halide counterpart here");
   }
 

@@ -80,6 +80,23 @@ Index min(const Index& a, const Index& b) { return Index::from(Index::Op::Min, 0
 Index max(const Index& a, const Index& b) { return Index::from(Index::Op::Max, 0, {a, b}); }
 
 Index Index::from(Op op, long long k, std::vector<Index> args) {
+  // constants fold (an extent like (24 + 7) / 8 is the constant 3: a loop that can be unrolled)
+  if (std::all_of(args.begin(), args.end(), [](const Index& x) { return x.is_constant(); })) {
+    long long a = args.empty() ? 0 : args[0].constant(), b = args.size() > 1 ? args[1].constant() : 0, r = 0;
+    bool ok = true;
+    switch (op) {
+      case Op::Add: ok = !__builtin_add_overflow(a, b, &r); break;
+      case Op::Sub: ok = !__builtin_sub_overflow(a, b, &r); break;
+      case Op::Neg: ok = !__builtin_sub_overflow(0LL, a, &r); break;
+      case Op::Mul: ok = !__builtin_mul_overflow(k, a, &r); break;
+      case Op::Div: ok = k > 0; r = ok ? (a >= 0 ? a / k : -((-a + k - 1) / k)) : 0; break;
+      case Op::Mod: ok = k > 0; r = ok ? a - k * (a >= 0 ? a / k : -((-a + k - 1) / k)) : 0; break;
+      case Op::Min: r = std::min(a, b); break;
+      case Op::Max: r = std::max(a, b); break;
+      default: ok = false;
+    }
+    if (ok && !args.empty()) return Index(r);
+  }
   return Index(std::make_shared<Node>(Node{op, k, {}, std::move(args)}));
 }
 

@@ -171,7 +171,7 @@ void Lowerer::decide_levels() {
       if (f->output || f->defs.size() > 1) throw Error{d.loc, fmt::format("{} cannot be inlined (an output or a func with updates)", d.func), d.extra};
       inline_.insert(d.func);
       compute_.erase(d.func);
-    } else if (d.name == "fold_storage" || d.name == "bound") {
+    } else if (d.name == "fold_storage" || d.name == "bound" || d.name == "bound_extent") {
       size_t ni = d.name == "bound" ? 2 : 1;
       if (d.vars.size() != 1 || d.ints.size() != ni) throw Error{d.loc, fmt::format("{} takes a variable and {} integer(s)", d.name, ni), d.extra};
       auto pos = std::find(f->vars.begin(), f->vars.end(), d.vars[0]);
@@ -180,6 +180,9 @@ void Lowerer::decide_levels() {
       if (d.name == "bound") {
         if (d.ints[1] <= 0) throw Error{d.loc, "bound: the extent must be positive", d.extra};
         bound_[f->name][i] = {d.ints[0], d.ints[1]};
+      } else if (d.name == "bound_extent") {
+        if (d.ints[0] <= 0) throw Error{d.loc, "bound_extent: the extent must be positive", d.extra};
+        bound_extent_[f->name][i] = d.ints[0];
       } else {
         if (d.ints[0] <= 0) throw Error{d.loc, "fold_storage: the factor must be positive", d.extra};
         fold_[f->name][i] = d.ints[0];

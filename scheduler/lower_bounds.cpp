@@ -213,6 +213,8 @@ void Lowerer::region(const Func& f) {
   }
   if (bound_.count(f.name))
     for (const auto& [i, b] : bound_.at(f.name)) box[i] = {b.first, b.first + b.second - 1};
+  if (bound_extent_.count(f.name))
+    for (const auto& [i, k] : bound_extent_.at(f.name)) box[i] = {box[i].lo, box[i].lo + (k - 1)};
   if (at) {
     level_box_[f.name] = box;  // bound by lets at the level
     for (size_t i = 0; i < f.vars.size(); ++i)

@@ -73,7 +73,7 @@ void Lowerer::apply(Stage& st, const Directive& d) {
     if (d.vars.size() != nv || d.ints.size() != ni)
       throw Error{d.loc, fmt::format("{} takes {} variable(s) and {} factor(s)", d.name, nv, ni)};
   };
-  static const std::set<std::string> levels = {"compute_root", "compute_inline", "compute_at", "store_root", "store_at", "fold_storage", "bound"};
+  static const std::set<std::string> levels = {"compute_root", "compute_inline", "compute_at", "store_root", "store_at", "fold_storage", "bound", "bound_extent"};
   if (d.name == "split") {
     need(3, 1);
     split(st, d.vars[0], d.vars[1], d.vars[2], d.ints[0], d.tail, d.loc);
@@ -117,7 +117,7 @@ void Lowerer::apply(Stage& st, const Directive& d) {
     x->kind = d.name == "vectorize" ? Dim::Kind::Vec : Dim::Kind::Unroll;
   } else if (!levels.count(d.name)) {
     static const std::vector<std::string> known = {"split", "tile", "reorder", "fuse", "atomic", "parallel", "vectorize", "unroll", "compute_root",
-                                                   "compute_at", "compute_inline", "store_root", "store_at", "fold_storage", "bound"};
+                                                   "compute_at", "compute_inline", "store_root", "store_at", "fold_storage", "bound", "bound_extent"};
     std::string m = did_you_mean(d.name, known);
     throw Error{d.loc, m.empty() ? fmt::format("unknown schedule directive {} ({})", d.name, join(known))
                                  : fmt::format("unknown schedule directive {} (did you mean {}?)", d.name, m)};
@@ -147,6 +147,19 @@ void Lowerer::build(Stage& st) {
     bool kept = st.index == 0 || (def.lhs[i]->kind == AExpr::Kind::Var && def.lhs[i]->text == f.vars[i]);
     if (!kept) continue;
     Index ext = nested(f) ? Index::name(level_name(f, i, "ext")) : ext_of(box[i]);
+    // an extent that is one number at every iteration of the compute level (a ShiftInwards tile,
+    // Halide's default for pure definitions) is that number, as Halide's bounds inference finds
+    // (not for a func stored above that level: a sliding window computes less on later iterations)
+    if (nested(f) && level_box_.count(f.name) && store_level(f) == compute_.at(f.name)) {
+      Level& at = compute_.at(f.name);
+      const Stage& host = stages_.at(key(at.func, at.stage));
+      std::string k = print(max(0, ext_of(level_box_.at(f.name)[i])), loop_context(host, dim_pos(host, at.var)));
+      if (!k.empty() && std::all_of(k.begin(), k.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) && k.size() < 12)
+        ext = std::stoll(k);
+    }
+    // a bound extent is known here: its loop can be unrolled or vectorized without a factor
+    if (bound_extent_.count(f.name) && bound_extent_.at(f.name).count(i)) ext = bound_extent_.at(f.name).at(i);
+    if (bound_.count(f.name) && bound_.at(f.name).count(i)) ext = bound_.at(f.name).at(i).second;
     st.dims.push_back(Dim{f.vars[i], box[i].lo, ext, Dim::Kind::For, false});
     st.ranges[f.vars[i]] = box[i];
   }

@@ -13,6 +13,7 @@
 #include "bigstep/reference.hpp"
 #include "driver/cex.hpp"
 #include "driver/run.hpp"
+#include "interpreter/npy.hpp"
 #include "interpreter/params.hpp"
 #include "interpreter/setup.hpp"
 #include "tests/test_util.hpp"
@@ -463,6 +464,100 @@ for i < N {
   EXPECT_EQ(with.loc.line, pr.loc.line);
   EXPECT_EQ(without.kind, OutcomeKind::Ok) << "without its inputs the counterexample does not replay";
   std::filesystem::remove_all(dir);
+}
+
+// The .npy files of a counterexample are in the tensor's index order, whatever the order of
+// the input array that holds it: `input a[j, i] : f32[M, N] = A(i, j)` (the storage order of
+// every lowered program) gets A.npy of shape [N, M], so that the replay reads the model's values
+// where the verifier put them (it read undefined cells before).
+TEST(Verifier, CounterexampleInputsFollowTheTensorsIndexOrder) {
+  const char* text = R"(param N, M;
+assume N >= 1 && M >= 1;
+tensor A(i, j) : f32;
+tensor Y(i, j) : f32 = select(A(i, j) == 0.25, 1.0, 0.0);
+input a[j, i] : f32[M, N] = A(i, j);
+output y[j, i] : f32[M, N] = Y(i, j);
+for j < M {
+  for i < N {
+    y[j, i] {Y(i, j)} := 0.0;
+  }
+}
+)";
+  Loaded l = load_text(text, "transposed.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  Verdict v = verify_program(*l.program, Options::within(30));
+  ASSERT_EQ(v.kind, Verdict::Kind::Refuted);
+  const Problem& pr = v.problems[0];
+  std::vector<std::string> params;
+  for (const auto& [n, val] : pr.params) params.push_back(fmt::format("{}={}", n, val));
+  // at least 2 x 3, so that a transposed shape would show
+  std::vector<std::string> bigger = {"N=2", "M=3"};
+  Problem at = pr;
+  at.params = {{"N", 2}, {"M", 3}};
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / fmt::format("sched-cex-t-{}", ::getpid());
+  std::vector<std::string> data;
+  std::string err;
+  ASSERT_TRUE(driver::write_counterexample(*l.program, at, dir.string(), 1, data, err)) << err;
+  ASSERT_EQ(data.size(), 1u);
+  NpyArray written = read_npy(data[0].substr(data[0].find('=') + 1));
+  EXPECT_EQ(written.shape, (std::vector<int64_t>{2, 3})) << "A's shape in A's own order (N, M)";
+  std::string e;
+  auto inst = driver::make_instance(*l.program, bigger, data, 1, {}, e);
+  ASSERT_TRUE(inst) << e;
+  driver::RunOptions ro;
+  ro.check_annotations = true;
+  Outcome o = driver::run(driver::Engine::Reference, *inst, ro).outcome;
+  EXPECT_EQ(o.kind, OutcomeKind::Annotation) << o.message;
+  std::filesystem::remove_all(dir);
+}
+
+// A VC whose counterexample rests on the value z3 chose for an uninterpreted builtin (sqrt in
+// --float real) is not refuted: the specification's sqrt(A(i) * A(i)) is |A(i)| in every run,
+// but z3 may pick any value for sqrt; the verdict is unknown, naming sqrt. On constants the
+// builtin is computed as a run computes it, on both sides: sqrt(2.0) against the literal
+// 1.4142135 (sqrtf(2)) is proved.
+TEST(Verifier, UninterpretedBuiltinsDoNotMakeRefutations) {
+  auto program = [](const std::string& spec, const std::string& impl) {
+    return "param N;\nassume N >= 1;\ntensor A(i) : f32;\ntensor Y(i) : f32 = " + spec +
+           ";\ninput a[i] : f32[N] = A(i);\noutput y[i] : f32[N] = Y(i);\nfor i < N {\n  y[i] {Y(i)} := " + impl + ";\n}\n";
+  };
+  Loaded l = load_text(program("sqrt(A(i) * A(i))", "abs(a[i])"), "sqrt.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  Verdict v = verify_program(*l.program, Options::within(30));
+  EXPECT_EQ(v.kind, Verdict::Kind::Unknown) << v.reason;
+  EXPECT_NE(v.reason.find("sqrt"), std::string::npos) << v.reason;
+  EXPECT_NE(v.reason.find("not a refutation"), std::string::npos) << v.reason;
+  EXPECT_TRUE(replay(*l.program, {{"N", 5}}).ok());
+
+  Loaded k = load_text(program("A(i) * sqrt(2.0)", "a[i] * 1.4142135"), "sqrt2.sched");
+  ASSERT_EQ(k.stage, LoadStage::Ok) << k.diagnostics;
+  Verdict w = verify_program(*k.program, Options::within(30));
+  EXPECT_EQ(w.kind, Verdict::Kind::Verified) << w.reason;
+  Loaded bad = load_text(program("A(i) * sqrt(2.0)", "a[i] * 1.4142"), "sqrt2-wrong.sched");
+  ASSERT_EQ(bad.stage, LoadStage::Ok) << bad.diagnostics;
+  EXPECT_EQ(verify_program(*bad.program, Options::within(30)).kind, Verdict::Kind::Unknown)
+      << "a wrong constant against sqrt: z3's model rests on sqrt, so unknown rather than a refutation no run could question";
+}
+
+// Casts between machine integers are bit operations (extract, zero/sign extension), not trips
+// through z3's integers: Halide's widening of a u16 stencil (u16 sums computed in i32, then
+// narrowed) against the u16 specification is proved in seconds.
+TEST(Verifier, WideningIntegerCastsProveQuickly) {
+  const char* text = R"(param N;
+assume N >= 1;
+tensor A(i) : u16;
+tensor Y(i) : u16 = u16(1) * A(i) + u16(2) * A(i + 1) + u16(3) * A(i + 2) + u16(4) * A(i + 3) + u16(5) * A(i + 4) + u16(6) * A(i + 5);
+input a[i] : u16[N + 5] = A(i);
+output y[i] : u16[N] = Y(i);
+for i < N {
+  y[i] {Y(i)} := u16(i32(a[i + 5]) * 6 + i32(a[i + 4]) * 5 + i32(a[i + 3]) * 4 + i32(a[i + 2]) * 3 + i32(a[i + 1]) * 2 + i32(a[i]));
+}
+)";
+  Loaded l = load_text(text, "widen.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  Verdict v = verify_program(*l.program, Options::within(60));
+  EXPECT_EQ(v.kind, Verdict::Kind::Verified) << v.reason;
+  EXPECT_LT(v.seconds, 20.0);
 }
 
 // Counterexample parameters are minimal (issue 20): for every race and out-of-bounds refutation

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <optional>
+
 #include <isl/aff.h>
 #include <isl/set.h>
 #include <isl/space.h>
@@ -45,6 +48,19 @@ bool is_isl_keyword(const std::string& s) {
   return kw.count(s) != 0;
 }
 
+namespace {
+// The value of `f` when it is one constant everywhere it is defined.
+std::optional<int64_t> constant_value_of(const isl::pw_aff& f) {
+  if (f.is_null() || isl_pw_aff_is_cst(f.get()) != isl_bool_true) return std::nullopt;
+  isl::set dom = f.domain();
+  if (dom.is_empty()) return std::nullopt;
+  isl::val lo = f.min_val(), hi = f.max_val();
+  if (lo.is_null() || hi.is_null() || !lo.is_int() || !lo.eq(hi)) return std::nullopt;
+  if (lo.lt(isl::val(f.ctx(), INT64_MIN / 2)) || lo.gt(isl::val(f.ctx(), INT64_MAX / 2))) return std::nullopt;
+  return lo.get_num_si();
+}
+}  // namespace
+
 isl::pw_aff index(const Expr& e, const Names& n) {
   isl::ctx ctx = n.ctx;
   switch (e.kind) {
@@ -70,12 +86,16 @@ isl::pw_aff index(const Expr& e, const Names& n) {
         case BinOp::Sub: return index(x, n).sub(index(y, n));
         case BinOp::Mul: {
           auto kx = constant_index(x), ky = constant_index(y);
-          if (!kx && !ky) not_affine(e, "a product of two variables");
-          return index(kx ? y : x, n).scale(isl::val(ctx, kx ? *kx : *ky));
+          if (kx || ky) return index(kx ? y : x, n).scale(isl::val(ctx, kx ? *kx : *ky));
+          // a factor that is constant once computed, `(1536 + 383) / 384 * ...` as Halide leaves it
+          isl::pw_aff a = index(x, n), b = index(y, n);
+          if (isl_pw_aff_is_cst(a.get()) != isl_bool_true && isl_pw_aff_is_cst(b.get()) != isl_bool_true) not_affine(e, "a product of two variables");
+          return a.mul(b);
         }
         case BinOp::Div:
         case BinOp::Mod: {
           auto k = constant_index(y);
+          if (!k) k = constant_value_of(index(y, n));  // a divisor that folds to a constant
           if (!k || *k <= 0) not_affine(e, "division by a non-constant or non-positive divisor");
           isl::pw_aff v = index(x, n);
           return e.bop == BinOp::Div ? v.scale_down(isl::val(ctx, *k)).floor() : v.mod(isl::val(ctx, *k));

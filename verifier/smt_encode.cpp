@@ -202,12 +202,48 @@ z3::expr Smt::Impl::cast(Type from, Type to, const z3::expr& a) {
     z3::expr tr = z3::ite(a >= 0, to_int(a), -to_int(-a));  // truncation towards zero
     return to == Type::Int ? tr : z3::int2bv(static_cast<unsigned>(type_bits(to)), tr);
   }
+  if (from != Type::Int && to != Type::Int) {
+    // machine integer to machine integer: the bits themselves, as C converts (wrapping), without
+    // a trip through z3's integers (bv2int/int2bv make sums of casts hard: an adder tree of
+    // widened u16 products took minutes where zero_extend and extract take a second)
+    unsigned fb = static_cast<unsigned>(type_bits(from)), tb = static_cast<unsigned>(type_bits(to));
+    if (tb == fb) return a;
+    if (tb < fb) return a.extract(tb - 1, 0);
+    return is_signed_int(from) ? z3::sext(a, tb - fb) : z3::zext(a, tb - fb);
+  }
   z3::expr i = to_int_term(a);
   return to == Type::Int ? i : z3::int2bv(static_cast<unsigned>(type_bits(to)), i);
 }
 
 z3::expr Smt::Impl::builtin(Builtin f, Type ty, const std::vector<z3::expr>& a, const std::vector<Type>& at) {
   Type arg = at.empty() ? ty : at.back();
+  // exp, log, pow (and sqrt, round on reals) are uninterpreted functions to z3: on constant
+  // arguments they are computed here as a run computes them (the C library, in the operand's
+  // precision), so that `sqrt(2.0 * 3.1415927)` is one number on both sides of a VC and not
+  // whatever z3 picks (a counterexample no run reproduces)
+  bool opaque = f == Builtin::Exp || f == Builtin::Log || f == Builtin::Pow ||
+                (o.floats == FloatMode::Real && (f == Builtin::Sqrt || f == Builtin::Round));
+  if (opaque && o.floats != FloatMode::Uninterpreted && is_float(arg) && (arg == Type::F32 || arg == Type::F64)) {
+    std::vector<Value> vals;
+    std::vector<z3::expr> cs;  // the arguments as z3's numbers (exact reals)
+    for (const auto& x : a) {
+      z3::expr c = x.simplify();
+      if (o.floats != FloatMode::Real || !c.is_numeral()) break;  // IEEE: exp stays opaque
+      cs.push_back(c);
+      double d = std::strtod(Z3_get_numeral_decimal_string(ctx, c, 40), nullptr);
+      vals.push_back(arg == Type::F32 ? Value::of_f32(static_cast<float>(d)) : Value::of_f64(d));
+    }
+    if (vals.size() == a.size()) {
+      Value r = apply_builtin(f, vals);
+      if (r.defined && std::isfinite(r.type == Type::F32 ? static_cast<double>(r.f) : r.d)) {
+        // the same application on a term equal to these constants (a specification's unfolding)
+        // gets the same value: a fact for every query
+        z3::expr k = konst(r);
+        computed.push_back(apply(std::string(builtin_name(f)), cs, sort(ty)) == k);
+        return k;
+      }
+    }
+  }
   switch (f) {
     case Builtin::Select: return z3::ite(a[0], a[1], a[2]);
     case Builtin::Min: return z3::ite(cmp(BinOp::Lt, arg, a[1], a[0]), a[1], a[0]);

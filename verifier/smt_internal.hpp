@@ -173,8 +173,10 @@ struct Smt::Impl {
   unsigned budget(Deadline deadline) const;
 
   // Uninterpreted float operations: + and * commute (true of reals and of IEEE-754 with its one
-  // NaN), everything else is only equal to itself.
+  // NaN), everything else is only equal to itself. Also the values of uninterpreted builtins
+  // computed on constants so far (`computed`): exp(c) = what the C library gives.
   void commutativity(z3::solver& s);
+  std::vector<z3::expr> computed;
 
   // s.check() within `ms`, in a child process (verifier/isolated.hpp). On sat, `on_sat` reads
   // the model there into `payload`. unknown comes with z3's reason, or why the child failed.

@@ -3,12 +3,26 @@
 #include "verifier/smt_internal.hpp"
 
 #include <cctype>
+#include <cstdlib>
 
 namespace sched::verify {
 
 auto Smt::Impl::query(const VC& vc) -> Query {
   std::vector<z3::expr> holes;
-  for (int i = 0; i < t.at(vc.eq).holes; ++i) holes.push_back(ctx.int_const(fmt::format("h!{}", i).c_str()));
+  for (int i = 0; i < t.at(vc.eq).holes; ++i) {
+    // a hole with one value on the whole domain (a literal of the statement: `exp(-1 * 1 / 4.5)`)
+    // is that number, so that the terms around it are constants z3 folds (and builtins on
+    // constants are computed, smt_encode.cpp)
+    isl_val* k = vc.set.is_null() ? nullptr : isl_set_plain_get_val_if_fixed(vc.set.get(), isl_dim_set, static_cast<unsigned>(i));
+    if (k && isl_val_is_int(k) == isl_bool_true) {
+      char* txt = isl_val_to_str(k);
+      holes.push_back(ctx.int_val(txt));
+      free(txt);
+    } else {
+      holes.push_back(ctx.int_const(fmt::format("h!{}", i).c_str()));
+    }
+    isl_val_free(k);
+  }
   std::map<std::string, z3::expr> names;
   int fresh = 0;
   z3::expr dom = set_formula(vc.set, names, holes, fresh);
@@ -113,6 +127,7 @@ unsigned Smt::Impl::budget(Deadline deadline) const {
 }
 
 void Smt::Impl::commutativity(z3::solver& s) {
+  for (const auto& fact : computed) s.add(fact);
   if (o.floats != FloatMode::Uninterpreted) return;
   for (auto& [key, f] : ufs) {
     if (f.arity() != 2 || (key.rfind("add|", 0) != 0 && key.rfind("mul|", 0) != 0)) continue;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <charconv>
 #include <chrono>
 #include <optional>
@@ -254,6 +255,68 @@ Problem from_vc(const VC& vc, const SmtAnswer& a, const Templates& t, const Prog
 // Thrown when the assumptions exclude every parameter value.
 struct Vacuous {};
 
+// Whether z3 sees builtin `f` on a float argument as an uninterpreted function under `m`
+// (smt_encode.cpp): exp, log and pow always; sqrt and round but in IEEE mode. A model of such
+// a VC may pick values no C library computes: its "counterexample" proves nothing.
+bool uninterpreted_builtin(Builtin f, Type arg, FloatMode m) {
+  if (!is_float(arg)) return false;
+  switch (f) {
+    case Builtin::Exp: case Builtin::Log: case Builtin::Pow: return true;
+    case Builtin::Sqrt: case Builtin::Round: return m != FloatMode::Ieee;
+    default: return false;
+  }
+}
+
+// Which tensors of `p` are defined, directly or through the tensors they read, with an
+// uninterpreted builtin (the first name found, per tensor id; empty when none).
+std::vector<std::string> uninterpreted_tensors(const Program& p, FloatMode m) {
+  size_t n = p.tensors.size();
+  std::vector<std::string> direct(n);
+  std::vector<std::vector<int>> reads(n);
+  std::function<void(const Expr&, size_t)> walk = [&](const Expr& e, size_t t) {
+    if (e.kind == ExprKind::Call && !e.args.empty() && uninterpreted_builtin(e.fn, e.args[0]->type, m) && direct[t].empty())
+      direct[t] = std::string(builtin_name(e.fn));
+    if (e.kind == ExprKind::TensorRead) {
+      int id = p.find_tensor(e.name);
+      if (id >= 0) reads[t].push_back(id);
+    }
+    for (const auto& a : e.args)
+      if (a) walk(*a, t);
+  };
+  for (size_t t = 0; t < n; ++t)
+    for (const auto& c : p.tensors[t].cases) {
+      if (c.value) walk(*c.value, t);
+      if (c.cond) walk(*c.cond, t);
+    }
+  std::vector<std::string> out = direct;
+  for (bool changed = true; changed;) {  // to a fixed point over the reads
+    changed = false;
+    for (size_t t = 0; t < n; ++t)
+      if (out[t].empty())
+        for (int r : reads[t])
+          if (!out[static_cast<size_t>(r)].empty()) {
+            out[t] = out[static_cast<size_t>(r)];
+            changed = true;
+            break;
+          }
+  }
+  return out;
+}
+
+// The first uninterpreted builtin a template applies, itself or through a tensor it reads.
+std::string uninterpreted_in(const TPtr& n, const std::vector<std::string>& by_tensor, FloatMode m) {
+  if (!n) return "";
+  if (n->k == TNode::K::Call && !n->kids.empty() && uninterpreted_builtin(static_cast<Builtin>(n->op), n->kids[0]->type, m))
+    return std::string(builtin_name(static_cast<Builtin>(n->op)));
+  if (n->k == TNode::K::Tensor && n->tensor >= 0 && static_cast<size_t>(n->tensor) < by_tensor.size() && !by_tensor[static_cast<size_t>(n->tensor)].empty())
+    return by_tensor[static_cast<size_t>(n->tensor)];
+  for (const auto& k : n->kids) {
+    std::string f = uninterpreted_in(k, by_tensor, m);
+    if (!f.empty()) return f;
+  }
+  return "";
+}
+
 bool before(const Loc& a, const Loc& b) { return a.line != b.line ? a.line < b.line : a.col < b.col; }
 
 }  // namespace
@@ -302,6 +365,7 @@ Verdict verify_program(const Program& p, const Options& opts) {
         v.problems.push_back(from_finding(f, p));
       }
       Smt smt(p, t, opts.smt);
+      std::vector<std::string> uf_tensors = uninterpreted_tensors(p, opts.smt.floats);
       int index = 0;
       bool unknown = false;
       // The value VCs first: the other VCs (outputs, write-write conflicts, reductions) read the
@@ -341,6 +405,13 @@ Verdict verify_program(const Program& p, const Options& opts) {
         } else if (a.status == SmtAnswer::Status::Refuted && mentions_opaque(t.at(vc.eq).root)) {
           unknown = true;  // refuted only through the opaque value of an unannotated write: no replay can show it
           if (v.reason.empty()) v.reason = fmt::format("the VC at {}:{} depends on the value of an unannotated write", vc.loc.line, vc.loc.col);
+        } else if (std::string f = a.status == SmtAnswer::Status::Refuted ? uninterpreted_in(t.at(vc.eq).root, uf_tensors, opts.smt.floats) : "";
+                   !f.empty()) {
+          unknown = true;  // z3 chose the values of exp (sqrt, ...) itself: no run computes them
+          r.status = "unknown";
+          if (v.reason.empty())
+            v.reason = fmt::format("z3's counterexample to the VC at {}:{} depends on the values it chose for {} (an uninterpreted function with --float {}): not a refutation",
+                                   vc.loc.line, vc.loc.col, f, opts.smt.floats == FloatMode::Ieee ? "ieee" : "real");
         } else if (a.status == SmtAnswer::Status::Refuted && vc.rule != "value" &&
                    std::any_of(refuted_annotations.begin(), refuted_annotations.end(),
                                [&](const Loc& l) { return vc.rule != "write-write" || (l.line == vc.loc.line && l.col == vc.loc.col); })) {
