@@ -284,3 +284,32 @@ TEST(Scheduler, ProducersOfProducersAtAGuardedLoop) {
   }
   EXPECT_EQ(guarded, 5) << "every schedule splits with GuardWithIf: the producers go under its guard";
 }
+
+// The kernels of the thesis' Table 6.1 that our scheduler lowers (examples/table61, the Halide
+// apps' CPU schedules): each verifies and runs ok at a small size. sgemm needs bound_extent and
+// unrolls loops whose extent is a number only after bounds inference; conv unrolls loops of
+// ShiftInwards tiles. (bench/table61/table61.py times them all, through Halide 14 too.)
+TEST(Scheduler, Table61KernelsLowerVerifyAndRun) {
+  struct Kernel {
+    const char* name;
+    std::vector<int64_t> small;  // parameter values, in the algorithm's order
+  } kernels[] = {{"sdot", {37}}, {"sgemm", {9, 32, 7}}, {"conv", {1, 2, 25, 6, 3}}, {"blur", {13, 17}}};
+  for (const auto& k : kernels) {
+    SCOPED_TRACE(k.name);
+    Lowering l = lower_text(slurp(std::string(SCHED_EXAMPLES_DIR) + "/table61/" + k.name + ".algo"));
+    ASSERT_TRUE(l.ok) << l.errors;
+    verify::Verdict v = verify_text(l.text);
+    EXPECT_EQ(v.kind, verify::Verdict::Kind::Verified) << v.reason;
+    Loaded p = load_text(l.text, "kernel.sched");
+    ASSERT_EQ(p.stage, LoadStage::Ok) << p.diagnostics;
+    Memory st;
+    Outcome o = test::reference_run(*p.program, k.small, ModelOptions{}, st, 20'000'000);
+    EXPECT_TRUE(o.ok()) << test::joined(o);
+  }
+  Lowering sgemm = lower_text(slurp(std::string(SCHED_EXAMPLES_DIR) + "/table61/sgemm.algo"));
+  EXPECT_NE(sgemm.text.find("for j = ab_j_min to (ab_j_min + 3) {  // unrolled"), std::string::npos) << "bound_extent(j, 4) then unroll(j)\n" << sgemm.text;
+  Lowering conv = lower_text(slurp(std::string(SCHED_EXAMPLES_DIR) + "/table61/conv.algo"));
+  EXPECT_NE(conv.text.find("for cu < 3 {  // unrolled"), std::string::npos) << "24 channels of a ShiftInwards tile, by 8\n" << conv.text;
+  Lowering bad = lower_text("param N;\ninput A(i) : f32[N];\nfunc F(x) : f32 = A(x);\noutput F : [N];\n", "F.bound_extent(x, 0)");
+  EXPECT_NE(bad.errors.find("bound_extent: the extent must be positive"), std::string::npos) << bad.errors;
+}
