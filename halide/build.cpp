@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <functional>
 #include <map>
 
 #include <algorithm>
@@ -119,19 +118,9 @@ class Builder {
   // in an app compiled for one size: Halide's loop bounds then fold (a fused loop over
   // ceil(W / 384) ceil(H / 640) tiles is a number, not a product of two parameters).
   void fixed_parameters() {
-    std::function<void(const AExpr&)> walk = [&](const AExpr& e) {
-      if (e.kind != AExpr::Kind::Binary) return;
-      if (e.text == "&&") {
-        walk(*e.args[0]);
-        walk(*e.args[1]);
-        return;
-      }
-      if (e.text != "==") return;
-      const AExpr &a = *e.args[0], &b = *e.args[1];
-      if (a.kind == AExpr::Kind::Var && b.kind == AExpr::Kind::Int && b.ival >= INT32_MIN && b.ival <= INT32_MAX) fixed_[a.text] = static_cast<int>(b.ival);
-      if (b.kind == AExpr::Kind::Var && a.kind == AExpr::Kind::Int && a.ival >= INT32_MIN && a.ival <= INT32_MAX) fixed_[b.text] = static_cast<int>(a.ival);
-    };
-    for (const auto& e : a_.assumes) walk(*e);
+    algo::each_parameter_comparison(a_.assumes, [&](const std::string& p, const std::string& op, long long k) {
+      if (op == "==" && k >= INT32_MIN && k <= INT32_MAX) fixed_[p] = static_cast<int>(k);
+    });
   }
 
   void funcs() {

@@ -6,7 +6,6 @@
 #include <cctype>
 #include <cmath>
 #include <functional>
-#include <optional>
 #include <set>
 #include <sstream>
 
@@ -160,29 +159,13 @@ class Exporter {
   // The lower bounds `P >= c` (or `P > c`, `c <= P`, `c < P`) the algorithm assumes of its
   // parameters: a requirement they imply (`0 <= W` under `W >= 1`) is not repeated.
   Scope<Interval> parameter_bounds() const {
+    std::map<std::string, long long> lo;
+    algo::each_parameter_comparison(a_.assumes, [&](const std::string& p, const std::string& op, long long k) {
+      if (op != ">=" && op != ">") return;
+      long long bound = op == ">" ? k + 1 : k;
+      if (!lo.count(p) || bound > lo[p]) lo[p] = bound;
+    });
     Scope<Interval> out;
-    std::map<std::string, int64_t> lo;
-    std::function<void(const algo::AExpr&)> walk = [&](const algo::AExpr& e) {
-      if (e.kind != algo::AExpr::Kind::Binary) return;
-      if (e.text == "&&") {
-        walk(*e.args[0]);
-        walk(*e.args[1]);
-        return;
-      }
-      const algo::AExpr &a = *e.args[0], &b = *e.args[1];
-      bool var_left = a.kind == algo::AExpr::Kind::Var && b.kind == algo::AExpr::Kind::Int;
-      bool var_right = b.kind == algo::AExpr::Kind::Var && a.kind == algo::AExpr::Kind::Int;
-      if (!var_left && !var_right) return;
-      const std::string& v = var_left ? a.text : b.text;
-      int64_t k = var_left ? b.ival : a.ival;
-      std::optional<int64_t> bound;
-      if (var_left && e.text == ">=") bound = k;
-      else if (var_left && e.text == ">") bound = k + 1;
-      else if (var_right && e.text == "<=") bound = k;
-      else if (var_right && e.text == "<") bound = k + 1;
-      if (bound && (!lo.count(v) || *bound > lo[v])) lo[v] = *bound;
-    };
-    for (const auto& e : a_.assumes) walk(*e);
     for (const auto& [v, k] : lo) out.push(v, Interval(Expr(static_cast<int32_t>(k)), Interval::pos_inf()));
     return out;
   }

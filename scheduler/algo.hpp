@@ -13,6 +13,7 @@
 // several separated by commas, with an optional affine filter `if cond` (Halide's RDom::where).
 // As in Halide, the first variable of a func and the first reduction variable are innermost.
 #pragma once
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -90,5 +91,11 @@ bool parse_schedule(const std::shared_ptr<SourceFile>& file, Diagnostics& diags,
 std::string show(const AExpr& e);
 // "a, b, c" (or with another separator), for the scheduler's printers.
 std::string join(const std::vector<std::string>& v, const char* sep = ", ");
+
+// Each comparison of a parameter with an integer literal in the conjunctions of `assumes`, the
+// parameter on the left (`k <= P` is given as `P >= k`): `assume W >= 1 && 64 == H` gives
+// (W, ">=", 1) and (H, "==", 64). Other conditions are skipped.
+void each_parameter_comparison(const std::vector<AExprP>& assumes,
+                               const std::function<void(const std::string& param, const std::string& op, long long k)>& f);
 
 }  // namespace sched::algo

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <map>
 #include <set>
 
 #include "interpreter/limits.hpp"
@@ -16,6 +17,25 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
   std::string s;
   for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
   return s;
+}
+
+void each_parameter_comparison(const std::vector<AExprP>& assumes,
+                               const std::function<void(const std::string& param, const std::string& op, long long k)>& f) {
+  static const std::map<std::string, std::string> turned = {{"<", ">"}, {"<=", ">="}, {">", "<"}, {">=", "<="}, {"==", "=="}, {"!=", "!="}};
+  std::function<void(const AExpr&)> walk = [&](const AExpr& e) {
+    if (e.kind != AExpr::Kind::Binary) return;
+    if (e.text == "&&") {
+      walk(*e.args[0]);
+      walk(*e.args[1]);
+      return;
+    }
+    auto op = turned.find(e.text);
+    if (op == turned.end()) return;
+    const AExpr &a = *e.args[0], &b = *e.args[1];
+    if (a.kind == AExpr::Kind::Var && b.kind == AExpr::Kind::Int) f(a.text, e.text, b.ival);
+    else if (b.kind == AExpr::Kind::Var && a.kind == AExpr::Kind::Int) f(b.text, op->second, a.ival);
+  };
+  for (const auto& e : assumes) walk(*e);
 }
 
 const Func* Algorithm::find(const std::string& name) const {

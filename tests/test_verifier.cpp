@@ -487,12 +487,9 @@ for j < M {
   ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
   Verdict v = verify_program(*l.program, Options::within(30));
   ASSERT_EQ(v.kind, Verdict::Kind::Refuted);
-  const Problem& pr = v.problems[0];
-  std::vector<std::string> params;
-  for (const auto& [n, val] : pr.params) params.push_back(fmt::format("{}={}", n, val));
   // at least 2 x 3, so that a transposed shape would show
   std::vector<std::string> bigger = {"N=2", "M=3"};
-  Problem at = pr;
+  Problem at = v.problems[0];
   at.params = {{"N", 2}, {"M", 3}};
   std::filesystem::path dir = std::filesystem::temp_directory_path() / fmt::format("sched-cex-t-{}", ::getpid());
   std::vector<std::string> data;

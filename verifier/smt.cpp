@@ -18,6 +18,15 @@ Smt::Impl::Impl(const Program& p, const Templates& t, SmtOptions o) : p(p), t(t)
 Smt::Smt(const Program& p, const Templates& t, SmtOptions opts) : impl_(std::make_unique<Impl>(p, t, std::move(opts))) {}
 Smt::~Smt() = default;
 
+bool uninterpreted_builtin(Builtin f, Type arg, FloatMode m) {
+  if (!is_float(arg)) return false;
+  switch (f) {
+    case Builtin::Exp: case Builtin::Log: case Builtin::Pow: return true;
+    case Builtin::Sqrt: case Builtin::Round: return m != FloatMode::Ieee;
+    default: return false;
+  }
+}
+
 SmtAnswer Smt::check(const VC& vc, int index, unsigned budget_ms) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms);
   if (impl_->o.floats == FloatMode::Ieee) {

@@ -67,4 +67,9 @@ class Smt {
 
 std::string float_mode_name(FloatMode m);
 
+// Whether z3 sees builtin `f` on a float argument as an uninterpreted function under `m`: exp,
+// log and pow always; sqrt and round except in IEEE mode (z3 has them exactly there). A model
+// may give such an application any value, one no C library computes.
+bool uninterpreted_builtin(Builtin f, Type arg, FloatMode m);
+
 }  // namespace sched::verify

@@ -221,14 +221,13 @@ z3::expr Smt::Impl::builtin(Builtin f, Type ty, const std::vector<z3::expr>& a, 
   // arguments they are computed here as a run computes them (the C library, in the operand's
   // precision), so that `sqrt(2.0 * 3.1415927)` is one number on both sides of a VC and not
   // whatever z3 picks (a counterexample no run reproduces)
-  bool opaque = f == Builtin::Exp || f == Builtin::Log || f == Builtin::Pow ||
-                (o.floats == FloatMode::Real && (f == Builtin::Sqrt || f == Builtin::Round));
-  if (opaque && o.floats != FloatMode::Uninterpreted && is_float(arg) && (arg == Type::F32 || arg == Type::F64)) {
+  // (with reals only: IEEE numerals are not z3 numbers, and exp stays opaque there)
+  if (o.floats == FloatMode::Real && uninterpreted_builtin(f, arg, o.floats)) {
     std::vector<Value> vals;
     std::vector<z3::expr> cs;  // the arguments as z3's numbers (exact reals)
     for (const auto& x : a) {
       z3::expr c = x.simplify();
-      if (o.floats != FloatMode::Real || !c.is_numeral()) break;  // IEEE: exp stays opaque
+      if (!c.is_numeral()) break;
       cs.push_back(c);
       double d = std::strtod(Z3_get_numeral_decimal_string(ctx, c, 40), nullptr);
       vals.push_back(arg == Type::F32 ? Value::of_f32(static_cast<float>(d)) : Value::of_f64(d));

@@ -172,10 +172,11 @@ struct Smt::Impl {
   // The per-query limit: the configured one, or what is left before the deadline (0: none left).
   unsigned budget(Deadline deadline) const;
 
-  // Uninterpreted float operations: + and * commute (true of reals and of IEEE-754 with its one
-  // NaN), everything else is only equal to itself. Also the values of uninterpreted builtins
-  // computed on constants so far (`computed`): exp(c) = what the C library gives.
-  void commutativity(z3::solver& s);
+  // The facts every query starts from: the values of uninterpreted builtins computed on
+  // constants so far (`computed`: exp(c) = what the C library gives), and, with uninterpreted
+  // float operations, that + and * commute (true of reals and of IEEE-754 with its one NaN),
+  // everything else being only equal to itself.
+  void background(z3::solver& s);
   std::vector<z3::expr> computed;
 
   // s.check() within `ms`, in a child process (verifier/isolated.hpp). On sat, `on_sat` reads

@@ -126,7 +126,7 @@ unsigned Smt::Impl::budget(Deadline deadline) const {
   return static_cast<unsigned>(std::min<long long>(o.timeout_ms, left));
 }
 
-void Smt::Impl::commutativity(z3::solver& s) {
+void Smt::Impl::background(z3::solver& s) {
   for (const auto& fact : computed) s.add(fact);
   if (o.floats != FloatMode::Uninterpreted) return;
   for (auto& [key, f] : ufs) {
@@ -202,7 +202,7 @@ z3::check_result Smt::Impl::prove(const VC& vc, int index, Deadline deadline, st
       z3::solver s1(ctx);  // bounded by isolated_check (z3's own "timeout" would start a timer thread)
       s1.add(dom);
       for (const auto& a : axioms) s1.add(a);
-      commutativity(s1);
+      background(s1);
       s1.add(lhs0 != rhs0);
       if (index >= 0) write_query(s1, fmt::format("vc{:03}-unfold{}", index, d));
       z3::check_result r = isolated_check(s1, ms, reason);
@@ -261,7 +261,7 @@ SmtAnswer Smt::Impl::search(const VC& vc, int index, Deadline deadline) {
     define_pending();
     z3::solver s(ctx);  // a counterexample search, bounded by isolated_check: its failure is "unknown"
     s.add(dom);
-    commutativity(s);
+    background(s);
     s.add(lhs != rhs);
     if (index >= 0) write_query(s, fmt::format("vc{:03}-recursive", index));
     // the model's values, read in the child: parameters and loop variables, the two sides, the

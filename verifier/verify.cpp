@@ -255,18 +255,6 @@ Problem from_vc(const VC& vc, const SmtAnswer& a, const Templates& t, const Prog
 // Thrown when the assumptions exclude every parameter value.
 struct Vacuous {};
 
-// Whether z3 sees builtin `f` on a float argument as an uninterpreted function under `m`
-// (smt_encode.cpp): exp, log and pow always; sqrt and round but in IEEE mode. A model of such
-// a VC may pick values no C library computes: its "counterexample" proves nothing.
-bool uninterpreted_builtin(Builtin f, Type arg, FloatMode m) {
-  if (!is_float(arg)) return false;
-  switch (f) {
-    case Builtin::Exp: case Builtin::Log: case Builtin::Pow: return true;
-    case Builtin::Sqrt: case Builtin::Round: return m != FloatMode::Ieee;
-    default: return false;
-  }
-}
-
 // Which tensors of `p` are defined, directly or through the tensors they read, with an
 // uninterpreted builtin (the first name found, per tensor id; empty when none).
 std::vector<std::string> uninterpreted_tensors(const Program& p, FloatMode m) {
