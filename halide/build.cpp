@@ -183,7 +183,17 @@ class Builder {
 
   Stage stage(const algo::Directive& d) {
     Func& F = b_.funcs.at(d.func);
-    return d.stage == 0 ? Stage(F) : F.update(d.stage - 1);
+    if (d.stage != 0) return F.update(d.stage - 1);
+    Stage s(F);
+    for (const auto& c : d.when) s = s.specialize(condition(*c));  // the same condition again: the same specialization
+    return s;
+  }
+
+  // A specialization's condition: parameters only (it is decided once, before the func's loops).
+  Expr condition(const AExpr& c) const {
+    Expr e = expr(c, {}, Int(32));
+    if (!e.type().is_bool()) throw Fail{c.loc, fmt::format("specialize({}): the condition is not a comparison", algo::show(c))};
+    return e;
   }
 
   static TailStrategy tail(const algo::Directive& d) {
@@ -217,6 +227,17 @@ class Builder {
       return it->second;
     };
     const std::string& n = d.name;
+    static const std::set<std::string> per_func = {"compute_root", "compute_inline", "store_root", "compute_at", "store_at", "fold_storage", "bound", "bound_extent"};
+    if (!d.when.empty() && per_func.count(n))
+      throw Fail{d.loc, fmt::format("{} after specialize(): where a func is computed, stored and its bounds hold for every specialization; give it to {} itself", n, d.func),
+                 d.extra};
+    if (n == "specialize") {
+      if (d.stage != 0) throw Fail{d.loc, "specialize applies to a func's pure definition", d.extra};
+      algo::Directive at = d;
+      at.when.push_back(d.cond);
+      stage(at);  // creates the specialization: it inherits the directives given to the func so far
+      return;
+    }
     if (n == "split") {
       need(3, 1);
       derived(d.func, d.vars[0], {d.vars[1], d.vars[2]});
@@ -283,7 +304,7 @@ class Builder {
       need(1, 1);
       F.bound_extent(Var(d.vars[0]), static_cast<int>(d.ints[0]));
     } else {
-      static const std::vector<std::string> known = {"split", "tile", "reorder", "fuse", "parallel", "vectorize", "unroll", "unscheduled", "atomic", "rfactor",
+      static const std::vector<std::string> known = {"specialize", "split", "tile", "reorder", "fuse", "parallel", "vectorize", "unroll", "unscheduled", "atomic", "rfactor",
                                                      "compute_root", "compute_inline", "store_root", "compute_at", "store_at", "fold_storage", "bound", "bound_extent"};
       std::string m = did_you_mean(n, known);
       throw Fail{d.loc, m.empty() ? fmt::format("{} has no Halide counterpart here", n) : fmt::format("unknown schedule directive {} (did you mean {}?)", n, m),

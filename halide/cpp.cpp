@@ -165,6 +165,8 @@ class Emitter {
     const algo::Func* f = a_.find(d.func);
     if (!f || f->input) throw std::invalid_argument("schedule for " + d.func + ": not a computed func");
     std::string F = cpp(d.func), S = d.stage == 0 ? F : fmt::format("{}.update({})", F, d.stage - 1);
+    for (const auto& c : d.when) S += fmt::format(".specialize({})", expr(*c, {}, "Int(32)"));
+    if (d.name == "specialize") return fmt::format("{}.specialize({})", S, expr(*d.cond, {}, "Int(32)"));
     auto V = [&](size_t i) { return loop(d.func, d.vars.at(i)); };
     const std::string& n = d.name;
     if (n == "split") {

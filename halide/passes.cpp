@@ -100,6 +100,72 @@ class Requirements : public IRVisitor {
   std::vector<std::pair<std::string, Expr>> lets_;
 };
 
+// A fused loop whose extent is a product of two non-constants, `for t < A * B` with the body
+// reading `t / B` and `t % B` only (Halide's fuse of two loops of non-constant extents), is
+// written as its two loops `for t_outer < A { for t_inner < B { ... } }` with the same type:
+// the same iterations in the same order, in SCHED's affine index language (thesis 4.1) where
+// `t / B` with a non-constant B is not.
+class KeepFusedLoopsApart : public IRMutator {
+ private:
+  using IRMutator::visit;
+  Stmt visit(const LetStmt* op) override {
+    lets_.emplace_back(op->name, op->value);
+    Stmt body = mutate(op->body);
+    lets_.pop_back();
+    if (!body.same_as(op->body) && nonlinear(op->value) && !stmt_uses_var(body, op->name)) return body;  // the fused loop's bounds, now unused
+    return body.same_as(op->body) ? Stmt(op) : LetStmt::make(op->name, op->value, body);
+  }
+  static bool nonlinear(const Expr& e) {
+    struct Products : IRVisitor {
+      bool found = false;
+      using IRVisitor::visit;
+      void visit(const Mul* m) override {
+        found = found || (!is_const(m->a) && !is_const(m->b));
+        IRVisitor::visit(m);
+      }
+    } p;
+    e.accept(&p);
+    return p.found;
+  }
+  Expr resolved(Expr e) const {
+    for (auto l = lets_.rbegin(); l != lets_.rend(); ++l) e = substitute(l->first, l->second, e);
+    return e;
+  }
+  // `t / B` and `t % B` in `s` as the two loop variables; nothing when t is used otherwise.
+  class Split : public IRMutator {
+   public:
+    Split(const KeepFusedLoopsApart& k, std::string t, Expr b, Expr outer, Expr inner) : k_(k), t_(std::move(t)), b_(std::move(b)), o_(std::move(outer)), i_(std::move(inner)) {}
+
+   private:
+    using IRMutator::visit;
+    bool by_b(const Expr& a, const Expr& d) const {
+      const auto* v = a.as<Variable>();
+      return v && v->name == t_ && can_prove(k_.resolved(d) == b_);
+    }
+    Expr visit(const Div* op) override { return by_b(op->a, op->b) ? o_ : IRMutator::visit(op); }
+    Expr visit(const Mod* op) override { return by_b(op->a, op->b) ? i_ : IRMutator::visit(op); }
+    const KeepFusedLoopsApart& k_;
+    std::string t_;
+    Expr b_, o_, i_;
+  };
+  Stmt visit(const For* op) override {
+    Expr ext = resolved(op->extent);
+    const auto* m = ext.as<Mul>();
+    if (m && is_const_zero(op->min) && !is_const(simplify(m->a)) && !is_const(simplify(m->b)) && op->min.type() == Int(32)) {
+      for (int k = 0; k < 2; ++k) {
+        Expr a = k ? m->b : m->a, b = k ? m->a : m->b;
+        std::string outer = op->name + "_outer", inner = op->name + "_inner";
+        Stmt body = Split(*this, op->name, b, Variable::make(Int(32), outer), Variable::make(Int(32), inner)).mutate(op->body);
+        if (stmt_uses_var(body, op->name)) continue;
+        body = mutate(body);
+        return For::make(outer, 0, a, op->for_type, op->device_api, For::make(inner, 0, b, op->for_type, op->device_api, body));
+      }
+    }
+    return IRMutator::visit(op);
+  }
+  std::vector<std::pair<std::string, Expr>> lets_;
+};
+
 }  // namespace
 
 Lowered lower_to_sched(const std::vector<Func>& output_funcs, const std::map<std::string, std::vector<std::vector<std::string>>>& iters,
@@ -116,7 +182,9 @@ Lowered lower_to_sched(const std::vector<Func>& output_funcs, const std::map<std
   for (const Function& f : outputs) Func(f).compute_root().store_root();
   for (auto& [name, f] : env) f.lock_loop_levels();
   env = wrap_func_calls(env);
-  auto [order, fused_groups] = realization_order(outputs, env);
+  auto realized = realization_order(outputs, env);  // not a structured binding: lambdas below capture `order` (clang 14)
+  const std::vector<std::string>& order = realized.first;
+  const auto& fused_groups = realized.second;
   simplify_specializations(env);
 
   Lowered r;
@@ -152,6 +220,7 @@ Lowered lower_to_sched(const std::vector<Func>& output_funcs, const std::map<std
   run("fork_async_producers", [&](const Stmt& s) { return fork_async_producers(s, env); });
   run("split_tuples", [&](const Stmt& s) { return split_tuples(s, env); });
   run("bound_small_allocations", [&](const Stmt& s) { return bound_small_allocations(simplify_correlated_differences(s)); });
+  r.stmt = KeepFusedLoopsApart().mutate(r.stmt);  // ours, not Halide's: a fuse of non-constant extents as its two loops
   r.env = env;
   return r;
 }

@@ -22,6 +22,10 @@
 // runs on a copy of the IR, its conditions are kept in `Lowered::required` (lets substituted)
 // and the exporter emits them as `assume` lines. Skip `add_image_checks` to verify without them.
 //
+// After the list, one pass of ours: a loop Halide fused from two loops of non-constant extents
+// (`for t < A * B`, the body reading `t / B` and `t % B`) is put back as its two loops, in the
+// same order and of the same type, since `t / B` is not affine.
+//
 // Passes not run: memoization, tracing, parameter checks, debug_to_file, prefetch. Any pass of
 // the list can be skipped by name (`skip`), which pins a bug on one pass.
 #pragma once

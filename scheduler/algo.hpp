@@ -71,6 +71,12 @@ struct Directive {
   std::vector<long long> ints;    // integer arguments (factors)
   std::string tail;               // split/tile: GuardWithIf (default), ShiftInwards, RoundUp
   bool extra = false;             // given apart from the file (`--schedule`): errors go to its diagnostics
+  // Halide's specialize: `F.specialize(c).split(...)` is a directive `specialize` with `cond` c,
+  // then `split` with `when` [c]: it applies to the version of F run where every condition of
+  // `when` holds (outermost first). A specialization starts from the directives given to F before
+  // it; directives without `when` given after it apply to the other versions only.
+  AExprP cond;
+  std::vector<AExprP> when;
 };
 
 struct Algorithm {

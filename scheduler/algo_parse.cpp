@@ -296,6 +296,7 @@ class Parser {
     std::string f = ident("a func name");
     int stage = 0;
     bool any = false;
+    std::vector<AExprP> when;  // the conditions of the specializations this chain is in
     while (is(".")) {
       next();
       Directive d;
@@ -304,11 +305,28 @@ class Parser {
       d.name = ident("a schedule directive");
       expect("(");
       if (d.name == "update") {
+        if (!when.empty()) {
+          d_.error(d.loc, "update() after specialize(): a specialization is of the func's pure definition; write F.update(k) in its own chain");
+          throw Fail{};
+        }
         stage = is(")") ? 1 : static_cast<int>(integer()) + 1;
         expect(")");
         continue;
       }
       d.stage = stage;
+      d.when = when;
+      if (d.name == "specialize") {  // F.specialize(cond): the directives after it in the chain apply where cond holds
+        if (stage != 0) {
+          d_.error(d.loc, fmt::format("specialize applies to {}'s pure definition ({}.specialize(cond)), not to an update", f, f));
+          throw Fail{};
+        }
+        d.cond = expr();
+        expect(")");
+        when.push_back(d.cond);
+        out.push_back(std::move(d));
+        any = true;
+        continue;
+      }
       while (!is(")")) {
         if (peek().kind == T::Int || is("-")) {
           d.ints.push_back(integer());

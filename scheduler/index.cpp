@@ -325,4 +325,18 @@ std::string simplify(const Algorithm& a, const Index& e, const Facts& facts) {
   }
 }
 
+bool satisfiable(const Algorithm& a, const std::vector<AExprP>& also) {
+  poly::OwnedCtx owned;
+  try {
+    isl::ctx ctx(owned.raw);
+    Resolve param = [&](const std::string& n, const Loc&) { return poly::param_aff(ctx, n); };
+    isl::set s = poly::all_params(ctx);
+    for (const auto* list : {&a.assumes, &also})
+      for (const auto& x : *list) s = s.intersect(condition_of(*x, ctx, param));
+    return !s.is_empty();
+  } catch (const isl::exception& x) {
+    throw NotAffine{{}, fmt::format("isl failed on the assumptions: {}", x.what())};
+  }
+}
+
 }  // namespace sched::algo

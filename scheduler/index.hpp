@@ -91,4 +91,8 @@ std::string sched_condition(const isl::set& s, const isl::set& context);  // "tr
 // if isl fails.
 std::string simplify(const Algorithm& a, const Index& e, const Facts& facts = {});
 
+// Whether some parameter value satisfies the algorithm's assumptions and every condition of
+// `also` (conditions as in condition_of; throws NotAffine outside the fragment).
+bool satisfiable(const Algorithm& a, const std::vector<AExprP>& also);
+
 }  // namespace sched::algo

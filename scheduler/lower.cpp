@@ -79,7 +79,7 @@ bool Lowerer::run(std::string& out) {
     decide_levels();
     for (const auto& f : a_.funcs)
       if (!f.input && computed(f))
-        for (size_t s = 0; s < f.defs.size(); ++s) stages_[key(f.name, s)] = Stage{&f, s, {}, {}, {}, {}, false};
+        for (size_t s = 0; s < f.defs.size(); ++s) stages_[key(f.name, s)] = Stage{&f, s, {}, {}, {}, {}, false, {}};
     // consumers first: a func's box comes from the stages that read it, already scheduled
     for (auto it = a_.funcs.rbegin(); it != a_.funcs.rend(); ++it) {
       const Func& f = *it;
@@ -335,22 +335,37 @@ bool apply_rfactors(Algorithm& a, std::vector<Directive>& all, std::vector<RFact
 
 }  // namespace
 
+namespace lowering {
+
+bool lower_one(const Algorithm& a, std::vector<Directive> all, std::string& out, std::map<std::string, std::pair<size_t, size_t>>* spans,
+               Diagnostics& diags, Diagnostics& extra_diags) {
+  if (std::none_of(all.begin(), all.end(), [](const Directive& d) { return d.name == "rfactor"; })) {
+    Lowerer l(a, std::move(all), diags, extra_diags);
+    bool ok = l.run(out);
+    if (spans) *spans = l.spans();
+    return ok;
+  }
+  Algorithm rewritten = a;
+  std::vector<RFactor> rf;
+  if (!apply_rfactors(rewritten, all, rf, diags, extra_diags)) return false;
+  Lowerer l(rewritten, std::move(all), diags, extra_diags);
+  l.rfactors(&a, std::move(rf));
+  bool ok = l.run(out);
+  if (spans) *spans = l.spans();
+  return ok;
+}
+
+}  // namespace lowering
+
 bool lower(const Algorithm& a, const std::vector<Directive>& extra, std::string& out, Diagnostics& diags, Diagnostics& extra_diags) {
   std::vector<Directive> all = a.schedule;
   for (Directive d : extra) {
     d.extra = true;
     all.push_back(std::move(d));
   }
-  if (std::none_of(all.begin(), all.end(), [](const Directive& d) { return d.name == "rfactor"; })) {
-    Lowerer l(a, std::move(all), diags, extra_diags);
-    return l.run(out);
-  }
-  Algorithm rewritten = a;
-  std::vector<RFactor> rf;
-  if (!apply_rfactors(rewritten, all, rf, diags, extra_diags)) return false;
-  lowering::Lowerer l(rewritten, std::move(all), diags, extra_diags);
-  l.rfactors(&a, std::move(rf));
-  return l.run(out);
+  if (std::any_of(all.begin(), all.end(), [](const Directive& d) { return d.name == "specialize"; }))
+    return lowering::lower_specialized(a, all, out, diags, extra_diags);
+  return lowering::lower_one(a, std::move(all), out, nullptr, diags, extra_diags);
 }
 
 bool specification(const Algorithm& a, std::string& out, Diagnostics& diags) {

@@ -161,6 +161,7 @@ Stage& Lowerer::level_stage(Level& l) {
   for (size_t s = g->defs.size(); s-- > 0;) {
     Stage& st = stages_.at(key(g->name, s));
     if (!st.built) throw Error{l.loc, fmt::format("{} is not a consumer of this func (it is defined before it)", l.func), l.extra};
+    if (auto f = st.fused.find(l.var); f != st.fused.end()) l.var = f->second.first;  // inside both loops of a kept fuse
     for (size_t i = 0; i < st.dims.size(); ++i)
       if (st.dims[i].name == l.var) {
         l.stage = s;

@@ -217,7 +217,9 @@ void Lowerer::emit(const Sare& sare, std::string& out) {
   Out o{out, ""};
   for (const auto& f : a_.funcs) {
     if (f.input || !computed(f) || nested(f)) continue;
+    size_t start = out.size();
     for (size_t s = 0; s < f.defs.size(); ++s) stage_text(stages_.at(key(f.name, s)), sare.funcs.at(f.name).stages[s], o, sare);
+    spans_[f.name] = {start, out.size()};
   }
 }
 

@@ -61,6 +61,10 @@ struct Stage {
   std::vector<Guard> guards;               // GuardWithIf conditions
   std::map<std::string, Interval> ranges;  // original variables: the values they take
   bool built = false;
+  // Halide's fuse of loops whose extents are not constants: t = outer * ext(inner) + inner is not
+  // affine, so the two loops stay, nested in t's order (outer, then inner); the fused name stands
+  // for them in parallel() (both loops) and compute_at/store_at (inside both). Name -> {inner, outer}.
+  std::map<std::string, std::pair<std::string, std::string>> fused;
 };
 
 // Where a func is computed or stored: at root, or inside the loop `var` of a consumer's stage.
@@ -103,6 +107,8 @@ class Lowerer {
   }
 
   bool run(std::string& out);
+  // Where the loop nests of each func computed at root are in `run`'s text: [begin, end).
+  const std::map<std::string, std::pair<size_t, size_t>>& spans() const { return spans_; }
 
  private:
   static std::string key(const std::string& f, size_t s);
@@ -222,6 +228,23 @@ class Lowerer {
   std::map<std::string, std::vector<Interval>> boxes_, level_box_;
   std::map<std::string, Storage> storage_;
   std::map<std::string, std::string> printed_;
+  std::map<std::string, std::pair<size_t, size_t>> spans_;
 };
+
+// Lowers `a` with the directives `all` (rfactors applied first); `spans`, when given, receives
+// where each root func's nests are in `out` (Lowerer::spans).
+bool lower_one(const Algorithm& a, std::vector<Directive> all, std::string& out, std::map<std::string, std::pair<size_t, size_t>>* spans,
+               Diagnostics& diags, Diagnostics& extra_diags);
+
+// `all` holds `specialize` directives (Halide's Func::specialize): each specialized func computed
+// at root is lowered once per version, the versions under `if c1 { .. } else if c2 { .. } else
+// { .. }`, each lowered under the assumption that selects it (as Halide simplifies each branch
+// knowing its condition). Example: `Out.specialize(N >= 512).fuse(yo, xo, t).parallel(t)` gives
+//   // Out.specialize((N >= 512))
+//   if (N >= 512) { <Out's nests, fused> } else { <Out's nests as without it> }
+// Refused (exit 2, pointing to `--via halide`): nested specializations, a specialized func not
+// computed at root, conditions on anything but parameters, and versions that change another
+// func's box or storage.
+bool lower_specialized(const Algorithm& a, const std::vector<Directive>& all, std::string& out, Diagnostics& diags, Diagnostics& extra_diags);
 
 }  // namespace sched::algo::lowering

@@ -15,6 +15,10 @@ namespace sched::algo::lowering {
 Dim* Lowerer::find(Stage& st, const std::string& v, Loc loc) {
   for (auto& d : st.dims)
     if (d.name == v) return &d;
+  if (auto f = st.fused.find(v); f != st.fused.end())
+    throw Error{loc, fmt::format("{}: {} fuses loops whose extents are not constants, kept as its two loops {} and {} (SCHED's indices are affine): "
+                                 "only parallel, compute_at and store_at take it; schedule {} and {} instead",
+                                 stage_name(*st.f, st.index), v, f->second.second, f->second.first, f->second.second, f->second.first)};
   throw Error{loc, fmt::format("{}: no loop variable {} (loops: {})", stage_name(*st.f, st.index), v, names(st))};
 }
 
@@ -88,7 +92,16 @@ void Lowerer::apply(Stage& st, const Directive& d) {
     need(3, 0);
     Dim* in = find(st, d.vars[0], d.loc);
     Dim* out = find(st, d.vars[1], d.loc);
-    if (!in->extent.is_constant()) throw Error{d.loc, fmt::format("fuse: the inner loop {} needs a constant extent (split it first)", d.vars[0])};
+    if (!in->extent.is_constant()) {
+      size_t pi = static_cast<size_t>(in - st.dims.data()), po = static_cast<size_t>(out - st.dims.data());
+      if (pi + 1 != po && po + 1 != pi)
+        throw Error{d.loc, fmt::format("fuse({}, {}, {}): the loops are not adjacent (loops: {})", d.vars[0], d.vars[1], d.vars[2], names(st))};
+      Dim din = *in, dout = *out;
+      st.dims[std::min(pi, po)] = din;  // t % ext(inner) varies fastest: the inner loop is innermost
+      st.dims[std::min(pi, po) + 1] = dout;
+      st.fused[d.vars[2]] = {din.name, dout.name};
+      return;
+    }
     long long k = in->extent.constant();
     Dim f = *in;
     f.name = d.vars[2];
@@ -104,7 +117,12 @@ void Lowerer::apply(Stage& st, const Directive& d) {
     if (st.index == 0) throw Error{d.loc, fmt::format("atomic applies to an update ({}.update(0).atomic()), not to the pure definition", st.f->name)};
   } else if (d.name == "parallel") {
     if (d.vars.size() != 1) throw Error{d.loc, "parallel takes one variable"};
-    find(st, d.vars[0], d.loc)->kind = Dim::Kind::Par;
+    if (auto f = st.fused.find(d.vars[0]); f != st.fused.end()) {
+      find(st, f->second.first, d.loc)->kind = Dim::Kind::Par;
+      find(st, f->second.second, d.loc)->kind = Dim::Kind::Par;
+    } else {
+      find(st, d.vars[0], d.loc)->kind = Dim::Kind::Par;
+    }
   } else if (d.name == "vectorize" || d.name == "unroll") {
     if (d.vars.size() != 1 || d.ints.size() > 1) throw Error{d.loc, fmt::format("{} takes a variable and an optional factor", d.name)};
     std::string v = d.vars[0];
@@ -172,6 +190,10 @@ void Lowerer::build(Stage& st) {
         throw;
       }
     }
+  // a level at a kept fuse's name is inside both its loops: at the inner one
+  for (auto* levels : {&compute_, &store_})
+    for (auto& [g, l] : *levels)
+      if (auto fu = st.fused.find(l.var); !l.root && l.func == f.name && fu != st.fused.end()) l.var = fu->second.first;
   st.built = true;
 }
 

@@ -192,7 +192,10 @@ TEST(HalideBridge, Table61KernelsVerify) {
   }
   halide::Exported sc1 = table("sc1");
   ASSERT_EQ(sc1.status, halide::Exported::Status::Ok) << sc1.message;
-  EXPECT_NE(sc1.text.find("= (((1536 + 383) / 384) * ((2560 + 639) / 640));"), std::string::npos) << sc1.text;
+  // Halide's fuse of the two tile loops (extents from the output buffer's, not constants in
+  // Halide's IR) is exported as its two loops: `t / ((W + 383) / 384)` would not be affine
+  EXPECT_NE(sc1.text.find("par Out_s0_x_xo_t_outer = 0 to 0 + ((2560 + 639) / 640) - 1 {"), std::string::npos) << sc1.text;
+  EXPECT_EQ(sc1.text.find("Out_s0_x_xo_t / "), std::string::npos) << sc1.text;
   Loaded l = load_text(sc1.text, "sc1.sched");
   ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
   verify::Options o;
@@ -369,7 +372,9 @@ TEST(HalideBridge, LaterHalideFixesAreFlagged) {
 
   halide::Exported v = export_algo("pr_7830_vectorize_lets_order");
   ASSERT_EQ(v.status, halide::Exported::Status::Ok) << v.message;
-  EXPECT_NE(v.later_failure.find("Scope.h"), std::string::npos) << v.later_failure;
+  // Halide's Scope<T>::get (a template: the file it names is src/Scope.h or, when our copy of
+  // the template is the one bound, Halide.h)
+  EXPECT_NE(v.later_failure.find("Name not in Scope"), std::string::npos) << v.later_failure;
 
   halide::Exported p = export_algo("pr_7788_predicate_loads_inner");
   ASSERT_EQ(p.status, halide::Exported::Status::Ok) << p.message;

@@ -313,3 +313,63 @@ TEST(Scheduler, Table61KernelsLowerVerifyAndRun) {
   Lowering bad = lower_text("param N;\ninput A(i) : f32[N];\nfunc F(x) : f32 = A(x);\noutput F : [N];\n", "F.bound_extent(x, 0)");
   EXPECT_NE(bad.errors.find("bound_extent: the extent must be positive"), std::string::npos) << bad.errors;
 }
+
+// Halide's specialize: one version of the func per condition under `if .. else if .. else`,
+// each lowered with the directives given before the specialization plus its own, and under the
+// assumption that selects it; a fuse of loops of non-constant extents stays two loops.
+TEST(Scheduler, SpecializeGivesOneVersionPerCondition) {
+  const std::string algo =
+      "param N;\nassume N >= 1;\ninput In(x) : f32[N];\nfunc Out(x) : f32 = In(x) * 2.0;\noutput Out : [N];\n"
+      "schedule Out.split(x, xo, xi, 8);\n"
+      "schedule Out.specialize(N >= 64).vectorize(xi).parallel(xo);\n"
+      "schedule Out.specialize(N == 1);\n"
+      "schedule Out.unroll(xi);\n";
+  Lowering l = lower_text(algo);
+  ASSERT_TRUE(l.ok) << l.errors;
+  size_t a = l.text.find("if (N >= 64) {"), b = l.text.find("} else if (N == 1) {"), c = l.text.find("} else {");
+  ASSERT_TRUE(a != std::string::npos && b != std::string::npos && c != std::string::npos) << l.text;
+  ASSERT_TRUE(a < b && b < c) << l.text;
+  // the first version is vectorized and parallel; N == 1 has the split only (it was given
+  // before the specialization); the last also the unroll given after it
+  EXPECT_NE(l.text.substr(a, b - a).find("par xi < 8 {  // vectorized"), std::string::npos) << l.text;
+  EXPECT_EQ(l.text.substr(b, c - b).find("unrolled"), std::string::npos) << l.text;
+  EXPECT_NE(l.text.substr(c).find("for xi < 8 {  // unrolled"), std::string::npos) << l.text;
+  EXPECT_EQ(verify_text(l.text).kind, verify::Verdict::Kind::Verified) << l.text;
+  for (int64_t n : {1, 5, 64, 100}) EXPECT_TRUE(run_text(l.text, n).ok()) << n;
+
+  // the assumptions select the version: no `if` left
+  Lowering big = lower_text("param N;\nassume N >= 100;\ninput In(x) : f32[N];\nfunc Out(x) : f32 = In(x);\noutput Out : [N];\n"
+                            "schedule Out.split(x, xo, xi, 8).specialize(N >= 64).parallel(xo);\n");
+  ASSERT_TRUE(big.ok) << big.errors;
+  EXPECT_EQ(big.text.find("if (N"), std::string::npos) << big.text;
+  EXPECT_NE(big.text.find("the assumptions select one version ((N >= 64))"), std::string::npos) << big.text;
+
+  // fuse of two tile loops whose extents are parameters: the two loops, both parallel
+  Lowering fused = lower_text("param W, H;\nassume W >= 1 && H >= 1;\ninput In(x, y) : f32[W, H];\nfunc Out(x, y) : f32 = In(x, y);\n"
+                              "output Out : [W, H];\nschedule Out.tile(x, y, xo, yo, xi, yi, 4, 4).fuse(xo, yo, t).parallel(t);\n");
+  ASSERT_TRUE(fused.ok) << fused.errors;
+  size_t yo = fused.text.find("par yo <"), xo = fused.text.find("par xo <");
+  EXPECT_TRUE(yo != std::string::npos && xo != std::string::npos && yo < xo) << "t / ext(xo) is yo: yo outside\n" << fused.text;
+  EXPECT_EQ(verify_text(fused.text).kind, verify::Verdict::Kind::Verified) << fused.text;
+  EXPECT_TRUE(run_text(fused.text, 9).ok());
+
+  // what is refused, with the place and the way out
+  struct Bad {
+    const char* schedule;
+    const char* says;
+  } bad[] = {
+      {"Out.specialize(N >= 8).specialize(N >= 16).parallel(x)", "does not lower nested ones"},
+      {"Out.update(0).specialize(N >= 8)", "not to an update"},
+      {"Out.specialize(N >= 8).update(0)", "update() after specialize()"},
+      {"Out.specialize(x >= 8)", "x is not a parameter"},
+      {"Out.tile(x, y, xo, yo, xi, yi, 4, 4).fuse(xo, yo, t).split(t, t_o, t_i, 2)", "only parallel, compute_at and store_at take it"},
+  };
+  const std::string base = "param N;\ninput In(x, y) : f32[N, N];\nfunc Out(x, y) : f32 = 0;\nOut(x, y) = Out(x, y) + In(x, y) for r = 0 to 1;\noutput Out : [N, N];\n";
+  for (const auto& x : bad) {
+    SCOPED_TRACE(x.schedule);
+    Lowering r = lower_text(base, x.schedule);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.errors.find(x.says), std::string::npos) << r.errors;
+    EXPECT_NE(r.errors.find("--schedule:1:"), std::string::npos) << r.errors;
+  }
+}

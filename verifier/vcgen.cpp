@@ -18,6 +18,28 @@ isl::set range_set(const Cmd& c, const Names& n, const std::string& name) {
   return lo.le_set(x).intersect(c.lo ? x.le_set(hi) : x.lt_set(hi));
 }
 
+// Whether local slot `slot` is read in `e` or `c` (a binding of the same slot inside counts as a
+// use: over-approximated, never under).
+bool uses_slot(const Expr& e, int slot) {
+  if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local && e.slot == slot) return true;
+  for (const auto& x : e.args)
+    if (x && uses_slot(*x, slot)) return true;
+  for (const auto* v : {&e.lo, &e.hi})
+    for (const auto& x : *v)
+      if (x && uses_slot(*x, slot)) return true;
+  return e.lowered && uses_slot(*e.lowered, slot);
+}
+bool uses_slot(const Cmd& c, int slot) {
+  for (const Expr* x : {c.annot.get(), c.value.get(), c.lo.get(), c.annot_at.get()})
+    if (x && uses_slot(*x, slot)) return true;
+  for (const auto* v : {&c.idx, &c.red_idx})
+    for (const auto& x : *v)
+      if (x && uses_slot(*x, slot)) return true;
+  for (const auto& s : c.seq)
+    if (s && uses_slot(*s, slot)) return true;
+  return (c.body && uses_slot(*c.body, slot)) || (c.els && uses_slot(*c.els, slot));
+}
+
 }  // namespace
 
 Generator::Generator(const Program& p, isl::ctx ctx, Templates& t, bool bit_exact_floats)
@@ -255,6 +277,9 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h, c
               r1.killed.intersect_params(yes).unite(r2.killed.intersect_params(no)).coalesce()};
     }
     case CmdKind::Let: {  // S-LET: Γ, x = ι ⊢ c, then S[x := ι]
+      // a let nothing reads (Halide's exports hold many: loop_max, loop_min_orig, ...) is c
+      // itself; binding it would only add a dimension to every set below
+      if (!uses_slot(*c.body, c.slot)) return eval(*c.body, env, h, a);
       std::string x = env.s.fresh(c.name);
       Env in = env;
       in.s = env.s.bind(c.slot, x);

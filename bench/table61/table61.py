@@ -38,6 +38,8 @@ ORDER = list(THESIS)
 # A small size per kernel for the fast engine (parameters in the .algo's order of names).
 SMALL = {
     "blur": {"W": 13, "H": 17}, "sdot": {"N": 100}, "sgemm": {"N": 9, "M": 32, "K": 7},
+    "sgemm1024": {"N": 1024, "M": 1024, "K": 1024}, "sqsgemm": {"N": 32, "M": 32, "K": 32},
+    "bigsqsgemm": {"N": 512, "M": 512, "K": 512}, "bigsgemm": {"N": 513, "M": 512, "K": 3},
     "conv": {"N": 1, "CI": 3, "CO": 25, "W": 6, "H": 4}, "sc1": {"W": 1536, "H": 2560},
     "sc32": {"W": 1536, "H": 2560}, "unsharp": {"W": 19, "H": 40}, "harris": {"W": 17, "H": 40},
 }
