@@ -165,21 +165,31 @@ void Lowerer::build(Stage& st) {
     bool kept = st.index == 0 || (def.lhs[i]->kind == AExpr::Kind::Var && def.lhs[i]->text == f.vars[i]);
     if (!kept) continue;
     Index ext = nested(f) ? Index::name(level_name(f, i, "ext")) : ext_of(box[i]);
+    bool fixed = false;  // the extent is a number at every iteration: the funcs computed inside see it
     // an extent that is one number at every iteration of the compute level (a ShiftInwards tile,
     // Halide's default for pure definitions) is that number, as Halide's bounds inference finds
     // (not for a func stored above that level: a sliding window computes less on later iterations)
     if (nested(f) && level_box_.count(f.name) && store_level(f) == compute_.at(f.name)) {
       Level& at = compute_.at(f.name);
       const Stage& host = stages_.at(key(at.func, at.stage));
-      std::string k = print(max(0, ext_of(level_box_.at(f.name)[i])), loop_context(host, dim_pos(host, at.var)));
+      // the loops around the level, up through the hosts' own compute levels (a box at Prod.r can
+      // name the loops of the func Prod is computed in)
+      Facts ctx = loop_context(host, dim_pos(host, at.var));
+      for (const Stage* h = &host; nested(*h->f);) {
+        const Level& up = compute_.at(h->f->name);
+        h = &stages_.at(key(up.func, up.stage));
+        Facts more = loop_context(*h, dim_pos(*h, up.var));
+        ctx.insert(ctx.end(), more.begin(), more.end());
+      }
+      std::string k = print(max(0, ext_of(level_box_.at(f.name)[i])), ctx);
       if (!k.empty() && std::all_of(k.begin(), k.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) && k.size() < 12)
-        ext = std::stoll(k);
+        ext = std::stoll(k), fixed = true;
     }
     // a bound extent is known here: its loop can be unrolled or vectorized without a factor
-    if (bound_extent_.count(f.name) && bound_extent_.at(f.name).count(i)) ext = bound_extent_.at(f.name).at(i);
+    if (bound_extent_.count(f.name) && bound_extent_.at(f.name).count(i)) ext = bound_extent_.at(f.name).at(i), fixed = true;
     if (bound_.count(f.name) && bound_.at(f.name).count(i)) ext = bound_.at(f.name).at(i).second;
     st.dims.push_back(Dim{f.vars[i], box[i].lo, ext, Dim::Kind::For, false});
-    st.ranges[f.vars[i]] = box[i];
+    st.ranges[f.vars[i]] = fixed ? Interval{box[i].lo, box[i].lo + ext - 1} : box[i];
   }
   for (const auto& d : sched_)
     if (d.func == f.name && d.stage == static_cast<int>(st.index)) {
