@@ -79,7 +79,7 @@ bool Lowerer::run(std::string& out) {
     decide_levels();
     for (const auto& f : a_.funcs)
       if (!f.input && computed(f))
-        for (size_t s = 0; s < f.defs.size(); ++s) stages_[key(f.name, s)] = Stage{&f, s, {}, {}, {}, {}, false, {}};
+        for (size_t s = 0; s < f.defs.size(); ++s) stages_[key(f.name, s)] = Stage{&f, s, {}, {}, {}, {}, false, {}, {}};
     // consumers first: a func's box comes from the stages that read it, already scheduled
     for (auto it = a_.funcs.rbegin(); it != a_.funcs.rend(); ++it) {
       const Func& f = *it;

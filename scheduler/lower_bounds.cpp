@@ -4,6 +4,7 @@
 // compute level otherwise), and where and how its cells are stored (base, extent, fold).
 #include "scheduler/lower_internal.hpp"
 
+#include <optional>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -251,6 +252,19 @@ void Lowerer::storage(const Func& f) {
     if (all.empty()) throw Error{st.loc, fmt::format("{} is stored at root but nothing computed at {}.{} reads it", f.name, c.func, c.var), st.extra};
     s.store_box = hull(f, all);
   }
+  // RoundUp splits compute past the box (Halide's rounded-up realization): the storage holds
+  // what the stages compute, from the box's min to the largest rounded-up end
+  auto computed_ext = [&](size_t i, const Index& ext) -> std::optional<Index> {
+    std::optional<Index> grown;
+    for (size_t k = 0; k < f.defs.size(); ++k) {
+      const Stage& stage = stages_.at(key(f.name, k));
+      auto r = stage.ranges.find(f.vars[i]);
+      if (r == stage.ranges.end() || !stage.rounded.count(f.vars[i])) continue;
+      Index e = r->second.hi - r->second.lo + 1;
+      grown = grown ? max(*grown, e) : max(ext, e);
+    }
+    return grown;
+  };
   for (size_t i = 0; i < f.vars.size(); ++i) {
     long long k = fold_.count(f.name) && fold_.at(f.name).count(i) ? fold_.at(f.name).at(i) : 0;
     s.fold.push_back(k);
@@ -262,10 +276,13 @@ void Lowerer::storage(const Func& f) {
       s.size.push_back(k ? std::to_string(k) : level_name(f, i, "size"));
     } else if (!c.root) {
       s.base.push_back(level_name(f, i, "min"));
-      s.size.push_back(k ? std::to_string(k) : level_name(f, i, "ext"));
+      Index ext = Index::name(level_name(f, i, "ext"));
+      auto grown = computed_ext(i, ext);
+      s.size.push_back(k ? std::to_string(k) : grown ? print(*grown) : level_name(f, i, "ext"));
     } else {
       s.base.push_back(print(box[i].lo));
-      s.size.push_back(print(ext_of(box[i])));
+      auto grown = computed_ext(i, ext_of(box[i]));
+      s.size.push_back(print(grown ? *grown : ext_of(box[i])));
     }
   }
   storage_[f.name] = std::move(s);

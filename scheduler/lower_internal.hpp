@@ -65,6 +65,7 @@ struct Stage {
   // affine, so the two loops stay, nested in t's order (outer, then inner); the fused name stands
   // for them in parallel() (both loops) and compute_at/store_at (inside both). Name -> {inner, outer}.
   std::map<std::string, std::pair<std::string, std::string>> fused;
+  std::set<std::string> rounded;  // original variables a RoundUp split extends past the box
 };
 
 // Where a func is computed or stored: at root, or inside the loop `var` of a consumer's stage.

@@ -70,6 +70,7 @@ void Lowerer::round_up(Stage& st, const std::string& x, long long k) {
   auto it = st.ranges.find(x);  // the original variable now takes rounded-up values
   if (it == st.ranges.end()) return;
   it->second.hi = it->second.lo + k * floordiv(ext_of(it->second) + (k - 1), k) - 1;
+  st.rounded.insert(x);
 }
 
 void Lowerer::apply(Stage& st, const Directive& d) {
