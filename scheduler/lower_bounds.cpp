@@ -141,7 +141,7 @@ void Lowerer::reads_at(const Func& f, const Stage& host, const std::map<std::str
   bool after = false;  // a func only calls earlier funcs: its readers come after it
   for (const auto& g : a_.funcs) {
     if (&g == &f) after = true;
-    if (!after || &g == &f || g.input || !computed(g) || !nested(g) || !(compute_.at(g.name) == at)) continue;
+    if (!after || &g == &f || g.input || !computed(g) || !nested(g) || !inside(g, host, at)) continue;
     std::vector<std::vector<Interval>> of_g;
     reads_at(g, host, vars, at, of_g);
     if (of_g.empty()) continue;
@@ -154,6 +154,16 @@ void Lowerer::reads_at(const Func& f, const Stage& host, const std::map<std::str
       stage_calls(it->second, f.name, inner, out);
     }
   }
+}
+
+bool Lowerer::inside(const Func& g, const Stage& host, const Level& at) const {
+  size_t pos = dim_pos(host, at.var);
+  for (const Func* x = &g; x && nested(*x);) {
+    const Level& l = compute_.at(x->name);
+    if (l.func == host.f->name && l.stage == host.index) return dim_pos(host, l.var) <= pos;
+    x = a_.find(l.func);
+  }
+  return false;
 }
 
 Stage& Lowerer::level_stage(Level& l) {
@@ -204,6 +214,18 @@ void Lowerer::region(const Func& f) {
       stage_calls(st, f.name, st.ranges, mine);
       if (mine.empty()) continue;
       bool same = nested(*st.f) && at && compute_.at(st.f->name) == *at;
+      if (at && !same && inside(*st.f, *host, *at)) {
+        // computed deeper inside the loop (inside a func computed inside it): its reads over
+        // the box its own consumers there need, as Halide widens a box over the loops between
+        std::vector<std::vector<Interval>> of_g;
+        reads_at(*st.f, *host, ranges_below(*host, dim_pos(*host, at->var)), *at, of_g);
+        if (of_g.empty()) continue;
+        std::vector<Interval> gbox = hull(*st.f, of_g);
+        std::map<std::string, Interval> inner = st.ranges;
+        for (size_t i = 0; i < st.f->vars.size(); ++i) inner[st.f->vars[i]] = gbox[i];
+        stage_calls(st, f.name, inner, all);
+        continue;
+      }
       if (at && !same)
         throw Error{at->loc, fmt::format("{} is computed in {}'s loop {}, but {} reads it outside that loop", f.name, at->func, at->var, stage_name(*st.f, st.index)), at->extra};
       if (!at && nested(*st.f))

@@ -151,6 +151,9 @@ class Lowerer {
   void reads_at(const Func& f, const Stage& host, const std::map<std::string, Interval>& vars, const Level& at,
                 std::vector<std::vector<Interval>>& out) const;
 
+  // Whether `g` is computed inside the loops of `host` at and inside level `at` (at it, or in a
+  // func computed there, and so on).
+  bool inside(const Func& g, const Stage& host, const Level& at) const;
   // The stage of `l.func` holding loop `l.var` (the last such stage, as Halide's LoopLevel).
   Stage& level_stage(Level& l);
   static size_t dim_pos(const Stage& st, const std::string& v);
