@@ -266,7 +266,8 @@ class Exporter {
       return fmt::format("select({}, {}, {})", expr(op->condition, true), expr(op->true_value, ix), expr(op->false_value, ix));
     if (const auto* op = e.as<Call>()) return call(op, ix);
     if (const auto* op = e.as<Let>()) {
-      if (!is_index_type(op->value.type())) return expr(substitute(op->name, op->value, op->body), ix);
+      // values and booleans are substituted: SCHED's `let` binds an integer index
+      if (!is_index_type(op->value.type()) || op->value.type().is_bool()) return expr(substitute(op->name, op->value, op->body), ix);
       std::string v = expr(op->value, true);
       bound_.insert(op->name);
       return fmt::format("(let {} = {} in {})", name(op->name), v, expr(op->body, ix));
@@ -435,7 +436,7 @@ class Exporter {
       return;
     }
     if (const auto* op = s.as<LetStmt>()) {
-      if (!is_index_type(op->value.type())) return stmt(substitute(op->name, op->value, op->body), out, ind);
+      if (!is_index_type(op->value.type()) || op->value.type().is_bool()) return stmt(substitute(op->name, op->value, op->body), out, ind);
       std::string v = expr(op->value, true);
       bound_.insert(op->name);
       line(out, ind, fmt::format("let {} = {};", name(op->name), v));

@@ -1,6 +1,8 @@
 // The SMT encoding's public API (smt.hpp); its parts are listed in smt_internal.hpp.
 #include "verifier/smt_internal.hpp"
 
+#include <algorithm>
+
 namespace sched::verify {
 
 std::string float_mode_name(FloatMode m) {
@@ -28,6 +30,47 @@ bool uninterpreted_builtin(Builtin f, Type arg, FloatMode m) {
 }
 
 SmtAnswer Smt::check(const VC& vc, int index, unsigned budget_ms) {
+  // A domain of several pieces whose holes each piece fixes (and the whole does not: a hole may
+  // be a different function on each) is checked piece by piece, each with its holes substituted
+  // (smt_query.cpp): it holds where every piece holds, and a piece's counterexample is one.
+  if (!vc.set.is_null()) {
+    isl_size n = isl_set_n_basic_set(vc.set.get());
+    if (n > 1 && n <= 64 && impl_->unresolved_holes(vc.set) > 0) {
+      std::vector<isl::set> pieces;
+      vc.set.foreach_basic_set([&](isl::basic_set b) { pieces.push_back(isl::set(b)); });
+      bool all_fixed = std::all_of(pieces.begin(), pieces.end(), [&](const isl::set& p) { return impl_->unresolved_holes(p) == 0; });
+      if (all_fixed) {
+        // each piece within a share of half the budget; a piece left open sends the whole VC
+        // to z3 with what remains (a refutation may be easier there than a piece's proof)
+        auto start = std::chrono::steady_clock::now();
+        unsigned share = std::clamp(budget_ms / 2 / static_cast<unsigned>(pieces.size()), 1000u, 3000u);
+        bool open = false;
+        for (size_t k = 0; k < pieces.size(); ++k) {
+          VC one = vc;
+          one.set = pieces[k];
+          auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+          if (spent >= static_cast<long>(budget_ms / 2)) {
+            open = true;
+            break;
+          }
+          SmtAnswer a = check_whole(one, index, std::min(share, budget_ms / 2 - static_cast<unsigned>(spent)));
+          if (a.status == SmtAnswer::Status::Refuted) return a;
+          open = open || a.status != SmtAnswer::Status::Proved;
+        }
+        if (!open) {
+          SmtAnswer a;
+          a.status = SmtAnswer::Status::Proved;
+          return a;
+        }
+        auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+        return check_whole(vc, index, budget_ms > spent ? budget_ms - static_cast<unsigned>(spent) : 1u);
+      }
+    }
+  }
+  return check_whole(vc, index, budget_ms);
+}
+
+SmtAnswer Smt::check_whole(const VC& vc, int index, unsigned budget_ms) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms);
   if (impl_->o.floats == FloatMode::Ieee) {
     // Bit-blasting IEEE products is slow (z3 needs a minute for a*b = b*a on f32). Most VCs hold

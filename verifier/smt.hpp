@@ -60,6 +60,7 @@ class Smt {
   SmtAnswer check(const VC& vc, int index, unsigned budget_ms);
 
  private:
+  SmtAnswer check_whole(const VC& vc, int index, unsigned budget_ms);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::unique_ptr<Impl> uninterpreted_;  // --float ieee: the uninterpreted pre-pass

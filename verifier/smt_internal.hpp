@@ -164,6 +164,9 @@ struct Smt::Impl {
     z3::expr dom;
   };
   Query query(const VC& vc);
+  void substitute_fixed_holes(const isl::set& set, std::map<std::string, z3::expr>& names, std::vector<z3::expr>& holes);
+  // How many holes of `set` (a VC's domain) stay variables after substitute_fixed_holes.
+  int unresolved_holes(const isl::set& set);
 
   void write_query(z3::solver& s, const std::string& name);
   z3::model minimal_parameters(z3::solver& s, const std::map<std::string, z3::expr>& names);

@@ -4,8 +4,25 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <optional>
 
 namespace sched::verify {
+
+int Smt::Impl::unresolved_holes(const isl::set& set) {
+  std::vector<z3::expr> holes;
+  int n = static_cast<int>(isl_set_dim(set.get(), isl_dim_set));
+  for (int i = 0; i < n; ++i) holes.push_back(ctx.int_const(fmt::format("h!{}", i).c_str()));
+  std::map<std::string, z3::expr> names;
+  substitute_fixed_holes(set, names, holes);
+  int left = 0;
+  for (int i = 0; i < n; ++i) {
+    isl_val* k = isl_set_plain_get_val_if_fixed(set.get(), isl_dim_set, static_cast<unsigned>(i));
+    bool fixed = k && isl_val_is_int(k) == isl_bool_true;
+    isl_val_free(k);
+    if (!fixed && holes[static_cast<size_t>(i)].is_const() && holes[static_cast<size_t>(i)].decl().name().str() == fmt::format("h!{}", i)) ++left;
+  }
+  return left;
+}
 
 auto Smt::Impl::query(const VC& vc) -> Query {
   std::vector<z3::expr> holes;
@@ -24,9 +41,79 @@ auto Smt::Impl::query(const VC& vc) -> Query {
     isl_val_free(k);
   }
   std::map<std::string, z3::expr> names;
+  if (!vc.set.is_null()) substitute_fixed_holes(vc.set, names, holes);
   int fresh = 0;
   z3::expr dom = set_formula(vc.set, names, holes, fresh);
   return Query{std::move(holes), std::move(names), dom};
+}
+
+// The thesis' simplification (6.2, "the same let-bound variable"): a hole the domain fixes by an
+// equality with coefficient +-1, in terms of the parameters and holes before it (isl's echelon
+// form: `h2 = h0 - 2`, `h0 = 384 xo + 16 xi_o + xi_i`), is that term, the earlier holes
+// substituted in turn. The two sides of the equation then read their tensors at the same terms,
+// which z3's rewriter sees equal, instead of at variables related by equalities it must combine
+// with the values around them (a 25-term sum of u16 products is otherwise bit-blasted). Only for
+// a domain of one piece (elsewhere a hole may be a different function on each) and equalities
+// without existentials.
+void Smt::Impl::substitute_fixed_holes(const isl::set& set, std::map<std::string, z3::expr>& names, std::vector<z3::expr>& holes) {
+  if (isl_set_n_basic_set(set.get()) != 1) return;
+  std::vector<z3::expr> prm;
+  int np = static_cast<int>(isl_set_dim(set.get(), isl_dim_param));
+  for (int i = 0; i < np; ++i) {
+    std::string n = isl_set_get_dim_name(set.get(), isl_dim_param, static_cast<unsigned>(i));
+    auto it = names.find(n);
+    if (it == names.end()) it = names.emplace(n, param(n)).first;
+    prm.push_back(it->second);
+  }
+  struct Ctx {
+    Impl* self;
+    const std::vector<z3::expr>* prm;
+    std::vector<z3::expr>* holes;
+    std::vector<std::optional<z3::expr>> def;  // h_i in terms of parameters and raw earlier holes
+  } cx{this, &prm, &holes, std::vector<std::optional<z3::expr>>(holes.size())};
+  isl::set copy = set;
+  isl_set_foreach_basic_set(copy.get(), [](isl_basic_set* b, void* user) -> isl_stat {
+    isl_basic_set_foreach_constraint(b, [](isl_constraint* c, void* user) -> isl_stat {
+      auto* cx = static_cast<Ctx*>(user);
+      z3::context& z = cx->self->ctx;
+      bool usable = isl_constraint_is_equality(c) == isl_bool_true;
+      int nd = isl_constraint_dim(c, isl_dim_div);
+      for (int i = 0; usable && i < nd; ++i)
+        if (val_str(isl_constraint_get_coefficient_val(c, isl_dim_div, i)) != "0") usable = false;
+      std::vector<std::string> k(cx->holes->size());
+      int last = -1;  // the pivot: the last hole of the equality
+      for (size_t i = 0; usable && i < k.size(); ++i) {
+        k[i] = val_str(isl_constraint_get_coefficient_val(c, isl_dim_set, static_cast<int>(i)));
+        if (k[i] != "0") last = static_cast<int>(i);
+      }
+      if (usable && last >= 0 && (k[static_cast<size_t>(last)] == "1" || k[static_cast<size_t>(last)] == "-1") && !cx->def[static_cast<size_t>(last)] &&
+          !(*cx->holes)[static_cast<size_t>(last)].is_numeral()) {
+        // k_last h_last + sum(k_j h_j, j < last) + sum(k_p p) + k0 == 0
+        z3::expr sum = z.int_val(val_str(isl_constraint_get_constant_val(c)).c_str());
+        for (size_t i = 0; i < cx->prm->size(); ++i) {
+          std::string kp = val_str(isl_constraint_get_coefficient_val(c, isl_dim_param, static_cast<int>(i)));
+          if (kp != "0") sum = sum + z.int_val(kp.c_str()) * (*cx->prm)[i];
+        }
+        for (int j = 0; j < last; ++j)
+          if (k[static_cast<size_t>(j)] != "0") sum = sum + z.int_val(k[static_cast<size_t>(j)].c_str()) * (*cx->holes)[static_cast<size_t>(j)];
+        cx->def[static_cast<size_t>(last)] = k[static_cast<size_t>(last)] == "1" ? -sum : sum;
+      }
+      isl_constraint_free(c);
+      return isl_stat_ok;
+    }, user);
+    isl_basic_set_free(b);
+    return isl_stat_ok;
+  }, &cx);
+  // earlier holes first: each definition refers only to earlier (final) ones
+  z3::expr_vector from(ctx), to(ctx);
+  for (size_t i = 0; i < holes.size(); ++i) {
+    if (cx.def[i]) {
+      z3::expr e = cx.def[i]->substitute(from, to).simplify();
+      from.push_back(holes[i]);
+      to.push_back(e);
+      holes[i] = e;
+    }
+  }
 }
 
 void Smt::Impl::write_query(z3::solver& s, const std::string& name) {
