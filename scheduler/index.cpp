@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <climits>
 #include <optional>
 
 #include <isl/ast.h>
@@ -79,7 +80,49 @@ Index mod(const Index& a, long long k) { return Index::from(Index::Op::Mod, k, {
 Index min(const Index& a, const Index& b) { return Index::from(Index::Op::Min, 0, {a, b}); }
 Index max(const Index& a, const Index& b) { return Index::from(Index::Op::Max, 0, {a, b}); }
 
+namespace {
+
+// `e` as base + offset (no base: a constant), for the folds in Index::from.
+std::pair<std::optional<Index>, long long> base_offset(const Index& e) {
+  if (e.is_constant()) return {std::nullopt, e.constant()};
+  if (e.op() == Index::Op::Add || e.op() == Index::Op::Sub) {
+    auto [ba, oa] = base_offset(e.arg(0));
+    auto [bb, ob] = base_offset(e.arg(1));
+    long long o = 0;
+    bool add = e.op() == Index::Op::Add;
+    if (!bb && !__builtin_add_overflow(oa, add ? ob : -ob, &o)) return {ba, o};
+    if (add && !ba && !__builtin_add_overflow(oa, ob, &o)) return {bb, o};
+  }
+  return {e, 0};
+}
+
+// min or max of `a` and `b` when they differ by a constant, also inside a min (max) chain:
+// min(min(y - 2, x), y + 1) is min(y - 2, x). Bounds of stencils stay small (a 5x5 stencil
+// over ten stages would otherwise build a tree of 25^10 nodes).
+std::optional<Index> fold_extremum(Index::Op op, const Index& a, const Index& b, int depth = 0) {
+  auto [ba, oa] = base_offset(a);
+  auto [bb, ob] = base_offset(b);
+  if ((!ba && !bb) || (ba && bb && *ba == *bb)) return (op == Index::Op::Min) == (oa <= ob) ? a : b;
+  if (a.op() == op && depth < 8)
+    for (size_t i = 0; i < 2; ++i)
+      if (auto r = fold_extremum(op, a.arg(i), b, depth + 1)) return op == Index::Op::Min ? min(*r, a.arg(1 - i)) : max(*r, a.arg(1 - i));
+  return std::nullopt;
+}
+
+}  // namespace
+
 Index Index::from(Op op, long long k, std::vector<Index> args) {
+  if ((op == Op::Min || op == Op::Max) && args.size() == 2)
+    if (auto r = fold_extremum(op, args[0], args[1])) return *r;
+  if ((op == Op::Add || op == Op::Sub) && args.size() == 2 && args[1].is_constant() && !args[0].is_constant() && args[1].constant() > LLONG_MIN) {
+    // (x + 2) - 2 is x: offsets gather
+    auto [b, o] = base_offset(args[0]);
+    long long off = 0;
+    if (b && !__builtin_add_overflow(o, op == Op::Add ? args[1].constant() : -args[1].constant(), &off) && off > LLONG_MIN && !(*b == args[0])) {
+      if (off == 0) return *b;
+      return Index(std::make_shared<Node>(Node{off > 0 ? Op::Add : Op::Sub, 0, {}, {*b, Index(off > 0 ? off : -off)}}));
+    }
+  }
   // constants fold (an extent like (24 + 7) / 8 is the constant 3: a loop that can be unrolled)
   if (std::all_of(args.begin(), args.end(), [](const Index& x) { return x.is_constant(); })) {
     long long a = args.empty() ? 0 : args[0].constant(), b = args.size() > 1 ? args[1].constant() : 0, r = 0;

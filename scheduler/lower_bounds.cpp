@@ -136,16 +136,31 @@ Facts Lowerer::decided_guards(const Stage& st, size_t pos) const {
 }
 
 void Lowerer::reads_at(const Func& f, const Stage& host, const std::map<std::string, Interval>& vars, const Level& at,
-                       std::vector<std::vector<Interval>>& out) const {
+                       std::vector<std::vector<Interval>>& out, std::map<std::string, std::vector<Interval>>* memo) const {
+  std::map<std::string, std::vector<Interval>> local;
+  if (!memo) memo = &local;
   stage_calls(host, f.name, vars, out);
   bool after = false;  // a func only calls earlier funcs: its readers come after it
   for (const auto& g : a_.funcs) {
     if (&g == &f) after = true;
     if (!after || &g == &f || g.input || !computed(g) || !nested(g) || !inside(g, host, at)) continue;
-    std::vector<std::vector<Interval>> of_g;
-    reads_at(g, host, vars, at, of_g);
-    if (of_g.empty()) continue;
-    std::vector<Interval> box = hull(g, of_g);
+    bool reads = false;  // only readers of f matter: their boxes are computed once each (memo)
+    for (size_t s = 0; s < g.defs.size() && !reads; ++s) {
+      auto it = stages_.find(key(g.name, s));
+      if (it == stages_.end() || !it->second.built) continue;
+      std::vector<std::vector<Interval>> probe;
+      stage_calls(it->second, f.name, it->second.ranges, probe);
+      reads = !probe.empty();
+    }
+    if (!reads) continue;
+    auto m = memo->find(g.name);
+    if (m == memo->end()) {
+      std::vector<std::vector<Interval>> of_g;
+      reads_at(g, host, vars, at, of_g, memo);
+      m = memo->emplace(g.name, of_g.empty() ? std::vector<Interval>{} : hull(g, of_g)).first;
+    }
+    if (m->second.empty()) continue;
+    const std::vector<Interval>& box = m->second;
     for (size_t s = 0; s < g.defs.size(); ++s) {
       auto it = stages_.find(key(g.name, s));
       if (it == stages_.end() || !it->second.built) continue;
@@ -228,6 +243,26 @@ void Lowerer::region(const Func& f) {
       }
       if (at && !same)
         throw Error{at->loc, fmt::format("{} is computed in {}'s loop {}, but {} reads it outside that loop", f.name, at->func, at->var, stage_name(*st.f, st.index)), at->extra};
+      if (!at && nested(*st.f)) {
+        // a root box over inner loops (Halide's): what the reader reads over the box its own
+        // consumers need, over every loop of the root func it is computed in (sc32: Stage20 at
+        // root, read by Stage21 computed at Out.yi)
+        const Level* l = &compute_.at(st.f->name);
+        while (nested(*a_.find(l->func))) l = &compute_.at(l->func);
+        const Stage& top = stages_.at(key(l->func, l->stage));
+        if (!top.dims.empty()) {
+          Level whole = *l;
+          whole.var = top.dims.back().name;
+          std::vector<std::vector<Interval>> of_g;
+          reads_at(*st.f, top, top.ranges, whole, of_g);
+          if (of_g.empty()) continue;
+          std::vector<Interval> gbox = hull(*st.f, of_g);
+          std::map<std::string, Interval> inner = st.ranges;
+          for (size_t i = 0; i < st.f->vars.size(); ++i) inner[st.f->vars[i]] = gbox[i];
+          stage_calls(st, f.name, inner, all);
+          continue;
+        }
+      }
       if (!at && nested(*st.f))
         throw Error{f.loc, fmt::format("{} is computed at root but read by {}, which is computed inside a loop: compute {} at that loop too (not supported: a root box over inner loops)", f.name, st.f->name, f.name)};
       all.insert(all.end(), mine.begin(), mine.end());

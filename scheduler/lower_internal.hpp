@@ -148,8 +148,9 @@ class Lowerer {
   // `host` itself and, through their boxes, by the funcs computed at level `at` that read it.
   // Example: A and B computed at Out.yi, Out reading only B, B reading A: A's reads are B's
   // reads of A over the box of B that Out's calls need.
+  // `memo`: the boxes of the readers already computed for the same host, vars and level.
   void reads_at(const Func& f, const Stage& host, const std::map<std::string, Interval>& vars, const Level& at,
-                std::vector<std::vector<Interval>>& out) const;
+                std::vector<std::vector<Interval>>& out, std::map<std::string, std::vector<Interval>>* memo = nullptr) const;
 
   // Whether `g` is computed inside the loops of `host` at and inside level `at` (at it, or in a
   // func computed there, and so on).
