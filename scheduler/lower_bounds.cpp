@@ -171,6 +171,17 @@ void Lowerer::reads_at(const Func& f, const Stage& host, const std::map<std::str
   }
 }
 
+void Lowerer::calls_over_box(const Func& f, const Stage& st, const Stage& host, const std::map<std::string, Interval>& vars, const Level& at,
+                             std::vector<std::vector<Interval>>& out) const {
+  std::vector<std::vector<Interval>> of_g;
+  reads_at(*st.f, host, vars, at, of_g);
+  if (of_g.empty()) return;
+  std::vector<Interval> box = hull(*st.f, of_g);
+  std::map<std::string, Interval> inner = st.ranges;
+  for (size_t i = 0; i < st.f->vars.size(); ++i) inner[st.f->vars[i]] = box[i];
+  stage_calls(st, f.name, inner, out);
+}
+
 bool Lowerer::inside(const Func& g, const Stage& host, const Level& at) const {
   size_t pos = dim_pos(host, at.var);
   for (const Func* x = &g; x && nested(*x);) {
@@ -230,41 +241,24 @@ void Lowerer::region(const Func& f) {
       if (mine.empty()) continue;
       bool same = nested(*st.f) && at && compute_.at(st.f->name) == *at;
       if (at && !same && inside(*st.f, *host, *at)) {
-        // computed deeper inside the loop (inside a func computed inside it): its reads over
-        // the box its own consumers there need, as Halide widens a box over the loops between
-        std::vector<std::vector<Interval>> of_g;
-        reads_at(*st.f, *host, ranges_below(*host, dim_pos(*host, at->var)), *at, of_g);
-        if (of_g.empty()) continue;
-        std::vector<Interval> gbox = hull(*st.f, of_g);
-        std::map<std::string, Interval> inner = st.ranges;
-        for (size_t i = 0; i < st.f->vars.size(); ++i) inner[st.f->vars[i]] = gbox[i];
-        stage_calls(st, f.name, inner, all);
+        // computed deeper inside the loop (inside a func computed inside it), as Halide widens a
+        // box over the loops between
+        calls_over_box(f, st, *host, ranges_below(*host, dim_pos(*host, at->var)), *at, all);
         continue;
       }
       if (at && !same)
         throw Error{at->loc, fmt::format("{} is computed in {}'s loop {}, but {} reads it outside that loop", f.name, at->func, at->var, stage_name(*st.f, st.index)), at->extra};
       if (!at && nested(*st.f)) {
-        // a root box over inner loops (Halide's): what the reader reads over the box its own
-        // consumers need, over every loop of the root func it is computed in (sc32: Stage20 at
-        // root, read by Stage21 computed at Out.yi)
+        // a root box over inner loops (Halide's): over every loop of the root func the reader is
+        // computed in (sc32: Stage20 at root, read by Stage21 computed at Out.yi)
         const Level* l = &compute_.at(st.f->name);
         while (nested(*a_.find(l->func))) l = &compute_.at(l->func);
         const Stage& top = stages_.at(key(l->func, l->stage));
-        if (!top.dims.empty()) {
-          Level whole = *l;
-          whole.var = top.dims.back().name;
-          std::vector<std::vector<Interval>> of_g;
-          reads_at(*st.f, top, top.ranges, whole, of_g);
-          if (of_g.empty()) continue;
-          std::vector<Interval> gbox = hull(*st.f, of_g);
-          std::map<std::string, Interval> inner = st.ranges;
-          for (size_t i = 0; i < st.f->vars.size(); ++i) inner[st.f->vars[i]] = gbox[i];
-          stage_calls(st, f.name, inner, all);
-          continue;
-        }
+        Level whole = *l;
+        whole.var = top.dims.empty() ? l->var : top.dims.back().name;
+        calls_over_box(f, st, top, top.ranges, whole, all);
+        continue;
       }
-      if (!at && nested(*st.f))
-        throw Error{f.loc, fmt::format("{} is computed at root but read by {}, which is computed inside a loop: compute {} at that loop too (not supported: a root box over inner loops)", f.name, st.f->name, f.name)};
       all.insert(all.end(), mine.begin(), mine.end());
     }
     if (all.empty()) throw Error{f.loc, fmt::format("{} is computed but nothing reads it", f.name)};

@@ -152,6 +152,10 @@ class Lowerer {
   void reads_at(const Func& f, const Stage& host, const std::map<std::string, Interval>& vars, const Level& at,
                 std::vector<std::vector<Interval>>& out, std::map<std::string, std::vector<Interval>>* memo = nullptr) const;
 
+  // The calls of `f` by stage `st`, its func computed inside the loops of `host` that `vars`
+  // and `at` describe, over the box its own consumers there read (reads_at).
+  void calls_over_box(const Func& f, const Stage& st, const Stage& host, const std::map<std::string, Interval>& vars, const Level& at,
+                      std::vector<std::vector<Interval>>& out) const;
   // Whether `g` is computed inside the loops of `host` at and inside level `at` (at it, or in a
   // func computed there, and so on).
   bool inside(const Func& g, const Stage& host, const Level& at) const;
