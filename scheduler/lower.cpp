@@ -222,12 +222,7 @@ namespace {
 using lowering::RFactor;
 
 AExprP aexpr(AExpr::Kind k, std::string text, std::vector<AExprP> args = {}, long long ival = 0) {
-  auto e = std::make_shared<AExpr>();
-  e->kind = k;
-  e->text = std::move(text);
-  e->args = std::move(args);
-  e->ival = ival;
-  return e;
+  return lowering::make_aexpr(k, std::move(text), std::move(args), ival);
 }
 AExprP substitute(const AExprP& e, const std::string& v, const AExprP& by) {
   if (e->kind == AExpr::Kind::Var && e->text == v) return by;
@@ -336,6 +331,16 @@ bool apply_rfactors(Algorithm& a, std::vector<Directive>& all, std::vector<RFact
 }  // namespace
 
 namespace lowering {
+
+AExprP make_aexpr(AExpr::Kind k, std::string text, std::vector<AExprP> args, long long ival, Loc loc) {
+  auto e = std::make_shared<AExpr>();
+  e->kind = k;
+  e->text = std::move(text);
+  e->args = std::move(args);
+  e->ival = ival;
+  e->loc = loc;
+  return e;
+}
 
 bool lower_one(const Algorithm& a, std::vector<Directive> all, std::string& out, std::map<std::string, std::pair<size_t, size_t>>* spans,
                Diagnostics& diags, Diagnostics& extra_diags) {

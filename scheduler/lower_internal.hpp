@@ -240,6 +240,9 @@ class Lowerer {
   std::map<std::string, std::pair<size_t, size_t>> spans_;
 };
 
+// A new algorithm expression (the rewrites of rfactor and specialize build some).
+AExprP make_aexpr(AExpr::Kind k, std::string text, std::vector<AExprP> args = {}, long long ival = 0, Loc loc = {});
+
 // Lowers `a` with the directives `all` (rfactors applied first); `spans`, when given, receives
 // where each root func's nests are in `out` (Lowerer::spans).
 bool lower_one(const Algorithm& a, std::vector<Directive> all, std::string& out, std::map<std::string, std::pair<size_t, size_t>>* spans,

@@ -5,22 +5,12 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <sstream>
 
 #include "scheduler/lower_internal.hpp"
 
 namespace sched::algo::lowering {
 namespace {
-
-AExprP make(AExpr::Kind k, std::string text, std::vector<AExprP> args, Loc loc) {
-  auto e = std::make_shared<AExpr>();
-  e->kind = k;
-  e->text = std::move(text);
-  e->args = std::move(args);
-  e->loc = loc;
-  return e;
-}
 
 // The first variable of `e` that is not a parameter, or a call: what a specialization's
 // condition may not hold (it is decided once, before the func's loops).
@@ -127,7 +117,7 @@ bool lower_specialized(const Algorithm& a, const std::vector<Directive>& all, st
     auto selects = [&](int v) {
       std::vector<AExprP> c;
       size_t upto = v < 0 ? vs.size() : static_cast<size_t>(v);
-      for (size_t k = 0; k < upto; ++k) c.push_back(make(AExpr::Kind::Unary, "!", {vs[k].expr}, vs[k].expr->loc));
+      for (size_t k = 0; k < upto; ++k) c.push_back(make_aexpr(AExpr::Kind::Unary, "!", {vs[k].expr}, 0, vs[k].expr->loc));
       if (v >= 0) c.push_back(vs[static_cast<size_t>(v)].expr);
       return c;
     };

@@ -164,6 +164,8 @@ struct Smt::Impl {
     z3::expr dom;
   };
   Query query(const VC& vc);
+  // The z3 terms of the parameters of `s`, in isl's order, created in `names` on first use.
+  std::vector<z3::expr> param_terms(const isl::set& s, std::map<std::string, z3::expr>& names);
   void substitute_fixed_holes(const isl::set& set, std::map<std::string, z3::expr>& names, std::vector<z3::expr>& holes);
   // How many holes of `set` (a VC's domain) stay variables after substitute_fixed_holes.
   int unresolved_holes(const isl::set& set);

@@ -38,8 +38,7 @@ z3::expr Smt::Impl::aff_term(isl_aff* aff, const std::vector<z3::expr>& prm, con
   return k == "0" ? *sum : *sum + ctx.int_val(k.c_str());
 }
 
-z3::expr Smt::Impl::set_formula(const isl::set& s, std::map<std::string, z3::expr>& names, const std::vector<z3::expr>& dims,
-                       int& fresh) {
+std::vector<z3::expr> Smt::Impl::param_terms(const isl::set& s, std::map<std::string, z3::expr>& names) {
   std::vector<z3::expr> prm;
   int np = static_cast<int>(isl_set_dim(s.get(), isl_dim_param));
   for (int i = 0; i < np; ++i) {
@@ -48,6 +47,12 @@ z3::expr Smt::Impl::set_formula(const isl::set& s, std::map<std::string, z3::exp
     if (it == names.end()) it = names.emplace(n, param(n)).first;
     prm.push_back(it->second);
   }
+  return prm;
+}
+
+z3::expr Smt::Impl::set_formula(const isl::set& s, std::map<std::string, z3::expr>& names, const std::vector<z3::expr>& dims,
+                       int& fresh) {
+  std::vector<z3::expr> prm = param_terms(s, names);
   z3::expr any = ctx.bool_val(false);
   isl::set sd = s;
   sd.foreach_basic_set([&](isl::basic_set b) {

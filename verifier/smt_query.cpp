@@ -57,14 +57,7 @@ auto Smt::Impl::query(const VC& vc) -> Query {
 // without existentials.
 void Smt::Impl::substitute_fixed_holes(const isl::set& set, std::map<std::string, z3::expr>& names, std::vector<z3::expr>& holes) {
   if (isl_set_n_basic_set(set.get()) != 1) return;
-  std::vector<z3::expr> prm;
-  int np = static_cast<int>(isl_set_dim(set.get(), isl_dim_param));
-  for (int i = 0; i < np; ++i) {
-    std::string n = isl_set_get_dim_name(set.get(), isl_dim_param, static_cast<unsigned>(i));
-    auto it = names.find(n);
-    if (it == names.end()) it = names.emplace(n, param(n)).first;
-    prm.push_back(it->second);
-  }
+  std::vector<z3::expr> prm = param_terms(set, names);
   struct Ctx {
     Impl* self;
     const std::vector<z3::expr>* prm;
