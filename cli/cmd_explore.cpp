@@ -70,6 +70,12 @@ void register_explore(CLI::App& app) {
     auto inst = driver::make_instance(p, params, data, o.seed, lim, err);
     if (!inst) return bad("error", "error: " + err + "\n");
     Diagnostics where(p.file);
+    if (inst->prepared.kind == OutcomeKind::Refused) {  // the program's own requirement fails: a finding
+      std::cerr << inst->prepared.render(where);
+      if (json) std::cout << nlohmann::json{{"file", file}, {"outcome", "refused"}, {"message", inst->prepared.message}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      set_exit(kFinding);
+      return;
+    }
     if (!inst->prepared.ok()) return bad("error", inst->prepared.render(where));
     const Memory& st = inst->initial;
     o.strategy = driver::parse_strategy(strategy).value_or(Strategy::Exhaustive);  // checked by the option

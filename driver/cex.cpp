@@ -184,6 +184,7 @@ bool replay_shows(const verify::Problem& pr, const Outcome& o) {
   bool here = o.loc.line == pr.loc.line;
   const std::string& r = pr.rule;
   if (r == "race" || r == "write-write") return o.kind == OutcomeKind::Race;
+  if (r == "refused parameters") return o.kind == OutcomeKind::Refused && here;
   if (r.rfind("out-of-bounds", 0) == 0) return o.kind == OutcomeKind::OutOfBounds && here;
   if (r == "value") return (o.kind == OutcomeKind::Annotation && here) || o.kind == OutcomeKind::Mismatch;
   if (r == "undefined read") return o.kind == OutcomeKind::Error || o.kind == OutcomeKind::Mismatch;

@@ -150,6 +150,11 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
     r.outcome = std::move(why);
     return r;
   };
+  if (inst.prepared.kind == OutcomeKind::Refused) {  // the program's own requirement fails: a finding, not bad input
+    r.outcome = inst.prepared;
+    r.final = inst.initial;
+    return r;
+  }
   if (!inst.prepared.ok()) return refuse(inst.prepared, EngineRun::Refusal::Instance);
   if (opts.races == Races::Off && r.engine != Engine::Fast)
     return refuse(Outcome::make(OutcomeKind::Error, {}, "'--races off' is an option of the fast engine"));

@@ -26,6 +26,29 @@ namespace {
 
 Exported lower_via_halide(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, const Options& o, Diagnostics& d, Diagnostics& dx);
 
+// Halide's run-time checks of the algorithm without its schedule (every func computed at root,
+// so that each is realised on exactly what its consumers read; its `bound`s kept, which say
+// what a func is computed on and make anything else an error): what the algorithm itself
+// needs of its buffers (passes.hpp, Lowered::required_by_algorithm).
+std::vector<Halide::Expr> checks_of_algorithm(const algo::Algorithm& a, bool strict_float) {
+  algo::Algorithm bare = a;
+  bare.schedule.clear();
+  for (const auto& d : a.schedule)
+    if (d.name == "bound" && d.when.empty()) bare.schedule.push_back(d);
+  for (const auto& f : a.funcs)
+    if (!f.input && !f.output) {
+      algo::Directive root;
+      root.func = f.name;
+      root.name = "compute_root";
+      bare.schedule.push_back(root);
+    }
+  Built b;
+  Diagnostics d, dx;
+  bool rejected = false;
+  if (!build_pipeline(bare, {}, b, d, dx, rejected)) return {};
+  return lower_checks(b.outputs, strict_float);
+}
+
 // The child's answer: a status letter, then the text.
 std::string lower_in_child(const algo::Algorithm& a, const algo::Sare& sare, const std::vector<algo::Directive>& extra, const Options& o,
                            Diagnostics& d, Diagnostics& dx) {
@@ -40,6 +63,7 @@ std::string lower_in_child(const algo::Algorithm& a, const algo::Sare& sare, con
   Lowered l;
   try {
     l = lower_to_sched(b.outputs, iters, o.skip, o.strict_float);
+    if (!o.skip.count("add_image_checks")) l.required_by_algorithm = checks_of_algorithm(a, o.strict_float);
   } catch (const Halide::CompileError& e) {
     return fmt::format("R{}", e.what());
   } catch (const Halide::Error& e) {

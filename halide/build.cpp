@@ -297,6 +297,9 @@ class Builder {
     } else if (n == "fold_storage") {
       need(1, 1);
       F.fold_storage(Var(d.vars[0]), static_cast<int>(d.ints[0]));
+    } else if (n == "bound" && !d.exprs.empty()) {  // bound(x, min, extent) of parameters (apps/linear_algebra's num_rows)
+      need(1, 0);
+      F.bound(Var(d.vars[0]), expr(*d.exprs[0], {}, Int(32)), expr(*d.exprs[1], {}, Int(32)));
     } else if (n == "bound") {
       need(1, 2);
       F.bound(Var(d.vars[0]), static_cast<int>(d.ints[0]), static_cast<int>(d.ints[1]));

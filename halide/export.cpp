@@ -122,15 +122,24 @@ class Exporter {
     return names_[h] = n;
   }
 
-  // Halide's run-time checks of the buffers (passes.hpp) as `assume` lines: each condition over
-  // the parameters once the buffers' symbols are replaced by their mins (0) and extents; one
-  // that still names something else (a stride, a host pointer) is shown, not assumed.
+  // Halide's run-time checks of the buffers (passes.hpp): each condition over the parameters
+  // once the buffers' symbols are replaced by their mins (0) and extents; one that still names
+  // something else (a stride, a host pointer) is shown, not kept. The checks the algorithm
+  // itself needs are `require` lines (a size the algorithm's assumptions allow and they refuse
+  // is a finding); the schedule's further checks are `assume` lines (thesis 6.3).
   std::string requirements(const Lowered& l) {
-    std::string out;
     std::set<std::string> seen;
+    std::string out = checks(l.required_by_algorithm, "require", "// Halide's run-time checks that the algorithm itself needs (its pipeline unscheduled makes them):\n"
+                                                                  "// where the assumptions allow a size they refuse, the algorithm reads outside its buffers\n", seen);
+    out += checks(l.required, "assume", "// Halide's run-time checks that the buffers hold every cell the pipeline touches (thesis 6.3)\n", seen);
+    return out;
+  }
+
+  std::string checks(const std::vector<Expr>& conditions, const char* keyword, const char* heading, std::set<std::string>& seen) {
+    std::string out;
     bool headed = false;
     Scope<Interval> known = parameter_bounds();
-    for (const Expr& r : l.required) {
+    for (const Expr& r : conditions) {
       Expr c = simplify(substitute(symbols_, r), true, known);
       if (is_const_one(c)) continue;
       if (is_const_zero(c)) {  // Halide warns that such a pipeline always fails: the engines show where
@@ -149,9 +158,9 @@ class Exporter {
         continue;
       }
       if (!seen.insert(text).second) continue;
-      if (!headed) out += "// Halide's run-time checks that the buffers hold every cell the pipeline touches (thesis 6.3)\n";
+      if (!headed) out += heading;
       headed = true;
-      out += fmt::format("assume {};\n", text);
+      out += fmt::format("{} {};\n", keyword, text);
     }
     return out;
   }

@@ -77,7 +77,8 @@ class Annotate : public IRMutator {
   std::map<std::string, int> loopless_;
 };
 
-// The conditions of add_image_checks' buffer asserts (out of bounds, negative extent), each
+// The conditions of add_image_checks' buffer asserts (out of bounds, negative extent) and of
+// the checks that a `bound` covers what is needed of the func (explicit bounds too small), each
 // with the lets around it substituted, innermost first.
 class Requirements : public IRVisitor {
  public:
@@ -92,7 +93,9 @@ class Requirements : public IRVisitor {
   }
   void visit(const AssertStmt* op) override {
     const Call* c = op->message.as<Call>();
-    if (!c || (c->name != "halide_error_access_out_of_bounds" && c->name != "halide_error_buffer_extents_negative")) return;
+    if (!c || (c->name != "halide_error_access_out_of_bounds" && c->name != "halide_error_buffer_extents_negative" &&
+               c->name != "halide_error_explicit_bounds_too_small"))
+      return;
     Expr e = op->condition;
     for (auto l = lets_.rbegin(); l != lets_.rend(); ++l) e = substitute(l->first, l->second, e);
     found.push_back(e);
@@ -168,8 +171,10 @@ class KeepFusedLoopsApart : public IRMutator {
 
 }  // namespace
 
-Lowered lower_to_sched(const std::vector<Func>& output_funcs, const std::map<std::string, std::vector<std::vector<std::string>>>& iters,
-                       const std::set<std::string>& skip, bool strict_float) {
+namespace {
+
+Lowered lower(const std::vector<Func>& output_funcs, const std::map<std::string, std::vector<std::vector<std::string>>>& iters,
+              const std::set<std::string>& skip, bool strict_float, bool checks_only) {
   for (const auto& s : skip)
     if (!skippable(s))
       throw CompileError(fmt::format("cannot skip '{}': not a pass of the list ({})", s, fmt::join(pass_names(), ", ")));
@@ -213,6 +218,7 @@ Lowered lower_to_sched(const std::vector<Func>& output_funcs, const std::map<std
     r.required = std::move(req.found);
     r.passes_run.push_back("add_image_checks");
   }
+  if (checks_only) return r;
   run("remove_undef", [&](const Stmt& s) { return remove_undef(s); });
   run("storage_folding", [&](const Stmt& s) { return storage_folding(s, env); });
   run("lower_safe_promises", [&](const Stmt& s) { return lower_safe_promises(s); });
@@ -223,6 +229,17 @@ Lowered lower_to_sched(const std::vector<Func>& output_funcs, const std::map<std
   r.stmt = KeepFusedLoopsApart().mutate(r.stmt);  // ours, not Halide's: a fuse of non-constant extents as its two loops
   r.env = env;
   return r;
+}
+
+}  // namespace
+
+Lowered lower_to_sched(const std::vector<Func>& outputs, const std::map<std::string, std::vector<std::vector<std::string>>>& iters,
+                       const std::set<std::string>& skip, bool strict_float) {
+  return lower(outputs, iters, skip, strict_float, false);
+}
+
+std::vector<Expr> lower_checks(const std::vector<Func>& outputs, bool strict_float) {
+  return lower(outputs, {}, {}, strict_float, true).required;
 }
 
 Stmt lower_final(const std::vector<Func>& output_funcs) {

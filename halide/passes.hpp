@@ -53,6 +53,11 @@ struct Lowered {
   // Halide's run-time requirements on the buffers (see above): conditions over the buffers'
   // symbols (`F.min.k`, `F.extent.k`) and the parameters.
   std::vector<Halide::Expr> required;
+  // The checks the algorithm itself needs: those of the same pipeline unscheduled (every func
+  // computed at root), filled by the bridge (`lower_checks`). Where the algorithm's assumptions
+  // allow sizes these refuse, the algorithm reads outside its buffers: the export writes them as
+  // `require` lines (a finding when they fail), the schedule's further checks as `assume` lines.
+  std::vector<Halide::Expr> required_by_algorithm;
 };
 
 // Lowers the pipeline whose outputs are `outputs`. `iters` gives, per func, per stage, the
@@ -63,6 +68,9 @@ struct Lowered {
 // differ from the specification in the last bits).
 Lowered lower_to_sched(const std::vector<Halide::Func>& outputs, const std::map<std::string, std::vector<std::vector<std::string>>>& iters,
                        const std::set<std::string>& skip = {}, bool strict_float = true);
+
+// The passes up to `add_image_checks` only: its conditions (Lowered::required), no IR.
+std::vector<Halide::Expr> lower_checks(const std::vector<Halide::Func>& outputs, bool strict_float = true);
 
 // Halide 14's complete lowering (`lower_main_stmt`): the final IR, for the record.
 Halide::Internal::Stmt lower_final(const std::vector<Halide::Func>& outputs);

@@ -148,6 +148,7 @@ Program Program::clone() const {
   p.params = params;
   for (const auto& a : assumes) p.assumes.push_back(a->clone());
   p.assume_comments = assume_comments;
+  for (const auto& r : requirements) p.requirements.push_back({r.cond->clone(), r.after_assumes, r.loc, r.comments});
   p.trailing_comments = trailing_comments;
   for (const auto& t : tensors) {
     TensorDecl d;
@@ -294,7 +295,9 @@ bool equal(const Program& a, const Program& b) {
   if (a.params.size() != b.params.size() || a.tensors.size() != b.tensors.size() || a.arrays.size() != b.arrays.size())
     return false;
   for (size_t i = 0; i < a.params.size(); ++i) if (a.params[i].name != b.params[i].name) return false;
-  if (!eq_list(a.assumes, b.assumes)) return false;
+  if (!eq_list(a.assumes, b.assumes) || a.requirements.size() != b.requirements.size()) return false;
+  for (size_t i = 0; i < a.requirements.size(); ++i)
+    if (a.requirements[i].after_assumes != b.requirements[i].after_assumes || !equal(*a.requirements[i].cond, *b.requirements[i].cond)) return false;
   for (size_t i = 0; i < a.tensors.size(); ++i) {
     const auto &x = a.tensors[i], &y = b.tensors[i];
     if (x.name != y.name || x.idx != y.idx || x.type != y.type || x.cases.size() != y.cases.size()) return false;

@@ -175,11 +175,23 @@ struct ArrayDecl {
   int num_slots = 0;
 };
 
+// `require c;`: a run-time check of the program itself (Halide's checks that the algorithm's
+// own reads need, halide/export.cpp). Unlike an assumption, which says which parameter values
+// the specification is for, a requirement that fails at values the assumptions before it allow
+// is a finding: the program refuses to run where its specification is defined.
+struct Requirement {
+  ExprPtr cond;
+  size_t after_assumes = 0;  // how many `assume` lines precede it (they are checked first)
+  Loc loc;
+  Comments comments;
+};
+
 struct Program {
   std::shared_ptr<const SourceFile> file;
   std::vector<ParamDecl> params;
   std::vector<ExprPtr> assumes;
   std::vector<Comments> assume_comments;  // parallel to assumes (may be shorter)
+  std::vector<Requirement> requirements;  // in the file's order, among the assumes (after_assumes)
   std::vector<std::string> trailing_comments;  // after the last command
   std::vector<TensorDecl> tensors;
   std::vector<ArrayDecl> arrays;  // global arrays: their ids are their positions here

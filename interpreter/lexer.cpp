@@ -45,6 +45,7 @@ const char* tok_name(Tok t) {
     case Tok::At: return "'@'";
     case Tok::KwParam: return "'param'";
     case Tok::KwAssume: return "'assume'";
+    case Tok::KwRequire: return "'require'";
     case Tok::KwTensor: return "'tensor'";
     case Tok::KwInput: return "'input'";
     case Tok::KwOutput: return "'output'";
@@ -66,7 +67,7 @@ const char* tok_name(Tok t) {
 
 static Tok keyword(std::string_view s) {
   static const std::pair<std::string_view, Tok> kws[] = {
-      {"param", Tok::KwParam}, {"assume", Tok::KwAssume}, {"tensor", Tok::KwTensor}, {"input", Tok::KwInput},
+      {"param", Tok::KwParam}, {"assume", Tok::KwAssume}, {"require", Tok::KwRequire}, {"tensor", Tok::KwTensor}, {"input", Tok::KwInput},
       {"output", Tok::KwOutput}, {"array", Tok::KwArray}, {"skip", Tok::KwSkip}, {"if", Tok::KwIf},
       {"else", Tok::KwElse}, {"let", Tok::KwLet}, {"in", Tok::KwIn}, {"allocate", Tok::KwAllocate},
       {"for", Tok::KwFor}, {"par", Tok::KwPar}, {"to", Tok::KwTo}, {"true", Tok::KwTrue}, {"false", Tok::KwFalse}};

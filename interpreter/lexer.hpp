@@ -14,7 +14,7 @@ enum class Tok : uint8_t {
   LParen, RParen, LBracket, RBracket, LBrace, RBrace, Comma, Semi, Colon, Assign /* := */, Equals /* = */,
   Plus, Minus, Star, Slash, Percent, EqEq, NotEq, Lt, Le, Gt, Ge, AndAnd, OrOr, Bang, Bar, At /* @ */,
   // keywords
-  KwParam, KwAssume, KwTensor, KwInput, KwOutput, KwArray, KwSkip, KwIf, KwElse, KwLet, KwIn,
+  KwParam, KwAssume, KwRequire, KwTensor, KwInput, KwOutput, KwArray, KwSkip, KwIf, KwElse, KwLet, KwIn,
   KwAllocate, KwFor, KwPar, KwTo, KwTrue, KwFalse,
 };
 

@@ -12,6 +12,7 @@ std::string_view outcome_name(OutcomeKind k) {
     case OutcomeKind::Error: return "error";
     case OutcomeKind::Mismatch: return "mismatch";
     case OutcomeKind::Annotation: return "annotation";
+    case OutcomeKind::Refused: return "refused";
     case OutcomeKind::Inconclusive: return "inconclusive";
   }
   return "?";

@@ -8,7 +8,7 @@
 
 namespace sched {
 
-enum class OutcomeKind { Ok, Race, OutOfBounds, Error, Mismatch, Annotation, Inconclusive };
+enum class OutcomeKind { Ok, Race, OutOfBounds, Error, Mismatch, Annotation, Refused, Inconclusive };
 
 std::string_view outcome_name(OutcomeKind k);  // "ok", "race", "out-of-bounds", ...
 

@@ -85,13 +85,20 @@ Value eval_static(const Expr& e, const std::vector<int64_t>& params) {
   return eval_in(e, params, locals);
 }
 
-const Expr* failed_assumption(const Program& p, const std::vector<int64_t>& params) {
-  for (const auto& a : p.assumes) {
-    Value v = eval_static(*a, params);
-    if (!v.defined || !v.b) return a.get();
+Precondition failed_precondition(const Program& p, const std::vector<int64_t>& params) {
+  auto fails = [&](const Expr& e) {
+    Value v = eval_static(e, params);
+    return !v.defined || !v.b;
+  };
+  size_t r = 0;
+  for (size_t a = 0; a <= p.assumes.size(); ++a) {
+    for (; r < p.requirements.size() && p.requirements[r].after_assumes <= a; ++r)
+      if (fails(*p.requirements[r].cond)) return {p.requirements[r].cond.get(), true, p.requirements[r].loc};
+    if (a < p.assumes.size() && fails(*p.assumes[a])) return {p.assumes[a].get(), false, p.assumes[a]->loc};
   }
-  return nullptr;
+  return {};
 }
+
 
 std::optional<std::vector<int64_t>> array_shape(const Program& p, size_t array, const std::vector<int64_t>& params,
                                                 std::string& error) {

@@ -18,8 +18,15 @@ std::optional<std::vector<int64_t>> bind_params(const Program& p, const std::vec
 // assumes). ⊥ on overflow.
 Value eval_static(const Expr& e, const std::vector<int64_t>& params);
 
-// The first assumption that does not hold (or is undefined) at these parameters, if any.
-const Expr* failed_assumption(const Program& p, const std::vector<int64_t>& params);
+// The first of the assumptions and requirements, in the file's order, that does not hold (or is
+// undefined) at these parameters: an assumption (bad input: the specification is not for these
+// values) or a requirement (a finding: the program refuses values its specification is for).
+struct Precondition {
+  const Expr* cond = nullptr;  // none fails: null
+  bool required = false;       // a `require`, not an `assume`
+  Loc loc;                     // the `assume` condition's, or the `require` line's
+};
+Precondition failed_precondition(const Program& p, const std::vector<int64_t>& params);
 
 // Shape of a global array at these parameters; nullopt (with a message) if a size is negative or undefined.
 std::optional<std::vector<int64_t>> array_shape(const Program& p, size_t array, const std::vector<int64_t>& params,

@@ -179,7 +179,7 @@ class Parser {
 
   bool is_decl_start() const {
     switch (cur().kind) {
-      case Tok::KwParam: case Tok::KwAssume: case Tok::KwTensor: case Tok::KwInput: case Tok::KwOutput:
+      case Tok::KwParam: case Tok::KwAssume: case Tok::KwRequire: case Tok::KwTensor: case Tok::KwInput: case Tok::KwOutput:
       case Tok::KwArray: return true;
       default: return false;
     }
@@ -223,11 +223,12 @@ class Parser {
   void declaration(Program& p) {
     auto leading = take_leading();
     pending_.clear();
-    size_t np = p.params.size(), na = p.assumes.size(), nt = p.tensors.size(), nar = p.arrays.size();
+    size_t np = p.params.size(), na = p.assumes.size(), nr = p.requirements.size(), nt = p.tensors.size(), nar = p.arrays.size();
     declaration_body(p);
     Comments* cm = nullptr;
     if (p.params.size() > np) cm = &p.params[np].comments;
     else if (p.assumes.size() > na) { p.assume_comments.resize(p.assumes.size()); cm = &p.assume_comments[na]; }
+    else if (p.requirements.size() > nr) cm = &p.requirements[nr].comments;
     else if (p.tensors.size() > nt) cm = &p.tensors[nt].comments;
     else if (p.arrays.size() > nar) cm = &p.arrays[nar].comments;
     if (cm) {
@@ -248,6 +249,14 @@ class Parser {
       case Tok::KwAssume:
         p.assumes.push_back(expr());
         break;
+      case Tok::KwRequire: {
+        Requirement r;
+        r.loc = kw.loc;
+        r.cond = expr();
+        r.after_assumes = p.assumes.size();
+        p.requirements.push_back(std::move(r));
+        break;
+      }
       case Tok::KwTensor: {
         TensorDecl t;
         t.loc = cur().loc;

@@ -49,11 +49,17 @@ Outcome prepare_run(const Program& p, const std::vector<int64_t>& params, const 
                     Memory& setup, const SetupLimits& limits) {
   setup.params = params;
   setup.arrays.clear();
-  if (const Expr* a = failed_assumption(p, params)) {
+  if (Precondition f = failed_precondition(p, params); f.cond) {
     std::string vals;
     for (size_t i = 0; i < p.params.size(); ++i) vals += fmt::format("{}{}={}", i ? " " : "", p.params[i].name, params[i]);
-    return Outcome::make(OutcomeKind::Error, a->loc,
-                         fmt::format("the assumption '{}' does not hold for {}", print_expr(*a), vals.empty() ? "these parameters" : vals));
+    if (vals.empty()) vals = "these parameters";
+    if (!f.required)
+      return Outcome::make(OutcomeKind::Error, f.cond->loc, fmt::format("the assumption '{}' does not hold for {}", print_expr(*f.cond), vals));
+    Outcome o = Outcome::make(OutcomeKind::Refused, f.loc,
+                              fmt::format("the program refuses {}: its requirement '{}' fails where the assumptions hold", vals, print_expr(*f.cond)));
+    o.details.push_back("a run-time check of the program (Halide's, when it came from `sched lower --via halide`) that the specification does not assume");
+    o.data["requirement"] = print_expr(*f.cond);
+    return o;
   }
   // every shape first: the limits hold before anything is allocated or evaluated
   uint64_t total = 0;

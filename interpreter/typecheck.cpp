@@ -569,6 +569,7 @@ void Checker::check_decls() {
         d_.error(p_.params[i].loc, fmt::format("parameter '{}' is declared twice", p_.params[i].name));
   mode_ = Mode::Static;
   for (auto& a : p_.assumes) condition(a, "assumption");
+  for (auto& r : p_.requirements) condition(r.cond, "requirement");
 
   for (size_t ti = 0; ti < p_.tensors.size(); ++ti) {
     auto& t = p_.tensors[ti];

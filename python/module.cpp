@@ -37,7 +37,7 @@ PYBIND11_MODULE(pysched, m) {
   });
 
   py::class_<RunResult>(m, "RunResult", "The outcome of one engine run (as `sched run --json`)")
-      .def_readonly("outcome", &RunResult::outcome, "ok, race, out-of-bounds, error, mismatch, annotation or inconclusive")
+      .def_readonly("outcome", &RunResult::outcome, "ok, race, out-of-bounds, error, mismatch, annotation, refused or inconclusive")
       .def_property_readonly("ok", [](const RunResult& r) { return r.outcome == "ok"; })
       .def_readonly("exit_code", &RunResult::exit_code, "0 clean, 1 finding, 3 inconclusive (as the command)")
       .def_readonly("message", &RunResult::message, "the finding for people: file:line:col: kind: message, then details")

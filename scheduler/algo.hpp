@@ -69,6 +69,7 @@ struct Directive {
   std::string name;               // split, reorder, fuse, tile, parallel, vectorize, unroll, compute_root, compute_inline
   std::vector<std::string> vars;  // variable arguments, in order
   std::vector<long long> ints;    // integer arguments (factors)
+  std::vector<AExprP> exprs;      // bound(x, min, extent) with parameter expressions: min, extent (ints then empty)
   std::string tail;               // split/tile: GuardWithIf (default), ShiftInwards, RoundUp
   bool extra = false;             // given apart from the file (`--schedule`): errors go to its diagnostics
   // Halide's specialize: `F.specialize(c).split(...)` is a directive `specialize` with `cond` c,

@@ -327,6 +327,19 @@ class Parser {
         any = true;
         continue;
       }
+      if (d.name == "bound") {  // bound(x, min, extent): integers, or expressions of the parameters (the app's num_rows)
+        d.vars.push_back(ident("a variable"));
+        expect(",");
+        AExprP lo = expr();
+        expect(",");
+        AExprP ext = expr();
+        expect(")");
+        if (lo->kind == AExpr::Kind::Int && ext->kind == AExpr::Kind::Int) d.ints = {lo->ival, ext->ival};
+        else d.exprs = {lo, ext};
+        out.push_back(std::move(d));
+        any = true;
+        continue;
+      }
       while (!is(")")) {
         if (peek().kind == T::Int || is("-")) {
           d.ints.push_back(integer());
@@ -507,6 +520,8 @@ void check_scope(const AExpr& e, const std::set<std::string>& scope, const char*
 void check_scopes(const Algorithm& a, Diagnostics& diags) {
   std::set<std::string> params(a.params.begin(), a.params.end());
   for (const auto& e : a.assumes) check_scope(*e, params, "an assumption names parameters only", diags);
+  for (const auto& d : a.schedule)
+    for (const auto& e : d.exprs) check_scope(*e, params, "a bound names parameters only", diags);
   for (const auto& f : a.funcs) {
     for (const auto& e : f.shape) check_scope(*e, params, "a shape names parameters only", diags);
     for (const auto& e : f.out_shape) check_scope(*e, params, "a shape names parameters only", diags);

@@ -173,13 +173,15 @@ void Lowerer::decide_levels() {
       compute_.erase(d.func);
     } else if (d.name == "fold_storage" || d.name == "bound" || d.name == "bound_extent") {
       size_t ni = d.name == "bound" ? 2 : 1;
-      if (d.vars.size() != 1 || d.ints.size() != ni) throw Error{d.loc, fmt::format("{} takes a variable and {} integer(s)", d.name, ni), d.extra};
+      if (d.vars.size() != 1 || (d.ints.size() != ni && !(d.name == "bound" && d.exprs.size() == 2))) throw Error{d.loc, fmt::format("{} takes a variable and {} integer(s)", d.name, ni), d.extra};
       auto pos = std::find(f->vars.begin(), f->vars.end(), d.vars[0]);
       if (pos == f->vars.end()) throw Error{d.loc, fmt::format("{}: {} is not a variable of {}", d.name, d.vars[0], f->name), d.extra};
       size_t i = static_cast<size_t>(pos - f->vars.begin());
-      if (d.name == "bound") {
+      if (d.name == "bound" && !d.exprs.empty()) {  // of the parameters: apps/linear_algebra's bound(i, 0, num_rows)
+        bound_[f->name][i] = {index_of(*d.exprs[0]), index_of(*d.exprs[1])};
+      } else if (d.name == "bound") {
         if (d.ints[1] <= 0) throw Error{d.loc, "bound: the extent must be positive", d.extra};
-        bound_[f->name][i] = {d.ints[0], d.ints[1]};
+        bound_[f->name][i] = {Index(d.ints[0]), Index(d.ints[1])};
       } else if (d.name == "bound_extent") {
         if (d.ints[0] <= 0) throw Error{d.loc, "bound_extent: the extent must be positive", d.extra};
         bound_extent_[f->name][i] = d.ints[0];

@@ -231,7 +231,7 @@ class Lowerer {
   std::set<std::string> inline_, names_;
   std::map<std::string, Level> compute_, store_;
   std::map<std::string, std::map<size_t, long long>> fold_;
-  std::map<std::string, std::map<size_t, std::pair<long long, long long>>> bound_;
+  std::map<std::string, std::map<size_t, std::pair<Index, Index>>> bound_;  // bound(x, min, extent)
   std::map<std::string, std::map<size_t, long long>> bound_extent_;  // Halide's bound_extent(x, k): the box's extent, its min as inferred
   std::map<std::string, Stage> stages_;
   std::map<std::string, std::vector<Interval>> boxes_, level_box_;

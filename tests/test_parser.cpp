@@ -247,3 +247,23 @@ TEST(Parser, MisspeltNamesGetASuggestion) {
   EXPECT_NE(e.find("unknown variable 'j'"), std::string::npos);
   EXPECT_EQ(e.find("did you mean"), std::string::npos) << e;
 }
+
+// `require c;` lines keep their place among the assumptions (a run checks both in the file's
+// order), print back as written, and type-check as conditions.
+TEST(Parser, RequirementsKeepTheirPlaceAmongTheAssumptions) {
+  const std::string text =
+      "param N, M;\n\nassume N >= 1;\n// Halide's check\nrequire N <= M;\nassume M >= 1;\nrequire M <= 64;\n\n"
+      "array a : f32[N];\n\na[0] := 1.0;\n";
+  auto p = sched::test::parse(text);
+  ASSERT_TRUE(p);
+  ASSERT_EQ(p->requirements.size(), 2u);
+  EXPECT_EQ(p->requirements[0].after_assumes, 1u);
+  EXPECT_EQ(p->requirements[1].after_assumes, 2u);
+  EXPECT_EQ(p->requirements[0].loc.line, 5);
+  std::string printed = print_program(*p);
+  EXPECT_NE(printed.find("assume N >= 1;\n// Halide's check\nrequire N <= M;\nassume M >= 1;\nrequire M <= 64;"), std::string::npos) << printed;
+  auto again = sched::test::parse(printed);
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(equal(*p, *again));
+  EXPECT_NE(sched::test::typecheck_errors("param N;\nrequire N + 1;\narray a : f32[N];\na[0] := 1.0;\n").find("expected a value of type bool but 'N + 1'"), std::string::npos);
+}

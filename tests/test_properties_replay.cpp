@@ -81,6 +81,7 @@ rc::Gen<std::string> gen_special_case() {
 bool reproduces(const std::string& rule, const Outcome& o, const Loc& at) {
   bool same_line = o.loc.line == at.line;
   if (rule == "race" || rule == "write-write") return o.kind == OutcomeKind::Race && same_line;
+  if (rule == "refused parameters") return o.kind == OutcomeKind::Refused && same_line;
   if (rule.rfind("out-of-bounds", 0) == 0) return o.kind == OutcomeKind::OutOfBounds && same_line;
   if (rule == "value") return (o.kind == OutcomeKind::Annotation && same_line) || o.kind == OutcomeKind::Mismatch;
   if (rule == "output" || rule == "missing output cell" || rule == "reduced twice" || rule == "reduction incomplete" ||

@@ -324,6 +324,39 @@ TEST(Scheduler, Table61KernelsLowerVerifyAndRun) {
   EXPECT_NE(bad.errors.find("bound_extent: the extent must be positive"), std::string::npos) << bad.errors;
 }
 
+// sgemmTA and sgemmTB through our scheduler (Table 6.1, expected to fail): the generator's
+// bounds (`bound(i, 0, K)` where the result has N rows) and its sum over A's other side are
+// lowered as written; the verifier refutes them where the matrix is not square, as a run there
+// shows, and a run where it is square is ok.
+TEST(Scheduler, TransposedSgemmsAreRefutedWhereTheMatrixIsNotSquare) {
+  struct Case {
+    const char* name;
+    size_t a, b;  // the sides the generator confuses, as parameter positions (N, M, K)
+    std::vector<int64_t> square;
+  } cases[] = {{"sgemmTA", 0, 2, {9, 32, 9}}, {"sgemmTB", 1, 2, {9, 32, 32}}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    Lowering l = lower_text(slurp(std::string(SCHED_EXAMPLES_DIR) + "/table61/" + c.name + ".algo"));
+    ASSERT_TRUE(l.ok) << l.errors;
+    verify::Verdict v = verify_text(l.text);
+    ASSERT_EQ(v.kind, verify::Verdict::Kind::Refuted) << v.reason;
+    ASSERT_FALSE(v.problems.empty());
+    const auto& ps = v.problems[0].params;
+    ASSERT_EQ(ps.size(), 3u);
+    EXPECT_NE(ps[c.a].second, ps[c.b].second) << "the counterexample's matrix is not square";
+    Loaded p = load_text(l.text, "kernel.sched");
+    ASSERT_EQ(p.stage, LoadStage::Ok) << p.diagnostics;
+    std::vector<int64_t> at;
+    for (const auto& [n, val] : ps) at.push_back(val);
+    Memory st;
+    Outcome bad = test::reference_run(*p.program, at, ModelOptions{}, st, 200'000'000);
+    EXPECT_FALSE(bad.ok()) << "the replay shows the finding";
+    Memory st2;
+    Outcome ok = test::reference_run(*p.program, c.square, ModelOptions{}, st2, 20'000'000);
+    EXPECT_TRUE(ok.ok()) << test::joined(ok);
+  }
+}
+
 // Halide's specialize: one version of the func per condition under `if .. else if .. else`,
 // each lowered with the directives given before the specialization plus its own, and under the
 // assumption that selects it; a fuse of loops of non-constant extents stays two loops.

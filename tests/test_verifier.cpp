@@ -40,6 +40,11 @@ Outcome replay(const Program& p, const std::vector<std::pair<std::string, int64_
   return sched::test::reference_run(p, ps, ModelOptions{}, st, 50'000'000);
 }
 
+// A program that doubles its input: the parameter lines go before it.
+const char* const kDoubling =
+    "input a[i] : f32[N] = A(i);\noutput b[i] : f32[N] = B(i);\ntensor A(i) : f32;\n"
+    "tensor B(i) : f32 = A(i) * 2.0 if 0 <= i && i < N;\nfor i < N {\n  b[i] {B(i)} := a[i] * 2.0;\n}\n";
+
 }  // namespace
 
 TEST(VerifierHeaps, Example8IteratedUpdateIsTheIteratedUnion) {
@@ -256,9 +261,7 @@ TEST(Verifier, NonAffineProgramsAreUnknownNotRefuted) {
 // With satisfiable assumptions written with `let` (as Halide's checks are exported), the
 // program verifies, and a run checks the assumption by evaluating the let.
 TEST(Verifier, AssumptionsExcludingEverySizeAreNotAProof) {
-  const std::string body =
-      "input a[i] : f32[N] = A(i);\noutput b[i] : f32[N] = B(i);\ntensor A(i) : f32;\n"
-      "tensor B(i) : f32 = A(i) * 2.0 if 0 <= i && i < N;\nfor i < N {\n  b[i] {B(i)} := a[i] * 2.0;\n}\n";
+  const std::string body = kDoubling;
   Loaded none = load_text("param N;\nassume N >= 1;\nassume (let t = N + 1 in t) <= N;\n" + body, "vacuous.sched");
   ASSERT_EQ(none.stage, LoadStage::Ok) << none.diagnostics;
   Verdict v = verify_program(*none.program, Options{});
@@ -371,15 +374,20 @@ par i < N {
   verify::Options o = verify::Options::within(60);
   verify::Verdict v = verify::verify_program(*l.program, o);
   ASSERT_EQ(v.kind, verify::Verdict::Kind::Refuted);
-  EXPECT_EQ(v.problems[0].rule, "race");
-  ASSERT_FALSE(v.vcs.empty());
-  for (const auto& r : v.vcs) EXPECT_EQ(r.status, "skipped") << r.rule;
+  // the first finding while the VCs are generated (the read of t[N - 1 - i], which another
+  // iteration writes: undefined in the thesis' semantics of `par`) ends the generation: no VC is
+  // even written, and the race that follows from the same read is not looked for
+  ASSERT_EQ(v.problems.size(), 1u);
+  EXPECT_EQ(v.problems[0].rule, "undefined read");
+  EXPECT_TRUE(v.vcs.empty());
   EXPECT_LT(v.seconds, 2.0);
   // --all keeps going: with a small z3 budget, the cubic VC ends unknown, the race still stands
   verify::Options all = verify::Options::within(3);
   all.all = true;
   verify::Verdict w = verify::verify_program(*l.program, all);
   EXPECT_EQ(w.kind, verify::Verdict::Kind::Refuted);
+  EXPECT_TRUE(std::any_of(w.problems.begin(), w.problems.end(), [](const verify::Problem& p) { return p.rule == "race"; }));
+  EXPECT_FALSE(w.vcs.empty());
   EXPECT_TRUE(std::none_of(w.vcs.begin(), w.vcs.end(), [](const verify::VcReport& r) { return r.status == "skipped"; }));
 }
 
@@ -639,4 +647,49 @@ TEST(Verifier, ValueCounterexampleParametersAreMinimal) {
   std::map<std::string, int64_t> want = {{"NB", 1}, {"CI", 1}, {"CO", 2}, {"H", 1}, {"W", 1}, {"KH", 1}, {"KW", 1}};
   EXPECT_EQ(got, want) << v.problems[0].message;
   EXPECT_EQ(v.problems[0].message.find("(- "), std::string::npos) << "numbers, not solver syntax: " << v.problems[0].message;
+}
+
+// `require c;` (a run-time check of the program itself, as Halide's checks that the algorithm
+// needs are exported): where the assumptions before it allow parameter values it refuses, the
+// program fails its specification there: the verifier refutes it with those values, a run at
+// them says `refused` (a finding, exit 1), while a failed assumption stays bad input. A
+// requirement the assumptions imply costs nothing; one that refuses every allowed value is a
+// refutation, not a vacuous proof.
+TEST(Verifier, RequirementsThatRefuseAllowedParametersAreFindings) {
+  const std::string body = kDoubling;
+  Loaded refusing = load_text("param N, M;\nassume N >= 1 && M >= 1;\nrequire N <= M;\n" + body, "refusing.sched");
+  ASSERT_EQ(refusing.stage, LoadStage::Ok) << refusing.diagnostics;
+  Verdict v = verify_program(*refusing.program, Options{});
+  ASSERT_EQ(v.kind, Verdict::Kind::Refuted) << v.reason;
+  ASSERT_EQ(v.problems.size(), 1u);
+  const Problem& pr = v.problems[0];
+  EXPECT_EQ(pr.rule, "refused parameters");
+  EXPECT_EQ(pr.loc.line, 3);
+  ASSERT_EQ(pr.params.size(), 2u);
+  EXPECT_GT(pr.params[0].second, pr.params[1].second) << "N > M: the values it refuses";
+  EXPECT_TRUE(v.vcs.empty()) << "the first finding ends the run before any VC is generated";
+  Outcome o = replay(*refusing.program, pr.params);
+  EXPECT_EQ(o.kind, OutcomeKind::Refused) << o.message;
+  EXPECT_EQ(o.loc.line, 3);
+  EXPECT_TRUE(driver::replay_shows(pr, o));
+  EXPECT_TRUE(replay(*refusing.program, {{"N", 3}, {"M", 3}}).ok());
+  // --all: the requirement is a finding and the rest is verified where it holds
+  Options all;
+  all.all = true;
+  Verdict w = verify_program(*refusing.program, all);
+  EXPECT_EQ(w.kind, Verdict::Kind::Refuted);
+  EXPECT_FALSE(w.vcs.empty());
+  for (const auto& r : w.vcs) EXPECT_EQ(r.status, "proved") << r.rule;
+
+  Loaded implied = load_text("param N, M;\nassume N >= 1 && M >= 1;\nassume N <= M;\nrequire N <= M + 1;\n" + body, "implied.sched");
+  ASSERT_EQ(implied.stage, LoadStage::Ok) << implied.diagnostics;
+  EXPECT_EQ(verify_program(*implied.program, Options{}).kind, Verdict::Kind::Verified);
+  EXPECT_EQ(replay(*implied.program, {{"N", 4}, {"M", 2}}).kind, OutcomeKind::Error) << "a failed assumption is bad input";
+
+  Loaded none = load_text("param N, M;\nassume N >= 1 && M >= 1;\nrequire N < 0;\n" + body, "none.sched");
+  ASSERT_EQ(none.stage, LoadStage::Ok) << none.diagnostics;
+  Verdict n = verify_program(*none.program, Options{});
+  EXPECT_EQ(n.kind, Verdict::Kind::Refuted) << n.reason;
+  ASSERT_FALSE(n.problems.empty());
+  EXPECT_EQ(n.problems[0].rule, "refused parameters");
 }

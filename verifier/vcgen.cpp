@@ -47,6 +47,7 @@ Generator::Generator(const Program& p, isl::ctx ctx, Templates& t, bool bit_exac
 
 void Generator::fail(std::string rule, Loc loc, std::string msg, isl::set where, const Env& env) {
   out_.findings.push_back({std::move(rule), loc, std::move(msg), std::move(where), env.loops, {}});
+  if (first_only_ && out_.findings.back().rule != "unannotated write") throw Stop{};  // that one makes `unknown`, not refuted
 }
 
 void Generator::equations(const std::string& rule, Loc loc, const SVal& spec, const SVal& impl, const isl::set& gamma,
@@ -313,7 +314,21 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h, c
   return none();
 }
 
-Generated Generator::run() {
+Generated Generator::run(bool first_only) {
+  first_only_ = first_only;
+  try {
+    return generate();
+  } catch (const Stop&) {  // the first finding: refuted already
+    out_.vcs.clear();
+    isl::union_map none = isl::union_map::empty(ctx_);
+    for (isl::union_map* h : {&out_.initial, &out_.delta, &out_.final})
+      if (h->is_null()) *h = none;
+    if (out_.context.is_null()) out_.context = all_params(ctx_);
+    return std::move(out_);
+  }
+}
+
+Generated Generator::generate() {
   written_arrays(*p_.body, written_);
   Env env;
   env.s.ctx = ctx_;
@@ -334,9 +349,27 @@ Generated Generator::run() {
     used_.insert(tuple);
     env.s.arrays[a] = tuple;
   }
-  // Γ0: the assumptions, and the global shapes are sizes (a run refuses negative ones).
+  // Γ0: the assumptions, and the global shapes are sizes (a run refuses negative ones). A
+  // requirement holds wherever the assumptions before it do, or the program refuses parameter
+  // values its specification is for (a finding); past it, runs satisfy it.
   isl::set g = all_params(ctx_);
-  for (const auto& a : p_.assumes) g = g.intersect(condition(*a, env.s.names));
+  size_t next_req = 0;
+  auto requirements_until = [&](size_t assumes) {
+    for (; next_req < p_.requirements.size() && p_.requirements[next_req].after_assumes <= assumes; ++next_req) {
+      const Requirement& r = p_.requirements[next_req];
+      isl::set holds = condition(*r.cond, env.s.names);
+      isl::set refused = g.subtract(holds);
+      if (!refused.is_empty())
+        fail("refused parameters", r.loc, fmt::format("the program refuses parameter values the assumptions allow: its requirement '{}' fails", print_expr(*r.cond)),
+             refused, env);
+      g = g.intersect(holds);
+    }
+  };
+  for (size_t a = 0; a < p_.assumes.size(); ++a) {
+    requirements_until(a);
+    g = g.intersect(condition(*p_.assumes[a], env.s.names));
+  }
+  requirements_until(p_.assumes.size());
   for (const auto& ad : p_.arrays)
     for (const auto& d : ad.dims) {  // where the size is defined, it is not negative
       isl::pw_aff size = index(*d, env.s.names);

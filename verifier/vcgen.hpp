@@ -24,7 +24,7 @@ namespace sched::verify {
 // parameters, and for locations the cell) where it does.
 struct Finding {
   std::string rule;  // "race", "out-of-bounds write", "out-of-bounds read", "undefined read",
-                     // "missing output cell", "unannotated write", "negative size"
+                     // "missing output cell", "unannotated write", "negative size", "refused parameters"
   Loc loc;
   std::string message;
   isl::set where;
@@ -61,7 +61,11 @@ class Generator {
   // bit_exact_floats (`--float ieee`): a float reduction must accumulate in the specification's
   // order; otherwise floats are reals (the thesis' reading) and any order verifies.
   Generator(const Program& p, isl::ctx ctx, Templates& t, bool bit_exact_floats = false);
-  Generated run();
+  // With `first_only` (`sched verify` without --all: the first refutation ends the run), the
+  // first structural finding (a failed `require`, an access out of bounds, a race, a missing
+  // output cell, ...; not an unannotated write, which makes the verdict unknown) ends the
+  // generation: the findings of the commands evaluated so far, and no VC.
+  Generated run(bool first_only = false);
 
  private:
   // dh: Δh; reads: R; acc: the tokens accumulated (after the command's last plain write to
@@ -127,6 +131,9 @@ class Generator {
   std::set<std::string> used_;
   std::set<int> written_;  // the arrays some command writes (or accumulates into)
   Generated out_;
+  bool first_only_ = false;
+  Generated generate();
+  struct Stop {};  // thrown by fail() with first_only_
 };
 
 }  // namespace sched::verify

@@ -338,10 +338,10 @@ Verdict verify_program(const Program& p, const Options& opts) {
     try {
       if (opts.progress) opts.progress(0, 0, "generating the VCs and side conditions (isl)");
       Generator g(p, ctx, t, opts.smt.floats == FloatMode::Ieee);
-      Generated gen = g.run();
+      Generated gen = g.run(!opts.all);
       // no parameter value satisfies the assumptions (`assume false`, or a Halide check no size
       // passes): every VC would hold vacuously, and a vacuous proof verifies nothing
-      if (!gen.context.is_null() && gen.context.is_empty()) throw Vacuous{};
+      if (!gen.context.is_null() && gen.context.is_empty() && gen.findings.empty()) throw Vacuous{};
       // an unannotated write cannot be specified (its value is an opaque function): it makes the
       // verdict unknown, never refuted; genuine problems (races, bounds) still refute
       std::string unannotated;
