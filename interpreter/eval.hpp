@@ -42,6 +42,27 @@ inline Value literal_value(const Expr& e) {
   return Value::of_wrapped(e.type, static_cast<uint64_t>(e.ival));
 }
 
+// The value of an expression made of literals only, as a run computes it (IEEE for floats); ⊥
+// (undefined) when it reads a parameter, a variable or a tensor.
+inline Value constant_value(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::IntLit: case ExprKind::FloatLit: case ExprKind::BoolLit: return literal_value(e);
+    case ExprKind::Unary: case ExprKind::Binary: case ExprKind::Cast: case ExprKind::Call: {
+      std::vector<Value> a;
+      for (const auto& x : e.args) {
+        if (!x) return Value{};
+        a.push_back(constant_value(*x));
+        if (!a.back().defined) return Value{};
+      }
+      if (e.kind == ExprKind::Unary) return apply_unop(e.uop, a[0]);
+      if (e.kind == ExprKind::Binary) return apply_binop(e.bop, a[0], a[1]);
+      if (e.kind == ExprKind::Cast || e.fn == Builtin::Cast) return cast_value(e.cast_to, a[0]);
+      return apply_builtin(e.fn, a);
+    }
+    default: return Value{};
+  }
+}
+
 template <class Mem>
 class Evaluator {
  public:

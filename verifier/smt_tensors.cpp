@@ -2,6 +2,9 @@
 // and templates as terms (smt_internal.hpp).
 #include "verifier/smt_internal.hpp"
 
+#include <cmath>
+
+#include "interpreter/eval.hpp"
 #include "interpreter/ops.hpp"
 
 namespace sched::verify {
@@ -140,6 +143,17 @@ void Smt::Impl::define_pending() {
 z3::expr Smt::Impl::param(const std::string& n) { return ctx.int_const(n.c_str()); }
 
 z3::expr Smt::Impl::expr(const Expr& e, std::vector<z3::expr>& slots, const std::vector<z3::expr>* prm) {
+  // A specification's constant subexpression is folded as a run computes it (IEEE for floats),
+  // as the program's are when its templates are built (symbolic.cpp, lift): with --float real,
+  // `sqrt(2.0 * 3.1415927) * 1.5` would otherwise be an exact product on one side and the f32
+  // number 3.7599425 on the other, and the two differ.
+  if (e.kind == ExprKind::Unary || e.kind == ExprKind::Binary || e.kind == ExprKind::Cast || e.kind == ExprKind::Call) {
+    Value v = constant_value(e);
+    if (v.defined && v.type == e.type) {
+      double d = v.type == Type::F32 ? static_cast<double>(v.f) : v.type == Type::F64 ? v.d : 0.0;
+      if (std::isfinite(d)) return konst(v);
+    }
+  }
   switch (e.kind) {
     case ExprKind::IntLit:
     case ExprKind::FloatLit:

@@ -1,5 +1,6 @@
 #include "verifier/verify.hpp"
 
+#include "interpreter/eval.hpp"
 #include "polyhedral/watchdog.hpp"
 
 #include <fmt/format.h>
@@ -262,7 +263,9 @@ std::vector<std::string> uninterpreted_tensors(const Program& p, FloatMode m) {
   std::vector<std::string> direct(n);
   std::vector<std::vector<int>> reads(n);
   std::function<void(const Expr&, size_t)> walk = [&](const Expr& e, size_t t) {
-    if (e.kind == ExprKind::Call && !e.args.empty() && uninterpreted_builtin(e.fn, e.args[0]->type, m) && direct[t].empty())
+    // (on constants the builtin is computed, smt_tensors.cpp: z3 chooses nothing there)
+    if (e.kind == ExprKind::Call && !e.args.empty() && uninterpreted_builtin(e.fn, e.args[0]->type, m) && direct[t].empty() &&
+        !constant_value(e).defined)
       direct[t] = std::string(builtin_name(e.fn));
     if (e.kind == ExprKind::TensorRead) {
       int id = p.find_tensor(e.name);
