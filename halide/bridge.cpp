@@ -45,6 +45,8 @@ std::vector<Halide::Expr> checks_of_algorithm(const algo::Algorithm& a, bool str
   Built b;
   Diagnostics d, dx;
   bool rejected = false;
+  // the scheduled pipeline was built from the same algorithm, so this one builds too; were it
+  // not to, every check stays an `assume` line (the schedule's), as before `require` existed
   if (!build_pipeline(bare, {}, b, d, dx, rejected)) return {};
   return lower_checks(b.outputs, strict_float);
 }

@@ -129,16 +129,19 @@ class Exporter {
   // is a finding); the schedule's further checks are `assume` lines (thesis 6.3).
   std::string requirements(const Lowered& l) {
     std::set<std::string> seen;
-    std::string out = checks(l.required_by_algorithm, "require", "// Halide's run-time checks that the algorithm itself needs (its pipeline unscheduled makes them):\n"
+    Scope<Interval> known = parameter_bounds();
+    std::string out = checks(l.required_by_algorithm, known, "require", "// Halide's run-time checks that the algorithm itself needs (its pipeline unscheduled makes them):\n"
                                                                   "// where the assumptions allow a size they refuse, the algorithm reads outside its buffers\n", seen);
-    out += checks(l.required, "assume", "// Halide's run-time checks that the buffers hold every cell the pipeline touches (thesis 6.3)\n", seen);
+    out += checks(l.required, known, "assume", "// Halide's run-time checks that the buffers hold every cell the pipeline touches (thesis 6.3)\n", seen);
     return out;
   }
 
-  std::string checks(const std::vector<Expr>& conditions, const char* keyword, const char* heading, std::set<std::string>& seen) {
+  // `conditions` simplified where the parameters' lower bounds (`known`) hold, each kept once
+  // (`seen`), as `keyword` lines under `heading`.
+  std::string checks(const std::vector<Expr>& conditions, const Scope<Interval>& known, const char* keyword, const char* heading,
+                     std::set<std::string>& seen) {
     std::string out;
     bool headed = false;
-    Scope<Interval> known = parameter_bounds();
     for (const Expr& r : conditions) {
       Expr c = simplify(substitute(symbols_, r), true, known);
       if (is_const_one(c)) continue;

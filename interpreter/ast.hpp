@@ -209,6 +209,20 @@ struct Program {
   Program clone() const;
 };
 
+// Visits the assumptions and the requirements in the file's order, the order in which a run
+// checks them: f(i, nullptr) for `assumes[i]`, f(i, &r) for a requirement r (i: how many
+// assumptions precede it). f returns false to stop the walk; the walk returns false then.
+template <class F>
+bool each_precondition(const Program& p, F&& f) {
+  size_t r = 0;
+  for (size_t a = 0; a <= p.assumes.size(); ++a) {
+    for (; r < p.requirements.size() && p.requirements[r].after_assumes <= a; ++r)
+      if (!f(a, &p.requirements[r])) return false;
+    if (a < p.assumes.size() && !f(a, nullptr)) return false;
+  }
+  return true;
+}
+
 // Structural equality that ignores positions, type-checker results and implicit casts
 // (the print/parse round-trip relation). Floats compare by bit pattern.
 bool equal(const Expr& a, const Expr& b);

@@ -90,15 +90,15 @@ Precondition failed_precondition(const Program& p, const std::vector<int64_t>& p
     Value v = eval_static(e, params);
     return !v.defined || !v.b;
   };
-  size_t r = 0;
-  for (size_t a = 0; a <= p.assumes.size(); ++a) {
-    for (; r < p.requirements.size() && p.requirements[r].after_assumes <= a; ++r)
-      if (fails(*p.requirements[r].cond)) return {p.requirements[r].cond.get(), true, p.requirements[r].loc};
-    if (a < p.assumes.size() && fails(*p.assumes[a])) return {p.assumes[a].get(), false, p.assumes[a]->loc};
-  }
-  return {};
+  Precondition failed;
+  each_precondition(p, [&](size_t a, const Requirement* r) {
+    const Expr& c = r ? *r->cond : *p.assumes[a];
+    if (!fails(c)) return true;
+    failed = {&c, r != nullptr, r ? r->loc : c.loc};
+    return false;
+  });
+  return failed;
 }
-
 
 std::optional<std::vector<int64_t>> array_shape(const Program& p, size_t array, const std::vector<int64_t>& params,
                                                 std::string& error) {

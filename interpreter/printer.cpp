@@ -260,22 +260,13 @@ std::string print_program(const Program& p) {
     i = j;
   }
   static const Comments none;
-  size_t r = 0;
-  auto requirements_until = [&](size_t assumes) {
-    for (; r < p.requirements.size() && p.requirements[r].after_assumes <= assumes; ++r) {
-      leading(out, p.requirements[r].comments.leading, 0);
-      out += "require " + print_expr(*p.requirements[r].cond) + ";";
-      close_line(out, p.requirements[r].comments, 0);
-    }
-  };
-  for (size_t i = 0; i < p.assumes.size(); ++i) {
-    requirements_until(i);
-    const Comments& cm = i < p.assume_comments.size() ? p.assume_comments[i] : none;
+  each_precondition(p, [&](size_t i, const Requirement* r) {
+    const Comments& cm = r ? r->comments : i < p.assume_comments.size() ? p.assume_comments[i] : none;
     leading(out, cm.leading, 0);
-    out += "assume " + print_expr(*p.assumes[i]) + ";";
+    out += (r ? "require " + print_expr(*r->cond) : "assume " + print_expr(*p.assumes[i])) + ";";
     close_line(out, cm, 0);
-  }
-  requirements_until(p.assumes.size());
+    return true;
+  });
   if (!p.tensors.empty() && !out.empty()) out += "\n";
   for (const auto& t : p.tensors) {
     leading(out, t.comments.leading, 0);

@@ -353,23 +353,19 @@ Generated Generator::generate() {
   // requirement holds wherever the assumptions before it do, or the program refuses parameter
   // values its specification is for (a finding); past it, runs satisfy it.
   isl::set g = all_params(ctx_);
-  size_t next_req = 0;
-  auto requirements_until = [&](size_t assumes) {
-    for (; next_req < p_.requirements.size() && p_.requirements[next_req].after_assumes <= assumes; ++next_req) {
-      const Requirement& r = p_.requirements[next_req];
-      isl::set holds = condition(*r.cond, env.s.names);
-      isl::set refused = g.subtract(holds);
-      if (!refused.is_empty())
-        fail("refused parameters", r.loc, fmt::format("the program refuses parameter values the assumptions allow: its requirement '{}' fails", print_expr(*r.cond)),
-             refused, env);
-      g = g.intersect(holds);
+  each_precondition(p_, [&](size_t a, const Requirement* r) {
+    if (!r) {
+      g = g.intersect(condition(*p_.assumes[a], env.s.names));
+      return true;
     }
-  };
-  for (size_t a = 0; a < p_.assumes.size(); ++a) {
-    requirements_until(a);
-    g = g.intersect(condition(*p_.assumes[a], env.s.names));
-  }
-  requirements_until(p_.assumes.size());
+    isl::set holds = condition(*r->cond, env.s.names);
+    isl::set refused = g.subtract(holds);
+    if (!refused.is_empty())
+      fail("refused parameters", r->loc, fmt::format("the program refuses parameter values the assumptions allow: its requirement '{}' fails", print_expr(*r->cond)),
+           refused, env);
+    g = g.intersect(holds);
+    return true;
+  });
   for (const auto& ad : p_.arrays)
     for (const auto& d : ad.dims) {  // where the size is defined, it is not negative
       isl::pw_aff size = index(*d, env.s.names);
