@@ -177,11 +177,11 @@ void Lowerer::decide_levels() {
       auto pos = std::find(f->vars.begin(), f->vars.end(), d.vars[0]);
       if (pos == f->vars.end()) throw Error{d.loc, fmt::format("{}: {} is not a variable of {}", d.name, d.vars[0], f->name), d.extra};
       size_t i = static_cast<size_t>(pos - f->vars.begin());
-      if (d.name == "bound" && !d.exprs.empty()) {  // of the parameters: apps/linear_algebra's bound(i, 0, num_rows)
-        bound_[f->name][i] = {index_of(*d.exprs[0]), index_of(*d.exprs[1])};
-      } else if (d.name == "bound") {
-        if (d.ints[1] <= 0) throw Error{d.loc, "bound: the extent must be positive", d.extra};
-        bound_[f->name][i] = {Index(d.ints[0]), Index(d.ints[1])};
+      if (d.name == "bound") {  // integers, or parameter expressions (apps/linear_algebra's bound(i, 0, num_rows))
+        std::pair<Index, Index> b = d.exprs.empty() ? std::pair<Index, Index>{d.ints[0], d.ints[1]}
+                                                    : std::pair<Index, Index>{index_of(*d.exprs[0]), index_of(*d.exprs[1])};
+        if (b.second.is_constant() && b.second.constant() <= 0) throw Error{d.loc, "bound: the extent must be positive", d.extra};
+        bound_[f->name][i] = b;
       } else if (d.name == "bound_extent") {
         if (d.ints[0] <= 0) throw Error{d.loc, "bound_extent: the extent must be positive", d.extra};
         bound_extent_[f->name][i] = d.ints[0];

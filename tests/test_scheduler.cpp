@@ -322,6 +322,16 @@ TEST(Scheduler, Table61KernelsLowerVerifyAndRun) {
   EXPECT_NE(conv.text.find("for cu < 3 {  // unrolled"), std::string::npos) << "24 channels of a ShiftInwards tile, by 8\n" << conv.text;
   Lowering bad = lower_text("param N;\ninput A(i) : f32[N];\nfunc F(x) : f32 = A(x);\noutput F : [N];\n", "F.bound_extent(x, 0)");
   EXPECT_NE(bad.errors.find("bound_extent: the extent must be positive"), std::string::npos) << bad.errors;
+  // bound(x, min, extent) with integers or parameter expressions: an extent that is a constant
+  // is positive, however it is written
+  for (const char* extent : {"0", "-4", "2 - 5"}) {
+    Lowering b = lower_text("param N;\ninput A(i) : f32[N];\nfunc F(x) : f32 = A(x);\noutput F : [N];\n", fmt::format("F.bound(x, 0, {})", extent));
+    EXPECT_FALSE(b.ok) << extent;
+    EXPECT_NE(b.errors.find("bound: the extent must be positive"), std::string::npos) << extent << ": " << b.errors;
+  }
+  Lowering by_param = lower_text("param N;\ninput A(i) : f32[N];\nfunc F(x) : f32 = A(x);\noutput F : [N];\n", "F.bound(x, 0, N)");
+  ASSERT_TRUE(by_param.ok) << by_param.errors;
+  EXPECT_EQ(verify_text(by_param.text).kind, verify::Verdict::Kind::Verified);
 }
 
 // sgemmTA and sgemmTB through our scheduler (Table 6.1, expected to fail): the generator's
