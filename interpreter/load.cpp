@@ -42,7 +42,8 @@ Loaded load_text(const std::string& text, const std::string& name, bool typechec
 }
 
 std::optional<Expectation> read_expectation(const std::string& text) {
-  static const std::vector<std::string> outcomes = {"ok", "race", "out-of-bounds", "error", "mismatch", "annotation", "parse-error", "type-error"};
+  static const std::vector<std::string> outcomes = {"ok",         "race",    "out-of-bounds", "error",     "mismatch",
+                                                    "annotation", "refused", "parse-error",   "type-error"};
   static const std::vector<std::string> verdicts = {"verified", "refuted", "unknown"};
   std::istringstream in(text);
   std::string line;
@@ -58,7 +59,7 @@ std::optional<Expectation> read_expectation(const std::string& text) {
   Expectation e;
   e.line = n;
   if (!(words >> e.outcome)) {
-    e.problem = "an expect line without an outcome (ok, race, out-of-bounds, error, mismatch, annotation, parse-error, type-error)";
+    e.problem = fmt::format("an expect line without an outcome ({})", fmt::join(outcomes, ", "));
     return e;
   }
   auto unknown = [&](const char* what, const std::string& w, const std::vector<std::string>& known) {

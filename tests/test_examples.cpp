@@ -29,7 +29,7 @@ TEST_P(Example, ParsesPrintsReparsesAndTypechecks) {
   auto expect = read_expectation(text);
   ASSERT_TRUE(expect) << path << ": the first line must be '// expect: OUTCOME [-p N=V ...]'";
   static const std::vector<std::string> outcomes = {"ok", "race", "out-of-bounds", "error", "mismatch", "annotation",
-                                                    "parse-error", "type-error"};
+                                                    "refused", "parse-error", "type-error"};
   ASSERT_NE(std::find(outcomes.begin(), outcomes.end(), expect->outcome), outcomes.end()) << expect->outcome;
 
   Loaded l = load_text(text, path);

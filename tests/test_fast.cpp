@@ -92,6 +92,7 @@ TEST(Fast, EveryExampleAgreesWithTheReferenceOnOneAndTwoThreads) {
   int n = 0, findings = 0;
   for (const auto& e : sched::test::runnable_examples()) {
     ASSERT_FALSE(e.ex.outcome.empty()) << e.path;
+    if (e.ex.outcome == "refused") continue;  // its own requirement refuses these parameters: no engine runs
     Engines en(e.text, e.ex.params);
     ASSERT_TRUE(en.ready) << e.path;
     Ran ref = en.reference();
@@ -224,6 +225,7 @@ TEST(Fast, KernelsAgreeWithTheReferenceOnEveryExample) {
   uint64_t runs = 0;
   int n = 0;
   for (const auto& e : sched::test::runnable_examples()) {
+    if (e.ex.outcome == "refused") continue;  // its own requirement refuses these parameters: no engine runs
     Engines en(e.text, e.ex.params);
     ASSERT_TRUE(en.ready) << e.path;
     Ran ref = en.reference(false);
