@@ -42,7 +42,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                                  std::vector<int64_t>(c.params.size(), 5)};
   for (const auto& params : instances) {
     driver::Instance inst = driver::make_instance(p, params);
-    if (!inst.prepared.ok()) continue;  // an assumption excludes it
+    // an assumption excludes it; a failed `require` is run (refused): a verified program
+    // refuses no parameter value its assumptions allow
+    if (!inst.prepared.ok() && inst.prepared.kind != OutcomeKind::Refused) continue;
     driver::RunOptions ro;
     ro.check_annotations = true;
     ro.max_steps = 2'000'000;
