@@ -45,7 +45,7 @@ void register_explore(CLI::App& app) {
   cmd->add_option("--max-executions", o.max_executions, "bound on executions (exhaustive)")->capture_default_str()->check(whole_number(1, UINT64_MAX));
   cmd->add_option("--max-memory", max_memory, kMaxMemoryHelp)->check(memory_size());
   cmd->add_option("--timeout", o.timeout_seconds, "bound on seconds")->check(positive_seconds())->capture_default_str();
-  cmd->add_flag("--no-reduction", no_reduction, "exhaustive search without sleep sets (every interleaving)");
+  cmd->add_flag("--no-reduction", no_reduction, "exhaustive search without partial-order reduction (every interleaving, not one per trace)");
   cmd->add_option("--replay", replay, "follow this schedule (as printed: thread paths such as '0 1.2 -') and print its step trace");
   cmd->add_flag("--all-states", o.all_states, "exhaustive: list every distinct end state (by default the search stops at the second)");
   cmd->add_flag("--json", json, "print one JSON object");
@@ -114,9 +114,12 @@ void register_explore(CLI::App& app) {
     if (json) {
       std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
-      std::cout << fmt::format("{}: {} ({} strategy{}{}, {} execution(s), {} step(s), {} branch(es) pruned, {:.3f} s)\n", file,
-                               r.verdict, strategy, o.reduction ? "" : ", no reduction",
-                               o.access_granularity ? ", access granularity" : "", r.executions, r.steps, r.pruned, r.seconds);
+      bool dpor = o.strategy == Strategy::Exhaustive && o.reduction && !o.replay;
+      std::cout << fmt::format("{}: {} ({} strategy{}{}, {} execution(s){}, {} step(s){}, {:.3f} s)\n", file, r.verdict, strategy,
+                               o.strategy != Strategy::Exhaustive || o.replay ? "" : o.reduction ? ", Optimal-DPOR" : ", no reduction",
+                               o.access_granularity ? ", access granularity" : "", r.executions, dpor ? " (one per trace)" : "",
+                               r.steps, dpor ? fmt::format(", {} race(s) analysed", r.races) : "", r.seconds);
+      if (r.pruned) std::cout << "  " << r.pruned << " exploration(s) ended with every enabled step asleep\n";
       if (!r.why_inconclusive.empty()) std::cout << "  inconclusive: " << r.why_inconclusive << "\n";
       if (r.stopped_early) std::cout << "  (stopped at the second distinct end state; --all-states lists them all)\n";
       if (o.replay) {

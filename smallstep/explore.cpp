@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "interpreter/eval.hpp"
+#include "smallstep/dpor.hpp"
 
 namespace sched {
 namespace {
@@ -22,14 +23,23 @@ struct LocalMem {
   std::vector<Value> cells;
 };
 
-// A memory location: array id, allocation instance (0: a global array), indices.
-struct Cell {
-  int array;
-  uint64_t inst;
-  std::vector<int64_t> idx;
-  bool operator==(const Cell& o) const { return array == o.array && inst == o.inst && idx == o.idx; }
-};
+using dpor::Cell;
 using Write = std::pair<Cell, Value>;
+
+uint64_t mix(uint64_t h, uint64_t x) {
+  h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h * 0xbf58476d1ce4e5b9ULL;
+}
+
+// The name of a `par` instance or of an allocation: its command (where it starts in the file)
+// and the values of the variables around it, which no other execution of that command in one run shares. The same in
+// every interleaving (a counter would depend on the order), so that events of different
+// executions compare (smallstep/dpor.hpp). Never 0 (0 names the global arrays).
+uint64_t instance_id(const sched::Cmd& c, const std::vector<Value>& env) {
+  uint64_t h = mix(mix(0x5EDC0DEULL, static_cast<uint64_t>(c.loc.line)), static_cast<uint64_t>(c.loc.col));
+  for (const Value& v : env) h = mix(h, v.defined ? v.bits() ^ (static_cast<uint64_t>(v.type) << 56) : 0xB07B07ULL);
+  return h | 1;
+}
 
 struct Proc;
 using P = std::shared_ptr<const Proc>;
@@ -43,6 +53,7 @@ struct Proc {
   Env env;                          // Cmd, Loop: the values of loop and let variables (the substitution c[x ← v])
   std::vector<P> kids;              // Seq (first is active) · Par (c1 ∥ ... ∥ cn; finished ones are Skip) · InAlloc ([c])
   int64_t first = 0, next = 0, count = 0;  // Loop: the remaining iterations of a `for` (SEQLOOP, unfolded lazily)
+  uint64_t id = 0;                          // Par: its instance (instance_id)
   std::shared_ptr<const LocalMem> local;    // InAlloc: μa
   std::shared_ptr<const Outcome> why;       // Stuck: no rule applies to this thread
   std::shared_ptr<const sched::Write> pending;  // Write: the cell and the value to store
@@ -79,32 +90,30 @@ struct Footprint {
   std::vector<Cell> writes;  // one for an assignment; a critical section's every cell
 };
 
-bool conflicts(const Footprint& a, const Footprint& b) {
-  auto hits = [](const Cell& w, const Footprint& f) {
-    for (const Cell& x : f.writes) if (x == w) return true;
-    for (const Cell& r : f.reads) if (r == w) return true;
-    return false;
-  };
-  for (const Cell& w : a.writes) if (hits(w, b)) return true;
-  for (const Cell& w : b.writes) if (hits(w, a)) return true;
-  return false;
-}
-
 struct State {
   P term;
   std::vector<std::vector<Value>> globals;
-  uint64_t next_instance = 1;
+};
+
+// What one step changed, to take it back (the exhaustive search keeps one state and a log per
+// step, not a state per step): the process term before it (persistent: shared, not copied) and
+// the global cells it overwrote.
+struct Undo {
+  P term;
+  std::vector<std::tuple<int, size_t, Value>> cells;  // array, flat index, old value
 };
 
 
 // One enabled step of one thread, evaluated in the current state.
 struct Prepared {
   ThreadPath path;
+  std::vector<uint64_t> pars; // the `par` instance at each level of path
   Footprint fp;
   P result;                   // what the redex becomes
   std::vector<sched::Write> writes;  // the cells written and their values
-  bool allocates = false;     // takes an allocation instance id
   Loc at;                     // the command of the step
+
+  dpor::Event event() const { return {path, pars, fp.reads, fp.writes}; }
 };
 
 bool reads_memory(const Expr* e) {
@@ -138,30 +147,37 @@ class Machine {
   std::vector<Prepared> enabled(const State& s, const ThreadPath* only = nullptr, bool prepare = true) {
     std::vector<Prepared> out;
     ThreadPath path;
+    std::vector<uint64_t> pars;
     std::vector<const LocalMem*> locals;
     only_ = only;
     prepare_ = prepare;
-    collect(s.term, s, path, locals, out);
+    collect(s.term, s, path, pars, locals, out);
     return out;
   }
 
-  // ⟨c | μ⟩ ⇝ ⟨c' | μ'⟩ by the given step of one thread.
-  State apply(const State& s, const Prepared& st) {
-    State n;
-    n.globals = s.globals;
-    n.next_instance = s.next_instance + (st.allocates ? 1 : 0);
-    store_globals(n, st);
-    silent_ = 0;
-    n.term = normalize(rebuild(s.term, st, 0), n);
-    return n;
-  }
-
-  // The same step, updating s in place (for strategies that keep no earlier states).
-  void apply_in_place(State& s, const Prepared& st) {
-    s.next_instance += st.allocates ? 1 : 0;
+  // ⟨c | μ⟩ ⇝ ⟨c' | μ'⟩ by the given step of one thread, in place; with `undo`, what it
+  // changed is logged there.
+  void apply_in_place(State& s, const Prepared& st, Undo* undo = nullptr) {
+    if (undo) {
+      undo->term = s.term;
+      undo->cells.clear();
+      for (const auto& [c, v] : st.writes)
+        if (c.inst == 0) {
+          size_t flat = global_flat(c);
+          undo->cells.emplace_back(c.array, flat, s.globals[static_cast<size_t>(c.array)][flat]);
+        }
+    }
     store_globals(s, st);
     silent_ = 0;
     s.term = normalize(rebuild(s.term, st, 0), s);
+  }
+
+  // Takes back the step logged in `u`.
+  static void undo(State& s, Undo& u) {
+    for (auto it = u.cells.rbegin(); it != u.cells.rend(); ++it)
+      s.globals[static_cast<size_t>(std::get<0>(*it))][std::get<1>(*it)] = std::get<2>(*it);
+    s.term = std::move(u.term);
+    u.cells.clear();
   }
 
   std::vector<Outcome> stuck_threads(const State& s) const {
@@ -278,13 +294,14 @@ class Machine {
         if (count > 1'000'000) throw_stuck(OutcomeKind::Error, c.loc, "a parallel loop of more than 1,000,000 threads");
         Proc q;
         q.kind = Proc::Par;
+        q.id = instance_id(c, env);
         for (int64_t i = 0; i < count; ++i) q.kids.push_back(cmd_p(c.body.get(), bind(node.env, c.slot, Value::of_int(first + i))));
         return make(std::move(q));
       }
       case CmdKind::Alloc: {  // ALLOCATE: inalloc μa do c, μa all ⊥
         auto lm = std::make_shared<LocalMem>();
         lm->array = c.id;
-        lm->instance = s.next_instance;
+        lm->instance = instance_id(c, env);
         lm->name = c.name;
         uint64_t cells = 1;
         for (const auto& d : c.idx) {
@@ -295,7 +312,6 @@ class Machine {
           if (cells > (uint64_t{1} << 24)) throw_stuck(OutcomeKind::Error, c.loc, fmt::format("'allocate {}' is too large to explore", c.name));
         }
         lm->cells.assign(cells, Value::bottom(c.elem));
-        if (prep) prep->allocates = true;
         Proc q;
         q.kind = Proc::InAlloc;
         q.local = lm;
@@ -496,9 +512,7 @@ class Machine {
           Footprint fp;
           try {
             Prepared dummy;
-            P r = step_cmd(*p, s, locals, fp, &dummy);
-            if (dummy.allocates) ++s.next_instance;
-            p = r;
+            p = step_cmd(*p, s, locals, fp, &dummy);
             continue;
           } catch (sched::Stuck& st) {
             return stuck_p(std::move(st.outcome));
@@ -528,20 +542,23 @@ class Machine {
     if ((silent_ & 4095) == 0 && std::chrono::steady_clock::now() > deadline_) throw Budget{"the time limit was reached"};
   }
 
-  void collect(const P& p, const State& s, ThreadPath& path, std::vector<const LocalMem*>& locals, std::vector<Prepared>& out) {
+  void collect(const P& p, const State& s, ThreadPath& path, std::vector<uint64_t>& pars, std::vector<const LocalMem*>& locals,
+               std::vector<Prepared>& out) {
     switch (p->kind) {
       case Proc::Skip: case Proc::Stuck: return;
-      case Proc::Seq: collect(p->kids[0], s, path, locals, out); return;
+      case Proc::Seq: collect(p->kids[0], s, path, pars, locals, out); return;
       case Proc::Par:
+        pars.push_back(p->id);
         for (size_t i = 0; i < p->kids.size(); ++i) {
           path.push_back(static_cast<int>(i));
-          collect(p->kids[i], s, path, locals, out);
+          collect(p->kids[i], s, path, pars, locals, out);
           path.pop_back();
         }
+        pars.pop_back();
         return;
       case Proc::InAlloc:
         locals.push_back(p->local.get());
-        collect(p->kids[0], s, path, locals, out);
+        collect(p->kids[0], s, path, pars, locals, out);
         locals.pop_back();
         return;
       case Proc::Loop:
@@ -549,6 +566,7 @@ class Machine {
       case Proc::Cmd: {
         Prepared st;
         st.path = path;
+        st.pars = pars;
         if (p->cmd) st.at = p->cmd->loc;
         if (!prepare_ || (only_ && *only_ != path)) {
           out.push_back(std::move(st));
@@ -609,11 +627,6 @@ class Machine {
   }
 };
 
-uint64_t mix(uint64_t h, uint64_t x) {
-  h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  return h * 0xbf58476d1ce4e5b9ULL;
-}
-
 struct Recorder {
   const Machine& m;
   const Memory& init;
@@ -651,6 +664,154 @@ struct Recorder {
     r.finals.push_back(std::move(f));
   }
 };
+
+
+// The exhaustive search (ExploreOptions::reduction: Optimal-DPOR, smallstep/dpor.hpp; without
+// it, every enabled step at every state). Depth-first with its own stack of positions, one per
+// step of the execution under way: the sleep set and the wakeup tree there, the step taken and
+// its undo log. One state is kept and stepped forward and back, so memory per step is the log
+// and the event, not a copy of the memory.
+template <class Inconclusive, class Elapsed>
+void search(Machine& m, Recorder& rec, const ExploreOptions& o, ExploreResult& r, Inconclusive&& inconclusive, Elapsed&& elapsed) {
+  struct Position {
+    std::vector<dpor::Event> sleep;  // sleep(E)
+    dpor::WakeupTree wut;            // wut(E): the branches still to explore from here
+    dpor::Event taken;               // the step taken from here (on the current execution)
+    Undo undo;
+  };
+  const bool optimal = o.reduction;
+  State s = m.initial();
+  std::vector<Position> pos(1);
+  std::vector<ThreadPath> sched;
+  size_t diverged = 0;   // the current execution's events from here on are new
+  bool arrived = true;   // at pos.back() for the first time
+  bool stop = false;
+
+  // Back to the deepest position with a branch left; false when there is none.
+  auto backtrack = [&]() {
+    while (pos.size() > 1) {
+      pos.pop_back();
+      sched.pop_back();
+      Position& p = pos.back();
+      Machine::undo(s, p.undo);
+      if (optimal) p.sleep.push_back(std::move(p.taken));
+      if (!p.wut.empty()) {
+        diverged = pos.size() - 1;
+        arrived = false;
+        return true;
+      }
+    }
+    return false;
+  };
+  // The races of the execution just completed whose later event is new: each reversal not yet
+  // explored nor planned becomes a branch where its earlier event was taken.
+  auto analyse = [&]() {
+    std::vector<const dpor::Event*> events;
+    events.reserve(pos.size());
+    for (size_t k = 0; k + 1 < pos.size(); ++k) events.push_back(&pos[k].taken);
+    bool complete = dpor::find_races(events, diverged, [&](dpor::Race&& race) {
+      ++r.races;
+      Position& at = pos[race.first];
+      for (const dpor::Event& q : at.sleep)
+        if (dpor::weak_initial(q, race.v)) return;  // explored already, from an equivalent start
+      at.wut.insert(std::move(race.v));
+    });
+    if (!complete) {
+      inconclusive("an execution too long to analyse its races");
+      stop = true;
+    }
+  };
+
+  while (!stop) {
+    Position& here = pos.back();
+    if (arrived) {
+      auto names = m.enabled(s, nullptr, false);
+      bool maximal = names.empty();
+      if (!maximal && sched.size() >= o.max_steps) {
+        inconclusive(fmt::format("an execution exceeded {} steps", o.max_steps));
+        maximal = true;  // cut here; its races still lead to the other executions
+      }
+      if (maximal) {
+        if (names.empty()) {
+          rec.terminal(s, sched, m.stuck_threads(s));
+          if (o.on_execution) {
+            std::vector<ExecutedStep> steps;
+            auto text = [&](const Cell& c) {
+              return c.inst == 0 ? m.cell_text(c.array, c.idx) : fmt::format("{}#{:x}", m.cell_text(c.array, c.idx), c.inst);
+            };
+            for (size_t k = 0; k + 1 < pos.size(); ++k) {
+              ExecutedStep st{pos[k].taken.path, {}, {}};
+              for (const Cell& c : pos[k].taken.reads) st.reads.push_back(text(c));
+              for (const Cell& c : pos[k].taken.writes) st.writes.push_back(text(c));
+              steps.push_back(std::move(st));
+            }
+            o.on_execution(steps);
+          }
+        }
+        if (optimal) analyse();
+        if (r.finals.size() >= 2 && !o.all_states) {  // nondeterministic: the answer is known
+          r.stopped_early = true;
+          break;
+        }
+        if (r.executions >= o.max_executions) {
+          inconclusive(fmt::format("more than {} executions", o.max_executions));
+          break;
+        }
+        if (stop || !backtrack()) break;
+        continue;
+      }
+      if (here.wut.empty()) {
+        if (optimal) {  // the first enabled step not asleep
+          const Prepared* pick = nullptr;
+          for (const auto& n : names) {
+            bool asleep = false;
+            for (const auto& z : here.sleep) asleep = asleep || (z.path == n.path && z.pars == n.pars);
+            if (!asleep) { pick = &n; break; }
+          }
+          if (!pick) {  // sleep-set blocked: never under Optimal-DPOR, counted to show it
+            ++r.pruned;
+            if (!backtrack()) break;
+            continue;
+          }
+          here.wut.append(pick->event());
+        } else {
+          for (const auto& n : names) here.wut.append(n.event());
+        }
+      }
+    } else if (here.wut.empty()) {
+      if (!backtrack()) break;
+      continue;
+    }
+    // the first branch of wut(E)
+    auto [planned, subtree] = here.wut.take_first();
+    auto chosen = m.enabled(s, &planned.path);
+    const Prepared* step = nullptr;
+    for (const auto& e : chosen)
+      if (e.path == planned.path && e.result) step = &e;
+    if (!step) {  // a planned step of a thread that no longer runs: nothing to explore there
+      arrived = false;
+      continue;
+    }
+    dpor::Event ev = step->event();
+    std::vector<dpor::Event> sleep;
+    if (optimal)
+      for (const auto& q : here.sleep)
+        if (!dpor::dependent(q, ev)) sleep.push_back(q);
+    m.apply_in_place(s, *step, &here.undo);
+    here.taken = std::move(ev);
+    sched.push_back(step->path);
+    pos.push_back(Position{std::move(sleep), std::move(subtree), {}, {}});  // invalidates `here`
+    arrived = true;
+    ++r.steps;
+    if ((r.steps & 1023) == 0) {
+      if (o.progress) o.progress(r.executions, r.steps, sched.size(), r.finals.size());
+      if (elapsed() > o.timeout_seconds) {
+        inconclusive("the time limit was reached");
+        break;
+      }
+    }
+  }
+}
 
 }  // namespace
 
@@ -729,99 +890,7 @@ ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions
         if (elapsed() > o.timeout_seconds) break;
       }
     } else {
-      // Exhaustive depth-first search with sleep sets; an explicit stack, no recursion.
-      // A frame whose last branch is being taken does not wait for it: the step is applied to
-      // its own state (a tail call), so a run of forced steps (one thread, or the last sibling
-      // not asleep) keeps one state, not one per step. `base`: the schedule's length when the
-      // frame was pushed (its steps are the schedule's entries from base - 1 on).
-      struct Frame {
-        State s;
-        std::vector<Prepared> en;
-        size_t next = 0;
-        std::vector<Prepared> sleep;
-        size_t base = 0;
-      };
-      std::vector<Frame> stack;
-      std::vector<ThreadPath> sched;
-      Frame root;
-      root.s = m.initial();
-      root.en = m.enabled(root.s);
-      stack.push_back(std::move(root));
-      bool stop = false;
-      while (!stack.empty() && !stop) {
-        Frame& f = stack.back();
-        if (f.en.empty()) {
-          rec.terminal(f.s, sched, m.stuck_threads(f.s));
-          sched.resize(f.base == 0 ? 0 : f.base - 1);
-          stack.pop_back();
-          if (r.finals.size() >= 2 && !o.all_states) {  // nondeterministic: the answer is known
-            r.stopped_early = true;
-            stop = true;
-          }
-          if (r.executions >= o.max_executions) { inconclusive(fmt::format("more than {} executions", o.max_executions)); stop = true; }
-          continue;
-        }
-        // the next enabled step not asleep
-        size_t i = f.next;
-        for (; i < f.en.size(); ++i) {
-          bool asleep = false;
-          for (const auto& z : f.sleep) asleep = asleep || z.path == f.en[i].path;
-          if (!asleep) break;
-          ++r.pruned;
-        }
-        if (i >= f.en.size()) {
-          sched.resize(f.base == 0 ? 0 : f.base - 1);
-          stack.pop_back();
-          continue;
-        }
-        f.next = i + 1;
-        if (sched.size() >= o.max_steps) {
-          inconclusive(fmt::format("an execution exceeded {} steps", o.max_steps));
-          f.next = f.en.size();
-          continue;
-        }
-        const Prepared& t = f.en[i];
-        std::vector<Prepared> child_sleep;
-        if (o.reduction) {
-          // Sleep(s·t) = {u ∈ Sleep(s) ∪ {steps explored before t} | u independent of t}
-          for (const auto& z : f.sleep)
-            if (!conflicts(z.fp, t.fp)) child_sleep.push_back(z);
-          for (size_t k = 0; k < i; ++k) {
-            bool asleep = false;
-            for (const auto& z : f.sleep) asleep = asleep || z.path == f.en[k].path;
-            if (!asleep && !conflicts(f.en[k].fp, t.fp)) child_sleep.push_back(f.en[k]);
-          }
-        }
-        // the last branch of this frame? (the later steps all asleep: they would only be pruned)
-        uint64_t later_asleep = 0;
-        bool last = true;
-        for (size_t k = i + 1; k < f.en.size() && last; ++k) {
-          bool asleep = false;
-          for (const auto& z : f.sleep) asleep = asleep || z.path == f.en[k].path;
-          if (asleep) ++later_asleep;
-          else last = false;
-        }
-        sched.push_back(t.path);
-        ++r.steps;
-        if (last) {  // a tail call: the frame becomes its child
-          r.pruned += later_asleep;
-          m.apply_in_place(f.s, t);
-          f.en = m.enabled(f.s);
-          f.next = 0;
-          f.sleep = std::move(child_sleep);
-        } else {
-          Frame child;
-          child.s = m.apply(f.s, t);
-          child.sleep = std::move(child_sleep);
-          child.base = sched.size();
-          child.en = m.enabled(child.s);
-          stack.push_back(std::move(child));  // invalidates f
-        }
-        if ((r.steps & 1023) == 0) {
-          if (o.progress) o.progress(r.executions, r.steps, sched.size(), r.finals.size());
-          if (elapsed() > o.timeout_seconds) { inconclusive("the time limit was reached"); stop = true; }
-        }
-      }
+      search(m, rec, o, r, inconclusive, elapsed);
     }
   } catch (const Machine::Budget& b) {
     inconclusive(b.why);

@@ -11,9 +11,10 @@
 //
 // Strategies: leftmost (the proof of Thm 4.3.3), uniform random, PCT (random priorities with
 // d - 1 priority change points), all seeded and replayable; and exhaustive depth-first search
-// over all interleavings, with sleep-set partial-order reduction (steps of different threads
-// on disjoint cells commute) and explicit bounds. The search keeps its own stack: long traces
-// do not recurse. `replay` follows one schedule and records its step trace.
+// over all interleavings with Optimal-DPOR (smallstep/dpor.hpp: exactly one execution per
+// Mazurkiewicz trace, steps of different threads on disjoint cells commuting) and explicit
+// bounds. The search keeps its own stack and one state with an undo log per step: long traces
+// neither recurse nor copy the memory. `replay` follows one schedule and records its step trace.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -31,12 +32,19 @@ namespace sched {
 
 enum class Strategy { Leftmost, Random, Pct, Exhaustive };
 
+// One step of an explored execution: its thread and the cells it read and wrote (a local
+// array's cells carry their allocation: "t#3a9f[0]").
+struct ExecutedStep {
+  std::vector<int> thread;
+  std::vector<std::string> reads, writes;
+};
+
 struct ExploreOptions {
   Strategy strategy = Strategy::Exhaustive;
   int runs = 1;                     // executions for leftmost/random/pct
   uint64_t seed = 1;
   int pct_depth = 3;                // PCT: d (d - 1 change points)
-  bool reduction = true;            // exhaustive: sleep sets
+  bool reduction = true;            // exhaustive: Optimal-DPOR (false: every interleaving)
   uint64_t max_steps = 100'000;     // steps of one execution
   uint64_t max_executions = 1'000'000;
   double timeout_seconds = 60;
@@ -52,7 +60,11 @@ struct ExploreOptions {
   // Progress, when set: called every 1,024 steps with the executions completed, the steps taken,
   // the current depth (steps of the execution under way) and the distinct end states so far.
   std::function<void(uint64_t executions, uint64_t steps, size_t depth, size_t finals)> progress;
+  // Exhaustive search: called with the steps of each complete execution explored (tests count
+  // the traces with it).
+  std::function<void(const std::vector<ExecutedStep>&)> on_execution;
 };
+
 
 // A thread is named by its path of child indices through nested parallel compositions.
 using ThreadPath = std::vector<int>;
@@ -83,7 +95,8 @@ struct ExploreResult {
   std::vector<FinalState> finals;
   uint64_t executions = 0;        // complete executions explored
   uint64_t steps = 0;             // steps taken in total
-  uint64_t pruned = 0;            // branches cut by sleep sets
+  uint64_t pruned = 0;            // exhaustive: explorations that ended with every enabled step asleep (0 under Optimal-DPOR)
+  uint64_t races = 0;             // exhaustive: races analysed (each reversal planned once at most)
   double seconds = 0;
   // for nondeterminism: the cells on which the first two final memories differ
   std::vector<std::string> differing_cells;

@@ -43,6 +43,7 @@ nlohmann::json to_json(const ExploreResult& r, const Diagnostics& where) {
   j["executions"] = r.executions;
   j["steps"] = r.steps;
   j["pruned"] = r.pruned;
+  j["races"] = r.races;
   j["seconds"] = r.seconds;
   nlohmann::json fs = nlohmann::json::array();
   for (const auto& f : r.finals) {

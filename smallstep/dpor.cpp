@@ -1,0 +1,226 @@
+#include "smallstep/dpor.hpp"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace sched::dpor {
+
+bool same_thread(const Event& a, const Event& b) { return a.path == b.path && a.pars == b.pars; }
+
+bool ordered_by_structure(const Event& a, const Event& b) {
+  size_t n = std::min(a.path.size(), b.path.size());
+  for (size_t l = 0; l < n; ++l) {
+    if (a.pars[l] != b.pars[l]) return true;  // two `par`s of one thread: one joined before the other forked
+    if (a.path[l] != b.path[l]) return false;  // siblings of one `par`: concurrent
+  }
+  return true;  // the same thread, or a thread and its ancestor
+}
+
+bool conflicting(const Event& a, const Event& b) {
+  auto hits = [](const Cell& w, const Event& e) {
+    for (const Cell& x : e.writes) if (x == w) return true;
+    for (const Cell& r : e.reads) if (r == w) return true;
+    return false;
+  };
+  for (const Cell& w : a.writes) if (hits(w, b)) return true;
+  for (const Cell& w : b.writes) if (hits(w, a)) return true;
+  return false;
+}
+
+bool weak_initial(const Event& next, const std::vector<Event>& w, size_t* at) {
+  for (size_t k = 0; k < w.size(); ++k) {
+    if (!same_thread(next, w[k])) continue;
+    for (size_t m = 0; m < k; ++m)
+      if (dependent(w[m], w[k])) return false;  // its first event in w waits for an earlier one
+    if (at) *at = k;
+    return true;
+  }
+  for (const Event& e : w)
+    if (dependent(next, e)) return false;
+  if (at) *at = w.size();
+  return true;
+}
+
+std::pair<Event, WakeupTree> WakeupTree::take_first() {
+  Node first = std::move(kids_.front());
+  kids_.erase(kids_.begin());
+  WakeupTree sub;
+  sub.kids_ = std::move(first.kids);
+  return {std::move(first.ev), std::move(sub)};
+}
+
+bool WakeupTree::insert(std::vector<Event> w) {
+  std::vector<Node>* level = &kids_;
+  bool at_root = true;
+  for (;;) {
+    if (!at_root && level->empty()) return false;  // a leaf: an execution equivalent to E·w is planned
+    if (w.empty()) return false;
+    Node* follow = nullptr;
+    for (Node& n : *level) {
+      size_t at = 0;
+      if (weak_initial(n.ev, w, &at)) {
+        if (at < w.size()) w.erase(w.begin() + static_cast<std::ptrdiff_t>(at));
+        follow = &n;
+        break;
+      }
+    }
+    if (!follow) break;
+    level = &follow->kids;
+    at_root = false;
+  }
+  // what remains of w, as the last branch here
+  std::vector<Node>* into = level;
+  for (Event& e : w) {
+    into->push_back(Node{std::move(e), {}});
+    into = &into->back().kids;
+  }
+  return true;
+}
+
+size_t WakeupTree::leaves() const {
+  size_t n = 0;
+  std::function<void(const std::vector<Node>&)> walk = [&](const std::vector<Node>& ks) {
+    for (const Node& k : ks) {
+      if (k.kids.empty()) ++n;
+      else walk(k.kids);
+    }
+  };
+  walk(kids_);
+  return n;
+}
+
+namespace {
+
+struct CellHash {
+  size_t operator()(const Cell& c) const {
+    uint64_t h = static_cast<uint64_t>(c.array) * 0x9e3779b97f4a7c15ULL ^ c.inst;
+    for (int64_t i : c.idx) h = (h ^ static_cast<uint64_t>(i)) * 0xbf58476d1ce4e5b9ULL;
+    return static_cast<size_t>(h ^ (h >> 31));
+  }
+};
+
+using Clock = std::vector<uint32_t>;  // one entry per thread incarnation
+
+void join(Clock& a, const Clock& b) {
+  if (a.size() < b.size()) a.resize(b.size(), 0);
+  for (size_t k = 0; k < b.size(); ++k) a[k] = std::max(a[k], b[k]);
+}
+uint32_t at(const Clock& c, int t) { return static_cast<size_t>(t) < c.size() ? c[static_cast<size_t>(t)] : 0; }
+
+}  // namespace
+
+bool find_races(const std::vector<const Event*>& events, size_t from, const std::function<void(Race&&)>& found,
+                size_t max_clock_entries) {
+  // Thread incarnations: 0 is the root; one per (par instance, child index).
+  struct Thread {
+    Clock clock;         // its last event's clock, with the `par`s it joined since
+    uint32_t seq = 0;    // its events so far
+    uint64_t open_par = 0;
+    bool has_open_par = false;  // a `par` it forked whose join is not yet in `clock`
+  };
+  struct Par {
+    int parent;
+    Clock acc;  // every event under it
+  };
+  std::vector<Thread> threads(1);
+  std::map<std::pair<uint64_t, int>, int> tid_of;
+  std::unordered_map<uint64_t, Par> pars;
+  auto absorb = [&](int t) {
+    Thread& th = threads[static_cast<size_t>(t)];
+    if (!th.has_open_par) return;
+    join(th.clock, pars.at(th.open_par).acc);
+    th.has_open_par = false;
+  };
+
+  struct Access {
+    int last_write = -1;
+    std::vector<int> reads;  // since the last write
+  };
+  std::unordered_map<Cell, Access, CellHash> cells;
+  size_t n = events.size(), entries = 0;
+  std::vector<Clock> clocks(n);
+  std::vector<int> tid(n);
+  std::vector<uint32_t> seq(n);
+  std::vector<std::pair<size_t, size_t>> races;
+
+  for (size_t j = 0; j < n; ++j) {
+    const Event& e = *events[j];
+    int t = 0;
+    for (size_t l = 0; l < e.path.size(); ++l) {
+      uint64_t p = e.pars[l];
+      if (!pars.count(p)) {  // a new `par` of thread t: the previous one has joined
+        absorb(t);
+        threads[static_cast<size_t>(t)].open_par = p;
+        threads[static_cast<size_t>(t)].has_open_par = true;
+        pars.emplace(p, Par{t, {}});
+      }
+      auto [it, fresh] = tid_of.emplace(std::make_pair(p, e.path[l]), static_cast<int>(threads.size()));
+      if (fresh) {
+        Thread child;
+        child.clock = threads[static_cast<size_t>(t)].clock;  // fork
+        threads.push_back(std::move(child));
+      }
+      t = it->second;
+    }
+    absorb(t);
+    Clock clock = threads[static_cast<size_t>(t)].clock;
+
+    // the earlier conflicting events that no other one orders before e
+    std::vector<int> cand;
+    auto add = [&](int i) {
+      if (i >= 0 && std::find(cand.begin(), cand.end(), i) == cand.end()) cand.push_back(i);
+    };
+    for (const Cell& c : e.writes) {
+      auto it = cells.find(c);
+      if (it == cells.end()) continue;
+      add(it->second.last_write);
+      for (int r : it->second.reads) add(r);
+    }
+    for (const Cell& c : e.reads) {
+      auto it = cells.find(c);
+      if (it != cells.end()) add(it->second.last_write);
+    }
+    for (int i : cand) {
+      size_t ui = static_cast<size_t>(i);
+      if (at(clock, tid[ui]) >= seq[ui]) continue;  // ordered before e by its thread's past
+      bool direct = true;
+      for (int c : cand)
+        if (c != i && at(clocks[static_cast<size_t>(c)], tid[ui]) >= seq[ui]) { direct = false; break; }
+      if (direct && j >= from) races.emplace_back(ui, j);
+    }
+    for (int i : cand) join(clock, clocks[static_cast<size_t>(i)]);
+    Thread& th = threads[static_cast<size_t>(t)];
+    ++th.seq;
+    if (clock.size() <= static_cast<size_t>(t)) clock.resize(static_cast<size_t>(t) + 1, 0);
+    clock[static_cast<size_t>(t)] = th.seq;
+    th.clock = clock;
+    for (uint64_t p : e.pars) join(pars.at(p).acc, clock);
+    entries += clock.size();
+    if (entries > max_clock_entries) return false;
+    clocks[j] = std::move(clock);
+    tid[j] = t;
+    seq[j] = th.seq;
+
+    for (const Cell& c : e.writes) {
+      Access& a = cells[c];
+      a.last_write = static_cast<int>(j);
+      a.reads.clear();
+    }
+    for (const Cell& c : e.reads) {
+      if (std::find(e.writes.begin(), e.writes.end(), c) != e.writes.end()) continue;
+      cells[c].reads.push_back(static_cast<int>(j));
+    }
+  }
+
+  for (auto [i, j] : races) {
+    Race r{i, j, {}};
+    for (size_t k = i + 1; k < n; ++k)
+      if (at(clocks[k], tid[i]) < seq[i]) r.v.push_back(*events[k]);  // does not happen after e
+    r.v.push_back(*events[j]);
+    found(std::move(r));
+  }
+  return true;
+}
+
+}  // namespace sched::dpor
