@@ -84,7 +84,7 @@ CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& para
       driver::RunOptions ro = plain;
       ro.max_steps = set.max_steps;
       driver::EngineRun ref = driver::run(driver::Engine::Reference, at, ro);
-      // exhaustive (sleep sets) within a budget, else PCT samples
+      // exhaustive (Optimal-DPOR) within a budget, else PCT samples
       ExploreOptions eo;
       eo.strategy = Strategy::Exhaustive;
       eo.max_executions = 2000;
