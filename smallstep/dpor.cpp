@@ -110,9 +110,19 @@ uint32_t at(const Clock& c, int t) { return static_cast<size_t>(t) < c.size() ? 
 
 }  // namespace
 
-bool find_races(const std::vector<const Event*>& events, size_t from, const std::function<void(Race&&)>& found,
-                size_t max_clock_entries) {
-  // Thread incarnations: 0 is the root; one per (par instance, child index).
+std::vector<Event> Analysis::reversal(size_t e, size_t e_prime) const {
+  std::vector<Event> v;
+  for (size_t k = e + 1; k < events.size(); ++k)
+    if (at(clocks[k], thread[e]) < seq[e]) v.push_back(events[k]);  // does not happen after e
+  v.push_back(events[e_prime]);
+  return v;
+}
+
+std::shared_ptr<const Analysis> analyse(std::vector<Event> events, size_t from, size_t max_clock_entries) {
+  auto out = std::make_shared<Analysis>();
+  Analysis& an = *out;
+  an.events = std::move(events);
+  // Thread instances: 0 is the root; one per (par instance, child index).
   struct Thread {
     Clock clock;         // its last event's clock, with the `par`s it joined since
     uint32_t seq = 0;    // its events so far
@@ -138,14 +148,13 @@ bool find_races(const std::vector<const Event*>& events, size_t from, const std:
     std::vector<int> reads;  // since the last write
   };
   std::unordered_map<Cell, Access, CellHash> cells;
-  size_t n = events.size(), entries = 0;
-  std::vector<Clock> clocks(n);
-  std::vector<int> tid(n);
-  std::vector<uint32_t> seq(n);
-  std::vector<std::pair<size_t, size_t>> races;
+  size_t n = an.events.size(), entries = 0;
+  an.clocks.resize(n);
+  an.thread.resize(n);
+  an.seq.resize(n);
 
   for (size_t j = 0; j < n; ++j) {
-    const Event& e = *events[j];
+    const Event& e = an.events[j];
     int t = 0;
     for (size_t l = 0; l < e.path.size(); ++l) {
       uint64_t p = e.pars[l];
@@ -183,13 +192,13 @@ bool find_races(const std::vector<const Event*>& events, size_t from, const std:
     }
     for (int i : cand) {
       size_t ui = static_cast<size_t>(i);
-      if (at(clock, tid[ui]) >= seq[ui]) continue;  // ordered before e by its thread's past
+      if (at(clock, an.thread[ui]) >= an.seq[ui]) continue;  // ordered before e by its thread's past
       bool direct = true;
       for (int c : cand)
-        if (c != i && at(clocks[static_cast<size_t>(c)], tid[ui]) >= seq[ui]) { direct = false; break; }
-      if (direct && j >= from) races.emplace_back(ui, j);
+        if (c != i && at(an.clocks[static_cast<size_t>(c)], an.thread[ui]) >= an.seq[ui]) { direct = false; break; }
+      if (direct && j >= from) an.races.emplace_back(ui, j);
     }
-    for (int i : cand) join(clock, clocks[static_cast<size_t>(i)]);
+    for (int i : cand) join(clock, an.clocks[static_cast<size_t>(i)]);
     Thread& th = threads[static_cast<size_t>(t)];
     ++th.seq;
     if (clock.size() <= static_cast<size_t>(t)) clock.resize(static_cast<size_t>(t) + 1, 0);
@@ -197,10 +206,10 @@ bool find_races(const std::vector<const Event*>& events, size_t from, const std:
     th.clock = clock;
     for (uint64_t p : e.pars) join(pars.at(p).acc, clock);
     entries += clock.size();
-    if (entries > max_clock_entries) return false;
-    clocks[j] = std::move(clock);
-    tid[j] = t;
-    seq[j] = th.seq;
+    if (entries > max_clock_entries) return nullptr;
+    an.clocks[j] = std::move(clock);
+    an.thread[j] = t;
+    an.seq[j] = th.seq;
 
     for (const Cell& c : e.writes) {
       Access& a = cells[c];
@@ -212,15 +221,7 @@ bool find_races(const std::vector<const Event*>& events, size_t from, const std:
       cells[c].reads.push_back(static_cast<int>(j));
     }
   }
-
-  for (auto [i, j] : races) {
-    Race r{i, j, {}};
-    for (size_t k = i + 1; k < n; ++k)
-      if (at(clocks[k], tid[i]) < seq[i]) r.v.push_back(*events[k]);  // does not happen after e
-    r.v.push_back(*events[j]);
-    found(std::move(r));
-  }
-  return true;
+  return out;
 }
 
 }  // namespace sched::dpor

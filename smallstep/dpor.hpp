@@ -34,6 +34,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace sched::dpor {
@@ -87,15 +88,21 @@ class WakeupTree {
   std::vector<Node> kids_;
 };
 
-// The races whose later event is at index `from` or after, in an execution (its events in
-// order), with, for each, the sequence v = notdep(e, E) · e'.
-struct Race {
-  size_t first, second;   // e = events[first] ⋖ e' = events[second]
-  std::vector<Event> v;
+// One complete execution's happens-before (vector clocks over thread instances) and its races
+// e ⋖ e' whose later event is at index `from` or after; kept until the search comes back to
+// where e was taken, which builds the reversal then (the search may stop before: most
+// reversals of a long racy execution are never built).
+struct Analysis {
+  std::vector<Event> events;
+  std::vector<std::vector<uint32_t>> clocks;  // per event
+  std::vector<int> thread;                    // per event: its thread instance
+  std::vector<uint32_t> seq;                  // per event: its position in its thread
+  std::vector<std::pair<size_t, size_t>> races;  // (e, e') as indices, by e'
+
+  // v = notdep(e, E) · e': the events after e that do not happen after it, then e'.
+  std::vector<Event> reversal(size_t e, size_t e_prime) const;
 };
-// Calls `found` for each race. Happens-before is computed with vector clocks over thread
-// incarnations; `max_clock_entries` bounds their memory (false: the analysis gave up).
-bool find_races(const std::vector<const Event*>& events, size_t from, const std::function<void(Race&&)>& found,
-                size_t max_clock_entries = size_t{1} << 26);
+// nullptr when the clocks would take more than `max_clock_entries` entries.
+std::shared_ptr<const Analysis> analyse(std::vector<Event> events, size_t from, size_t max_clock_entries = size_t{1} << 26);
 
 }  // namespace sched::dpor

@@ -673,11 +673,16 @@ struct Recorder {
 // and the event, not a copy of the memory.
 template <class Inconclusive, class Elapsed>
 void search(Machine& m, Recorder& rec, const ExploreOptions& o, ExploreResult& r, Inconclusive&& inconclusive, Elapsed&& elapsed) {
+  struct Pending {  // a race whose earlier event was taken here: its reversal, not yet built
+    std::shared_ptr<const dpor::Analysis> of;
+    size_t later;
+  };
   struct Position {
     std::vector<dpor::Event> sleep;  // sleep(E)
     dpor::WakeupTree wut;            // wut(E): the branches still to explore from here
     dpor::Event taken;               // the step taken from here (on the current execution)
     Undo undo;
+    std::vector<Pending> pending;
   };
   const bool optimal = o.reduction;
   State s = m.initial();
@@ -695,6 +700,17 @@ void search(Machine& m, Recorder& rec, const ExploreOptions& o, ExploreResult& r
       Position& p = pos.back();
       Machine::undo(s, p.undo);
       if (optimal) p.sleep.push_back(std::move(p.taken));
+      // the races whose earlier event was taken here: sleep(E) has not changed since they
+      // were found but for the branch just finished, whose thread is never a weak initial of
+      // their reversal (its step races with the reversal's last event), so building and
+      // inserting them now is what inserting them when found would have done
+      for (const Pending& race : p.pending) {
+        std::vector<dpor::Event> v = race.of->reversal(pos.size() - 1, race.later);
+        bool explored = false;
+        for (const dpor::Event& q : p.sleep) explored = explored || dpor::weak_initial(q, v);
+        if (!explored) p.wut.insert(std::move(v));
+      }
+      p.pending.clear();
       if (!p.wut.empty()) {
         diverged = pos.size() - 1;
         arrived = false;
@@ -704,21 +720,21 @@ void search(Machine& m, Recorder& rec, const ExploreOptions& o, ExploreResult& r
     return false;
   };
   // The races of the execution just completed whose later event is new: each reversal not yet
-  // explored nor planned becomes a branch where its earlier event was taken.
+  // explored nor planned becomes a branch where its earlier event was taken (built when the
+  // search comes back there).
   auto analyse = [&]() {
-    std::vector<const dpor::Event*> events;
+    std::vector<dpor::Event> events;
     events.reserve(pos.size());
-    for (size_t k = 0; k + 1 < pos.size(); ++k) events.push_back(&pos[k].taken);
-    bool complete = dpor::find_races(events, diverged, [&](dpor::Race&& race) {
-      ++r.races;
-      Position& at = pos[race.first];
-      for (const dpor::Event& q : at.sleep)
-        if (dpor::weak_initial(q, race.v)) return;  // explored already, from an equivalent start
-      at.wut.insert(std::move(race.v));
-    });
-    if (!complete) {
+    for (size_t k = 0; k + 1 < pos.size(); ++k) events.push_back(pos[k].taken);
+    auto an = dpor::analyse(std::move(events), diverged);
+    if (!an) {
       inconclusive("an execution too long to analyse its races");
       stop = true;
+      return;
+    }
+    for (const auto& [e, e_prime] : an->races) {
+      ++r.races;
+      pos[e].pending.push_back({an, e_prime});
     }
   };
 
@@ -800,7 +816,7 @@ void search(Machine& m, Recorder& rec, const ExploreOptions& o, ExploreResult& r
     m.apply_in_place(s, *step, &here.undo);
     here.taken = std::move(ev);
     sched.push_back(step->path);
-    pos.push_back(Position{std::move(sleep), std::move(subtree), {}, {}});  // invalidates `here`
+    pos.push_back(Position{std::move(sleep), std::move(subtree), {}, {}, {}});  // invalidates `here`
     arrived = true;
     ++r.steps;
     if ((r.steps & 1023) == 0) {
