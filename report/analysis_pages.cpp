@@ -87,8 +87,11 @@ std::string explore_page(const ExploreReport& e) {
   std::string verdict = str(r, "verdict");
   std::string body = fmt::format("<h1>{}: {}</h1><p class=\"sub\">interleavings of the small-step semantics (Fig 4.6) &middot; {} strategy</p>", escape(verdict),
                                  escape(e.file), escape(str(r, "strategy")));
-  std::string summary = fmt::format("{}: {} execution(s), {} step(s), {} branch(es) pruned, {:.3f} s", verdict, r.value("executions", 0),
-                                    r.value("steps", 0), r.value("pruned", 0), r.value("seconds", 0.0));
+  bool dpor = str(r, "strategy") == "exhaustive" && r.value("reduction", true);
+  std::string summary = fmt::format("{}: {} execution(s){}, {} step(s){}, {:.3f} s", verdict, r.value("executions", 0),
+                                    dpor ? " (one per trace)" : "", r.value("steps", 0),
+                                    dpor ? fmt::format(", {} race(s) analysed", r.value("races", 0)) : "", r.value("seconds", 0.0));
+  if (r.value("pruned", 0) > 0) summary += fmt::format("\n{} exploration(s) ended with every enabled step asleep", r.value("pruned", 0));
   if (r.contains("why_inconclusive")) summary += fmt::format("\n{}", str(r, "why_inconclusive"));
   body += fmt::format("<div class=\"{}\">{}</div>", box_class(verdict), escape(summary));
   const json& finals = r.value("finals", json::array());
