@@ -124,6 +124,7 @@ CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& para
     res.oracles.push_back(timed("verify", [&](OracleRun& r) {
       verify::Options vo = verify::Options::within(set.verify_timeout_s);
       vo.smt.isolate = !set.in_case_process;
+      vo.smt.leave_context_at_exit = set.in_case_process;
       r = driver::oracle_run(verify::verify_program(p, vo));
     }));
   if (set.has("native") && native) engine("native", driver::Engine::Native, native_run);

@@ -18,7 +18,9 @@ std::string float_mode_name(FloatMode m) {
 Smt::Impl::Impl(const Program& p, const Templates& t, SmtOptions o) : p(p), t(t), o(std::move(o)) {}
 
 Smt::Smt(const Program& p, const Templates& t, SmtOptions opts) : impl_(std::make_unique<Impl>(p, t, std::move(opts))) {}
-Smt::~Smt() = default;
+Smt::~Smt() {
+  if (impl_ && impl_->o.leave_context_at_exit) (void)impl_.release();  // reclaimed when the process ends
+}
 
 bool uninterpreted_builtin(Builtin f, Type arg, FloatMode m) {
   if (!is_float(arg)) return false;

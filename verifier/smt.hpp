@@ -32,6 +32,10 @@ struct SmtOptions {
   // process under z3's own timeout: faster (no fork per query), for callers that are themselves
   // a child killed at a deadline (the fuzz campaign's cases), as z3 may overrun its timeout.
   bool isolate = true;
+  // The process ends after this verification (a campaign's case runs in a process of its own):
+  // z3's context is left for the operating system to reclaim instead of being torn down, which
+  // was 6% of a campaign's time.
+  bool leave_context_at_exit = false;
 };
 
 // The values a counterexample gives an input tensor: at listed points, and everywhere else

@@ -355,7 +355,7 @@ Verdict verify_program(const Program& p, const Options& opts) {
         }
         v.problems.push_back(from_finding(f, p));
       }
-      Smt smt(p, t, opts.smt);
+      std::optional<Smt> smt;  // z3's context, made at the first query (a refutation by isl needs none)
       std::vector<std::string> uf_tensors = uninterpreted_tensors(p, opts.smt.floats);
       int index = 0;
       bool unknown = false;
@@ -388,7 +388,8 @@ Verdict verify_program(const Program& p, const Options& opts) {
         }
         if (opts.progress) opts.progress(index, static_cast<int>(order.size()), fmt::format("{} at {}:{}", vc.rule, vc.loc.line, vc.loc.col));
         auto q0 = Clock::now();
-        SmtAnswer a = smt.check(vc, index++, static_cast<unsigned>(left * 1000) + 1);
+        if (!smt) smt.emplace(p, t, opts.smt);
+        SmtAnswer a = smt->check(vc, index++, static_cast<unsigned>(left * 1000) + 1);
         r.seconds = std::chrono::duration<double>(Clock::now() - q0).count();
         if (a.status == SmtAnswer::Status::Proved) {
           r.status = "proved";
