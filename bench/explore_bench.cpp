@@ -6,20 +6,22 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "interpreter/load.hpp"
 #include "smallstep/explore.hpp"
 
 using namespace sched;
 
-static void BM_Explore(benchmark::State& state) {
-  int64_t threads = state.range(0), steps = state.range(1);
-  bool reduction = state.range(2) != 0;
-  std::string text = fmt::format("array a : i32[{}, {}];\npar i < {} {{ for k < {} {{ a[i, k] := i + k }} }}\n", threads, steps, threads, steps);
-  Loaded l = load_text(text, "par.sched");
+// Explores `text` at `params` once per iteration; counters: executions, steps/s, the verdict.
+static void run_exploration(benchmark::State& state, const std::string& text, const std::vector<int64_t>& params, ExploreOptions o) {
+  Loaded l = load_text(text, "bench.sched");
   Memory init;
-  if (!prepare_run(*l.program, {}, ModelOptions{}, init).ok()) { state.SkipWithError("setup"); return; }
-  ExploreOptions o;
-  o.reduction = reduction;
+  if (l.stage != LoadStage::Ok || !prepare_run(*l.program, params, ModelOptions{}, init).ok()) {
+    state.SkipWithError("setup");
+    return;
+  }
   o.max_executions = 10'000'000;
   o.timeout_seconds = 600;
   uint64_t executions = 0, total_steps = 0;
@@ -33,50 +35,36 @@ static void BM_Explore(benchmark::State& state) {
   state.counters["executions"] = static_cast<double>(executions);
   state.counters["steps/s"] = benchmark::Counter(static_cast<double>(total_steps), benchmark::Counter::kIsRate);
   state.SetLabel(verdict);
+}
+
+static void BM_Explore(benchmark::State& state) {
+  int64_t threads = state.range(0), steps = state.range(1);
+  ExploreOptions o;
+  o.reduction = state.range(2) != 0;
+  run_exploration(state, fmt::format("array a : i32[{}, {}];\npar i < {} {{ for k < {} {{ a[i, k] := i + k }} }}\n", threads, steps, threads, steps),
+                  {}, o);
 }
 // {threads, writes per thread, reduction}
 BENCHMARK(BM_Explore)->Args({3, 3, 0})->Args({3, 3, 1})->Args({4, 3, 0})->Args({4, 3, 1})->Args({4, 4, 1})->Unit(benchmark::kMillisecond);
 
-// DataRaceBench DRB006 (indirect access, two colliding iterations: 4 traces at statement
-// granularity, 16 at access granularity) and a lost update of N threads (N! traces at
+// DataRaceBench DRB006 (examples/race_indirect_access.sched: two colliding iterations, 4
+// traces at statement granularity, 16 at access granularity) and a lost update of N threads (N! traces at
 // statement granularity), every end state listed.
-static const char* kIndirect = R"(param N;
-tensor I(i) : i32 = i32(i % (N - 1));
-input idx[i] : i32[N] = I(i);
-array x : f64[2 * N];
-for i < 2 * N { x[i] := 0.0 }
-par i < N {
-  let k = idx[i] in {
-    x[k] := x[k] + 1.0;
-    x[k + N] := x[k + N] + 3.0;
-  }
-}
-)";
 static const char* kLostUpdate = "param N;\narray x : i32[];\nx[] := 0;\npar i < N {\n  x[] := x[] + 1;\n}\n";
 
+static std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 static void BM_ExploreRacy(benchmark::State& state) {
-  const char* text = state.range(0) == 0 ? kIndirect : kLostUpdate;
-  int64_t n = state.range(1);
-  bool access = state.range(2) != 0;
-  Loaded l = load_text(text, "racy.sched");
-  Memory init;
-  if (!prepare_run(*l.program, {n}, ModelOptions{}, init).ok()) { state.SkipWithError("setup"); return; }
   ExploreOptions o;
-  o.access_granularity = access;
+  o.access_granularity = state.range(2) != 0;
   o.all_states = true;
-  o.max_executions = 10'000'000;
-  o.timeout_seconds = 600;
-  uint64_t executions = 0, total_steps = 0;
-  std::string verdict;
-  for (auto _ : state) {
-    ExploreResult r = explore(*l.program, init, o);
-    executions = r.executions;
-    total_steps += r.steps;
-    verdict = r.verdict;
-  }
-  state.counters["executions"] = static_cast<double>(executions);
-  state.counters["steps/s"] = benchmark::Counter(static_cast<double>(total_steps), benchmark::Counter::kIsRate);
-  state.SetLabel(verdict);
+  std::string text = state.range(0) == 0 ? slurp(std::string(SCHED_EXAMPLES_DIR) + "/race_indirect_access.sched") : kLostUpdate;
+  run_exploration(state, text, {state.range(1)}, o);
 }
 // {kernel (0: indirect access, 1: lost update), N, access granularity}
 BENCHMARK(BM_ExploreRacy)

@@ -68,6 +68,7 @@ std::vector<std::string> small_params(const std::string& name) {
   if (name.rfind("nested_par", 0) == 0) return {"N=2", "M=3"};
   if (name == "blur3x3.sched") return {"W=3", "H=2"};
   if (name == "require_refused.sched") return {"N=2", "M=3"};  // where its requirement holds
+  if (name == "race_indirect_access.sched") return {"N=3"};
   if (name == "sdot.sched" || name == "gather_nonaffine.sched" || name == "shared_scratch_race.sched") return {"N=3"};
   if (name == "reduce_maxpool.sched") return {"H=1", "W=2"};
   if (name == "reduce_matmul_par_k_atomic.sched") return {"N=1", "M=1", "P=3"};
@@ -324,20 +325,8 @@ void expect_one_execution_per_trace(const std::string& text, const std::vector<s
 
 // DataRaceBench DRB006 (indirectaccess2-orig-yes) in SCHED: two iterations of the parallel
 // loop hit the same elements through an index array (idx = 0 1 .. N-2 0).
-const char* kIndirectAccess = R"(param N;
-assume N >= 2;
-tensor I(i) : i32 = i32(i % (N - 1));
-input idx[i] : i32[N] = I(i);
-array x : f64[2 * N];
-for i < 2 * N { x[i] := 0.0 }
-par i < N {
-  let k = idx[i] in {
-    x[k] := x[k] + 1.0;
-    x[k + N] := x[k + N] + 3.0;
-  }
-}
-)";
-// DataRaceBench DRB xxx (plusplus / lost update): a shared counter incremented by every thread.
+std::string indirect_access() { return slurp(std::string(SCHED_EXAMPLES_DIR) + "/race_indirect_access.sched"); }
+// The lost update of DataRaceBench (DRB plusplus-style): a shared counter incremented by every thread.
 const char* kLostUpdate = "param N;\noutput x[] : i32[] = N;\nx[] := 0;\npar i < N {\n  x[] := x[] + 1;\n}\n";
 
 }  // namespace
@@ -346,12 +335,12 @@ TEST(Explore, OptimalDporExploresOneExecutionPerTraceOnDataRaceBenchKernels) {
   size_t traces = 0;
   {
     SCOPED_TRACE("indirect access, statement granularity");
-    expect_one_execution_per_trace(kIndirectAccess, {"N=3"}, false, &traces);
+    expect_one_execution_per_trace(indirect_access(), {"N=3"}, false, &traces);
     EXPECT_EQ(traces, 4u) << "two colliding threads, two cells: each order of each pair";
   }
   {
     SCOPED_TRACE("indirect access, access granularity");
-    expect_one_execution_per_trace(kIndirectAccess, {"N=2"}, true, &traces);  // idx = 0 0
+    expect_one_execution_per_trace(indirect_access(), {"N=2"}, true, &traces);  // idx = 0 0
     EXPECT_GT(traces, 4u);
   }
   {
@@ -367,7 +356,7 @@ TEST(Explore, OptimalDporExploresOneExecutionPerTraceOnDataRaceBenchKernels) {
   // take (3N)! / 6^N interleavings: 10^16 at N = 12)
   for (const char* n : {"N=6", "N=12", "N=24"}) {
     SCOPED_TRACE(n);
-    Traces opt = traces_of(kIndirectAccess, {n}, true, false);
+    Traces opt = traces_of(indirect_access(), {n}, true, false);
     EXPECT_EQ(opt.result.verdict, "deterministic");
     EXPECT_EQ(opt.result.executions, 4u);
     EXPECT_EQ(opt.result.pruned, 0u);

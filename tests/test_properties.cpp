@@ -211,7 +211,6 @@ TEST(Properties, ReferenceEngineIsTotalAndDeterministic) {
 }
 
 #include "smallstep/explore.hpp"
-#include "tests/trace_form.hpp"
 
 TEST(Properties, SmallStepAgreesWithBigStep) {
   int cases = 0, race_free = 0, racy = 0, racy_nondet = 0, inconclusive = 0;
@@ -256,58 +255,6 @@ TEST(Properties, SmallStepAgreesWithBigStep) {
   EXPECT_GT(race_free, 0);
   EXPECT_GT(racy, 0);
   EXPECT_GT(racy_nondet, 0);
-}
-
-// Optimal-DPOR (smallstep/dpor.hpp) against brute force on random programs, at both
-// granularities: every trace found by enumerating all interleavings is explored, exactly once,
-// and no exploration ends with every enabled step asleep.
-TEST(Properties, OptimalDporExploresEachTraceOnce) {
-  int cases = 0, compared = 0, several_traces = 0, too_many = 0;
-  size_t most_traces = 0;
-  bool ok = rc::check("Optimal-DPOR explores exactly the traces brute force finds, each once", [&] {
-    fuzz::GenOptions go;
-    go.max_depth = 2;
-    go.racy = *rc::gen::arbitrary<bool>();
-    auto g = *fuzz::gen_program(go);
-    bool access = *rc::gen::arbitrary<bool>();
-    ++cases;
-    Loaded l = load_generated(g);
-    std::vector<int64_t> params(l.program->params.size(), 2);
-    Memory init;
-    if (!prepare_run(*l.program, params, ModelOptions{}, init).ok()) return;
-    auto forms_of = [&](bool reduction, std::vector<std::string>& forms) {
-      ExploreOptions eo;
-      eo.reduction = reduction;
-      eo.access_granularity = access;
-      eo.all_states = true;
-      eo.max_executions = 2000;
-      eo.max_steps = 400;
-      eo.timeout_seconds = 10;
-      eo.on_execution = [&](const std::vector<ExecutedStep>& ex) { forms.push_back(test::trace_form(ex)); };
-      return explore(*l.program, init, eo);
-    };
-    std::vector<std::string> all, opt;
-    ExploreResult brute = forms_of(false, all);
-    if (!brute.why_inconclusive.empty()) {  // a bound reached: not a count
-      ++too_many;
-      return;
-    }
-    ExploreResult r = forms_of(true, opt);
-    if (!r.why_inconclusive.empty()) RC_FAIL(print_program(g.program) + "\n" + r.why_inconclusive);
-    std::set<std::string> every(all.begin(), all.end()), explored(opt.begin(), opt.end());
-    if (opt.size() != explored.size()) RC_FAIL(print_program(g.program) + "\na trace explored twice");
-    if (explored != every)
-      RC_FAIL(print_program(g.program) + fmt::format("\n{} traces by brute force, {} explored", every.size(), explored.size()));
-    RC_ASSERT(r.pruned == 0u);
-    RC_ASSERT(r.verdict == brute.verdict);
-    ++compared;
-    several_traces += every.size() > 1;
-    most_traces = std::max(most_traces, every.size());
-  });
-  EXPECT_TRUE(ok);
-  std::cout << "[dpor] cases " << cases << ": compared with brute force " << compared << " (" << several_traces
-            << " with several traces, at most " << most_traces << "), too many interleavings for brute force " << too_many << "\n";
-  EXPECT_GT(several_traces, 0);
 }
 
 #include "codegen/native.hpp"

@@ -8,14 +8,12 @@
 
 #include <iostream>
 #include <map>
-#include <set>
 
 #include "bigstep/reference.hpp"
 #include "driver/run.hpp"
 #include "fuzz/gen_reduce.hpp"
 #include "smallstep/explore.hpp"
 #include "tests/test_util.hpp"
-#include "tests/trace_form.hpp"
 
 using namespace sched;
 using sched::test::joined;
@@ -127,49 +125,6 @@ TEST(Properties, ReductionKernelsAreNondeterministicExactlyWhenTheyRace) {
             << racy << " (all nondeterministic), " << skipped << " skipped (operands that cannot show a lost update)\n";
   EXPECT_GT(race_free, 0);
   EXPECT_GT(racy, 0);
-}
-
-// Optimal-DPOR on reduction kernels (atomic accumulations, critical sections, lost updates at
-// access granularity): the traces brute force finds, each explored once.
-TEST(Properties, OptimalDporExploresEachTraceOfReductionKernelsOnce) {
-  int cases = 0, compared = 0, several = 0, too_many = 0;
-  bool ok = rc::check("Optimal-DPOR explores each trace of a reduction kernel once", [&] {
-    auto k = *fuzz::gen_reduction_kernel(true);
-    bool access = *rc::gen::arbitrary<bool>();
-    ++cases;
-    Loaded l = load_kernel(k);
-    int64_t n = *rc::gen::inRange<int64_t>(1, 4);
-    Memory init;
-    RC_ASSERT(prepare_run(*l.program, {n}, ModelOptions{}, init).ok());
-    auto forms_of = [&](bool reduction, std::vector<std::string>& forms) {
-      ExploreOptions eo;
-      eo.reduction = reduction;
-      eo.access_granularity = access;
-      eo.all_states = true;
-      eo.max_executions = 1000;
-      eo.timeout_seconds = 10;
-      eo.on_execution = [&](const std::vector<ExecutedStep>& ex) { forms.push_back(test::trace_form(ex)); };
-      return explore(*l.program, init, eo);
-    };
-    std::vector<std::string> all, opt;
-    if (!forms_of(false, all).why_inconclusive.empty()) {
-      ++too_many;
-      return;
-    }
-    ExploreResult r = forms_of(true, opt);
-    if (!r.why_inconclusive.empty()) RC_FAIL(k.text + "\n" + r.why_inconclusive);
-    std::set<std::string> every(all.begin(), all.end()), explored(opt.begin(), opt.end());
-    if (opt.size() != explored.size() || explored != every)
-      RC_FAIL(k.text + "\nN = " + std::to_string(n) + ": " + std::to_string(every.size()) + " traces, " +
-              std::to_string(opt.size()) + " executions explored (" + std::to_string(explored.size()) + " distinct)");
-    RC_ASSERT(r.pruned == 0u);
-    ++compared;
-    several += every.size() > 1;
-  });
-  EXPECT_TRUE(ok);
-  std::cout << "[reductions, dpor] cases " << cases << ": compared with brute force " << compared << " (" << several
-            << " with several traces), too many interleavings for brute force " << too_many << "\n";
-  EXPECT_GT(several, 0);
 }
 
 #include "verifier/verify.hpp"

@@ -52,4 +52,19 @@ inline std::string trace_form(const std::vector<ExecutedStep>& ex) {
   return out;
 }
 
+// Explores every execution of `p` from `init` (every interleaving without reduction), each
+// one's trace form appended to `forms`, within `max_executions` and ten seconds.
+inline ExploreResult explore_traces(const Program& p, const Memory& init, bool reduction, bool access, uint64_t max_executions,
+                                    std::vector<std::string>& forms) {
+  ExploreOptions eo;
+  eo.reduction = reduction;
+  eo.access_granularity = access;
+  eo.all_states = true;
+  eo.max_executions = max_executions;
+  eo.max_steps = 400;
+  eo.timeout_seconds = 10;
+  eo.on_execution = [&](const std::vector<ExecutedStep>& ex) { forms.push_back(trace_form(ex)); };
+  return explore(p, init, eo);
+}
+
 }  // namespace sched::test
