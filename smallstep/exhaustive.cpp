@@ -6,7 +6,6 @@
 
 namespace sched::smallstep {
 
-
 // The exhaustive search (ExploreOptions::reduction: Optimal-DPOR, smallstep/dpor.hpp; without
 // it, every enabled step at every state). Depth-first with its own stack of positions, one per
 // step of the execution under way: the sleep set and the wakeup tree there, the step taken and
