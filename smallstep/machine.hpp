@@ -42,12 +42,16 @@ inline uint64_t mix(uint64_t h, uint64_t x) {
   return h * 0xbf58476d1ce4e5b9ULL;
 }
 
-// The name of a `par` instance or of an allocation: its command (where it starts in the file)
-// and the values of the variables around it, which no other execution of that command in one run shares. The same in
-// every interleaving (a counter would depend on the order), so that events of different
-// executions compare (smallstep/dpor.hpp). Never 0 (0 names the global arrays).
+// The name of a `par` instance or of an allocation: its command (where it starts in the file,
+// its kind and array) and the values of the variables around it, which no other execution of
+// that command in one run shares. The same in every interleaving (a counter would depend on
+// the order), so that events of different executions compare (smallstep/dpor.hpp). Never 0
+// (0 names the global arrays). A command without a position (a syntax tree built in memory) is
+// named by its node instead, which is stable within one exploration.
 inline uint64_t instance_id(const sched::Cmd& c, const std::vector<Value>& env) {
   uint64_t h = mix(mix(0x5EDC0DEULL, static_cast<uint64_t>(c.loc.line)), static_cast<uint64_t>(c.loc.col));
+  h = mix(mix(h, static_cast<uint64_t>(c.kind)), static_cast<uint64_t>(static_cast<int64_t>(c.id)));
+  if (c.loc.line == 0) h = mix(h, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&c)));  // no position: the node itself
   for (const Value& v : env) h = mix(h, v.defined ? v.bits() ^ (static_cast<uint64_t>(v.type) << 56) : 0xB07B07ULL);
   return h | 1;
 }
@@ -614,7 +618,7 @@ class Machine {
         q.kids[0] = rebuild(p->kids[0], st, depth);
         std::shared_ptr<LocalMem> lm;
         for (const auto& [c, v] : st.writes)
-          if (c.inst == p->local->instance) {
+          if (c.inst == p->local->instance && c.array == p->local->array) {
             if (!lm) lm = std::make_shared<LocalMem>(*p->local);
             lm->cells[flat_index(lm->shape, c.idx)] = v;
           }
