@@ -88,7 +88,7 @@ TEST(Properties, OptimalDporExploresEachTraceOfReductionKernelsOnce) {
     Memory init;
     RC_ASSERT(prepare_run(*l.program, {n}, ModelOptions{}, init).ok());
     auto forms_of = [&](bool reduction, std::vector<std::string>& forms) {
-      return test::explore_traces(*l.program, init, reduction, access, 1000, forms);
+      return test::explore_traces(*l.program, init, reduction, access, 400, forms);
     };
     std::vector<std::string> all, opt;
     if (!forms_of(false, all).why_inconclusive.empty()) {

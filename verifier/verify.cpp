@@ -389,7 +389,15 @@ Verdict verify_program(const Program& p, const Options& opts) {
         if (opts.progress) opts.progress(index, static_cast<int>(order.size()), fmt::format("{} at {}:{}", vc.rule, vc.loc.line, vc.loc.col));
         auto q0 = Clock::now();
         if (!smt) smt.emplace(p, t, opts.smt);
-        SmtAnswer a = smt->check(vc, index++, static_cast<unsigned>(left * 1000) + 1);
+        SmtAnswer a;
+        try {
+          a = smt->check(vc, index++, static_cast<unsigned>(left * 1000) + 1);
+        } catch (const std::exception& e) {
+          // the encoding reads isl objects, which fail once the watchdog has fired: the VC is
+          // undecided, not the verification broken (an exception here escaped before)
+          a.status = SmtAnswer::Status::Unknown;
+          a.reason = watchdog.fired() ? fmt::format("the time limit ({} s) was reached in isl", opts.timeout_s) : e.what();
+        }
         r.seconds = std::chrono::duration<double>(Clock::now() - q0).count();
         if (a.status == SmtAnswer::Status::Proved) {
           r.status = "proved";
