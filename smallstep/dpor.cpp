@@ -50,12 +50,12 @@ std::pair<Event, WakeupTree> WakeupTree::take_first() {
   return {std::move(first.ev), std::move(sub)};
 }
 
-bool WakeupTree::insert(std::vector<Event> w) {
+void WakeupTree::insert(std::vector<Event> w) {
   std::vector<Node>* level = &kids_;
   bool at_root = true;
   for (;;) {
-    if (!at_root && level->empty()) return false;  // a leaf: an execution equivalent to E·w is planned
-    if (w.empty()) return false;
+    if (!at_root && level->empty()) return;  // a leaf: an execution equivalent to E·w is planned
+    if (w.empty()) return;
     Node* follow = nullptr;
     for (Node& n : *level) {
       size_t at = 0;
@@ -75,19 +75,6 @@ bool WakeupTree::insert(std::vector<Event> w) {
     into->push_back(Node{std::move(e), {}});
     into = &into->back().kids;
   }
-  return true;
-}
-
-size_t WakeupTree::leaves() const {
-  size_t n = 0;
-  std::function<void(const std::vector<Node>&)> walk = [&](const std::vector<Node>& ks) {
-    for (const Node& k : ks) {
-      if (k.kids.empty()) ++n;
-      else walk(k.kids);
-    }
-  };
-  walk(kids_);
-  return n;
 }
 
 namespace {
@@ -129,17 +116,13 @@ std::shared_ptr<const Analysis> analyse(std::vector<Event> events, size_t from, 
     uint64_t open_par = 0;
     bool has_open_par = false;  // a `par` it forked whose join is not yet in `clock`
   };
-  struct Par {
-    int parent;
-    Clock acc;  // every event under it
-  };
   std::vector<Thread> threads(1);
   std::map<std::pair<uint64_t, int>, int> tid_of;
-  std::unordered_map<uint64_t, Par> pars;
+  std::unordered_map<uint64_t, Clock> pars;  // `par` instance -> the clocks of every event under it, joined
   auto absorb = [&](int t) {
     Thread& th = threads[static_cast<size_t>(t)];
     if (!th.has_open_par) return;
-    join(th.clock, pars.at(th.open_par).acc);
+    join(th.clock, pars.at(th.open_par));
     th.has_open_par = false;
   };
 
@@ -162,7 +145,7 @@ std::shared_ptr<const Analysis> analyse(std::vector<Event> events, size_t from, 
         absorb(t);
         threads[static_cast<size_t>(t)].open_par = p;
         threads[static_cast<size_t>(t)].has_open_par = true;
-        pars.emplace(p, Par{t, {}});
+        pars.emplace(p, Clock{});
       }
       auto [it, fresh] = tid_of.emplace(std::make_pair(p, e.path[l]), static_cast<int>(threads.size()));
       if (fresh) {
@@ -204,7 +187,7 @@ std::shared_ptr<const Analysis> analyse(std::vector<Event> events, size_t from, 
     if (clock.size() <= static_cast<size_t>(t)) clock.resize(static_cast<size_t>(t) + 1, 0);
     clock[static_cast<size_t>(t)] = th.seq;
     th.clock = clock;
-    for (uint64_t p : e.pars) join(pars.at(p).acc, clock);
+    for (uint64_t p : e.pars) join(pars.at(p), clock);
     entries += clock.size();
     if (entries > max_clock_entries) return nullptr;
     an.clocks[j] = std::move(clock);

@@ -33,7 +33,6 @@
 // inserted there and the search runs 1, then 0: two executions, two traces, nothing pruned.
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <vector>
 
@@ -74,11 +73,9 @@ class WakeupTree {
   // insert[E](w) (JACM 2017, 6.2): follows the smallest branch whose events are each a weak
   // initial of what remains of w (removing them from w); at a leaf, w's trace is already
   // covered; otherwise what remains of w becomes the last branch where the walk stopped.
-  // Returns true when the tree changed.
-  bool insert(std::vector<Event> w);
+  void insert(std::vector<Event> w);
   // A branch of one event, last, whatever the tree holds (the search without reduction).
   void append(Event e) { kids_.push_back(Node{std::move(e), {}}); }
-  size_t leaves() const;
 
  private:
   struct Node {

@@ -120,8 +120,9 @@ void exhaustive_search(Machine& m, Recorder& rec, const ExploreOptions& o, Explo
         if (optimal) {  // the first enabled step not asleep
           const Prepared* pick = nullptr;
           for (const auto& n : names) {
+            dpor::Event thread = n.event();  // names only: no footprint
             bool asleep = false;
-            for (const auto& z : here.sleep) asleep = asleep || (z.path == n.path && z.pars == n.pars);
+            for (const auto& z : here.sleep) asleep = asleep || dpor::same_thread(z, thread);
             if (!asleep) { pick = &n; break; }
           }
           if (!pick) {  // sleep-set blocked: never under Optimal-DPOR, counted to show it

@@ -6,7 +6,6 @@
 #include <map>
 #include <random>
 #include <sstream>
-#include <unordered_map>
 
 #include "interpreter/eval.hpp"
 #include "smallstep/machine.hpp"

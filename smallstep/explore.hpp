@@ -65,7 +65,6 @@ struct ExploreOptions {
   std::function<void(const std::vector<ExecutedStep>&)> on_execution;
 };
 
-
 // A thread is named by its path of child indices through nested parallel compositions.
 using ThreadPath = std::vector<int>;
 std::string schedule_text(const std::vector<ThreadPath>& s);  // "0 1 1.2 -" ("-": the root thread)
