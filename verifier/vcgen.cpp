@@ -181,7 +181,7 @@ Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h, c
     if (h) {
       // The summary of the earlier iterations: h ▷ ▶_{lo <= z < x} Δh[x := z], where Δh is
       // the body's prophetic evaluation (Lemma 5.4.3); the same for the accumulating heap.
-      Result pro = eval(*c.body, in, nullptr, a);
+      Result pro = prophetic(*c.body, in, a);
       a_before = before_iteration(c, in, x, range, a, pro);
       Heap dh = pro.dh;
       std::string z = in.s.fresh(c.name);
@@ -192,13 +192,13 @@ Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h, c
       before = update(*h, iterated_update(rename_param(dh, x, z), z, earlier));
       hin = &before;
     }
-    Result b = eval(*c.body, in, hin, a_before);
+    Result b = h ? eval(*c.body, in, hin, a_before) : prophetic(*c.body, in, a);
     r.dh = iterated_update(b.dh, x, range);  // ▶_{lo <= x < hi} Δh
     r.reads = h ? union_over(b.reads, x, range) : isl::union_set::empty(ctx_);
     loop_acc(c, env, in, x, range, b, r, h != nullptr);
     return r;
   }
-  Result b = eval(*c.body, in, h, a);  // every iteration starts in the same heap
+  Result b = h ? eval(*c.body, in, h, a) : prophetic(*c.body, in, a);  // every iteration starts in the same heap
   loop_acc(c, env, in, x, range, b, r, h != nullptr);
   Heap all = union_over(b.dh, x, range);
   if (h) {
@@ -246,6 +246,31 @@ Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h, c
     r.reads = isl::union_set::empty(ctx_);
   }
   r.dh = choose(all);  // v(⋃_{lo <= x < hi} Δh)
+  return r;
+}
+
+bool Generator::same_scope(const Env& x, const Env& y) {
+  auto same_set = [](const isl::set& p, const isl::set& q) { return isl_set_plain_is_equal(p.get(), q.get()) == isl_bool_true; };
+  if (x.atomic != y.atomic || x.loops != y.loops || x.s.declared != y.s.declared || x.s.arrays != y.s.arrays ||
+      x.s.names.declared != y.s.names.declared || x.s.names.slots.size() != y.s.names.slots.size() || x.boxes.size() != y.boxes.size() ||
+      !same_set(x.gamma, y.gamma))
+    return false;
+  for (size_t k = 0; k < x.s.names.slots.size(); ++k) {
+    const auto &p = x.s.names.slots[k], &q = y.s.names.slots[k];
+    if (p.has_value() != q.has_value()) return false;
+    if (p && isl_pw_aff_plain_is_equal(p->get(), q->get()) != isl_bool_true) return false;
+  }
+  for (auto i = x.boxes.begin(), j = y.boxes.begin(); i != x.boxes.end(); ++i, ++j)
+    if (i->first != j->first || !same_set(i->second, j->second)) return false;
+  return true;
+}
+
+Generator::Result Generator::prophetic(const Cmd& body, const Env& in, const Acc& a) {
+  auto& seen = prophecies_[&body];
+  for (const Prophecy& p : seen)
+    if (same_scope(p.env, in) && (p.a.is_empty() ? a.is_empty() : p.a.is_equal(a))) return p.r;
+  Result r = eval(body, in, nullptr, a);
+  seen.push_back({in, a, r});
   return r;
 }
 
@@ -297,9 +322,14 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h, c
               project_param(r.acc.intersect_params(eq), x), project_param(r.killed.intersect_params(eq), x)};
     }
     case CmdKind::Alloc: {  // S-ALLOCATE / T-ALLOCATE: ⟨Δh \ a; R \ a⟩
-      std::string tuple = c.name;
-      for (int k = 1; used_.count(tuple); ++k) tuple = fmt::format("{}_{}", c.name, k);
-      used_.insert(tuple);
+      auto named = alloc_tuples_.find(&c);
+      if (named == alloc_tuples_.end()) {
+        std::string fresh = c.name;
+        for (int k = 1; used_.count(fresh); ++k) fresh = fmt::format("{}_{}", c.name, k);
+        used_.insert(fresh);
+        named = alloc_tuples_.emplace(&c, fresh).first;
+      }
+      const std::string& tuple = named->second;
       Env in = env;
       if (in.s.arrays.size() <= static_cast<size_t>(c.id)) in.s.arrays.resize(static_cast<size_t>(c.id) + 1);
       in.s.arrays[static_cast<size_t>(c.id)] = tuple;

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <isl/cpp.h>
@@ -84,6 +85,23 @@ class Generator {
   Result assign(const Cmd& c, const Env& env, const Heap* h, const Acc& a);
   Result loop(const Cmd& c, const Env& env, const Heap* h, const Acc& a);
   Result none() const;
+  // Γ ⊢ body : Δh for a loop's body, remembered: a sequential loop evaluates its body
+  // prophetically before evaluating it, and the prophetic evaluation of every enclosing loop
+  // has evaluated it already, so a nest of depth d would evaluate its innermost body d times
+  // (a tiled Halide schedule nests 6 to 9 loops). An evaluation is reused when the loop, Γ (its
+  // names, constraints, boxes and loop variables, compared by isl's plain equality) and the
+  // accumulating heap are the same; the prophetic mode has no other input and no effect
+  // besides the result (no finding, no VC).
+  Result prophetic(const Cmd& body, const Env& in, const Acc& a);
+  static bool same_scope(const Env& x, const Env& y);
+  struct Prophecy {
+    Env env;
+    Acc a;
+    Result r;
+  };
+  std::unordered_map<const Cmd*, std::vector<Prophecy>> prophecies_;
+  // the isl tuple of each `allocate` (unique in the program): evaluated again, a command keeps its tuple
+  std::unordered_map<const Cmd*, std::string> alloc_tuples_;
 
   // ---- reductions (vcgen_reduce.cpp) ----
   struct Reduction {
