@@ -93,6 +93,9 @@ struct Smt::Impl {
   bool spec_side = false;
   std::vector<bool> recursive;  // tensor id -> on a dependency cycle
   std::map<std::string, z3::func_decl> ufs;
+  // Unisolated (SmtOptions::isolate off), the proofs share one solver, each query in a scope of
+  // its own (push/pop): a solver's set-up was a third of a small program's queries.
+  std::optional<z3::solver> shared;
 
   Impl(const Program& p, const Templates& t, SmtOptions o);
 
