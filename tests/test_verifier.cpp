@@ -425,7 +425,7 @@ TEST(Verifier, Smt2FilesAreSelfContained) {
     if (f.path().filename().string().find("recursive") != std::string::npos) ++recursive;
   }
   std::filesystem::remove_all(dir);
-  EXPECT_GE(files, 100);
+  EXPECT_GE(files, 80);  // 85 on 2026-11-27: VCs whose two sides are one term need no query
   EXPECT_GE(recursive, 10) << "queries with recursive definitions";
 }
 

@@ -112,6 +112,17 @@ bool is_condition(const Expr& e) {
 
 }  // namespace
 
+namespace {
+
+// The number of disjuncts of a value.
+int pieces(const isl::union_set& v) {
+  int n = 0;
+  v.foreach_set([&](isl::set s) { n += static_cast<int>(isl_set_n_basic_set(s.get())); });
+  return n;
+}
+
+}  // namespace
+
 SVal evaluate(const Expr& e, const Scope& s, const Heap* h) {
   if (is_index(e)) {  // ⟦x⟧ = {□⟨x⟩}, ⟦n⟧ = {□⟨n⟩}; any affine index is one hole
     int id = s.tpl->intern(Templates::hole(0, Type::Int), 1);
@@ -130,7 +141,10 @@ SVal evaluate(const Expr& e, const Scope& s, const Heap* h) {
     case ExprKind::BoolLit: return constant(s, literal_value(e));
     case ExprKind::ArrayRead: {  // h({a⟨⟦ι⟧⟩})
       if (!h) throw NotAffine(e.loc, "an array read in a prophetic expression");
-      return isl::union_set(location(s, e.id, ptrs(e.args))).apply(*h);
+      isl::union_set v = isl::union_set(location(s, e.id, ptrs(e.args))).apply(*h);
+      if (!s.gamma) return v;
+      isl::union_set vg = v.intersect_params(*s.gamma);
+      return pieces(vg) < pieces(v) ? vg : v;
     }
     case ExprKind::TensorRead: {
       if (h) throw NotAffine(e.loc, "a tensor read in a semantic expression");

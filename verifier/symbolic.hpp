@@ -24,6 +24,13 @@ struct Scope {
   std::vector<std::string> declared;  // every isl parameter name in use (fresh names avoid them)
   std::vector<std::string> arrays;    // array id -> isl tuple name
   const std::set<std::string>* used = nullptr;  // names never to use for variables (arrays, ...)
+  // Γ where the value is compared (nullptr: nowhere known): a value read from the heap is
+  // restricted to Γ when that drops pieces. A heap that sliding windows or folded storage
+  // fragmented holds dozens of pieces for a cell, most of them for parameter values the
+  // enclosing lets and guards exclude, and an operation on two such reads combines every pair
+  // (a folded blur: 31 x 31 products). Where nothing drops, the value is kept as it was: Γ's
+  // constraints on every piece made Halide's unsharp 25% slower to verify.
+  const isl::set* gamma = nullptr;
 
   // A name derived from `base` for a new variable: not an isl keyword and not bound in this
   // scope (names only need to be unique among the variables of one scope).

@@ -106,6 +106,12 @@ bool reads_only_constants(const Expr& e, const std::set<int>& written) {
 
 }  // namespace
 
+Scope Generator::within(const Env& env) {
+  Scope s = env.s;
+  s.gamma = &env.gamma;
+  return s;
+}
+
 Locs Generator::all_boxes(const Env& env) const {
   Locs u = isl::union_set::empty(ctx_);
   for (const auto& [id, b] : env.boxes) u = u.unite(isl::union_set(b));
@@ -156,7 +162,7 @@ Generator::Result Generator::assign(const Cmd& c, const Env& env, const Heap* h,
   } else {
     t = evaluate(*c.annot, s, nullptr);  // decompose(t)
     // Ĉ = ⟦e⟧_h = {decompose(t)}
-    if (h) equations("value", c.loc, t, evaluate(*c.value, s, h), env.gamma, env);
+    if (h) equations("value", c.loc, t, evaluate(*c.value, within(env), h), env.gamma, env);
   }
   // Δh = {ℓ̂ → decompose(t)}
   t.foreach_set([&](isl::set v) {

@@ -137,6 +137,8 @@ class Generator {
   void fail(std::string rule, Loc loc, std::string msg, isl::set where, const Env& env);
   void equations(const std::string& rule, Loc loc, const SVal& spec, const SVal& impl, const isl::set& gamma, const Env& env);
   Locs all_boxes(const Env& env) const;
+  // The scope of an expression whose value is compared under Γ (Scope::gamma).
+  static Scope within(const Env& env);
   // The side conditions of a store's accesses: its cell in bounds, the cells `rd` in bounds and
   // defined in h (`write`/`read`: how the messages name the access).
   void check_accesses(const Cmd& c, const isl::set& loc, const Locs& rd, const Heap& h, const Env& env, const char* write,

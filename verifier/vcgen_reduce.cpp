@@ -162,7 +162,7 @@ Generator::Result Generator::accumulate(const Cmd& c, const Env& env, const Heap
     if (!c.red_idx.empty()) complete_reads(r.reads, *h, a, env, c.loc);
     if (!atomic) r.reads = r.reads.unite(isl::union_set(loc));  // RED-U-OPASSIGN: a read of the cell
     // the element: e = T(ι0) @ (ι')
-    if (!c.red_idx.empty()) equations("value", c.loc, evaluate(*c.annot_at, s, nullptr), evaluate(*c.value, s, h), env.gamma, env);
+    if (!c.red_idx.empty()) equations("value", c.loc, evaluate(*c.annot_at, s, nullptr), evaluate(*c.value, within(env), h), env.gamma, env);
     // the initial value, where this is the first accumulation since the last plain write
     isl::set first = loc.intersect(a.domain().extract_set(loc.get_space())).params().complement().intersect(env.gamma);
     if (!first.is_empty()) {
