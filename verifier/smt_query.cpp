@@ -276,20 +276,23 @@ z3::check_result Smt::Impl::prove(const VC& vc, int index, Deadline deadline, st
       z3::expr lhs0 = tmpl(eq.root->kids[0], holes);
       spec_side = false;
       z3::expr rhs0 = tmpl(eq.root->kids[1], holes);
+      // the two sides are one term (z3 shares equal terms): true whatever the domain, as an
+      // output whose cells hold the specification's tensor is (`∀ i, j: C(i, j) = C(i, j)`)
+      if (z3::eq(lhs0, rhs0)) {
+        lazy = false;
+        return z3::unsat;
+      }
       bool folded = false;
       std::vector<z3::expr> axioms = unfoldings(d, folded);
       lazy = false;
-      // the two sides are one term (z3 shares equal terms): true whatever the domain, as an
-      // output whose cells hold the specification's tensor is (`∀ i, j: C(i, j) = C(i, j)`)
-      if (z3::eq(lhs0, rhs0)) return z3::unsat;
+      // isolated: a solver of its own, bounded by isolated_check (z3's own "timeout" would start
+      // a timer thread); otherwise the shared one, in a scope popped whatever happens
       std::optional<z3::solver> own;
-      if (o.isolate) own.emplace(ctx);  // bounded by isolated_check (z3's own "timeout" would start a timer thread)
-      else if (!shared) shared.emplace(ctx);
-      z3::solver& s1 = o.isolate ? *own : *shared;
-      struct Scope {
+      z3::solver& s1 = o.isolate ? own.emplace(ctx) : shared ? *shared : shared.emplace(ctx);
+      struct PopOnExit {
         z3::solver* s;
-        ~Scope() { if (s) s->pop(); }
-      } scope{o.isolate ? nullptr : &s1};
+        ~PopOnExit() { if (s) s->pop(); }
+      } pop_on_exit{o.isolate ? nullptr : &s1};
       if (!o.isolate) s1.push();
       s1.add(dom);
       for (const auto& a : axioms) s1.add(a);

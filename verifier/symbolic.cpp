@@ -110,10 +110,6 @@ bool is_condition(const Expr& e) {
   return e.type == Type::Bool && e.affine;
 }
 
-}  // namespace
-
-namespace {
-
 // The number of disjuncts of a value.
 int pieces(const isl::union_set& v) {
   int n = 0;
