@@ -1,6 +1,6 @@
 #include "codegen/emit.hpp"
 
-#include "interpreter/affine.hpp"
+#include "codegen/versioning.hpp"
 
 #include <fmt/format.h>
 
@@ -17,6 +17,16 @@
 
 namespace sched {
 namespace {
+
+using codegen::guard_holds;
+using codegen::guard_of;
+using codegen::has_loop;
+using codegen::loop_in_bounds;
+using codegen::loop_in_loop;
+using codegen::mentions;
+using codegen::nest_in_bounds;
+using codegen::reads_any;
+using codegen::VersionContext;
 
 const char* kPrelude =
 #include "codegen/prelude.inc"
@@ -52,47 +62,6 @@ std::string ident(const std::string& prefix, int n, const std::string& name) {
 std::string int_lit(int64_t v) {
   if (v == std::numeric_limits<int64_t>::min()) return "(-9223372036854775807LL - 1)";
   return fmt::format("{}LL", v);
-}
-
-bool mentions(const Expr& e, const std::set<int>& slots) {
-  if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local && slots.count(e.slot)) return true;
-  if (e.kind == ExprKind::Let) return true;
-  for (const auto& a : e.args) if (mentions(*a, slots)) return true;
-  return false;
-}
-
-bool reads_any(const Expr& e) {
-  if (e.kind == ExprKind::ArrayRead) return true;
-  for (const auto& a : e.args) if (reads_any(*a)) return true;
-  return false;
-}
-
-// The `let`s inside c whose value is an integer computed without reading an array, by slot
-// (a slot two lets bind, in sibling scopes, stands for neither: nullptr).
-void lets_inside(const Cmd& c, std::map<int, const Expr*>& lets) {
-  if (c.kind == CmdKind::Let) {
-    bool usable = c.value && c.value->type == Type::Int && !reads_any(*c.value);
-    auto [it, fresh] = lets.emplace(c.slot, usable ? c.value.get() : nullptr);
-    if (!fresh) it->second = nullptr;
-  }
-  for (const auto& x : c.seq) lets_inside(*x, lets);
-  if (c.body) lets_inside(*c.body, lets);
-  if (c.els) lets_inside(*c.els, lets);
-}
-
-// Slots bound inside c (lets, inner loops) and arrays allocated inside c.
-void bound_inside(const Cmd& c, std::set<int>& slots, std::set<int>& arrays) {
-  if (c.kind == CmdKind::Let || c.is_loop()) slots.insert(c.slot);
-  if (c.kind == CmdKind::Alloc) arrays.insert(c.id);
-  for (const auto& x : c.seq) bound_inside(*x, slots, arrays);
-  if (c.body) bound_inside(*c.body, slots, arrays);
-  if (c.els) bound_inside(*c.els, slots, arrays);
-}
-
-bool has_loop(const Cmd& c) {
-  if (c.is_loop()) return true;
-  for (const auto& x : c.seq) if (has_loop(*x)) return true;
-  return (c.body && has_loop(*c.body)) || (c.els && has_loop(*c.els));
 }
 
 std::string sanitize(const std::string& s) {
@@ -158,83 +127,9 @@ class Emitter {
   std::map<int, Type> array_type_;
   int tmp_ = 0;
   bool unchecked_ = false;  // inside a loop version whose accesses were proved in bounds
+  int loop_depth_ = 0;      // loops around the command being emitted
+  std::set<const Cmd*> dropped_guards_;  // `if`s proven true on every iteration they run in (guard hoisting)
   int critical_ = 0;        // inside `atomic { }`
-
-  // ---- loop versioning: a subscript as coef * x + rest over the loop variable x ----
-  struct Lin {
-    int64_t coef = 0;
-    std::string rest;  // C++ expression, invariant in the loop
-  };
-  // The subscript as coef·x + rest (interpreter/affine.hpp): x a term, every maximal
-  // sub-expression that mentions neither x nor the slots bound inside the loop, and reads no
-  // array, an opaque atom of `rest`. Overflowing coefficients give nullopt (per-access checks).
-  std::optional<Lin> linear(const Expr& e, int x, const std::set<int>& inner, const std::map<int, const Expr*>& lets = {}) {
-    std::set<int> all = inner;
-    all.insert(x);
-    std::vector<const Expr*> atoms;
-    AffineRules r;
-    r.term = [x](int slot) { return slot == x; };
-    // a `let` inside the loop (the split's `let j = jo * 4 + ji`) stands for its value
-    r.definition = [&lets](int slot) -> const Expr* {
-      auto it = lets.find(slot);
-      return it == lets.end() ? nullptr : it->second;  // nullptr: not a term, so no form
-    };
-    r.atom = [&](const Expr& a) -> std::optional<int> {
-      if (a.kind == ExprKind::Var && a.var_kind == VarKind::Local && lets.count(a.slot) && lets.at(a.slot)) return std::nullopt;  // its definition
-      if (mentions(a, all) || reads_any(a)) return std::nullopt;
-      atoms.push_back(&a);
-      return -static_cast<int>(atoms.size());  // atom i is the variable -(i + 1)
-    };
-    auto f = affine_of(e, r);
-    if (!f) return std::nullopt;
-    Lin out{f->coef(x), int_lit(f->c)};
-    for (const auto& [v, k] : f->t)
-      if (v < 0 && k != 0)  // wrapping, as the subscript itself is computed: the same value modulo 2^64
-        out.rest = fmt::format("w_add<i64>({}, w_mul<i64>({}, {}))", out.rest, int_lit(k), expr(*atoms[static_cast<size_t>(-v - 1)], 0));
-    return out;
-  }
-  void accesses_of(const Expr& e, std::vector<std::pair<int, const std::vector<ExprPtr>*>>& out) {
-    if (e.kind == ExprKind::ArrayRead) out.push_back({e.id, &e.args});
-    for (const auto& a : e.args) accesses_of(*a, out);
-  }
-  void accesses_of(const Cmd& c, std::vector<std::pair<int, const std::vector<ExprPtr>*>>& out) {
-    if (c.kind == CmdKind::Assign) {
-      out.push_back({c.id, &c.idx});
-      for (const auto& i : c.idx) accesses_of(*i, out);
-      accesses_of(*c.value, out);
-    }
-    if (c.value && c.kind != CmdKind::Assign) accesses_of(*c.value, out);
-    if (c.lo) accesses_of(*c.lo, out);
-    for (const auto& d : c.idx) if (c.kind != CmdKind::Assign) accesses_of(*d, out);
-    for (const auto& x : c.seq) accesses_of(*x, out);
-    if (c.body) accesses_of(*c.body, out);
-    if (c.els) accesses_of(*c.els, out);
-  }
-  // The condition under which every access of the loop body is in bounds for x in
-  // [first, first + count - 1] (count >= 1), or nullopt when it cannot be stated. Exact: span_in
-  // bounds coef·x + rest at both ends with overflow detection, so a subscript that wraps around
-  // (a[i * 2^62]) fails it and runs checked.
-  std::optional<std::string> in_bounds_condition(const Cmd& loop, const std::string& first, const std::string& count) {
-    std::set<int> inner, allocated;
-    bound_inside(*loop.body, inner, allocated);
-    std::map<int, const Expr*> lets;
-    lets_inside(*loop.body, lets);
-    std::vector<std::pair<int, const std::vector<ExprPtr>*>> acc;
-    accesses_of(*loop.body, acc);
-    if (acc.empty()) return std::nullopt;
-    std::string cond;
-    for (const auto& [id, idx] : acc) {
-      if (allocated.count(id) || !array_names_.count(id)) return std::nullopt;
-      for (size_t k = 0; k < idx->size(); ++k) {
-        auto l = linear(*(*idx)[k], loop.slot, inner, lets);
-        if (!l) return std::nullopt;
-        std::string dim = fmt::format("{}_d{}", array_names_.at(id), k);
-        cond += fmt::format("{}span_in({}, {}, {}, {}, {})", cond.empty() ? "" : " && ", l->rest, int_lit(l->coef), first, count, dim);
-      }
-    }
-    return cond.empty() ? std::string("true") : cond;  // zero-dimensional arrays only
-  }
-
 
   void line(int indent, const std::string& s) {
     out_.append(static_cast<size_t>(indent) * 2, ' ');
@@ -473,6 +368,10 @@ class Emitter {
         line(indent, "}");
         return;
       case CmdKind::If: {
+        if (dropped_guards_.count(&c)) {  // proven true on every iteration of its loop (guard hoisting)
+          cmd(*c.body, indent, in_par);
+          return;
+        }
         int stmt = stmt_id(c.loc);
         line(indent, fmt::format("if ({}) {{", expr(*c.value, stmt)));
         cmd(*c.body, indent + 1, in_par);
@@ -509,26 +408,68 @@ class Emitter {
         if (par && !in_par) pragma = "#pragma omp parallel for schedule(static)";
         else if (par && !has_par(*c.body) && straight_line(*c.body)) pragma = "#pragma omp simd";
         std::optional<std::string> safe;
-        if (!unchecked_ && !has_loop(*c.body) && !(par && !in_par)) safe = in_bounds_condition(c, first, count);
+        std::set<const Cmd*> box_guards;  // nest versioning: guards proven on the whole box when guard_cond holds
+        std::string guard_cond;
+        // nest versioning at two levels (the emitted code grows with each): the nest's outermost
+        // loop, and the loops just around innermost ones (a tile's rows around its vector lanes)
+        VersionContext vx{[this](const Expr& e) { return expr(e, 0); }, array_names_, tmp_};
+        if (!unchecked_ && has_loop(*c.body) && (loop_depth_ == 0 || !loop_in_loop(*c.body))) {
+          if (auto nest = nest_in_bounds(vx, c, first, count)) {
+            for (const auto& d : nest->decls) line(indent + 1, d);
+            safe = nest->cond;
+            box_guards = std::move(nest->guards);
+            guard_cond = std::move(nest->guard_cond);
+          }
+        } else if (!unchecked_ && !(par && !in_par)) {
+          safe = loop_in_bounds(vx, c, first, count);
+        }
         auto body = [&](int ind) {
           if (!pragma.empty()) line(ind, pragma);
           line(ind, fmt::format("for (i64 {}_k = 0; {}_k < {}; ++{}_k) {{", v, v, count, v));
           line(ind + 1, fmt::format("const i64 {} = {} + {}_k;", v, first, v));
+          ++loop_depth_;
           cmd(*c.body, ind + 1, in_par || par);
+          --loop_depth_;
+          line(ind, "}");
+        };
+        // in a version without checks, an innermost loop's guard proven for the whole loop
+        // leaves its body (a tile's vector lanes, all inside the extents)
+        auto hoisted = [&](int ind) {
+          const Cmd* g = unchecked_ && !has_loop(*c.body) ? guard_of(*c.body) : nullptr;
+          std::optional<std::string> all = g && !dropped_guards_.count(g) ? guard_holds(vx, c, *g->value, first, count) : std::nullopt;
+          if (!all) return body(ind);
+          line(ind, "// guard hoisting: when the guard holds on every iteration, the loop runs without it");
+          line(ind, fmt::format("if ({} > 0 && ({})) {{", count, *all));
+          dropped_guards_.insert(g);
+          body(ind + 1);
+          dropped_guards_.erase(g);
+          line(ind, "} else {");
+          body(ind + 1);
           line(ind, "}");
         };
         if (safe) {
           // loop versioning: every access proved in bounds at entry runs unchecked
-          line(indent + 1, "// loop versioning: when every access is in bounds for the whole loop, run it unchecked");
+          line(indent + 1, has_loop(*c.body) ? "// nest versioning: when every access is in bounds over the nest's box, run it unchecked"
+                                             : "// loop versioning: when every access is in bounds for the whole loop, run it unchecked");
+          if (!guard_cond.empty()) {
+            line(indent + 1, "// with its guards proven on the whole box, the nest runs without them too");
+            line(indent + 1, fmt::format("if ({} > 0 && ({}) && ({})) {{", count, *safe, guard_cond));
+            unchecked_ = true;
+            dropped_guards_ = box_guards;
+            body(indent + 2);
+            dropped_guards_.clear();
+            unchecked_ = false;
+            line(indent + 1, "} else");
+          }
           line(indent + 1, fmt::format("if ({} <= 0 || ({})) {{", count, *safe));
           unchecked_ = true;
-          body(indent + 2);
+          hoisted(indent + 2);
           unchecked_ = false;
           line(indent + 1, "} else {");
           body(indent + 2);
           line(indent + 1, "}");
         } else {
-          body(indent + 1);
+          hoisted(indent + 1);
         }
         line(indent, "}");
         return;

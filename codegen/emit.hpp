@@ -5,7 +5,15 @@
 // (two's complement wrap-around, Halide's Euclidean division with x / 0 == 0, IEEE floats
 // without FMA contraction, min/max/abs/round/casts as documented); index arithmetic is 64-bit.
 // Every array access is bounds-checked: the first violation is recorded (statement, kind) and
-// the access is skipped, so a buggy program reports instead of crashing. Undefined values (⊥)
+// the access is skipped, so a buggy program reports instead of crashing. Versions without the
+// checks run where an exact test at entry proves every access in bounds: per innermost loop,
+// and per nest over the box of its loops' ranges (with a third version, without the guards, when
+// the box satisfies them: a tiled nest whose tiles divide the extents); an innermost loop of
+// an unchecked version runs without its guard when the guard holds at both ends (docs/semantics.md,
+// "Native code"). For example
+//   par io < N / 2 { for ii < 2 { let i = io * 2 + ii; if i < N { a[i] := 0 } } }
+// tests `0 <= 2·io + ii < dim(a)` and `2·io + ii < N` once over io in [0, N/2), ii in [0, 2),
+// then runs the nest without a check or the `if`. Undefined values (⊥)
 // are not tracked: native runs are meant for programs that run `ok`.
 //
 // `for` is a C++ loop; the outermost `par` is `#pragma omp parallel for`; an innermost `par` of

@@ -1,5 +1,9 @@
 #include "interpreter/affine.hpp"
 
+#include <cstdint>
+
+#include "interpreter/ops.hpp"
+
 namespace sched {
 namespace {
 
@@ -36,11 +40,18 @@ std::optional<SlotForm> form(const Expr& e, const AffineRules& r) {
       return out;
     }
     case ExprKind::Binary: {
-      if (e.bop != BinOp::Add && e.bop != BinOp::Sub && e.bop != BinOp::Mul) return std::nullopt;
+      if (e.bop != BinOp::Add && e.bop != BinOp::Sub && e.bop != BinOp::Mul && e.bop != BinOp::Div && e.bop != BinOp::Mod)
+        return std::nullopt;
       auto a = bounded(form(*e.args[0], r), r);
       if (!a) return std::nullopt;
       auto b = bounded(form(*e.args[1], r), r);
       if (!b) return std::nullopt;
+      if (e.bop == BinOp::Div || e.bop == BinOp::Mod) {
+        // a constant only (`(M - 1) / 4 + 1` with M given): Euclidean, as Int's (ops.cpp);
+        // division by zero is ⊥, never a form
+        if (!a->is_constant() || !b->is_constant() || b->c == 0 || (b->c == -1 && a->c == INT64_MIN)) return std::nullopt;
+        return SlotForm::constant(e.bop == BinOp::Div ? euclid_div(a->c, b->c) : euclid_mod(a->c, b->c));
+      }
       if (e.bop == BinOp::Mul) {
         if (!a->is_constant() && !b->is_constant()) return std::nullopt;  // a product of two variables
         SlotForm out = a->is_constant() ? *b : *a;

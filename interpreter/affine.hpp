@@ -112,8 +112,9 @@ struct AffineRules {
 };
 
 // The affine form of an expression of type Int built from integer literals, parameters,
-// variables, unary -, +, - and * by a constant; nullopt for anything else, on overflow, or
-// beyond the rules' bounds.
+// variables, unary -, +, - and * by a constant, and / and % of two constants (Int's Euclidean
+// division, `(M - 1) / 4 + 1` once M is given); nullopt for anything else, on overflow, on a
+// division by zero, or beyond the rules' bounds.
 std::optional<SlotForm> affine_of(const Expr& e, const AffineRules& rules);
 
 }  // namespace sched

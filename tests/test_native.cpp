@@ -193,6 +193,60 @@ par i < 2 {
   EXPECT_EQ(oob.kind, OutcomeKind::OutOfBounds) << oob.message;
 }
 
+// A tiled nest (Halide's GuardWithIf tail): the whole nest is proven in bounds, its guard on
+// the whole box, or per tile row, the lanes' guard per row; every version computes what the
+// reference computes, whichever of them runs.
+TEST(Native, NestVersioningAndGuardHoistingKeepTheTailsExact) {
+  const char* text = R"(param N;
+array c : f32[N, N + 2];
+par io < (N + 1) / 2 {
+  for jo < (N + 5) / 4 {
+    for ii < 2 {
+      par ji < 4 {
+        let i = io * 2 + ii;
+        let j = jo * 4 + ji;
+        if j < N + 2 && i < N {
+          c[i, j] := f32(i * 100 + j);
+        }
+      }
+    }
+  }
+}
+)";
+  std::string source;
+  Outcome ok = run_native_text(text, 6, &source);  // N = 6: the tiles divide the extents (6 x 8)
+  EXPECT_TRUE(ok.ok()) << ok.message;
+  EXPECT_NE(source.find("nest versioning"), std::string::npos) << "subscripts affine in the nest's variables through the lets";
+  EXPECT_NE(source.find("with its guards proven on the whole box"), std::string::npos);
+  EXPECT_NE(source.find("guard hoisting"), std::string::npos) << "the lanes' guard, per tile row";
+  for (int n : {6, 7, 1, 9, 12})
+    EXPECT_EQ(compare_engines(text, {"N=" + std::to_string(n)}), static_cast<size_t>(n * (n + 2))) << "N = " << n;
+}
+
+// A guard that is not affine (a read), or `!=`, stays in the loop; out of bounds past the
+// box's check is still reported by the checked copy.
+TEST(Native, GuardsThatCannotBeProvenStay) {
+  const char* text = R"(param N;
+array a : i32[N];
+array m : bool[N];
+for io < N / 2 {
+  for ii < 2 {
+    let i = io * 2 + ii;
+    if m[i] && i != 3 {
+      a[i] := i;
+    }
+  }
+}
+)";
+  std::string source;
+  Outcome o = run_native_text(text, 6, &source);
+  EXPECT_TRUE(o.ok()) << o.message;
+  EXPECT_EQ(source.find("guard hoisting"), std::string::npos);
+  EXPECT_EQ(source.find("with its guards proven"), std::string::npos);
+  Outcome oob = run_native_text("param N;\narray a : f32[N];\nfor io < N { for ii < 2 { let i = io * 2 + ii; if i < 2 * N { a[i] := 1.0 } } }\n", 4);
+  EXPECT_EQ(oob.kind, OutcomeKind::OutOfBounds) << oob.message;
+}
+
 TEST(Native, OutOfBoundsIsReportedNotACrash) {
   Outcome o = run_native_text("param N;\narray a : f32[N];\npar i < N + 1 { a[i] := 1.0 }\n", 5);
   EXPECT_EQ(o.kind, OutcomeKind::OutOfBounds);

@@ -1,0 +1,334 @@
+#include "codegen/versioning.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <limits>
+
+#include "interpreter/affine.hpp"
+
+namespace sched::codegen {
+
+bool mentions(const Expr& e, const std::set<int>& slots) {
+  if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local && slots.count(e.slot)) return true;
+  if (e.kind == ExprKind::Let) return true;
+  for (const auto& a : e.args) if (mentions(*a, slots)) return true;
+  return false;
+}
+
+bool reads_any(const Expr& e) {
+  if (e.kind == ExprKind::ArrayRead) return true;
+  for (const auto& a : e.args) if (reads_any(*a)) return true;
+  return false;
+}
+
+// The `let`s inside c whose value is an integer computed without reading an array, by slot
+// (a slot two lets bind, in sibling scopes, stands for neither: nullptr).
+void lets_inside(const Cmd& c, std::map<int, const Expr*>& lets) {
+  if (c.kind == CmdKind::Let) {
+    bool usable = c.value && c.value->type == Type::Int && !reads_any(*c.value);
+    auto [it, fresh] = lets.emplace(c.slot, usable ? c.value.get() : nullptr);
+    if (!fresh) it->second = nullptr;
+  }
+  for (const auto& x : c.seq) lets_inside(*x, lets);
+  if (c.body) lets_inside(*c.body, lets);
+  if (c.els) lets_inside(*c.els, lets);
+}
+
+// Slots bound inside c (lets, inner loops) and arrays allocated inside c.
+void bound_inside(const Cmd& c, std::set<int>& slots, std::set<int>& arrays) {
+  if (c.kind == CmdKind::Let || c.is_loop()) slots.insert(c.slot);
+  if (c.kind == CmdKind::Alloc) arrays.insert(c.id);
+  for (const auto& x : c.seq) bound_inside(*x, slots, arrays);
+  if (c.body) bound_inside(*c.body, slots, arrays);
+  if (c.els) bound_inside(*c.els, slots, arrays);
+}
+
+bool has_loop(const Cmd& c) {
+  if (c.is_loop()) return true;
+  for (const auto& x : c.seq) if (has_loop(*x)) return true;
+  return (c.body && has_loop(*c.body)) || (c.els && has_loop(*c.els));
+}
+
+// Whether c holds a loop inside a loop.
+bool loop_in_loop(const Cmd& c) {
+  if (c.is_loop()) return has_loop(*c.body);
+  for (const auto& x : c.seq) if (loop_in_loop(*x)) return true;
+  return (c.body && loop_in_loop(*c.body)) || (c.els && loop_in_loop(*c.els));
+}
+
+namespace {
+
+std::string int_lit(int64_t v) {
+  if (v == std::numeric_limits<int64_t>::min()) return "(-9223372036854775807LL - 1)";
+  return fmt::format("{}LL", v);
+}
+
+// The analyses behind the tests (one per test asked).
+class Analysis {
+ public:
+  explicit Analysis(const VersionContext& cx) : render_(cx.render), arrays_(cx.arrays), tmp_(cx.tmp) {}
+
+  struct Affine {
+    std::map<int, int64_t> coef;  // by loop variable's slot (nonzero)
+    std::string rest;             // C++ expression, invariant in the loops
+  };
+  // The subscript as Σ coef·x + rest over the slots `terms` (interpreter/affine.hpp): every
+  // maximal sub-expression that mentions no slot of `bound` (the slots bound inside the versioned
+  // loop, and its variable) and reads no array an opaque atom of `rest`; a `let` of `lets` stands
+  // for its value. Overflowing coefficients give nullopt (per-access checks).
+  std::optional<Affine> affine(const Expr& e, const std::set<int>& terms, const std::set<int>& bound,
+                               const std::map<int, const Expr*>& lets) {
+    std::vector<const Expr*> atoms;
+    AffineRules r;
+    r.term = [&terms](int slot) { return terms.count(slot) > 0; };
+    // a `let` inside the loop (the split's `let j = jo * 4 + ji`) stands for its value
+    r.definition = [&lets](int slot) -> const Expr* {
+      auto it = lets.find(slot);
+      return it == lets.end() ? nullptr : it->second;  // nullptr: not a term, so no form
+    };
+    r.atom = [&](const Expr& a) -> std::optional<int> {
+      if (a.kind == ExprKind::Var && a.var_kind == VarKind::Local && lets.count(a.slot) && lets.at(a.slot)) return std::nullopt;  // its definition
+      if (a.kind == ExprKind::IntLit || mentions(a, bound) || reads_any(a)) return std::nullopt;  // a literal: a constant (`io * 2`)
+      atoms.push_back(&a);
+      return -static_cast<int>(atoms.size());  // atom i is the variable -(i + 1)
+    };
+    auto f = affine_of(e, r);
+    if (!f) return std::nullopt;
+    Affine out{{}, int_lit(f->c)};
+    for (const auto& [v, k] : f->t) {
+      if (k == 0) continue;
+      if (v >= 0) out.coef[v] = k;
+      else  // wrapping, as the subscript itself is computed: the same value modulo 2^64
+        out.rest = fmt::format("w_add<i64>({}, w_mul<i64>({}, {}))", out.rest, int_lit(k), render_(*atoms[static_cast<size_t>(-v - 1)]));
+    }
+    return out;
+  }
+  struct Lin {
+    int64_t coef = 0;
+    std::string rest;  // C++ expression, invariant in the loop
+  };
+  // The subscript as coef·x + rest over the loop variable x (`inner`: the slots bound inside).
+  std::optional<Lin> linear(const Expr& e, int x, const std::set<int>& inner, const std::map<int, const Expr*>& lets = {}) {
+    std::set<int> all = inner;
+    all.insert(x);
+    auto f = affine(e, {x}, all, lets);
+    if (!f) return std::nullopt;
+    return Lin{f->coef.count(x) ? f->coef.at(x) : 0, f->rest};
+  }
+  void accesses_of(const Expr& e, std::vector<std::pair<int, const std::vector<ExprPtr>*>>& out) {
+    if (e.kind == ExprKind::ArrayRead) out.push_back({e.id, &e.args});
+    for (const auto& a : e.args) accesses_of(*a, out);
+  }
+  void accesses_of(const Cmd& c, std::vector<std::pair<int, const std::vector<ExprPtr>*>>& out) {
+    if (c.kind == CmdKind::Assign) {
+      out.push_back({c.id, &c.idx});
+      for (const auto& i : c.idx) accesses_of(*i, out);
+      accesses_of(*c.value, out);
+    }
+    if (c.value && c.kind != CmdKind::Assign) accesses_of(*c.value, out);
+    if (c.lo) accesses_of(*c.lo, out);
+    for (const auto& d : c.idx) if (c.kind != CmdKind::Assign) accesses_of(*d, out);
+    for (const auto& x : c.seq) accesses_of(*x, out);
+    if (c.body) accesses_of(*c.body, out);
+    if (c.els) accesses_of(*c.els, out);
+  }
+  // The condition under which every access of the loop body is in bounds for x in
+  // [first, first + count - 1] (count >= 1), or nullopt when it cannot be stated. Exact: span_in
+  // bounds coef·x + rest at both ends with overflow detection, so a subscript that wraps around
+  // (a[i * 2^62]) fails it and runs checked.
+  std::optional<std::string> in_bounds_condition(const Cmd& loop, const std::string& first, const std::string& count) {
+    std::set<int> inner, allocated;
+    bound_inside(*loop.body, inner, allocated);
+    std::map<int, const Expr*> lets;
+    lets_inside(*loop.body, lets);
+    std::vector<std::pair<int, const std::vector<ExprPtr>*>> acc;
+    accesses_of(*loop.body, acc);
+    if (acc.empty()) return std::nullopt;
+    std::string cond;
+    for (const auto& [id, idx] : acc) {
+      if (allocated.count(id) || !arrays_.count(id)) return std::nullopt;
+      for (size_t k = 0; k < idx->size(); ++k) {
+        auto l = linear(*(*idx)[k], loop.slot, inner, lets);
+        if (!l) return std::nullopt;
+        std::string dim = fmt::format("{}_d{}", arrays_.at(id), k);
+        cond += fmt::format("{}span_in({}, {}, {}, {}, {})", cond.empty() ? "" : " && ", l->rest, int_lit(l->coef), first, count, dim);
+      }
+    }
+    return cond.empty() ? std::string("true") : cond;  // zero-dimensional arrays only
+  }
+
+
+  // The loops inside c with their ranges as C++ expressions (first, count) evaluated before the
+  // nest, false when a loop's bounds vary inside the nest (mention a slot of `bound` or read an
+  // array) or a slot is bound twice. The declarations go to `decls`.
+  bool inner_ranges(const Cmd& c, const std::set<int>& bound, std::map<int, std::pair<std::string, std::string>>& ranges,
+                    std::vector<std::string>& decls) {
+    if (c.is_loop()) {
+      if ((c.lo && (mentions(*c.lo, bound) || reads_any(*c.lo))) || mentions(*c.value, bound) || reads_any(*c.value)) return false;
+      std::string f = fmt::format("bx{}_f", tmp_), n = fmt::format("bx{}_n", tmp_);
+      ++tmp_;
+      if (c.lo) {
+        decls.push_back(fmt::format("const i64 {} = {};", f, render_(*c.lo)));
+        decls.push_back(fmt::format("const i64 {}_hi = {};", f, render_(*c.value)));
+        decls.push_back(fmt::format("const i64 {} = {}_hi < {} ? 0 : w_add<i64>(w_sub<i64>({}_hi, {}), 1);", n, f, f, f, f));
+      } else {
+        decls.push_back(fmt::format("const i64 {} = 0;", f));
+        decls.push_back(fmt::format("const i64 {} = {};", n, render_(*c.value)));
+      }
+      if (!ranges.emplace(c.slot, std::make_pair(f, n)).second) return false;
+    }
+    for (const auto& x : c.seq)
+      if (!inner_ranges(*x, bound, ranges, decls)) return false;
+    return (!c.body || inner_ranges(*c.body, bound, ranges, decls)) && (!c.els || inner_ranges(*c.els, bound, ranges, decls));
+  }
+  // Nest versioning: the condition under which every access of a nest (`loop`, whose body holds
+  // loops) is in bounds over the box of its loops' ranges, `loop` running over [first, first +
+  // count - 1]; nullopt when it cannot be stated (an allocation inside, a loop whose bounds vary
+  // in the nest, a subscript not affine in the loop variables). Sound without the guards: the box holds every iteration the nest runs, so a
+  // tiled nest whose tiles divide its extents runs unchecked, and the others fall back on the
+  // versioning of inner loops.
+  std::optional<NestCheck> nest_in_bounds_condition(const Cmd& loop, const std::string& first, const std::string& count) {
+    std::set<int> inner, allocated;
+    bound_inside(*loop.body, inner, allocated);
+    if (!allocated.empty() || inner.count(loop.slot)) return std::nullopt;
+    std::set<int> all = inner;
+    all.insert(loop.slot);
+    std::map<int, std::pair<std::string, std::string>> ranges{{loop.slot, {first, count}}};
+    std::vector<std::string> decls;
+    int saved_tmp = tmp_;
+    if (!inner_ranges(*loop.body, all, ranges, decls)) {
+      tmp_ = saved_tmp;
+      return std::nullopt;
+    }
+    std::set<int> terms;
+    for (const auto& [slot, r] : ranges) terms.insert(slot);
+    std::map<int, const Expr*> lets;
+    lets_inside(*loop.body, lets);
+    for (const auto& [slot, d] : lets)
+      if (terms.count(slot)) return std::nullopt;
+    std::vector<std::pair<int, const std::vector<ExprPtr>*>> acc;
+    accesses_of(*loop.body, acc);
+    if (acc.empty()) return std::nullopt;
+    std::string cond;
+    for (const auto& [id, idx] : acc) {
+      if (!arrays_.count(id)) return std::nullopt;
+      for (size_t k = 0; k < idx->size(); ++k) {
+        auto f = affine(*(*idx)[k], terms, all, lets);
+        if (!f) return std::nullopt;
+        cond += fmt::format("{}sp_in({}, {}_d{})", cond.empty() ? "" : " && ", span_text(*f, ranges), arrays_.at(id), k);
+      }
+    }
+    NestCheck out;
+    out.decls = std::move(decls);
+    out.cond = cond.empty() ? std::string("true") : cond;
+    std::vector<const Cmd*> ifs;
+    guards_inside(*loop.body, ifs);
+    for (const Cmd* g : ifs)
+      if (auto gc = box_condition(*g->value, ranges, terms, all, lets)) {
+        out.guards.insert(g);
+        out.guard_cond += (out.guard_cond.empty() ? "" : " && ") + *gc;
+      }
+    return out;
+  }
+
+  // The comparison operators guards may use, as cmp_all and sp_cmp number them.
+  static std::optional<int> guard_op(BinOp op) {
+    switch (op) {
+      case BinOp::Lt: return 0;
+      case BinOp::Le: return 1;
+      case BinOp::Gt: return 2;
+      case BinOp::Ge: return 3;
+      case BinOp::Eq: return 4;
+      default: return std::nullopt;
+    }
+  }
+  // The condition under which `cond` (a conjunction of `true` and comparisons of Int expressions
+  // affine in the nest's loop variables `ranges`) holds on the whole box, or nullopt.
+  std::optional<std::string> box_condition(const Expr& cond, const std::map<int, std::pair<std::string, std::string>>& ranges,
+                                           const std::set<int>& terms, const std::set<int>& all, const std::map<int, const Expr*>& lets) {
+    if (cond.kind == ExprKind::BoolLit) return cond.bval ? std::optional<std::string>("true") : std::nullopt;
+    if (cond.kind != ExprKind::Binary) return std::nullopt;
+    if (cond.bop == BinOp::And) {
+      auto a = box_condition(*cond.args[0], ranges, terms, all, lets), b = box_condition(*cond.args[1], ranges, terms, all, lets);
+      if (!a || !b) return std::nullopt;
+      return fmt::format("{} && {}", *a, *b);
+    }
+    auto op = guard_op(cond.bop);
+    if (!op || cond.args[0]->type != Type::Int) return std::nullopt;
+    std::string sides[2];
+    for (int k = 0; k < 2; ++k) {
+      auto f = affine(*cond.args[static_cast<size_t>(k)], terms, all, lets);
+      if (!f) return std::nullopt;
+      sides[k] = span_text(*f, ranges);
+    }
+    return fmt::format("sp_cmp({}, {}, {})", sides[0], sides[1], *op);
+  }
+  std::string span_text(const Affine& f, const std::map<int, std::pair<std::string, std::string>>& ranges) {
+    std::string span = fmt::format("sp({})", f.rest);
+    for (const auto& [slot, coef] : f.coef)
+      span = fmt::format("sp_t({}, {}, {}, {})", span, int_lit(coef), ranges.at(slot).first, ranges.at(slot).second);
+    return span;
+  }
+  // The `if`s without `else` inside c.
+  static void guards_inside(const Cmd& c, std::vector<const Cmd*>& out) {
+    if (c.kind == CmdKind::If && !c.els) out.push_back(&c);
+    for (const auto& x : c.seq) guards_inside(*x, out);
+    if (c.body) guards_inside(*c.body, out);
+    if (c.els) guards_inside(*c.els, out);
+  }
+
+  // The `if` (without `else`) an innermost loop's body reaches through `let`s, or nullptr.
+  static const Cmd* guard_of(const Cmd& body) {
+    const Cmd* c = &body;
+    while (c->kind == CmdKind::Let && c->body) c = c->body.get();
+    return c->kind == CmdKind::If && !c->els ? c : nullptr;
+  }
+  // Guard hoisting: the condition under which `cond` (a conjunction of `true` and comparisons
+  // <, <=, >, >=, == of Int expressions affine in the loop variable) holds on every iteration of
+  // `loop`, x in [first, first + count - 1]; nullopt for any other condition. cmp_all decides each
+  // comparison at both ends exactly, and an affine comparison that holds at both ends holds
+  // between them (a tile's `if j < M` inside its vector lanes).
+  std::optional<std::string> guard_all_condition(const Cmd& loop, const Expr& cond, const std::string& first, const std::string& count) {
+    if (cond.kind == ExprKind::BoolLit) return cond.bval ? std::optional<std::string>("true") : std::nullopt;
+    if (cond.kind != ExprKind::Binary) return std::nullopt;
+    if (cond.bop == BinOp::And) {
+      auto a = guard_all_condition(loop, *cond.args[0], first, count), b = guard_all_condition(loop, *cond.args[1], first, count);
+      if (!a || !b) return std::nullopt;
+      return fmt::format("{} && {}", *a, *b);
+    }
+    auto op = guard_op(cond.bop);
+    if (!op || cond.args[0]->type != Type::Int) return std::nullopt;
+    std::set<int> inner, allocated;
+    bound_inside(*loop.body, inner, allocated);
+    std::map<int, const Expr*> lets;
+    lets_inside(*loop.body, lets);
+    auto l = linear(*cond.args[0], loop.slot, inner, lets), r = linear(*cond.args[1], loop.slot, inner, lets);
+    if (!l || !r) return std::nullopt;
+    return fmt::format("cmp_all({}, {}, {}, {}, {}, {}, {})", l->rest, int_lit(l->coef), r->rest, int_lit(r->coef), first, count, *op);
+  }
+
+ private:
+  const std::function<std::string(const Expr&)>& render_;
+  const std::map<int, std::string>& arrays_;
+  int& tmp_;
+};
+
+}  // namespace
+
+std::optional<std::string> loop_in_bounds(const VersionContext& cx, const Cmd& loop, const std::string& first, const std::string& count) {
+  return Analysis(cx).in_bounds_condition(loop, first, count);
+}
+
+std::optional<NestCheck> nest_in_bounds(const VersionContext& cx, const Cmd& loop, const std::string& first, const std::string& count) {
+  return Analysis(cx).nest_in_bounds_condition(loop, first, count);
+}
+
+const Cmd* guard_of(const Cmd& body) { return Analysis::guard_of(body); }
+
+std::optional<std::string> guard_holds(const VersionContext& cx, const Cmd& loop, const Expr& cond, const std::string& first,
+                                       const std::string& count) {
+  return Analysis(cx).guard_all_condition(loop, cond, first, count);
+}
+
+}  // namespace sched::codegen
