@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -139,7 +140,7 @@ struct SharedBytes {
 
 }  // namespace
 
-Outcome run_native(const Program& p, Memory& st, const NativeKernel& k) {
+Outcome run_native(const Program& p, Memory& st, const NativeKernel& k, double* kernel_seconds) {
   // typed buffers from the initial memory (⊥ as 0), in memory shared with the child below
   std::vector<size_t> offset(st.arrays.size());
   size_t total = 0;
@@ -165,7 +166,7 @@ Outcome run_native(const Program& p, Memory& st, const NativeKernel& k) {
   }
   std::vector<long long> params(st.params.begin(), st.params.end());
   auto* err = reinterpret_cast<long long*>(mem.p + total);
-  err[0] = err[1] = 0;
+  err[0] = err[1] = err[2] = 0;
   // the kernel runs in a child: a crash (a stack overflow, a fault the checks missed) is an
   // outcome of this run, never the end of sched
   std::fflush(stdout);
@@ -174,7 +175,12 @@ Outcome run_native(const Program& p, Memory& st, const NativeKernel& k) {
   if (pid < 0) return Outcome::make(OutcomeKind::Error, {}, fmt::format("cannot fork to run the native kernel: {}", std::strerror(errno)));
   if (pid == 0) {
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);  // not a sanitizer's handler: die by it
+    timespec t0{}, t1{};
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = k.fn(params.data(), ptrs.data(), dims.data(), err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = static_cast<double>(t1.tv_sec - t0.tv_sec) + 1e-9 * static_cast<double>(t1.tv_nsec - t0.tv_nsec);
+    std::memcpy(&err[2], &secs, sizeof secs);  // the record's third word: the kernel's time
     _exit(rc == 0 ? 0 : 1);
   }
   int status = 0;
@@ -185,6 +191,7 @@ Outcome run_native(const Program& p, Memory& st, const NativeKernel& k) {
                          fmt::format("native-crash: the native kernel died of signal {} ({}); run the reference engine on this input",
                                      WTERMSIG(status), strsignal(WTERMSIG(status))));
   int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  if (kernel_seconds) std::memcpy(kernel_seconds, &err[2], sizeof(double));
   if (rc != 0 || err[0] != 0) {
     Loc where = err[1] >= 0 && static_cast<size_t>(err[1]) < k.kernel.statements.size() ? k.kernel.statements[static_cast<size_t>(err[1])] : Loc{};
     const char* what = err[0] == 1 ? "a read outside its array" : err[0] == 2 ? "a write outside its array"

@@ -39,7 +39,9 @@ double run_timing_driver(const std::string& exe, const std::vector<int64_t>& par
 // the final memory (⊥ cells of non-input arrays become the values the kernel left, 0 when
 // unwritten). Returns Ok, OutOfBounds or Error (with the statement). The kernel runs in a
 // forked child on memory shared with this process: if it crashes, the outcome is an Error
-// whose message starts "native-crash" (with the signal), and sched goes on.
-Outcome run_native(const Program& p, Memory& state, const NativeKernel& k);
+// whose message starts "native-crash" (with the signal), and sched goes on. `kernel_seconds`
+// receives the time of the kernel call alone (measured in the child: no copy of the arrays,
+// no fork), what a benchmark compares with Halide's JIT.
+Outcome run_native(const Program& p, Memory& state, const NativeKernel& k, double* kernel_seconds = nullptr);
 
 }  // namespace sched
