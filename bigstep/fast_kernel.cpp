@@ -30,13 +30,15 @@ bool eval_ends(const SForm& f, const R* r, int64_t first, int64_t last, int64_t&
          !__builtin_mul_overflow(f.step, last, &ml) && !__builtin_add_overflow(v, ml, &vl);
 }
 
-// A box stream during one kernel run (not initialised: init_boxes sets the entries in use).
+// A box stream during one kernel run (not initialised: init_boxes sets the entries in use): up
+// to kBoxTerms loop variables (a convolution's input X[b, rc, y + ry, xo * 4 + xi + rx] has six).
+constexpr int kBoxTerms = 8;
 struct BoxState {
   bool safe;
   int n;
   int64_t base;
-  uint32_t var[kTerms];
-  int64_t stride[kTerms];
+  uint32_t var[kBoxTerms];
+  int64_t stride[kBoxTerms];
 };
 
 // A stream's cells during one run of its loop; `safe` when every iteration's cell is in the
@@ -183,7 +185,7 @@ bool KernelNode::init_boxes(const Version& v, const R* r, const Bound* bd, BoxSt
         int t = 0;
         while (t < b.n && b.var[t] != reg) ++t;
         if (t == b.n) {
-          if (b.n == kTerms) {
+          if (b.n == kBoxTerms) {
             ok = false;
             break;
           }

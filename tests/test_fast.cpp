@@ -242,6 +242,50 @@ TEST(Fast, KernelsAgreeWithTheReferenceOnEveryExample) {
   EXPECT_GT(runs, 20u);
 }
 
+// The loop nests `sched lower` writes for Halide schedules: tile loops bounded by `(M - 1) / 4 + 1`
+// (a constant once M is given: interpreter/affine.hpp), lanes guarded by `if x < W`, and a
+// convolution's input read at six loop variables (a box stream of six terms). Their kernels
+// run specialised where the tiles divide the extents, and give the reference's memory.
+TEST(Fast, SpecialisedKernelsRunOnLoweredTiledNests) {
+  const char* text = R"(param W, CI;
+tensor TX(c, y, x) : f32;
+tensor TW(c, y, x) : f32;
+tensor TO(o, x) : f32;
+input X[c, y, x] : f32[CI, 3, W + 2] = TX(c, y, x);
+input Wt[c, y, x] : f32[CI, 3, 3] = TW(c, y, x);
+input out[o, x] : f32[2, W] = TO(o, x);
+par o < 2 {
+  for y < 1 {
+    for xo < ((W - 1) / 4) + 1 {
+      par xi < 4 {
+        for rc < CI {
+          for ry < 3 {
+            for rx < 3 {
+              let x = xo * 4 + xi;
+              if x < W {
+                out[o, x] := out[o, x] + Wt[rc, ry, rx] * X[rc, y + ry, x + rx];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+)";
+  for (int w : {8, 10}) {
+    Engines en(text, {"W=" + std::to_string(w), "CI=3"});
+    ASSERT_TRUE(en.ready);
+    Ran ref = en.reference(false);
+    ASSERT_EQ(ref.outcome.kind, OutcomeKind::Ok) << ref.outcome.message;
+    Ran fast = en.fast(1, false, false);
+    expect_same(ref, fast, "W = " + std::to_string(w));
+    EXPECT_GT(fast.stats.kernel_runs, 0u);
+    if (w == 8) EXPECT_EQ(fast.stats.kernel_specialised_runs, fast.stats.kernel_runs) << "the tiles divide W: every run specialised";
+    else EXPECT_EQ(fast.stats.kernel_specialised_runs, 0u) << "the lanes of the last tile past W fail the guard";
+  }
+}
+
 // Specialised kernels (fast_kernel_specialise.cpp): conv without padding runs every window
 // specialised (its guard holds everywhere); with padding that skips the padded taps with an
 // `if`, the interior runs specialised and the border general. Both give the reference's memory, as does the general version alone.
