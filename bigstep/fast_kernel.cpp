@@ -320,7 +320,7 @@ void KernelNode::run(Ctx& cx) const {
       &&addi, &&subi, &&muli, &&negi, &&addf, &&subf, &&mulf, &&divf, &&negf,
       &&addd, &&subd, &&muld, &&divd, &&negd, &&muladdf, &&addmulf, &&muladdd, &&addmuld, &&accf, &&accd, &&addw, &&subw, &&mulw, &&divu, &&modu,
       &&cmpu, &&cmpf, &&cmpd, &&lts, &&les, &&gts, &&ges, &&eqs, &&nes,
-      &&and_, &&or_, &&not_, &&select, &&lt_and, &&le_and, &&gt_and, &&ge_and, &&eq_and, &&ne_and, &&linear,
+      &&and_, &&or_, &&not_, &&select, &&lt_and, &&le_and, &&gt_and, &&ge_and, &&eq_and, &&ne_and, &&linear, &&divmodc,
       &&gen, &&gen, &&gen, &&gen, &&jz, &&jmp, &&loop_init, &&loop_next, &&end};
   static_assert(sizeof(labels) / sizeof(labels[0]) == kEnd + 1);
 #define SCHED_NEXT   \
@@ -456,6 +456,12 @@ void KernelNode::run(Ctx& cx) const {
 #undef SCHED_CMP
   // an affine Int expression: c + Σ k·x, exact (overflow hands over)
   SCHED_OP(linear, if (!eval_dim(lins_[in.c], r, r[in.d].i)) goto bail)
+  // a hoisted subscript atom: exact when its variables are below kLinVar, else INT64_MIN, which
+  // no access accepts (eval_dim refuses it), so the statement reading it is handed over
+  SCHED_OP(divmodc, {
+    int64_t v;
+    r[in.d].i = !eval_dim(lins_[in.c], r, v) ? INT64_MIN : in.sub ? euclid_mod(v, r[in.a].i) : euclid_div(v, r[in.a].i);
+  })
 #undef SCHED_F32
 gen : {
   SCHED_IN;

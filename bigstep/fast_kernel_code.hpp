@@ -44,6 +44,9 @@ enum Op : uint8_t {
   kAnd, kOr, kNot, kSelect,
   kLtAndS, kLeAndS, kGtAndS, kGeAndS, kEqAndS, kNeAndS,  // a && (b < c) ... on i: a chain of conditions, one operation per link
   kLinear,                            // c + Σ k·x on Int (the form in lins_[c])
+  kDivModC,                           // (c + Σ k·x) / K (sub 0) or % K (sub 1), K > 0 in register a: a
+                                      // hoisted subscript atom, never handed over (INT64_MIN when a
+                                      // variable is past kLinVar: the access using it then hands over)
   kGenUn, kGenBin, kGenCall, kGenCast,  // everything else, through ops.cpp
   kJz, kJmp,
   kLoopInit, kLoopNext,
@@ -177,7 +180,7 @@ struct Code {
   Version specialised_;  // the specialised version (empty code: none)
   std::vector<Stmt> stmts_;
   std::vector<Acc> accs_;
-  std::vector<Dim> lins_;  // kLinear's forms
+  std::vector<Dim> lins_;  // kLinear's and kDivModC's forms
   std::vector<std::vector<uint32_t>> loop_streams_;  // by loop: its streams and box streams (the loop innermost)
   std::vector<Type> reg_type_;
   std::vector<std::pair<uint32_t, uint64_t>> consts_;  // register, payload

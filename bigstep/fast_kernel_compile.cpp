@@ -87,6 +87,7 @@ class KernelCompiler {
   bool specialised_ = false;     // it is the specialised one
   size_t guards_ = 0;     // conditions the specialised version leaves out
   std::vector<DroppedLet> lets_;  // lets it may leave out
+  std::map<const Expr*, uint32_t> hoisted_;  // subscript atoms computed at a loop's entry: their registers
 
   bool fits() const;
 
@@ -131,6 +132,17 @@ class KernelCompiler {
   bool expand(const Dim& dm, Form& f, std::vector<Form>* lets) const;
 
   Dim dim(const Lin& l);
+
+  // linear() with the hoisted atoms (hoisted_) as variables: a pseudo slot kAtomSlot + register.
+  bool lin(const Expr& e, Lin& out, const std::function<const Expr*(int)>& definition = {}) const;
+
+  // Loop-invariant subscript atoms: at the start of a loop's body, every `L / K` or `L % K` (L
+  // affine, K a positive literal) inside a subscript of `body` whose variables are all bound
+  // outside `body`, computed once per iteration (kDivModC) instead of per access, so that the
+  // subscript it sits in is affine in its register (streams: a rolling buffer's
+  // `(y - base) % 4` inside the loops over x).
+  // Returns the atoms hoisted (their entries leave hoisted_ once the body is compiled).
+  std::vector<const Expr*> hoist(const Cmd& body);
 
   uint32_t access(int id, const std::vector<ExprPtr>& idx, uint16_t st);
 
@@ -323,14 +335,100 @@ bool KernelCompiler::expand(const Dim& dm, Form& f, std::vector<Form>* lets) con
   return true;
 }
 
+constexpr int kAtomSlot = 1 << 28;  // pseudo slots of hoisted atoms: kAtomSlot + register
+
 Dim KernelCompiler::dim(const Lin& l) {
   Dim dm;
   dm.c = l.c;
   for (const auto& [s, k] : l.t) {
-    dm.reg[dm.n] = slot(s);
+    dm.reg[dm.n] = s >= kAtomSlot ? static_cast<uint32_t>(s - kAtomSlot) : slot(s);
     dm.k[dm.n++] = k;
   }
   return dm;
+}
+
+bool KernelCompiler::lin(const Expr& e, Lin& out, const std::function<const Expr*(int)>& definition) const {
+  if (hoisted_.empty() && !definition) return linear(e, src_.sh.params, src_.opaque, out);
+  return linear(e, src_.sh.params, src_.opaque,
+                [this](const Expr& a) -> std::optional<int> {
+                  auto it = hoisted_.find(&a);
+                  if (it == hoisted_.end()) return std::nullopt;
+                  return kAtomSlot + static_cast<int>(it->second);
+                },
+                out, definition);
+}
+
+namespace {
+
+// Slots bound inside c (lets, loops), and the value of each `let` bound once there (nullptr: a
+// slot bound twice, or by a loop).
+void slots_bound(const Cmd& c, std::set<int>& out, std::map<int, const Expr*>& lets) {
+  if (c.kind == CmdKind::Let || c.is_loop()) {
+    bool fresh = out.insert(c.slot).second;
+    lets[c.slot] = fresh && c.kind == CmdKind::Let ? c.value.get() : nullptr;
+  }
+  for (const auto& x : c.seq) slots_bound(*x, out, lets);
+  if (c.body) slots_bound(*c.body, out, lets);
+  if (c.els) slots_bound(*c.els, out, lets);
+}
+
+// The subscripts of c's accesses (reads anywhere in its expressions, and its own writes).
+void subscripts(const Expr& e, std::vector<const Expr*>& out) {
+  if (e.kind == ExprKind::ArrayRead)
+    for (const auto& a : e.args) out.push_back(a.get());
+  for (const auto& a : e.args) subscripts(*a, out);
+}
+void subscripts(const Cmd& c, std::vector<const Expr*>& out) {
+  if (c.kind == CmdKind::Assign)
+    for (const auto& i : c.idx) out.push_back(i.get());
+  for (const auto& i : c.idx) subscripts(*i, out);
+  if (c.value) subscripts(*c.value, out);
+  if (c.lo) subscripts(*c.lo, out);
+  for (const auto& x : c.seq) subscripts(*x, out);
+  if (c.body) subscripts(*c.body, out);
+  if (c.els) subscripts(*c.els, out);
+}
+
+}  // namespace
+
+std::vector<const Expr*> KernelCompiler::hoist(const Cmd& body) {
+  std::vector<const Expr*> subs, done;
+  subscripts(body, subs);
+  if (subs.empty()) return done;
+  std::set<int> inner;
+  std::map<int, const Expr*> lets;
+  slots_bound(body, inner, lets);
+  // a `let` inside the body whose value is affine over outer variables stands for that value
+  // (the lanes' `let y = yo * 8 + yi` in a rolling buffer's `(y - base) % 4`)
+  auto definition = [&lets](int slot) -> const Expr* {
+    auto it = lets.find(slot);
+    return it == lets.end() ? nullptr : it->second;
+  };
+  std::vector<const Expr*> todo(subs.begin(), subs.end());
+  while (!todo.empty()) {
+    const Expr& e = *todo.back();
+    todo.pop_back();
+    if (e.type != Type::Int || e.kind == ExprKind::ArrayRead) continue;
+    Lin l;
+    bool atom = e.kind == ExprKind::Binary && (e.bop == BinOp::Div || e.bop == BinOp::Mod) && !hoisted_.count(&e) &&
+                e.args[1]->kind == ExprKind::IntLit && e.args[1]->ival > 0 && lin(*e.args[0], l, definition) && !l.t.empty() &&
+                std::none_of(l.t.begin(), l.t.end(), [&](const auto& t) { return t.first < kAtomSlot && inner.count(t.first); });
+    if (!atom) {
+      for (const auto& a : e.args) todo.push_back(a.get());
+      continue;
+    }
+    k_.lins_.push_back(dim(l));
+    Ins in;
+    in.op = kDivModC;
+    in.sub = e.bop == BinOp::Mod ? 1 : 0;
+    in.a = constant(Value::of_int(e.args[1]->ival));
+    in.c = static_cast<uint32_t>(k_.lins_.size() - 1);
+    in.d = reg(Type::Int);
+    emit(in);
+    hoisted_[&e] = in.d;
+    done.push_back(&e);
+  }
+  return done;
 }
 
 uint32_t KernelCompiler::access(int id, const std::vector<ExprPtr>& idx, uint16_t st) {
@@ -340,7 +438,7 @@ uint32_t KernelCompiler::access(int id, const std::vector<ExprPtr>& idx, uint16_
   for (const auto& e : idx) {
     Dim dm;
     Lin l;
-    if (linear(*e, src_.sh.params, src_.opaque, l)) {
+    if (lin(*e, l)) {
       dm = dim(l);
     } else {
       dm.n = 1;
@@ -384,7 +482,7 @@ uint32_t KernelCompiler::access(int id, const std::vector<ExprPtr>& idx, uint16_
 uint32_t KernelCompiler::expr(const Expr& e, uint16_t st) {
   if (e.type == Type::Int && (e.kind == ExprKind::Unary || e.kind == ExprKind::Binary)) {
     Lin l;  // an affine index expression: one operation (bounded forms agree with the tree)
-    if (linear(e, src_.sh.params, src_.opaque, l)) {
+    if (lin(e, l)) {
       if (l.t.empty()) return constant(Value::of_int(l.c));
       Dim dm = dim(l);
       if (dm.n == 1 && dm.k[0] == 1 && dm.c == 0) return dm.reg[0];
@@ -657,7 +755,9 @@ void KernelCompiler::cmd(const Cmd& c, CNode* node) {
       loops_.push_back(init.d);
       loop_ids_.push_back(init.x);
       scope_.push_back(Binding{c.slot, init.d, Type::Int});
+      std::vector<const Expr*> atoms = hoist(*c.body);
       cmd(*c.body);
+      for (const Expr* a : atoms) hoisted_.erase(a);
       scope_.pop_back();
       loops_.pop_back();
       loop_ids_.pop_back();

@@ -100,9 +100,11 @@ void drop_dead_lets(Version& v, const std::vector<Acc>& accs, const std::vector<
       return;
     }
     switch (in.op) {
-      case kLinear: {
+      case kLinear:
+      case kDivModC: {
         const Dim& dm = lins[in.c];
         for (int t = 0; t < dm.n; ++t) mark(dm.reg[t]);
+        mark(in.a);  // kDivModC's divisor (kLinear: none)
         return;
       }
       case kLoopInit: mark(in.a); mark(in.b); return;

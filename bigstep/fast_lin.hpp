@@ -3,6 +3,8 @@
 // the loop-nest kernels (fast_kernel.cpp) address arrays through them.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -29,5 +31,10 @@ inline bool lin_var_ok(int64_t x) { return static_cast<uint64_t>(x + kLinVar) < 
 // `params`; slots in `opaque` (expression lets, which may hold ⊥) are never terms. Forms
 // where terms cancel, or beyond the bounds above, are refused (left to general code).
 bool linear(const Expr& e, const std::vector<int64_t>& params, const std::set<int>& opaque, Lin& out);
+// The same where `atom` names sub-expressions that stand for one variable (its slot number) and
+// `definition` gives the value of a `let` slot to analyse in its place (nullptr: a term).
+bool linear(const Expr& e, const std::vector<int64_t>& params, const std::set<int>& opaque,
+            const std::function<std::optional<int>(const Expr&)>& atom, Lin& out,
+            const std::function<const Expr*(int)>& definition = {});
 
 }  // namespace sched::fast

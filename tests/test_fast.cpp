@@ -286,6 +286,47 @@ par o < 2 {
   }
 }
 
+// A rolling buffer (storage folding): the subscript atom `(y + b) % 4` is computed once per row
+// (kDivModC, fast_kernel_compile.cpp `hoist`), also through the lanes' `let yy = y`, and the
+// accesses stream. With b past kLinVar the atom is poisoned and the statements are handed over
+// (the nodes compute the same cells), and with b at the edge of Int the sum overflows: the
+// reference's error, at the same statement.
+TEST(Fast, HoistedRollingBufferSubscriptsAreExact) {
+  const char* text = R"(param N, B;
+array a : f32[4, N];
+array out : f32[8, N];
+let b = B;
+par p < 1 {
+  for y < 8 {
+    for x < N {
+      a[(y + b) % 4, x] := f32(y * 100 + x);
+    }
+    for xo < N / 2 {
+      par xi < 2 {
+        let x = xo * 2 + xi;
+        let yy = y;
+        out[y, x] := a[(yy + b) % 4, x] + a[(yy + b + 4) % 4, x];
+      }
+    }
+  }
+}
+)";
+  struct Case {
+    const char* b;
+    bool handed_over;
+  };
+  for (const Case& c : {Case{"B=3", false}, Case{"B=1099511627776", true}, Case{"B=9223372036854775806", true}}) {
+    Engines en(text, {"N=16", c.b});
+    ASSERT_TRUE(en.ready) << c.b;
+    Ran ref = en.reference(false);
+    Ran fast = en.fast(1, false, false);
+    expect_same(ref, fast, c.b);
+    EXPECT_GT(fast.stats.kernel_runs, 0u) << c.b;
+    if (c.handed_over) EXPECT_GT(fast.stats.kernel_handovers, 0u) << c.b;
+    else EXPECT_EQ(fast.stats.kernel_handovers, 0u) << c.b;
+  }
+}
+
 // Specialised kernels (fast_kernel_specialise.cpp): conv without padding runs every window
 // specialised (its guard holds everywhere); with padding that skips the padded taps with an
 // `if`, the interior runs specialised and the border general. Both give the reference's memory, as does the general version alone.
