@@ -64,6 +64,7 @@ Outcome run_fast(const Program& p, Memory& state, const FastOptions& opts, FastS
   st.kernel_handovers = sh.kernel_handovers.load();
   st.kernel_specialised_runs = sh.kernel_specialised_runs.load();
   st.kernel_specialised_handovers = sh.kernel_specialised_handovers.load();
+  st.kernel_lane_runs = sh.kernel_lane_runs.load();
   if (result.ok() && sh.deferred) result = std::move(*sh.deferred);
   if (!result.ok()) {
     result.data["steps"] = st.steps;

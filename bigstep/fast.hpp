@@ -41,6 +41,7 @@ struct FastOptions {
   uint64_t max_live_local_cells = 0;          // cells of all `allocate`d arrays live at once (0: default_max_live_local_cells())
   bool kernels = true;  // loop nests without `par` run as register code (bigstep/fast_kernel.hpp)
   bool specialise = true;  // kernels also compile a version without the guards proven on entry
+  bool lanes = true;       // innermost loops of kernels may run their iterations as lanes (fast_kernel_code.hpp Batch)
 };
 
 struct FastStats {
@@ -51,6 +52,7 @@ struct FastStats {
   uint64_t kernel_handovers = 0;  // statements a kernel handed to the nodes (a failure or an unusual value)
   uint64_t kernel_specialised_runs = 0;   // kernel runs of the specialised version (guards proven on entry)
   uint64_t kernel_specialised_handovers = 0;  // hand-overs among kernel_handovers from the specialised version
+  uint64_t kernel_lane_runs = 0;  // runs of innermost loops as lanes
 };
 
 // Runs the body of a type-checked program on `state` (the initial memory from prepare_run).

@@ -312,6 +312,7 @@ void KernelNode::run(Ctx& cx) const {
   const Ins* code = v->code.data();
   const Ins* ip = code;  // the instruction running
   size_t f = 0;
+  uint64_t lane_runs = 0;  // loops run as lanes (counted once per kernel run: a shared counter per loop costs)
 
   // Threaded dispatch: every operation ends with its own indirect jump to the next one.
   static const void* const labels[] = {
@@ -522,6 +523,33 @@ loop_init : {  // U-FOR: the trip count, then iteration 0 (registers d: var, t, 
       ss[k].safe = false;
     }
   }
+  // the iterations as lanes (fast_kernel_batch.cpp) when every access of the body is a safe
+  // stream needing no definedness check or race note and no iteration meets another's writes
+  if (const Batch& bt = batch_[in.x]; bt.ok && count >= kMinLanes && sh_.o.lanes &&
+      cx.steps + bt.writes.size() * static_cast<uint64_t>(count) <= cx.step_budget) {
+    LaneAcc la[kMaxAccesses];
+    bool ok = true;
+    for (uint32_t k : bt.accs) {
+      const Bound& b = bd[k];
+      ok = ok && ss[k].safe && b.note == 0;
+      la[k] = LaneAcc{b.data, ss[k].first, ss[k].step, b.def ? b.a->def.get() : nullptr};
+    }
+    // a read needs its cells defined (lanes check nothing): all of them, before the loop (a cell
+    // never becomes undefined again)
+    for (uint32_t k : bt.reads)
+      if (const uint8_t* def = bd[k].def; ok && def)
+        for (int64_t t = 0; t < count && ok; ++t)
+          ok = std::atomic_ref<uint8_t>(const_cast<uint8_t&>(def[ss[k].first + t * ss[k].step])).load(std::memory_order_relaxed) != 0;
+    ok = ok && lanes_linear_ok(bt, lins_, r, first, count);
+    if (ok && lanes_independent(bt, accs_, la, count)) {
+      run_lanes(bt, code, lins_, r, la, first, count);
+      cx.steps += bt.writes.size() * static_cast<uint64_t>(count);
+      ++lane_runs;
+      poll_abort(cx);
+      ip = code + in.e;
+      goto *labels[ip->op];
+    }
+  }
   poll_abort(cx);
   SCHED_NEXT;
 }
@@ -537,6 +565,7 @@ loop_next : {  // U-FOR: iteration t + 1 in the memory left by iteration t
   SCHED_NEXT;
 }
 end:
+  if (lane_runs) sh_.kernel_lane_runs.fetch_add(lane_runs, std::memory_order_relaxed);
   return;
 bail : {
   // the statement's node decides: it gets stuck as the reference does, or completes it; the
@@ -569,6 +598,7 @@ CPtr make_kernel(const Cmd& loop, CPtr node, const KernelSource& src) {
   auto k = std::make_unique<KernelNode>(std::move(node), src.sh);
   k->src = &loop;
   if (!compile_kernel(loop, k->node_.get(), src, *k)) return std::move(k->node_);
+  plan_batches(*k);
   return k;
 }
 

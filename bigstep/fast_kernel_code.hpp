@@ -174,6 +174,39 @@ constexpr size_t kMaxFixed = 16;
 // Whether the instruction computes a cell of access `c` (and so reads its subscripts' registers).
 inline bool is_access(uint8_t op) { return op <= kSt9 || op == kAccF || op == kAccD; }
 
+// An innermost loop that may run its iterations as lanes (fast_kernel_batch.cpp): its body is
+// straight-line code of operations that never hand over, so when, on the loop's entry, every
+// access is a safe stream on memory that needs no definedness or race note, and no iteration
+// touches a cell another iteration writes, the body runs one instruction at a time over up to
+// kLanes iterations (each with its own copy of the registers the body writes). The memory and
+// registers after the loop are those of the iterations in order.
+struct Batch {
+  bool ok = false;
+  uint32_t begin = 0, end = 0;    // the body's instructions [begin, end); `end` is the kLoopNext
+  uint32_t var = kNone;           // the loop's variable register (var + 1: its iteration)
+  std::vector<uint32_t> accs;     // the body's accesses
+  std::vector<uint32_t> writes;   // those that write (stores, kAccF / kAccD)
+  std::vector<uint32_t> reads;    // those that read (loads, kAccF / kAccD)
+  std::vector<uint32_t> linears;  // the kLinear forms the body computes (over the loop's variable and registers it does not write)
+  std::vector<int16_t> lane;      // by register: its lane slot, or -1 (the same in every lane)
+  std::vector<uint32_t> lane_list;  // the registers with a lane slot
+  uint16_t lane_regs = 0;
+};
+constexpr int64_t kLanes = 16;
+// Fewer iterations run one by one: a loop of 4 lanes (a tile's vector) spends more on the
+// checks at its entry than the lanes save (measured: the lowered sgemm's 4-lane loops 1.1x slower
+// as lanes; a 4096-iteration loop 1.6x faster).
+constexpr int64_t kMinLanes = 8;
+constexpr uint16_t kMaxLaneRegs = 48;
+
+// An access of a batched loop during one run: its array's bytes, its stream, and the array's
+// definedness bytes that a store sets (null: every cell is defined).
+struct LaneAcc {
+  char* data;
+  int64_t first, step;
+  uint8_t* def;
+};
+
 // A nest's compiled form (fast_kernel_compile.cpp fills it, fast_kernel.cpp runs it).
 struct Code {
   Version gen_;   // the general version
@@ -182,6 +215,7 @@ struct Code {
   std::vector<Acc> accs_;
   std::vector<Dim> lins_;  // kLinear's and kDivModC's forms
   std::vector<std::vector<uint32_t>> loop_streams_;  // by loop: its streams and box streams (the loop innermost)
+  std::vector<Batch> batch_;                          // by loop: how it runs as lanes (ok: it may)
   std::vector<Type> reg_type_;
   std::vector<std::pair<uint32_t, uint64_t>> consts_;  // register, payload
   std::vector<std::pair<uint32_t, int>> inputs_;       // register, slot (defined in the environment)
@@ -221,5 +255,21 @@ bool specialised_holds(const Version& v, const R* r, const Range* ranges, size_t
 // dropped lets (v.drop_lin, v.proofs).
 void drop_dead_lets(Version& v, const std::vector<Acc>& accs, const std::vector<Dim>& lins, std::vector<Stmt>& stmts,
                     uint32_t first_stmt, const std::vector<DroppedLet>& candidates, size_t nregs);
+
+// ---- fast_kernel_batch.cpp ----
+
+// Fills code.batch_ for the innermost loops of both versions whose bodies may run as lanes.
+void plan_batches(Code& code);
+
+// Whether no iteration of the loop touches a cell another iteration writes (count >= 2).
+bool lanes_independent(const Batch& b, const std::vector<Acc>& accs, const LaneAcc* la, int64_t count);
+
+// Whether the body's kLinear forms cannot fail over the loop's range (every variable below
+// kLinVar at both ends of the loop's variable: fast_lin.hpp), so they need no hand-over.
+bool lanes_linear_ok(const Batch& b, const std::vector<Dim>& lins, const R* r, int64_t first, int64_t count);
+
+// Runs iterations [0, count) of the batched loop (its accesses in `la`, by access index), the
+// loop's variable going from `first`; leaves the registers as the last iteration does.
+void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R* r, const LaneAcc* la, int64_t first, int64_t count);
 
 }  // namespace sched::fast::kern

@@ -29,6 +29,7 @@ struct Engines {
   bool ready = false;
   bool kernels = true;
   bool specialise = true;
+  bool lanes = true;
 
   Engines(const std::string& text, const std::vector<std::string>& ps = {}) {
     Loaded l = load_text(text, "t.sched");
@@ -64,6 +65,7 @@ struct Engines {
     fo.max_steps = max_steps;
     fo.kernels = kernels;
     fo.specialise = specialise;
+    fo.lanes = lanes;
     r.outcome = run_fast(*program, r.state, fo, &r.stats);
     return r;
   }
@@ -324,6 +326,64 @@ par p < 1 {
     EXPECT_GT(fast.stats.kernel_runs, 0u) << c.b;
     if (c.handed_over) EXPECT_GT(fast.stats.kernel_handovers, 0u) << c.b;
     else EXPECT_EQ(fast.stats.kernel_handovers, 0u) << c.b;
+  }
+}
+
+// Innermost loops as lanes (fast_kernel_batch.cpp): the same memory or the same finding as the
+// loop run iteration by iteration and as the reference, whether the lanes run (independent
+// iterations: kernel_lane_runs > 0) or are refused (an iteration reads what the previous one
+// wrote, after a loop that defined every cell as lanes; a read of an undefined cell, which the
+// nodes then report, after the loop that wrote the others as lanes).
+TEST(Fast, LanesAgreeWithIterationsAndTheReference) {
+  struct Case {
+    const char* what;
+    const char* text;
+    bool lanes_run;
+  };
+  const Case cases[] = {
+      {"independent", R"(param N;
+tensor TA(i, j) : f32;
+input a[i, j] : f32[N, N] = TA(i, j);
+array b : f32[N, N];
+par i < N {
+  for j < N {
+    let k = j + 1;
+    b[i, j] := a[i, j] * 2.0 + a[i, N - k] * (a[i, j] - 1.5) / 3.0;
+  }
+}
+)", true},
+      {"a chain through memory", R"(param N;
+array b : f64[N + 1];
+for j < N + 1 {
+  b[j] := 0.5;
+}
+for j < N {
+  b[j + 1] := b[j] * 1.5 + 0.25;
+}
+)", true},
+      {"an undefined read", R"(param N;
+array b : f32[N + 1];
+array c : f32[N];
+for j < N - 1 {
+  b[j] := 1.5;
+}
+for j < N {
+  c[j] := b[j] * 2.0;
+}
+)", true},
+  };
+  for (const Case& c : cases) {
+    Engines en(c.text, {"N=40"});
+    ASSERT_TRUE(en.ready) << c.what;
+    Ran ref = en.reference(false);
+    Ran lanes = en.fast(1, false, false);
+    en.lanes = false;
+    Ran one_by_one = en.fast(1, false, false);
+    expect_same(ref, lanes, std::string(c.what) + " (lanes)");
+    expect_same(ref, one_by_one, std::string(c.what) + " (one by one)");
+    EXPECT_EQ(one_by_one.stats.kernel_lane_runs, 0u) << c.what;
+    if (c.lanes_run) EXPECT_GT(lanes.stats.kernel_lane_runs, 0u) << c.what;
+    else EXPECT_EQ(lanes.stats.kernel_lane_runs, 0u) << c.what;
   }
 }
 

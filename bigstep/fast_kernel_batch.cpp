@@ -1,0 +1,254 @@
+// Innermost loops run as lanes (bigstep/fast_kernel_code.hpp, Batch): the body's instructions
+// one at a time over up to kLanes iterations, each lane with its own copy of the registers the
+// body writes. Every operation here is one of fast_kernel.cpp's, with the same arithmetic in the
+// same order; none can hand over (no Int overflow, no undefined operand, no bounds check: the
+// accesses are safe streams), so the order of the lanes' operations changes nothing but the order
+// of independent memory accesses (lanes_independent).
+#include <algorithm>
+#include <atomic>
+#include <utility>
+#include <cstring>
+
+#include "bigstep/fast_kernel_code.hpp"
+
+namespace sched::fast::kern {
+
+namespace {
+
+// The operations a lane body may hold, and the registers each reads.
+bool lane_op(uint8_t op) {
+  if (op <= kSt9) return true;  // loads and stores
+  switch (op) {
+    case kAccF: case kAccD:
+    case kAddF: case kSubF: case kMulF: case kDivF: case kNegF:
+    case kAddD: case kSubD: case kMulD: case kDivD: case kNegD:
+    case kMulAddF: case kAddMulF: case kMulAddD: case kAddMulD:
+    case kLtS: case kLeS: case kGtS: case kGeS: case kEqS: case kNeS:
+    case kLtAndS: case kLeAndS: case kGtAndS: case kGeAndS: case kEqAndS: case kNeAndS:
+    case kAnd: case kOr: case kNot: case kSelect: return true;
+    default: return false;
+  }
+}
+
+void operands(const Ins& in, uint32_t out[3], int& n) {
+  n = 0;
+  if (in.op <= kLd9 || in.op == kLinear) return;  // the cell comes from the stream; a form's registers are checked apart
+  auto add = [&](uint32_t x) {
+    if (x != kNone) out[n++] = x;
+  };
+  add(in.a);
+  if (in.op <= kSt9) return;
+  add(in.b);
+  if (in.op == kMulAddF || in.op == kAddMulF || in.op == kMulAddD || in.op == kAddMulD || in.op == kSelect ||
+      (in.op >= kLtAndS && in.op <= kNeAndS))
+    add(in.c);
+}
+
+bool writes_cell(uint8_t op) { return (op >= kSt0 && op <= kSt9) || op == kAccF || op == kAccD; }
+
+// The batch of the loop whose kLoopInit is at `p`, or one that is not ok.
+Batch plan(const std::vector<Ins>& code, const std::vector<Dim>& lins, uint32_t p, size_t nregs) {
+  Batch b;
+  const Ins& init = code[p];
+  if (init.e == 0 || init.e > code.size()) return b;
+  uint32_t q = init.e - 1;
+  if (code[q].op != kLoopNext || code[q].e != p + 1 || code[q].d != init.d || q <= p + 1) return b;
+  b.begin = p + 1;
+  b.end = q;
+  b.var = init.d;
+  b.lane.assign(nregs, -1);
+  auto lane = [&](uint32_t reg) {
+    if (b.lane[reg] >= 0) return;
+    b.lane[reg] = static_cast<int16_t>(b.lane_regs++);
+    b.lane_list.push_back(reg);
+  };
+  lane(init.d);
+  lane(init.d + 1);
+  std::vector<char> written(nregs, 0);
+  for (uint32_t pc = b.begin; pc < b.end; ++pc) {
+    const Ins& in = code[pc];
+    if (in.op == kLinear) {  // an affine let: over the loop's variable and registers the body does not write
+      if (in.c >= lins.size()) return Batch{};
+      const Dim& dm = lins[in.c];
+      for (int t = 0; t < dm.n; ++t)
+        if (dm.reg[t] >= nregs || (dm.reg[t] != init.d && b.lane[dm.reg[t]] >= 0)) return Batch{};
+      b.linears.push_back(in.c);
+    } else if (!lane_op(in.op)) {
+      return Batch{};
+    }
+    uint32_t ops[3];
+    int n;
+    operands(in, ops, n);
+    for (int k = 0; k < n; ++k)  // a register the body writes is read only after its write
+      if (ops[k] >= nregs || (b.lane[ops[k]] >= 0 && ops[k] != init.d && ops[k] != init.d + 1 && !written[ops[k]])) return Batch{};
+    if (is_access(in.op)) {
+      b.accs.push_back(in.c);
+      if (writes_cell(in.op)) b.writes.push_back(in.c);
+      if (in.op <= kLd9 || in.op == kAccF || in.op == kAccD) b.reads.push_back(in.c);
+    }
+    if (in.op != kAccF && in.op != kAccD && !(in.op >= kSt0 && in.op <= kSt9)) {
+      if (in.d >= nregs) return Batch{};
+      lane(in.d);
+      written[in.d] = 1;
+    }
+    if (b.lane_regs > kMaxLaneRegs) return Batch{};
+  }
+  b.ok = !b.writes.empty();
+  return b;
+}
+
+template <class T> T lane_load(const char* data, int64_t f) {
+  return std::atomic_ref<T>(const_cast<T&>(reinterpret_cast<const T*>(data)[f])).load(std::memory_order_relaxed);
+}
+template <class T> void lane_store(char* data, int64_t f, T v) {
+  std::atomic_ref<T>(reinterpret_cast<T*>(data)[f]).store(v, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+void plan_batches(Code& code) {
+  code.batch_.assign(code.loop_streams_.size(), Batch{});
+  for (const Version* v : {&code.gen_, &code.specialised_})
+    for (uint32_t p = 0; p < v->code.size(); ++p)
+      if (v->code[p].op == kLoopInit && v->code[p].x < code.batch_.size())
+        code.batch_[v->code[p].x] = plan(v->code, code.lins_, p, code.reg_type_.size());
+}
+
+bool lanes_linear_ok(const Batch& b, const std::vector<Dim>& lins, const R* r, int64_t first, int64_t count) {
+  int64_t last = first + count - 1;
+  if (!lin_var_ok(first) || !lin_var_ok(last)) return false;
+  for (uint32_t c : b.linears) {
+    const Dim& dm = lins[c];
+    for (int t = 0; t < dm.n; ++t)
+      if (dm.reg[t] != b.var && !lin_var_ok(r[dm.reg[t]].i)) return false;
+  }
+  return true;
+}
+
+bool lanes_independent(const Batch& b, const std::vector<Acc>& accs, const LaneAcc* la, int64_t count) {
+  for (uint32_t w : b.writes) {
+    if (la[w].step == 0) return false;  // every iteration writes one cell: their order matters
+    int64_t w0 = la[w].first, w1 = la[w].first + (count - 1) * la[w].step;
+    if (w0 > w1) std::swap(w0, w1);
+    for (uint32_t a : b.accs) {
+      if (a == w || accs[a].id != accs[w].id) continue;
+      if (la[a].first == la[w].first && la[a].step == la[w].step) continue;  // the same cell, in the same iteration only
+      int64_t a0 = la[a].first, a1 = la[a].first + (count - 1) * la[a].step;
+      if (a0 > a1) std::swap(a0, a1);
+      if (a0 <= w1 && w0 <= a1) return false;  // they may meet in two different iterations
+    }
+  }
+  return true;
+}
+
+void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R* r, const LaneAcc* la, int64_t first, int64_t count) {
+  R lanes[kMaxLaneRegs][kLanes];
+  const int16_t* slot = b.lane.data();
+  int64_t n = 0;
+  for (int64_t base = 0; base < count; base += n) {
+    n = count - base < kLanes ? count - base : kLanes;
+    for (int64_t l = 0; l < n; ++l) {
+      lanes[slot[b.var]][l].i = first + base + l;
+      lanes[slot[b.var + 1]][l].i = base + l;
+    }
+    for (uint32_t pc = b.begin; pc < b.end; ++pc) {
+      const Ins& in = code[pc];
+      // an operand: its lanes' copies (step 1), or the register every lane shares (step 0)
+      auto src = [&](uint32_t x, size_t& step) -> const R* {
+        if (x == kNone) return step = 0, r;
+        step = slot[x] >= 0 ? 1 : 0;
+        return slot[x] >= 0 ? lanes[slot[x]] : &r[x];
+      };
+      size_t sa = 0, sb = 0, sc = 0;
+      const R* A = in.op <= kLd9 || in.op == kLinear ? r : src(in.a, sa);
+      const R* B = in.op <= kSt9 || in.op == kLinear ? r : src(in.b, sb);
+      const R* C = src(in.op == kSelect || (in.op >= kMulAddF && in.op <= kAddMulD) || (in.op >= kLtAndS && in.op <= kNeAndS) ? in.c : kNone, sc);
+      R* d = in.d != kNone && slot[in.d] >= 0 ? lanes[slot[in.d]] : nullptr;
+      const LaneAcc* a = is_access(in.op) ? &la[in.c] : nullptr;
+      const int64_t f0 = a ? a->first + base * a->step : 0, fs = a ? a->step : 0;
+#define LANES(BODY)                                                     \
+  for (int64_t l = 0; l < n; ++l) {                                     \
+    [[maybe_unused]] const int64_t f = f0 + l * fs;                     \
+    [[maybe_unused]] const R& x = A[l * sa];                            \
+    [[maybe_unused]] const R& y = B[l * sb];                            \
+    [[maybe_unused]] const R& z = C[l * sc];                            \
+    BODY;                                                               \
+  }                                                                     \
+  break
+#define LANES_F32(EXPR) LANES({ float v = EXPR; d[l].u = 0; d[l].f = v; })
+      switch (in.op) {
+        case kLd0 + 0: LANES(d[l].u = lane_load<uint8_t>(a->data, f));
+        case kLd0 + 1: LANES(d[l].i = lane_load<int8_t>(a->data, f));
+        case kLd0 + 2: LANES(d[l].i = lane_load<int16_t>(a->data, f));
+        case kLd0 + 3: LANES(d[l].u = lane_load<uint16_t>(a->data, f));
+        case kLd0 + 4: LANES(d[l].i = lane_load<int32_t>(a->data, f));
+        case kLd0 + 5: LANES(d[l].u = lane_load<uint32_t>(a->data, f));
+        case kLd0 + 6: LANES(d[l].i = lane_load<int64_t>(a->data, f));
+        case kLd0 + 7: LANES(d[l].u = lane_load<uint64_t>(a->data, f));
+        case kLd0 + 8: LANES_F32(lane_load<float>(a->data, f));
+        case kLd0 + 9: LANES(d[l].d = lane_load<double>(a->data, f));
+        case kSt0 + 0: LANES(lane_store<uint8_t>(a->data, f, static_cast<uint8_t>(x.u)));
+        case kSt0 + 1: LANES(lane_store<int8_t>(a->data, f, static_cast<int8_t>(x.i)));
+        case kSt0 + 2: LANES(lane_store<int16_t>(a->data, f, static_cast<int16_t>(x.i)));
+        case kSt0 + 3: LANES(lane_store<uint16_t>(a->data, f, static_cast<uint16_t>(x.u)));
+        case kSt0 + 4: LANES(lane_store<int32_t>(a->data, f, static_cast<int32_t>(x.i)));
+        case kSt0 + 5: LANES(lane_store<uint32_t>(a->data, f, static_cast<uint32_t>(x.u)));
+        case kSt0 + 6: LANES(lane_store<int64_t>(a->data, f, x.i));
+        case kSt0 + 7: LANES(lane_store<uint64_t>(a->data, f, x.u));
+        case kSt0 + 8: LANES(lane_store<float>(a->data, f, x.f));
+        case kSt0 + 9: LANES(lane_store<double>(a->data, f, x.d));
+        case kAccF: LANES({ float p = x.f * y.f; lane_store<float>(a->data, f, lane_load<float>(a->data, f) + p); });
+        case kAccD: LANES({ double p = x.d * y.d; lane_store<double>(a->data, f, lane_load<double>(a->data, f) + p); });
+        case kAddF: LANES_F32(x.f + y.f);
+        case kSubF: LANES_F32(x.f - y.f);
+        case kMulF: LANES_F32(x.f * y.f);
+        case kDivF: LANES_F32(x.f / y.f);
+        case kNegF: LANES_F32(-x.f);
+        case kMulAddF: LANES_F32(x.f + y.f * z.f);
+        case kAddMulF: LANES_F32(y.f * z.f + x.f);
+        case kAddD: LANES(d[l].d = x.d + y.d);
+        case kSubD: LANES(d[l].d = x.d - y.d);
+        case kMulD: LANES(d[l].d = x.d * y.d);
+        case kDivD: LANES(d[l].d = x.d / y.d);
+        case kNegD: LANES(d[l].d = -x.d);
+        case kMulAddD: LANES(d[l].d = x.d + y.d * z.d);
+        case kAddMulD: LANES(d[l].d = y.d * z.d + x.d);
+        case kLtS: LANES(d[l].u = x.i < y.i ? 1 : 0);
+        case kLeS: LANES(d[l].u = x.i <= y.i ? 1 : 0);
+        case kGtS: LANES(d[l].u = x.i > y.i ? 1 : 0);
+        case kGeS: LANES(d[l].u = x.i >= y.i ? 1 : 0);
+        case kEqS: LANES(d[l].u = x.i == y.i ? 1 : 0);
+        case kNeS: LANES(d[l].u = x.i != y.i ? 1 : 0);
+        case kLtAndS: LANES(d[l].u = x.u & (y.i < z.i ? 1 : 0));
+        case kLeAndS: LANES(d[l].u = x.u & (y.i <= z.i ? 1 : 0));
+        case kGtAndS: LANES(d[l].u = x.u & (y.i > z.i ? 1 : 0));
+        case kGeAndS: LANES(d[l].u = x.u & (y.i >= z.i ? 1 : 0));
+        case kEqAndS: LANES(d[l].u = x.u & (y.i == z.i ? 1 : 0));
+        case kNeAndS: LANES(d[l].u = x.u & (y.i != z.i ? 1 : 0));
+        case kAnd: LANES(d[l].u = x.u & y.u);
+        case kOr: LANES(d[l].u = x.u | y.u);
+        case kNot: LANES(d[l].u = x.u ^ 1);
+        case kSelect: LANES(d[l].u = x.u ? y.u : z.u);
+        case kLinear: {  // exact: lanes_linear_ok proved every variable below kLinVar
+          const Dim& dm = lins[in.c];
+          LANES({
+            int64_t v = dm.c;
+            for (int t = 0; t < dm.n; ++t) v += (slot[dm.reg[t]] >= 0 ? lanes[slot[dm.reg[t]]][l] : r[dm.reg[t]]).i * dm.k[t];
+            d[l].i = v;
+          });
+        }
+        default: break;  // plan() admits nothing else
+      }
+#undef LANES_F32
+#undef LANES
+      if (a && a->def && in.op >= kSt0 && in.op <= kSt9)
+        for (int64_t l = 0; l < n; ++l) std::atomic_ref<uint8_t>(a->def[f0 + l * fs]).store(1, std::memory_order_relaxed);
+    }
+  }
+  // the registers as the last iteration leaves them, and the loop's as kLoopNext leaves them
+  for (uint32_t reg : b.lane_list) r[reg] = lanes[slot[reg]][n - 1];
+  r[b.var].i = first + count - 1;
+  r[b.var + 1].i = count;
+}
+
+}  // namespace sched::fast::kern
