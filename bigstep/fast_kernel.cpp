@@ -166,7 +166,10 @@ bool KernelNode::init_boxes(const Version& v, const R* r, const Bound* bd, BoxSt
     const Acc& acc = accs_[k];
     box[k].safe = false;
     if (!acc.box) continue;
-    BoxState b{};
+    BoxState b;  // var and stride are read below n only
+    b.safe = false;
+    b.n = 0;
+    b.base = 0;
     bool ok = true;
     int64_t lo, hi;
     for (const Form& l : acc.box->lets) ok = ok && form_range(l, r, ranges, nr, lo, hi) && lin_var_ok(lo) && lin_var_ok(hi);
@@ -525,8 +528,9 @@ loop_init : {  // U-FOR: the trip count, then iteration 0 (registers d: var, t, 
   }
   // the iterations as lanes (fast_kernel_batch.cpp) when every access of the body is a safe
   // stream needing no definedness check or race note and no iteration meets another's writes
-  if (const Batch& bt = batch_[in.x]; bt.ok && count >= kMinLanes && sh_.o.lanes &&
-      cx.steps + bt.writes.size() * static_cast<uint64_t>(count) <= cx.step_budget) {
+  if (count >= kMinLanes && batch_[in.x].ok && sh_.o.lanes &&
+      cx.steps + batch_[in.x].writes.size() * static_cast<uint64_t>(count) <= cx.step_budget) {
+    const Batch& bt = batch_[in.x];
     LaneAcc la[kMaxAccesses];
     bool ok = true;
     for (uint32_t k : bt.accs) {
