@@ -25,7 +25,8 @@ using Lin = SlotForm;  // (slot, coefficient) terms, coefficients nonzero
 constexpr size_t kLinTerms = 4;
 constexpr int64_t kLinBound = int64_t{1} << 29;
 constexpr int64_t kLinVar = int64_t{1} << 31;
-inline bool lin_var_ok(int64_t x) { return static_cast<uint64_t>(x + kLinVar) < static_cast<uint64_t>(2 * kLinVar); }
+// (in unsigned arithmetic: x + kLinVar overflows for x near INT64_MAX)
+inline bool lin_var_ok(int64_t x) { return static_cast<uint64_t>(x) + static_cast<uint64_t>(kLinVar) < static_cast<uint64_t>(2 * kLinVar); }
 
 // The affine form of an index expression of type Int, or false. Parameters are folded from
 // `params`; slots in `opaque` (expression lets, which may hold ⊥) are never terms. Forms
