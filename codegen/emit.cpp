@@ -23,9 +23,7 @@ using codegen::guard_of;
 using codegen::has_loop;
 using codegen::loop_in_bounds;
 using codegen::loop_in_loop;
-using codegen::mentions;
 using codegen::nest_in_bounds;
-using codegen::reads_any;
 using codegen::VersionContext;
 
 const char* kPrelude =

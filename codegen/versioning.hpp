@@ -50,7 +50,7 @@ const Cmd* guard_of(const Cmd& body);
 std::optional<std::string> guard_holds(const VersionContext& cx, const Cmd& loop, const Expr& cond, const std::string& first,
                                        const std::string& count);
 
-// Syntactic facts the emitter shares with the tests.
+// Syntactic facts about commands and expressions (the emitter uses the loop ones too).
 bool mentions(const Expr& e, const std::set<int>& slots);  // reads a local of `slots` (or binds one)
 bool reads_any(const Expr& e);                              // reads an array
 bool has_loop(const Cmd& c);                                // holds a loop
