@@ -1,7 +1,9 @@
 #include "codegen/versioning.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -63,6 +65,16 @@ std::string int_lit(int64_t v) {
   if (v == std::numeric_limits<int64_t>::min()) return "(-9223372036854775807LL - 1)";
   return fmt::format("{}LL", v);
 }
+
+// A conjunction of C++ clauses, each once (a cell read and written by one statement gives one
+// clause, not two).
+struct Conjunction {
+  std::vector<std::string> clauses;
+  void add(std::string c) {
+    if (std::find(clauses.begin(), clauses.end(), c) == clauses.end()) clauses.push_back(std::move(c));
+  }
+  std::string text() const { return clauses.empty() ? std::string("true") : fmt::format("{}", fmt::join(clauses, " && ")); }
+};
 
 // The analyses behind the tests (one per test asked).
 class Analysis {
@@ -145,17 +157,16 @@ class Analysis {
     std::vector<std::pair<int, const std::vector<ExprPtr>*>> acc;
     accesses_of(*loop.body, acc);
     if (acc.empty()) return std::nullopt;
-    std::string cond;
+    Conjunction cond;
     for (const auto& [id, idx] : acc) {
       if (allocated.count(id) || !arrays_.count(id)) return std::nullopt;
       for (size_t k = 0; k < idx->size(); ++k) {
         auto l = linear(*(*idx)[k], loop.slot, inner, lets);
         if (!l) return std::nullopt;
-        std::string dim = fmt::format("{}_d{}", arrays_.at(id), k);
-        cond += fmt::format("{}span_in({}, {}, {}, {}, {})", cond.empty() ? "" : " && ", l->rest, int_lit(l->coef), first, count, dim);
+        cond.add(fmt::format("span_in({}, {}, {}, {}, {}_d{})", l->rest, int_lit(l->coef), first, count, arrays_.at(id), k));
       }
     }
-    return cond.empty() ? std::string("true") : cond;  // zero-dimensional arrays only
+    return cond.text();  // "true": zero-dimensional arrays only
   }
 
 
@@ -210,25 +221,27 @@ class Analysis {
     std::vector<std::pair<int, const std::vector<ExprPtr>*>> acc;
     accesses_of(*loop.body, acc);
     if (acc.empty()) return std::nullopt;
-    std::string cond;
+    Conjunction cond;
     for (const auto& [id, idx] : acc) {
       if (!arrays_.count(id)) return std::nullopt;
       for (size_t k = 0; k < idx->size(); ++k) {
         auto f = affine(*(*idx)[k], terms, all, lets);
         if (!f) return std::nullopt;
-        cond += fmt::format("{}sp_in({}, {}_d{})", cond.empty() ? "" : " && ", span_text(*f, ranges), arrays_.at(id), k);
+        cond.add(fmt::format("sp_in({}, {}_d{})", span_text(*f, ranges), arrays_.at(id), k));
       }
     }
     NestCheck out;
     out.decls = std::move(decls);
-    out.cond = cond.empty() ? std::string("true") : cond;
+    out.cond = cond.text();
     std::vector<const Cmd*> ifs;
     guards_inside(*loop.body, ifs);
+    Conjunction guard_cond;
     for (const Cmd* g : ifs)
       if (auto gc = box_condition(*g->value, ranges, terms, all, lets)) {
         out.guards.insert(g);
-        out.guard_cond += (out.guard_cond.empty() ? "" : " && ") + *gc;
+        guard_cond.add(*gc);
       }
+    if (!guard_cond.clauses.empty()) out.guard_cond = guard_cond.text();
     return out;
   }
 
