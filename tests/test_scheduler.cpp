@@ -295,8 +295,9 @@ TEST(Scheduler, Table61KernelsLowerVerifyAndRun) {
     const char* name;
     std::vector<int64_t> small;  // parameter values, in the algorithm's order
     bool heavy = false;          // 4-15 s to verify in a release build: past the 30 s limit under ASan
+    bool big = false;            // its smallest size takes the reference engine 130 s under ASan (5 s in a release build)
   } kernels[] = {{"sdot", {37}},    {"sgemm", {9, 32, 7}},      {"conv", {1, 2, 25, 6, 3}},         {"blur", {13, 17}},
-                 {"bigsgemm", {513, 512, 3}}, {"dsc", {16, 9, 3, 2, 1, 16, 3, 3}, true}, {"sc1", {}, true}};
+                 {"bigsgemm", {513, 512, 3}, false, true}, {"dsc", {16, 9, 3, 2, 1, 16, 3, 3}, true}, {"sc1", {}, true}};
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   constexpr bool sanitized = true;
 #else
@@ -311,6 +312,7 @@ TEST(Scheduler, Table61KernelsLowerVerifyAndRun) {
       EXPECT_EQ(v.kind, verify::Verdict::Kind::Verified) << v.reason;
     }
     if (k.small.empty()) continue;  // sizes fixed by the assumptions, too big for the reference engine (the bench runs it)
+    if (k.big && sanitized) continue;  // the release build runs it
     Loaded p = load_text(l.text, "kernel.sched");
     ASSERT_EQ(p.stage, LoadStage::Ok) << p.diagnostics;
     Memory st;
