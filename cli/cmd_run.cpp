@@ -37,6 +37,7 @@ struct RunArgs {
   std::string engine = "fast";
   std::string races = "thesis";
   bool check_annotations = false;
+  bool exact_floats = false;
   uint64_t max_steps = 0;  // 0: the engine's default
   int threads = 0;
   std::string max_memory;      // "" : the default budget
@@ -118,6 +119,7 @@ RunResult run_one(const RunArgs& a, const Loaded& l, bool progress = false) {
   driver::RunOptions ro;
   ro.races = driver::parse_races(a.races).value_or(driver::Races::Thesis);  // checked by the option
   ro.check_annotations = a.check_annotations;
+  ro.exact_floats = a.exact_floats;
   ro.max_steps = a.max_steps;
   ro.threads = a.threads;
   ro.phases = &ph;
@@ -206,6 +208,9 @@ void register_run(CLI::App& app) {
   cmd->add_flag("--dump", a.dump, "with --out: write every global array, not only outputs");
   cmd->add_flag("--check-annotations", a.check_annotations,
                 "compare every write with its prophetic annotation evaluated in the model (outcome 'annotation')");
+  cmd->add_flag("--exact-floats", a.exact_floats,
+                "compare float sums with the specification bit for bit (by default a float sum computed in another order, as "
+                "rfactor or a vectorised reduction does, may differ by what two orders of its terms can make: docs/semantics.md)");
   cmd->add_flag("--progress", a.progress, "print each phase and its time on stderr (default when stderr is a terminal)");
   cmd->add_flag("--quiet", a.quiet, "no phase lines on stderr");
   cmd->add_option("--sarif", a.sarif, "also write the finding as a SARIF 2.1.0 log to this file (docs/formats.md)");

@@ -224,7 +224,7 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
     ph.start("outputs against the specification");
     Outcome cmp;
     try {
-      cmp = compare_outputs(p, r.final, inst.model, opts.max_reported_cells, opts.threads);
+      cmp = compare_outputs(p, r.final, inst.model, opts.max_reported_cells, opts.threads, !opts.exact_floats);
     } catch (const ModelError& e) {  // the specification of an output fails (a cycle, overlapping cases)
       cmp = Outcome::make(OutcomeKind::Error, e.loc, e.what());
     }

@@ -76,6 +76,7 @@ struct RunOptions {
   Races races = Races::Thesis;
   bool check_annotations = false;  // every write against its prophetic annotation (outcome 'annotation')
   bool compare_outputs = true;     // after an ok run: the outputs against the specification ('mismatch')
+  bool exact_floats = false;       // compare float sums bit for bit too (otherwise up to their order: reordered_sum.hpp)
   uint64_t max_steps = 0;          // 0: the engine's default (reference 50,000,000; fast none)
   int threads = 0;                 // fast engine and model workers (0: all cores)
   size_t max_reported_cells = 5;   // mismatching cells listed

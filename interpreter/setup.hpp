@@ -46,10 +46,12 @@ std::string bytes_text(uint64_t bytes);
 Outcome prepare_run(const Program& p, const std::vector<int64_t>& params, const ModelOptions& model,
                     Memory& setup, const SetupLimits& limits = {});
 
-// Compares every output array with its tensor expression (bit for bit; ⊥ never matches).
+// Compares every output array with its tensor expression (bit for bit; ⊥ never matches), except,
+// with `reordered_sums`, that a float sum may differ by what two orders of adding its terms can
+// make (interpreter/reordered_sum.hpp; counted in data "reordered_sum_cells").
 // Returns Ok or Mismatch listing the first `max_report` differing cells and the count.
 Outcome compare_outputs(const Program& p, const Memory& final_state, const ModelOptions& model,
-                        size_t max_report = 5, int threads = 0);
+                        size_t max_report = 5, int threads = 0, bool reordered_sums = true);
 
 // "a[1, 2]" for people.
 std::string cell_text(const std::string& array, const std::vector<int64_t>& idx);

@@ -5,6 +5,8 @@
 
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "driver/run.hpp"
 #include "interpreter/model.hpp"
 #include "smallstep/explore.hpp"
@@ -355,4 +357,51 @@ TEST(Reductions, TheVerifierProvesAtomicSumsAndRefutesTheirDefects) {
   std::string wrong = kSum;
   wrong.replace(wrong.find("+{i}= a[i]"), 10, "+{i}= a[i] * 2.0");
   EXPECT_EQ(verdict(wrong).kind, verify::Verdict::Kind::Refuted);
+}
+
+// A float sum added in another order than the specification's (as rfactor or a vectorised
+// reduction does) differs from it in the last bits; a run accepts it up to the bound two orders
+// of the same terms can make (interpreter/reordered_sum.hpp), bit for bit with --exact-floats.
+// An error past the bound stays a mismatch, and a sum under a further operation has no bound.
+TEST(Reductions, AFloatSumInAnotherOrderIsEqualUpToItsRoundingBound) {
+  auto program = [](const char* spec, const char* update) {
+    return checked(fmt::format(R"(
+param N;
+tensor A(i) : f32;
+tensor S() : f32 = sum(i | 0 <= i && i < N : A(i) * 0.1);
+tensor T() : f32 = {};
+input a[i] : f32[N] = A(i);
+output s[] : f32[] = T();
+s[] := 0;
+for k < N {{
+  s[] := {};
+}}
+)", spec, update));
+  };
+  auto run = [](const Program& p, bool exact, int64_t n = 4000) {
+    driver::Instance inst = driver::make_instance(p, {n});
+    EXPECT_TRUE(inst.prepared.ok()) << joined(inst.prepared);
+    driver::RunOptions ro;
+    ro.exact_floats = exact;
+    return driver::run(driver::Engine::Fast, inst, ro).outcome;
+  };
+  Program reversed = program("S()", "s[] + a[N - 1 - k] * 0.1");
+  Outcome bitwise = run(reversed, true);
+  ASSERT_EQ(bitwise.kind, OutcomeKind::Mismatch) << "the two orders round differently at this size: " << joined(bitwise);
+  Outcome within = run(reversed, false);
+  EXPECT_TRUE(within.ok()) << joined(within);
+  EXPECT_EQ(within.data.value("reordered_sum_cells", 0), 1) << within.data.dump();
+  EXPECT_NE(within.message.find("up to the order of a float sum"), std::string::npos) << within.message;
+  // 0.5 too much: further apart than any order of 4000 terms of at most 0.1 can be (~0.1)
+  Outcome wrong = run(program("S()", "s[] + a[N - 1 - k] * 0.1 + select(k == 0, 0.5, 0.0)"), false);
+  EXPECT_EQ(wrong.kind, OutcomeKind::Mismatch) << joined(wrong);
+  EXPECT_NE(joined(wrong).find("further apart than two orders of its sum can be"), std::string::npos) << joined(wrong);
+  // the sum under a further operation: no bound, compared bit for bit
+  Outcome shifted = run(program("S() + 1.0", "select(k == 0, 1.0, 0.0) + s[] + a[N - 1 - k] * 0.1"), false);
+  EXPECT_EQ(shifted.kind, OutcomeKind::Mismatch) << joined(shifted);
+  EXPECT_FALSE(shifted.data.contains("reordered_sum_cells")) << shifted.data.dump();
+  // 2^23 terms of f32: (2n - 1)·u >= 1, the bound says nothing, the cell is undecided
+  Outcome many = run(reversed, false, int64_t{1} << 23);
+  EXPECT_EQ(many.kind, OutcomeKind::Inconclusive) << joined(many);
+  EXPECT_EQ(many.data.value("undecided_cells", 0), 1) << many.data.dump();
 }
