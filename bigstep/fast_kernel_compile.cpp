@@ -9,6 +9,7 @@
 #include "bigstep/fast_lin.hpp"
 #include "interpreter/eval.hpp"
 #include "interpreter/ops.hpp"
+#include "interpreter/walk.hpp"
 
 namespace sched::fast {
 
@@ -358,46 +359,18 @@ bool KernelCompiler::lin(const Expr& e, Lin& out, const std::function<const Expr
                 out, definition);
 }
 
-namespace {
-
-// Slots bound inside c (lets, loops), and the value of each `let` bound once there (nullptr: a
-// slot bound twice, or by a loop).
-void slots_bound(const Cmd& c, std::set<int>& out, std::map<int, const Expr*>& lets) {
-  if (c.kind == CmdKind::Let || c.is_loop()) {
-    bool fresh = out.insert(c.slot).second;
-    lets[c.slot] = fresh && c.kind == CmdKind::Let ? c.value.get() : nullptr;
-  }
-  for (const auto& x : c.seq) slots_bound(*x, out, lets);
-  if (c.body) slots_bound(*c.body, out, lets);
-  if (c.els) slots_bound(*c.els, out, lets);
-}
-
-// The subscripts of c's accesses (reads anywhere in its expressions, and its own writes).
-void subscripts(const Expr& e, std::vector<const Expr*>& out) {
-  if (e.kind == ExprKind::ArrayRead)
-    for (const auto& a : e.args) out.push_back(a.get());
-  for (const auto& a : e.args) subscripts(*a, out);
-}
-void subscripts(const Cmd& c, std::vector<const Expr*>& out) {
-  if (c.kind == CmdKind::Assign)
-    for (const auto& i : c.idx) out.push_back(i.get());
-  for (const auto& i : c.idx) subscripts(*i, out);
-  if (c.value) subscripts(*c.value, out);
-  if (c.lo) subscripts(*c.lo, out);
-  for (const auto& x : c.seq) subscripts(*x, out);
-  if (c.body) subscripts(*c.body, out);
-  if (c.els) subscripts(*c.els, out);
-}
-
-}  // namespace
-
 std::vector<const Expr*> KernelCompiler::hoist(const Cmd& body) {
   std::vector<const Expr*> subs, done;
-  subscripts(body, subs);
+  each_access(body, [&](int, const std::vector<ExprPtr>& idx, bool) {
+    for (const auto& i : idx) subs.push_back(i.get());
+  });
   if (subs.empty()) return done;
   std::set<int> inner;
-  std::map<int, const Expr*> lets;
-  slots_bound(body, inner, lets);
+  std::map<int, const Expr*> lets;  // the value of each `let` bound once there (nullptr: bound twice, or by a loop)
+  for (const auto& [slot, b] : bindings_inside(body)) {
+    inner.insert(slot);
+    lets[slot] = b.only_let();
+  }
   // a `let` inside the body whose value is affine over outer variables stands for that value
   // (the lanes' `let y = yo * 8 + yi` in a rolling buffer's `(y - base) % 4`)
   auto definition = [&lets](int slot) -> const Expr* {

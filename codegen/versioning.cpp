@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "interpreter/affine.hpp"
+#include "interpreter/walk.hpp"
 
 namespace sched::codegen {
 
@@ -26,24 +27,21 @@ bool reads_any(const Expr& e) {
 
 // The `let`s inside c whose value is an integer computed without reading an array, by slot
 // (a slot two lets bind, in sibling scopes, stands for neither: nullptr).
-void lets_inside(const Cmd& c, std::map<int, const Expr*>& lets) {
-  if (c.kind == CmdKind::Let) {
-    bool usable = c.value && c.value->type == Type::Int && !reads_any(*c.value);
-    auto [it, fresh] = lets.emplace(c.slot, usable ? c.value.get() : nullptr);
-    if (!fresh) it->second = nullptr;
+std::map<int, const Expr*> lets_inside(const Cmd& c) {
+  std::map<int, const Expr*> lets;
+  for (const auto& [slot, b] : bindings_inside(c)) {
+    if (b.lets == 0) continue;
+    bool usable = b.only_let() && b.let->type == Type::Int && !reads_any(*b.let);
+    lets.emplace(slot, usable ? b.let : nullptr);
   }
-  for (const auto& x : c.seq) lets_inside(*x, lets);
-  if (c.body) lets_inside(*c.body, lets);
-  if (c.els) lets_inside(*c.els, lets);
+  return lets;
 }
 
-// Slots bound inside c (lets, inner loops) and arrays allocated inside c.
-void bound_inside(const Cmd& c, std::set<int>& slots, std::set<int>& arrays) {
-  if (c.kind == CmdKind::Let || c.is_loop()) slots.insert(c.slot);
-  if (c.kind == CmdKind::Alloc) arrays.insert(c.id);
-  for (const auto& x : c.seq) bound_inside(*x, slots, arrays);
-  if (c.body) bound_inside(*c.body, slots, arrays);
-  if (c.els) bound_inside(*c.els, slots, arrays);
+// Slots bound inside c (lets, inner loops).
+std::set<int> bound_inside(const Cmd& c) {
+  std::set<int> slots;
+  for (const auto& [slot, b] : bindings_inside(c)) slots.insert(slot);
+  return slots;
 }
 
 bool has_loop(const Cmd& c) {
@@ -128,34 +126,20 @@ class Analysis {
     if (!f) return std::nullopt;
     return Lin{f->coef.count(x) ? f->coef.at(x) : 0, f->rest};
   }
-  void accesses_of(const Expr& e, std::vector<std::pair<int, const std::vector<ExprPtr>*>>& out) {
-    if (e.kind == ExprKind::ArrayRead) out.push_back({e.id, &e.args});
-    for (const auto& a : e.args) accesses_of(*a, out);
-  }
-  void accesses_of(const Cmd& c, std::vector<std::pair<int, const std::vector<ExprPtr>*>>& out) {
-    if (c.kind == CmdKind::Assign) {
-      out.push_back({c.id, &c.idx});
-      for (const auto& i : c.idx) accesses_of(*i, out);
-      accesses_of(*c.value, out);
-    }
-    if (c.value && c.kind != CmdKind::Assign) accesses_of(*c.value, out);
-    if (c.lo) accesses_of(*c.lo, out);
-    for (const auto& d : c.idx) if (c.kind != CmdKind::Assign) accesses_of(*d, out);
-    for (const auto& x : c.seq) accesses_of(*x, out);
-    if (c.body) accesses_of(*c.body, out);
-    if (c.els) accesses_of(*c.els, out);
+  // The accesses inside c: array and subscripts (interpreter/walk.hpp).
+  static std::vector<std::pair<int, const std::vector<ExprPtr>*>> accesses_of(const Cmd& c) {
+    std::vector<std::pair<int, const std::vector<ExprPtr>*>> out;
+    each_access(c, [&](int id, const std::vector<ExprPtr>& idx, bool) { out.push_back({id, &idx}); });
+    return out;
   }
   // The condition under which every access of the loop body is in bounds for x in
   // [first, first + count - 1] (count >= 1), or nullopt when it cannot be stated. Exact: span_in
   // bounds coef·x + rest at both ends with overflow detection, so a subscript that wraps around
   // (a[i * 2^62]) fails it and runs checked.
   std::optional<std::string> in_bounds_condition(const Cmd& loop, const std::string& first, const std::string& count) {
-    std::set<int> inner, allocated;
-    bound_inside(*loop.body, inner, allocated);
-    std::map<int, const Expr*> lets;
-    lets_inside(*loop.body, lets);
-    std::vector<std::pair<int, const std::vector<ExprPtr>*>> acc;
-    accesses_of(*loop.body, acc);
+    std::set<int> inner = bound_inside(*loop.body), allocated = allocated_inside(*loop.body);
+    std::map<int, const Expr*> lets = lets_inside(*loop.body);
+    auto acc = accesses_of(*loop.body);
     if (acc.empty()) return std::nullopt;
     Conjunction cond;
     for (const auto& [id, idx] : acc) {
@@ -200,9 +184,8 @@ class Analysis {
   // tiled nest whose tiles divide its extents runs unchecked, and the others fall back on the
   // versioning of inner loops.
   std::optional<NestCheck> nest_in_bounds_condition(const Cmd& loop, const std::string& first, const std::string& count) {
-    std::set<int> inner, allocated;
-    bound_inside(*loop.body, inner, allocated);
-    if (!allocated.empty() || inner.count(loop.slot)) return std::nullopt;
+    std::set<int> inner = bound_inside(*loop.body);
+    if (!allocated_inside(*loop.body).empty() || inner.count(loop.slot)) return std::nullopt;
     std::set<int> all = inner;
     all.insert(loop.slot);
     std::map<int, std::pair<std::string, std::string>> ranges{{loop.slot, {first, count}}};
@@ -214,12 +197,10 @@ class Analysis {
     }
     std::set<int> terms;
     for (const auto& [slot, r] : ranges) terms.insert(slot);
-    std::map<int, const Expr*> lets;
-    lets_inside(*loop.body, lets);
+    std::map<int, const Expr*> lets = lets_inside(*loop.body);
     for (const auto& [slot, d] : lets)
       if (terms.count(slot)) return std::nullopt;
-    std::vector<std::pair<int, const std::vector<ExprPtr>*>> acc;
-    accesses_of(*loop.body, acc);
+    auto acc = accesses_of(*loop.body);
     if (acc.empty()) return std::nullopt;
     Conjunction cond;
     for (const auto& [id, idx] : acc) {
@@ -312,10 +293,8 @@ class Analysis {
     }
     auto op = guard_op(cond.bop);
     if (!op || cond.args[0]->type != Type::Int) return std::nullopt;
-    std::set<int> inner, allocated;
-    bound_inside(*loop.body, inner, allocated);
-    std::map<int, const Expr*> lets;
-    lets_inside(*loop.body, lets);
+    std::set<int> inner = bound_inside(*loop.body);
+    std::map<int, const Expr*> lets = lets_inside(*loop.body);
     auto l = linear(*cond.args[0], loop.slot, inner, lets), r = linear(*cond.args[1], loop.slot, inner, lets);
     if (!l || !r) return std::nullopt;
     return fmt::format("cmp_all({}, {}, {}, {}, {}, {}, {})", l->rest, int_lit(l->coef), r->rest, int_lit(r->coef), first, count, *op);

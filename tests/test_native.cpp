@@ -193,6 +193,29 @@ par i < 2 {
   EXPECT_EQ(oob.kind, OutcomeKind::OutOfBounds) << oob.message;
 }
 
+// A subscript that names the variable of a `let .. in ..` expression (Halide's lowering of
+// unsharp and nl_means: `let t = min(i + 2, N) in a[t + (-1)]`): the variable exists inside the
+// expression only, so versioning cannot state a condition over it at the loop's entry (it did,
+// and the kernel did not compile), and the fast engine's kernels cannot hoist it.
+TEST(Native, SubscriptsThroughLetExpressionsAreNotVersioned) {
+  const char* text = R"(param N;
+array a : f32[N];
+array b : f32[N];
+for i < N {
+  a[i] := 1.5;
+}
+for o < 2 {
+  for i < N {
+    b[i] := (let t = min(i + 2, N) in (a[t + (-1)] + a[i] * 2.0));
+  }
+}
+)";
+  std::string source;
+  Outcome ok = run_native_text(text, 37, &source);
+  EXPECT_TRUE(ok.ok()) << ok.message;
+  EXPECT_GT(compare_engines(text, {"N=37"}), 37u);
+}
+
 // A tiled nest (Halide's GuardWithIf tail): the whole nest is proven in bounds, its guard on
 // the whole box, or per tile row, the lanes' guard per row; every version computes what the
 // reference computes, whichever of them runs.

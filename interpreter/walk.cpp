@@ -1,0 +1,47 @@
+#include "interpreter/walk.hpp"
+
+namespace sched {
+
+namespace {
+
+template <class F>
+void each_cmd(const Cmd& c, F&& f) {
+  f(c);
+  for (const auto& x : c.seq) each_cmd(*x, f);
+  if (c.body) each_cmd(*c.body, f);
+  if (c.els) each_cmd(*c.els, f);
+}
+
+void expr_lets(const Expr& e, std::map<int, Binding>& out) {
+  if (e.kind == ExprKind::Let) ++out[e.slot].in_exprs;
+  for (const auto& a : e.args) expr_lets(*a, out);
+}
+
+}  // namespace
+
+std::map<int, Binding> bindings_inside(const Cmd& c) {
+  std::map<int, Binding> out;
+  each_cmd(c, [&](const Cmd& x) {
+    for (const auto& i : x.idx) expr_lets(*i, out);
+    if (x.value) expr_lets(*x.value, out);
+    if (x.lo) expr_lets(*x.lo, out);
+    if (x.kind == CmdKind::Let) {
+      Binding& b = out[x.slot];
+      b.let = x.value.get();
+      ++b.lets;
+    } else if (x.is_loop()) {
+      ++out[x.slot].loops;
+    }
+  });
+  return out;
+}
+
+std::set<int> allocated_inside(const Cmd& c) {
+  std::set<int> out;
+  each_cmd(c, [&](const Cmd& x) {
+    if (x.kind == CmdKind::Alloc) out.insert(x.id);
+  });
+  return out;
+}
+
+}  // namespace sched

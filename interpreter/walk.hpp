@@ -1,0 +1,58 @@
+// Walks over a command's syntax tree that several passes share: which array accesses a loop
+// body makes, and which names it binds. The fast engine's kernels (bigstep/fast_kernel_compile.cpp:
+// hoisted subscript atoms) and native code's nest versioning (codegen/versioning.cpp: bounds
+// proven on a box) both ask these questions of the same loop bodies; one walk answers both, so
+// that the two never disagree on what a body reads or binds.
+//
+// Example: for the body of `for i < N { let k = i * 2 in { for j < 4 { a[k, j] := b[j] + 1 } } }`
+//
+//   each_access(body, f)        f(a, [k, j], write), then f(b, [j], read)
+//   bindings_inside(body)       {k: let `i * 2` once}, {j: a loop}
+//   (and in `a[j] := let t = b[j] in t * t`, t: a `let` expression)
+//   allocated_inside(body)      {} (arrays of `allocate` commands inside)
+#pragma once
+#include <map>
+#include <set>
+#include <vector>
+
+#include "interpreter/ast.hpp"
+
+namespace sched {
+
+// Every array access inside c, in the text's order per statement: an assignment's write first
+// (f(id, subscripts, true)), then the reads (f(id, subscripts, false)) in its subscripts, its
+// value, a loop's lower bound, then the commands inside it.
+template <class F>
+void each_access(const Expr& e, F&& f) {
+  if (e.kind == ExprKind::ArrayRead) f(e.id, e.args, false);
+  for (const auto& a : e.args) each_access(*a, f);
+}
+template <class F>
+void each_access(const Cmd& c, F&& f) {
+  if (c.kind == CmdKind::Assign) f(c.id, c.idx, true);
+  for (const auto& i : c.idx) each_access(*i, f);
+  if (c.value) each_access(*c.value, f);
+  if (c.lo) each_access(*c.lo, f);
+  for (const auto& x : c.seq) each_access(*x, f);
+  if (c.body) each_access(*c.body, f);
+  if (c.els) each_access(*c.els, f);
+}
+
+// How a slot is bound inside a command: by how many `let` commands (and the value of the last
+// one), by how many loops, and by how many `let .. in ..` expressions (whose variable is in scope
+// in part of one expression only: a pass that looks at a whole loop body sees it as a variable
+// it cannot know). A slot is bound more than once when sibling scopes reuse it.
+struct Binding {
+  const Expr* let = nullptr;
+  int lets = 0;
+  int loops = 0;
+  int in_exprs = 0;
+  // the value of the one `let` command that binds the slot, when nothing else does
+  const Expr* only_let() const { return lets == 1 && loops == 0 && in_exprs == 0 ? let : nullptr; }
+};
+std::map<int, Binding> bindings_inside(const Cmd& c);
+
+// The arrays (ids) of the `allocate` commands inside c.
+std::set<int> allocated_inside(const Cmd& c);
+
+}  // namespace sched
