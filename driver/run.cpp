@@ -232,7 +232,7 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
     r.compared = true;
     r.stats["compare_seconds"] = r.compare_seconds;
     r.stats["inputs_seconds"] = inst.inputs_seconds;
-    if (cmp.ok()) cmp.message = r.summary + ", " + cmp.message;
+    if (cmp.ok() || cmp.kind == OutcomeKind::Inconclusive) cmp.message = r.summary + ", " + cmp.message;
     for (const auto& [k, v] : r.stats.items()) cmp.data[k] = v;
     o = std::move(cmp);
   }

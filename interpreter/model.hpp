@@ -34,6 +34,13 @@ class ModelError : public std::runtime_error {
   Loc loc;
 };
 
+// The values of the specification's tensors would need more than the memory budget
+// (ModelOptions::max_bytes): a limit reached, not an error of the program.
+class ModelBudgetError : public ModelError {
+ public:
+  using ModelError::ModelError;
+};
+
 struct ModelOptions {
   uint64_t seed = 1;
   std::map<std::string, NpyArray> data;  // input tensor name -> values

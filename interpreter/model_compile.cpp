@@ -237,6 +237,7 @@ Model::Impl::Impl(const Program& p, std::vector<int64_t> ps, ModelOptions o) : p
   max_frames = (opts.max_bytes ? opts.max_bytes : default_memory_budget()) / kBytesPerFrame;
   size_t nt = p.tensors.size();
   memo.resize(nt);
+  for (auto& m : memo) m.set_limit(opts.max_bytes ? opts.max_bytes : default_memory_budget());
   cases.resize(nt);
   for (const auto& [name, arr] : opts.data) {
     int id = p.find_tensor(name);

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <optional>
 #include <mutex>
@@ -70,6 +71,13 @@ struct Cell {
   }
 };
 
+// The bytes of memo blocks and tables every Model of the process holds. The memo is the model's
+// one store that grows with the points it evaluates (a Halide reduction exported as a recursive
+// tensor memoises every partial sum: Table 6.1's dsc at its benchmark size wanted 24 GB and was
+// killed by the system), so it is bounded by the memory budget (ModelOptions::max_bytes, the
+// run's --max-memory): past it, evaluation ends with a ModelError that says so.
+inline std::atomic<uint64_t> g_memo_bytes{0};
+
 class Memo {
  public:
   Memo() = default;
@@ -77,7 +85,12 @@ class Memo {
   Memo& operator=(const Memo&) = delete;
   Memo(Memo&& o) noexcept { swap(o); }
   Memo& operator=(Memo&& o) noexcept { swap(o); return *this; }
-  ~Memo() { for (void* c : chunks_) std::free(c); }
+  ~Memo() {
+    for (void* c : chunks_) std::free(c);
+    g_memo_bytes -= held_;
+  }
+  // The memory budget the process's memo may reach (0: none); set before the first at().
+  void set_limit(uint64_t bytes) { limit_ = bytes; }
 
   // The block dimension of a tensor of rank r (0 for rank 0).
   size_t block_dim(size_t r) const { return r == 0 ? 0 : bd_ >= 0 && static_cast<size_t>(bd_) < r ? static_cast<size_t>(bd_) : r - 1; }
@@ -124,6 +137,8 @@ class Memo {
   size_t chunk_used_ = kChunkBlocks;
   Block* last_ = nullptr;
   int bd_ = -1;  // the block dimension (-1: the last)
+  uint64_t limit_ = 0;  // set_limit
+  uint64_t held_ = 0;   // this memo's share of g_memo_bytes
 
   static bool same(const Block* b, const int64_t* idx, size_t r, size_t bd, int64_t blk) {
     if (b->key[r ? r - 1 : 0] != blk) return false;
@@ -131,8 +146,18 @@ class Memo {
       if (i != bd && b->key[k++] != idx[i]) return false;
     return true;
   }
+  // Counts `bytes` more held; past the limit, nothing is allocated and evaluation ends.
+  void charge(uint64_t bytes) {
+    uint64_t total = g_memo_bytes.fetch_add(bytes) + bytes;
+    held_ += bytes;
+    if (limit_ && total > limit_)
+      throw ModelBudgetError({}, fmt::format("the specification's tensors need more memory than the budget of {:.1f} GB "
+                                             "(--max-memory) to evaluate at these parameters: choose smaller ones or raise the budget",
+                                             static_cast<double>(limit_) / 1e9));
+  }
   Block* new_block() {
     if (chunk_used_ == kChunkBlocks) {
+      charge(kChunkBlocks * sizeof(Block));
       void* c = std::malloc(kChunkBlocks * sizeof(Block));
       if (!c) throw std::bad_alloc();
       chunks_.push_back(c);
@@ -146,6 +171,7 @@ class Memo {
     std::vector<Block*> old = std::move(table_);
     std::vector<uint64_t> old_h = std::move(hashes_);
     size_t cap = old.empty() ? 64 : old.size() * 2;
+    charge((cap - old.size()) * (sizeof(Block*) + sizeof(uint64_t)));
     table_.assign(cap, nullptr);
     hashes_.assign(cap, 0);
     for (size_t j = 0; j < old.size(); ++j) {
@@ -164,6 +190,8 @@ class Memo {
     std::swap(chunk_used_, o.chunk_used_);
     std::swap(last_, o.last_);
     std::swap(bd_, o.bd_);
+    std::swap(limit_, o.limit_);
+    std::swap(held_, o.held_);
   }
 };
 

@@ -1,6 +1,7 @@
 #include "interpreter/setup.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -133,6 +134,9 @@ Outcome compare_outputs(const Program& p, const Memory& st, const ModelOptions& 
     std::vector<Value> want;
     try {
       want = evaluate_array(p, i, st.params, model, s.shape, threads);
+    } catch (const ModelBudgetError& e) {  // the outputs are not compared: neither equal nor different
+      return Outcome::make(OutcomeKind::Inconclusive, d.loc,
+                           fmt::format("the outputs were not compared with the specification: {}", e.what()));
     } catch (const ModelError& e) {
       return Outcome::make(OutcomeKind::Error, e.loc.line ? e.loc : d.loc,
                            fmt::format("evaluating the expected value of output '{}': {}", d.name, e.what()));
@@ -145,7 +149,11 @@ Outcome compare_outputs(const Program& p, const Memory& st, const ModelOptions& 
       bool same = got.defined && identical(got, want[c]);
       if (same) continue;
       if (!bound_known) {
-        bound = reordered_sum_bounds(p, i, st.params, model, s.shape, threads);
+        try {
+          bound = reordered_sum_bounds(p, i, st.params, model, s.shape, threads);
+        } catch (const ModelBudgetError&) {  // no bound within the budget: the cells are undecided
+          bound.assign(s.size(), std::numeric_limits<double>::infinity());
+        }
         bound_known = true;
       }
       if (got.defined && want[c].defined && c < bound.size() && std::isfinite(got.as_double())) {

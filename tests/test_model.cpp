@@ -195,3 +195,33 @@ TEST(Model, BulkPassTakesConstantConditionsOnScalars) {
   ASSERT_EQ(cells.size(), 3u);
   for (const Value& v : cells) EXPECT_TRUE(identical(v, Value::of_f32(2.0f)));
 }
+
+// The memo of the specification's tensors is bounded by the memory budget (ModelOptions::
+// max_bytes): a recursive reduction whose partial sums would not fit ends with a
+// ModelBudgetError (Table 6.1's dsc at its benchmark size was killed by the system at 24 GB),
+// and the next model starts with the bytes released.
+TEST(Model, TheMemoStaysWithinTheMemoryBudget) {
+  Program p = typed(kMatmul);
+  ModelOptions small;
+  small.max_bytes = 4 << 20;
+  int64_t at[2] = {0, 0};
+  {
+    Model m(p, {256, 256, 4096}, small);  // C(i, j) for every i, j: 2^28 partial sums
+    bool over = false;
+    try {
+      for (int64_t i = 0; i < 256; ++i)
+        for (int64_t j = 0; j < 256; ++j) {
+          at[0] = i;
+          at[1] = j;
+          m.tensor(3, at);
+        }
+    } catch (const ModelBudgetError& e) {
+      over = true;
+      EXPECT_NE(std::string(e.what()).find("more memory than the budget"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(over) << "2^28 memoised partial sums do not fit 4 MB";
+  }
+  Model again(p, {4, 4, 4}, small);  // the memory of the first model was given back
+  at[0] = at[1] = 3;
+  EXPECT_TRUE(again.tensor(3, at).defined);
+}
