@@ -1,5 +1,6 @@
 // The specification model's public API (model.hpp) and its random inputs; the parts are
 // listed in model_internal.hpp.
+#include "interpreter/limits.hpp"
 #include "interpreter/model_internal.hpp"
 #include "interpreter/parallel.hpp"
 
@@ -69,6 +70,9 @@ Value Model::eval(const Compiled& c, std::span<const Value> env) {
   }
 }
 
+// After a memo that did not fit: how many cells a worker evaluates between two looks at the memo.
+constexpr size_t kCellsPerCheck = 256;
+
 std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vector<int64_t>& params,
                                   const ModelOptions& opts, const std::vector<int64_t>& shape, int threads,
                                   uint64_t* points) {
@@ -84,12 +88,21 @@ std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vec
     std::unique_ptr<Model> model;
     std::shared_ptr<const Model::Compiled> code;
   };
+  // the environment of the cell at C-order position `flat`
+  auto set_cell = [&](std::vector<Value>& env, size_t flat) {
+    for (size_t d = shape.size(); d-- > 0;) {
+      env[static_cast<size_t>(a.idx_slots[d])] = Value::of_int(static_cast<int64_t>(flat % static_cast<size_t>(shape[d])));
+      flat /= static_cast<size_t>(shape[d]);
+    }
+  };
   par::PerThread<Worker> workers;
   par::Arena arena(threads > 0 ? threads : par::max_concurrency());
   std::exception_ptr error;
   std::mutex error_mu;
+  std::atomic<bool> failed{false};
   arena.execute([&] {
     par::parallel_for(0, static_cast<int64_t>(rows), std::max<int64_t>(1, static_cast<int64_t>(rows) / 64), [&](int64_t r_begin, int64_t r_end) {
+      if (failed.load()) return;  // the evaluation ends (or starts again below)
       try {
         Worker& w = workers.local();
         if (!w.model) {
@@ -101,23 +114,56 @@ std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vec
         for (size_t d = 0; d < shape.size(); ++d) hi[d] = shape[d] - 1;
         if (!shape.empty()) { lo[0] = r_begin; hi[0] = r_end - 1; }
         w.model->precompute(*w.code, a.idx_slots, lo, hi);
-        for (size_t row = static_cast<size_t>(r_begin); row != static_cast<size_t>(r_end); ++row) {
+        for (size_t row = static_cast<size_t>(r_begin); row != static_cast<size_t>(r_end); ++row)
           for (size_t c = 0; c < row_len; ++c) {
-            size_t flat = row * row_len + c, rem = flat;
-            for (size_t d = shape.size(); d-- > 0;) {
-              env[static_cast<size_t>(a.idx_slots[d])] = Value::of_int(static_cast<int64_t>(rem % static_cast<size_t>(shape[d])));
-              rem /= static_cast<size_t>(shape[d]);
-            }
+            size_t flat = row * row_len + c;
+            set_cell(env, flat);
             out[flat] = w.model->eval(*w.code, env);
           }
-        }
       } catch (...) {
+        failed = true;
         std::lock_guard<std::mutex> g(error_mu);
         if (!error) error = std::current_exception();
       }
     });
   });
-  if (error) std::rethrow_exception(error);
+  if (error) {
+    bool over_budget = false;
+    try {
+      std::rethrow_exception(error);
+    } catch (const ModelBudgetError&) {
+      over_budget = true;
+    } catch (...) {
+    }
+    if (!over_budget) std::rethrow_exception(error);
+    // The memo of whole blocks of rows did not fit the budget (Halide's reductions memoise every
+    // partial sum): the workers' models freed, the cells again one after the other, with a fresh
+    // model whenever the memo passes half the budget. A cell that alone does not fit still ends
+    // the evaluation.
+    uint64_t evaluated = 0;
+    for (auto& w : workers) {
+      if (w.model) evaluated += w.model->points_evaluated();
+      w.code.reset();
+      w.model.reset();
+    }
+    const uint64_t limit = opts.max_bytes ? opts.max_bytes : default_memory_budget();
+    std::unique_ptr<Model> m;
+    std::shared_ptr<const Model::Compiled> code;
+    std::vector<Value> env(static_cast<size_t>(std::max(a.num_slots, 1)));
+    for (size_t flat = 0; flat < total; ++flat) {
+      if (!m || (flat % kCellsPerCheck == 0 && g_memo_bytes.load() > limit / 2)) {
+        if (m) evaluated += m->points_evaluated();
+        code.reset();
+        m.reset();
+        m = std::make_unique<Model>(p, params, opts);
+        code = m->compile(*a.init, a.num_slots);
+      }
+      set_cell(env, flat);
+      out[flat] = m->eval(*code, env);
+    }
+    if (points) *points = evaluated + m->points_evaluated();
+    return out;
+  }
   if (points) {
     *points = 0;
     for (auto& w : workers) if (w.model) *points += w.model->points_evaluated();

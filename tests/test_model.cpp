@@ -225,3 +225,21 @@ TEST(Model, TheMemoStaysWithinTheMemoryBudget) {
   at[0] = at[1] = 3;
   EXPECT_TRUE(again.tensor(3, at).defined);
 }
+
+// An output whose memo does not fit the budget as a whole is evaluated again a few cells at a
+// time with fresh models (evaluate_array): the values are those of an unbounded model.
+TEST(Model, AnArrayWhoseMemoDoesNotFitIsEvaluatedInPieces) {
+  Program p = typed(std::string(kMatmul) + "output c[i, j] : f32[N, M] = C(i, j);\n");
+  ModelOptions small;
+  small.max_bytes = 8 << 20;  // the 2M partial sums take about 22 MB
+  uint64_t points = 0;
+  std::vector<Value> got = evaluate_array(p, 0, {32, 32, 2048}, small, {32, 32}, 2, &points);
+  EXPECT_GE(points, uint64_t{32} * 32 * 2048) << "every partial sum computed";
+  Model whole(p, {32, 32, 2048});
+  for (int64_t i : {0, 7, 31})
+    for (int64_t j : {0, 13, 31}) {
+      int64_t at[2] = {i, j};
+      Value want = whole.tensor(3, at);
+      EXPECT_TRUE(identical(got[static_cast<size_t>(i * 32 + j)], want)) << i << ", " << j;
+    }
+}
