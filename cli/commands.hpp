@@ -27,7 +27,8 @@ uint64_t parse_size(const std::string& text);
 const CLI::Validator& memory_size();
 // The --max-memory option's help.
 inline constexpr const char* kMaxMemoryHelp =
-    "memory budget of the run (512M, 4G; default: half the physical memory); arrays that would need more are refused";
+    "memory budget of the run (512M, 4G; default: half the physical memory); arrays that would need more are refused, and the "
+    "specification model's memo stays within it";
 
 // Records a result's exit code; the command exits with the worst (driver::worse).
 void set_exit(int code);
