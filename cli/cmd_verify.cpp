@@ -72,9 +72,6 @@ void register_verify(CLI::App& app) {
       };
       o.smt.floats = driver::parse_floats(floats).value_or(verify::FloatMode::Real);  // checked by the option
       o.all = all_vcs;
-      // the last file's z3 context is left to the end of the process, which reclaims it faster
-      // than z3 tears it down (3% of bigsqsgemm's one-second verification)
-      o.smt.leave_context_at_exit = &f == &files.back();
       if (!smt2.empty()) o.smt.smt2_dir = files.size() > 1 ? smt2 + "/" + std::filesystem::path(f).stem().string() : smt2;
       verify::Verdict v = verify::verify_program(*l.program, o);
       status.clear();
