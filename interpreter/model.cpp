@@ -87,7 +87,9 @@ std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vec
   struct Worker {
     std::unique_ptr<Model> model;
     std::shared_ptr<const Model::Compiled> code;
+    uint64_t evaluated = 0;  // points of the models it dropped
   };
+  const uint64_t limit = opts.max_bytes ? opts.max_bytes : default_memory_budget();
   // the environment of the cell at C-order position `flat`
   auto set_cell = [&](std::vector<Value>& env, size_t flat) {
     for (size_t d = shape.size(); d-- > 0;) {
@@ -105,6 +107,14 @@ std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vec
       if (failed.load()) return;  // the evaluation ends (or starts again below)
       try {
         Worker& w = workers.local();
+        if (w.model && g_memo_bytes.load() > limit / 2) {
+          // the memo of the rows so far passed half the budget: this block of rows starts afresh
+          // (a stencil's few rows of overlap are computed again; a scan along the rows, again
+          // from its start)
+          w.evaluated += w.model->points_evaluated();
+          w.code.reset();
+          w.model.reset();
+        }
         if (!w.model) {
           w.model = std::make_unique<Model>(p, params, opts);
           w.code = w.model->compile(*a.init, a.num_slots);
@@ -142,11 +152,10 @@ std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vec
     // the evaluation.
     uint64_t evaluated = 0;
     for (auto& w : workers) {
-      if (w.model) evaluated += w.model->points_evaluated();
+      evaluated += w.evaluated + (w.model ? w.model->points_evaluated() : 0);
       w.code.reset();
       w.model.reset();
     }
-    const uint64_t limit = opts.max_bytes ? opts.max_bytes : default_memory_budget();
     std::unique_ptr<Model> m;
     std::shared_ptr<const Model::Compiled> code;
     std::vector<Value> env(static_cast<size_t>(std::max(a.num_slots, 1)));
@@ -166,7 +175,7 @@ std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vec
   }
   if (points) {
     *points = 0;
-    for (auto& w : workers) if (w.model) *points += w.model->points_evaluated();
+    for (auto& w : workers) *points += w.evaluated + (w.model ? w.model->points_evaluated() : 0);
   }
   return out;
 }

@@ -92,8 +92,12 @@ class Model {
 };
 
 // Evaluates the tensor expression of declared input/output array `array` on every cell of
-// `shape` (C order), in parallel: `threads` workers (0 = all cores), each with its own Model.
-// Rethrows the first ModelError. `points` receives the tensor points computed.
+// `shape` (C order), in parallel: `threads` workers (0 = all cores), each with its own Model,
+// over blocks of rows (the first index). Within opts.max_bytes: once the memo passes half of
+// it, a worker starts its next block with a fresh Model; a block that alone does not fit is
+// evaluated again cell by cell (fresh models at half the budget); a cell that alone does not fit
+// throws ModelBudgetError. Rethrows the first ModelError. `points` receives the tensor points
+// computed.
 std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vector<int64_t>& params,
                                   const ModelOptions& opts, const std::vector<int64_t>& shape, int threads = 0,
                                   uint64_t* points = nullptr);

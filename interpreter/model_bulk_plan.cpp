@@ -155,6 +155,14 @@ void Model::Impl::precompute(const Compiled& c, const std::vector<int>& slots, c
       }
     }
   }
+  // A memo still empty gets its blocks along the dimension the array reads widely (the static
+  // choice, block_dim_of, sees only case domains: Halide's Sum_1(x, y, c, sx, sy) is unbounded in
+  // c, which takes 4 values, and blocks of 64 along c held 4 points each).
+  for (size_t t = 0; t < nt; ++t) {
+    const BulkTensor& bt = bulk[t];
+    if (!bt.ok || !bt.has_box || info[t].rank < 2 || !memo[t].empty()) continue;
+    memo[t].set_block_dim(block_dim_over(bt.box));
+  }
   uint64_t before = points;
   for (int id : order) {
     BulkTensor& bt = bulk[static_cast<size_t>(id)];
@@ -173,7 +181,7 @@ bool Model::Impl::plan_tensor(int id, BulkTensor& bt) {
   for (const CaseCode& cc : cases[static_cast<size_t>(id)]) {
     if (cc.cond && !cc.linear && !read_free(*cc.cond)) return false;  // (read-free ones run per point)
     for (const Instr& in : cc.value->ins) {
-      if (in.op == Op::ReadStack || in.op >= Op::Jump || (in.op == Op::Call && in.n > 8)) return false;  // (reductions: on demand)
+      if (in.op >= Op::Jump || (in.op == Op::Call && in.n > 8)) return false;  // (reductions: on demand)
       if ((in.op == Op::ReadForm || in.op == Op::ReadRandom) && in.sub == kOnEnv) return false;  // reads through lets
     }
     auto domain = case_domain(cc, t.rank);
@@ -199,27 +207,54 @@ bool Model::Impl::plan_tensor(int id, BulkTensor& bt) {
     if (neg || pos) { bt.seq = d; bt.dir = neg ? 1 : -1; }
   }
   if (!self.empty() && bt.seq < 0) return plan_lexicographic(id, bt, self) && plan_blocks(id, bt);
-  bt.lane = -1;
-  for (int d = t.rank - 1; d >= 0; --d)
-    if (d != bt.seq) { bt.lane = d; break; }
+  bt.lane = lane_among(id, bt, [&](int d) { return d != bt.seq; });
   return plan_blocks(id, bt);
+}
+
+template <class F>
+int Model::Impl::lane_among(int id, const BulkTensor& bt, F&& eligible) const {
+  const int r = info[static_cast<size_t>(id)].rank;
+  const int bd = static_cast<int>(memo[static_cast<size_t>(id)].block_dim(static_cast<size_t>(r)));
+  if (r > 0 && eligible(bd)) return bd;
+  int best = -1;
+  __int128 widest = -1;
+  for (int d = r - 1; d >= 0; --d) {
+    if (!eligible(d)) continue;
+    const Interval& iv = bt.box[static_cast<size_t>(d)];
+    __int128 ext = static_cast<__int128>(iv.hi) - iv.lo + 1;
+    if (ext > widest) { widest = ext; best = d; }
+  }
+  return best;
 }
 
 bool Model::Impl::plan_lexicographic(int id, BulkTensor& bt, const std::vector<SelfRead>& self) const {
   const int r = info[static_cast<size_t>(id)].rank;
   bt.seq = -1;
-  bt.lane = -1;
-  for (int d = r - 1; d >= 0 && bt.lane < 0; --d) {
+  bt.lane = lane_among(id, bt, [&](int d) {
     bool all = true;
     for (const SelfRead& sr : self) all = all && sr.kept(static_cast<size_t>(d));
-    if (all) bt.lane = d;
+    return all;
+  });
+  // dimension by dimension, the first whose subscript every read not yet ordered keeps or
+  // steps back on (choosing any such dimension never excludes an order that exists)
+  std::vector<const SelfRead*> open;
+  for (const SelfRead& sr : self) open.push_back(&sr);
+  std::vector<bool> used(static_cast<size_t>(r), false);
+  bt.order.clear();
+  for (int placed = 0; placed < r - (bt.lane >= 0 ? 1 : 0); ++placed) {
+    int pick = -1;
+    for (int d = 0; d < r && pick < 0; ++d) {
+      if (d == bt.lane || used[static_cast<size_t>(d)]) continue;
+      bool fits = true;
+      for (const SelfRead* sr : open) fits = fits && (sr->kept(static_cast<size_t>(d)) || sr->earlier(static_cast<size_t>(d)));
+      if (fits) pick = d;
+    }
+    if (pick < 0) return false;
+    used[static_cast<size_t>(pick)] = true;
+    bt.order.push_back(pick);
+    std::erase_if(open, [&](const SelfRead* sr) { return sr->earlier(static_cast<size_t>(pick)); });
   }
-  for (const SelfRead& sr : self) {
-    int d = 0;
-    while (d < r && (d == bt.lane || sr.kept(static_cast<size_t>(d)))) ++d;
-    if (d == r || !sr.earlier(static_cast<size_t>(d))) return false;
-  }
-  return true;
+  return open.empty();  // a read that keeps every index reads the point itself
 }
 
 bool Model::Impl::read_free(const Compiled& c) {

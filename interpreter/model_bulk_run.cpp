@@ -12,9 +12,11 @@ Cell Model::Impl::bulk_cell(int id, const int64_t* idx) {
 
 void Model::Impl::run_tensor(int id, const BulkTensor& bt) {
   const int r = info[static_cast<size_t>(id)].rank;
-  std::vector<int> outer;
-  for (int d = 0; d < r; ++d) if (d != bt.seq && d != bt.lane) outer.push_back(d);
-  if (bt.seq >= 0) outer.push_back(bt.seq);  // innermost of the outer loops
+  std::vector<int> outer = bt.order;
+  if (outer.empty()) {
+    for (int d = 0; d < r; ++d) if (d != bt.seq && d != bt.lane) outer.push_back(d);
+    if (bt.seq >= 0) outer.push_back(bt.seq);  // innermost of the outer loops
+  }
   int64_t p[kMaxRank];
   for (int d = 0; d < r; ++d) p[d] = bt.box[static_cast<size_t>(d)].lo;
   auto start = [&](int d) { return d == bt.seq && bt.dir < 0 ? bt.box[static_cast<size_t>(d)].hi : bt.box[static_cast<size_t>(d)].lo; };
@@ -238,7 +240,26 @@ void Model::Impl::run_case_batch(int id, int k, const int64_t* base, int lane_di
         top += L;
         break;
       }
-      case Op::ReadStack: return;  // excluded by plan_tensor
+      case Op::ReadStack: {  // computed subscripts (Halide's clamps): an input's value, or a point known already
+        const TInfo& u = info[static_cast<size_t>(in.a)];
+        top -= L * in.n;
+        for (int l = 0; l < n; ++l) {
+          if (!on[l]) continue;
+          bool defined = true;
+          for (int k = 0; k < in.n; ++k) {
+            const Value& a = top[L * static_cast<size_t>(k) + static_cast<size_t>(l)];
+            defined = defined && a.defined;
+            idx[k] = a.i;
+          }
+          if (!defined) { top[l] = Value::bottom(in.type); continue; }
+          if (u.input) { top[l] = input_value(u, idx); continue; }
+          Cell cell = bulk_cell(in.a, idx);
+          if (cell.state() >= kDone) top[l] = cell.value(u.type);
+          else on[l] = 0;  // not known yet: on demand
+        }
+        top += L;
+        break;
+      }
       case Op::Jump: case Op::JumpIfNot: case Op::Peek: case Op::Pop: case Op::IncLocal: case Op::Accum: return;  // (so are reductions)
       case Op::Un: for (int l = 0; l < n; ++l) if (on[l]) top[l - L] = apply_unop(static_cast<UnOp>(in.sub), top[l - L]); break;
       case Op::Bin:

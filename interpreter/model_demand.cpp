@@ -19,7 +19,11 @@ void Model::Impl::area_reserve(size_t n) {
 int Model::Impl::block_dim_of(int id) const {
   const int r = info[static_cast<size_t>(id)].rank;
   if (r <= 1) return r - 1;
-  Box all = cases_union(id, r);
+  return block_dim_over(cases_union(id, r));
+}
+
+int Model::Impl::block_dim_over(const Box& all) {
+  const int r = static_cast<int>(all.size());
   auto extent = [&](int d) -> __int128 {
     const Interval& iv = all[static_cast<size_t>(d)];
     if (iv.lo > iv.hi) return 0;

@@ -96,6 +96,7 @@ class Memo {
   size_t block_dim(size_t r) const { return r == 0 ? 0 : bd_ >= 0 && static_cast<size_t>(bd_) < r ? static_cast<size_t>(bd_) : r - 1; }
   // Sets the block dimension; only before the first at().
   void set_block_dim(int d) { bd_ = d; }
+  bool empty() const { return count_ == 0; }
 
   Cell at(std::span<const int64_t> idx) {
     const size_t r = idx.size();
@@ -555,6 +556,9 @@ struct Model::Impl {
     int64_t lo, hi;  // inclusive; lo > hi: empty
   };
   using Box = std::vector<Interval>;
+  // The same rule over a box (precompute applies it to the box an array reads, before the first
+  // point of a tensor is stored).
+  static int block_dim_over(const Box& box);
   static constexpr int kLanes = 256;
   static constexpr int64_t kMaxBulkPoints = int64_t{1} << 27;  // per tensor (memory bound)
   static constexpr int kMaxExactUpdates = 256;  // growth steps of a box along an unbounded direction
@@ -567,6 +571,7 @@ struct Model::Impl {
     int seq = -1;       // the dimension iterated in dependency order (-1: none)
     int dir = 1;        // +1 ascending, -1 descending
     int lane = -1;      // the dimension evaluated as a batch (-1: one point at a time)
+    std::vector<int> order;  // the other dimensions, outermost first (empty: index order, seq last)
     std::vector<Block*> blocks;  // dense table of the box's memo blocks (prefix, block number)
     int64_t blk_lo = 0, nblk = 0;
   };
@@ -617,13 +622,20 @@ struct Model::Impl {
 
   // A pass in lexicographic order, for self-reads that step back along several indices with
   // some subscripts not of the form index + c (a running sum over (ci, kh, kw) reads
-  // S(..., kh - 1, KW - 1) and S(..., 0, 0, -1)): the batch dimension is the last one every
-  // self-read keeps (index + 0); the others are visited in index order, ascending, and every
-  // self-read must then name an earlier point: its first subscript that does not keep the
-  // index (index + 0, or a constant the read's case fixes the index to) is index - c, or a
-  // constant below every index of the read's case. (Only the speed depends on it: a point
+  // S(..., kh - 1, KW - 1) and S(..., 0, 0, -1)): the batch dimension is one every
+  // self-read keeps (index + 0); the others are visited ascending, in an order where every
+  // self-read names an earlier point: its first subscript that does not keep the index (index
+  // + 0, or a constant the read's case fixes the index to) is index - c, or a constant below
+  // every index of the read's case. The order is index order when that works, else the first
+  // one found dimension by dimension (Halide's RDom chains step back along the inner reduction
+  // variable, then wrap around to the outer one: Sum(.., rx - 1, ry) and Sum(.., RX - 1, ry - 1),
+  // earlier in the order (ry, rx), not in index order). (Only the speed depends on it: a point
   // whose reads are not known yet is left to on-demand evaluation.)
   bool plan_lexicographic(int id, BulkTensor& bt, const std::vector<SelfRead>& self) const;
+  // The batch dimension among the eligible ones: the memo's block dimension (a batch then walks
+  // the cells of one block), else the widest in the box (-1: none eligible).
+  template <class F>
+  int lane_among(int id, const BulkTensor& bt, F&& eligible) const;
 
   // Whether code reads no tensor (a condition over indices and parameters only).
   static bool read_free(const Compiled& c);

@@ -226,20 +226,39 @@ TEST(Model, TheMemoStaysWithinTheMemoryBudget) {
   EXPECT_TRUE(again.tensor(3, at).defined);
 }
 
-// An output whose memo does not fit the budget as a whole is evaluated again a few cells at a
-// time with fresh models (evaluate_array): the values are those of an unbounded model.
-TEST(Model, AnArrayWhoseMemoDoesNotFitIsEvaluatedInPieces) {
+// The values of c at a few cells, from a model without a budget.
+static void expect_matmul_cells(const Program& p, const std::vector<Value>& got, int64_t N, int64_t M, int64_t P) {
+  Model whole(p, {N, M, P});
+  for (int64_t i : {int64_t{0}, N / 3, N - 1})
+    for (int64_t j : {int64_t{0}, M / 2, M - 1}) {
+      int64_t at[2] = {i, j};
+      Value want = whole.tensor(3, at);
+      EXPECT_TRUE(identical(got[static_cast<size_t>(i * M + j)], want)) << i << ", " << j;
+    }
+}
+
+// An output whose memo does not fit the budget as a whole is evaluated in blocks of rows, each
+// worker starting afresh once half the budget is used (evaluate_array): here 32 rows of 64K
+// partial sums (about 0.7 MB each) in a budget of 8 MB.
+TEST(Model, AnArrayWhoseMemoDoesNotFitIsEvaluatedInBlocksOfRows) {
   Program p = typed(std::string(kMatmul) + "output c[i, j] : f32[N, M] = C(i, j);\n");
   ModelOptions small;
   small.max_bytes = 8 << 20;  // the 2M partial sums take about 22 MB
   uint64_t points = 0;
   std::vector<Value> got = evaluate_array(p, 0, {32, 32, 2048}, small, {32, 32}, 2, &points);
   EXPECT_GE(points, uint64_t{32} * 32 * 2048) << "every partial sum computed";
-  Model whole(p, {32, 32, 2048});
-  for (int64_t i : {0, 7, 31})
-    for (int64_t j : {0, 13, 31}) {
-      int64_t at[2] = {i, j};
-      Value want = whole.tensor(3, at);
-      EXPECT_TRUE(identical(got[static_cast<size_t>(i * 32 + j)], want)) << i << ", " << j;
-    }
+  expect_matmul_cells(p, got, 32, 32, 2048);
+}
+
+// When one block of rows alone does not fit (2 rows of 1M partial sums, about 11 MB each, in
+// 8 MB), the cells are evaluated again one after the other with a fresh model whenever the
+// memo passes half the budget: the values are still those of an unbounded model.
+TEST(Model, AnArrayWhoseRowsDoNotFitIsEvaluatedInPieces) {
+  Program p = typed(std::string(kMatmul) + "output c[i, j] : f32[N, M] = C(i, j);\n");
+  ModelOptions small;
+  small.max_bytes = 8 << 20;
+  uint64_t points = 0;
+  std::vector<Value> got = evaluate_array(p, 0, {2, 512, 2048}, small, {2, 512}, 2, &points);
+  EXPECT_GE(points, uint64_t{2} * 512 * 2048) << "every partial sum computed";
+  expect_matmul_cells(p, got, 2, 512, 2048);
 }

@@ -510,9 +510,35 @@ std::string random_running_sum() {
   return text;
 }
 
+// A reduction as Halide 14 exports an RDom (rx inner, ry outer): S(i, rx - 1, ry) within a row
+// of the domain, S(i, rx + P - 1, ry - 1) at its wrap-around (earlier only in the order (ry, rx)),
+// the base S0(i) at the first point; the terms read an input and a computed tensor through
+// clamped subscripts (repeat_edge), sometimes out of the input's box; `affine`: the computed
+// tensor D is read at i + ry (else through a clamp, which the bulk pass cannot plan for).
+std::string random_rdom_chain(bool& affine) {
+  affine = *rc::gen::arbitrary<bool>();
+  const bool integer = *rc::gen::arbitrary<bool>();
+  const char* ty = integer ? "i32" : "f32";
+  std::string op = integer ? " + " : " * 0.5 + ";
+  std::string lo = *rc::gen::element<std::string>("0", "1", "-1");
+  std::string text = fmt::format("param N, P;\ntensor A(i, j) : {0};\n"
+                                 "tensor C(i, j) : {0} = A(min(max(i, {1}), N - 1), min(max(j, 0), P - 1));\n"
+                                 "tensor D(i) : {0} = C(min(max(i - 1, 0), N - 1), 0){2}C(i, 0);\n"
+                                 "tensor S0(i) : {0} = {3};\n",
+                                 ty, lo, op, integer ? "0" : "0.0");
+  std::string term = fmt::format("C(i + rx, ry){}{}", op, affine ? "D(i + ry)" : "D(max(i + ry - 1, 0))");
+  std::string dom = "0 <= rx && rx < P && 0 <= ry && ry < P";
+  text += fmt::format("tensor S(i, rx, ry) : {0} =\n    (S(i, (P + rx) - 1, ry - 1){1}{2}) if {3} && rx == 0 && ry >= 1\n"
+                      "  | (S(i, rx - 1, ry){1}{2}) if {3} && rx >= 1\n  | (S0(i){1}{2}) if {3} && rx == 0 && ry == 0;\n",
+                      ty, op, term, dom);
+  text += fmt::format("output o[i, r] : {}[N, P] = S(i, r, P - 1);\n", ty);
+  return text;
+}
+
 // Every cell of output 0 in C order; the first error's text instead, if any.
 std::variant<std::vector<Value>, std::string> all_cells(const Program& p, const std::vector<int64_t>& params,
-                                                        const std::vector<int64_t>& shape, bool bulk, uint64_t* pre) {
+                                                        const std::vector<int64_t>& shape, bool bulk, uint64_t* pre,
+                                                        uint64_t* evaluated = nullptr) {
   const ArrayDecl& a = p.arrays[0];
   Model m(p, params);
   auto code = m.compile(*a.init, a.num_slots);
@@ -536,16 +562,20 @@ std::variant<std::vector<Value>, std::string> all_cells(const Program& p, const 
   } catch (const ModelError& e) {
     return std::string(e.what());
   }
+  if (evaluated) *evaluated = m.points_evaluated();
   return out;
 }
 }  // namespace
 
 TEST(Properties, ModelBulkPassChangesNoResult) {
   int cases = 0, same_values = 0, same_errors = 0, with_bulk = 0, running_sums = 0, running_sums_bulk = 0;
+  int rdom_chains = 0, rdom_chains_bulk = 0;
   uint64_t bulk_points = 0;
   bool ok = rc::check("precompute, then on demand == on demand alone", [&] {
-    const bool running = *rc::gen::inRange(0, 4) == 0;
-    std::string text = running ? random_running_sum() : random_recurrence();
+    const int kind = *rc::gen::inRange(0, 8);
+    const bool running = kind == 0 || kind == 1, rdom = kind == 2;
+    bool affine = false;
+    std::string text = running ? random_running_sum() : rdom ? random_rdom_chain(affine) : random_recurrence();
     Loaded l = load_text(text, "rec.sched");
     RC_ASSERT(l.stage == LoadStage::Ok);
     const Program& p = *l.program;
@@ -553,13 +583,16 @@ TEST(Properties, ModelBulkPassChangesNoResult) {
     std::vector<int64_t> shape;
     for (const auto& d : p.arrays[0].dims) shape.push_back(d->kind == ExprKind::Var && d->name == "P" ? P : n);
     uint64_t pre = 0, none = 0;
-    auto with = all_cells(p, {n, P}, shape, true, &pre);
+    uint64_t evaluated = 0;
+    auto with = all_cells(p, {n, P}, shape, true, &pre, &evaluated);
     auto without = all_cells(p, {n, P}, shape, false, &none);
     ++cases;
     with_bulk += pre > 0;
     bulk_points += pre;
     running_sums += running;
     running_sums_bulk += running && pre > 0;
+    rdom_chains += rdom && affine && P > 0;
+    rdom_chains_bulk += rdom && affine && P > 0 && pre == evaluated;  // every point demanded was stored by the bulk pass
     RC_ASSERT(with.index() == without.index());
     if (with.index() == 1) {
       RC_ASSERT(std::get<1>(with) == std::get<1>(without));
@@ -575,8 +608,10 @@ TEST(Properties, ModelBulkPassChangesNoResult) {
   EXPECT_TRUE(ok);
   std::cout << "[model bulk] cases " << cases << ": same values " << same_values << ", same first error " << same_errors
             << "; the bulk pass stored points in " << with_bulk << " cases (" << bulk_points << " points); running sums "
-            << running_sums << ", with the bulk pass " << running_sums_bulk << "\n";
+            << running_sums << ", with the bulk pass " << running_sums_bulk << "; Halide RDom chains (affine) " << rdom_chains
+            << ", every point in the bulk pass " << rdom_chains_bulk << "\n";
   EXPECT_GT(with_bulk, cases / 4) << "the bulk pass should run in most cases";
   EXPECT_GT(running_sums_bulk, running_sums / 2) << "the lexicographic pass should run on most running sums";
   EXPECT_GT(same_errors, 0) << "overlapping cases should be demanded in some cases";
+  EXPECT_GT(rdom_chains_bulk, rdom_chains * 9 / 10) << "the bulk pass should compute every point of the Halide RDom chains";
 }
