@@ -13,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "cli/html_reports.hpp"
 #include "cli/reports.hpp"
+#include "cli/time_limit.hpp"
 #include "report/pages.hpp"
 #include "driver/check.hpp"
 #include "driver/words.hpp"
@@ -46,6 +47,7 @@ struct RunArgs {
   bool quiet = false;
   std::string sarif, junit;    // report files (run: --sarif; check: both)
   std::string html;            // run and check: --html
+  double timeout = 0;          // run: seconds for the whole run (0: none)
 };
 
 // The result of running one program: the stage reached and the outcome.
@@ -83,9 +85,8 @@ void write_array(const std::string& dir, const ArrayState& a) {
   }
 }
 
-RunResult run_one(const RunArgs& a, const Loaded& l, bool progress = false) {
+RunResult run_one(const RunArgs& a, const Loaded& l, driver::Phases& ph, TimeLimit& limit) {
   RunResult r;
-  driver::Phases ph(progress);
   auto t0 = std::chrono::steady_clock::now();
   r.json["file"] = a.file;
   if (l.stage != LoadStage::Ok) {
@@ -125,6 +126,7 @@ RunResult run_one(const RunArgs& a, const Loaded& l, bool progress = false) {
   ro.phases = &ph;
   driver::Engine engine = driver::parse_engine(a.engine).value_or(driver::Engine::Fast);  // checked by the option
   driver::EngineRun run = driver::run(engine, *inst, ro);
+  limit.claim();  // from here on, nothing is cut short: the arrays and the report are written whole
   if (run.refused == driver::EngineRun::Refusal::Engine) return bad(run.outcome.message);
   const Outcome& o = run.outcome;
   if ((o.ok() || o.kind == OutcomeKind::Mismatch) && !a.out_dir.empty()) {
@@ -215,9 +217,42 @@ void register_run(CLI::App& app) {
   cmd->add_flag("--quiet", a.quiet, "no phase lines on stderr");
   cmd->add_option("--sarif", a.sarif, "also write the finding as a SARIF 2.1.0 log to this file (docs/formats.md)");
   cmd->add_option("--html", a.html, "also write the outcome as a self-contained HTML page (docs/reports.md)");
+  cmd->add_option("--timeout", a.timeout,
+                  "time limit of the whole run in seconds: set-up, engine and comparison (reached: 'inconclusive', exit 3, "
+                  "naming the phase; no --out arrays or --html page are written); default: none")
+      ->check(positive_seconds());
   cmd->callback([] {
+    auto t0 = std::chrono::steady_clock::now();
     Loaded l = load_file(a.file);
-    RunResult r = run_one(a, l, !a.quiet && (a.progress || isatty(STDERR_FILENO)));
+    driver::Phases ph(!a.quiet && (a.progress || isatty(STDERR_FILENO)));
+    TimeLimit limit(a.timeout, [&] {
+      std::string phase = ph.current();
+      std::string msg = fmt::format("the time limit of {:g} s (--timeout) was reached{}", a.timeout,
+                                    phase.empty() ? "" : " during the phase '" + phase + "'");
+      Outcome o = Outcome::make(OutcomeKind::Inconclusive, {}, msg);
+      Diagnostics where(l.program ? l.program->file : nullptr);
+      if (a.json) {
+        nlohmann::json j = o.to_json(where);
+        j["schema_version"] = 1;
+        j["file"] = a.file;
+        j["engine"] = a.engine;
+        j["seed"] = a.seed;
+        j["phase"] = phase;
+        j["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (ph.printing()) std::cerr << "\n";  // ends the open phase line
+        std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      } else {
+        if (ph.printing()) std::cerr << "\n";
+        std::cout << o.render(where);
+      }
+      std::string err;
+      if (!a.sarif.empty() && !write_report(a.sarif, sarif_log("run", {{"inconclusive", "note", msg, a.file, 0, 0}})
+                                                          .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", err))
+        std::cerr << "error: --sarif: " << err << "\n";
+      if (!a.html.empty()) std::cerr << "error: --html: the run did not end, no page written\n";
+    }, kInconclusive);
+    RunResult r = run_one(a, l, ph, limit);
+    limit.claim();
     if (!a.html.empty()) {
       std::string err;
       if (r.html.empty()) {

@@ -7,6 +7,7 @@
 #include <spawn.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -171,10 +172,14 @@ Outcome run_native(const Program& p, Memory& st, const NativeKernel& k, double* 
   // outcome of this run, never the end of sched
   std::fflush(stdout);
   std::fflush(stderr);
+  const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) return Outcome::make(OutcomeKind::Error, {}, fmt::format("cannot fork to run the native kernel: {}", std::strerror(errno)));
   if (pid == 0) {
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);  // not a sanitizer's handler: die by it
+    // the kernel ends with sched (a time limit ends sched with _exit while the kernel runs)
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);
     timespec t0{}, t1{};
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = k.fn(params.data(), ptrs.data(), dims.data(), err);

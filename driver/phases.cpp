@@ -13,9 +13,17 @@ void Phases::note(const std::string& what) {
 }
 
 void Phases::start(const std::string& what) {
-  what_ = what;
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    what_ = what;
+  }
   t_ = std::chrono::steady_clock::now();
   if (print_) std::cerr << "[" << tag_ << "] " << what << " ..." << std::flush;
+}
+
+std::string Phases::current() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return what_;
 }
 
 double Phases::done() {

@@ -7,6 +7,7 @@
 //               most. Off, update() costs a clock read every 64 calls.
 #pragma once
 #include <chrono>
+#include <mutex>
 #include <string>
 
 namespace sched::driver {
@@ -19,10 +20,14 @@ class Phases {
   // engine ... 3145728 assignment(s)"). Elsewhere nothing (lines would pile up in a log).
   void note(const std::string& what);
   double done();  // seconds since start
+  // The phase started last ("" before the first); safe from another thread (a time limit's).
+  std::string current() const;
+  bool printing() const { return print_; }
 
  private:
   bool print_;
   std::string tag_, what_;
+  mutable std::mutex mu_;  // what_, for current()
   std::chrono::steady_clock::time_point t_{};
 };
 

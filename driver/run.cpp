@@ -158,10 +158,14 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
   if (!inst.prepared.ok()) return refuse(inst.prepared, EngineRun::Refusal::Instance);
   if (opts.races == Races::Off && r.engine != Engine::Fast)
     return refuse(Outcome::make(OutcomeKind::Error, {}, "'--races off' is an option of the fast engine"));
+  Phases quiet(false);
+  Phases& ph = opts.phases ? *opts.phases : quiet;
   std::shared_ptr<NativeKernel> kernel;
   if (r.engine == Engine::Native) {
     std::string err;
+    ph.start("native kernel (emitted, compiled unless cached)");
     kernel = build_native(p, err);
+    ph.done();
     if (!kernel) return refuse(Outcome::make(OutcomeKind::Error, {}, err));
   }
   std::unique_ptr<Model> model;
@@ -172,8 +176,6 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
       return refuse(Outcome::make(OutcomeKind::Error, e.loc, e.what()));
     }
   }
-  Phases quiet(false);
-  Phases& ph = opts.phases ? *opts.phases : quiet;
   r.final = inst.initial;
   ph.start(fmt::format("{} engine{}", engine_name(r.engine), opts.races == Races::Off ? " (races not checked)" : ""));
   auto k0 = std::chrono::steady_clock::now();

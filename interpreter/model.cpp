@@ -82,8 +82,16 @@ std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vec
   for (int64_t d : shape) total *= static_cast<size_t>(d);
   std::vector<Value> out(total);
   if (total == 0) return out;
-  size_t rows = shape.empty() ? 1 : static_cast<size_t>(shape[0]);
-  size_t row_len = total / rows;
+  // The dimension cut into blocks: the first of at least 64 indices, else the widest (an image
+  // stored [c, y, x] is cut along y, each block with every c: what c shares is computed once).
+  size_t split = 0;
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] > shape[split]) split = d;
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] >= 64) { split = d; break; }
+  const int64_t extent = shape.empty() ? 1 : shape[split];
+  std::vector<size_t> stride(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) stride[d - 1] = stride[d] * static_cast<size_t>(shape[d]);
   struct Worker {
     std::unique_ptr<Model> model;
     std::shared_ptr<const Model::Compiled> code;
@@ -103,33 +111,47 @@ std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vec
   std::mutex error_mu;
   std::atomic<bool> failed{false};
   arena.execute([&] {
-    par::parallel_for(0, static_cast<int64_t>(rows), std::max<int64_t>(1, static_cast<int64_t>(rows) / 64), [&](int64_t r_begin, int64_t r_end) {
+    // blocks along `split`, each precomputed as a whole (oneTBB hands a worker several at a time)
+    const int64_t block = std::max<int64_t>(1, extent / 64);
+    par::parallel_for(0, extent, block, [&](int64_t r_begin, int64_t r_end) {
       if (failed.load()) return;  // the evaluation ends (or starts again below)
       try {
         Worker& w = workers.local();
-        if (w.model && g_memo_bytes.load() > limit / 2) {
-          // the memo of the rows so far passed half the budget: this block of rows starts afresh
-          // (a stencil's few rows of overlap are computed again; a scan along the rows, again
-          // from its start)
-          w.evaluated += w.model->points_evaluated();
-          w.code.reset();
-          w.model.reset();
-        }
-        if (!w.model) {
-          w.model = std::make_unique<Model>(p, params, opts);
-          w.code = w.model->compile(*a.init, a.num_slots);
-        }
         std::vector<Value> env(static_cast<size_t>(std::max(a.num_slots, 1)));
-        std::vector<int64_t> lo(shape.size(), 0), hi(shape.size());
-        for (size_t d = 0; d < shape.size(); ++d) hi[d] = shape[d] - 1;
-        if (!shape.empty()) { lo[0] = r_begin; hi[0] = r_end - 1; }
-        w.model->precompute(*w.code, a.idx_slots, lo, hi);
-        for (size_t row = static_cast<size_t>(r_begin); row != static_cast<size_t>(r_end); ++row)
-          for (size_t c = 0; c < row_len; ++c) {
-            size_t flat = row * row_len + c;
-            set_cell(env, flat);
-            out[flat] = w.model->eval(*w.code, env);
+        for (int64_t b0 = r_begin; b0 < r_end && !failed.load(); b0 += block) {
+          const int64_t b1 = std::min(r_end, b0 + block);
+          if (w.model && g_memo_bytes.load() > limit / 2) {
+            // the memo of the blocks so far passed half the budget: this block starts afresh
+            // (a stencil's few rows of overlap are computed again; a scan along the split
+            // dimension, again from its start)
+            w.evaluated += w.model->points_evaluated();
+            w.code.reset();
+            w.model.reset();
           }
+          if (!w.model) {
+            w.model = std::make_unique<Model>(p, params, opts);
+            w.code = w.model->compile(*a.init, a.num_slots);
+          }
+          std::vector<int64_t> lo(shape.size(), 0), hi(shape.size());
+          for (size_t d = 0; d < shape.size(); ++d) hi[d] = shape[d] - 1;
+          if (!shape.empty()) { lo[split] = b0; hi[split] = b1 - 1; }
+          w.model->precompute(*w.code, a.idx_slots, lo, hi);
+          std::vector<int64_t> idx = lo;  // the block's cells in C order
+          while (true) {
+            size_t flat = 0;
+            for (size_t d = 0; d < shape.size(); ++d) {
+              flat += static_cast<size_t>(idx[d]) * stride[d];
+              env[static_cast<size_t>(a.idx_slots[d])] = Value::of_int(idx[d]);
+            }
+            out[flat] = w.model->eval(*w.code, env);
+            size_t d = shape.size();
+            while (d-- > 0) {
+              if (++idx[d] <= hi[d]) break;
+              idx[d] = lo[d];
+            }
+            if (d == static_cast<size_t>(-1)) break;
+          }
+        }
       } catch (...) {
         failed = true;
         std::lock_guard<std::mutex> g(error_mu);

@@ -262,3 +262,23 @@ TEST(Model, AnArrayWhoseRowsDoNotFitIsEvaluatedInPieces) {
   EXPECT_GE(points, uint64_t{2} * 512 * 2048) << "every partial sum computed";
   expect_matmul_cells(p, got, 2, 512, 2048);
 }
+
+// An output whose first dimension is short ([c, y, x] images: 3 channels) is cut into blocks
+// along its first long dimension, each block with every channel: every cell is still the
+// model's value, in C order.
+TEST(Model, AnArrayIsCutAlongItsFirstLongDimension) {
+  Program p = typed("param Y, X;\ntensor A(c, y, x) : f32;\n"
+                    "tensor S(c, y, x) : f32 = A(c, y, x) + A(c, y + 1, x) if c < 2 | 1.0 if c >= 2;\n"
+                    "output o[c, y, x] : f32[3, Y, X] = S(c, y, x) * 2.0 + S(2, y, x);\n");
+  const int64_t Y = 130, X = 5;
+  std::vector<Value> got = evaluate_array(p, 0, {Y, X}, ModelOptions{}, {3, Y, X}, 2);
+  ASSERT_EQ(got.size(), static_cast<size_t>(3 * Y * X));
+  Model m(p, {Y, X});
+  for (int64_t c = 0; c < 3; ++c)
+    for (int64_t y = 0; y < Y; ++y)
+      for (int64_t x = 0; x < X; ++x) {
+        int64_t at[3] = {c, y, x}, at2[3] = {2, y, x};
+        Value want = Value::of_f32(m.tensor(1, at).f * 2.0f + m.tensor(1, at2).f);
+        EXPECT_TRUE(identical(got[static_cast<size_t>((c * Y + y) * X + x)], want)) << c << ", " << y << ", " << x;
+      }
+}
