@@ -25,23 +25,24 @@ bool reads_any(const Expr& e) {
   return false;
 }
 
-// The `let`s inside c whose value is an integer computed without reading an array, by slot
-// (a slot two lets bind, in sibling scopes, stands for neither: nullptr).
-std::map<int, const Expr*> lets_inside(const Cmd& c) {
+// What a loop body binds, from one walk of it (interpreter/walk.hpp):
+//   bound  every slot bound inside (lets, inner loops)
+//   lets   the `let`s whose value is an integer computed without reading an array, by slot (a
+//          slot two lets bind, in sibling scopes, or also a loop, stands for neither: nullptr)
+struct BodyBindings {
+  std::set<int> bound;
   std::map<int, const Expr*> lets;
+};
+
+BodyBindings body_bindings(const Cmd& c) {
+  BodyBindings out;
   for (const auto& [slot, b] : bindings_inside(c)) {
+    out.bound.insert(slot);
     if (b.lets == 0) continue;
     bool usable = b.only_let() && b.let->type == Type::Int && !reads_any(*b.let);
-    lets.emplace(slot, usable ? b.let : nullptr);
+    out.lets.emplace(slot, usable ? b.let : nullptr);
   }
-  return lets;
-}
-
-// Slots bound inside c (lets, inner loops).
-std::set<int> bound_inside(const Cmd& c) {
-  std::set<int> slots;
-  for (const auto& [slot, b] : bindings_inside(c)) slots.insert(slot);
-  return slots;
+  return out;
 }
 
 bool has_loop(const Cmd& c) {
@@ -137,8 +138,8 @@ class Analysis {
   // bounds coef·x + rest at both ends with overflow detection, so a subscript that wraps around
   // (a[i * 2^62]) fails it and runs checked.
   std::optional<std::string> in_bounds_condition(const Cmd& loop, const std::string& first, const std::string& count) {
-    std::set<int> inner = bound_inside(*loop.body), allocated = allocated_inside(*loop.body);
-    std::map<int, const Expr*> lets = lets_inside(*loop.body);
+    auto [inner, lets] = body_bindings(*loop.body);
+    std::set<int> allocated = allocated_inside(*loop.body);
     auto acc = accesses_of(*loop.body);
     if (acc.empty()) return std::nullopt;
     Conjunction cond;
@@ -184,7 +185,7 @@ class Analysis {
   // tiled nest whose tiles divide its extents runs unchecked, and the others fall back on the
   // versioning of inner loops.
   std::optional<NestCheck> nest_in_bounds_condition(const Cmd& loop, const std::string& first, const std::string& count) {
-    std::set<int> inner = bound_inside(*loop.body);
+    auto [inner, lets] = body_bindings(*loop.body);
     if (!allocated_inside(*loop.body).empty() || inner.count(loop.slot)) return std::nullopt;
     std::set<int> all = inner;
     all.insert(loop.slot);
@@ -197,7 +198,6 @@ class Analysis {
     }
     std::set<int> terms;
     for (const auto& [slot, r] : ranges) terms.insert(slot);
-    std::map<int, const Expr*> lets = lets_inside(*loop.body);
     for (const auto& [slot, d] : lets)
       if (terms.count(slot)) return std::nullopt;
     auto acc = accesses_of(*loop.body);
@@ -293,8 +293,7 @@ class Analysis {
     }
     auto op = guard_op(cond.bop);
     if (!op || cond.args[0]->type != Type::Int) return std::nullopt;
-    std::set<int> inner = bound_inside(*loop.body);
-    std::map<int, const Expr*> lets = lets_inside(*loop.body);
+    auto [inner, lets] = body_bindings(*loop.body);
     auto l = linear(*cond.args[0], loop.slot, inner, lets), r = linear(*cond.args[1], loop.slot, inner, lets);
     if (!l || !r) return std::nullopt;
     return fmt::format("cmp_all({}, {}, {}, {}, {}, {}, {})", l->rest, int_lit(l->coef), r->rest, int_lit(r->coef), first, count, *op);

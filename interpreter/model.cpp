@@ -108,6 +108,7 @@ std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vec
   par::PerThread<Worker> workers;
   par::Arena arena(threads > 0 ? threads : par::max_concurrency());
   std::exception_ptr error;
+  bool over_budget = false;  // the first error was the memory budget's
   std::mutex error_mu;
   std::atomic<bool> failed{false};
   arena.execute([&] {
@@ -152,6 +153,10 @@ std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vec
             if (d == static_cast<size_t>(-1)) break;
           }
         }
+      } catch (const ModelBudgetError&) {
+        failed = true;
+        std::lock_guard<std::mutex> g(error_mu);
+        if (!error) { error = std::current_exception(); over_budget = true; }
       } catch (...) {
         failed = true;
         std::lock_guard<std::mutex> g(error_mu);
@@ -160,15 +165,8 @@ std::vector<Value> evaluate_array(const Program& p, size_t array, const std::vec
     });
   });
   if (error) {
-    bool over_budget = false;
-    try {
-      std::rethrow_exception(error);
-    } catch (const ModelBudgetError&) {
-      over_budget = true;
-    } catch (...) {
-    }
     if (!over_budget) std::rethrow_exception(error);
-    // The memo of whole blocks of rows did not fit the budget (Halide's reductions memoise every
+    // The memo of one block did not fit the budget (Halide's reductions memoise every
     // partial sum): the workers' models freed, the cells again one after the other, with a fresh
     // model whenever the memo passes half the budget. A cell that alone does not fit still ends
     // the evaluation.
