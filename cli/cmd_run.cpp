@@ -197,6 +197,32 @@ std::string slurp(const std::string& f) {
   return ss.str();
 }
 
+// Writes what `sched run` reports (--html, --sarif, then the outcome as JSON or text) and
+// returns the exit code (bad input when a report file cannot be written).
+int report(const RunArgs& a, RunResult& r) {
+  if (!a.html.empty()) {
+    std::string err;
+    if (r.html.empty()) {
+      std::cerr << "error: --html: nothing ran to its end, no page written\n";
+    } else if (!write_report(a.html, r.html, err)) {
+      std::cerr << "error: --html: " << err << "\n";
+      r.exit = kBadInput;
+    }
+  }
+  if (!a.sarif.empty()) {
+    if (r.findings.empty() && r.exit == kBadInput)
+      r.findings.push_back({r.status, "error", r.text.substr(0, r.text.find('\n')), a.file, 0, 0});
+    std::string err;
+    if (!write_report(a.sarif, sarif_log("run", r.findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", err)) {
+      std::cerr << "error: --sarif: " << err << "\n";
+      r.exit = kBadInput;
+    }
+  }
+  if (a.json) std::cout << r.json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  else (r.exit == kBadInput ? std::cerr : std::cout) << r.text;
+  return r.exit;
+}
+
 }  // namespace
 
 void register_run(CLI::App& app) {
@@ -231,49 +257,24 @@ void register_run(CLI::App& app) {
                                     phase.empty() ? "" : " during the phase '" + phase + "'");
       Outcome o = Outcome::make(OutcomeKind::Inconclusive, {}, msg);
       Diagnostics where(l.program ? l.program->file : nullptr);
-      if (a.json) {
-        nlohmann::json j = o.to_json(where);
-        j["schema_version"] = 1;
-        j["file"] = a.file;
-        j["engine"] = a.engine;
-        j["seed"] = a.seed;
-        j["phase"] = phase;
-        j["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (ph.printing()) std::cerr << "\n";  // ends the open phase line
-        std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-      } else {
-        if (ph.printing()) std::cerr << "\n";
-        std::cout << o.render(where);
-      }
-      std::string err;
-      if (!a.sarif.empty() && !write_report(a.sarif, sarif_log("run", {{"inconclusive", "note", msg, a.file, 0, 0}})
-                                                          .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", err))
-        std::cerr << "error: --sarif: " << err << "\n";
-      if (!a.html.empty()) std::cerr << "error: --html: the run did not end, no page written\n";
-    }, kInconclusive);
+      RunResult r;
+      r.exit = kInconclusive;
+      r.status = std::string(outcome_name(o.kind));
+      r.text = o.render(where);
+      r.json = o.to_json(where);
+      r.json["schema_version"] = 1;
+      r.json["file"] = a.file;
+      r.json["engine"] = a.engine;
+      r.json["seed"] = a.seed;
+      r.json["phase"] = phase;
+      r.json["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      r.findings.push_back({r.status, "note", msg, a.file, 0, 0});
+      if (ph.printing()) std::cerr << "\n";  // ends the open phase line
+      return report(a, r);
+    });
     RunResult r = run_one(a, l, ph, limit);
     limit.claim();
-    if (!a.html.empty()) {
-      std::string err;
-      if (r.html.empty()) {
-        std::cerr << "error: --html: nothing ran, no page written\n";
-      } else if (!write_report(a.html, r.html, err)) {
-        std::cerr << "error: --html: " << err << "\n";
-        r.exit = kBadInput;
-      }
-    }
-    if (!a.sarif.empty()) {
-      if (r.findings.empty() && r.exit == kBadInput)
-        r.findings.push_back({r.status, "error", r.text.substr(0, r.text.find('\n')), a.file, 0, 0});
-      std::string err;
-      if (!write_report(a.sarif, sarif_log("run", r.findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", err)) {
-        std::cerr << "error: --sarif: " << err << "\n";
-        r.exit = kBadInput;
-      }
-    }
-    if (a.json) std::cout << r.json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    else (r.exit == kBadInput ? std::cerr : std::cout) << r.text;
-    set_exit(r.exit);
+    set_exit(report(a, r));
   });
 }
 

@@ -8,8 +8,7 @@
 
 namespace sched::cli {
 
-TimeLimit::TimeLimit(double seconds, std::function<void()> expire, int exit_code)
-    : expire_(std::move(expire)), exit_code_(exit_code) {
+TimeLimit::TimeLimit(double seconds, std::function<int()> expire) : expire_(std::move(expire)) {
   if (!(seconds > 0)) return;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                           std::chrono::duration<double>(seconds));
@@ -19,11 +18,11 @@ TimeLimit::TimeLimit(double seconds, std::function<void()> expire, int exit_code
     int open = kOpen;
     if (!state_.compare_exchange_strong(open, kLimit)) return;  // the command is writing its report: it ends by itself
     g.unlock();
-    expire_();
+    int code = expire_();
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
-    _exit(exit_code_);
+    _exit(code);
   });
 }
 

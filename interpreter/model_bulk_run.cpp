@@ -191,6 +191,17 @@ void Model::Impl::run_case_batch(int id, int k, const int64_t* base, int lane_di
   Value* env = B.env.data();
   Value* top = stack;  // lane l of the top slot: top[-L + l]
   int64_t idx[kMaxRank], sub0[kMaxRank], delta[kMaxRank];
+  // lane l reads a memo cell of u: its value when known, else the lane is left to on-demand evaluation
+  auto take = [&](Cell cell, const TInfo& u, int l) {
+    if (cell.state() >= kDone) top[l] = cell.value(u.type);
+    else on[l] = 0;
+  };
+  // lane l reads tensor id at `at`: an input's value, or a point known already
+  auto read_known = [&](int id, const int64_t* at, int l) {
+    const TInfo& u = info[static_cast<size_t>(id)];
+    if (u.input) top[l] = input_value(u, at);
+    else take(bulk_cell(id, at), u, l);
+  };
   for (const Instr& in : c.ins) {
     switch (in.op) {
       case Op::Const: for (int l = 0; l < n; ++l) top[l] = in.imm; top += L; break;
@@ -227,21 +238,14 @@ void Model::Impl::run_case_batch(int id, int k, const int64_t* base, int lane_di
         if (!u.input && lane_subs(c, in, base, lane_dim, n, sub0, delta)) lc = lane_cells(in.a, sub0, delta, n);
         for (int l = 0; l < n; ++l) {
           if (!on[l]) continue;
-          Cell cell;
-          if (lc.ok) cell = lc.at(l);
-          else {
-            if (!eval_forms(c, in, nullptr, point_of(l), idx)) { top[l] = Value::bottom(in.type); continue; }
-            if (u.input) { top[l] = input_value(u, idx); continue; }
-            cell = bulk_cell(in.a, idx);
-          }
-          if (cell.state() >= kDone) top[l] = cell.value(u.type);
-          else on[l] = 0;  // not known yet: on demand
+          if (lc.ok) take(lc.at(l), u, l);
+          else if (!eval_forms(c, in, nullptr, point_of(l), idx)) top[l] = Value::bottom(in.type);
+          else read_known(in.a, idx, l);
         }
         top += L;
         break;
       }
-      case Op::ReadStack: {  // computed subscripts (Halide's clamps): an input's value, or a point known already
-        const TInfo& u = info[static_cast<size_t>(in.a)];
+      case Op::ReadStack: {  // computed subscripts (Halide's clamps)
         top -= L * in.n;
         for (int l = 0; l < n; ++l) {
           if (!on[l]) continue;
@@ -251,11 +255,8 @@ void Model::Impl::run_case_batch(int id, int k, const int64_t* base, int lane_di
             defined = defined && a.defined;
             idx[k] = a.i;
           }
-          if (!defined) { top[l] = Value::bottom(in.type); continue; }
-          if (u.input) { top[l] = input_value(u, idx); continue; }
-          Cell cell = bulk_cell(in.a, idx);
-          if (cell.state() >= kDone) top[l] = cell.value(u.type);
-          else on[l] = 0;  // not known yet: on demand
+          if (!defined) top[l] = Value::bottom(in.type);
+          else read_known(in.a, idx, l);
         }
         top += L;
         break;
