@@ -23,8 +23,9 @@ CLI::Validator seconds_validator(bool zero_ok) {
         } catch (...) {
           used = 0;
         }
-        if (used != text.size() || !std::isfinite(v) || v < 0 || (v == 0 && !zero_ok))
-          return fmt::format("expected a finite number of seconds {}, got '{}'", zero_ok ? ">= 0" : "> 0", text);
+        // at most 10^9 s (31 years): beyond it a deadline (now + v) overflows the clock
+        if (used != text.size() || !std::isfinite(v) || v < 0 || (v == 0 && !zero_ok) || v > 1e9)
+          return fmt::format("expected a number of seconds {} and at most 1e9, got '{}'", zero_ok ? ">= 0" : "> 0", text);
         return "";
       },
       zero_ok ? "SECONDS>=0" : "SECONDS>0");

@@ -136,6 +136,9 @@ for f in [PLUS900, LETS900]:
                 ["explore", "-p", "N=1", "--timeout", "5"]]:
         case(f"900 deep {os.path.basename(f)}: {' '.join(cmd[:1] + cmd[3:])}", cmd[:1] + [f] + cmd[1:], [0, 1], seconds=60)
     case(f"900 deep {os.path.basename(f)}: verify within its limit", ["verify", f, "--timeout", "2"], [0, 1, 3], at_most=2)
+# a time limit past what the clock can hold (now + 1e300 s overflowed: the limit was reached at once)
+for cmd in [["run", PLUS900, "-p", "N=1"], ["verify", PLUS900], ["explore", PLUS900, "-p", "N=1"]]:
+    case(f"{cmd[0]} --timeout 1e300", cmd + ["--timeout", "1e300"], [2], ["at most 1e9"])
 EMPTY = write("empty.sched", "param N;\noutput o[i] : i32[1] = 0;\nfor i < N { skip }\no[0] := 0;\n")
 case("explore: 10,000 iterations that touch no memory", ["explore", EMPTY, "-p", "N=10000"], [0])
 case("explore: 10^7 silent steps hit --max-steps", ["explore", EMPTY, "-p", "N=10000000"], [3], ["touch no memory"])
