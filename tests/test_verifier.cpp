@@ -2,12 +2,14 @@
 // the verification conditions of Fig 5.5, every example's verdict, and the replay of
 // counterexamples with the reference engine.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <z3.h>
 
 #include <chrono>
 #include <filesystem>
+#include <set>
 #include <thread>
 
 #include "bigstep/reference.hpp"
@@ -705,4 +707,69 @@ TEST(Verifier, RequirementsThatRefuseAllowedParametersAreFindings) {
   EXPECT_EQ(n.kind, Verdict::Kind::Refuted) << n.reason;
   ASSERT_FALSE(n.problems.empty());
   EXPECT_EQ(n.problems[0].rule, "refused parameters");
+}
+
+// A statement that computes from cells holding an intermediate tensor (Halide's inlining: harris'
+// output reads Ix and Iy) is proved with the specification's definitions written into its side
+// and that tensor left folded: one query of linear arithmetic ("-spec"), none with both sides
+// unfolded (where z3 faced a polynomial over the input values: harris' output stayed open at
+// 70 s). The same statement with a wrong read is still refuted, and its replay reproduces it.
+TEST(Verifier, IntermediateTensorsInCellsAreMatchedFolded) {
+  const char* ok = R"(param N;
+assume N >= 1;
+tensor I(x) : f32;
+tensor G(x) : f32 = (I(x) * 0.5) + I(x + 1) if 0 <= x && x < N + 1;
+tensor P(x) : f32 = (G(x) * G(x)) + (G(x + 1) * G(x)) if 0 <= x && x < N;
+tensor Q(x) : f32 = (P(x) * P(x)) - (0.25 * P(x)) if 0 <= x && x < N;
+input a[x] : f32[N + 2] = I(x);
+output q[x] : f32[N] = Q(x);
+allocate g : f32[N + 1] {
+  for x < N + 1 {
+    g[x] {G(x)} := (a[x] * 0.5) + a[x + 1];
+  }
+  for x < N {
+    q[x] {Q(x)} := (((g[x] * g[x]) + (g[x] * g[x + 1])) * ((g[x] * g[x]) + (g[x + 1] * g[x]))) - (0.25 * ((g[x] * g[x]) + (g[x + 1] * g[x])));
+  }
+}
+)";
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / fmt::format("sched-folded-{}", ::getpid());
+  std::filesystem::remove_all(dir);
+  for (bool wrong : {false, true}) {
+    std::string text = ok;
+    if (wrong) {  // the last read of the statement: G(x + 1) where P has G(x)
+      size_t at = text.rfind("(g[x + 1] * g[x])");
+      text.replace(at, 17, "(g[x + 1] * g[x + 1])");
+    }
+    Loaded l = load_text(text, wrong ? "wrong.sched" : "folded.sched");
+    ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+    Options o = Options::within(60);
+    o.smt.smt2_dir = (dir / (wrong ? "wrong" : "ok")).string();
+    Verdict v = verify_program(*l.program, o);
+    std::set<std::string> files;
+    for (const auto& f : std::filesystem::directory_iterator(o.smt.smt2_dir)) files.insert(f.path().filename().string());
+    // the VCs in order: g's value (0), q's value (1), the output (2, one term: no query)
+    EXPECT_TRUE(files.count("vc001-unfold1-spec.smt2")) << fmt::format("{}", fmt::join(files, " "));
+    if (!wrong) {
+      EXPECT_EQ(v.kind, Verdict::Kind::Verified) << v.reason;
+      EXPECT_FALSE(files.count("vc001-unfold1.smt2")) << "q's VC needed both sides unfolded";
+      continue;
+    }
+    ASSERT_EQ(v.kind, Verdict::Kind::Refuted) << v.reason;
+    ASSERT_EQ(v.problems.size(), 1u);
+    EXPECT_EQ(v.problems[0].loc.line, 14);
+    EXPECT_TRUE(files.count("vc001-unfold1.smt2")) << "a model of the folded query is checked with both sides unfolded";
+    const Problem& pr = v.problems[0];
+    std::vector<std::string> data, params;
+    std::string err;
+    ASSERT_TRUE(driver::write_counterexample(*l.program, pr, (dir / "cex").string(), 1, data, err)) << err;
+    for (const auto& [n, val] : pr.params) params.push_back(fmt::format("{}={}", n, val));
+    auto inst = driver::make_instance(*l.program, params, data, 1, {}, err);
+    ASSERT_TRUE(inst) << err;
+    driver::RunOptions ro;
+    ro.check_annotations = true;
+    Outcome run = driver::run(driver::Engine::Reference, *inst, ro).outcome;
+    EXPECT_EQ(run.kind, OutcomeKind::Annotation) << run.message;
+    EXPECT_EQ(run.loc.line, 14);
+  }
+  std::filesystem::remove_all(dir);
 }

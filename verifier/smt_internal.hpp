@@ -138,7 +138,10 @@ struct Smt::Impl {
   // Specification-side applications are unfolded `spec_depth` levels deep, applications of
   // non-recursive tensors up to 8 levels; at most `max_apps` instances.
   // `folded` tells whether an application of a recursive tensor was left folded (or the cap hit).
-  std::vector<z3::expr> unfoldings(int spec_depth, bool& folded, size_t max_apps = 4000);
+  // `spec_only`: the implementation side's applications stay folded, and so do the
+  // specification's applications of the non-recursive tensors the implementation side applies
+  // (see prove).
+  std::vector<z3::expr> unfoldings(int spec_depth, bool& folded, bool spec_only = false, size_t max_apps = 4000);
 
   void find_recursive();
 
@@ -191,6 +194,11 @@ struct Smt::Impl {
   // the model there into `payload`. unknown comes with z3's reason, or why the child failed.
   z3::check_result isolated_check(z3::solver& s, unsigned ms, std::string& reason, const std::function<std::string()>& on_sat = {},
                                   std::string* payload = nullptr);
+
+  // The two sides with every application `defs` defines (equations f#(args) == body, from
+  // unfoldings) replaced by its body, level by level, then normalised by z3's rewriter.
+  static constexpr int kUnfoldRounds = 9;  // unfoldings' depth bound, and one
+  std::pair<z3::expr, z3::expr> rewrite_with(const z3::expr& lhs, const z3::expr& rhs, const std::vector<z3::expr>& defs);
 
   // Step 1: the equations over uninterpreted tensors, one to four levels of the specification
   // side (iterative deepening; deeper only while z3 finds a model and some application of a

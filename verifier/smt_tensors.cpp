@@ -72,12 +72,17 @@ z3::expr Smt::Impl::body_at(int id, const std::vector<z3::expr>& all) {
   return body;
 }
 
-std::vector<z3::expr> Smt::Impl::unfoldings(int spec_depth, bool& folded, size_t max_apps) {
+std::vector<z3::expr> Smt::Impl::unfoldings(int spec_depth, bool& folded, bool spec_only, size_t max_apps) {
   std::vector<z3::expr> out;
   folded = false;
+  std::set<int> impl_applied;  // spec_only: the non-recursive tensors the implementation side applies
+  if (spec_only)
+    for (const App& a : apps)
+      if (!a.spec && !recursive[static_cast<size_t>(a.id)]) impl_applied.insert(a.id);
   for (size_t k = 0; k < apps.size(); ++k) {
     App a = apps[k];
-    bool unfold = (a.spec && a.depth < spec_depth) || (!recursive[static_cast<size_t>(a.id)] && a.depth < 8);
+    bool unfold = (a.spec && a.depth < spec_depth) ||
+                  (!recursive[static_cast<size_t>(a.id)] && a.depth < 8 && (!spec_only || (a.spec && !impl_applied.count(a.id))));
     if (!unfold || out.size() >= max_apps) {
       folded = folded || recursive[static_cast<size_t>(a.id)] || out.size() >= max_apps;
       continue;

@@ -8,6 +8,7 @@ namespace sched::verify {
 
 namespace {
 
+constexpr int kCoalesceLimit = 32;  // pieces of an equation's set under Γ still worth coalescing
 
 
 // { : lo <= x < hi } for `x < hi` and { : lo <= x <= hi } for `x = lo to hi` (U-FOR's trip count).
@@ -54,7 +55,11 @@ void Generator::equations(const std::string& rule, Loc loc, const SVal& spec, co
                           const Env& env) {
   SVal eqs = lift(t_, ctx_, TNode::K::Eq, Type::Bool, 0, {spec, impl});
   eqs.foreach_set([&](isl::set s) {
-    s = s.intersect_params(gamma).coalesce();
+    // Γ is a union of cases (Halide's tails: W % 8 = 0, ...): the product of its pieces and the
+    // equation's is coalesced only while small, as isl's coalescing is quadratic in the pieces
+    // and seldom merges across Γ's cases (unsharp: 9 x 14 pieces, 96 -> 90 in 2.4 s)
+    s = s.coalesce().intersect_params(gamma);
+    if (isl_set_n_basic_set(s.get()) <= kCoalesceLimit) s = s.coalesce();
     if (!s.is_empty()) out_.vcs.push_back({rule, loc, template_of(t_, s), s, env.loops});
   });
 }
