@@ -329,6 +329,12 @@ z3::check_result Smt::Impl::prove(const VC& vc, int index, Deadline deadline, st
         }
         apps = recorded;
         lazy = true;
+        ms = budget(deadline);  // what the folded query left
+        if (ms == 0) {
+          lazy = false;
+          reason = "time limit";
+          return z3::unknown;
+        }
       }
       std::vector<z3::expr> axioms = unfoldings(d, folded);
       lazy = false;

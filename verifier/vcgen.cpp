@@ -8,7 +8,9 @@ namespace sched::verify {
 
 namespace {
 
-constexpr int kCoalesceLimit = 32;  // pieces of an equation's set under Γ still worth coalescing
+// what an equation's set may have and still be worth coalescing (Generator::equations)
+constexpr int kCoalescePieces = 32;  // pieces under Γ
+constexpr int kCoalesceHoles = 64;
 
 
 // { : lo <= x < hi } for `x < hi` and { : lo <= x <= hi } for `x = lo to hi` (U-FOR's trip count).
@@ -55,11 +57,14 @@ void Generator::equations(const std::string& rule, Loc loc, const SVal& spec, co
                           const Env& env) {
   SVal eqs = lift(t_, ctx_, TNode::K::Eq, Type::Bool, 0, {spec, impl});
   eqs.foreach_set([&](isl::set s) {
-    // Γ is a union of cases (Halide's tails: W % 8 = 0, ...): the product of its pieces and the
-    // equation's is coalesced only while small, as isl's coalescing is quadratic in the pieces
-    // and seldom merges across Γ's cases (unsharp: 9 x 14 pieces, 96 -> 90 in 2.4 s)
-    s = s.coalesce().intersect_params(gamma);
-    if (isl_set_n_basic_set(s.get()) <= kCoalesceLimit) s = s.coalesce();
+    // Coalescing pays while the set is small: it is quadratic in the pieces and costly in the
+    // holes (harris' output: 290 holes, 4 pieces left 4 in 22 s), and seldom merges across the
+    // cases of Γ (Halide's tails: W % 8 = 0, ...; unsharp: 9 x 14 pieces, 96 -> 90 in 2.4 s)
+    // (nl_means' distances: 1,356 pieces from the clamps of four reads, quadratic: never ended)
+    bool worth = isl_set_dim(s.get(), isl_dim_set) <= kCoalesceHoles;
+    if (worth && isl_set_n_basic_set(s.get()) <= kCoalescePieces) s = s.coalesce();
+    s = s.intersect_params(gamma);
+    if (worth && isl_set_n_basic_set(s.get()) <= kCoalescePieces) s = s.coalesce();
     if (!s.is_empty()) out_.vcs.push_back({rule, loc, template_of(t_, s), s, env.loops});
   });
 }
