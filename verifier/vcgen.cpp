@@ -65,6 +65,9 @@ void Generator::equations(const std::string& rule, Loc loc, const SVal& spec, co
     if (worth && isl_set_n_basic_set(s.get()) <= kCoalescePieces) s = s.coalesce();
     s = s.intersect_params(gamma);
     if (worth && isl_set_n_basic_set(s.get()) <= kCoalescePieces) s = s.coalesce();
+    // the holes are read off explicit equalities (the VC's text, the solver's substitutions):
+    // found once here, as coalescing would have
+    s = isl::manage(isl_set_detect_equalities(s.release()));
     if (!s.is_empty()) out_.vcs.push_back({rule, loc, template_of(t_, s), s, env.loops});
   });
 }
