@@ -42,6 +42,18 @@ Outcome replay(const Program& p, const std::vector<std::pair<std::string, int64_
   return sched::test::reference_run(p, ps, ModelOptions{}, st, 50'000'000);
 }
 
+// The reference engine's run of `p` at `params` ("N=4") with the input files `data`
+// ("A=dir/A.npy", a counterexample's), its annotations checked: how a replay ends.
+Outcome annotated_run(const Program& p, const std::vector<std::string>& params, const std::vector<std::string>& data) {
+  std::string err;
+  auto inst = driver::make_instance(p, params, data, 1, {}, err);
+  EXPECT_TRUE(inst) << err;
+  if (!inst) return Outcome{};
+  driver::RunOptions ro;
+  ro.check_annotations = true;
+  return driver::run(driver::Engine::Reference, *inst, ro).outcome;
+}
+
 // A program that doubles its input: the parameter lines go before it.
 const char* const kDoubling =
     "input a[i] : f32[N] = A(i);\noutput b[i] : f32[N] = B(i);\ntensor A(i) : f32;\n"
@@ -464,15 +476,7 @@ for i < N {
   EXPECT_NE(replay.find("--data A="), std::string::npos) << replay;
   std::vector<std::string> params;
   for (const auto& [n, val] : pr.params) params.push_back(fmt::format("{}={}", n, val));
-  auto outcome = [&](const std::vector<std::string>& items) {
-    std::string e;
-    auto inst = driver::make_instance(*l.program, params, items, 1, {}, e);
-    EXPECT_TRUE(inst) << e;
-    driver::RunOptions ro;
-    ro.check_annotations = true;
-    return inst ? driver::run(driver::Engine::Reference, *inst, ro).outcome : Outcome{};
-  };
-  Outcome with = outcome(data), without = outcome({});
+  Outcome with = annotated_run(*l.program, params, data), without = annotated_run(*l.program, params, {});
   EXPECT_EQ(with.kind, OutcomeKind::Annotation) << with.message;
   EXPECT_EQ(with.loc.line, pr.loc.line);
   EXPECT_EQ(without.kind, OutcomeKind::Ok) << "without its inputs the counterexample does not replay";
@@ -511,12 +515,7 @@ for j < M {
   ASSERT_EQ(data.size(), 1u);
   NpyArray written = read_npy(data[0].substr(data[0].find('=') + 1));
   EXPECT_EQ(written.shape, (std::vector<int64_t>{2, 3})) << "A's shape in A's own order (N, M)";
-  std::string e;
-  auto inst = driver::make_instance(*l.program, bigger, data, 1, {}, e);
-  ASSERT_TRUE(inst) << e;
-  driver::RunOptions ro;
-  ro.check_annotations = true;
-  Outcome o = driver::run(driver::Engine::Reference, *inst, ro).outcome;
+  Outcome o = annotated_run(*l.program, bigger, data);
   EXPECT_EQ(o.kind, OutcomeKind::Annotation) << o.message;
   std::filesystem::remove_all(dir);
 }
@@ -763,11 +762,7 @@ allocate g : f32[N + 1] {
     std::string err;
     ASSERT_TRUE(driver::write_counterexample(*l.program, pr, (dir / "cex").string(), 1, data, err)) << err;
     for (const auto& [n, val] : pr.params) params.push_back(fmt::format("{}={}", n, val));
-    auto inst = driver::make_instance(*l.program, params, data, 1, {}, err);
-    ASSERT_TRUE(inst) << err;
-    driver::RunOptions ro;
-    ro.check_annotations = true;
-    Outcome run = driver::run(driver::Engine::Reference, *inst, ro).outcome;
+    Outcome run = annotated_run(*l.program, params, data);
     EXPECT_EQ(run.kind, OutcomeKind::Annotation) << run.message;
     EXPECT_EQ(run.loc.line, 14);
   }
