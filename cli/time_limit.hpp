@@ -4,9 +4,10 @@
 // reports the outcome, "inconclusive: the time limit ... was reached during PHASE", and returns
 // the exit code) and ends the process with `_exit` of that code: an engine, the specification
 // model or a native kernel in its child (which dies with its parent: PR_SET_PDEATHSIG) stops at
-// once, without a check in their hot loops. Before the command writes anything that must not be cut short (its report, --out
-// arrays, --sarif, --html), it calls claim(): from then on the limit no longer fires; if the
-// limit claimed first, claim() does not return (the process is ending). Claiming twice is harmless.
+// once, without a check in their hot loops. Before the command writes anything that must not be
+// cut short (its report, --out arrays, --sarif, --html), it calls claim(): from then on the
+// limit no longer fires; if the limit claimed first, claim() does not return (the process is
+// ending). Claiming twice is harmless.
 //
 //   TimeLimit limit(a.timeout, [&] { print the inconclusive outcome; return kInconclusive; });
 //   ... run ...

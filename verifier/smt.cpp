@@ -32,11 +32,9 @@ bool uninterpreted_builtin(Builtin f, Type arg, FloatMode m) {
 }
 
 SmtAnswer Smt::check(const VC& given, int index, unsigned budget_ms) {
-  // The holes are read off each piece's equalities (smt_query.cpp), which must be explicit: a
-  // hole equal to a loop variable through two inequalities is no variable. (The VC's text
-  // made them explicit in place before, as a side effect of writing the holes as functions;
-  // without it harris' output was not split into pieces and stayed unknown.) A no-op on a set
-  // whose equalities isl has already detected.
+  // The holes are read off each piece's equalities (smt_query.cpp), which must be explicit
+  // whatever ran on the set before (harris' output stays unknown otherwise): a no-op on a set
+  // whose equalities isl has already detected, as the generator's value VCs.
   VC vc = given;
   if (!vc.set.is_null()) vc.set = isl::manage(isl_set_detect_equalities(vc.set.copy()));
   // A domain of several pieces whose holes each piece fixes (and the whole does not: a hole may

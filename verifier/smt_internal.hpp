@@ -89,6 +89,9 @@ struct Smt::Impl {
   std::map<int, z3::func_decl> lazy_fns;
   struct App { int id; std::vector<z3::expr> args; int depth; bool spec; };
   std::vector<App> apps;
+  // An implementation-side application of a non-recursive tensor: a cell holding an
+  // intermediate tensor, which prove first leaves folded.
+  bool intermediate(const App& a) const { return !a.spec && !recursive[static_cast<size_t>(a.id)]; }
   int depth = 0;
   bool spec_side = false;
   std::vector<bool> recursive;  // tensor id -> on a dependency cycle

@@ -283,6 +283,7 @@ z3::check_result Smt::Impl::prove(const VC& vc, int index, Deadline deadline, st
     Query q = query(vc);
     const auto& holes = q.holes;
     const z3::expr& dom = q.dom;
+    bool folded_query_open = true;  // the query with the implementation's intermediate tensors folded
     for (int d = 1; d <= 4; ++d) {
       unsigned ms = budget(deadline);
       if (ms == 0) {
@@ -309,10 +310,10 @@ z3::check_result Smt::Impl::prove(const VC& vc, int index, Deadline deadline, st
       // equation of degree 4 over hundreds of input values (harris' output: still open after
       // 70 s; with the definitions as axioms over the folded tensors, 38 s). Without the
       // implementation's unfoldings, a proof is a proof and a model may be spurious: then both.
-      std::vector<App> recorded = apps;
-      bool folded = false;
-      if (std::any_of(recorded.begin(), recorded.end(), [&](const App& a) { return !a.spec && !recursive[static_cast<size_t>(a.id)]; })) {
-        auto [lhs1, rhs1] = rewrite_with(lhs0, rhs0, unfoldings(d, folded, true));
+      // A deeper level changes this query only if it left a recursive application folded.
+      if (folded_query_open && std::any_of(apps.begin(), apps.end(), [&](const App& a) { return intermediate(a); })) {
+        std::vector<App> recorded = apps;
+        auto [lhs1, rhs1] = rewrite_with(lhs0, rhs0, unfoldings(d, folded_query_open, true));
         if (z3::eq(lhs1, rhs1)) {
           lazy = false;
           return z3::unsat;
@@ -327,15 +328,15 @@ z3::check_result Smt::Impl::prove(const VC& vc, int index, Deadline deadline, st
           lazy = false;
           return z3::unsat;
         }
-        apps = recorded;
-        lazy = true;
-        ms = budget(deadline);  // what the folded query left
+        apps = std::move(recorded);  // the applications of the two sides, without the rewriting's
+        ms = budget(deadline);       // what the folded query left
         if (ms == 0) {
           lazy = false;
           reason = "time limit";
           return z3::unknown;
         }
       }
+      bool folded = false;
       std::vector<z3::expr> axioms = unfoldings(d, folded);
       lazy = false;
       // isolated: a solver of its own, bounded by isolated_check (z3's own "timeout" would start

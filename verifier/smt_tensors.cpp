@@ -78,7 +78,7 @@ std::vector<z3::expr> Smt::Impl::unfoldings(int spec_depth, bool& folded, bool s
   std::set<int> impl_applied;  // spec_only: the non-recursive tensors the implementation side applies
   if (spec_only)
     for (const App& a : apps)
-      if (!a.spec && !recursive[static_cast<size_t>(a.id)]) impl_applied.insert(a.id);
+      if (intermediate(a)) impl_applied.insert(a.id);
   for (size_t k = 0; k < apps.size(); ++k) {
     App a = apps[k];
     bool unfold = (a.spec && a.depth < spec_depth) ||
