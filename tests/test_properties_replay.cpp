@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -92,7 +93,7 @@ bool reproduces(const std::string& rule, const Outcome& o, const Loc& at) {
 }
 
 struct Tally {
-  int checked = 0, skipped_large = 0, masked = 0, with_inputs = 0, need_inputs = 0;
+  int checked = 0, skipped_large = 0, masked = 0, undecided = 0, with_inputs = 0, need_inputs = 0;
   std::map<std::string, int> by_rule;
 };
 
@@ -133,6 +134,15 @@ std::string replay_all(const Program& p, const std::string& text, const verify::
     for (size_t m = 0; m < v.problems.size(); ++m) other = other || (m != k && reproduces(v.problems[m].rule, o, v.problems[m].loc));
     if (!reproduces(pr.rule, o, pr.loc) && other) {
       ++n.masked;
+      continue;
+    }
+    // ... or at an annotation whose VC the verifier left undecided (it reads an unannotated
+    // write's value, which the run computes and the solver does not): no claim was made there
+    bool undecided = o.kind == OutcomeKind::Annotation && std::any_of(v.vcs.begin(), v.vcs.end(), [&](const verify::VcReport& r) {
+      return r.rule == "value" && r.status == "unknown" && r.loc.line == o.loc.line;
+    });
+    if (!reproduces(pr.rule, o, pr.loc) && undecided) {
+      ++n.undecided;
       continue;
     }
     if (!reproduces(pr.rule, o, pr.loc))
@@ -191,11 +201,12 @@ TEST(Properties, VerifierRefutationsReplayWithTheirInputs) {
   std::filesystem::remove_all(dir);
   std::cout << programs << " programs, " << refuted << " refuted; " << n.checked << " refutations replayed and reproduced (" << n.with_inputs
             << " with .npy inputs, of which " << n.need_inputs << " do not reproduce without them); " << n.skipped_large
-            << " skipped (over 4M cells), " << n.masked << " stopped first at another refuted finding\n";
+            << " skipped (over 4M cells), " << n.masked << " stopped first at another refuted finding, " << n.undecided
+            << " at an annotation the verifier left undecided\n";
   for (const auto& [s, k] : by_source) std::cout << "  refuted programs from " << s << ": " << k << "\n";
   for (const auto& [r, k] : n.by_rule) std::cout << "  " << r << ": " << k << "\n";
   EXPECT_TRUE(passed);
-  EXPECT_GE(n.checked, 300);
+  EXPECT_GE(n.checked, SCHED_PROPERTY_CASES * 3 / 5);  // 500 cases: 300 replays at least
   EXPECT_GT(n.need_inputs, 0) << "no replay depended on its inputs: the property would hold without them";
 }
 

@@ -400,7 +400,11 @@ for k < N {{
   Outcome shifted = run(program("S() + 1.0", "select(k == 0, 1.0, 0.0) + s[] + a[N - 1 - k] * 0.1"), false);
   EXPECT_EQ(shifted.kind, OutcomeKind::Mismatch) << joined(shifted);
   EXPECT_FALSE(shifted.data.contains("reordered_sum_cells")) << shifted.data.dump();
-  // 2^23 terms of f32: (2n - 1)·u >= 1, the bound says nothing, the cell is undecided
+  // 2^23 terms of f32: (2n - 1)·u >= 1, the bound says nothing, the cell is undecided (a run of
+  // 2^23 terms: 60 s under ASan, the release build runs it)
+#if defined(__SANITIZE_ADDRESS__)
+  return;
+#endif
   Outcome many = run(reversed, false, int64_t{1} << 23);
   EXPECT_EQ(many.kind, OutcomeKind::Inconclusive) << joined(many);
   EXPECT_EQ(many.data.value("undecided_cells", 0), 1) << many.data.dump();

@@ -13,7 +13,13 @@ std::optional<Value> evaluate_template(const TPtr& t, const std::vector<int64_t>
     case TNode::K::Hole: return Value::of_int(holes.at(static_cast<size_t>(t->hole)));
     case TNode::K::Const: return t->konst;
     case TNode::K::Tensor: {
-      std::vector<int64_t> idx(holes.begin() + t->hole, holes.begin() + t->hole + t->arity);
+      if (t->kids.empty()) return m.tensor(t->tensor, std::vector<int64_t>(holes.begin() + t->hole, holes.begin() + t->hole + t->arity));
+      std::vector<int64_t> idx;
+      for (const auto& k : t->kids) {
+        std::optional<Value> v = evaluate_template(k, holes, m);
+        if (!v || v->type != Type::Int) return std::nullopt;
+        idx.push_back(v->i);
+      }
       return m.tensor(t->tensor, idx);
     }
     case TNode::K::Opaque: return std::nullopt;

@@ -55,6 +55,10 @@ struct SmtAnswer {
   std::string lhs, rhs;                                 // Refuted: the two sides' values
   std::vector<std::string> holes;                       // Refuted: the holes' values
   std::vector<InputModel> inputs;                       // Refuted: the input tensors' values
+  // Refuted, a VC that reads an unannotated write's value (an uninterpreted function z3 chose):
+  // whether the two sides differ at the model's point whatever that value is (`-5 = 0 * u()`),
+  // so that the run, which computes the value, shows the difference too
+  bool whatever_unannotated = false;
 };
 
 class Smt {

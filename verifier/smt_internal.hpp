@@ -181,6 +181,9 @@ struct Smt::Impl {
 
   void write_query(z3::solver& s, const std::string& name);
   z3::model minimal_parameters(z3::solver& s, const std::map<std::string, z3::expr>& names);
+  // Whether lhs ≠ rhs at the model's point whatever values the unannotated writes read have
+  // (SmtAnswer::whatever_unannotated).
+  bool differs_whatever_unannotated(const z3::model& md, const z3::expr& lhs, const z3::expr& rhs);
 
   using Deadline = std::chrono::steady_clock::time_point;
   // The per-query limit: the configured one, or what is left before the deadline (0: none left).

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <optional>
+#include <set>
 
 namespace sched::verify {
 
@@ -392,6 +393,41 @@ SmtAnswer Smt::Impl::check(const VC& vc, int index, Deadline deadline) {
   return out;
 }
 
+namespace {
+
+// The applications of unannotated writes' values (`unannotated!N(...)`, templates.hpp's Opaque) in `e`.
+void unannotated_apps(const z3::expr& e, std::vector<z3::expr>& out, std::set<unsigned>& seen) {
+  if (!e.is_app() || !seen.insert(e.id()).second) return;
+  if (e.decl().name().str().rfind("unannotated!", 0) == 0) {
+    out.push_back(e);
+    return;
+  }
+  for (unsigned k = 0; k < e.num_args(); ++k) unannotated_apps(e.arg(k), out, seen);
+}
+
+}  // namespace
+
+// Each unannotated value read replaced by a free constant of its own (more freedom than one
+// function gives: an unsat answer holds for the function too), everything else evaluated in the
+// model: no choice of those values makes the two sides equal. False without such reads.
+bool Smt::Impl::differs_whatever_unannotated(const z3::model& md, const z3::expr& lhs, const z3::expr& rhs) {
+  std::vector<z3::expr> apps_read;
+  std::set<unsigned> seen;
+  unannotated_apps(lhs, apps_read, seen);
+  unannotated_apps(rhs, apps_read, seen);
+  if (apps_read.empty()) return false;
+  z3::expr_vector from(ctx), to(ctx);
+  for (size_t k = 0; k < apps_read.size(); ++k) {
+    from.push_back(apps_read[k]);
+    to.push_back(ctx.constant(fmt::format("any!{}", k).c_str(), apps_read[k].get_sort()));
+  }
+  z3::expr l = lhs, r = rhs;  // substitute works in place
+  z3::expr le = md.eval(l.substitute(from, to), false), re = md.eval(r.substitute(from, to), false);
+  z3::solver s(ctx);  // in the forked child, within its time: a small formula over the free constants
+  s.add(le == re);
+  return s.check() == z3::unsat;
+}
+
 SmtAnswer Smt::Impl::search(const VC& vc, int index, Deadline deadline) {
   SmtAnswer out;
   unsigned ms = std::min(budget(deadline), o.refute_ms);
@@ -424,6 +460,7 @@ SmtAnswer Smt::Impl::search(const VC& vc, int index, Deadline deadline) {
       j["holes"] = nlohmann::json::array();
       for (const auto& h : holes) j["holes"].push_back(number_text(md.eval(h, true), Type::I64));
       j["rhs"] = number_text(md.eval(rhs, true), eq.root->kids[1]->type);
+      j["whatever_unannotated"] = differs_whatever_unannotated(md, lhs, rhs);
       j["inputs"] = nlohmann::json::array();
       for (const auto& [id, f] : tensors) {
         if (!p.tensors[static_cast<size_t>(id)].is_input() || !md.has_interp(f)) continue;
@@ -468,6 +505,7 @@ SmtAnswer Smt::Impl::search(const VC& vc, int index, Deadline deadline) {
         out.lhs = j["lhs"].get<std::string>();
         for (const auto& h : j["holes"]) out.holes.push_back(h.get<std::string>());
         out.rhs = j["rhs"].get<std::string>();
+        out.whatever_unannotated = j.value("whatever_unannotated", false);
         for (const auto& in : j.value("inputs", nlohmann::json::array())) {
           InputModel m{in["tensor"].get<std::string>(), {}, in["other"].get<std::string>()};
           for (const auto& pt : in["points"]) m.points.emplace_back(pt[0].get<std::vector<int64_t>>(), pt[1].get<std::string>());

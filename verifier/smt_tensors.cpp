@@ -202,7 +202,8 @@ z3::expr Smt::Impl::tmpl(const TPtr& n, const std::vector<z3::expr>& holes) {
     case TNode::K::Const: return konst(n->konst);
     case TNode::K::Tensor: {
       std::vector<z3::expr> av;
-      for (int i = 0; i < n->arity; ++i) av.push_back(holes.at(static_cast<size_t>(n->hole + i)));
+      for (int i = 0; i < n->arity; ++i)
+        av.push_back(n->kids.empty() ? holes.at(static_cast<size_t>(n->hole + i)) : tmpl(n->kids[static_cast<size_t>(i)], holes));
       return tensor_app(n->tensor, av);
     }
     case TNode::K::Un: return unop(static_cast<UnOp>(n->op), n->type, tmpl(n->kids[0], holes));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "interpreter/eval.hpp"
 #include "interpreter/ops.hpp"
@@ -23,6 +24,7 @@ Scope Scope::bind(int slot, const std::string& name) const {
   Scope s = *this;
   if (s.names.slots.size() <= static_cast<size_t>(slot)) s.names.slots.resize(static_cast<size_t>(slot) + 1);
   s.names.slots[static_cast<size_t>(slot)] = param_aff(ctx, name);
+  s.clamps.erase(slot);
   s.declared.push_back(name);
   s.names.declared.push_back(name);
   return s;
@@ -33,7 +35,12 @@ int template_of(const Templates& t, const isl::set& piece) {
   return n ? t.find(n) : -1;
 }
 
-SVal lift(Templates& t, isl::ctx ctx, TNode::K k, Type type, uint8_t op, const std::vector<SVal>& args) {
+namespace {
+
+// Every combination of the pieces of `args`, the template make(kids, holes) of each (the holes of
+// the kids concatenated in argument order).
+template <class Make>
+SVal combine(Templates& t, isl::ctx ctx, const std::vector<SVal>& args, Make make) {
   std::vector<std::vector<isl::set>> alts(args.size());
   for (size_t i = 0; i < args.size(); ++i) args[i].foreach_set([&](isl::set s) { alts[i].push_back(s); });
   SVal out = isl::union_set::empty(ctx);
@@ -51,6 +58,22 @@ SVal lift(Templates& t, isl::ctx ctx, TNode::K k, Type type, uint8_t op, const s
       holes += c.holes;
       prod = isl::manage(isl_set_flat_product(prod.copy(), s.copy()));
     }
+    int id = make(std::move(kids), holes);
+    out = out.unite(isl::union_set(isl::manage(isl_set_set_tuple_name(prod.copy(), t.at(id).name.c_str()))));
+    size_t i = 0;
+    for (; i < pick.size(); ++i) {
+      if (++pick[i] < alts[i].size()) break;
+      pick[i] = 0;
+    }
+    if (i == pick.size()) break;
+  }
+  return out;
+}
+
+}  // namespace
+
+SVal lift(Templates& t, isl::ctx ctx, TNode::K k, Type type, uint8_t op, const std::vector<SVal>& args) {
+  return combine(t, ctx, args, [&](std::vector<TPtr> kids, int holes) {
     int id = -1;
     // constants fold with the language's own operations (exact, IEEE for floats): the solver
     // then compares values, not float expressions it may read in another arithmetic
@@ -68,15 +91,8 @@ SVal lift(Templates& t, isl::ctx ctx, TNode::K k, Type type, uint8_t op, const s
       if (v.defined && v.type == type) id = t.intern(Templates::constant(v), 0);
     }
     if (id < 0) id = t.intern(Templates::node(k, type, op, std::move(kids)), holes);
-    out = out.unite(isl::union_set(isl::manage(isl_set_set_tuple_name(prod.copy(), t.at(id).name.c_str()))));
-    size_t i = 0;
-    for (; i < pick.size(); ++i) {
-      if (++pick[i] < alts[i].size()) break;
-      pick[i] = 0;
-    }
-    if (i == pick.size()) break;
-  }
-  return out;
+    return id;
+  });
 }
 
 isl::set location(const Scope& s, int array, const std::vector<const Expr*>& idx) {
@@ -117,6 +133,51 @@ int pieces(const isl::union_set& v) {
   return n;
 }
 
+// Whether an index applies a min or a max (itself, through + or -, or through a let-bound clamp).
+bool clamped(const Expr& e, const Scope& s) {
+  if (e.kind == ExprKind::Call && (e.fn == Builtin::Min || e.fn == Builtin::Max)) return true;
+  if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local) return s.clamps.count(e.slot) > 0;
+  if (e.kind == ExprKind::Binary && (e.bop == BinOp::Add || e.bop == BinOp::Sub)) return clamped(*e.args[0], s) || clamped(*e.args[1], s);
+  return false;
+}
+
+// An index as an Int template, min and max kept in it (one piece): min(max(y, 0), H - 1) is
+// min(max(□0, □1), □2) on { [y, 0, H - 1] }. Any other index is one hole.
+SVal index_template(const Expr& e, const Scope& s) {
+  if (e.kind == ExprKind::Call && (e.fn == Builtin::Min || e.fn == Builtin::Max))
+    return lift(*s.tpl, s.ctx, TNode::K::Call, Type::Int, static_cast<uint8_t>(e.fn), {index_template(*e.args[0], s), index_template(*e.args[1], s)});
+  if (e.kind == ExprKind::Binary && clamped(e, s))
+    return lift(*s.tpl, s.ctx, TNode::K::Bin, Type::Int, static_cast<uint8_t>(e.bop), {index_template(*e.args[0], s), index_template(*e.args[1], s)});
+  if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local)
+    if (auto it = s.clamps.find(e.slot); it != s.clamps.end()) return it->second;
+  int id = s.tpl->intern(Templates::hole(0, Type::Int), 1);
+  return isl::union_set(point_set(s.ctx, s.tpl->at(id).name, {&e}, s.names));
+}
+
+// A read of an input array no command writes at a clamped subscript: its tensor at the
+// subscripts' templates (symbolic.hpp). Empty (no value) when that does not apply.
+std::optional<SVal> clamped_input_read(const Expr& e, const Scope& s) {
+  if (!s.inputs) return std::nullopt;
+  auto it = s.inputs->find(e.id);
+  if (it == s.inputs->end() || std::none_of(e.args.begin(), e.args.end(), [&](const ExprPtr& a) { return clamped(*a, s); })) return std::nullopt;
+  std::vector<SVal> args;
+  for (int k : it->second.arg_of) args.push_back(index_template(*e.args[static_cast<size_t>(k)], s));
+  int tensor = it->second.tensor;
+  return combine(*s.tpl, s.ctx, args, [&](std::vector<TPtr> kids, int holes) {
+    return s.tpl->intern(Templates::tensor_of(tensor, std::move(kids), e.type), holes);
+  });
+}
+
+// Whether a value depends on the isl parameter `x`.
+bool involves(const SVal& v, const std::string& x) {
+  bool yes = false;
+  v.foreach_set([&](isl::set piece) {
+    int pos = isl_set_find_dim_by_name(piece.get(), isl_dim_param, x.c_str());
+    if (pos >= 0 && isl_set_involves_dims(piece.get(), isl_dim_param, static_cast<unsigned>(pos), 1) == isl_bool_true) yes = true;
+  });
+  return yes;
+}
+
 }  // namespace
 
 SVal evaluate(const Expr& e, const Scope& s, const Heap* h) {
@@ -137,6 +198,7 @@ SVal evaluate(const Expr& e, const Scope& s, const Heap* h) {
     case ExprKind::BoolLit: return constant(s, literal_value(e));
     case ExprKind::ArrayRead: {  // h({a⟨⟦ι⟧⟩})
       if (!h) throw NotAffine(e.loc, "an array read in a prophetic expression");
+      if (std::optional<SVal> v = clamped_input_read(e, s)) return *v;
       isl::union_set v = isl::union_set(location(s, e.id, ptrs(e.args))).apply(*h);
       if (!s.gamma) return v;
       isl::union_set vg = v.intersect_params(*s.gamma);
@@ -163,7 +225,12 @@ SVal evaluate(const Expr& e, const Scope& s, const Heap* h) {
     }
     case ExprKind::Let: {
       LetBinding b = bind_let(e, s);
-      return project_param(evaluate(*e.args[1], b.inner, h).intersect_params(b.eq), b.x);
+      if (!is_index(*e.args[0]) || !clamped(*e.args[0], s)) return project_param(evaluate(*e.args[1], b.inner, h).intersect_params(b.eq), b.x);
+      // a clamp (`let t30 = min(max(x, 0), W - 1) in In_buf[t30]`): its reads use its template;
+      // a value that does not name the variable needs no equation (a clamp is defined everywhere)
+      b.inner.clamps[e.slot] = index_template(*e.args[0], s);
+      SVal v = evaluate(*e.args[1], b.inner, h);
+      return involves(v, b.x) ? project_param(v.intersect_params(b.eq), b.x) : v;
     }
     case ExprKind::At: return evaluate(*e.lowered, s, h);
     case ExprKind::Reduce: {

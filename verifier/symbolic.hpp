@@ -1,7 +1,13 @@
 // Expressions over symbolic heaps (thesis 5.2): evaluation ⟦e⟧_ĥ (Fig 5.1), the read set
 // reads(e) (Fig 5.2, with the array case read as {a⟨ι1..ιn⟩}, plus `let` and the eager
 // `select`), decompose(t) for prophetic expressions, and the symbolic lifting of operators.
+//
+// An input array no command writes holds its tensor everywhere: a read of it at a clamped
+// subscript is that tensor at the clamp, one piece (`In_buf[min(max(y, 0), H - 1)]` is
+// In(min(max(□0, □1), □2 - 1))), where the heap's reading is one piece per case of each min and
+// max (Halide's boundary conditions: nl_means' 1,356 pieces).
 #pragma once
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -14,6 +20,13 @@
 #include "verifier/templates.hpp"
 
 namespace sched::verify {
+
+// An input array that no command writes: its cells hold `tensor`, argument k at subscript
+// arg_of[k] (`input a[c, y, x] = In(x, y, c)`: arg_of = {2, 1, 0}).
+struct InputView {
+  int tensor = -1;
+  std::vector<int> arg_of;
+};
 
 // What a symbolic evaluation needs to know about Γ.
 struct Scope {
@@ -31,6 +44,8 @@ struct Scope {
   // (a folded blur: 31 x 31 products). Where nothing drops, the value is kept as it was: Γ's
   // constraints on every piece made Halide's unsharp 25% slower to verify.
   const isl::set* gamma = nullptr;
+  const std::map<int, InputView>* inputs = nullptr;  // by array id (nullptr: none known)
+  std::map<int, SVal> clamps;  // let-bound indices with a min or a max (slot -> their Int template)
 
   // A name derived from `base` for a new variable: not an isl keyword and not bound in this
   // scope (names only need to be unique among the variables of one scope).

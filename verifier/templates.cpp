@@ -30,6 +30,16 @@ TPtr Templates::tensor(int id, int first_hole, int arity, Type t) {
   return n;
 }
 
+TPtr Templates::tensor_of(int id, std::vector<TPtr> args, Type t) {
+  auto n = std::make_shared<TNode>();
+  n->k = TNode::K::Tensor;
+  n->type = t;
+  n->tensor = id;
+  n->arity = static_cast<int>(args.size());
+  n->kids = std::move(args);
+  return n;
+}
+
 TPtr Templates::node(TNode::K k, Type t, uint8_t op, std::vector<TPtr> kids) {
   auto n = std::make_shared<TNode>();
   n->k = k;
@@ -52,7 +62,12 @@ std::string Templates::key_of(const TPtr& t) const {
   switch (t->k) {
     case TNode::K::Hole: return fmt::format("#{}:{}", t->hole, ty);
     case TNode::K::Const: return fmt::format("c:{}:{:x}", ty, t->konst.bits());
-    case TNode::K::Tensor: return fmt::format("T{}@{}/{}", t->tensor, t->hole, t->arity);
+    case TNode::K::Tensor: {
+      if (t->kids.empty()) return fmt::format("T{}@{}/{}", t->tensor, t->hole, t->arity);
+      std::string s = fmt::format("T{}(", t->tensor);
+      for (const auto& c : t->kids) s += key_of(c) + ' ';
+      return s + ")";
+    }
     case TNode::K::Opaque: return fmt::format("?{}:{}@{}/{}", t->tensor, ty, t->hole, t->arity);
     default: {
       std::string s = fmt::format("({}:{}:{}", static_cast<int>(t->k), static_cast<int>(t->op), ty);
@@ -99,7 +114,7 @@ std::string Templates::show(const TPtr& t, const std::vector<std::string>* ht) c
     case TNode::K::Const: return to_string(t->konst);
     case TNode::K::Tensor: {
       std::string s = prog_.tensors[static_cast<size_t>(t->tensor)].name + "(";
-      for (int i = 0; i < t->arity; ++i) s += (i ? ", " : "") + hole_text(t->hole + i);
+      for (int i = 0; i < t->arity; ++i) s += (i ? ", " : "") + (t->kids.empty() ? hole_text(t->hole + i) : show(t->kids[static_cast<size_t>(i)], ht));
       return s + ")";
     }
     case TNode::K::Opaque: {

@@ -25,7 +25,9 @@ struct TNode {
   Type type = Type::Invalid;  // the node's type (Int for an index hole, Bool for Eq)
   uint8_t op = 0;             // UnOp / BinOp / Builtin
   int hole = 0;               // Hole: its index; Tensor: index of its first argument hole
-  int tensor = -1;            // Tensor: id in Program::tensors (arguments: consecutive holes);
+  int tensor = -1;            // Tensor: id in Program::tensors (arguments: consecutive holes, or
+                              // the kids' values when there are kids: an input read at clamped
+                              // subscripts, In(min(max(□0, 0), □1 - 1)), see symbolic.hpp);
                               // Opaque: a serial number (an unannotated write's unknown value)
   int arity = 0;              // Tensor, Opaque: number of arguments
   Value konst;                // Const
@@ -53,6 +55,7 @@ class Templates {
   static TPtr hole(int i, Type t);
   static TPtr constant(Value v);
   static TPtr tensor(int id, int first_hole, int arity, Type t);
+  static TPtr tensor_of(int id, std::vector<TPtr> args, Type t);  // arguments: Int templates
   static TPtr node(TNode::K k, Type t, uint8_t op, std::vector<TPtr> kids);
   static TPtr shifted(const TPtr& t, int by);  // every hole index + by
 

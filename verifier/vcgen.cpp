@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "interpreter/printer.hpp"
 
 namespace sched::verify {
@@ -11,6 +13,7 @@ namespace {
 // what an equation's set may have and still be worth coalescing (Generator::equations)
 constexpr int kCoalescePieces = 32;  // pieces under Γ
 constexpr int kCoalesceHoles = 64;
+constexpr int kCoalesceHolesUnderGamma = 8;  // ... once intersected with Γ
 
 
 // { : lo <= x < hi } for `x < hi` and { : lo <= x <= hi } for `x = lo to hi` (U-FOR's trip count).
@@ -60,11 +63,18 @@ void Generator::equations(const std::string& rule, Loc loc, const SVal& spec, co
     // Coalescing pays while the set is small: it is quadratic in the pieces and costly in the
     // holes (harris' output: 290 holes, 4 pieces left 4 in 22 s), and seldom merges across the
     // cases of Γ (Halide's tails: W % 8 = 0, ...; unsharp: 9 x 14 pieces, 96 -> 90 in 2.4 s)
-    // (nl_means' distances: 1,356 pieces from the clamps of four reads, quadratic: never ended)
-    bool worth = isl_set_dim(s.get(), isl_dim_set) <= kCoalesceHoles;
+    // (nl_means' distances had 1,356 pieces from the clamps of four reads, quadratic: never
+    // ended; those reads are one piece each now, symbolic.hpp)
+    // Under Γ, again only where Γ's cases may merge: over few holes (nl_means: 24 pieces over 38
+    // holes, 3.6 s each and nothing merged) and when the set itself had pieces (one piece under Γ
+    // is Γ's own cases, already apart: 1 -> 24 pieces, 2.3 s for nothing; an output's 6 -> 18
+    // pieces over 6 holes merge back to 6 in 0.05 s)
+    int holes = static_cast<int>(isl_set_dim(s.get(), isl_dim_set));
+    bool worth = holes <= kCoalesceHoles;
     if (worth && isl_set_n_basic_set(s.get()) <= kCoalescePieces) s = s.coalesce();
+    bool pieces = isl_set_n_basic_set(s.get()) > 1;
     s = s.intersect_params(gamma);
-    if (worth && isl_set_n_basic_set(s.get()) <= kCoalescePieces) s = s.coalesce();
+    if (pieces && holes <= kCoalesceHolesUnderGamma && isl_set_n_basic_set(s.get()) <= kCoalescePieces) s = s.coalesce();
     // the holes are read off explicit equalities (the VC's text, the solver's substitutions):
     // found once here, as coalescing would have
     s = isl::manage(isl_set_detect_equalities(s.release()));
@@ -467,6 +477,23 @@ Generated Generator::generate() {
     h0 = h0.unite(ha);
   }
   out_.initial = h0.coalesce();
+  // the input arrays no command writes, whose initialiser is their tensor at their subscripts
+  std::set<int> written;
+  written_arrays(*p_.body, written);
+  for (size_t a = 0; a < p_.arrays.size(); ++a) {
+    const auto& ad = p_.arrays[a];
+    if (ad.role != ArrayRole::Input || !ad.init || written.count(static_cast<int>(a))) continue;
+    const Expr& init = skip_implicit(*ad.init);
+    if (init.kind != ExprKind::TensorRead || init.type != ad.elem) continue;
+    InputView view{init.id, {}};
+    for (const auto& arg : init.args) {
+      auto k = std::find(ad.idx_slots.begin(), ad.idx_slots.end(), arg->kind == ExprKind::Var && arg->var_kind == VarKind::Local ? arg->slot : -2);
+      if (k == ad.idx_slots.end()) break;
+      view.arg_of.push_back(static_cast<int>(k - ad.idx_slots.begin()));
+    }
+    if (view.arg_of.size() == init.args.size() && view.arg_of.size() == ad.idx.size()) inputs_.emplace(static_cast<int>(a), std::move(view));
+  }
+  env.s.inputs = &inputs_;
 
   Result r = eval(*p_.body, env, &out_.initial, isl::union_map::empty(ctx_));
   out_.delta = r.dh;

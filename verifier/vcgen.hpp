@@ -130,9 +130,13 @@ class Generator {
   bool float_reduction(const std::string& token_tuple) const;
   // min, max, all, any: x ⊙ x = x, so an element accumulated twice leaves the result unchanged
   bool idempotent_reduction(const std::string& token_tuple) const;
+  // ... whose elements are one value (its body reads none of its reduced indices, `max(i | φ : 1)`):
+  // once one element is accumulated, the others change nothing
+  bool uniform_idempotent_reduction(const std::string& token_tuple) const;
   // The pairs (earlier token -> later token) of float reductions that are not increasing.
   isl::union_map float_disorder(const isl::union_map& pairs) const;
   std::map<int, Reduction> reductions_;  // by tid
+  std::map<int, InputView> inputs_;      // the input arrays no command writes (Scope::inputs)
   isl::set box(const Env& env, const std::string& tuple, const std::vector<const Expr*>& dims);
   void fail(std::string rule, Loc loc, std::string msg, isl::set where, const Env& env);
   void equations(const std::string& rule, Loc loc, const SVal& spec, const SVal& impl, const isl::set& gamma, const Env& env);

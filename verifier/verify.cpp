@@ -415,7 +415,7 @@ Verdict verify_program(const Program& p, const Options& opts) {
         if (a.status == SmtAnswer::Status::Proved) {
           r.status = "proved";
           ++v.proved;
-        } else if (a.status == SmtAnswer::Status::Refuted && mentions_opaque(t.at(vc.eq).root)) {
+        } else if (a.status == SmtAnswer::Status::Refuted && mentions_opaque(t.at(vc.eq).root) && !a.whatever_unannotated) {
           unknown = true;  // refuted only through the opaque value of an unannotated write: no replay can show it
           if (v.reason.empty()) v.reason = fmt::format("the VC at {}:{} depends on the value of an unannotated write", vc.loc.line, vc.loc.col);
         } else if (std::string f = a.status == SmtAnswer::Status::Refuted ? uninterpreted_in(t.at(vc.eq).root, uf_tensors, opts.smt.floats) : "";
