@@ -328,6 +328,41 @@ TEST(Reductions, TheExplorerSeesLostUpdatesOnlyAtAccessGranularity) {
 
 // ---------------- the verifier (7.5) ----------------
 
+// A max or min of one value (`max(i | ... : 1)`) may start from any cell at or past that value:
+// the result is op(start, 1), and the verifier asks exactly that, not the neutral element (a
+// false finding fresh property seeds found: no run could show it). A start past the value, or a
+// body that reads its element, still needs the neutral element; each refutation replays.
+TEST(Reductions, AUniformMaxMayStartFromAnyCellAtOrBelowItsValue) {
+  auto text = [](const char* start, const char* body, const char* update) {
+    return fmt::format(R"(param N;
+assume N >= 1;
+tensor A(i) : i64;
+tensor R(b) : i64 = max(i | 0 <= i && i < N && i % 1 == b : {});
+input a[i] : i64[N] = A(i);
+output h[b] : i64[1] = R(b);
+for b < 1 {{
+  h[b] {{{}}} := {};
+}}
+par i < N {{
+  atomic h[i % 1] {{R(i % 1)}} max{{i}}= {};
+}}
+)", body, start, start, update);
+  };
+  auto verdict = [](const std::string& t) { return verify::verify_program(checked(t), verify::Options::within(30)); };
+  EXPECT_EQ(verdict(text("0", "1", "1")).kind, verify::Verdict::Kind::Verified);
+  EXPECT_EQ(verdict(text("1", "1", "1")).kind, verify::Verdict::Kind::Verified);
+  for (const auto& wrong : {text("5", "1", "1"), text("0", "A(i)", "a[i]")}) {
+    verify::Verdict v = verdict(wrong);
+    ASSERT_EQ(v.kind, verify::Verdict::Kind::Refuted) << wrong;
+    EXPECT_EQ(v.problems[0].rule, "init") << v.problems[0].message;
+  }
+  // the start past the value: a run shows it (the other needs inputs below 0: the replay test's)
+  Program past = checked(text("5", "1", "1"));
+  driver::Instance inst = driver::make_instance(past, {1});
+  ASSERT_TRUE(inst.prepared.ok());
+  EXPECT_EQ(driver::run(driver::Engine::Reference, inst, driver::RunOptions{}).outcome.kind, OutcomeKind::Mismatch);
+}
+
 TEST(Reductions, TheVerifierProvesAtomicSumsAndRefutesTheirDefects) {
   auto verdict = [](const std::string& text) {
     verify::Options o = verify::Options::within(30);

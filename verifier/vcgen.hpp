@@ -133,6 +133,7 @@ class Generator {
   // ... whose elements are one value (its body reads none of its reduced indices, `max(i | φ : 1)`):
   // once one element is accumulated, the others change nothing
   bool uniform_idempotent_reduction(const std::string& token_tuple) const;
+  static bool uniform(const Expr& reduce);  // its body reads none of its reduced indices
   // The pairs (earlier token -> later token) of float reductions that are not increasing.
   isl::union_map float_disorder(const isl::union_map& pairs) const;
   std::map<int, Reduction> reductions_;  // by tid

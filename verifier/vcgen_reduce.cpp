@@ -85,9 +85,11 @@ bool reads_slot(const Expr& e, const std::vector<int>& slots) {
 }  // namespace
 
 bool Generator::uniform_idempotent_reduction(const std::string& token_tuple_name) const {
-  if (!idempotent_reduction(token_tuple_name)) return false;
-  const Expr& red = *reductions_.find(tid_of_token(token_tuple_name))->second.reduce;
-  return red.args.size() == 2 && !reads_slot(*red.args[1], red.slots);
+  return idempotent_reduction(token_tuple_name) && uniform(*reductions_.find(tid_of_token(token_tuple_name))->second.reduce);
+}
+
+bool Generator::uniform(const Expr& reduce) {
+  return reduce.args.size() == 2 && !reads_slot(*reduce.args[1], reduce.slots);
 }
 
 const Generator::Reduction& Generator::reduction_named(const Cmd& c, const Env& env) {
@@ -196,7 +198,21 @@ Generator::Result Generator::accumulate(const Cmd& c, const Env& env, const Heap
       } else {
         init = neutral_value(red);
       }
-      equations("init", c.loc, init, isl::union_set(loc).apply(*h), first, env);
+      RedOp op = red.reduce->rop;
+      bool idempotent = op == RedOp::Min || op == RedOp::Max || op == RedOp::And || op == RedOp::Or;
+      if (!red.init && idempotent && uniform(*red.reduce) && c.annot_at) {
+        // every element is e: the result is op(cell, e), which is e for any cell at or past it
+        // (`h {0} := 0; h max= 1` for max(i | ... : 1)), not only for the neutral element
+        SVal e = evaluate(*c.annot_at, s, nullptr);
+        SVal cell = isl::union_set(loc).apply(*h);
+        Type ty = red.tensor->type;
+        SVal combined = op == RedOp::Min || op == RedOp::Max
+                            ? lift(t_, ctx_, TNode::K::Call, ty, static_cast<uint8_t>(op == RedOp::Min ? Builtin::Min : Builtin::Max), {cell, e})
+                            : lift(t_, ctx_, TNode::K::Bin, ty, static_cast<uint8_t>(op == RedOp::And ? BinOp::And : BinOp::Or), {cell, e});
+        equations("init", c.loc, e, combined, first, env);
+      } else {
+        equations("init", c.loc, init, isl::union_set(loc).apply(*h), first, env);
+      }
     }
   }
   // Δh = {ℓ → T(ι0)}
