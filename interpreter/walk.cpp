@@ -1,5 +1,7 @@
 #include "interpreter/walk.hpp"
 
+#include <algorithm>
+
 namespace sched {
 
 namespace {
@@ -18,6 +20,29 @@ void expr_lets(const Expr& e, std::map<int, Binding>& out) {
 }
 
 }  // namespace
+
+bool uses_slot(const Expr& e, std::span<const int> slots) {
+  if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local && std::find(slots.begin(), slots.end(), e.slot) != slots.end())
+    return true;
+  for (const auto& x : e.args)
+    if (x && uses_slot(*x, slots)) return true;
+  for (const auto* v : {&e.lo, &e.hi})
+    for (const auto& x : *v)
+      if (x && uses_slot(*x, slots)) return true;
+  return e.lowered && uses_slot(*e.lowered, slots);
+}
+
+bool uses_slot(const Cmd& c, int slot) {
+  const int one[] = {slot};
+  for (const Expr* x : {c.annot.get(), c.value.get(), c.lo.get(), c.annot_at.get()})
+    if (x && uses_slot(*x, one)) return true;
+  for (const auto* v : {&c.idx, &c.red_idx})
+    for (const auto& x : *v)
+      if (x && uses_slot(*x, one)) return true;
+  for (const auto& s : c.seq)
+    if (s && uses_slot(*s, slot)) return true;
+  return (c.body && uses_slot(*c.body, slot)) || (c.els && uses_slot(*c.els, slot));
+}
 
 std::map<int, Binding> bindings_inside(const Cmd& c) {
   std::map<int, Binding> out;

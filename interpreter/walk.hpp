@@ -13,6 +13,7 @@
 #pragma once
 #include <map>
 #include <set>
+#include <span>
 #include <vector>
 
 #include "interpreter/ast.hpp"
@@ -37,6 +38,11 @@ void each_access(const Cmd& c, F&& f) {
   if (c.body) each_access(*c.body, f);
   if (c.els) each_access(*c.els, f);
 }
+
+// Whether a local slot among `slots` is read in e or c (a binding of the same slot inside counts
+// as a read: over-approximated, never under). Also in a reduction's bounds and lowered form.
+bool uses_slot(const Expr& e, std::span<const int> slots);
+bool uses_slot(const Cmd& c, int slot);
 
 // How a slot is bound inside a command: by how many `let` commands (and the value of the last
 // one), by how many loops, and by how many `let .. in ..` expressions (whose variable is in scope

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <string>
 
+#include <gtest/gtest.h>
+
 #include "driver/run.hpp"
 #include "interpreter/load.hpp"
 #include "interpreter/outcome.hpp"
@@ -80,6 +82,18 @@ inline Outcome reference_run(const Program& p, const std::vector<int64_t>& param
 inline std::string typecheck_errors(const std::string& text) {
   Loaded l = load_text(text, "t.sched", true);
   return l.stage == LoadStage::Ok ? std::string() : l.diagnostics;
+}
+
+// The reference engine's run of `p` at `params` ("N=4") with the input files `data`
+// ("A=dir/A.npy", a counterexample's), its annotations checked: how a replay ends.
+inline Outcome annotated_run(const Program& p, const std::vector<std::string>& params, const std::vector<std::string>& data) {
+  std::string err;
+  auto inst = driver::make_instance(p, params, data, 1, {}, err);
+  EXPECT_TRUE(inst) << err;
+  if (!inst) return Outcome{};
+  driver::RunOptions ro;
+  ro.check_annotations = true;
+  return driver::run(driver::Engine::Reference, *inst, ro).outcome;
 }
 
 }  // namespace sched::test

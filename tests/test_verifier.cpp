@@ -42,18 +42,6 @@ Outcome replay(const Program& p, const std::vector<std::pair<std::string, int64_
   return sched::test::reference_run(p, ps, ModelOptions{}, st, 50'000'000);
 }
 
-// The reference engine's run of `p` at `params` ("N=4") with the input files `data`
-// ("A=dir/A.npy", a counterexample's), its annotations checked: how a replay ends.
-Outcome annotated_run(const Program& p, const std::vector<std::string>& params, const std::vector<std::string>& data) {
-  std::string err;
-  auto inst = driver::make_instance(p, params, data, 1, {}, err);
-  EXPECT_TRUE(inst) << err;
-  if (!inst) return Outcome{};
-  driver::RunOptions ro;
-  ro.check_annotations = true;
-  return driver::run(driver::Engine::Reference, *inst, ro).outcome;
-}
-
 // A program that doubles its input: the parameter lines go before it.
 const char* const kDoubling =
     "input a[i] : f32[N] = A(i);\noutput b[i] : f32[N] = B(i);\ntensor A(i) : f32;\n"
@@ -439,41 +427,13 @@ for x < W {
   std::string err;
   ASSERT_TRUE(driver::write_counterexample(*short_program.program, pr, dir.string(), 1, data, err)) << err;
   for (const auto& [n, val] : pr.params) params.push_back(fmt::format("{}={}", n, val));
-  Outcome o = annotated_run(*short_program.program, params, data);
+  Outcome o = test::annotated_run(*short_program.program, params, data);
   EXPECT_EQ(o.kind, OutcomeKind::Annotation) << o.message;
   std::filesystem::remove_all(dir);
   // one too far: a read past the last column
   auto [far_program, fv] = run(program("H - 1", "W"));
   ASSERT_EQ(fv.kind, Verdict::Kind::Refuted) << fv.reason;
   EXPECT_EQ(fv.problems[0].rule, "out-of-bounds read") << fv.problems[0].message;
-}
-
-// An annotation that fails whatever value an unannotated write left (`0 * x` is never -5) is
-// refuted, and its replay shows it; one that fails only for the value z3 chose stays unknown.
-// (Found by Properties.VerifierRefutationsReplayWithTheirInputs: the run stopped at the first.)
-TEST(Verifier, AnAnnotationWrongWhateverAnUnannotatedValueIsRefuted) {
-  auto verdict_of = [](const char* annotated) {
-    std::string text = fmt::format(R"(tensor T0() : f32;
-input a0[] : f32[] = T0();
-a0[] := a0[] * 3.0;
-{}
-)", annotated);
-    Loaded l = load_text(text, "opaque.sched");
-    EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
-    Options o = Options::within(20);
-    o.all = true;
-    return verify_program(*l.program, o);
-  };
-  Verdict never = verdict_of("a0[] {-5.0} := 0.0 * a0[];");
-  ASSERT_EQ(never.kind, Verdict::Kind::Refuted) << never.reason;
-  EXPECT_EQ(never.problems[0].rule, "value");
-  EXPECT_EQ(never.problems[0].loc.line, 4);
-  Verdict sometimes = verdict_of("a0[] {5.0} := a0[] + 1.0;");
-  EXPECT_EQ(sometimes.kind, Verdict::Kind::Unknown) << sometimes.reason;
-  EXPECT_TRUE(sometimes.problems.empty());
-  // x * x + 1 is never 0: refuted; x * x - 1 is 0 at x = 1: unknown
-  EXPECT_EQ(verdict_of("a0[] {0.0} := a0[] * a0[] + 1.0;").kind, Verdict::Kind::Refuted);
-  EXPECT_EQ(verdict_of("a0[] {0.0} := a0[] * a0[] - 1.0;").kind, Verdict::Kind::Unknown);
 }
 
 // A refutation ends the verification (issue 20): the race isl finds first makes the z3 queries
@@ -585,7 +545,7 @@ for i < N {
   EXPECT_NE(replay.find("--data A="), std::string::npos) << replay;
   std::vector<std::string> params;
   for (const auto& [n, val] : pr.params) params.push_back(fmt::format("{}={}", n, val));
-  Outcome with = annotated_run(*l.program, params, data), without = annotated_run(*l.program, params, {});
+  Outcome with = test::annotated_run(*l.program, params, data), without = test::annotated_run(*l.program, params, {});
   EXPECT_EQ(with.kind, OutcomeKind::Annotation) << with.message;
   EXPECT_EQ(with.loc.line, pr.loc.line);
   EXPECT_EQ(without.kind, OutcomeKind::Ok) << "without its inputs the counterexample does not replay";
@@ -624,7 +584,7 @@ for j < M {
   ASSERT_EQ(data.size(), 1u);
   NpyArray written = read_npy(data[0].substr(data[0].find('=') + 1));
   EXPECT_EQ(written.shape, (std::vector<int64_t>{2, 3})) << "A's shape in A's own order (N, M)";
-  Outcome o = annotated_run(*l.program, bigger, data);
+  Outcome o = test::annotated_run(*l.program, bigger, data);
   EXPECT_EQ(o.kind, OutcomeKind::Annotation) << o.message;
   std::filesystem::remove_all(dir);
 }
@@ -871,7 +831,7 @@ allocate g : f32[N + 1] {
     std::string err;
     ASSERT_TRUE(driver::write_counterexample(*l.program, pr, (dir / "cex").string(), 1, data, err)) << err;
     for (const auto& [n, val] : pr.params) params.push_back(fmt::format("{}={}", n, val));
-    Outcome run = annotated_run(*l.program, params, data);
+    Outcome run = test::annotated_run(*l.program, params, data);
     EXPECT_EQ(run.kind, OutcomeKind::Annotation) << run.message;
     EXPECT_EQ(run.loc.line, 14);
   }

@@ -59,6 +59,9 @@ struct SmtAnswer {
   // whether the two sides differ at the model's point whatever that value is (`-5 = 0 * u()`),
   // so that the run, which computes the value, shows the difference too
   bool whatever_unannotated = false;
+  // Refuted: 1 (2) when at the model's point a float-to-int cast in the left (right) side is out
+  // of range: a run's value is ⊥ there (docs/language.md), z3's is not; 0 when every one is defined
+  int undefined_side = 0;
 };
 
 class Smt {

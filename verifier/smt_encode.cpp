@@ -176,8 +176,13 @@ z3::expr Smt::Impl::cast(Type from, Type to, const z3::expr& a) {
     return a != konst(cast_value(from, Value::of_int(0)));
   }
   if (from == Type::Bool) return z3::ite(a, konst(cast_value(to, Value::of_int(1))), konst(cast_value(to, Value::of_int(0))));
-  if (o.floats == FloatMode::Uninterpreted && (is_float(from) || is_float(to)))
-    return apply(fmt::format("cast_{}_{}", type_name(from), type_name(to)), {a}, sort(to));
+  if (o.floats == FloatMode::Uninterpreted && (is_float(from) || is_float(to))) {
+    z3::expr r = apply(fmt::format("cast_{}_{}", type_name(from), type_name(to)), {a}, sort(to));
+    // to an integer: where it is defined is unknown too (no proof may assume it)
+    if (is_float(from) && !is_float(to))
+      cast_defined.emplace(r.id(), std::make_pair(r, apply(fmt::format("defined_cast_{}_{}", type_name(from), type_name(to)), {a}, ctx.bool_sort())));
+    return r;
+  }
   auto to_int_term = [&](const z3::expr& x) {  // a machine int or 𝔸 as a mathematical integer
     if (from == Type::Int) return x;
     return z3::bv2int(x, is_signed_int(from));
@@ -194,13 +199,27 @@ z3::expr Smt::Impl::cast(Type from, Type to, const z3::expr& a) {
   }
   // to an integer type
   if (is_float(from)) {
+    // defined where trunc(a) is in [lo, hi): lo = 0 or -2^(bits-1), hi = 2^bits or 2^(bits-1),
+    // powers of two, exact as floats (ops.cpp's `fits`)
+    unsigned bits = static_cast<unsigned>(to == Type::Int ? 64 : type_bits(to));
+    bool uns = is_unsigned_int(to);
+    auto record = [&](z3::expr r, z3::expr defined) {
+      cast_defined.emplace(r.id(), std::make_pair(r, defined));
+      return r;
+    };
     if (o.floats == FloatMode::Ieee) {
-      unsigned bits = static_cast<unsigned>(type_bits(to));
-      z3::expr r(ctx, is_unsigned_int(to) ? Z3_mk_fpa_to_ubv(ctx, rtz(), a, bits) : Z3_mk_fpa_to_sbv(ctx, rtz(), a, bits));
-      return to == Type::Int ? z3::bv2int(r, true) : r;
+      z3::expr r(ctx, uns ? Z3_mk_fpa_to_ubv(ctx, rtz(), a, bits) : Z3_mk_fpa_to_sbv(ctx, rtz(), a, bits));
+      z3::expr t(ctx, Z3_mk_fpa_round_to_integral(ctx, rtz(), a));
+      auto fp = [&](double d) { return konst(from == Type::F32 ? Value::of_f32(static_cast<float>(d)) : Value::of_f64(d)); };
+      double lo = uns ? 0.0 : -std::ldexp(1.0, static_cast<int>(bits) - 1), hi = std::ldexp(1.0, static_cast<int>(uns ? bits : bits - 1));
+      z3::expr defined = !z3::expr(ctx, Z3_mk_fpa_is_nan(ctx, a)) && cmp(BinOp::Ge, from, t, fp(lo)) && cmp(BinOp::Lt, from, t, fp(hi));
+      return record(to == Type::Int ? z3::bv2int(r, true) : r, defined);
     }
     z3::expr tr = z3::ite(a >= 0, to_int(a), -to_int(-a));  // truncation towards zero
-    return to == Type::Int ? tr : z3::int2bv(static_cast<unsigned>(type_bits(to)), tr);
+    z3::expr lo = uns ? ctx.int_val(0) : -z3::pw(ctx.int_val(2), ctx.int_val(static_cast<int>(bits) - 1));
+    z3::expr hi = z3::pw(ctx.int_val(2), ctx.int_val(static_cast<int>(uns ? bits : bits - 1)));
+    z3::expr defined = tr >= lo.simplify() && tr < hi.simplify();
+    return record(to == Type::Int ? tr : z3::int2bv(bits, tr), defined);
   }
   if (from != Type::Int && to != Type::Int) {
     // machine integer to machine integer: the bits themselves, as C converts (wrapping), without

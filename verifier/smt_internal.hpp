@@ -124,6 +124,13 @@ struct Smt::Impl {
   z3::expr binop(BinOp op, Type ty, const z3::expr& a, const z3::expr& b);
 
   z3::expr cast(Type from, Type to, const z3::expr& a);
+  // Each float-to-int cast encoded so far, by its term's id: the term and where it is defined
+  // (not NaN, truncated into the target's range). Out of it a run's value is ⊥ (docs/language.md)
+  // where z3's term has a value; a counterexample must not stand on such a point.
+  std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> cast_defined;
+  // The definedness conditions of the casts inside the terms (empty: none).
+  std::vector<z3::expr> casts_defined_in(const std::vector<z3::expr>& terms) const;
+  z3::expr all_of(const std::vector<z3::expr>& conditions);  // their conjunction (true when none)
 
   z3::expr builtin(Builtin f, Type ty, const std::vector<z3::expr>& a, const std::vector<Type>& at);
 

@@ -297,9 +297,12 @@ z3::check_result Smt::Impl::prove(const VC& vc, int index, Deadline deadline, st
       z3::expr lhs0 = tmpl(eq.root->kids[0], holes);
       spec_side = false;
       z3::expr rhs0 = tmpl(eq.root->kids[1], holes);
+      // what must hold besides the equality: every float-to-int cast in the sides is defined
+      z3::expr defined = all_of(casts_defined_in({lhs0, rhs0}));
+      bool casts = !defined.is_true();
       // the two sides are one term (z3 shares equal terms): true whatever the domain, as an
       // output whose cells hold the specification's tensor is (`∀ i, j: C(i, j) = C(i, j)`)
-      if (z3::eq(lhs0, rhs0)) {
+      if (z3::eq(lhs0, rhs0) && !casts) {
         lazy = false;
         return z3::unsat;
       }
@@ -315,14 +318,14 @@ z3::check_result Smt::Impl::prove(const VC& vc, int index, Deadline deadline, st
       if (folded_query_open && std::any_of(apps.begin(), apps.end(), [&](const App& a) { return intermediate(a); })) {
         std::vector<App> recorded = apps;
         auto [lhs1, rhs1] = rewrite_with(lhs0, rhs0, unfoldings(d, folded_query_open, true));
-        if (z3::eq(lhs1, rhs1)) {
+        if (z3::eq(lhs1, rhs1) && !casts) {
           lazy = false;
           return z3::unsat;
         }
         z3::solver s0(ctx);
         s0.add(dom);
         background(s0);
-        s0.add(lhs1 != rhs1);
+        s0.add(lhs1 != rhs1 || !defined);
         if (index >= 0) write_query(s0, fmt::format("vc{:03}-unfold{}-spec", index, d));
         std::string ignored;  // a quarter of the budget: the query with both sides unfolded follows
         if (isolated_check(s0, std::max(1u, ms / 4), ignored) == z3::unsat) {
@@ -352,7 +355,7 @@ z3::check_result Smt::Impl::prove(const VC& vc, int index, Deadline deadline, st
       s1.add(dom);
       for (const auto& a : axioms) s1.add(a);
       background(s1);
-      s1.add(lhs0 != rhs0);
+      s1.add(lhs0 != rhs0 || !defined);
       if (index >= 0) write_query(s1, fmt::format("vc{:03}-unfold{}", index, d));
       z3::check_result r = isolated_check(s1, ms, reason);
       if (r == z3::unsat || r == z3::unknown) return r;
@@ -405,7 +408,34 @@ void unannotated_apps(const z3::expr& e, std::vector<z3::expr>& out, std::set<un
   for (unsigned k = 0; k < e.num_args(); ++k) unannotated_apps(e.arg(k), out, seen);
 }
 
+// The ids of the subterms of `e`, each once.
+void subterms(const z3::expr& e, std::set<unsigned>& seen, std::vector<z3::expr>& out) {
+  if (!seen.insert(e.id()).second) return;
+  out.push_back(e);
+  if (e.is_app())
+    for (unsigned k = 0; k < e.num_args(); ++k) subterms(e.arg(k), seen, out);
+}
+
 }  // namespace
+
+z3::expr Smt::Impl::all_of(const std::vector<z3::expr>& conditions) {
+  if (conditions.empty()) return ctx.bool_val(true);
+  if (conditions.size() == 1) return conditions[0];
+  z3::expr_vector v(ctx);
+  for (const auto& c : conditions) v.push_back(c);
+  return z3::mk_and(v);
+}
+
+std::vector<z3::expr> Smt::Impl::casts_defined_in(const std::vector<z3::expr>& terms) const {
+  std::vector<z3::expr> out;
+  if (cast_defined.empty()) return out;
+  std::set<unsigned> seen;
+  std::vector<z3::expr> all;
+  for (const auto& t : terms) subterms(t, seen, all);
+  for (const auto& e : all)
+    if (auto it = cast_defined.find(e.id()); it != cast_defined.end() && z3::eq(it->second.first, e)) out.push_back(it->second.second);
+  return out;
+}
 
 // Each unannotated value read replaced by a free constant of its own (more freedom than one
 // function gives: an unsat answer holds for the function too), everything else evaluated in the
@@ -446,7 +476,10 @@ SmtAnswer Smt::Impl::search(const VC& vc, int index, Deadline deadline) {
     z3::solver s(ctx);  // a counterexample search, bounded by isolated_check: its failure is "unknown"
     s.add(dom);
     background(s);
-    s.add(lhs != rhs);
+    // the sides differ, or a float-to-int cast in one is out of range (a run's value is ⊥ there)
+    std::vector<z3::expr> left = casts_defined_in({lhs}), right = casts_defined_in({rhs});
+    z3::expr defined_l = all_of(left), defined_r = all_of(right);
+    s.add(lhs != rhs || !defined_l || !defined_r);
     if (index >= 0) write_query(s, fmt::format("vc{:03}-recursive", index));
     // the model's values, read in the child: parameters and loop variables, the two sides, the
     // holes, and the values of the input tensors (numbers, not solver syntax)
@@ -461,6 +494,7 @@ SmtAnswer Smt::Impl::search(const VC& vc, int index, Deadline deadline) {
       for (const auto& h : holes) j["holes"].push_back(number_text(md.eval(h, true), Type::I64));
       j["rhs"] = number_text(md.eval(rhs, true), eq.root->kids[1]->type);
       j["whatever_unannotated"] = differs_whatever_unannotated(md, lhs, rhs);
+      j["undefined_side"] = !md.eval(defined_l, true).is_true() ? 1 : !md.eval(defined_r, true).is_true() ? 2 : 0;
       j["inputs"] = nlohmann::json::array();
       for (const auto& [id, f] : tensors) {
         if (!p.tensors[static_cast<size_t>(id)].is_input() || !md.has_interp(f)) continue;
@@ -506,6 +540,7 @@ SmtAnswer Smt::Impl::search(const VC& vc, int index, Deadline deadline) {
         for (const auto& h : j["holes"]) out.holes.push_back(h.get<std::string>());
         out.rhs = j["rhs"].get<std::string>();
         out.whatever_unannotated = j.value("whatever_unannotated", false);
+        out.undefined_side = j.value("undefined_side", 0);
         for (const auto& in : j.value("inputs", nlohmann::json::array())) {
           InputModel m{in["tensor"].get<std::string>(), {}, in["other"].get<std::string>()};
           for (const auto& pt : in["points"]) m.points.emplace_back(pt[0].get<std::vector<int64_t>>(), pt[1].get<std::string>());

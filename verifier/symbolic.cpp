@@ -141,6 +141,12 @@ bool clamped(const Expr& e, const Scope& s) {
   return false;
 }
 
+// ⟦x⟧ = {□⟨x⟩}, ⟦n⟧ = {□⟨n⟩}: any affine index is one Int hole.
+SVal index_hole(const Expr& e, const Scope& s) {
+  int id = s.tpl->intern(Templates::hole(0, Type::Int), 1);
+  return isl::union_set(point_set(s.ctx, s.tpl->at(id).name, {&e}, s.names));
+}
+
 // An index as an Int template, min and max kept in it (one piece): min(max(y, 0), H - 1) is
 // min(max(□0, □1), □2) on { [y, 0, H - 1] }. Any other index is one hole.
 SVal index_template(const Expr& e, const Scope& s) {
@@ -150,8 +156,7 @@ SVal index_template(const Expr& e, const Scope& s) {
     return lift(*s.tpl, s.ctx, TNode::K::Bin, Type::Int, static_cast<uint8_t>(e.bop), {index_template(*e.args[0], s), index_template(*e.args[1], s)});
   if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local)
     if (auto it = s.clamps.find(e.slot); it != s.clamps.end()) return it->second;
-  int id = s.tpl->intern(Templates::hole(0, Type::Int), 1);
-  return isl::union_set(point_set(s.ctx, s.tpl->at(id).name, {&e}, s.names));
+  return index_hole(e, s);
 }
 
 // A read of an input array no command writes at a clamped subscript: its tensor at the
@@ -181,10 +186,7 @@ bool involves(const SVal& v, const std::string& x) {
 }  // namespace
 
 SVal evaluate(const Expr& e, const Scope& s, const Heap* h) {
-  if (is_index(e)) {  // ⟦x⟧ = {□⟨x⟩}, ⟦n⟧ = {□⟨n⟩}; any affine index is one hole
-    int id = s.tpl->intern(Templates::hole(0, Type::Int), 1);
-    return isl::union_set(point_set(s.ctx, s.tpl->at(id).name, {&e}, s.names));
-  }
+  if (is_index(e)) return index_hole(e, s);
   if (is_condition(e) && e.kind != ExprKind::BoolLit) {
     isl::set yes = condition(e, s.names);
     isl::set no = yes.complement();

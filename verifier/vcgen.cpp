@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "interpreter/printer.hpp"
+#include "interpreter/walk.hpp"
 
 namespace sched::verify {
 
@@ -27,35 +28,12 @@ int constraints(const isl::set& s) {
   return n;
 }
 
-
 // { : lo <= x < hi } for `x < hi` and { : lo <= x <= hi } for `x = lo to hi` (U-FOR's trip count).
 isl::set range_set(const Cmd& c, const Names& n, const std::string& name) {
   isl::pw_aff x = param_aff(n.ctx, name);
   isl::pw_aff lo = c.lo ? index(*c.lo, n) : const_aff(n.ctx, 0);
   isl::pw_aff hi = index(*c.value, n);
   return lo.le_set(x).intersect(c.lo ? x.le_set(hi) : x.lt_set(hi));
-}
-
-// Whether local slot `slot` is read in `e` or `c` (a binding of the same slot inside counts as a
-// use: over-approximated, never under).
-bool uses_slot(const Expr& e, int slot) {
-  if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local && e.slot == slot) return true;
-  for (const auto& x : e.args)
-    if (x && uses_slot(*x, slot)) return true;
-  for (const auto* v : {&e.lo, &e.hi})
-    for (const auto& x : *v)
-      if (x && uses_slot(*x, slot)) return true;
-  return e.lowered && uses_slot(*e.lowered, slot);
-}
-bool uses_slot(const Cmd& c, int slot) {
-  for (const Expr* x : {c.annot.get(), c.value.get(), c.lo.get(), c.annot_at.get()})
-    if (x && uses_slot(*x, slot)) return true;
-  for (const auto* v : {&c.idx, &c.red_idx})
-    for (const auto& x : *v)
-      if (x && uses_slot(*x, slot)) return true;
-  for (const auto& s : c.seq)
-    if (s && uses_slot(*s, slot)) return true;
-  return (c.body && uses_slot(*c.body, slot)) || (c.els && uses_slot(*c.els, slot));
 }
 
 }  // namespace

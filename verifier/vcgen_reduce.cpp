@@ -22,6 +22,7 @@
 
 #include "interpreter/ops.hpp"
 #include "interpreter/printer.hpp"
+#include "interpreter/walk.hpp"
 #include "verifier/vcgen.hpp"
 
 namespace sched::verify {
@@ -66,30 +67,23 @@ bool Generator::float_reduction(const std::string& token_tuple_name) const {
   return it != reductions_.end() && is_float(it->second.tensor->type);
 }
 
-bool Generator::idempotent_reduction(const std::string& token_tuple_name) const {
-  auto it = reductions_.find(tid_of_token(token_tuple_name));
-  if (it == reductions_.end() || !it->second.reduce) return false;
-  RedOp op = it->second.reduce->rop;
-  return op == RedOp::Min || op == RedOp::Max || op == RedOp::And || op == RedOp::Or;
-}
-
 namespace {
 
-bool reads_slot(const Expr& e, const std::vector<int>& slots) {
-  if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local && std::find(slots.begin(), slots.end(), e.slot) != slots.end()) return true;
-  for (const auto& a : e.args)
-    if (a && reads_slot(*a, slots)) return true;
-  return e.lowered && reads_slot(*e.lowered, slots);
-}
+bool idempotent(RedOp op) { return op == RedOp::Min || op == RedOp::Max || op == RedOp::And || op == RedOp::Or; }
 
 }  // namespace
+
+bool Generator::idempotent_reduction(const std::string& token_tuple_name) const {
+  auto it = reductions_.find(tid_of_token(token_tuple_name));
+  return it != reductions_.end() && it->second.reduce && idempotent(it->second.reduce->rop);
+}
 
 bool Generator::uniform_idempotent_reduction(const std::string& token_tuple_name) const {
   return idempotent_reduction(token_tuple_name) && uniform(*reductions_.find(tid_of_token(token_tuple_name))->second.reduce);
 }
 
 bool Generator::uniform(const Expr& reduce) {
-  return reduce.args.size() == 2 && !reads_slot(*reduce.args[1], reduce.slots);
+  return reduce.args.size() == 2 && !uses_slot(*reduce.args[1], reduce.slots);
 }
 
 const Generator::Reduction& Generator::reduction_named(const Cmd& c, const Env& env) {
@@ -187,20 +181,8 @@ Generator::Result Generator::accumulate(const Cmd& c, const Env& env, const Heap
     // the initial value, where this is the first accumulation since the last plain write
     isl::set first = loc.intersect(a.domain().extract_set(loc.get_space())).params().complement().intersect(env.gamma);
     if (!first.is_empty()) {
-      SVal init;
-      if (red.init) {
-        const Expr& tr = skip_implicit(*c.annot);
-        Scope ts = s;
-        ts.names.slots.assign(static_cast<size_t>(std::max(red.tensor->num_slots, 1)), std::nullopt);
-        for (size_t i = 0; i < red.tensor->idx.size(); ++i)
-          ts.names.slots[static_cast<size_t>(red.tensor->idx_slots[i])] = index(*tr.args[i], s.names);
-        init = evaluate(*red.init, ts, nullptr);
-      } else {
-        init = neutral_value(red);
-      }
       RedOp op = red.reduce->rop;
-      bool idempotent = op == RedOp::Min || op == RedOp::Max || op == RedOp::And || op == RedOp::Or;
-      if (!red.init && idempotent && uniform(*red.reduce) && c.annot_at) {
+      if (!red.init && idempotent(op) && uniform(*red.reduce) && c.annot_at) {
         // every element is e: the result is op(cell, e), which is e for any cell at or past it
         // (`h {0} := 0; h max= 1` for max(i | ... : 1)), not only for the neutral element
         SVal e = evaluate(*c.annot_at, s, nullptr);
@@ -210,8 +192,15 @@ Generator::Result Generator::accumulate(const Cmd& c, const Env& env, const Heap
                             ? lift(t_, ctx_, TNode::K::Call, ty, static_cast<uint8_t>(op == RedOp::Min ? Builtin::Min : Builtin::Max), {cell, e})
                             : lift(t_, ctx_, TNode::K::Bin, ty, static_cast<uint8_t>(op == RedOp::And ? BinOp::And : BinOp::Or), {cell, e});
         equations("init", c.loc, e, combined, first, env);
+      } else if (red.init) {
+        const Expr& tr = skip_implicit(*c.annot);
+        Scope ts = s;
+        ts.names.slots.assign(static_cast<size_t>(std::max(red.tensor->num_slots, 1)), std::nullopt);
+        for (size_t i = 0; i < red.tensor->idx.size(); ++i)
+          ts.names.slots[static_cast<size_t>(red.tensor->idx_slots[i])] = index(*tr.args[i], s.names);
+        equations("init", c.loc, evaluate(*red.init, ts, nullptr), isl::union_set(loc).apply(*h), first, env);
       } else {
-        equations("init", c.loc, init, isl::union_set(loc).apply(*h), first, env);
+        equations("init", c.loc, neutral_value(red), isl::union_set(loc).apply(*h), first, env);
       }
     }
   }

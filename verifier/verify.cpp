@@ -260,6 +260,11 @@ Problem from_vc(const VC& vc, const SmtAnswer& a, const Templates& t, const Prog
   const TPtr& eq = t.at(vc.eq).root;
   pr.message = fmt::format("{}: {} = {} but {} = {}{}", what, t.show(eq->kids[0], &a.holes), a.lhs,
                            t.show(eq->kids[1], &a.holes), a.rhs, at.empty() ? "" : " (at " + at + ")");
+  if (a.undefined_side != 0) {  // the cast's value is ⊥ in a run: no number to show for that side
+    pr.rule = "undefined value";
+    pr.message = fmt::format("a float-to-int cast in {} is out of range (NaN, or truncated past the type's range): a run's value is undefined{}",
+                             t.show(eq->kids[a.undefined_side == 1 ? 0 : 1], &a.holes), at.empty() ? "" : " (at " + at + ")");
+  }
   if (!wide.empty()) pr.message += fmt::format(" (at {}: past 64 bits, no replay)", wide);
   pr.detail = vc_text(vc, t);
   pr.inputs = a.inputs;

@@ -1,0 +1,102 @@
+// The verifier's findings where a run's value is not a number z3 can name: the value of an
+// unannotated write (an uninterpreted function to z3, computed by the run) and a float-to-int
+// cast out of range (⊥ in a run, some number in z3's term). A refutation must be one the run
+// shows, and a proof must hold for the run.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "driver/cex.hpp"
+#include "tests/test_util.hpp"
+#include "verifier/verify.hpp"
+
+using namespace sched;
+using namespace sched::verify;
+using sched::test::annotated_run;
+
+// An annotation that fails whatever value an unannotated write left (`0 * x` is never -5) is
+// refuted, and its replay shows it; one that fails only for the value z3 chose stays unknown.
+// (Found by Properties.VerifierRefutationsReplayWithTheirInputs: the run stopped at the first.)
+TEST(Verifier, AnAnnotationWrongWhateverAnUnannotatedValueIsRefuted) {
+  auto verdict_of = [](const char* annotated) {
+    std::string text = fmt::format(R"(tensor T0() : f32;
+input a0[] : f32[] = T0();
+a0[] := a0[] * 3.0;
+{}
+)", annotated);
+    Loaded l = load_text(text, "opaque.sched");
+    EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+    Options o = Options::within(20);
+    o.all = true;
+    return verify_program(*l.program, o);
+  };
+  Verdict never = verdict_of("a0[] {-5.0} := 0.0 * a0[];");
+  ASSERT_EQ(never.kind, Verdict::Kind::Refuted) << never.reason;
+  EXPECT_EQ(never.problems[0].rule, "value");
+  EXPECT_EQ(never.problems[0].loc.line, 4);
+  Verdict sometimes = verdict_of("a0[] {5.0} := a0[] + 1.0;");
+  EXPECT_EQ(sometimes.kind, Verdict::Kind::Unknown) << sometimes.reason;
+  EXPECT_TRUE(sometimes.problems.empty());
+  // x * x + 1 is never 0: refuted; x * x - 1 is 0 at x = 1: unknown
+  EXPECT_EQ(verdict_of("a0[] {0.0} := a0[] * a0[] + 1.0;").kind, Verdict::Kind::Refuted);
+  EXPECT_EQ(verdict_of("a0[] {0.0} := a0[] * a0[] - 1.0;").kind, Verdict::Kind::Unknown);
+}
+
+// A float-to-int cast out of range is ⊥ in a run (docs/language.md), whatever z3's term says:
+// `u8(-5.0)` is not 251. Where a cast in a VC's sides can be out of range, the VC is refuted as
+// "undefined value", and the run with the counterexample's inputs stops there; a cast that is
+// always in range verifies. (Found by Properties.VerifierRefutationsReplayWithTheirInputs, seed 6:
+// `u8(-5.0)` in an annotation was compared as 251.)
+TEST(Verifier, AFloatToIntCastOutOfRangeIsAnUndefinedValue) {
+  auto load = [](const char* annotated) {
+    std::string text = fmt::format(R"(tensor X() : f32;
+input x[] : f32[] = X();
+array b : u8[1];
+{}
+)", annotated);
+    Loaded l = load_text(text, "cast.sched");
+    EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+    return l;
+  };
+  for (FloatMode mode : {FloatMode::Real, FloatMode::Ieee}) {
+    SCOPED_TRACE(float_mode_name(mode));
+    auto verdict_of = [&](const Loaded& l) {
+      Options o = Options::within(20);
+      o.all = true;
+      o.smt.floats = mode;
+      return verify_program(*l.program, o);
+    };
+    auto replays = [&](const Loaded& l, const Problem& pr) {
+      std::filesystem::path dir = std::filesystem::temp_directory_path() / fmt::format("sched-cast-{}", ::getpid());
+      std::vector<std::string> data;
+      std::string err;
+      EXPECT_TRUE(driver::write_counterexample(*l.program, pr, dir.string(), 1, data, err)) << err;
+      Outcome o = annotated_run(*l.program, {}, data);
+      std::filesystem::remove_all(dir);
+      return o;
+    };
+    // always ⊥ (the annotation: z3's 251 equals the write), and ⊥ at an input out of range:
+    // each refuted as an undefined value, and the run given the counterexample stops at line 4
+    for (const char* statement : {"b[0] {u8(-5.0)} := 251;", "b[0] {u8(X())} := u8(x[]);"}) {
+      SCOPED_TRACE(statement);
+      Loaded l = load(statement);
+      Verdict v = verdict_of(l);
+      ASSERT_EQ(v.kind, Verdict::Kind::Refuted) << v.reason;
+      EXPECT_EQ(v.problems[0].rule, "undefined value") << v.problems[0].message;
+      EXPECT_NE(v.problems[0].message.find("u8("), std::string::npos) << v.problems[0].message;
+      Outcome o = replays(l, v.problems[0]);
+      EXPECT_FALSE(o.ok());
+      EXPECT_EQ(o.loc.line, 4) << o.message;
+    }
+    // clamped into [0, 255] (a NaN second operand of min is ignored): always defined, verified
+    Loaded clamped = load("b[0] {u8(max(0.0, min(255.0, X())))} := u8(max(0.0, min(255.0, x[])));");
+    Verdict cv = verdict_of(clamped);
+    EXPECT_EQ(cv.kind, Verdict::Kind::Verified) << cv.reason;
+    // a real difference where the cast is defined is still a value finding or an undefined one
+    Verdict dv = verdict_of(load("b[0] {u8(max(0.0, min(255.0, X())))} := 7;"));
+    ASSERT_EQ(dv.kind, Verdict::Kind::Refuted) << dv.reason;
+    EXPECT_EQ(dv.problems[0].rule, "value") << dv.problems[0].message;
+  }
+}
