@@ -44,14 +44,31 @@ SVal combine(Templates& t, isl::ctx ctx, const std::vector<SVal>& args, Make mak
   std::vector<std::vector<isl::set>> alts(args.size());
   for (size_t i = 0; i < args.size(); ++i) args[i].foreach_set([&](isl::set s) { alts[i].push_back(s); });
   SVal out = isl::union_set::empty(ctx);
-  std::vector<size_t> pick(args.size(), 0);
   for (const auto& a : alts)
     if (a.empty()) return out;  // an empty argument: no value
+  // same[i] = j: argument i is argument j's value again, the same pieces (`ix[t] * ix[t]`, read
+  // twice): it takes the same holes, and only the pairs of equal pieces are combined. Exact: a
+  // value's set holds one template instance per parameter point (a function of the parameters;
+  // a cell two racing writes leave with two values is a race, a finding of its own), so both
+  // arguments are that one instance. Without this, harris' output (3 x 3 windows of Ix and Iy,
+  // each product reading its cell twice) had 290 holes where 146 are distinct, and Γ's
+  // intersection and the equalities' detection on it took 8.5 s of 17.7 (1.5 s with).
+  std::vector<int> same(args.size(), -1);
+  for (size_t i = 1; i < args.size(); ++i)
+    for (size_t j = 0; j < i && same[i] < 0; ++j)
+      if (same[j] < 0 && alts[i].size() == alts[j].size() &&
+          std::equal(alts[i].begin(), alts[i].end(), alts[j].begin(), [](const isl::set& a, const isl::set& b) { return isl_set_plain_is_equal(a.get(), b.get()) == isl_bool_true; }))
+        same[i] = static_cast<int>(j);
+  std::vector<size_t> pick(args.size(), 0);
   while (true) {
     std::vector<TPtr> kids;
     int holes = 0;
     isl::set prod = isl::set::universe(isl::manage(isl_space_set_alloc(ctx.get(), 0, 0)));  // { [] }
     for (size_t i = 0; i < args.size(); ++i) {
+      if (same[i] >= 0) {
+        kids.push_back(kids[static_cast<size_t>(same[i])]);
+        continue;
+      }
       const isl::set& s = alts[i][pick[i]];
       const Template& c = t.at(template_of(t, s));
       kids.push_back(Templates::shifted(c.root, holes));
@@ -62,6 +79,7 @@ SVal combine(Templates& t, isl::ctx ctx, const std::vector<SVal>& args, Make mak
     out = out.unite(isl::union_set(isl::manage(isl_set_set_tuple_name(prod.copy(), t.at(id).name.c_str()))));
     size_t i = 0;
     for (; i < pick.size(); ++i) {
+      if (same[i] >= 0) continue;
       if (++pick[i] < alts[i].size()) break;
       pick[i] = 0;
     }
