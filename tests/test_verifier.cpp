@@ -355,6 +355,48 @@ par i = 0 to 1 {
   EXPECT_TRUE(m.find("i32(0) = 0") != std::string::npos && m.find("i32(1) = 1") != std::string::npos) << m;
 }
 
+// A value read twice in one operation (`t[i] * t[i]`, Halide's Ix * Ix) takes one set of
+// holes: the operation combines the read with itself, not every pair of its pieces. Two
+// different reads keep their own holes, and a wrong annotation over them is still refuted.
+TEST(Verifier, AValueReadTwiceSharesItsHoles) {
+  auto program = [](const char* second) {
+    return fmt::format(R"(param N;
+assume N >= 2;
+tensor A(i) : f32;
+tensor B(i) : f32 = (A(i) + 1.0) * (A(i) + 1.0);
+input a[i] : f32[N] = A(i);
+output b[i] : f32[N] = B(i);
+array t : f32[N];
+for i < N {{
+  t[i] := a[i] + 1.0;
+}}
+for i < N {{
+  b[i] {{B(i)}} := t[i] * {};
+}}
+)", second);
+  };
+  auto value_holes = [](const Loaded& l) {
+    Ctx c;
+    Templates t(*l.program);
+    Generator g(*l.program, c.ctx, t);
+    Generated gen = g.run();
+    for (const auto& vc : gen.vcs)
+      if (vc.rule == "value") return static_cast<int>(isl_set_dim(vc.set.get(), isl_dim_set));
+    return -1;
+  };
+  Loaded same = load_text(program("t[i]"), "twice.sched");
+  ASSERT_EQ(same.stage, LoadStage::Ok) << same.diagnostics;
+  // B(□) on the left, (A(□) + 1) * (A(□) + 1) with one hole on the right: 2, not 3
+  EXPECT_EQ(value_holes(same), 2);
+  EXPECT_EQ(verify_program(*same.program, Options::within(30)).kind, Verdict::Kind::Verified);
+  Loaded other = load_text(program("t[N - 1 - i]"), "mirror.sched");
+  ASSERT_EQ(other.stage, LoadStage::Ok) << other.diagnostics;
+  EXPECT_EQ(value_holes(other), 3);
+  Verdict v = verify_program(*other.program, Options::within(30));
+  ASSERT_EQ(v.kind, Verdict::Kind::Refuted) << v.reason;
+  EXPECT_EQ(v.problems[0].rule, "value");
+}
+
 // Reads of an input at clamped subscripts (Halide's boundary conditions) are the input's tensor
 // at the clamp, one piece per read (symbolic.hpp): a 3 x 3 box blur with every read clamped,
 // 9^2 pieces per read through isl's cases of min and max and 9^18 per value before, verifies in
