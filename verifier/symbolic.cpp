@@ -30,6 +30,14 @@ Scope Scope::bind(int slot, const std::string& name) const {
   return s;
 }
 
+Scope Scope::alias(int slot, const isl::pw_aff& v) const {
+  Scope s = *this;
+  if (s.names.slots.size() <= static_cast<size_t>(slot)) s.names.slots.resize(static_cast<size_t>(slot) + 1);
+  s.names.slots[static_cast<size_t>(slot)] = v;
+  s.clamps.erase(slot);
+  return s;
+}
+
 int template_of(const Templates& t, const isl::set& piece) {
   const char* n = isl_set_get_tuple_name(piece.get());
   return n ? t.find(n) : -1;

@@ -52,6 +52,9 @@ struct Scope {
   std::string fresh(const std::string& base) const;
   // The scope with local slot `slot` bound to the new parameter `name`.
   Scope bind(int slot, const std::string& name) const;
+  // ... bound to the value `v` itself (a quasi-affine function of the parameters in scope): no
+  // new parameter, nothing to project out after its scope.
+  Scope alias(int slot, const isl::pw_aff& v) const;
 };
 
 // ⟦e⟧_ĥ for a semantic expression (Fig 5.1) when h != nullptr; decompose(t) for a prophetic
