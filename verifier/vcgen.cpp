@@ -335,13 +335,10 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h, c
       // binding a parameter and projecting it out of every set after the body cost a
       // coalescing of the whole heap per let (18% of unsharp); a value with cases (a min, a
       // max) keeps its parameter, so that each use stays one piece
-      if (!getenv("EXP_NOALIAS")) {
-        isl::pw_aff v = index(*c.value, env.s.names);
-        if (isl_pw_aff_n_piece(v.get()) == 1 && isl_pw_aff_involves_nan(v.get()) != isl_bool_true) {
-          Env in = env;
-          in.s = env.s.alias(c.slot, v);
-          return eval(*c.body, in, h, a);
-        }
+      if (isl::pw_aff v = index(*c.value, env.s.names); isl_pw_aff_n_piece(v.get()) == 1 && isl_pw_aff_involves_nan(v.get()) != isl_bool_true) {
+        Env in = env;
+        in.s = env.s.alias(c.slot, v);
+        return eval(*c.body, in, h, a);
       }
       std::string x = env.s.fresh(c.name);
       Env in = env;
