@@ -203,6 +203,7 @@ z3::expr Smt::Impl::cast(Type from, Type to, const z3::expr& a) {
     // powers of two, exact as floats (ops.cpp's `fits`)
     unsigned bits = static_cast<unsigned>(to == Type::Int ? 64 : type_bits(to));
     bool uns = is_unsigned_int(to);
+    double lo = uns ? 0.0 : -std::ldexp(1.0, static_cast<int>(bits) - 1), hi = std::ldexp(1.0, static_cast<int>(uns ? bits : bits - 1));
     auto record = [&](z3::expr r, z3::expr defined) {
       cast_defined.emplace(r.id(), std::make_pair(r, defined));
       return r;
@@ -211,14 +212,13 @@ z3::expr Smt::Impl::cast(Type from, Type to, const z3::expr& a) {
       z3::expr r(ctx, uns ? Z3_mk_fpa_to_ubv(ctx, rtz(), a, bits) : Z3_mk_fpa_to_sbv(ctx, rtz(), a, bits));
       z3::expr t(ctx, Z3_mk_fpa_round_to_integral(ctx, rtz(), a));
       auto fp = [&](double d) { return konst(from == Type::F32 ? Value::of_f32(static_cast<float>(d)) : Value::of_f64(d)); };
-      double lo = uns ? 0.0 : -std::ldexp(1.0, static_cast<int>(bits) - 1), hi = std::ldexp(1.0, static_cast<int>(uns ? bits : bits - 1));
       z3::expr defined = !z3::expr(ctx, Z3_mk_fpa_is_nan(ctx, a)) && cmp(BinOp::Ge, from, t, fp(lo)) && cmp(BinOp::Lt, from, t, fp(hi));
       return record(to == Type::Int ? z3::bv2int(r, true) : r, defined);
     }
+    // the same bounds as integers (powers of two up to 2^64: exact as doubles, printed exactly)
+    auto int_of = [&](double d) { return ctx.int_val(fmt::format("{:.0f}", d).c_str()); };
     z3::expr tr = z3::ite(a >= 0, to_int(a), -to_int(-a));  // truncation towards zero
-    z3::expr lo = uns ? ctx.int_val(0) : -z3::pw(ctx.int_val(2), ctx.int_val(static_cast<int>(bits) - 1));
-    z3::expr hi = z3::pw(ctx.int_val(2), ctx.int_val(static_cast<int>(uns ? bits : bits - 1)));
-    z3::expr defined = tr >= lo.simplify() && tr < hi.simplify();
+    z3::expr defined = tr >= int_of(lo) && tr < int_of(hi);
     return record(to == Type::Int ? tr : z3::int2bv(bits, tr), defined);
   }
   if (from != Type::Int && to != Type::Int) {

@@ -182,11 +182,11 @@ Generator::Result Generator::accumulate(const Cmd& c, const Env& env, const Heap
     isl::set first = loc.intersect(a.domain().extract_set(loc.get_space())).params().complement().intersect(env.gamma);
     if (!first.is_empty()) {
       RedOp op = red.reduce->rop;
+      SVal cell = isl::union_set(loc).apply(*h);  // the cell's value before this write
       if (!red.init && idempotent(op) && uniform(*red.reduce) && c.annot_at) {
         // every element is e: the result is op(cell, e), which is e for any cell at or past it
         // (`h {0} := 0; h max= 1` for max(i | ... : 1)), not only for the neutral element
         SVal e = evaluate(*c.annot_at, s, nullptr);
-        SVal cell = isl::union_set(loc).apply(*h);
         Type ty = red.tensor->type;
         SVal combined = op == RedOp::Min || op == RedOp::Max
                             ? lift(t_, ctx_, TNode::K::Call, ty, static_cast<uint8_t>(op == RedOp::Min ? Builtin::Min : Builtin::Max), {cell, e})
@@ -198,9 +198,9 @@ Generator::Result Generator::accumulate(const Cmd& c, const Env& env, const Heap
         ts.names.slots.assign(static_cast<size_t>(std::max(red.tensor->num_slots, 1)), std::nullopt);
         for (size_t i = 0; i < red.tensor->idx.size(); ++i)
           ts.names.slots[static_cast<size_t>(red.tensor->idx_slots[i])] = index(*tr.args[i], s.names);
-        equations("init", c.loc, evaluate(*red.init, ts, nullptr), isl::union_set(loc).apply(*h), first, env);
+        equations("init", c.loc, evaluate(*red.init, ts, nullptr), cell, first, env);
       } else {
-        equations("init", c.loc, neutral_value(red), isl::union_set(loc).apply(*h), first, env);
+        equations("init", c.loc, neutral_value(red), cell, first, env);
       }
     }
   }

@@ -252,18 +252,19 @@ Problem from_vc(const VC& vc, const SmtAnswer& a, const Templates& t, const Prog
   for (const auto& l : vc.loop_vars)
     if (val.count(l)) pr.loops.emplace_back(l, val[l]);
   std::string at = where_text(pr);
-  const char* what = vc.rule == "value"         ? "the value written differs from its annotation"
-                     : vc.rule == "init"        ? "the cell a reduction starts from differs from the reduction's initial value"
-                     : vc.rule == "partial"     ? "a partial result combined without any element is not the neutral element"
-                     : vc.rule == "output"      ? "an output cell differs from its specification"
-                                                : "two iterations write different values to one cell";
   const TPtr& eq = t.at(vc.eq).root;
-  pr.message = fmt::format("{}: {} = {} but {} = {}{}", what, t.show(eq->kids[0], &a.holes), a.lhs,
-                           t.show(eq->kids[1], &a.holes), a.rhs, at.empty() ? "" : " (at " + at + ")");
+  std::string where = at.empty() ? "" : " (at " + at + ")";
   if (a.undefined_side != 0) {  // the cast's value is ⊥ in a run: no number to show for that side
     pr.rule = "undefined value";
     pr.message = fmt::format("a float-to-int cast in {} is out of range (NaN, or truncated past the type's range): a run's value is undefined{}",
-                             t.show(eq->kids[a.undefined_side == 1 ? 0 : 1], &a.holes), at.empty() ? "" : " (at " + at + ")");
+                             t.show(eq->kids[a.undefined_side == 1 ? 0 : 1], &a.holes), where);
+  } else {
+    const char* what = vc.rule == "value"         ? "the value written differs from its annotation"
+                       : vc.rule == "init"        ? "the cell a reduction starts from differs from the reduction's initial value"
+                       : vc.rule == "partial"     ? "a partial result combined without any element is not the neutral element"
+                       : vc.rule == "output"      ? "an output cell differs from its specification"
+                                                  : "two iterations write different values to one cell";
+    pr.message = fmt::format("{}: {} = {} but {} = {}{}", what, t.show(eq->kids[0], &a.holes), a.lhs, t.show(eq->kids[1], &a.holes), a.rhs, where);
   }
   if (!wide.empty()) pr.message += fmt::format(" (at {}: past 64 bits, no replay)", wide);
   pr.detail = vc_text(vc, t);
