@@ -180,4 +180,46 @@ isl::set point_set(isl::ctx ctx, const std::string& tuple, const std::vector<con
   return tuple_set(ctx, tuple, idx, n, [](const isl::pw_aff& x, const isl::pw_aff& v) { return x.eq_set(v); });
 }
 
+isl::pw_aff merged_pieces(const isl::pw_aff& v, const isl::set& context) {
+  isl::pw_aff g = v.gist_params(context);
+  if (isl_pw_aff_n_piece(g.get()) <= 1) return g;
+  struct Piece {
+    isl::set dom;
+    isl::aff value;
+  };
+  std::vector<Piece> pieces;
+  isl_pw_aff_foreach_piece(
+      g.get(),
+      [](isl_set* dom, isl_aff* aff, void* user) {
+        static_cast<std::vector<Piece>*>(user)->push_back({isl::manage(dom), isl::manage(aff)});
+        return isl_stat_ok;
+      },
+      &pieces);
+  std::vector<Piece> merged;
+  for (auto& p : pieces) {
+    bool joined = false;
+    for (auto& m : merged) {
+      // m's expression equals p's everywhere on p's domain, or p's equals m's on m's domain
+      auto agrees = [](const isl::aff& f, const Piece& on) {
+        isl::pw_aff a = isl::manage(isl_pw_aff_alloc(on.dom.copy(), f.copy()));
+        isl::pw_aff b = isl::manage(isl_pw_aff_alloc(on.dom.copy(), on.value.copy()));
+        return on.dom.is_subset(a.eq_set(b));
+      };
+      bool keep_mine = agrees(m.value, p);
+      if (keep_mine || agrees(p.value, m)) {
+        if (!keep_mine) m.value = p.value;
+        m.dom = m.dom.unite(p.dom).coalesce();
+        joined = true;
+        break;
+      }
+    }
+    if (!joined) merged.push_back(p);
+  }
+  if (merged.size() == pieces.size()) return g;
+  isl::pw_aff r = isl::manage(isl_pw_aff_alloc(merged[0].dom.copy(), merged[0].value.copy()));
+  for (size_t k = 1; k < merged.size(); ++k)
+    r = r.union_add(isl::manage(isl_pw_aff_alloc(merged[k].dom.copy(), merged[k].value.copy())));  // disjoint domains
+  return r.gist_params(context);
+}
+
 }  // namespace sched::verify

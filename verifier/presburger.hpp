@@ -77,6 +77,15 @@ inline std::vector<const Expr*> ptrs(const std::vector<ExprPtr>& v) {
   return out;
 }
 
+// v where `context` holds, in as few pieces as exact: pieces the context excludes are dropped,
+// and a piece whose expression another piece's expression equals on its domain joins that piece.
+// isl keeps Halide's `min(W, 8) - 11` as two pieces (-3 where W >= 9, W - 11 where W <= 8: equal at
+// W = 8) and `max(W, 8) + 6` with W >= 8 assumed as two pieces too; both become one.
+//   merged_pieces([W] -> { [(-3)] : W >= 9; [(-11 + W)] : W <= 8 }, [W] -> { : W >= 8 })
+//     = [W] -> { [(-3)] }
+// Outside the context the result may differ from v: use it only where the context holds.
+isl::pw_aff merged_pieces(const isl::pw_aff& v, const isl::set& context);
+
 // A name isl gave back, or "(unnamed)" when it has none (a failed or stopped isl operation).
 inline const char* or_unnamed(const char* s) { return s ? s : "(unnamed)"; }
 
