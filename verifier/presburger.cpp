@@ -195,16 +195,17 @@ isl::pw_aff merged_pieces(const isl::pw_aff& v, const isl::set& context) {
         return isl_stat_ok;
       },
       &pieces);
+  // f equals the piece's own expression everywhere on the piece's domain
+  auto agrees = [](const isl::aff& f, const Piece& on) {
+    isl::pw_aff a = isl::manage(isl_pw_aff_alloc(on.dom.copy(), f.copy()));
+    isl::pw_aff b = isl::manage(isl_pw_aff_alloc(on.dom.copy(), on.value.copy()));
+    return on.dom.is_subset(a.eq_set(b));
+  };
   std::vector<Piece> merged;
   for (auto& p : pieces) {
     bool joined = false;
     for (auto& m : merged) {
-      // m's expression equals p's everywhere on p's domain, or p's equals m's on m's domain
-      auto agrees = [](const isl::aff& f, const Piece& on) {
-        isl::pw_aff a = isl::manage(isl_pw_aff_alloc(on.dom.copy(), f.copy()));
-        isl::pw_aff b = isl::manage(isl_pw_aff_alloc(on.dom.copy(), on.value.copy()));
-        return on.dom.is_subset(a.eq_set(b));
-      };
+      // m's expression holds on p's domain too, or p's on m's: one piece with that expression
       bool keep_mine = agrees(m.value, p);
       if (keep_mine || agrees(p.value, m)) {
         if (!keep_mine) m.value = p.value;
