@@ -33,9 +33,11 @@ namespace {
 // -march=native: the host's vector width, as Halide's JIT targets the host (AVX-512 where it is
 // there; without it, SSE2 only: the lowered sgemm ran at 2.6x Halide's time). Exact floats stay
 // exact: no contraction into FMA, no reassociation. A kernel built for one CPU is not loaded on
-// another: the cache key holds the host's model and flags (host_cpu).
+// another: the cache key holds the host's model and flags (host_cpu). -fwrapv: signed overflow
+// wraps, so index arithmetic is written with C++'s operators (emit.cpp) and keeps SCHED's
+// wrap-around semantics.
 const std::vector<std::string> kFlags = {"-std=c++20", "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC",
-                                         "-ffp-contract=off", "-fno-fast-math", "-w"};
+                                         "-ffp-contract=off", "-fno-fast-math", "-fwrapv", "-w"};
 
 // The first processor's "model name" and "flags" lines of /proc/cpuinfo ("" where unreadable):
 // part of every kernel's cache key, so that a cache shared between machines (a home directory

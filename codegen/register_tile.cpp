@@ -1,0 +1,118 @@
+#include "codegen/register_tile.hpp"
+
+#include <map>
+
+#include "codegen/versioning.hpp"
+#include "interpreter/affine.hpp"
+#include "interpreter/eval.hpp"
+
+namespace sched::codegen {
+
+std::optional<int64_t> constant_count(const Cmd& c) {
+  Value hi = constant_value(*c.value);
+  Value lo = c.lo ? constant_value(*c.lo) : Value::of_int(0);
+  if (!hi.defined || !lo.defined || hi.type != Type::Int || lo.type != Type::Int) return std::nullopt;
+  if (!c.lo) return std::max<int64_t>(hi.i, 0);
+  int64_t d = 0;
+  if (hi.i < lo.i) return 0;
+  if (__builtin_sub_overflow(hi.i, lo.i, &d) || d == INT64_MAX) return std::nullopt;
+  return d + 1;
+}
+
+namespace {
+
+// Every read of array `id` in e is at the subscripts `idx`, outside any `let` expression.
+bool reads_only_at(const Expr& e, int id, const std::vector<ExprPtr>& idx, bool in_let = false) {
+  if (e.kind == ExprKind::ArrayRead && e.id == id) {
+    if (in_let || e.args.size() != idx.size()) return false;
+    for (size_t k = 0; k < idx.size(); ++k)
+      if (!equal(*e.args[k], *idx[k])) return false;
+  }
+  bool let = in_let || e.kind == ExprKind::Let;
+  for (const auto& a : e.args)
+    if (!reads_only_at(*a, id, idx, let)) return false;
+  return true;
+}
+
+bool has_let(const Expr& e) {
+  if (e.kind == ExprKind::Let) return true;
+  for (const auto& a : e.args)
+    if (has_let(*a)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::optional<RegisterTile> register_tile(const Cmd& loop, const std::set<const Cmd*>& dropped, int64_t max_cells) {
+  if (loop.kind != CmdKind::For || !loop.body) return std::nullopt;
+  RegisterTile t;
+  t.varying.insert(loop.slot);
+  std::map<int, const Expr*> lets;  // the tile's lets, by slot
+  std::set<int> tile_vars, bound;
+  const Cmd* c = loop.body.get();
+  for (;;) {
+    if (c->kind == CmdKind::Seq && c->seq.size() == 1) {
+      c = c->seq[0].get();
+    } else if (c->kind == CmdKind::Let) {
+      if (bound.count(c->slot) || c->value->type != Type::Int) return std::nullopt;
+      bound.insert(c->slot);
+      lets[c->slot] = c->value.get();
+      if (mentions(*c->value, t.varying)) t.varying.insert(c->slot);
+      c = c->body.get();
+    } else if (c->kind == CmdKind::For || c->kind == CmdKind::Par) {
+      std::optional<int64_t> n = constant_count(*c);
+      if (!n || *n < 1 || bound.count(c->slot) || __builtin_mul_overflow(t.cells, *n, &t.cells) || t.cells > max_cells) return std::nullopt;
+      bound.insert(c->slot);
+      tile_vars.insert(c->slot);
+      t.loops.push_back(c);
+      t.extents.push_back(*n);
+      c = c->body.get();
+    } else if (c->kind == CmdKind::If && !c->els && dropped.count(c)) {
+      c = c->body.get();
+    } else {
+      break;
+    }
+    if (!c) return std::nullopt;
+  }
+  // 1, 2: one statement updating the cell it reads
+  if (c->kind != CmdKind::Assign || c->atomic) return std::nullopt;
+  for (const auto& s : c->idx)
+    if (has_let(*s) || mentions(*s, t.varying)) return std::nullopt;  // 3 (mentions: a let expression counts too)
+  if (!reads_only_at(*c->value, c->id, c->idx)) return std::nullopt;
+  for (const auto& [slot, v] : lets)
+    if (!reads_only_at(*v, c->id, {}, true)) return std::nullopt;  // a let reading the tile's array
+  // 4: each tile variable in exactly one subscript, each subscript with at most one
+  std::set<int> tile_dependent = tile_vars;
+  for (const auto& [slot, v] : lets) tile_dependent.insert(slot);  // conservatively: every tile let
+  AffineRules r;
+  r.term = [&](int slot) { return tile_vars.count(slot) > 0; };
+  r.definition = [&](int slot) -> const Expr* {
+    auto it = lets.find(slot);
+    return it == lets.end() ? nullptr : it->second;
+  };
+  std::vector<const Expr*> atoms;  // sub-expressions that no tile variable changes: the tile's base
+  r.atom = [&](const Expr& e) -> std::optional<int> {
+    if (e.kind == ExprKind::IntLit || mentions(e, tile_dependent)) return std::nullopt;
+    atoms.push_back(&e);
+    return -static_cast<int>(atoms.size());
+  };
+  std::map<int, int> uses;  // tile variable -> subscripts it appears in
+  for (const auto& s : c->idx) {
+    std::optional<SlotForm> f = affine_of(*s, r);
+    if (!f || f->cancelled) return std::nullopt;
+    int here = 0;
+    for (const auto& [v, k] : f->t) {
+      if (v < 0) continue;  // an atom
+      if (!tile_vars.count(v) || k == 0) return std::nullopt;
+      ++uses[v];
+      ++here;
+    }
+    if (here > 1) return std::nullopt;
+  }
+  for (int v : tile_vars)
+    if (uses[v] != 1) return std::nullopt;
+  t.stmt = c;
+  return t;
+}
+
+}  // namespace sched::codegen
