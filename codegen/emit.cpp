@@ -83,6 +83,54 @@ bool straight_line(const Cmd& c) {
   return false;
 }
 
+// A float constant as C++ source: hexadecimal (exact), infinities and NaN by builtins.
+std::string float_lit(float v) {
+  if (std::isnan(v)) return "__builtin_nanf(\"\")";
+  if (std::isinf(v)) return v > 0 ? "__builtin_inff()" : "(-__builtin_inff())";
+  return fmt::format("({:a}f)", v);
+}
+std::string float_lit(double v) {
+  if (std::isnan(v)) return "__builtin_nan(\"\")";
+  if (std::isinf(v)) return v > 0 ? "__builtin_inf()" : "(-__builtin_inf())";
+  return fmt::format("({:a})", v);
+}
+
+bool has_par(const Cmd& c) {
+  if (c.kind == CmdKind::Par) return true;
+  for (const auto& s : c.seq) if (has_par(*s)) return true;
+  if (c.body && has_par(*c.body)) return true;
+  if (c.els && has_par(*c.els)) return true;
+  return false;
+}
+std::string accumulation_function(RedOp op, const char* t) {
+  switch (op) {
+    case RedOp::Add: return "acc_add";
+    case RedOp::Mul: return "acc_mul";
+    case RedOp::Min: return fmt::format("mn<{}>", t);
+    case RedOp::Max: return fmt::format("mx<{}>", t);
+    case RedOp::And: return "acc_and";
+    case RedOp::Or: return "acc_or";
+    case RedOp::None: break;
+  }
+  return "";
+}
+
+// The lanes of a register tile: straight-line code once its proven guards are dropped.
+bool tile_lanes(const Cmd& c, const std::set<const Cmd*>& dropped) {
+  if (c.kind == CmdKind::If && !c.els && dropped.count(&c)) return tile_lanes(*c.body, dropped);
+  if (c.kind == CmdKind::Let) return tile_lanes(*c.body, dropped);
+  return straight_line(c);
+}
+
+// Whether a `par` body accumulates atomically into a float array (element types by array id):
+// its iterations then run in order (the order the engines fix: docs/semantics.md, "Reductions").
+bool float_atomic(const Cmd& c, bool in_atomic, const std::map<int, Type>& types) {
+  if (c.kind == CmdKind::Atomic) return float_atomic(*c.body, true, types);
+  if (c.accumulates() && (c.atomic || in_atomic) && is_float(types.at(c.id))) return true;
+  for (const auto& s : c.seq) if (float_atomic(*s, in_atomic, types)) return true;
+  return (c.body && float_atomic(*c.body, in_atomic, types)) || (c.els && float_atomic(*c.els, in_atomic, types));
+}
+
 class Emitter {
  public:
   explicit Emitter(const Program& p) : p_(p) {}
@@ -169,18 +217,6 @@ class Emitter {
       flat = k == 0 ? fmt::format("({})", idx[k]) : fmt::format("({} * {} + ({}))", flat, dim, idx[k]);
     }
     return flat;
-  }
-
-  // A float constant as C++ source: hexadecimal (exact), infinities and NaN by builtins.
-  static std::string float_lit(float v) {
-    if (std::isnan(v)) return "__builtin_nanf(\"\")";
-    if (std::isinf(v)) return v > 0 ? "__builtin_inff()" : "(-__builtin_inff())";
-    return fmt::format("({:a}f)", v);
-  }
-  static std::string float_lit(double v) {
-    if (std::isnan(v)) return "__builtin_nan(\"\")";
-    if (std::isinf(v)) return v > 0 ? "__builtin_inf()" : "(-__builtin_inf())";
-    return fmt::format("({:a})", v);
   }
 
   std::string expr(const Expr& e, int stmt) {
@@ -315,13 +351,6 @@ class Emitter {
     }
   }
 
-  // The lanes of a register tile: straight-line code once its proven guards are dropped.
-  bool tile_lanes(const Cmd& c) const {
-    if (c.kind == CmdKind::If && !c.els && dropped_guards_.count(&c)) return tile_lanes(*c.body);
-    if (c.kind == CmdKind::Let) return tile_lanes(*c.body);
-    return straight_line(c);
-  }
-
   // The tile's cells loaded into (load) or stored from the locals: its loops, the lets that do
   // not depend on the loop's variable, and the statement's cell.
   void tile_cells(const Cmd& c, const RegisterTile& t, int indent, bool load) {
@@ -378,34 +407,6 @@ class Emitter {
     line(ind, "}");
     tile_cells(*c.body, t, ind, false);
     tile_ = {};
-  }
-
-  static bool has_par(const Cmd& c) {
-    if (c.kind == CmdKind::Par) return true;
-    for (const auto& s : c.seq) if (has_par(*s)) return true;
-    if (c.body && has_par(*c.body)) return true;
-    if (c.els && has_par(*c.els)) return true;
-    return false;
-  }
-  static std::string accumulation_function(RedOp op, const char* t) {
-    switch (op) {
-      case RedOp::Add: return "acc_add";
-      case RedOp::Mul: return "acc_mul";
-      case RedOp::Min: return fmt::format("mn<{}>", t);
-      case RedOp::Max: return fmt::format("mx<{}>", t);
-      case RedOp::And: return "acc_and";
-      case RedOp::Or: return "acc_or";
-      case RedOp::None: break;
-    }
-    return "";
-  }
-  // Whether a `par` body accumulates atomically into a float array: its iterations then run in
-  // order (the order the engines fix: docs/semantics.md, "Reductions").
-  bool float_atomic(const Cmd& c, bool in_atomic) const {
-    if (c.kind == CmdKind::Atomic) return float_atomic(*c.body, true);
-    if (c.accumulates() && (c.atomic || in_atomic) && is_float(array_type_.at(c.id))) return true;
-    for (const auto& s : c.seq) if (float_atomic(*s, in_atomic)) return true;
-    return (c.body && float_atomic(*c.body, in_atomic)) || (c.els && float_atomic(*c.els, in_atomic));
   }
 
   void cmd(const Cmd& c, int indent, bool in_par) {
@@ -494,7 +495,7 @@ class Emitter {
         line(indent, fmt::format("{{  // {} {} (line {})", c.kind == CmdKind::For ? "for" : "par", c.name, c.loc.line));
         loop_bounds(c, indent + 1, stmt, first, count);
         bool par = c.kind == CmdKind::Par;
-        bool ordered = par && float_atomic(*c.body, critical_ > 0);
+        bool ordered = par && float_atomic(*c.body, critical_ > 0, array_type_);
         if (ordered) {
           line(indent + 1, "// iterations in order: float accumulations take the sequential order");
           par = false;
@@ -512,7 +513,7 @@ class Emitter {
           else if (*n >= kMinParallelLanes) pragma = "#pragma omp parallel for schedule(static)";
           // else a few lanes, known here: a plain loop (even an `if` clause calls into OpenMP)
         }
-        else if (par && !has_par(*c.body) && (straight_line(*c.body) || (tile_.stmt && tile_lanes(*c.body)))) pragma = "#pragma omp simd";
+        else if (par && !has_par(*c.body) && (straight_line(*c.body) || (tile_.stmt && tile_lanes(*c.body, dropped_guards_)))) pragma = "#pragma omp simd";
         std::optional<std::string> safe;
         std::set<const Cmd*> box_guards;  // nest versioning: guards proven on the whole box when guard_cond holds
         std::string guard_cond;
