@@ -5,13 +5,11 @@
 
 #include <string>
 
-#include "bigstep/reference.hpp"
 #include "codegen/emit.hpp"
-#include "codegen/native.hpp"
-#include "interpreter/params.hpp"
-#include "tests/test_util.hpp"
+#include "tests/native_compare.hpp"
 
 using namespace sched;
+using sched::test::compare_engines;
 
 namespace {
 
@@ -52,37 +50,6 @@ bool has_tile(const std::string& text, int cells = 0) {
   return l.stage == LoadStage::Ok && emit_cpp(*l.program).source.find(mark) != std::string::npos;
 }
 
-// Both engines from the same initial memory, every cell compared bit for bit; returns the number
-// of defined cells compared.
-size_t agree(const std::string& text, const std::vector<std::string>& params) {
-  Loaded l = load_text(text, "t.sched");
-  EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
-  if (l.stage != LoadStage::Ok) return 0;
-  std::vector<std::string> errs;
-  auto ps = bind_params(*l.program, params, errs);
-  Memory init;
-  EXPECT_TRUE(prepare_run(*l.program, *ps, ModelOptions{}, init).ok());
-  Memory ref = init, nat = init;
-  Outcome r = run_reference(*l.program, ref);
-  EXPECT_TRUE(r.ok()) << r.message;
-  std::string err;
-  auto k = build_native(*l.program, err);
-  EXPECT_TRUE(k) << err;
-  if (!k) return 0;
-  Outcome n = run_native(*l.program, nat, *k);
-  EXPECT_TRUE(n.ok()) << n.message;
-  size_t compared = 0;
-  for (size_t a = 0; a < ref.arrays.size(); ++a)
-    for (size_t c = 0; c < ref.arrays[a].size(); ++c) {
-      const Value& x = ref.arrays[a].cells[c];
-      if (!x.defined) continue;
-      ++compared;
-      EXPECT_TRUE(identical(x, nat.arrays[a].cells[c]))
-          << ref.arrays[a].name << "[" << c << "]: reference " << to_string(x) << ", native " << to_string(nat.arrays[a].cells[c]);
-    }
-  return compared;
-}
-
 }  // namespace
 
 // The tile of the lowered sgemm is kept in locals; with tails in both tiled dimensions (N = 5,
@@ -92,11 +59,11 @@ TEST(RegisterTile, ATiledAccumulationKeepsItsCellsInLocals) {
   EXPECT_TRUE(has_tile(text));
   for (auto [n, m, k] : {std::tuple{5, 7, 3}, std::tuple{4, 8, 5}, std::tuple{1, 1, 1}, std::tuple{9, 13, 17}}) {
     std::vector<std::string> ps = {"N=" + std::to_string(n), "M=" + std::to_string(m), "K=" + std::to_string(k)};
-    EXPECT_EQ(agree(text, ps), static_cast<size_t>(k * n + m * k + n * m)) << n << " " << m << " " << k;
+    EXPECT_EQ(compare_engines(text, ps), static_cast<size_t>(k * n + m * k + n * m)) << n << " " << m << " " << k;
   }
   // an accumulation (`+=`) is a tile too
   EXPECT_TRUE(has_tile(tiled("c[i, j] += a[r, i] * b[j, r];")));
-  EXPECT_EQ(agree(tiled("c[i, j] += a[r, i] * b[j, r];"), {"N=5", "M=7", "K=3"}), 15u + 21u + 35u);
+  EXPECT_EQ(compare_engines(tiled("c[i, j] += a[r, i] * b[j, r];"), {"N=5", "M=7", "K=3"}), 15u + 21u + 35u);
 }
 
 // Where two iterations of the tile update one cell, or the value reads another cell of the
@@ -109,21 +76,21 @@ TEST(RegisterTile, TilesWhoseIterationsShareACellAreNotKeptInLocals) {
   std::string shared = tiled("c[i, 0] := c[i, 0] + a[r, i] * b[j, r];", "for");
   EXPECT_FALSE(has_tile(shared, 8));
   EXPECT_TRUE(has_tile(shared, 1));
-  EXPECT_EQ(agree(shared, ps), cells);
+  EXPECT_EQ(compare_engines(shared, ps), cells);
   // two lanes update one cell (ji % 2 is not affine)
   std::string folded = tiled("c[i, jo * 4 + ji % 2] := c[i, jo * 4 + ji % 2] + a[r, i];", "for");
   EXPECT_FALSE(has_tile(folded));
-  EXPECT_EQ(agree(folded, ps), cells);
+  EXPECT_EQ(compare_engines(folded, ps), cells);
   // the value reads a cell the tile writes, at another subscript
   std::string neighbour = tiled("c[i, j] := c[i, j] + c[i, 0] * b[j, r];", "for");
   EXPECT_FALSE(has_tile(neighbour));
-  EXPECT_EQ(agree(neighbour, ps), cells);
+  EXPECT_EQ(compare_engines(neighbour, ps), cells);
   // the cell moves with the loop
   std::string moving = tiled("c[i, (j + r) % M] := c[i, (j + r) % M] + a[r, i];", "for");
   EXPECT_FALSE(has_tile(moving));
-  EXPECT_EQ(agree(moving, ps), cells);
+  EXPECT_EQ(compare_engines(moving, ps), cells);
   // two statements in the tile
   std::string two = tiled("c[i, j] := c[i, j] + a[r, i];\n            c[i, j] := c[i, j] * 2.0;");
   EXPECT_FALSE(has_tile(two));
-  EXPECT_EQ(agree(two, ps), cells);
+  EXPECT_EQ(compare_engines(two, ps), cells);
 }
