@@ -3,14 +3,16 @@
 // The generated source includes no header: the few C library functions it calls are declared.
 // Every value operation goes through a helper that mirrors interpreter/ops.hpp exactly
 // (two's complement wrap-around, Halide's Euclidean division with x / 0 == 0, IEEE floats
-// without FMA contraction, min/max/abs/round/casts as documented); index arithmetic is 64-bit.
+// without FMA contraction, min/max/abs/round/casts as documented); index arithmetic is 64-bit,
+// written with C++'s operators and compiled with -fwrapv (the same wrap-around).
 // Every array access is bounds-checked: the first violation is recorded (statement, kind) and
 // the access is skipped, so a buggy program reports instead of crashing. Versions without the
 // checks run where an exact test at entry proves every access in bounds: per innermost loop,
 // and per nest over the box of its loops' ranges (with a third version, without the guards, when
 // the box satisfies them: a tiled nest whose tiles divide the extents); an innermost loop of
 // an unchecked version runs without its guard when the guard holds at both ends (docs/semantics.md,
-// "Native code"). For example
+// "Native code"); in an unchecked copy, a loop updating a small tile of cells keeps them in locals
+// (codegen/register_tile.hpp). For example
 //   par io < N / 2 { for ii < 2 { let i = io * 2 + ii; if i < N { a[i] := 0 } } }
 // tests `0 <= 2·io + ii < dim(a)` and `2·io + ii < N` once over io in [0, N/2), ii in [0, 2),
 // then runs the nest without a check or the `if`. Undefined values (⊥)
