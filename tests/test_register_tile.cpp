@@ -94,3 +94,28 @@ TEST(RegisterTile, TilesWhoseIterationsShareACellAreNotKeptInLocals) {
   EXPECT_FALSE(has_tile(two));
   EXPECT_EQ(compare_engines(two, ps), cells);
 }
+
+// A loop of no iteration touches no cell: the tile's loads and stores run only when the loop
+// does. Here the cell is far out of bounds and K = 0, so the program runs ok (loading the cell
+// before the loop would crash the kernel); with K = 1 the access is reported.
+TEST(RegisterTile, ALoopOfNoIterationTouchesNoCell) {
+  std::string text = R"(param K;
+tensor A(r) : f32;
+input a[r] : f32[K] = A(r);
+array c : f32[4];
+par j < 4 { c[j] := 1.0 }
+par j < 4 { for r < K { c[j * 100000000] := c[j * 100000000] + a[r] } }
+)";
+  EXPECT_TRUE(has_tile(text, 1));
+  EXPECT_EQ(compare_engines(text, {"K=0"}), 4u);
+  Loaded l = load_text(text, "t.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  std::vector<std::string> errs;
+  auto ps = bind_params(*l.program, {"K=1"}, errs);
+  Memory m;
+  ASSERT_TRUE(prepare_run(*l.program, *ps, ModelOptions{}, m).ok());
+  std::string err;
+  auto k = build_native(*l.program, err);
+  ASSERT_TRUE(k) << err;
+  EXPECT_EQ(run_native(*l.program, m, *k).kind, OutcomeKind::OutOfBounds);
+}
