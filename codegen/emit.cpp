@@ -185,8 +185,8 @@ class Emitter {
   // the register tile being emitted (codegen/register_tile.hpp): its statement updates acc[flat]
   struct Tile {
     const Cmd* stmt = nullptr;
-    std::string acc, flat;
-    bool in_value = false;  // emitting the statement's value: its reads of the array are acc[flat]
+    std::string cell;       // acc[flat]: the local holding the current iteration's cell
+    bool in_value = false;  // emitting the statement's value: its reads of the array are the cell
   } tile_;
   int critical_ = 0;        // inside `atomic { }`
 
@@ -233,7 +233,7 @@ class Emitter {
         if (e.var_kind == VarKind::Param) return ident("p", e.slot, e.name);
         return ident("v", e.slot, e.name);
       case ExprKind::ArrayRead: {
-        if (tile_.in_value && e.id == tile_.stmt->id) return fmt::format("{}[{}]", tile_.acc, tile_.flat);
+        if (tile_.in_value && e.id == tile_.stmt->id) return tile_.cell;
         std::vector<std::string> idx;
         for (const auto& a : e.args) idx.push_back(expr(*a, stmt));
         std::string check;
@@ -378,8 +378,7 @@ class Emitter {
         for (const auto& e : c.idx) idx.push_back(expr(*e, 0));
         std::string check;
         std::string cell = fmt::format("{}[{}]", array_names_.at(c.id), access(c.id, idx, check));
-        std::string local = fmt::format("{}[{}]", tile_.acc, tile_.flat);
-        line(indent, load ? fmt::format("{} = {};", local, cell) : fmt::format("{} = {};", cell, local));
+        line(indent, load ? fmt::format("{} = {};", tile_.cell, cell) : fmt::format("{} = {};", cell, tile_.cell));
         return;
       }
     }
@@ -389,18 +388,18 @@ class Emitter {
   // with the statement updating them, locals stored.
   void register_tile_loop(const Cmd& c, const RegisterTile& t, int ind, bool in_par, const std::string& v, const std::string& first,
                           const std::string& count) {
-    tile_.stmt = t.stmt;
-    tile_.acc = fmt::format("rt{}", tmp_++);
-    tile_.flat = "0";
+    std::string acc = fmt::format("rt{}", tmp_++), flat = "0";
     for (size_t k = 0; k < t.loops.size(); ++k) {
       const Cmd& l = *t.loops[k];
-      tile_.flat = k == 0 ? fmt::format("{}_k", ident("v", l.slot, l.name)) : fmt::format("({}) * {} + {}_k", tile_.flat, t.extents[k], ident("v", l.slot, l.name));
+      flat = k == 0 ? fmt::format("{}_k", ident("v", l.slot, l.name)) : fmt::format("({}) * {} + {}_k", flat, t.extents[k], ident("v", l.slot, l.name));
     }
+    tile_.stmt = t.stmt;
+    tile_.cell = fmt::format("{}[{}]", acc, flat);
     // only when the loop runs: its first iteration touches every cell of the tile (the proof of
     // bounds covers those accesses, and a loop of no iteration touches none)
     line(ind, fmt::format("// register tile: the {} cell(s) this loop updates stay in locals across it", t.cells));
     line(ind, fmt::format("if ({} > 0) {{", count));
-    line(ind + 1, fmt::format("{} {}[{}];", ctype(array_type_.at(t.stmt->id)), tile_.acc, t.cells));
+    line(ind + 1, fmt::format("{} {}[{}];", ctype(array_type_.at(t.stmt->id)), acc, t.cells));
     tile_cells(*c.body, t, ind + 1, true);
     line(ind + 1, fmt::format("for (i64 {}_k = 0; {}_k < {}; ++{}_k) {{", v, v, count, v));
     line(ind + 2, fmt::format("const i64 {} = {} + {}_k;", v, first, v));
@@ -424,7 +423,7 @@ class Emitter {
         line(indent, fmt::format("// {}:{}  {}", c.loc.line, c.loc.col, sanitize(print_cmd(c).substr(0, print_cmd(c).find('\n')))));
         if (&c == tile_.stmt) {  // the register tile's update: the cell is acc[flat]
           const char* t = ctype(array_type_.at(c.id));
-          std::string cell = fmt::format("{}[{}]", tile_.acc, tile_.flat);
+          const std::string& cell = tile_.cell;
           tile_.in_value = true;
           line(indent, "{");
           line(indent + 1, fmt::format("const {} val = {};", t, expr(*c.value, stmt)));

@@ -4,20 +4,8 @@
 
 #include "codegen/versioning.hpp"
 #include "interpreter/affine.hpp"
-#include "interpreter/eval.hpp"
 
 namespace sched::codegen {
-
-std::optional<int64_t> constant_count(const Cmd& c) {
-  Value hi = constant_value(*c.value);
-  Value lo = c.lo ? constant_value(*c.lo) : Value::of_int(0);
-  if (!hi.defined || !lo.defined || hi.type != Type::Int || lo.type != Type::Int) return std::nullopt;
-  if (!c.lo) return std::max<int64_t>(hi.i, 0);
-  int64_t d = 0;
-  if (hi.i < lo.i) return 0;
-  if (__builtin_sub_overflow(hi.i, lo.i, &d) || d == INT64_MAX) return std::nullopt;
-  return d + 1;
-}
 
 namespace {
 
@@ -32,13 +20,6 @@ bool reads_only_at(const Expr& e, int id, const std::vector<ExprPtr>& idx, bool 
   for (const auto& a : e.args)
     if (!reads_only_at(*a, id, idx, let)) return false;
   return true;
-}
-
-bool has_let(const Expr& e) {
-  if (e.kind == ExprKind::Let) return true;
-  for (const auto& a : e.args)
-    if (has_let(*a)) return true;
-  return false;
 }
 
 }  // namespace
@@ -77,7 +58,7 @@ std::optional<RegisterTile> register_tile(const Cmd& loop, const std::set<const 
   // 1, 2: one statement updating the cell it reads
   if (c->kind != CmdKind::Assign || c->atomic) return std::nullopt;
   for (const auto& s : c->idx)
-    if (has_let(*s) || mentions(*s, t.varying)) return std::nullopt;  // 3 (mentions: a let expression counts too)
+    if (mentions(*s, t.varying)) return std::nullopt;  // 3 (mentions: a let expression counts too)
   if (!reads_only_at(*c->value, c->id, c->idx)) return std::nullopt;
   for (const auto& [slot, v] : lets)
     if (!reads_only_at(*v, c->id, {}, true)) return std::nullopt;  // a let reading the tile's array

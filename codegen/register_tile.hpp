@@ -43,7 +43,4 @@ struct RegisterTile {
 // has more than max_cells cells. `dropped` holds the guards proven true where `loop` runs.
 std::optional<RegisterTile> register_tile(const Cmd& loop, const std::set<const Cmd*>& dropped, int64_t max_cells = 64);
 
-// A loop's trip count when its bounds are literals (`par ji = 0 to 0 + 8 - 1`: 8).
-std::optional<int64_t> constant_count(const Cmd& loop);
-
 }  // namespace sched::codegen

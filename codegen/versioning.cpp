@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "interpreter/affine.hpp"
+#include "interpreter/eval.hpp"
 #include "interpreter/walk.hpp"
 
 namespace sched::codegen {
@@ -43,6 +44,17 @@ BodyBindings body_bindings(const Cmd& c) {
     out.lets.emplace(slot, usable ? b.let : nullptr);
   }
   return out;
+}
+
+std::optional<int64_t> constant_count(const Cmd& c) {
+  Value hi = constant_value(*c.value);
+  Value lo = c.lo ? constant_value(*c.lo) : Value::of_int(0);
+  if (!hi.defined || !lo.defined || hi.type != Type::Int || lo.type != Type::Int) return std::nullopt;
+  if (!c.lo) return std::max<int64_t>(hi.i, 0);
+  int64_t d = 0;
+  if (hi.i < lo.i) return 0;
+  if (__builtin_sub_overflow(hi.i, lo.i, &d) || d == INT64_MAX) return std::nullopt;
+  return d + 1;
 }
 
 bool has_loop(const Cmd& c) {

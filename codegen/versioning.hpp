@@ -55,5 +55,7 @@ bool mentions(const Expr& e, const std::set<int>& slots);  // reads a local of `
 bool reads_any(const Expr& e);                              // reads an array
 bool has_loop(const Cmd& c);                                // holds a loop
 bool loop_in_loop(const Cmd& c);                            // holds a loop inside a loop
+// A loop's trip count when its bounds are literals (`par ji = 0 to 0 + 8 - 1`: 8).
+std::optional<int64_t> constant_count(const Cmd& loop);
 
 }  // namespace sched::codegen
