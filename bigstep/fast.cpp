@@ -2,9 +2,63 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
+#include "bigstep/fast_cells.hpp"
 #include "bigstep/fast_engine.hpp"
+#include "interpreter/parallel.hpp"
 
 namespace sched {
+
+namespace {
+
+constexpr int64_t kChunk = 1 << 16;  // cells converted per task
+
+// The initial cells into the array (typed, side by side in chunks); all_defined when every
+// cell is defined.
+void load_cells(fast::Arr& a, const std::vector<Value>& cells) {
+  std::atomic<bool> all{true};
+  fast::with_ctype(a.elem, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* d = a.data<T>();
+    par::parallel_for(0, static_cast<int64_t>(a.size), kChunk, [&](int64_t lo, int64_t hi) {
+      bool every = true;
+      for (int64_t k = lo; k < hi; ++k) {
+        const Value& v = cells[static_cast<size_t>(k)];
+        if (v.defined) {
+          d[k] = fast::from_value<T>(v);
+          a.def[k] = 1;
+        } else {
+          every = false;
+        }
+      }
+      if (!every) all.store(false, std::memory_order_relaxed);
+    });
+  });
+  a.all_defined = all.load();
+}
+
+// The array's defined cells back into `cells`.
+void store_cells(const fast::Arr& a, std::vector<Value>& cells) {
+  fast::with_ctype(a.elem, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* d = a.data<T>();
+    par::parallel_for(0, static_cast<int64_t>(a.size), kChunk, [&](int64_t lo, int64_t hi) {
+      for (int64_t k = lo; k < hi; ++k)
+        if (a.def[k]) cells[static_cast<size_t>(k)] = fast::to_value<T>(a.elem, d[k]);
+    });
+  });
+}
+
+// Marks the arrays that some assignment of c writes.
+void mark_written(const Cmd& c, std::vector<char>& written) {
+  if (c.kind == CmdKind::Assign && c.id >= 0 && static_cast<size_t>(c.id) < written.size()) written[static_cast<size_t>(c.id)] = 1;
+  for (const auto& s : c.seq) mark_written(*s, written);
+  if (c.body) mark_written(*c.body, written);
+  if (c.els) mark_written(*c.els, written);
+}
+
+}  // namespace
 
 Outcome run_fast(const Program& p, Memory& state, const FastOptions& opts, FastStats* stats) {
   using namespace fast;
@@ -17,14 +71,11 @@ Outcome run_fast(const Program& p, Memory& state, const FastOptions& opts, FastS
   for (size_t i = 0; i < p.arrays.size(); ++i) sh.names[i] = p.arrays[i].name;
 
   // the initial memory, dense and typed
+  par::Arena arena(opts.threads);
   for (size_t i = 0; i < state.arrays.size(); ++i) {
     const ArrayState& src = state.arrays[i];
     auto a = make_array(static_cast<int>(i), src.elem, src.shape, src.size());
-    a->all_defined = true;
-    for (size_t k = 0; k < src.size(); ++k) {
-      if (src.cells[k].defined) a->set_raw(k, src.cells[k].bits(), 1);
-      else a->all_defined = false;
-    }
+    arena.execute([&] { load_cells(*a, src.cells); });
     sh.globals.push_back(std::move(a));
   }
   CPtr root = compile_program(sh);  // after the globals: their shapes are known to the nodes
@@ -43,7 +94,7 @@ Outcome run_fast(const Program& p, Memory& state, const FastOptions& opts, FastS
   cx.step_budget = remaining_steps(sh);
 
   Outcome result;
-  par::Arena arena(opts.threads);
+  auto t0 = std::chrono::steady_clock::now();
   arena.execute([&] {
     if (sh.models) cx.model = &sh.models->per_thread.local();
     try {
@@ -57,6 +108,7 @@ Outcome run_fast(const Program& p, Memory& state, const FastOptions& opts, FastS
   });
   FastStats local;
   FastStats& st = stats ? *stats : local;
+  st.exec_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   st.steps = cx.steps + sh.steps.load();
   st.par_instances = sh.par_instances.load();
   st.replays = sh.replays.load();
@@ -65,18 +117,18 @@ Outcome run_fast(const Program& p, Memory& state, const FastOptions& opts, FastS
   st.kernel_specialised_runs = sh.kernel_specialised_runs.load();
   st.kernel_specialised_handovers = sh.kernel_specialised_handovers.load();
   st.kernel_lane_runs = sh.kernel_lane_runs.load();
+  st.kernel_accumulation_runs = sh.kernel_accumulation_runs.load();
   if (result.ok() && sh.deferred) result = std::move(*sh.deferred);
   if (!result.ok()) {
     result.data["steps"] = st.steps;
     return result;
   }
-  // the final memory, back into the shared representation
-  for (size_t i = 0; i < state.arrays.size(); ++i) {
-    const Arr& a = *sh.globals[i];
-    auto& cells = state.arrays[i].cells;
-    for (size_t k = 0; k < a.size; ++k)
-      if (a.def[k]) cells[k] = a.get(k);
-  }
+  // the final memory, back into the shared representation (the arrays no assignment writes are
+  // as they were)
+  std::vector<char> written(state.arrays.size(), 0);
+  if (p.body) mark_written(*p.body, written);
+  for (size_t i = 0; i < state.arrays.size(); ++i)
+    if (written[i]) arena.execute([&] { store_cells(*sh.globals[i], state.arrays[i].cells); });
   result.message = fmt::format("{} assignment(s), {} parallel loop instance(s){}", st.steps, st.par_instances,
                                opts.check_races ? fmt::format(" race-checked, {} replayed exactly", st.replays) : ", races not checked");
   result.data["steps"] = st.steps;

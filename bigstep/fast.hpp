@@ -42,6 +42,7 @@ struct FastOptions {
   bool kernels = true;  // loop nests without `par` run as register code (bigstep/fast_kernel.hpp)
   bool specialise = true;  // kernels also compile a version without the guards proven on entry
   bool lanes = true;       // innermost loops of kernels may run their iterations as lanes (fast_kernel_code.hpp Batch)
+  bool accumulations = true;  // accumulation nests of kernels may run with their tile in locals (fast_kernel_code.hpp Accumulation)
 };
 
 struct FastStats {
@@ -53,6 +54,8 @@ struct FastStats {
   uint64_t kernel_specialised_runs = 0;   // kernel runs of the specialised version (guards proven on entry)
   uint64_t kernel_specialised_handovers = 0;  // hand-overs among kernel_handovers from the specialised version
   uint64_t kernel_lane_runs = 0;  // runs of innermost loops as lanes
+  uint64_t kernel_accumulation_runs = 0;  // runs of accumulation nests (fast_kernel_code.hpp Accumulation)
+  double exec_seconds = 0;  // the program's execution alone (not the conversion of the memory in and out)
 };
 
 // Runs the body of a type-checked program on `state` (the initial memory from prepare_run).

@@ -252,6 +252,7 @@ struct Shared {
   std::atomic<uint64_t> par_instances{0}, replays{0};
   std::atomic<uint64_t> kernel_runs{0}, kernel_handovers{0}, kernel_specialised_runs{0}, kernel_specialised_handovers{0};
   std::atomic<uint64_t> kernel_lane_runs{0};
+  std::atomic<uint64_t> kernel_accumulation_runs{0};
   std::unique_ptr<Outcome> deferred;  // the first annotation failure (in program order)
   std::unique_ptr<ModelPool> models;
   Shared(const Program& p, const FastOptions& o) : p(p), o(o) {}

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "bigstep/fast_cells.hpp"
 #include "bigstep/fast_kernel_code.hpp"
 #include "bigstep/fast_lin.hpp"
 #include "interpreter/eval.hpp"
@@ -29,17 +30,6 @@ bool eval_ends(const SForm& f, const R* r, int64_t first, int64_t last, int64_t&
   return !__builtin_mul_overflow(f.step, first, &m0) && !__builtin_add_overflow(v, m0, &v0) &&
          !__builtin_mul_overflow(f.step, last, &ml) && !__builtin_add_overflow(v, ml, &vl);
 }
-
-// A box stream during one kernel run (not initialised: init_boxes sets the entries in use): up
-// to kBoxTerms loop variables (a convolution's input X[b, rc, y + ry, xo * 4 + xi + rx] has six).
-constexpr int kBoxTerms = 8;
-struct BoxState {
-  bool safe;
-  int n;
-  int64_t base;
-  uint32_t var[kBoxTerms];
-  int64_t stride[kBoxTerms];
-};
 
 // A stream's cells during one run of its loop; `safe` when every iteration's cell is in the
 // array (the subscripts are affine in the iteration: checking both ends is enough).
@@ -72,22 +62,6 @@ void init_stream(const Acc& acc, const Arr& a, const R* r, int64_t first, int64_
   }
   ss = StreamState{f0, fs, acc.inner + 1, true, {false, false}};
 }
-
-// An access's array during one run of the kernel.
-struct Bound {
-  Arr* a;
-  const int64_t* shape;
-  char* data;
-  const uint8_t* def;  // null when every cell is defined
-  // Checked mode: 0 no level checks this access; 1 one level, whose words are `shadow`, for
-  // iteration `me` of instance `stamp` (fixed during a kernel run: kernels hold no `par`);
-  // 2 several levels (note_access).
-  uint8_t note;
-  std::atomic<uint64_t>* shadow;
-  uint64_t stamp, me;
-  bool undo;  // the one level is the outermost: first writes save the cell for a rollback
-  int64_t prefetch;  // prefetch_ahead (fast_engine.hpp) in the innermost loop
-};
 
 constexpr int64_t kMinStream = 4;
 
@@ -153,9 +127,25 @@ struct KernelNode : CNode, Code {
   }
 
   void run(Ctx& cx) const;
+  bool lanes_ready(const Ctx& cx, const Batch& bt, const R* r, const Bound* bd, const LaneAcc* la, const LaneRange& rg) const;
+  void note_lanes(Ctx& cx, const Batch& bt, const Bound* bd, const LaneAcc* la, int64_t count) const;
   bool init_boxes(const Version& v, const R* r, const Bound* bd, BoxState* box, const Range* ranges, size_t nr) const;
   bool bind(Ctx& cx, const Version& v, Bound* bd) const;
 };
+
+// Whether the batch may run its iterations as lanes over the streams `la`: its steps fit the
+// budget, every cell it reads is defined (lanes check nothing: all of them, before the loop; a
+// cell never becomes undefined again), its affine lets stay exact and no iteration meets
+// another's writes.
+bool KernelNode::lanes_ready(const Ctx& cx, const Batch& bt, const R* r, const Bound* bd, const LaneAcc* la, const LaneRange& rg) const {
+  const int64_t count = rg.total();
+  if (cx.steps + bt.writes.size() * static_cast<uint64_t>(count) > cx.step_budget) return false;
+  for (uint32_t k : bt.reads)
+    if (const uint8_t* def = bd[k].def)
+      for (int64_t t = 0; t < count; ++t)
+        if (!std::atomic_ref<uint8_t>(const_cast<uint8_t&>(def[la[k].first + t * la[k].step])).load(std::memory_order_relaxed)) return false;
+  return lanes_linear_ok(bt, lins_, r, rg) && lanes_independent(bt, accs_, la, count);
+}
 
 // On entry: every box stream's base and strides among v's accesses, safe when the whole box
 // is in the array and the lets it sees through stay below kLinVar (fast_lin.hpp); true when
@@ -258,6 +248,30 @@ template <class T> void store_cell(char* data, size_t f, T v) {
   std::atomic_ref<T>(reinterpret_cast<T*>(data)[f]).store(v, std::memory_order_relaxed);
 }
 
+// Checked mode: the race notes of every cell the lanes will read and write, before they run (the
+// notes the iterations would make, in another order: one iteration's notes of distinct cells
+// commute, and a write's first touch saves the cell as it is before the loop, which is what
+// the first write would find).
+void KernelNode::note_lanes(Ctx& cx, const Batch& bt, const Bound* bd, const LaneAcc* la, int64_t count) const {
+  for (uint32_t k : bt.reads)
+    if (const Bound& b = bd[k]; b.note)
+      for (int64_t t = 0; t < count; ++t) {
+        size_t f = static_cast<size_t>(la[k].first + t * la[k].step);
+        if (b.note == 1 && shadow_unchanged(b.shadow[f].load(std::memory_order_acquire), b.stamp, b.me, false)) continue;
+        note_access(cx, *b.a, f, false, accs_[k].levels);
+      }
+  for (uint32_t k : bt.writes)
+    if (const Bound& b = bd[k]; b.note)
+      with_ctype(b.a->elem, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        for (int64_t t = 0; t < count; ++t) {
+          size_t f = static_cast<size_t>(la[k].first + t * la[k].step);
+          if (b.note == 1 && note_write<T>(cx, b, f)) continue;
+          note_access(cx, *b.a, f, true, accs_[k].levels);
+        }
+      });
+}
+
 // The arrays of v's accesses and how each is noted (checked mode); false when an array is
 // not bound (the node then runs the whole nest).
 bool KernelNode::bind(Ctx& cx, const Version& v, Bound* bd) const {
@@ -316,6 +330,7 @@ void KernelNode::run(Ctx& cx) const {
   const Ins* ip = code;  // the instruction running
   size_t f = 0;
   uint64_t lane_runs = 0;  // loops run as lanes (counted once per kernel run: a shared counter per loop costs)
+  uint64_t accumulation_runs = 0;  // likewise, nests run as accumulations
 
   // Threaded dispatch: every operation ends with its own indirect jump to the next one.
   static const void* const labels[] = {
@@ -526,27 +541,47 @@ loop_init : {  // U-FOR: the trip count, then iteration 0 (registers d: var, t, 
       ss[k].safe = false;
     }
   }
+  // the whole nest as an accumulation (fast_kernel_accumulate.cpp) when its conditions hold
+  if (accumulation_[in.x].ok && sh_.o.accumulations && sh_.o.max_steps == 0 &&
+      run_accumulation(accumulation_[in.x], code, accs_, cx, r, bd, box)) {
+    ++accumulation_runs;
+    poll_abort(cx);
+    ip = code + in.e;
+    goto *labels[ip->op];
+  }
   // the iterations as lanes (fast_kernel_batch.cpp) when every access of the body is a safe
-  // stream needing no definedness check or race note and no iteration meets another's writes
-  if (count >= kMinLanes && batch_[in.x].ok && sh_.o.lanes &&
-      cx.steps + batch_[in.x].writes.size() * static_cast<uint64_t>(count) <= cx.step_budget) {
+  // stream needing no definedness check or race note and no iteration meets another's writes:
+  // this loop and the one it holds as one (a flat batch), or this loop alone
+  if (sh_.o.lanes && sh_.o.max_steps == 0 && flat_[in.x].outer != kNone) {
+    const Batch& bt = flat_[in.x];
+    const Ins& inner = code[bt.inner_init];
+    LaneRange rg{first, count};
+    LaneAcc la[kMaxAccesses];
+    int64_t total;
+    if (trip_count(inner.a != kNone, inner.a != kNone ? r[inner.a].i : 0, r[inner.b].i, rg.inner_first, rg.inner) && rg.inner > 0 &&
+        !__builtin_mul_overflow(count, rg.inner, &total) && total >= kMinLanes && flat_streams(bt, accs_, bd, box, r, rg, la) &&
+        lanes_ready(cx, bt, r, bd, la, rg)) {
+      note_lanes(cx, bt, bd, la, rg.total());
+      run_lanes(bt, code, lins_, r, la, rg);
+      cx.steps += bt.writes.size() * static_cast<uint64_t>(rg.total());
+      ++lane_runs;
+      poll_abort(cx);
+      ip = code + in.e;
+      goto *labels[ip->op];
+    }
+  }
+  if (count >= kMinLanes && batch_[in.x].ok && sh_.o.lanes) {
     const Batch& bt = batch_[in.x];
     LaneAcc la[kMaxAccesses];
     bool ok = true;
     for (uint32_t k : bt.accs) {
       const Bound& b = bd[k];
-      ok = ok && ss[k].safe && b.note == 0;
+      ok = ok && ss[k].safe;
       la[k] = LaneAcc{b.data, ss[k].first, ss[k].step, b.def ? b.a->def.get() : nullptr};
     }
-    // a read needs its cells defined (lanes check nothing): all of them, before the loop (a cell
-    // never becomes undefined again)
-    for (uint32_t k : bt.reads)
-      if (const uint8_t* def = bd[k].def; ok && def)
-        for (int64_t t = 0; t < count && ok; ++t)
-          ok = std::atomic_ref<uint8_t>(const_cast<uint8_t&>(def[ss[k].first + t * ss[k].step])).load(std::memory_order_relaxed) != 0;
-    ok = ok && lanes_linear_ok(bt, lins_, r, first, count);
-    if (ok && lanes_independent(bt, accs_, la, count)) {
-      run_lanes(bt, code, lins_, r, la, first, count);
+    if (ok && lanes_ready(cx, bt, r, bd, la, LaneRange{first, count})) {
+      note_lanes(cx, bt, bd, la, count);
+      run_lanes(bt, code, lins_, r, la, LaneRange{first, count});
       cx.steps += bt.writes.size() * static_cast<uint64_t>(count);
       ++lane_runs;
       poll_abort(cx);
@@ -570,6 +605,7 @@ loop_next : {  // U-FOR: iteration t + 1 in the memory left by iteration t
 }
 end:
   if (lane_runs) sh_.kernel_lane_runs.fetch_add(lane_runs, std::memory_order_relaxed);
+  if (accumulation_runs) sh_.kernel_accumulation_runs.fetch_add(accumulation_runs, std::memory_order_relaxed);
   return;
 bail : {
   // the statement's node decides: it gets stuck as the reference does, or completes it; the
@@ -603,6 +639,7 @@ CPtr make_kernel(const Cmd& loop, CPtr node, const KernelSource& src) {
   k->src = &loop;
   if (!compile_kernel(loop, k->node_.get(), src, *k)) return std::move(k->node_);
   plan_batches(*k);
+  plan_accumulations(*k);
   return k;
 }
 

@@ -40,11 +40,11 @@ struct KernelSource {
 bool kernel_eligible(const Cmd& loop, bool nested, bool checked);
 
 // Whether no two iterations of the `par` loop `par` can conflict, whatever the memory: its body
-// holds no loop and no `allocate`, and each array the body writes is accessed there at one
-// subscript tuple, free of memory reads, with a dimension c·v + g (c a nonzero literal, g free
-// of the loop variable v). A kernel with race checks runs such a loop as a `for`: there is
-// nothing to check between its iterations, and every access is still noted at the enclosing
-// levels. (fast_kernel_indep.cpp)
+// holds no `par` and no `allocate`, and each array the body writes is accessed there at one
+// subscript tuple, free of memory reads and of the variables of the body's `for` loops, with a
+// dimension c·v + g (c a nonzero literal, g free of the loop variable v). A kernel with race
+// checks runs such a loop as a `for`: there is nothing to check between its iterations, and
+// every access is still noted at the enclosing levels. (fast_kernel_indep.cpp)
 bool independent_iterations(const Cmd& par);
 
 // The kernel of `loop` around its compiled node `node` (used for exact replays, annotations

@@ -97,6 +97,38 @@ Batch plan(const std::vector<Ins>& code, const std::vector<Dim>& lins, uint32_t 
   return b;
 }
 
+// The flat batch of the loop whose kLoopInit is at `p` and of the loop right inside it, or one
+// that is not ok.
+Batch plan_flat(const std::vector<Ins>& code, const std::vector<Dim>& lins, uint32_t p, size_t nregs) {
+  const Ins& outer = code[p];
+  if (p + 1 >= code.size() || code[p + 1].op != kLoopInit || outer.e < 2 || outer.e > code.size()) return Batch{};
+  const Ins& inner = code[p + 1];
+  if (inner.e != outer.e - 1 || code[outer.e - 1].op != kLoopNext || code[outer.e - 1].d != outer.d) return Batch{};
+  for (uint32_t bound : {inner.a, inner.b})  // computed before the outer loop, not by it
+    if (bound != kNone && bound >= outer.d && bound < outer.d + 4) return Batch{};
+  Batch b = plan(code, lins, p + 1, nregs);
+  if (!b.ok) return Batch{};
+  // the body reads the loops' variables only (the lanes set those), not their counters
+  auto counter = [&](uint32_t x) { return (x > outer.d && x < outer.d + 4) || x == inner.d + 2 || x == inner.d + 3; };
+  for (uint32_t pc = b.begin; pc < b.end; ++pc) {
+    const Ins& in = code[pc];
+    uint32_t ops[3];
+    int n;
+    operands(in, ops, n);
+    for (int k = 0; k < n; ++k)
+      if (counter(ops[k])) return Batch{};
+    if (in.op == kLinear)
+      for (int t = 0; t < lins[in.c].n; ++t)
+        if (counter(lins[in.c].reg[t])) return Batch{};
+  }
+  if (b.lane_regs >= kMaxLaneRegs) return Batch{};
+  b.outer = outer.d;
+  b.inner_init = p + 1;
+  b.lane[outer.d] = static_cast<int16_t>(b.lane_regs++);
+  b.lane_list.push_back(outer.d);
+  return b;
+}
+
 template <class T> T lane_load(const char* data, int64_t f) {
   return std::atomic_ref<T>(const_cast<T&>(reinterpret_cast<const T*>(data)[f])).load(std::memory_order_relaxed);
 }
@@ -108,21 +140,87 @@ template <class T> void lane_store(char* data, int64_t f, T v) {
 
 void plan_batches(Code& code) {
   code.batch_.assign(code.loop_streams_.size(), Batch{});
+  code.flat_.assign(code.loop_streams_.size(), Batch{});
   for (const Version* v : {&code.gen_, &code.specialised_})
     for (uint32_t p = 0; p < v->code.size(); ++p)
-      if (v->code[p].op == kLoopInit && v->code[p].x < code.batch_.size())
+      if (v->code[p].op == kLoopInit && v->code[p].x < code.batch_.size()) {
         code.batch_[v->code[p].x] = plan(v->code, code.lins_, p, code.reg_type_.size());
+        code.flat_[v->code[p].x] = plan_flat(v->code, code.lins_, p, code.reg_type_.size());
+      }
 }
 
-bool lanes_linear_ok(const Batch& b, const std::vector<Dim>& lins, const R* r, int64_t first, int64_t count) {
-  int64_t last = first + count - 1;
+bool lanes_linear_ok(const Batch& b, const std::vector<Dim>& lins, const R* r, const LaneRange& range) {
+  const bool flat = b.outer != kNone;
+  int64_t first = flat ? range.inner_first : range.first, last = first + (flat ? range.inner : range.count) - 1;
   if (!lin_var_ok(first) || !lin_var_ok(last)) return false;
+  if (flat && (!lin_var_ok(range.first) || !lin_var_ok(range.first + range.count - 1))) return false;
   for (uint32_t c : b.linears) {
     const Dim& dm = lins[c];
     for (int t = 0; t < dm.n; ++t)
-      if (dm.reg[t] != b.var && !lin_var_ok(r[dm.reg[t]].i)) return false;
+      if (dm.reg[t] != b.var && dm.reg[t] != b.outer && !lin_var_ok(r[dm.reg[t]].i)) return false;
   }
   return true;
+}
+
+bool flat_streams(const Batch& b, const std::vector<Acc>& accs, const Bound* bd, const BoxState* box, const R* r, const LaneRange& range,
+                  LaneAcc* la) {
+  const int64_t last_o = range.first + range.count - 1, last_i = range.inner_first + range.inner - 1;
+  // the value of c + Σ k·reg + ko·o + step·i at (o, i), given c with the other registers in
+  auto at = [](int64_t c, int64_t ko, int64_t step, int64_t o, int64_t i, int64_t& v) {
+    int64_t a, s;
+    return !__builtin_mul_overflow(ko, o, &a) && !__builtin_mul_overflow(step, i, &s) && !__builtin_add_overflow(c, a, &v) &&
+           !__builtin_add_overflow(v, s, &v);
+  };
+  // the constant part of a stream form and its coefficient on the outer variable, which must
+  // be the inner count times its step (then the form moves by `step` per flattened iteration)
+  auto split = [&](const SForm& f, int64_t& c, int64_t& ko) {
+    c = f.c;
+    ko = 0;
+    for (int t = 0; t < f.n; ++t) {
+      int64_t y = r[f.reg[t]].i, m;
+      if (f.reg[t] == b.outer) {
+        if (__builtin_add_overflow(ko, f.k[t], &ko)) return false;
+        continue;
+      }
+      if (!lin_var_ok(y) || __builtin_mul_overflow(f.k[t], y, &m) || __builtin_add_overflow(c, m, &c)) return false;
+    }
+    int64_t want;
+    return !__builtin_mul_overflow(f.step, range.inner, &want) && ko == want;
+  };
+  for (uint32_t k : b.accs) {
+    const Bound& bnd = bd[k];
+    uint8_t* def = bnd.def ? bnd.a->def.get() : nullptr;
+    if (const BoxState& bx = box[k]; bx.safe) {  // in the array over the whole run
+      int64_t c = bx.base, so = 0, si = 0;
+      for (int t = 0; t < bx.n; ++t) {
+        if (bx.var[t] == b.outer) so += bx.stride[t];
+        else if (bx.var[t] == b.var) si += bx.stride[t];
+        else c += bx.stride[t] * r[bx.var[t]].i;
+      }
+      if (so != si * range.inner) return false;
+      la[k] = LaneAcc{bnd.data, c + so * range.first + si * range.inner_first, si, def};
+      continue;
+    }
+    const Acc& acc = accs[k];
+    if (!acc.stream) return false;
+    int64_t c, ko, v0, vl, f0 = 0, fs = 0;
+    for (const SForm& l : acc.lets)
+      if (!split(l, c, ko) || !at(c, ko, l.step, range.first, range.inner_first, v0) || !at(c, ko, l.step, last_o, last_i, vl) ||
+          !lin_var_ok(v0) || !lin_var_ok(vl))
+        return false;
+    for (size_t d = 0; d < acc.sdims.size(); ++d) {
+      const SForm& fm = acc.sdims[d];
+      int64_t n = bnd.shape[d];
+      // affine in the flattened iteration: in the array at both ends, so everywhere
+      if (!split(fm, c, ko) || !at(c, ko, fm.step, range.first, range.inner_first, v0) || !at(c, ko, fm.step, last_o, last_i, vl) ||
+          v0 < 0 || v0 >= n || vl < 0 || vl >= n)
+        return false;
+      if (__builtin_mul_overflow(fs, n, &fs) || __builtin_add_overflow(fs, fm.step, &fs)) return false;
+      f0 = f0 * n + v0;
+    }
+    la[k] = LaneAcc{bnd.data, f0, fs, def};
+  }
+  return lin_var_ok(range.first) && lin_var_ok(last_o) && lin_var_ok(range.inner_first) && lin_var_ok(last_i);
 }
 
 bool lanes_independent(const Batch& b, const std::vector<Acc>& accs, const LaneAcc* la, int64_t count) {
@@ -141,15 +239,27 @@ bool lanes_independent(const Batch& b, const std::vector<Acc>& accs, const LaneA
   return true;
 }
 
-void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R* r, const LaneAcc* la, int64_t first, int64_t count) {
+void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R* r, const LaneAcc* la, const LaneRange& range) {
   R lanes[kMaxLaneRegs][kLanes];
   const int16_t* slot = b.lane.data();
+  const bool flat = b.outer != kNone;
+  const int64_t count = range.total();
   int64_t n = 0;
   for (int64_t base = 0; base < count; base += n) {
     n = count - base < kLanes ? count - base : kLanes;
-    for (int64_t l = 0; l < n; ++l) {
-      lanes[slot[b.var]][l].i = first + base + l;
-      lanes[slot[b.var + 1]][l].i = base + l;
+    if (!flat) {
+      for (int64_t l = 0; l < n; ++l) {
+        lanes[slot[b.var]][l].i = range.first + base + l;
+        lanes[slot[b.var + 1]][l].i = base + l;
+      }
+    } else {  // iteration i of the inner loop in iteration o of the outer one
+      int64_t o = base / range.inner, i = base % range.inner;
+      for (int64_t l = 0; l < n; ++l) {
+        lanes[slot[b.var]][l].i = range.inner_first + i;
+        lanes[slot[b.var + 1]][l].i = i;
+        lanes[slot[b.outer]][l].i = range.first + o;
+        if (++i == range.inner) i = 0, ++o;
+      }
     }
     for (uint32_t pc = b.begin; pc < b.end; ++pc) {
       const Ins& in = code[pc];
@@ -247,8 +357,19 @@ void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R*
   }
   // the registers as the last iteration leaves them, and the loop's as kLoopNext leaves them
   for (uint32_t reg : b.lane_list) r[reg] = lanes[slot[reg]][n - 1];
-  r[b.var].i = first + count - 1;
-  r[b.var + 1].i = count;
+  if (!flat) {
+    r[b.var].i = range.first + count - 1;
+    r[b.var + 1].i = count;
+    return;
+  }
+  for (uint32_t v : {b.outer, b.var}) {  // both loops as their kLoopNext leaves them
+    bool outer = v == b.outer;
+    int64_t first = outer ? range.first : range.inner_first, c = outer ? range.count : range.inner;
+    r[v].i = first + c - 1;
+    r[v + 1].i = c;
+    r[v + 2].i = c;
+    r[v + 3].i = first;
+  }
 }
 
 }  // namespace sched::fast::kern

@@ -191,13 +191,37 @@ struct Batch {
   std::vector<int16_t> lane;      // by register: its lane slot, or -1 (the same in every lane)
   std::vector<uint32_t> lane_list;  // the registers with a lane slot
   uint16_t lane_regs = 0;
+  // A flat batch: the loop around the batched one (its kLoopInit right before), whose body is
+  // only that loop; both run as one loop of count·inner-count iterations when every access
+  // moves along the outer loop by the inner count times its step along the inner one (a
+  // vectorised `for x_o { par x_i < 4 { .. } }`). The outer variable has a lane slot.
+  uint32_t outer = kNone;          // the outer loop's variable register (kNone: not flat)
+  uint32_t inner_init = kNone;     // the inner loop's kLoopInit
 };
-constexpr int64_t kLanes = 16;
+constexpr int64_t kLanes = 64;
 // Fewer iterations run one by one: a loop of 4 lanes (a tile's vector) spends more on the
 // checks at its entry than the lanes save (measured: the lowered sgemm's 4-lane loops 1.1x slower
 // as lanes; a 4096-iteration loop 1.6x faster).
 constexpr int64_t kMinLanes = 8;
 constexpr uint16_t kMaxLaneRegs = 48;
+
+// A loop whose region is a perfect nest of loops around one accumulation of a product of two
+// loads, A := A + x·y (kAccF / kAccD), where the accumulated array is not among the loaded
+// ones (fast_kernel_accumulate.cpp): for instance the lowered sgemm's
+//   for r < K { for ii < 2 { par ji < 4 { c[i, j] := c[i, j] + a[r, i] * b[j, r] } } }
+// Its loops split into the tile dimensions (those the accumulated cell moves with: ii, ji) and
+// the reduction dimensions (r). When, on entry, every access is a safe box stream, the tile's
+// cells are distinct and at most kMaxTile, and their reads are defined, the nest runs as a
+// C++ loop over the reduction dimensions in their order, each step updating every tile cell,
+// held in a local: each cell sees the same updates in the same order as in the program, and
+// no other cell is written, so the memory is the program's.
+struct Accumulation {
+  bool ok = false;
+  std::vector<uint32_t> loops;  // the kLoopInit of each loop of the nest, outermost first
+  uint32_t x = kNone, y = kNone;  // the loads of the product's operands (x·y: a, b of the accumulation)
+  uint32_t acc = kNone;           // the accumulation
+};
+constexpr int64_t kMaxTile = 64;
 
 // An access of a batched loop during one run: its array's bytes, its stream, and the array's
 // definedness bytes that a store sets (null: every cell is defined).
@@ -216,12 +240,41 @@ struct Code {
   std::vector<Dim> lins_;  // kLinear's and kDivModC's forms
   std::vector<std::vector<uint32_t>> loop_streams_;  // by loop: its streams and box streams (the loop innermost)
   std::vector<Batch> batch_;                          // by loop: how it runs as lanes (ok: it may)
+  std::vector<Batch> flat_;                           // by loop: how it and the loop it holds run as lanes
+  std::vector<Accumulation> accumulation_;            // by loop: how it runs as an accumulation (ok: it may)
   std::vector<Type> reg_type_;
   std::vector<std::pair<uint32_t, uint64_t>> consts_;  // register, payload
   std::vector<std::pair<uint32_t, int>> inputs_;       // register, slot (defined in the environment)
   bool has_annot_ = false;
   bool has_par_ = false;            // a `par` runs as a `for` (kernel_eligible)
   bool has_dependent_par_ = false;  // one whose iterations are not proven independent
+};
+
+// A box stream during one kernel run (not initialised: init_boxes sets the entries in use): up
+// to kBoxTerms loop variables (a convolution's input X[b, rc, y + ry, xo * 4 + xi + rx] has six).
+constexpr int kBoxTerms = 8;
+struct BoxState {
+  bool safe;
+  int n;
+  int64_t base;
+  uint32_t var[kBoxTerms];
+  int64_t stride[kBoxTerms];
+};
+
+// An access's array during one run of the kernel.
+struct Bound {
+  Arr* a;
+  const int64_t* shape;
+  char* data;
+  const uint8_t* def;  // null when every cell is defined
+  // Checked mode: 0 no level checks this access; 1 one level, whose words are `shadow`, for
+  // iteration `me` of instance `stamp` (fixed during a kernel run: kernels hold no `par`);
+  // 2 several levels (note_access).
+  uint8_t note;
+  std::atomic<uint64_t>* shadow;
+  uint64_t stamp, me;
+  bool undo;  // the one level is the outermost: first writes save the cell for a rollback
+  int64_t prefetch;  // prefetch_ahead (fast_engine.hpp) in the innermost loop
 };
 
 // The load/store operation of an element type (kLd0 + index, kSt0 + index); -1: none.
@@ -264,12 +317,39 @@ void plan_batches(Code& code);
 // Whether no iteration of the loop touches a cell another iteration writes (count >= 2).
 bool lanes_independent(const Batch& b, const std::vector<Acc>& accs, const LaneAcc* la, int64_t count);
 
+// A loop's iterations as lanes: `count` of them from `first`; for a flat batch, the inner loop's
+// `inner` iterations from `inner_first` in each of `count` outer ones (its accesses' streams
+// then move by one inner iteration).
+struct LaneRange {
+  int64_t first, count;
+  int64_t inner_first = 0, inner = 1;
+  int64_t total() const { return count * inner; }
+};
+
 // Whether the body's kLinear forms cannot fail over the loop's range (every variable below
 // kLinVar at both ends of the loop's variable: fast_lin.hpp), so they need no hand-over.
-bool lanes_linear_ok(const Batch& b, const std::vector<Dim>& lins, const R* r, int64_t first, int64_t count);
+bool lanes_linear_ok(const Batch& b, const std::vector<Dim>& lins, const R* r, const LaneRange& range);
 
-// Runs iterations [0, count) of the batched loop (its accesses in `la`, by access index), the
-// loop's variable going from `first`; leaves the registers as the last iteration does.
-void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R* r, const LaneAcc* la, int64_t first, int64_t count);
+// Runs the iterations of the batched loop (its accesses in `la`, by access index); leaves the
+// registers as the last iteration does.
+void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R* r, const LaneAcc* la, const LaneRange& range);
+
+// The streams of a flat batch's accesses over the flattened iterations (in la); false when an
+// access is not a safe box or stream there, or does not move along the outer loop by `inner`
+// times its step along the inner one.
+bool flat_streams(const Batch& b, const std::vector<Acc>& accs, const Bound* bd, const BoxState* box, const R* r, const LaneRange& range,
+                  LaneAcc* la);
+
+// ---- fast_kernel_accumulate.cpp ----
+
+// Fills code.accumulation_ for the loops of both versions whose region is an accumulation nest.
+void plan_accumulations(Code& code);
+
+// Runs the whole region of the accumulation nest `ac` (its first loop just entered, registers
+// in r, accesses in bd and box) when its conditions hold on this entry, notes its accesses
+// (checked mode), counts its steps in cx and leaves the registers as the last iteration does;
+// false (nothing done, no note) when they do not hold, and the loop then runs as written.
+bool run_accumulation(const Accumulation& ac, const Ins* code, const std::vector<Acc>& accs, Ctx& cx, R* r, const Bound* bd,
+                      const BoxState* box);
 
 }  // namespace sched::fast::kern

@@ -66,6 +66,28 @@ bool eligible_cmd(const Cmd& c, bool nested, bool checked) {
   return true;
 }
 
+// Hides a slot's entry of a map while a binding of that slot is in scope, and restores it after.
+class Shadow {
+ public:
+  Shadow(std::map<int, const Expr*>& m, int slot) : m_(m), slot_(slot) {
+    if (auto it = m.find(slot); it != m.end()) {
+      had_ = it->second;
+      m.erase(it);
+    }
+  }
+  ~Shadow() {
+    if (had_) m_[slot_] = had_;
+    else m_.erase(slot_);
+  }
+  Shadow(const Shadow&) = delete;
+  Shadow& operator=(const Shadow&) = delete;
+
+ private:
+  std::map<int, const Expr*>& m_;
+  int slot_;
+  const Expr* had_ = nullptr;
+};
+
 class KernelCompiler {
  public:
   KernelCompiler(Code& k, CNode* root, const KernelSource& src);
@@ -79,6 +101,7 @@ class KernelCompiler {
   std::map<int, uint32_t> slot_reg_;
   std::vector<Binding> scope_;  // the nest's variables in scope
   std::map<uint32_t, Form> let_form_;  // registers of affine lets: their forms over other registers
+  std::map<int, const Expr*> constant_let_;  // slots of the lets in scope whose value is a constant: the value
   std::set<uint32_t> fixed_vars_;      // the variable registers of fixed loops
   std::vector<uint32_t> loops_;     // the variable registers of the enclosing loops
   std::vector<uint32_t> loop_ids_;  // their indices in loop_streams_
@@ -126,6 +149,7 @@ class KernelCompiler {
   // Notes `c` (variable register `var`) as a fixed loop when its bounds are affine in fixed
   // registers and the variables of enclosing fixed loops.
   void fixed_loop(const Cmd& c, uint32_t var);
+  bool folded(const Expr& e, Lin& out) const;  // linear(), the lets of constant value folded
 
 
   // dm with the registers of affine lets replaced by their forms (noted in `lets`); false on
@@ -312,11 +336,19 @@ bool KernelCompiler::fixed(const Form& f) const {
   return true;
 }
 
+bool KernelCompiler::folded(const Expr& e, Lin& out) const {
+  auto constant = [this](int slot) -> const Expr* {
+    auto it = constant_let_.find(slot);
+    return it == constant_let_.end() ? nullptr : it->second;
+  };
+  return linear(e, src_.sh.params, src_.opaque, {}, out, constant);
+}
+
 void KernelCompiler::fixed_loop(const Cmd& c, uint32_t var) {
   FixedLoop l{var, c.lo != nullptr, {}, {}};
   Lin lo, hi;
-  if (c.lo && !(linear(*c.lo, src_.sh.params, src_.opaque, lo) && expand(dim(lo), l.lo, nullptr) && fixed(l.lo))) return;
-  if (!(linear(*c.value, src_.sh.params, src_.opaque, hi) && expand(dim(hi), l.hi, nullptr) && fixed(l.hi))) return;
+  if (c.lo && !(folded(*c.lo, lo) && expand(dim(lo), l.lo, nullptr) && fixed(l.lo))) return;
+  if (!(folded(*c.value, hi) && expand(dim(hi), l.hi, nullptr) && fixed(l.hi))) return;
   if (v_->fixed.size() == kMaxFixed) return;
   fixed_vars_.insert(var);
   v_->fixed.push_back(std::move(l));
@@ -686,6 +718,9 @@ void KernelCompiler::cmd(const Cmd& c, CNode* node) {
       Form f;
       if (fresh && linear(*c.value, src_.sh.params, src_.opaque, l) && expand(dim(l), f, nullptr))
         let_form_[v] = std::move(f);  // an affine let: streams see through it
+      Lin value;
+      Shadow constant(constant_let_, c.slot);
+      if (folded(*c.value, value) && value.t.empty()) constant_let_[c.slot] = c.value.get();
       if (specialised_ && let_form_.count(v) && fixed(let_form_[v]) && !v_->code.empty() && v_->code.back().op == kLinear &&
           v_->code.back().d == v) {
         DroppedLet d{v, v_->code.back().c, {}};
@@ -721,6 +756,7 @@ void KernelCompiler::cmd(const Cmd& c, CNode* node) {
       uint32_t at = pc();
       emit(init);
       fixed_loop(c, init.d);
+      Shadow constant(constant_let_, c.slot);
       auto found = slot_reg_.find(c.slot);
       bool had = found != slot_reg_.end();
       uint32_t saved = had ? found->second : 0;

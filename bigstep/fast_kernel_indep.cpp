@@ -92,22 +92,38 @@ std::optional<std::string> tuple_text(const std::vector<ExprPtr>& idx, const Let
 }
 
 // Every access of the body of the `par` over slot v, by array, as its tuple's canonical text
-// (taken where the access stands, with the lets then in scope).
+// (taken where the access stands, with the lets then in scope; none when the tuple mentions a
+// variable of a `for` loop of the body, which differs within one iteration).
 struct Accesses {
   int v = -1;
   Lets lets;
+  std::vector<int> inner;  // the variables of the body's `for` loops around the access
   std::map<int, std::vector<std::optional<std::string>>> tuples;  // array id -> every access's tuple
   std::map<int, bool> distinct;  // written array id -> its first write has a dimension c·v + g, c ≠ 0
-  bool ok = true;                // no loop and no `allocate` in the body
+  bool ok = true;                // no `par` and no `allocate` in the body
+
+  std::optional<std::string> tuple(const std::vector<ExprPtr>& idx) const {
+    for (const auto& i : idx)
+      for (int x : inner)
+        if (mentions(*i, x, lets)) return std::nullopt;
+    return tuple_text(idx, lets);
+  }
 
   void reads(const Expr& e) {
-    if (e.kind == ExprKind::ArrayRead) tuples[e.id].push_back(tuple_text(e.args, lets));
+    if (e.kind == ExprKind::ArrayRead) tuples[e.id].push_back(tuple(e.args));
     for (const auto& a : e.args) reads(*a);
   }
 
   void collect(const Cmd& c) {
     switch (c.kind) {
-      case CmdKind::For: case CmdKind::Par: case CmdKind::Alloc: ok = false; return;
+      case CmdKind::Par: case CmdKind::Alloc: ok = false; return;
+      case CmdKind::For:
+        if (c.lo) reads(*c.lo);
+        reads(*c.value);
+        inner.push_back(c.slot);
+        collect(*c.body);
+        inner.pop_back();
+        return;
       case CmdKind::Assign:
         if (!distinct.count(c.id)) {
           bool d = false;
@@ -115,7 +131,7 @@ struct Accesses {
             if (auto k = coefficient(*i, v, lets); k && *k != 0) d = true;
           distinct[c.id] = d;
         }
-        tuples[c.id].push_back(tuple_text(c.idx, lets));
+        tuples[c.id].push_back(tuple(c.idx));
         for (const auto& i : c.idx) reads(*i);
         if (c.value) reads(*c.value);
         return;
@@ -145,8 +161,9 @@ struct Accesses {
 // array, and f has a dimension c·v + g with c ≠ 0 and g free of v, so f(v) ≠ f(w) for v ≠ w:
 // no iteration reads or writes a cell another writes (dom(δμ_v) # ρ_w and dom(δμ_v) #
 // dom(δμ_w)). The iterations then see nothing of each other, and running them in order
-// computes U-PARLOOP's memory. The body may hold no loop or `allocate`, and the tuple no
-// memory read (g is then a function of the enclosing variables, the same in every iteration).
+// computes U-PARLOOP's memory. The body may hold no `par` or `allocate`, and the tuple no
+// memory read and no variable of a `for` loop of the body (g is then a function of the
+// enclosing variables, the same in every iteration and all through it).
 bool independent_iterations(const Cmd& par) {
   if (par.kind != CmdKind::Par || !par.body) return false;
   Accesses acc;

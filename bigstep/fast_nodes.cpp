@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "bigstep/fast_cells.hpp"
 #include "bigstep/fast_engine.hpp"
 #include "bigstep/report.hpp"
 #include "bigstep/fast_kernel.hpp"
@@ -12,54 +13,6 @@
 #include "interpreter/ops.hpp"
 
 namespace sched::fast {
-namespace {
-
-// ---------------- typed cells ----------------
-
-template <class T> T load_relaxed(const T& x) { return std::atomic_ref<T>(const_cast<T&>(x)).load(std::memory_order_relaxed); }
-template <class T> void store_relaxed(T& x, T v) { std::atomic_ref<T>(x).store(v, std::memory_order_relaxed); }
-
-template <class T> Value to_value(Type t, T x) {
-  if constexpr (std::is_same_v<T, float>) return Value::of_f32(x);
-  else if constexpr (std::is_same_v<T, double>) return Value::of_f64(x);
-  else {
-    if (t == Type::Bool) return Value::of_bool(x != 0);
-    Value v;
-    v.type = t;
-    v.defined = true;
-    if constexpr (std::is_signed_v<T>) v.i = static_cast<int64_t>(x);
-    else v.u = static_cast<uint64_t>(x);
-    return v;
-  }
-}
-template <class T> T from_value(const Value& v) {
-  if constexpr (std::is_same_v<T, float>) return v.f;
-  else if constexpr (std::is_same_v<T, double>) return v.d;
-  else {
-    if (v.type == Type::Bool) return static_cast<T>(v.b ? 1 : 0);
-    if constexpr (std::is_signed_v<T>) return static_cast<T>(v.i);
-    else return static_cast<T>(v.u);
-  }
-}
-
-template <class T> struct Tag { using type = T; };
-template <class F> decltype(auto) with_ctype(Type t, F&& f) {
-  switch (t) {
-    case Type::Bool: case Type::U8: return f(Tag<uint8_t>{});
-    case Type::I8: return f(Tag<int8_t>{});
-    case Type::I16: return f(Tag<int16_t>{});
-    case Type::U16: return f(Tag<uint16_t>{});
-    case Type::I32: return f(Tag<int32_t>{});
-    case Type::U32: return f(Tag<uint32_t>{});
-    case Type::I64: return f(Tag<int64_t>{});
-    case Type::U64: return f(Tag<uint64_t>{});
-    case Type::F32: return f(Tag<float>{});
-    case Type::F64: return f(Tag<double>{});
-    default: throw std::logic_error("fast engine: not a value type");
-  }
-}
-
-}  // namespace
 
 size_t elem_size(Type t) {
   return with_ctype(t, [](auto tag) { return sizeof(typename decltype(tag)::type); });

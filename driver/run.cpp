@@ -201,8 +201,8 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
     r.summary = fmt::format("{} assignment(s) in {:.3f} s, {} parallel loop instance(s) {}", fs.steps, secs, fs.par_instances,
                             fo.check_races ? fmt::format("race-free ({} replayed exactly)", fs.replays) : "(races not checked)");
     r.stats = {{"steps", fs.steps}, {"par_instances", fs.par_instances}, {"replays", fs.replays},
-               {"kernel_runs", fs.kernel_runs}, {"kernel_specialised_runs", fs.kernel_specialised_runs}, {"kernel_lane_runs", fs.kernel_lane_runs},
-               {"kernel_handovers", fs.kernel_handovers}, {"engine_seconds", secs}};
+               {"kernel_runs", fs.kernel_runs}, {"kernel_specialised_runs", fs.kernel_specialised_runs}, {"kernel_lane_runs", fs.kernel_lane_runs}, {"kernel_accumulation_runs", fs.kernel_accumulation_runs},
+               {"kernel_handovers", fs.kernel_handovers}, {"exec_seconds", fs.exec_seconds}, {"engine_seconds", secs}};
     if (o.kind == OutcomeKind::Race && opts.provenance) add_provenance(p, inst, opts, fs.steps, o);
   } else {
     ReferenceOptions ro;

@@ -285,3 +285,70 @@ for j < N {{
   EXPECT_GT(stuck, 0);
 }
 
+
+// Accumulation nests (bigstep/fast_kernel_accumulate.cpp): c[cell] := c[cell] + x[..] * y[..]
+// under three loops (a reduction r, a tile t that may be a `par`, a pair u) in a drawn order,
+// inside a `for` or a `par` over i. Drawn: the cell (distinct per tile point, shared by two tile
+// points, one cell for the whole nest, one row for every i (a race under `par`), moving with r),
+// the subscripts of the operands (forward, backward, mixed with the tile), c's cells defined or
+// not, a tile that may leave c. Compared with the reference on 1 and 2 threads, with race
+// checks and without (when the reference is ok), with accumulations and without.
+TEST(Properties, AccumulationNestsAgreeWithTheReference) {
+  int cases = 0, accumulated = 0, refused = 0, ok = 0, racy = 0, stuck = 0;
+  bool passed = rc::check("accumulation nests: the reference's outcome, words and memory", [&] {
+    const char* cells[] = {"i, t", "i, t + u", "i, 2 * t + u", "0, t", "i, 0", "i, t + r"};
+    const char* xs[] = {"r", "i * K + r", "r * 7 + t", "t", "K - 1 - r + u"};
+    const char* ys[] = {"r + u", "i * K + K - 1 - r", "t * K + r"};
+    const int order = *rc::gen::inRange(0, 4);
+    const bool par_t = *rc::gen::arbitrary<bool>(), par_i = *rc::gen::arbitrary<bool>();
+    const int tile = *rc::gen::inRange(1, 8);
+    std::string cell = *rc::gen::element<std::string>(cells[0], cells[1], cells[2], cells[3], cells[4], cells[5]);
+    std::string stmt = fmt::format("c[{0}] := c[{0}] + x[{1}] * y[{2}];", cell, *rc::gen::element<std::string>(xs[0], xs[1], xs[2], xs[3], xs[4]),
+                                   *rc::gen::element<std::string>(ys[0], ys[1], ys[2]));
+    std::string r = "for r < K", t = fmt::format("{} t < {}", par_t ? "par" : "for", tile), u = "for u < 2";
+    const std::string loops[4][3] = {{r, t, u}, {t, r, u}, {t, u, r}, {u, t, r}};
+    std::string nest = fmt::format("{} {{ {} {{ {} {{ {} }} }} }}", loops[order][0], loops[order][1], loops[order][2], stmt);
+    std::string text = fmt::format(R"(param N, K;
+assume N >= 1 && K >= 1;
+tensor X(i) : f32;
+tensor Y(i) : f32;
+input x[i] : f32[8 * N * K + 64] = X(i);
+input y[i] : f32[8 * N * K + 64] = Y(i);
+array c : f32[N + 1, 14];
+for i < N + 1 {{ for j < {} {{ c[i, j] := 0.5; }} }}
+{} i < N {{
+  {}
+}}
+)",
+                                   *rc::gen::element(14, 3), par_i ? "par" : "for", nest);
+    RC_LOG() << text;
+    ++cases;
+    Referenced rf = reference_of(text, "acc.sched", {*rc::gen::inRange<int64_t>(1, 5), *rc::gen::inRange<int64_t>(1, 5)});
+    bool ran = false;
+    for (bool acc : {true, false})
+      for (int threads : {1, 2})
+        for (bool check : {true, false}) {
+          if (!check && !rf.o.ok()) continue;
+          FastOptions fo;
+          fo.threads = threads;
+          fo.check_races = check;
+          fo.accumulations = acc;
+          FastStats fs = fast_matches(*rf.l.program, rf.init, check ? rf.o : Outcome::make(OutcomeKind::Ok, {}, ""), rf.ref, fo);
+          if (!acc) RC_ASSERT(fs.kernel_accumulation_runs == 0u);
+          ran = ran || fs.kernel_accumulation_runs > 0;
+        }
+    accumulated += ran;
+    refused += !ran;
+    if (rf.o.ok()) ++ok;
+    else if (rf.o.kind == OutcomeKind::Race) ++racy;
+    else ++stuck;
+  });
+  EXPECT_TRUE(passed);
+  std::cout << "[accumulations] cases " << cases << ": run as accumulations in " << accumulated << ", refused in " << refused << "; ok "
+            << ok << ", races " << racy << ", stuck " << stuck << "\n";
+  EXPECT_GT(accumulated, 0);
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(ok, 0);
+  EXPECT_GT(racy, 0);
+  EXPECT_GT(stuck, 0);
+}
