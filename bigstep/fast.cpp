@@ -14,7 +14,8 @@ namespace {
 
 constexpr int64_t kChunk = 1 << 16;  // cells converted per task
 
-// The initial cells into the array (typed, side by side in chunks); all_defined when every
+// The initial cells into the array (typed, side by side in chunks), every cell and definedness
+// byte written (the array is not zeroed first: one pass over its pages); all_defined when every
 // cell is defined.
 void load_cells(fast::Arr& a, const std::vector<Value>& cells) {
   std::atomic<bool> all{true};
@@ -25,12 +26,9 @@ void load_cells(fast::Arr& a, const std::vector<Value>& cells) {
       bool every = true;
       for (int64_t k = lo; k < hi; ++k) {
         const Value& v = cells[static_cast<size_t>(k)];
-        if (v.defined) {
-          d[k] = fast::from_value<T>(v);
-          a.def[k] = 1;
-        } else {
-          every = false;
-        }
+        d[k] = v.defined ? fast::from_value<T>(v) : T{};
+        a.def[k] = v.defined ? 1 : 0;
+        every = every && v.defined;
       }
       if (!every) all.store(false, std::memory_order_relaxed);
     });
@@ -74,7 +72,7 @@ Outcome run_fast(const Program& p, Memory& state, const FastOptions& opts, FastS
   par::Arena arena(opts.threads);
   for (size_t i = 0; i < state.arrays.size(); ++i) {
     const ArrayState& src = state.arrays[i];
-    auto a = make_array(static_cast<int>(i), src.elem, src.shape, src.size());
+    auto a = make_array(static_cast<int>(i), src.elem, src.shape, src.size(), false);
     arena.execute([&] { load_cells(*a, src.cells); });
     sh.globals.push_back(std::move(a));
   }

@@ -71,7 +71,9 @@ inline int64_t prefetch_ahead(int64_t step_cells, size_t elem_bytes) {
   if (__builtin_mul_overflow(step_cells, kAhead * static_cast<int64_t>(elem_bytes), &bytes)) return 0;
   return bytes >= 64 * kAhead || bytes <= -64 * kAhead ? bytes : 0;
 }
-std::unique_ptr<Arr> make_array(int id, Type elem, std::vector<int64_t> shape, size_t cells);
+// An array of `cells` cells, zeroed and undefined; with zeroed = false its cells and definedness
+// bytes are left for the caller to write, every one of them.
+std::unique_ptr<Arr> make_array(int id, Type elem, std::vector<int64_t> shape, size_t cells, bool zeroed = true);
 
 // The cells an outermost instance wrote first, by one thread: their flat indices lie in
 // [lo, hi] of array `a` (a rollback scans that range for the instance's W bits).

@@ -83,15 +83,23 @@ void Arr::restore(size_t flat) {
   store_relaxed(def[flat], saved_def[flat]);
 }
 
-std::unique_ptr<Arr> make_array(int id, Type elem, std::vector<int64_t> shape, size_t cells) {
+std::unique_ptr<Arr> make_array(int id, Type elem, std::vector<int64_t> shape, size_t cells, bool zeroed) {
   auto a = std::make_unique<Arr>();
   a->id = id;
   a->elem = elem;
   a->shape = std::move(shape);
   a->size = cells;
   size_t bytes = cells * elem_size(elem);
-  a->storage.reset(new uint64_t[(bytes + 7) / 8 + 1]());
-  a->def.reset(new uint8_t[cells + 1]());
+  if (zeroed) {
+    a->storage.reset(new uint64_t[(bytes + 7) / 8 + 1]());
+    a->def.reset(new uint8_t[cells + 1]());
+  } else {  // the padding is zeroed all the same
+    a->storage.reset(new uint64_t[(bytes + 7) / 8 + 1]);
+    a->storage[(bytes + 7) / 8] = 0;
+    if (bytes % 8) a->storage[bytes / 8] = 0;
+    a->def.reset(new uint8_t[cells + 1]);
+    a->def[cells] = 0;
+  }
   return a;
 }
 

@@ -352,3 +352,68 @@ for i < N + 1 {{ for j < {} {{ c[i, j] := 0.5; }} }}
   EXPECT_GT(racy, 0);
   EXPECT_GT(stuck, 0);
 }
+
+// Flat batches (bigstep/fast_kernel_batch.cpp, plan_flat): a vectorised `for jo < N { par ji < V
+// { .. } }` runs as one loop of lanes when every access moves along jo by V times its step along
+// ji, with race checks (the notes of every cell first) and without. Drawn: the written cell
+// (flat at j, the same V cells in every jo, a stride that is not V, the next cell, one row for
+// every i: a race under `par`), the read (forward, backward, constant in ji), a read of the
+// written array (its own cell, the next one: a dependence), y's cells defined or not, V and N.
+// The initialisation is not affine (no lanes), so lane runs are the nest's; under a `for` the
+// nest is no kernel (its `par` could spread over the cores).
+TEST(Properties, FlatLanesAgreeWithTheReference) {
+  int cases = 0, flat = 0, refused = 0, ok = 0, racy = 0, stuck = 0;
+  bool passed = rc::check("flat lanes: the reference's outcome, words and memory", [&] {
+    const int v = *rc::gen::inRange(1, 5);
+    std::string wcol = *rc::gen::element<std::string>("j", "ji", "jo * 5 + ji", "j + 1");
+    std::string wrow = *rc::gen::element<std::string>("i", "i", "0");
+    std::string rcol = *rc::gen::element<std::string>("j", "j + 2", "4 * N + 7 - j", "jo");
+    std::string extra = *rc::gen::element<std::string>("0.0", "y[i, j + 1]", "y[i, j]");
+    std::string text = fmt::format(R"(param N;
+assume N >= 1;
+tensor X(i, j) : f32;
+input x[i, j] : f32[N, 5 * N + 8] = X(i, j);
+array y : f32[N + 1, 5 * N + 8];
+for k < (N + 1) * {0} {{ y[k / {0}, k % {0}] := 1.0; }}
+{1} i < N {{
+  for jo < N {{
+    par ji < {2} {{
+      let j = jo * {2} + ji;
+      y[{3}, {4}] := x[i, {5}] * 0.5 + {6};
+    }}
+  }}
+}}
+)",
+                                   *rc::gen::element<std::string>("(5 * N + 8)", "3"), *rc::gen::element<std::string>("par", "par", "for"), v, wrow, wcol,
+                                   rcol, extra);
+    RC_LOG() << text;
+    ++cases;
+    Referenced rf = reference_of(text, "flat.sched", {*rc::gen::inRange<int64_t>(2, 13)});
+    bool ran = false;
+    for (bool lanes : {true, false})
+      for (int threads : {1, 2})
+        for (bool check : {true, false}) {
+          if (!check && !rf.o.ok()) continue;
+          FastOptions fo;
+          fo.threads = threads;
+          fo.check_races = check;
+          fo.lanes = lanes;
+          FastStats fs = fast_matches(*rf.l.program, rf.init, check ? rf.o : Outcome::make(OutcomeKind::Ok, {}, ""), rf.ref, fo);
+          if (!lanes) RC_ASSERT(fs.kernel_lane_runs == 0u);
+          ran = ran || fs.kernel_lane_runs > 0;
+        }
+    flat += ran;
+    refused += !ran;
+    if (rf.o.ok()) ++ok;
+    else if (rf.o.kind == OutcomeKind::Race) ++racy;
+    else ++stuck;
+  });
+  EXPECT_TRUE(passed);
+  std::cout << "[flat lanes] cases " << cases << ": the nest as flat lanes in " << flat << ", refused or too short in " << refused << "; ok "
+            << ok << ", races " << racy << ", stuck " << stuck << "\n";
+  EXPECT_GT(flat, 0);
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(ok, 0);
+  EXPECT_GT(racy, 0);
+  EXPECT_GT(stuck, 0);
+}
