@@ -543,7 +543,7 @@ loop_init : {  // U-FOR: the trip count, then iteration 0 (registers d: var, t, 
   }
   // the whole nest as an accumulation (fast_kernel_accumulate.cpp) when its conditions hold
   if (accumulation_[in.x].ok && sh_.o.accumulations && sh_.o.max_steps == 0 &&
-      run_accumulation(accumulation_[in.x], code, accs_, cx, r, bd, box)) {
+      run_accumulation(accumulation_[in.x], code, accs_, lins_, cx, r, bd, box)) {
     ++accumulation_runs;
     poll_abort(cx);
     ip = code + in.e;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <set>
 
 #include "bigstep/fast_kernel_code.hpp"
 #include "interpreter/eval.hpp"
@@ -22,11 +23,38 @@ namespace {
 
 constexpr size_t kMaxNest = 8;
 
-Accumulation plan(const std::vector<Ins>& code, const std::vector<Acc>& accs, uint32_t p) {
+bool guard_op(uint8_t op) { return op == kLinear || op == kAnd || (op >= kLtS && op <= kNeS) || (op >= kLtAndS && op <= kNeAndS); }
+
+Accumulation plan(const std::vector<Ins>& code, const std::vector<Acc>& accs, const std::vector<Dim>& lins, uint32_t p) {
   Accumulation ac;
   uint32_t pc = p;
   while (pc < code.size() && code[pc].op == kLoopInit) ac.loops.push_back(pc++);
   if (ac.loops.size() > kMaxNest) return {};
+  // a guard: affine lets and comparisons, then a jump past the statement when false
+  const uint32_t gb = pc;
+  while (pc < code.size() && guard_op(code[pc].op)) ++pc;
+  if (pc < code.size() && code[pc].op == kJz) {
+    ac.guard_begin = gb;
+    ac.guard_jz = pc++;
+    std::set<uint32_t> mine;  // registers the guard writes
+    auto read = [&](uint32_t reg) {
+      if (reg != kNone && !mine.count(reg)) ac.guard_reads.push_back(reg);
+    };
+    for (uint32_t g = gb; g <= ac.guard_jz; ++g) {
+      const Ins& in = code[g];
+      if (in.op == kLinear) {
+        if (in.c >= lins.size()) return {};
+        for (int t = 0; t < lins[in.c].n; ++t) read(lins[in.c].reg[t]);
+      } else {
+        read(in.a);
+        if (in.op != kJz) read(in.b);
+        if (in.op >= kLtAndS && in.op <= kNeAndS) read(in.c);
+      }
+      if (in.op != kJz) mine.insert(in.d);
+    }
+  } else if (pc != gb) {
+    return {};
+  }
   std::vector<uint32_t> loads;
   while (pc < code.size() && (code[pc].op == kLd0 + 8 || code[pc].op == kLd0 + 9)) loads.push_back(pc++);
   if (pc >= code.size() || (code[pc].op != kAccF && code[pc].op != kAccD)) return {};
@@ -42,6 +70,7 @@ Accumulation plan(const std::vector<Ins>& code, const std::vector<Acc>& accs, ui
   if (acc.a == acc.b) ac.y = ac.x;  // x·x
   if (ac.x == kNone || ac.y == kNone) return {};
   ac.acc = pc++;
+  if (ac.guard_jz != kNone && code[ac.guard_jz].e != pc) return {};  // the guard skips the statement only
   for (size_t i = ac.loops.size(); i-- > 0;) {
     if (pc >= code.size()) return {};
     const Ins& next = code[pc];
@@ -139,33 +168,256 @@ void note_read(Ctx& cx, const Bound& b, LevelMask levels, size_t f) {
   note_access(cx, *b.a, f, false, levels);
 }
 
-// The nest's run on element type T (the tile's cells, their offsets in X and Y, the reduction
-// dimensions rdims), then the registers as the last iteration leaves them.
-template <class T>
-void run_typed(const Ins* code, const Accumulation& ac, R* r, const Bound* bd, const int64_t* base, int64_t stride[3][kMaxNest],
-               const int64_t* first, const int64_t* count, const size_t* rdims, size_t nr, int64_t np, const int64_t* cell,
-               const int64_t* ox, const int64_t* oy) {
-  const Bound& C = bd[code[ac.acc].c];
-  T acc[kMaxTile];
-  for (int64_t p = 0; p < np; ++p) acc[p] = load_at<T>(C.data, cell[p]);
-  int64_t cnt[kMaxNest], sx[kMaxNest], sy[kMaxNest];
-  for (size_t k = 0; k < nr; ++k) cnt[k] = count[rdims[k]], sx[k] = stride[0][rdims[k]], sy[k] = stride[1][rdims[k]];
-  sweep_any<T>(acc, np, bd[code[ac.x].c].data, bd[code[ac.y].c].data, base[0], base[1], ox, oy, cnt, sx, sy, nr);
-  for (int64_t p = 0; p < np; ++p) std::atomic_ref<T>(reinterpret_cast<T*>(C.data)[cell[p]]).store(acc[p], std::memory_order_relaxed);
-  int64_t last[3] = {base[0], base[1], base[2]};
-  for (size_t i = 0; i < ac.loops.size(); ++i) {
-    uint32_t d = code[ac.loops[i]].d;
-    r[d].i = first[i] + count[i] - 1;
-    r[d + 1].i = count[i];
-    r[d + 2].i = count[i];
-    r[d + 3].i = first[i];
-    for (int a = 0; a < 2; ++a) last[a] += stride[a][i] * (count[i] - 1);
+// One entry into the nest: the loops' ranges, the tile points that run (A's cell and X's and
+// Y's cells at the first point of the reduction, as flat offsets) and the reduction (its loops
+// in nest order, their counts, X's and Y's strides along them).
+struct Entry {
+  size_t m = 0;
+  int64_t first[kMaxNest], count[kMaxNest];
+  size_t nr = 0, rdims[kMaxNest];
+  int64_t rcount[kMaxNest], sx[kMaxNest], sy[kMaxNest];
+  int64_t np = 0;
+  int64_t cell[kMaxTile], ox[kMaxTile], oy[kMaxTile];
+  // from box streams: X's and Y's first cell and stride along every loop (the checks of their
+  // cells then skip the loops an access does not move with)
+  bool boxed = false;
+  int64_t base[2], stride[2][kMaxNest];
+};
+
+// The tile and reduction of e from the three accesses' box streams (safe: in bounds all through
+// the kernel's run).
+bool from_boxes(const Accumulation& ac, const Ins* code, const R* r, const BoxState* const bx[3], Entry& e) {
+  const size_t m = e.m;
+  int64_t base[3], stride[3][kMaxNest];
+  for (int a = 0; a < 3; ++a) {
+    int64_t c = bx[a]->base;
+    std::fill(stride[a], stride[a] + m, 0);
+    for (int t = 0; t < bx[a]->n; ++t) {
+      size_t i = 0;
+      while (i < m && code[ac.loops[i]].d != bx[a]->var[t]) ++i;
+      if (i < m) stride[a][i] += bx[a]->stride[t], c += bx[a]->stride[t] * e.first[i];
+      else c += bx[a]->stride[t] * r[bx[a]->var[t]].i;
+    }
+    base[a] = c;
   }
+  size_t tdims[kMaxNest], nt = 0;
+  int64_t np = 1;
+  for (size_t i = 0; i < m; ++i) {
+    if (stride[2][i] == 0) {
+      e.rdims[e.nr] = i, e.rcount[e.nr] = e.count[i], e.sx[e.nr] = stride[0][i], e.sy[e.nr] = stride[1][i];
+      ++e.nr;
+      continue;
+    }
+    tdims[nt++] = i;
+    if (e.count[i] > kMaxTile || (np *= e.count[i]) > kMaxTile) return false;
+  }
+  int64_t t[kMaxNest] = {}, off[3] = {0, 0, 0};
+  for (int64_t p = 0; p < np; ++p) {
+    e.cell[p] = base[2] + off[2];
+    e.ox[p] = base[0] + off[0];
+    e.oy[p] = base[1] + off[1];
+    size_t k = nt;
+    while (k-- > 0) {
+      size_t i = tdims[k];
+      for (int a = 0; a < 3; ++a) off[a] += stride[a][i];
+      if (++t[k] < e.count[i]) break;
+      for (int a = 0; a < 3; ++a) off[a] -= stride[a][i] * e.count[i];
+      t[k] = 0;
+    }
+  }
+  e.np = np;
+  e.boxed = true;
   for (int a = 0; a < 2; ++a) {
-    const Ins& ld = code[a == 0 ? ac.x : ac.y];
-    T v = load_at<T>(bd[ld.c].data, last[a]);
-    r[ld.d].u = 0;
-    std::memcpy(&r[ld.d], &v, sizeof(T));
+    e.base[a] = base[a];
+    std::copy(stride[a], stride[a] + m, e.stride[a]);
+  }
+  return true;
+}
+
+// A form c + Σ k·reg split at one entry: its value with every loop of the nest at 0, and its
+// coefficient on each loop's variable; false on overflow or a variable beyond kLinVar.
+constexpr size_t kMaxRank = 8;
+struct Split {
+  int64_t c;
+  int64_t k[kMaxNest];
+};
+bool split(const Form& f, const Accumulation& ac, const Ins* code, const R* r, const Entry& e, Split& out) {
+  out.c = f.c;
+  std::fill(out.k, out.k + e.m, 0);
+  for (const auto& [reg, k] : f.t) {
+    size_t i = 0;
+    while (i < e.m && code[ac.loops[i]].d != reg) ++i;
+    if (i < e.m) {
+      if (!lin_var_ok(e.first[i]) || !lin_var_ok(e.first[i] + e.count[i] - 1) || __builtin_add_overflow(out.k[i], k, &out.k[i])) return false;
+      continue;
+    }
+    int64_t m;
+    if (!lin_var_ok(r[reg].i) || __builtin_mul_overflow(k, r[reg].i, &m) || __builtin_add_overflow(out.c, m, &out.c)) return false;
+  }
+  return true;
+}
+
+// The range of a split form at the tile point `at` (every loop's value; the reduction's at its
+// first) over the reduction's range; false on overflow.
+bool range_at(const Split& f, const Entry& e, const int64_t* at, int64_t& v, int64_t& lo, int64_t& hi) {
+  v = f.c;
+  for (size_t i = 0; i < e.m; ++i) {
+    int64_t m;
+    if (__builtin_mul_overflow(f.k[i], at[i], &m) || __builtin_add_overflow(v, m, &v)) return false;
+  }
+  lo = hi = v;
+  for (size_t k = 0; k < e.nr; ++k) {
+    int64_t m;
+    if (__builtin_mul_overflow(f.k[e.rdims[k]], e.rcount[k] - 1, &m) || __builtin_add_overflow(m < 0 ? lo : hi, m, m < 0 ? &lo : &hi)) return false;
+  }
+  return true;
+}
+
+// The guard at the registers' current values (the tile point's); false when one of its lets
+// would hand over.
+bool eval_guard(const Accumulation& ac, const Ins* code, const std::vector<Dim>& lins, R* r, bool& holds) {
+  auto cmp = [](int op, int64_t x, int64_t y) -> uint64_t {
+    switch (op) {
+      case 0: return x < y;
+      case 1: return x <= y;
+      case 2: return x > y;
+      case 3: return x >= y;
+      case 4: return x == y;
+      default: return x != y;
+    }
+  };
+  for (uint32_t pc = ac.guard_begin; pc < ac.guard_jz; ++pc) {
+    const Ins& in = code[pc];
+    if (in.op == kLinear) {
+      if (!eval_dim(lins[in.c], r, r[in.d].i)) return false;
+    } else if (in.op == kAnd) {
+      r[in.d].u = r[in.a].u & r[in.b].u;
+    } else if (in.op >= kLtS && in.op <= kNeS) {
+      r[in.d].u = cmp(in.op - kLtS, r[in.a].i, r[in.b].i);
+    } else {
+      r[in.d].u = r[in.a].u & cmp(in.op - kLtAndS, r[in.b].i, r[in.c].i);
+    }
+  }
+  holds = r[code[ac.guard_jz].a].u != 0;
+  return true;
+}
+
+// The tile and reduction of e from the accesses' affine forms, with the guard: each tile point
+// where the guard holds, in bounds over the reduction's range (and the lets the subscripts see
+// through below kLinVar), runs; the others are left out.
+bool from_forms(const Accumulation& ac, const Ins* code, const std::vector<Acc>& accs, const std::vector<Dim>& lins, R* r, const Bound* bd,
+                const uint32_t ks[3], Entry& e) {
+  const size_t m = e.m;
+  Split dims[3][kMaxRank];
+  std::vector<Split> lets[3];
+  size_t rank[3];
+  int64_t mult[3][kMaxRank];
+  for (int a = 0; a < 3; ++a) {
+    const Acc& acc = accs[ks[a]];
+    if (!acc.box || acc.box->dims.size() > kMaxRank) return false;
+    rank[a] = acc.box->dims.size();
+    for (size_t d = 0; d < rank[a]; ++d)
+      if (!split(acc.box->dims[d], ac, code, r, e, dims[a][d])) return false;
+    lets[a].resize(acc.box->lets.size());
+    for (size_t l = 0; l < lets[a].size(); ++l)
+      if (!split(acc.box->lets[l], ac, code, r, e, lets[a][l])) return false;
+    int64_t mu = 1;
+    for (size_t d = rank[a]; d-- > 0;) {
+      mult[a][d] = mu;
+      if (__builtin_mul_overflow(mu, std::max<int64_t>(bd[ks[a]].shape[d], 1), &mu)) return false;
+    }
+  }
+  // the reduction: the loops no subscript of A moves with; X's and Y's strides along them
+  size_t tdims[kMaxNest], nt = 0;
+  int64_t np = 1;
+  for (size_t i = 0; i < m; ++i) {
+    bool moves = false;
+    for (size_t d = 0; d < rank[2]; ++d) moves = moves || dims[2][d].k[i] != 0;
+    if (moves) {
+      tdims[nt++] = i;
+      if (e.count[i] > kMaxTile || (np *= e.count[i]) > kMaxTile) return false;
+      continue;
+    }
+    int64_t st[2] = {0, 0};
+    for (int a = 0; a < 2; ++a)
+      for (size_t d = 0; d < rank[a]; ++d) {
+        int64_t x;
+        if (__builtin_mul_overflow(dims[a][d].k[i], mult[a][d], &x) || __builtin_add_overflow(st[a], x, &st[a])) return false;
+      }
+    e.rdims[e.nr] = i, e.rcount[e.nr] = e.count[i], e.sx[e.nr] = st[0], e.sy[e.nr] = st[1];
+    ++e.nr;
+  }
+  // the guard reads the tile's variables and registers set before the nest only
+  for (uint32_t reg : ac.guard_reads)
+    for (size_t i = 0; i < m; ++i) {
+      uint32_t d = code[ac.loops[i]].d;
+      bool reduction = std::find(e.rdims, e.rdims + e.nr, i) != e.rdims + e.nr;
+      if (reg > d && reg < d + 4) return false;
+      if (reg == d && reduction) return false;
+    }
+  int64_t at[kMaxNest], t[kMaxNest] = {};
+  for (size_t i = 0; i < m; ++i) at[i] = e.first[i];
+  e.np = 0;
+  for (int64_t p = 0; p < np; ++p) {
+    for (size_t i = 0; i < m; ++i) r[code[ac.loops[i]].d].i = at[i];
+    bool holds = true;
+    if (ac.guard_jz != kNone && !eval_guard(ac, code, lins, r, holds)) return false;
+    if (holds) {
+      int64_t flat[3];
+      for (int a = 0; a < 3; ++a) {
+        flat[a] = 0;
+        for (size_t d = 0; d < rank[a]; ++d) {
+          int64_t v, lo, hi;
+          if (!range_at(dims[a][d], e, at, v, lo, hi) || lo < 0 || hi >= bd[ks[a]].shape[d]) return false;
+          flat[a] += v * mult[a][d];
+        }
+        for (const Split& l : lets[a]) {
+          int64_t v, lo, hi;
+          if (!range_at(l, e, at, v, lo, hi) || !lin_var_ok(lo) || !lin_var_ok(hi)) return false;
+        }
+      }
+      e.cell[e.np] = flat[2], e.ox[e.np] = flat[0], e.oy[e.np] = flat[1];
+      ++e.np;
+    }
+    size_t k = nt;  // the next tile point
+    while (k-- > 0) {
+      size_t i = tdims[k];
+      if (++t[k] < e.count[i]) {
+        ++at[i];
+        break;
+      }
+      t[k] = 0;
+      at[i] = e.first[i];
+    }
+  }
+  return true;
+}
+
+// The run on element type T, then the registers as the last iteration leaves them.
+template <class T>
+void run_typed(const Ins* code, const Accumulation& ac, R* r, const Bound* bd, const Entry& e) {
+  const Bound& C = bd[code[ac.acc].c];
+  if (e.np > 0) {
+    T acc[kMaxTile];
+    for (int64_t p = 0; p < e.np; ++p) acc[p] = load_at<T>(C.data, e.cell[p]);
+    sweep_any<T>(acc, e.np, bd[code[ac.x].c].data, bd[code[ac.y].c].data, 0, 0, e.ox, e.oy, e.rcount, e.sx, e.sy, e.nr);
+    for (int64_t p = 0; p < e.np; ++p) std::atomic_ref<T>(reinterpret_cast<T*>(C.data)[e.cell[p]]).store(acc[p], std::memory_order_relaxed);
+    // the loads as the last assignment left them: the last tile point, the reduction's end
+    int64_t last[2] = {e.ox[e.np - 1], e.oy[e.np - 1]};
+    for (size_t k = 0; k < e.nr; ++k) last[0] += e.sx[k] * (e.rcount[k] - 1), last[1] += e.sy[k] * (e.rcount[k] - 1);
+    for (int a = 0; a < 2; ++a) {
+      const Ins& ld = code[a == 0 ? ac.x : ac.y];
+      T v = load_at<T>(bd[ld.c].data, last[a]);
+      r[ld.d].u = 0;
+      std::memcpy(&r[ld.d], &v, sizeof(T));
+    }
+  }
+  for (size_t i = 0; i < e.m; ++i) {
+    uint32_t d = code[ac.loops[i]].d;
+    r[d].i = e.first[i] + e.count[i] - 1;
+    r[d + 1].i = e.count[i];
+    r[d + 2].i = e.count[i];
+    r[d + 3].i = e.first[i];
   }
 }
 
@@ -176,93 +428,83 @@ void plan_accumulations(Code& code) {
   for (const Version* v : {&code.gen_, &code.specialised_})
     for (uint32_t p = 0; p < v->code.size(); ++p)
       if (v->code[p].op == kLoopInit && v->code[p].x < code.accumulation_.size())
-        code.accumulation_[v->code[p].x] = plan(v->code, code.accs_, p);
+        code.accumulation_[v->code[p].x] = plan(v->code, code.accs_, code.lins_, p);
 }
 
-bool run_accumulation(const Accumulation& ac, const Ins* code, const std::vector<Acc>& accs, Ctx& cx, R* r, const Bound* bd,
-                      const BoxState* box) {
-  const size_t m = ac.loops.size();
-  int64_t first[kMaxNest], count[kMaxNest];
-  for (size_t i = 0; i < m; ++i) {
+bool run_accumulation(const Accumulation& ac, const Ins* code, const std::vector<Acc>& accs, const std::vector<Dim>& lins, Ctx& cx, R* r,
+                      const Bound* bd, const BoxState* box) {
+  Entry e;
+  e.m = ac.loops.size();
+  for (size_t i = 0; i < e.m; ++i) {
     const Ins& in = code[ac.loops[i]];
-    if (!trip_count(in.a != kNone, in.a != kNone ? r[in.a].i : 0, r[in.b].i, first[i], count[i]) || count[i] == 0) return false;
+    if (!trip_count(in.a != kNone, in.a != kNone ? r[in.a].i : 0, r[in.b].i, e.first[i], e.count[i]) || e.count[i] == 0) return false;
   }
-  // each access's cell at the first point of the nest, and its stride along each loop
   const uint32_t ks[3] = {code[ac.x].c, code[ac.y].c, code[ac.acc].c};  // X, Y, the accumulated A
-  int64_t base[3], stride[3][kMaxNest];
-  for (int a = 0; a < 3; ++a) {
-    const BoxState& bx = box[ks[a]];
-    if (!bx.safe || bd[ks[a]].note > 1) return false;
-    int64_t c = bx.base;
-    std::fill(stride[a], stride[a] + m, 0);
-    for (int t = 0; t < bx.n; ++t) {
-      size_t i = 0;
-      while (i < m && code[ac.loops[i]].d != bx.var[t]) ++i;
-      if (i < m) stride[a][i] += bx.stride[t], c += bx.stride[t] * first[i];
-      else c += bx.stride[t] * r[bx.var[t]].i;
+  for (uint32_t k : ks)
+    if (bd[k].note > 1) return false;
+  const BoxState* const bx[3] = {&box[ks[0]], &box[ks[1]], &box[ks[2]]};
+  // from_forms sets the loops' variables for the guard: as they were when the nest does not run
+  struct Restore {
+    R* r;
+    const Ins* code;
+    const Accumulation& ac;
+    int64_t saved[kMaxNest];
+    bool keep = false;
+    Restore(R* r_, const Ins* c, const Accumulation& a) : r(r_), code(c), ac(a) {
+      for (size_t i = 0; i < ac.loops.size(); ++i) saved[i] = r[code[ac.loops[i]].d].i;
     }
-    base[a] = c;
-  }
-  // the tile (the loops A's cell moves with) and the reduction (the others), in nest order
-  size_t tdims[kMaxNest], rdims[kMaxNest], nt = 0, nr = 0;
-  int64_t np = 1, steps = 1;
-  for (size_t i = 0; i < m; ++i) {
-    if (__builtin_mul_overflow(steps, count[i], &steps)) return false;
-    if (stride[2][i] == 0) {
-      rdims[nr++] = i;
-      continue;
+    ~Restore() {
+      if (!keep)
+        for (size_t i = 0; i < ac.loops.size(); ++i) r[code[ac.loops[i]].d].i = saved[i];
     }
-    tdims[nt++] = i;
-    if (count[i] > kMaxTile || (np *= count[i]) > kMaxTile) return false;
-  }
+  } restore(r, code, ac);
+  if (ac.guard_jz == kNone && bx[0]->safe && bx[1]->safe && bx[2]->safe ? !from_boxes(ac, code, r, bx, e)
+                                                                       : !from_forms(ac, code, accs, lins, r, bd, ks, e))
+    return false;
+  int64_t steps = e.np;
+  for (size_t k = 0; k < e.nr; ++k)
+    if (__builtin_mul_overflow(steps, e.rcount[k], &steps)) return false;
   if (static_cast<uint64_t>(steps) > cx.step_budget - std::min(cx.step_budget, cx.steps)) return false;
-  int64_t cell[kMaxTile], ox[kMaxTile], oy[kMaxTile];
   {
-    int64_t t[kMaxNest] = {}, off[3] = {0, 0, 0};
-    for (int64_t p = 0; p < np; ++p) {
-      cell[p] = base[2] + off[2];
-      ox[p] = off[0];
-      oy[p] = off[1];
-      size_t k = nt;
-      while (k-- > 0) {
-        size_t i = tdims[k];
-        for (int a = 0; a < 3; ++a) off[a] += stride[a][i];
-        if (++t[k] < count[i]) break;
-        for (int a = 0; a < 3; ++a) off[a] -= stride[a][i] * count[i];
-        t[k] = 0;
-      }
-    }
     int64_t sorted[kMaxTile];
-    std::copy(cell, cell + np, sorted);
-    std::sort(sorted, sorted + np);
-    if (std::adjacent_find(sorted, sorted + np) != sorted + np) return false;  // two tile points share a cell
+    std::copy(e.cell, e.cell + e.np, sorted);
+    std::sort(sorted, sorted + e.np);
+    if (std::adjacent_find(sorted, sorted + e.np) != sorted + e.np) return false;  // two tile points share a cell
   }
+  // X's and Y's cells: over every loop the access moves with (box streams), or from each tile point
+  auto each_read = [&](int a, auto&& f) {
+    if (e.boxed) return visit(e.base[a], e.stride[a], e.count, e.m, f);
+    for (int64_t p = 0; p < e.np; ++p)
+      if (!visit(a == 0 ? e.ox[p] : e.oy[p], a == 0 ? e.sx : e.sy, e.rcount, e.nr, f)) return false;
+    return true;
+  };
   // every cell read is defined (a cell never becomes undefined again)
   auto defined = [&](const Bound& b) {
     return [&b](int64_t f) { return std::atomic_ref<uint8_t>(const_cast<uint8_t&>(b.def[f])).load(std::memory_order_relaxed) != 0; };
   };
   const Bound& A = bd[ks[2]];
   if (A.def)
-    for (int64_t p = 0; p < np; ++p)
-      if (!defined(A)(cell[p])) return false;
+    for (int64_t p = 0; p < e.np; ++p)
+      if (!defined(A)(e.cell[p])) return false;
   for (int a = 0; a < 2; ++a)
-    if (const Bound& b = bd[ks[a]]; b.def && !visit(base[a], stride[a], count, m, defined(b))) return false;
+    if (const Bound& b = bd[ks[a]]; b.def && !each_read(a, defined(b))) return false;
   // race notes (checked mode): the reads, then A's cells read and written
   for (int a = 0; a < 2; ++a)
     if (const Bound& b = bd[ks[a]]; b.note == 1) {
       LevelMask lv = accs[ks[a]].levels;
-      visit(base[a], stride[a], count, m, [&](int64_t f) {
+      each_read(a, [&](int64_t f) {
         note_read(cx, b, lv, static_cast<size_t>(f));
         return true;
       });
     }
   if (A.note == 1)
-    for (int64_t p = 0; p < np; ++p) {
-      note_read(cx, A, accs[ks[2]].levels, static_cast<size_t>(cell[p]));
-      note_access(cx, *A.a, static_cast<size_t>(cell[p]), true, accs[ks[2]].levels);
+    for (int64_t p = 0; p < e.np; ++p) {
+      note_read(cx, A, accs[ks[2]].levels, static_cast<size_t>(e.cell[p]));
+      note_access(cx, *A.a, static_cast<size_t>(e.cell[p]), true, accs[ks[2]].levels);
     }
-  if (code[ac.acc].op == kAccF) run_typed<float>(code, ac, r, bd, base, stride, first, count, rdims, nr, np, cell, ox, oy);
-  else run_typed<double>(code, ac, r, bd, base, stride, first, count, rdims, nr, np, cell, ox, oy);
+  restore.keep = true;
+  if (code[ac.acc].op == kAccF) run_typed<float>(code, ac, r, bd, e);
+  else run_typed<double>(code, ac, r, bd, e);
   cx.steps += static_cast<uint64_t>(steps);
   return true;
 }

@@ -210,8 +210,9 @@ constexpr uint16_t kMaxLaneRegs = 48;
 // ones (fast_kernel_accumulate.cpp): for instance the lowered sgemm's
 //   for r < K { for ii < 2 { par ji < 4 { c[i, j] := c[i, j] + a[r, i] * b[j, r] } } }
 // Its loops split into the tile dimensions (those the accumulated cell moves with: ii, ji) and
-// the reduction dimensions (r). When, on entry, every access is a safe box stream, the tile's
-// cells are distinct and at most kMaxTile, and their reads are defined, the nest runs as a
+// the reduction dimensions (r). When, on entry, every access is in bounds (a safe box stream, or
+// checked at each tile point over the reduction's range), the tile's cells are distinct and at
+// most kMaxTile, and their reads are defined, the nest runs as a
 // C++ loop over the reduction dimensions in their order, each step updating every tile cell,
 // held in a local: each cell sees the same updates in the same order as in the program, and
 // no other cell is written, so the memory is the program's.
@@ -220,6 +221,12 @@ struct Accumulation {
   std::vector<uint32_t> loops;  // the kLoopInit of each loop of the nest, outermost first
   uint32_t x = kNone, y = kNone;  // the loads of the product's operands (x·y: a, b of the accumulation)
   uint32_t acc = kNone;           // the accumulation
+  // A guard before the loads (the guarded version's `if j < M && i < N`): affine lets and
+  // comparisons [guard_begin, guard_jz), then the kJz past the statement; guard_reads: the
+  // registers it reads from outside. It may read the tile's variables, not the reduction's:
+  // the tile points where it is false are left out.
+  uint32_t guard_begin = kNone, guard_jz = kNone;
+  std::vector<uint32_t> guard_reads;
 };
 constexpr int64_t kMaxTile = 64;
 
@@ -349,7 +356,7 @@ void plan_accumulations(Code& code);
 // in r, accesses in bd and box) when its conditions hold on this entry, notes its accesses
 // (checked mode), counts its steps in cx and leaves the registers as the last iteration does;
 // false (nothing done, no note) when they do not hold, and the loop then runs as written.
-bool run_accumulation(const Accumulation& ac, const Ins* code, const std::vector<Acc>& accs, Ctx& cx, R* r, const Bound* bd,
-                      const BoxState* box);
+bool run_accumulation(const Accumulation& ac, const Ins* code, const std::vector<Acc>& accs, const std::vector<Dim>& lins, Ctx& cx, R* r,
+                      const Bound* bd, const BoxState* box);
 
 }  // namespace sched::fast::kern

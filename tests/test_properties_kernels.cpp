@@ -290,8 +290,9 @@ for j < N {{
 // under three loops (a reduction r, a tile t that may be a `par`, a pair u) in a drawn order,
 // inside a `for` or a `par` over i. Drawn: the cell (distinct per tile point, shared by two tile
 // points, one cell for the whole nest, one row for every i (a race under `par`), moving with r),
-// the subscripts of the operands (forward, backward, mixed with the tile), c's cells defined or
-// not, a tile that may leave c. Compared with the reference on 1 and 2 threads, with race
+// the subscripts of the operands (forward, backward, mixed with the tile), a guard (on the tile,
+// on the reduction, always true, none), c's cells defined or not, a tile that may leave c (out
+// of bounds, or cut back by the guard). Compared with the reference on 1 and 2 threads, with race
 // checks and without (when the reference is ok), with accumulations and without.
 TEST(Properties, AccumulationNestsAgreeWithTheReference) {
   int cases = 0, accumulated = 0, refused = 0, ok = 0, racy = 0, stuck = 0;
@@ -305,6 +306,9 @@ TEST(Properties, AccumulationNestsAgreeWithTheReference) {
     std::string cell = *rc::gen::element<std::string>(cells[0], cells[1], cells[2], cells[3], cells[4], cells[5]);
     std::string stmt = fmt::format("c[{0}] := c[{0}] + x[{1}] * y[{2}];", cell, *rc::gen::element<std::string>(xs[0], xs[1], xs[2], xs[3], xs[4]),
                                    *rc::gen::element<std::string>(ys[0], ys[1], ys[2]));
+    // a guard on the tile (tile points left out), on the reduction (refused), always true
+    std::string guard = *rc::gen::element<std::string>("", "", "t + u < 4", "2 * t + u < 11", "r > 0", "i < N");
+    if (!guard.empty()) stmt = fmt::format("if {} {{ {} }}", guard, stmt);
     std::string r = "for r < K", t = fmt::format("{} t < {}", par_t ? "par" : "for", tile), u = "for u < 2";
     const std::string loops[4][3] = {{r, t, u}, {t, r, u}, {t, u, r}, {u, t, r}};
     std::string nest = fmt::format("{} {{ {} {{ {} {{ {} }} }} }}", loops[order][0], loops[order][1], loops[order][2], stmt);

@@ -435,14 +435,16 @@ TEST(Scheduler, SpecializeGivesOneVersionPerCondition) {
 
 // The lowered reductions of examples/algorithms/ run their tiles as accumulation nests in the
 // fast engine (bigstep/fast_kernel_accumulate.cpp), with race checks and without, and compute
-// the reference's memory bit for bit; sgemm with a tail of rows (N odd: the last strip runs the
-// guarded general version beside the specialised one); without accumulations the same memory.
+// the reference's memory bit for bit, at sizes that are multiples of the tiles and at sizes with
+// tails (the guarded general version's accumulations leave out the tile points its guard
+// refuses); without accumulations the same memory.
 TEST(Scheduler, LoweredReductionsRunAsAccumulationsInTheFastEngine) {
   struct Case {
     const char* algo;
     std::vector<int64_t> params;  // in the lowered program's order
   };
-  const Case cases[] = {{"sgemm.algo", {13, 12, 7}}, {"conv_layer.algo", {2, 3, 5, 8, 6}}};
+  const Case cases[] = {{"sgemm.algo", {13, 12, 7}}, {"sgemm.algo", {13, 10, 7}}, {"conv_layer.algo", {2, 3, 5, 8, 6}},
+                       {"conv_layer.algo", {2, 3, 5, 9, 6}}};
   for (const Case& c : cases) {
     Lowering low = lower_text(slurp(std::string(SCHED_EXAMPLES_DIR) + "/algorithms/" + c.algo));
     ASSERT_TRUE(low.ok) << low.errors;
