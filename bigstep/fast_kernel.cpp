@@ -127,18 +127,18 @@ struct KernelNode : CNode, Code {
   }
 
   void run(Ctx& cx) const;
-  bool lanes_ready(const Ctx& cx, const Batch& bt, const R* r, const Bound* bd, const LaneAcc* la, const LaneRange& rg) const;
+  bool lanes_ready(const Ctx& cx, const Batch& bt, const R* r, const Bound* bd, const LaneAcc* la, const LaneRange& rg, int64_t count) const;
   void note_lanes(Ctx& cx, const Batch& bt, const Bound* bd, const LaneAcc* la, int64_t count) const;
   bool init_boxes(const Version& v, const R* r, const Bound* bd, BoxState* box, const Range* ranges, size_t nr) const;
   bool bind(Ctx& cx, const Version& v, Bound* bd) const;
 };
 
-// Whether the batch may run its iterations as lanes over the streams `la`: its steps fit the
+// Whether the batch may run its first `count` iterations as lanes over the streams `la`: their steps fit the
 // budget, every cell it reads is defined (lanes check nothing: all of them, before the loop; a
 // cell never becomes undefined again), its affine lets stay exact and no iteration meets
 // another's writes.
-bool KernelNode::lanes_ready(const Ctx& cx, const Batch& bt, const R* r, const Bound* bd, const LaneAcc* la, const LaneRange& rg) const {
-  const int64_t count = rg.total();
+bool KernelNode::lanes_ready(const Ctx& cx, const Batch& bt, const R* r, const Bound* bd, const LaneAcc* la, const LaneRange& rg,
+                             int64_t count) const {
   if (cx.steps + bt.writes.size() * static_cast<uint64_t>(count) > cx.step_budget) return false;
   for (uint32_t k : bt.reads)
     if (const uint8_t* def = bd[k].def)
@@ -557,16 +557,34 @@ loop_init : {  // U-FOR: the trip count, then iteration 0 (registers d: var, t, 
     const Ins& inner = code[bt.inner_init];
     LaneRange rg{first, count};
     LaneAcc la[kMaxAccesses];
-    int64_t total;
+    int64_t total, run = 0;
     if (trip_count(inner.a != kNone, inner.a != kNone ? r[inner.a].i : 0, r[inner.b].i, rg.inner_first, rg.inner) && rg.inner > 0 &&
-        !__builtin_mul_overflow(count, rg.inner, &total) && total >= kMinLanes && flat_streams(bt, accs_, bd, box, r, rg, la) &&
-        lanes_ready(cx, bt, r, bd, la, rg)) {
-      note_lanes(cx, bt, bd, la, rg.total());
-      run_lanes(bt, code, lins_, r, la, rg);
-      cx.steps += bt.writes.size() * static_cast<uint64_t>(rg.total());
+        !__builtin_mul_overflow(count, rg.inner, &total) && total >= kMinLanes && lanes_linear_ok(bt, lins_, r, rg)) {
+      // a guarded body: the lanes run the iterations before the first its guard refuses
+      run = bt.guard_jz == kNone ? total : run_guard(bt, code, lins_, r, rg);
+      if (run < kMinLanes || !flat_streams(bt, accs_, bd, box, r, rg, run, la) || !lanes_ready(cx, bt, r, bd, la, rg, run)) run = 0;
+    }
+    if (run > 0) {
+      note_lanes(cx, bt, bd, la, run);
+      run_lanes(bt, code, lins_, r, la, rg, run);
+      cx.steps += bt.writes.size() * static_cast<uint64_t>(run);
       ++lane_runs;
       poll_abort(cx);
-      ip = code + in.e;
+      if (run == total) {
+        ip = code + in.e;
+        goto *labels[ip->op];
+      }
+      // the others one by one, from iteration `run`: both loops there, the inner loop's streams
+      // left to the accesses' own checks
+      const int64_t o = run / rg.inner, i = run % rg.inner;
+      r[in.d].i = first + o;
+      r[in.d + 1].i = o;
+      r[inner.d].i = rg.inner_first + i;
+      r[inner.d + 1].i = i;
+      r[inner.d + 2].i = rg.inner;
+      r[inner.d + 3].i = rg.inner_first;
+      for (uint32_t k : loop_streams_[inner.x]) ss[k].safe = false;
+      ip = code + bt.begin;
       goto *labels[ip->op];
     }
   }
@@ -579,9 +597,9 @@ loop_init : {  // U-FOR: the trip count, then iteration 0 (registers d: var, t, 
       ok = ok && ss[k].safe;
       la[k] = LaneAcc{b.data, ss[k].first, ss[k].step, b.def ? b.a->def.get() : nullptr};
     }
-    if (ok && lanes_ready(cx, bt, r, bd, la, LaneRange{first, count})) {
+    if (ok && bt.guard_jz == kNone && lanes_ready(cx, bt, r, bd, la, LaneRange{first, count}, count)) {
       note_lanes(cx, bt, bd, la, count);
-      run_lanes(bt, code, lins_, r, la, LaneRange{first, count});
+      run_lanes(bt, code, lins_, r, la, LaneRange{first, count}, count);
       cx.steps += bt.writes.size() * static_cast<uint64_t>(count);
       ++lane_runs;
       poll_abort(cx);

@@ -65,8 +65,16 @@ Batch plan(const std::vector<Ins>& code, const std::vector<Dim>& lins, uint32_t 
   lane(init.d);
   lane(init.d + 1);
   std::vector<char> written(nregs, 0);
+  bool guard_only = true;  // so far only a guard's lets and comparisons
   for (uint32_t pc = b.begin; pc < b.end; ++pc) {
     const Ins& in = code[pc];
+    if (in.op == kJz) {  // a guard over the rest of the body: flat batches run its prefix (run_guard)
+      if (!guard_only || in.e != b.end || in.a >= nregs || (b.lane[in.a] >= 0 && !written[in.a])) return Batch{};
+      b.guard_jz = pc;
+      guard_only = false;
+      continue;
+    }
+    guard_only = guard_only && (in.op == kLinear || in.op == kAnd || (in.op >= kLtS && in.op <= kNeS) || (in.op >= kLtAndS && in.op <= kNeAndS));
     if (in.op == kLinear) {  // an affine let: over the loop's variable and registers the body does not write
       if (in.c >= lins.size()) return Batch{};
       const Dim& dm = lins[in.c];
@@ -163,8 +171,9 @@ bool lanes_linear_ok(const Batch& b, const std::vector<Dim>& lins, const R* r, c
 }
 
 bool flat_streams(const Batch& b, const std::vector<Acc>& accs, const Bound* bd, const BoxState* box, const R* r, const LaneRange& range,
-                  LaneAcc* la) {
-  const int64_t last_o = range.first + range.count - 1, last_i = range.inner_first + range.inner - 1;
+                  int64_t count, LaneAcc* la) {
+  if (count <= 0) return false;
+  const int64_t last_o = range.first + (count - 1) / range.inner, last_i = range.inner_first + (count - 1) % range.inner;
   // the value of c + Σ k·reg + ko·o + step·i at (o, i), given c with the other registers in
   auto at = [](int64_t c, int64_t ko, int64_t step, int64_t o, int64_t i, int64_t& v) {
     int64_t a, s;
@@ -239,28 +248,76 @@ bool lanes_independent(const Batch& b, const std::vector<Acc>& accs, const LaneA
   return true;
 }
 
-void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R* r, const LaneAcc* la, const LaneRange& range) {
+// Sets the lanes of the loops' variables for iterations [base, base + n).
+void set_vars(const Batch& b, R (*lanes)[kLanes], const LaneRange& range, int64_t base, int64_t n) {
+  const int16_t* slot = b.lane.data();
+  if (b.outer == kNone) {
+    for (int64_t l = 0; l < n; ++l) {
+      lanes[slot[b.var]][l].i = range.first + base + l;
+      lanes[slot[b.var + 1]][l].i = base + l;
+    }
+    return;
+  }
+  int64_t o = base / range.inner, i = base % range.inner;  // iteration i of the inner loop in iteration o of the outer one
+  for (int64_t l = 0; l < n; ++l) {
+    lanes[slot[b.var]][l].i = range.inner_first + i;
+    lanes[slot[b.var + 1]][l].i = i;
+    lanes[slot[b.outer]][l].i = range.first + o;
+    if (++i == range.inner) i = 0, ++o;
+  }
+}
+
+int64_t run_guard(const Batch& b, const Ins* code, const std::vector<Dim>& lins, const R* r, const LaneRange& range) {
+  R lanes[kMaxLaneRegs][kLanes];
+  const int16_t* slot = b.lane.data();
+  const int64_t count = range.total();
+  auto cmp = [](int op, int64_t x, int64_t y) -> uint64_t {
+    switch (op) {
+      case 0: return x < y;
+      case 1: return x <= y;
+      case 2: return x > y;
+      case 3: return x >= y;
+      case 4: return x == y;
+      default: return x != y;
+    }
+  };
+  auto at = [&](uint32_t x, int64_t l) -> const R& { return slot[x] >= 0 ? lanes[slot[x]][l] : r[x]; };
+  for (int64_t base = 0; base < count; base += kLanes) {
+    const int64_t n = std::min(count - base, kLanes);
+    set_vars(b, lanes, range, base, n);
+    for (uint32_t pc = b.begin; pc < b.guard_jz; ++pc) {
+      const Ins& in = code[pc];
+      R* d = lanes[slot[in.d]];
+      for (int64_t l = 0; l < n; ++l) {
+        if (in.op == kLinear) {  // exact: lanes_linear_ok
+          const Dim& dm = lins[in.c];
+          int64_t v = dm.c;
+          for (int t = 0; t < dm.n; ++t) v += at(dm.reg[t], l).i * dm.k[t];
+          d[l].i = v;
+        } else if (in.op == kAnd) {
+          d[l].u = at(in.a, l).u & at(in.b, l).u;
+        } else if (in.op >= kLtS && in.op <= kNeS) {
+          d[l].u = cmp(in.op - kLtS, at(in.a, l).i, at(in.b, l).i);
+        } else {
+          d[l].u = at(in.a, l).u & cmp(in.op - kLtAndS, at(in.b, l).i, at(in.c, l).i);
+        }
+      }
+    }
+    for (int64_t l = 0; l < n; ++l)
+      if (!at(code[b.guard_jz].a, l).u) return base + l;
+  }
+  return count;
+}
+
+void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R* r, const LaneAcc* la, const LaneRange& range, int64_t count) {
+  if (count <= 0) return;
   R lanes[kMaxLaneRegs][kLanes];
   const int16_t* slot = b.lane.data();
   const bool flat = b.outer != kNone;
-  const int64_t count = range.total();
   int64_t n = 0;
   for (int64_t base = 0; base < count; base += n) {
     n = count - base < kLanes ? count - base : kLanes;
-    if (!flat) {
-      for (int64_t l = 0; l < n; ++l) {
-        lanes[slot[b.var]][l].i = range.first + base + l;
-        lanes[slot[b.var + 1]][l].i = base + l;
-      }
-    } else {  // iteration i of the inner loop in iteration o of the outer one
-      int64_t o = base / range.inner, i = base % range.inner;
-      for (int64_t l = 0; l < n; ++l) {
-        lanes[slot[b.var]][l].i = range.inner_first + i;
-        lanes[slot[b.var + 1]][l].i = i;
-        lanes[slot[b.outer]][l].i = range.first + o;
-        if (++i == range.inner) i = 0, ++o;
-      }
-    }
+    set_vars(b, lanes, range, base, n);
     for (uint32_t pc = b.begin; pc < b.end; ++pc) {
       const Ins& in = code[pc];
       // an operand: its lanes' copies (step 1), or the register every lane shares (step 0)

@@ -197,6 +197,10 @@ struct Batch {
   // vectorised `for x_o { par x_i < 4 { .. } }`). The outer variable has a lane slot.
   uint32_t outer = kNone;          // the outer loop's variable register (kNone: not flat)
   uint32_t inner_init = kNone;     // the inner loop's kLoopInit
+  // A guard: the body starts with affine lets and comparisons, then a kJz past the rest of the
+  // body (a tail's `if x < W`). Only flat batches run it: the lanes run the iterations before the
+  // first where it is false (run_guard), the kernel the others one by one.
+  uint32_t guard_jz = kNone;
 };
 constexpr int64_t kLanes = 64;
 // Fewer iterations run one by one: a loop of 4 lanes (a tile's vector) spends more on the
@@ -337,15 +341,20 @@ struct LaneRange {
 // kLinVar at both ends of the loop's variable: fast_lin.hpp), so they need no hand-over.
 bool lanes_linear_ok(const Batch& b, const std::vector<Dim>& lins, const R* r, const LaneRange& range);
 
-// Runs the iterations of the batched loop (its accesses in `la`, by access index); leaves the
+// Runs the first `count` iterations (of range.total()) of the batched loop (its accesses in `la`,
+// by access index), a guard's kJz doing nothing (it holds there: run_guard); leaves the
 // registers as the last iteration does.
-void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R* r, const LaneAcc* la, const LaneRange& range);
+void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R* r, const LaneAcc* la, const LaneRange& range, int64_t count);
 
-// The streams of a flat batch's accesses over the flattened iterations (in la); false when an
-// access is not a safe box or stream there, or does not move along the outer loop by `inner`
-// times its step along the inner one.
+// The number of iterations of a guarded batch before the first where its guard is false (the
+// guard's instructions as lanes; lanes_linear_ok must hold).
+int64_t run_guard(const Batch& b, const Ins* code, const std::vector<Dim>& lins, const R* r, const LaneRange& range);
+
+// The streams of a flat batch's accesses over its first `count` flattened iterations (in la);
+// false when an access is not a safe box or in bounds there, or does not move along the outer
+// loop by `inner` times its step along the inner one.
 bool flat_streams(const Batch& b, const std::vector<Acc>& accs, const Bound* bd, const BoxState* box, const R* r, const LaneRange& range,
-                  LaneAcc* la);
+                  int64_t count, LaneAcc* la);
 
 // ---- fast_kernel_accumulate.cpp ----
 

@@ -362,7 +362,9 @@ for i < N + 1 {{ for j < {} {{ c[i, j] := 0.5; }} }}
 // ji, with race checks (the notes of every cell first) and without. Drawn: the written cell
 // (flat at j, the same V cells in every jo, a stride that is not V, the next cell, one row for
 // every i: a race under `par`), the read (forward, backward, constant in ji), a read of the
-// written array (its own cell, the next one: a dependence), y's cells defined or not, V and N.
+// written array (its own cell, the next one: a dependence), a guard (none, a tail the lanes stop
+// before, false at one iteration only: the kernel goes on one by one after the lanes, false
+// first, false at some ji), y's cells defined or not, V and N.
 // The initialisation is not affine (no lanes), so lane runs are the nest's; under a `for` the
 // nest is no kernel (its `par` could spread over the cores).
 TEST(Properties, FlatLanesAgreeWithTheReference) {
@@ -373,6 +375,8 @@ TEST(Properties, FlatLanesAgreeWithTheReference) {
     std::string wrow = *rc::gen::element<std::string>("i", "i", "0");
     std::string rcol = *rc::gen::element<std::string>("j", "j + 2", "4 * N + 7 - j", "jo");
     std::string extra = *rc::gen::element<std::string>("0.0", "y[i, j + 1]", "y[i, j]");
+    // a guard: a tail cut off (the lanes run up to it), false first, false every V-th iteration
+    std::string guard = *rc::gen::element<std::string>("true", "true", "j < 3 * N + 1", "j != 9", "j > 2", "ji < 3");
     std::string text = fmt::format(R"(param N;
 assume N >= 1;
 tensor X(i, j) : f32;
@@ -383,13 +387,13 @@ for k < (N + 1) * {0} {{ y[k / {0}, k % {0}] := 1.0; }}
   for jo < N {{
     par ji < {2} {{
       let j = jo * {2} + ji;
-      y[{3}, {4}] := x[i, {5}] * 0.5 + {6};
+      if {7} {{ y[{3}, {4}] := x[i, {5}] * 0.5 + {6}; }}
     }}
   }}
 }}
 )",
                                    *rc::gen::element<std::string>("(5 * N + 8)", "3"), *rc::gen::element<std::string>("par", "par", "for"), v, wrow, wcol,
-                                   rcol, extra);
+                                   rcol, extra, guard);
     RC_LOG() << text;
     ++cases;
     Referenced rf = reference_of(text, "flat.sched", {*rc::gen::inRange<int64_t>(2, 13)});
