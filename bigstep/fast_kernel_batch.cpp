@@ -5,6 +5,7 @@
 // accesses are safe streams), so the order of the lanes' operations changes nothing but the order
 // of independent memory accesses (lanes_independent).
 #include <algorithm>
+#include <bit>
 #include <atomic>
 #include <utility>
 #include <cstring>
@@ -248,6 +249,22 @@ bool lanes_independent(const Batch& b, const std::vector<Acc>& accs, const LaneA
   return true;
 }
 
+// A binary f32 operation over n lanes (an operand's step: 1 per lane, 0 shared), with loops
+// of constant steps for the common cases (two lane operands; a lane and a constant); each
+// result in the low half of its register, zero above.
+template <class F>
+void f32_binary(int64_t n, const R* A, size_t sa, const R* B, size_t sb, R* d, F op) {
+  auto put = [d](int64_t l, float v) { d[l].u = std::bit_cast<uint32_t>(v); };
+  if (sa == 1 && sb == 1) {
+    for (int64_t l = 0; l < n; ++l) put(l, op(A[l].f, B[l].f));
+  } else if (sa == 1 && sb == 0) {
+    const float y = B[0].f;
+    for (int64_t l = 0; l < n; ++l) put(l, op(A[l].f, y));
+  } else {
+    for (int64_t l = 0; l < n; ++l) put(l, op(A[static_cast<size_t>(l) * sa].f, B[static_cast<size_t>(l) * sb].f));
+  }
+}
+
 // Sets the lanes of the loops' variables for iterations [base, base + n).
 void set_vars(const Batch& b, R (*lanes)[kLanes], const LaneRange& range, int64_t base, int64_t n) {
   const int16_t* slot = b.lane.data();
@@ -342,7 +359,7 @@ void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R*
     BODY;                                                               \
   }                                                                     \
   break
-#define LANES_F32(EXPR) LANES({ float v = EXPR; d[l].u = 0; d[l].f = v; })
+#define LANES_F32(EXPR) LANES({ d[l].u = std::bit_cast<uint32_t>(static_cast<float>(EXPR)); })  /* f32 in the low half, zero above */
       switch (in.op) {
         case kLd0 + 0: LANES(d[l].u = lane_load<uint8_t>(a->data, f));
         case kLd0 + 1: LANES(d[l].i = lane_load<int8_t>(a->data, f));
@@ -366,10 +383,10 @@ void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R*
         case kSt0 + 9: LANES(lane_store<double>(a->data, f, x.d));
         case kAccF: LANES({ float p = x.f * y.f; lane_store<float>(a->data, f, lane_load<float>(a->data, f) + p); });
         case kAccD: LANES({ double p = x.d * y.d; lane_store<double>(a->data, f, lane_load<double>(a->data, f) + p); });
-        case kAddF: LANES_F32(x.f + y.f);
-        case kSubF: LANES_F32(x.f - y.f);
-        case kMulF: LANES_F32(x.f * y.f);
-        case kDivF: LANES_F32(x.f / y.f);
+        case kAddF: f32_binary(n, A, sa, B, sb, d, [](float x, float y) { return x + y; }); break;
+        case kSubF: f32_binary(n, A, sa, B, sb, d, [](float x, float y) { return x - y; }); break;
+        case kMulF: f32_binary(n, A, sa, B, sb, d, [](float x, float y) { return x * y; }); break;
+        case kDivF: f32_binary(n, A, sa, B, sb, d, [](float x, float y) { return x / y; }); break;
         case kNegF: LANES_F32(-x.f);
         case kMulAddF: LANES_F32(x.f + y.f * z.f);
         case kAddMulF: LANES_F32(y.f * z.f + x.f);
