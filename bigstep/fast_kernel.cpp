@@ -550,8 +550,8 @@ loop_init : {  // U-FOR: the trip count, then iteration 0 (registers d: var, t, 
     goto *labels[ip->op];
   }
   // the iterations as lanes (fast_kernel_batch.cpp) when every access of the body is a safe
-  // stream needing no definedness check or race note and no iteration meets another's writes:
-  // this loop and the one it holds as one (a flat batch), or this loop alone
+  // stream, every cell read is defined and no iteration meets another's writes (race notes made
+  // first): this loop and the one it holds as one (a flat batch), or this loop alone
   if (sh_.o.lanes && sh_.o.max_steps == 0 && flat_[in.x].outer != kNone) {
     const Batch& bt = flat_[in.x];
     const Ins& inner = code[bt.inner_init];

@@ -23,8 +23,6 @@ namespace {
 
 constexpr size_t kMaxNest = 8;
 
-bool guard_op(uint8_t op) { return op == kLinear || op == kAnd || (op >= kLtS && op <= kNeS) || (op >= kLtAndS && op <= kNeAndS); }
-
 Accumulation plan(const std::vector<Ins>& code, const std::vector<Acc>& accs, const std::vector<Dim>& lins, uint32_t p) {
   Accumulation ac;
   uint32_t pc = p;
@@ -276,16 +274,6 @@ bool range_at(const Split& f, const Entry& e, const int64_t* at, int64_t& v, int
 // The guard at the registers' current values (the tile point's); false when one of its lets
 // would hand over.
 bool eval_guard(const Accumulation& ac, const Ins* code, const std::vector<Dim>& lins, R* r, bool& holds) {
-  auto cmp = [](int op, int64_t x, int64_t y) -> uint64_t {
-    switch (op) {
-      case 0: return x < y;
-      case 1: return x <= y;
-      case 2: return x > y;
-      case 3: return x >= y;
-      case 4: return x == y;
-      default: return x != y;
-    }
-  };
   for (uint32_t pc = ac.guard_begin; pc < ac.guard_jz; ++pc) {
     const Ins& in = code[pc];
     if (in.op == kLinear) {
@@ -293,9 +281,9 @@ bool eval_guard(const Accumulation& ac, const Ins* code, const std::vector<Dim>&
     } else if (in.op == kAnd) {
       r[in.d].u = r[in.a].u & r[in.b].u;
     } else if (in.op >= kLtS && in.op <= kNeS) {
-      r[in.d].u = cmp(in.op - kLtS, r[in.a].i, r[in.b].i);
+      r[in.d].u = compare_k(in.op - kLtS, r[in.a].i, r[in.b].i);
     } else {
-      r[in.d].u = r[in.a].u & cmp(in.op - kLtAndS, r[in.b].i, r[in.c].i);
+      r[in.d].u = r[in.a].u & compare_k(in.op - kLtAndS, r[in.b].i, r[in.c].i);
     }
   }
   holds = r[code[ac.guard_jz].a].u != 0;

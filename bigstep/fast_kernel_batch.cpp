@@ -75,7 +75,7 @@ Batch plan(const std::vector<Ins>& code, const std::vector<Dim>& lins, uint32_t 
       guard_only = false;
       continue;
     }
-    guard_only = guard_only && (in.op == kLinear || in.op == kAnd || (in.op >= kLtS && in.op <= kNeS) || (in.op >= kLtAndS && in.op <= kNeAndS));
+    guard_only = guard_only && guard_op(in.op);
     if (in.op == kLinear) {  // an affine let: over the loop's variable and registers the body does not write
       if (in.c >= lins.size()) return Batch{};
       const Dim& dm = lins[in.c];
@@ -288,16 +288,6 @@ int64_t run_guard(const Batch& b, const Ins* code, const std::vector<Dim>& lins,
   R lanes[kMaxLaneRegs][kLanes];
   const int16_t* slot = b.lane.data();
   const int64_t count = range.total();
-  auto cmp = [](int op, int64_t x, int64_t y) -> uint64_t {
-    switch (op) {
-      case 0: return x < y;
-      case 1: return x <= y;
-      case 2: return x > y;
-      case 3: return x >= y;
-      case 4: return x == y;
-      default: return x != y;
-    }
-  };
   auto at = [&](uint32_t x, int64_t l) -> const R& { return slot[x] >= 0 ? lanes[slot[x]][l] : r[x]; };
   for (int64_t base = 0; base < count; base += kLanes) {
     const int64_t n = std::min(count - base, kLanes);
@@ -314,9 +304,9 @@ int64_t run_guard(const Batch& b, const Ins* code, const std::vector<Dim>& lins,
         } else if (in.op == kAnd) {
           d[l].u = at(in.a, l).u & at(in.b, l).u;
         } else if (in.op >= kLtS && in.op <= kNeS) {
-          d[l].u = cmp(in.op - kLtS, at(in.a, l).i, at(in.b, l).i);
+          d[l].u = compare_k(in.op - kLtS, at(in.a, l).i, at(in.b, l).i);
         } else {
-          d[l].u = at(in.a, l).u & cmp(in.op - kLtAndS, at(in.b, l).i, at(in.c, l).i);
+          d[l].u = at(in.a, l).u & compare_k(in.op - kLtAndS, at(in.b, l).i, at(in.c, l).i);
         }
       }
     }

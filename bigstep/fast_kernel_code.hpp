@@ -171,6 +171,22 @@ struct Range {
 };
 constexpr size_t kMaxFixed = 16;
 
+// The comparison kLtS + k (or kLtAndS + k) of x and y: 1 or 0.
+inline uint64_t compare_k(int k, int64_t x, int64_t y) {
+  switch (k) {
+    case 0: return x < y;
+    case 1: return x <= y;
+    case 2: return x > y;
+    case 3: return x >= y;
+    case 4: return x == y;
+    default: return x != y;
+  }
+}
+
+// Whether the operation may be in a guard that lanes and accumulation nests evaluate
+// themselves: an affine let, a comparison, a link of a chain of conditions, a conjunction.
+inline bool guard_op(uint8_t op) { return op == kLinear || op == kAnd || (op >= kLtS && op <= kNeS) || (op >= kLtAndS && op <= kNeAndS); }
+
 // Whether the instruction computes a cell of access `c` (and so reads its subscripts' registers).
 inline bool is_access(uint8_t op) { return op <= kSt9 || op == kAccF || op == kAccD; }
 

@@ -286,6 +286,27 @@ for j < N {{
 }
 
 
+// The fast engine against the reference on 1 and 2 threads, with race checks and without (when
+// the reference is ok), with the option `on` set and not: whether `stat` counted a run with it
+// (never without it).
+bool matches_with_and_without(const Referenced& rf, bool FastOptions::*on, uint64_t FastStats::*stat) {
+  bool ran = false;
+  for (bool with : {true, false})
+    for (int threads : {1, 2})
+      for (bool check : {true, false}) {
+        if (!check && !rf.o.ok()) continue;
+        FastOptions fo;
+        fo.threads = threads;
+        fo.check_races = check;
+        fo.*on = with;
+        FastStats fs = fast_matches(*rf.l.program, rf.init, check ? rf.o : Outcome::make(OutcomeKind::Ok, {}, ""), rf.ref, fo);
+        const uint64_t runs = fs.*stat;
+        if (!with) RC_ASSERT(runs == 0u);
+        ran = ran || (with && runs > 0);
+      }
+  return ran;
+}
+
 // Accumulation nests (bigstep/fast_kernel_accumulate.cpp): c[cell] := c[cell] + x[..] * y[..]
 // under three loops (a reduction r, a tile t that may be a `par`, a pair u) in a drawn order,
 // inside a `for` or a `par` over i. Drawn: the cell (distinct per tile point, shared by two tile
@@ -328,19 +349,7 @@ for i < N + 1 {{ for j < {} {{ c[i, j] := 0.5; }} }}
     RC_LOG() << text;
     ++cases;
     Referenced rf = reference_of(text, "acc.sched", {*rc::gen::inRange<int64_t>(1, 5), *rc::gen::inRange<int64_t>(1, 5)});
-    bool ran = false;
-    for (bool acc : {true, false})
-      for (int threads : {1, 2})
-        for (bool check : {true, false}) {
-          if (!check && !rf.o.ok()) continue;
-          FastOptions fo;
-          fo.threads = threads;
-          fo.check_races = check;
-          fo.accumulations = acc;
-          FastStats fs = fast_matches(*rf.l.program, rf.init, check ? rf.o : Outcome::make(OutcomeKind::Ok, {}, ""), rf.ref, fo);
-          if (!acc) RC_ASSERT(fs.kernel_accumulation_runs == 0u);
-          ran = ran || fs.kernel_accumulation_runs > 0;
-        }
+    bool ran = matches_with_and_without(rf, &FastOptions::accumulations, &FastStats::kernel_accumulation_runs);
     accumulated += ran;
     refused += !ran;
     if (rf.o.ok()) ++ok;
@@ -371,10 +380,10 @@ TEST(Properties, FlatLanesAgreeWithTheReference) {
   int cases = 0, flat = 0, refused = 0, ok = 0, racy = 0, stuck = 0;
   bool passed = rc::check("flat lanes: the reference's outcome, words and memory", [&] {
     const int v = *rc::gen::inRange(1, 5);
-    std::string wcol = *rc::gen::element<std::string>("j", "ji", "jo * 5 + ji", "j + 1");
+    std::string wcol = *rc::gen::element<std::string>("j", "j", "j", "ji", "jo * 5 + ji", "j + 1");
     std::string wrow = *rc::gen::element<std::string>("i", "i", "0");
-    std::string rcol = *rc::gen::element<std::string>("j", "j + 2", "4 * N + 7 - j", "jo");
-    std::string extra = *rc::gen::element<std::string>("0.0", "y[i, j + 1]", "y[i, j]");
+    std::string rcol = *rc::gen::element<std::string>("j", "j", "j + 2", "4 * N + 7 - j", "jo");
+    std::string extra = *rc::gen::element<std::string>("0.0", "0.0", "y[i, j + 1]", "y[i, j]");
     // a guard: a tail cut off (the lanes run up to it), false first, false every V-th iteration
     std::string guard = *rc::gen::element<std::string>("true", "true", "j < 3 * N + 1", "j != 9", "j > 2", "ji < 3");
     std::string text = fmt::format(R"(param N;
@@ -397,19 +406,7 @@ for k < (N + 1) * {0} {{ y[k / {0}, k % {0}] := 1.0; }}
     RC_LOG() << text;
     ++cases;
     Referenced rf = reference_of(text, "flat.sched", {*rc::gen::inRange<int64_t>(2, 13)});
-    bool ran = false;
-    for (bool lanes : {true, false})
-      for (int threads : {1, 2})
-        for (bool check : {true, false}) {
-          if (!check && !rf.o.ok()) continue;
-          FastOptions fo;
-          fo.threads = threads;
-          fo.check_races = check;
-          fo.lanes = lanes;
-          FastStats fs = fast_matches(*rf.l.program, rf.init, check ? rf.o : Outcome::make(OutcomeKind::Ok, {}, ""), rf.ref, fo);
-          if (!lanes) RC_ASSERT(fs.kernel_lane_runs == 0u);
-          ran = ran || fs.kernel_lane_runs > 0;
-        }
+    bool ran = matches_with_and_without(rf, &FastOptions::lanes, &FastStats::kernel_lane_runs);
     flat += ran;
     refused += !ran;
     if (rf.o.ok()) ++ok;
