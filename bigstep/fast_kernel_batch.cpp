@@ -103,6 +103,27 @@ Batch plan(const std::vector<Ins>& code, const std::vector<Dim>& lins, uint32_t 
     if (b.lane_regs > kMaxLaneRegs) return Batch{};
   }
   b.ok = !b.writes.empty();
+  // a guard whose registers nothing after it reads need not run again with the body (run_guard
+  // ran it; the lanes run only where it holds)
+  b.rest = b.begin;
+  if (b.guard_jz != kNone) {
+    std::vector<char> mine(nregs, 0);
+    for (uint32_t pc = b.begin; pc < b.guard_jz; ++pc) mine[code[pc].d] = 1;
+    bool read = false;
+    for (uint32_t pc = b.guard_jz + 1; pc < b.end; ++pc) {
+      const Ins& in = code[pc];
+      uint32_t ops[3];
+      int n;
+      operands(in, ops, n);
+      for (int k = 0; k < n; ++k) read = read || mine[ops[k]];
+      if (in.op == kLinear)
+        for (int t = 0; t < lins[in.c].n; ++t) read = read || mine[lins[in.c].reg[t]];
+    }
+    if (!read) {
+      b.rest = b.guard_jz + 1;
+      std::erase_if(b.lane_list, [&](uint32_t reg) { return mine[reg] != 0; });  // not set by the lanes
+    }
+  }
   return b;
 }
 
@@ -284,34 +305,61 @@ void set_vars(const Batch& b, R (*lanes)[kLanes], const LaneRange& range, int64_
   }
 }
 
+// A comparison (kLtS + K) over n lanes of operands with steps sa, sb (1: per lane, 0: shared),
+// and-ed with the lanes of `with` when it is not null (a link of a chain of conditions).
+template <int K>
+void compare_lanes(int64_t n, const R* A, size_t sa, const R* B, size_t sb, const R* with, size_t sw, R* d) {
+  for (int64_t l = 0; l < n; ++l) {
+    uint64_t c = compare_k(K, A[static_cast<size_t>(l) * sa].i, B[static_cast<size_t>(l) * sb].i);
+    d[l].u = with ? (with[static_cast<size_t>(l) * sw].u & c) : c;
+  }
+}
+
 int64_t run_guard(const Batch& b, const Ins* code, const std::vector<Dim>& lins, const R* r, const LaneRange& range) {
   R lanes[kMaxLaneRegs][kLanes];
   const int16_t* slot = b.lane.data();
   const int64_t count = range.total();
-  auto at = [&](uint32_t x, int64_t l) -> const R& { return slot[x] >= 0 ? lanes[slot[x]][l] : r[x]; };
+  // an operand: its lanes' copies (step 1), or the register every lane shares (step 0)
+  auto src = [&](uint32_t x, size_t& step) -> const R* {
+    step = slot[x] >= 0 ? 1 : 0;
+    return slot[x] >= 0 ? lanes[slot[x]] : &r[x];
+  };
+  using Compare = void (*)(int64_t, const R*, size_t, const R*, size_t, const R*, size_t, R*);
+  static constexpr Compare compares[] = {compare_lanes<0>, compare_lanes<1>, compare_lanes<2>, compare_lanes<3>, compare_lanes<4>, compare_lanes<5>};
   for (int64_t base = 0; base < count; base += kLanes) {
     const int64_t n = std::min(count - base, kLanes);
     set_vars(b, lanes, range, base, n);
     for (uint32_t pc = b.begin; pc < b.guard_jz; ++pc) {
       const Ins& in = code[pc];
       R* d = lanes[slot[in.d]];
-      for (int64_t l = 0; l < n; ++l) {
-        if (in.op == kLinear) {  // exact: lanes_linear_ok
-          const Dim& dm = lins[in.c];
-          int64_t v = dm.c;
-          for (int t = 0; t < dm.n; ++t) v += at(dm.reg[t], l).i * dm.k[t];
-          d[l].i = v;
-        } else if (in.op == kAnd) {
-          d[l].u = at(in.a, l).u & at(in.b, l).u;
-        } else if (in.op >= kLtS && in.op <= kNeS) {
-          d[l].u = compare_k(in.op - kLtS, at(in.a, l).i, at(in.b, l).i);
-        } else {
-          d[l].u = at(in.a, l).u & compare_k(in.op - kLtAndS, at(in.b, l).i, at(in.c, l).i);
+      size_t sa, sb, sc;
+      if (in.op == kLinear) {  // exact: lanes_linear_ok
+        const Dim& dm = lins[in.c];
+        for (int64_t l = 0; l < n; ++l) d[l].i = dm.c;
+        for (int t = 0; t < dm.n; ++t) {
+          const R* x = src(dm.reg[t], sa);
+          const int64_t k = dm.k[t];
+          for (int64_t l = 0; l < n; ++l) d[l].i += x[static_cast<size_t>(l) * sa].i * k;
         }
+      } else if (in.op == kAnd) {
+        const R* A = src(in.a, sa);
+        const R* B = src(in.b, sb);
+        for (int64_t l = 0; l < n; ++l) d[l].u = A[static_cast<size_t>(l) * sa].u & B[static_cast<size_t>(l) * sb].u;
+      } else if (in.op >= kLtS && in.op <= kNeS) {
+        const R* A = src(in.a, sa);
+        const R* B = src(in.b, sb);
+        compares[in.op - kLtS](n, A, sa, B, sb, nullptr, 0, d);
+      } else {
+        const R* W = src(in.a, sc);
+        const R* A = src(in.b, sa);
+        const R* B = src(in.c, sb);
+        compares[in.op - kLtAndS](n, A, sa, B, sb, W, sc, d);
       }
     }
+    size_t sw;
+    const R* cond = src(code[b.guard_jz].a, sw);
     for (int64_t l = 0; l < n; ++l)
-      if (!at(code[b.guard_jz].a, l).u) return base + l;
+      if (!cond[static_cast<size_t>(l) * sw].u) return base + l;
   }
   return count;
 }
@@ -325,7 +373,7 @@ void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R*
   for (int64_t base = 0; base < count; base += n) {
     n = count - base < kLanes ? count - base : kLanes;
     set_vars(b, lanes, range, base, n);
-    for (uint32_t pc = b.begin; pc < b.end; ++pc) {
+    for (uint32_t pc = b.rest; pc < b.end; ++pc) {
       const Ins& in = code[pc];
       // an operand: its lanes' copies (step 1), or the register every lane shares (step 0)
       auto src = [&](uint32_t x, size_t& step) -> const R* {
@@ -405,11 +453,14 @@ void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R*
         case kSelect: LANES(d[l].u = x.u ? y.u : z.u);
         case kLinear: {  // exact: lanes_linear_ok proved every variable below kLinVar
           const Dim& dm = lins[in.c];
-          LANES({
-            int64_t v = dm.c;
-            for (int t = 0; t < dm.n; ++t) v += (slot[dm.reg[t]] >= 0 ? lanes[slot[dm.reg[t]]][l] : r[dm.reg[t]]).i * dm.k[t];
-            d[l].i = v;
-          });
+          for (int64_t l = 0; l < n; ++l) d[l].i = dm.c;
+          for (int t = 0; t < dm.n; ++t) {
+            size_t st;
+            const R* x = src(dm.reg[t], st);
+            const int64_t k = dm.k[t];
+            for (int64_t l = 0; l < n; ++l) d[l].i += x[static_cast<size_t>(l) * st].i * k;
+          }
+          break;
         }
         default: break;  // plan() admits nothing else
       }
@@ -419,7 +470,8 @@ void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R*
         for (int64_t l = 0; l < n; ++l) std::atomic_ref<uint8_t>(a->def[f0 + l * fs]).store(1, std::memory_order_relaxed);
     }
   }
-  // the registers as the last iteration leaves them, and the loop's as kLoopNext leaves them
+  // the registers as the last iteration leaves them (but a guard's that the lanes skip), and the
+  // loop's as kLoopNext leaves them
   for (uint32_t reg : b.lane_list) r[reg] = lanes[slot[reg]][n - 1];
   if (!flat) {
     r[b.var].i = range.first + count - 1;

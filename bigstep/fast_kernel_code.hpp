@@ -205,7 +205,7 @@ struct Batch {
   std::vector<uint32_t> reads;    // those that read (loads, kAccF / kAccD)
   std::vector<uint32_t> linears;  // the kLinear forms the body computes (over the loop's variable and registers it does not write)
   std::vector<int16_t> lane;      // by register: its lane slot, or -1 (the same in every lane)
-  std::vector<uint32_t> lane_list;  // the registers with a lane slot
+  std::vector<uint32_t> lane_list;  // the registers with a lane slot (but a skipped guard's: `rest`)
   uint16_t lane_regs = 0;
   // A flat batch: the loop around the batched one (its kLoopInit right before), whose body is
   // only that loop; both run as one loop of count·inner-count iterations when every access
@@ -217,6 +217,7 @@ struct Batch {
   // body (a tail's `if x < W`). Only flat batches run it: the lanes run the iterations before the
   // first where it is false (run_guard), the kernel the others one by one.
   uint32_t guard_jz = kNone;
+  uint32_t rest = 0;  // where the lanes start: `begin`, or after a guard nothing else reads
 };
 constexpr int64_t kLanes = 64;
 // Fewer iterations run one by one: a loop of 4 lanes (a tile's vector) spends more on the

@@ -371,7 +371,7 @@ for i < N + 1 {{ for j < {} {{ c[i, j] := 0.5; }} }}
 // ji, with race checks (the notes of every cell first) and without. Drawn: the written cell
 // (flat at j, the same V cells in every jo, a stride that is not V, the next cell, one row for
 // every i: a race under `par`), the read (forward, backward, constant in ji), a read of the
-// written array (its own cell, the next one: a dependence), a guard (none, a tail the lanes stop
+// written array (its own cell, the next one: a dependence) or a value of the guard's let j, a guard (none, a tail the lanes stop
 // before, false at one iteration only: the kernel goes on one by one after the lanes, false
 // first, false at some ji), y's cells defined or not, V and N.
 // The initialisation is not affine (no lanes), so lane runs are the nest's; under a `for` the
@@ -383,7 +383,7 @@ TEST(Properties, FlatLanesAgreeWithTheReference) {
     std::string wcol = *rc::gen::element<std::string>("j", "j", "j", "ji", "jo * 5 + ji", "j + 1");
     std::string wrow = *rc::gen::element<std::string>("i", "i", "0");
     std::string rcol = *rc::gen::element<std::string>("j", "j", "j + 2", "4 * N + 7 - j", "jo");
-    std::string extra = *rc::gen::element<std::string>("0.0", "0.0", "y[i, j + 1]", "y[i, j]");
+    std::string extra = *rc::gen::element<std::string>("0.0", "0.0", "y[i, j + 1]", "y[i, j]", "select(j < 5, 1.0, 2.0)");
     // a guard: a tail cut off (the lanes run up to it), false first, false every V-th iteration
     std::string guard = *rc::gen::element<std::string>("true", "true", "j < 3 * N + 1", "j != 9", "j > 2", "ji < 3");
     std::string text = fmt::format(R"(param N;
