@@ -5,10 +5,13 @@
 // A (checked on entry) and read no cell of A but their own (the loads are of other arrays), so
 // they commute; the instances at one tile point run in the program's order (the reduction
 // dimensions in their nesting order), with the same two roundings (the product, then the sum),
-// so every cell gets the same value. Every access is a safe box stream (in bounds over the
-// whole run), every cell read is checked defined before anything runs, and float arithmetic
-// cannot fail, so nothing would have been handed over. Race notes (checked mode) are the same
-// set as the program's, once per cell: a repeated note by one iteration changes nothing.
+// so every cell gets the same value. Every access is in bounds (a safe box stream, in bounds
+// over the whole run; or, in the guarded version, checked at each tile point the guard allows
+// over the reduction's range), every cell read is checked defined before anything runs, and
+// float arithmetic cannot fail, so nothing would have been handed over. Tile points where the
+// guard is false assign nothing, whatever the reduction's point (the guard does not read the
+// reduction's variables), so they are left out. Race notes (checked mode) are the same set as
+// the program's, once per cell: a repeated note by one iteration changes nothing.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -115,11 +118,13 @@ template <class F> bool visit(int64_t base, const int64_t* stride, const int64_t
   }
 }
 
-// The reduction: for each point of the reduction dimensions (in order), every tile cell p gets
-// acc[p] + X[x + ox[p]]·Y[y + oy[p]]. NP > 0: the tile's size at compile time.
+// The reduction: for each point of the reduction dimensions (in order, at offsets x and y of X
+// and Y from its first), every tile cell p gets acc[p] + X[ox[p] + x]·Y[oy[p] + y]. NP > 0: the
+// tile's size at compile time.
 template <class T, int NP>
-void sweep(T* acc, int64_t np, const char* xd, const char* yd, int64_t x, int64_t y, const int64_t* ox, const int64_t* oy,
-           const int64_t* cnt, const int64_t* sx, const int64_t* sy, size_t nr) {
+void sweep(T* acc, int64_t np, const char* xd, const char* yd, const int64_t* ox, const int64_t* oy, const int64_t* cnt, const int64_t* sx,
+           const int64_t* sy, size_t nr) {
+  int64_t x = 0, y = 0;
   const int64_t n = NP > 0 ? NP : np;
   T a[NP > 0 ? NP : 1];
   if constexpr (NP > 0)
@@ -148,13 +153,13 @@ void sweep(T* acc, int64_t np, const char* xd, const char* yd, int64_t x, int64_
 }
 
 template <class T>
-void sweep_any(T* acc, int64_t np, const char* xd, const char* yd, int64_t x, int64_t y, const int64_t* ox, const int64_t* oy,
-               const int64_t* cnt, const int64_t* sx, const int64_t* sy, size_t nr) {
+void sweep_any(T* acc, int64_t np, const char* xd, const char* yd, const int64_t* ox, const int64_t* oy, const int64_t* cnt,
+               const int64_t* sx, const int64_t* sy, size_t nr) {
   switch (np) {
-    case 4: return sweep<T, 4>(acc, np, xd, yd, x, y, ox, oy, cnt, sx, sy, nr);
-    case 8: return sweep<T, 8>(acc, np, xd, yd, x, y, ox, oy, cnt, sx, sy, nr);
-    case 16: return sweep<T, 16>(acc, np, xd, yd, x, y, ox, oy, cnt, sx, sy, nr);
-    default: return sweep<T, 0>(acc, np, xd, yd, x, y, ox, oy, cnt, sx, sy, nr);
+    case 4: return sweep<T, 4>(acc, np, xd, yd, ox, oy, cnt, sx, sy, nr);
+    case 8: return sweep<T, 8>(acc, np, xd, yd, ox, oy, cnt, sx, sy, nr);
+    case 16: return sweep<T, 16>(acc, np, xd, yd, ox, oy, cnt, sx, sy, nr);
+    default: return sweep<T, 0>(acc, np, xd, yd, ox, oy, cnt, sx, sy, nr);
   }
 }
 
@@ -388,7 +393,7 @@ void run_typed(const Ins* code, const Accumulation& ac, R* r, const Bound* bd, c
   if (e.np > 0) {
     T acc[kMaxTile];
     for (int64_t p = 0; p < e.np; ++p) acc[p] = load_at<T>(C.data, e.cell[p]);
-    sweep_any<T>(acc, e.np, bd[code[ac.x].c].data, bd[code[ac.y].c].data, 0, 0, e.ox, e.oy, e.rcount, e.sx, e.sy, e.nr);
+    sweep_any<T>(acc, e.np, bd[code[ac.x].c].data, bd[code[ac.y].c].data, e.ox, e.oy, e.rcount, e.sx, e.sy, e.nr);
     for (int64_t p = 0; p < e.np; ++p) std::atomic_ref<T>(reinterpret_cast<T*>(C.data)[e.cell[p]]).store(acc[p], std::memory_order_relaxed);
     // the loads as the last assignment left them: the last tile point, the reduction's end
     int64_t last[2] = {e.ox[e.np - 1], e.oy[e.np - 1]};
