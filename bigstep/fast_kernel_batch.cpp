@@ -315,6 +315,37 @@ void compare_lanes(int64_t n, const R* A, size_t sa, const R* B, size_t sb, cons
   }
 }
 
+// Whether the guard is a conjunction of conditions monotone in the flattened iteration: every
+// value it compares is affine in it (its coefficient on the outer variable is the inner count
+// times that on the inner one: a tail's `x < W` with x = 4·x_o + x_i) or shared, and every
+// comparison is <, <=, > or >=.
+bool monotone_guard(const Batch& b, const Ins* code, const std::vector<Dim>& lins, const LaneRange& range) {
+  if (b.outer == kNone) return false;
+  std::vector<uint32_t> affine;  // the guard's registers that hold affine values
+  auto value_ok = [&](uint32_t x) { return b.lane[x] < 0 || std::find(affine.begin(), affine.end(), x) != affine.end(); };
+  for (uint32_t pc = b.begin; pc < b.guard_jz; ++pc) {
+    const Ins& in = code[pc];
+    if (in.op == kLinear) {
+      int64_t ko = 0, ki = 0, want;
+      for (int t = 0; t < lins[in.c].n; ++t) {
+        uint32_t x = lins[in.c].reg[t];
+        int64_t k = lins[in.c].k[t];
+        if (x == b.outer) ko += k;
+        else if (x == b.var || x == b.var + 1) ki += k;
+        else if (b.lane[x] >= 0) return false;
+      }
+      if (__builtin_mul_overflow(ki, range.inner, &want) || want != ko) return false;
+      affine.push_back(in.d);
+    } else if ((in.op >= kLtS && in.op <= kGeS) || (in.op >= kLtAndS && in.op <= kGeAndS)) {
+      bool chain = in.op >= kLtAndS;
+      if (!value_ok(chain ? in.b : in.a) || !value_ok(chain ? in.c : in.b)) return false;
+    } else if (in.op != kAnd) {
+      return false;
+    }
+  }
+  return true;
+}
+
 int64_t run_guard(const Batch& b, const Ins* code, const std::vector<Dim>& lins, const R* r, const LaneRange& range) {
   R lanes[kMaxLaneRegs][kLanes];
   const int16_t* slot = b.lane.data();
@@ -326,8 +357,8 @@ int64_t run_guard(const Batch& b, const Ins* code, const std::vector<Dim>& lins,
   };
   using Compare = void (*)(int64_t, const R*, size_t, const R*, size_t, const R*, size_t, R*);
   static constexpr Compare compares[] = {compare_lanes<0>, compare_lanes<1>, compare_lanes<2>, compare_lanes<3>, compare_lanes<4>, compare_lanes<5>};
-  for (int64_t base = 0; base < count; base += kLanes) {
-    const int64_t n = std::min(count - base, kLanes);
+  // the first of iterations [base, base + n) where the guard is false, or n
+  auto first_false = [&](int64_t base, int64_t n) -> int64_t {
     set_vars(b, lanes, range, base, n);
     for (uint32_t pc = b.begin; pc < b.guard_jz; ++pc) {
       const Ins& in = code[pc];
@@ -359,7 +390,25 @@ int64_t run_guard(const Batch& b, const Ins* code, const std::vector<Dim>& lins,
     size_t sw;
     const R* cond = src(code[b.guard_jz].a, sw);
     for (int64_t l = 0; l < n; ++l)
-      if (!cond[static_cast<size_t>(l) * sw].u) return base + l;
+      if (!cond[static_cast<size_t>(l) * sw].u) return l;
+    return n;
+  };
+  // a conjunction of monotone conditions holds on an interval of the iterations: when it holds at
+  // the first, on a prefix, whose end a binary search finds
+  if (monotone_guard(b, code, lins, range)) {
+    auto holds = [&](int64_t g) { return first_false(g, 1) == 1; };
+    if (!holds(0)) return 0;
+    if (holds(count - 1)) return count;
+    int64_t lo = 0, hi = count - 1;  // holds at lo, not at hi
+    while (hi - lo > 1) {
+      int64_t mid = lo + (hi - lo) / 2;
+      (holds(mid) ? lo : hi) = mid;
+    }
+    return hi;
+  }
+  for (int64_t base = 0; base < count; base += kLanes) {
+    const int64_t n = std::min(count - base, kLanes);
+    if (int64_t f = first_false(base, n); f < n) return base + f;
   }
   return count;
 }
