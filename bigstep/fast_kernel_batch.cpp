@@ -124,6 +124,27 @@ Batch plan(const std::vector<Ins>& code, const std::vector<Dim>& lins, uint32_t 
       std::erase_if(b.lane_list, [&](uint32_t reg) { return mine[reg] != 0; });  // not set by the lanes
     }
   }
+  // what the lanes run: from `rest`, but the guard's jump and the affine lets nothing in the body
+  // reads (the accesses take their cells from streams, not from the lets)
+  std::vector<char> read(nregs, 0);
+  for (uint32_t pc = b.begin; pc < b.end; ++pc) {
+    const Ins& in = code[pc];
+    uint32_t ops[3];
+    int n;
+    operands(in, ops, n);
+    for (int k = 0; k < n; ++k) read[ops[k]] = 1;
+    if (in.op == kLinear)
+      for (int t = 0; t < lins[in.c].n; ++t) read[lins[in.c].reg[t]] = 1;
+  }
+  for (uint32_t pc = b.rest; pc < b.end; ++pc) {
+    const Ins& in = code[pc];
+    if (in.op == kJz) continue;
+    if (in.op == kLinear && !read[in.d]) {
+      std::erase(b.lane_list, in.d);  // not set by the lanes
+      continue;
+    }
+    b.program.push_back(pc);
+  }
   return b;
 }
 
@@ -422,7 +443,7 @@ void run_lanes(const Batch& b, const Ins* code, const std::vector<Dim>& lins, R*
   for (int64_t base = 0; base < count; base += n) {
     n = count - base < kLanes ? count - base : kLanes;
     set_vars(b, lanes, range, base, n);
-    for (uint32_t pc = b.rest; pc < b.end; ++pc) {
+    for (uint32_t pc : b.program) {
       const Ins& in = code[pc];
       // an operand: its lanes' copies (step 1), or the register every lane shares (step 0)
       auto src = [&](uint32_t x, size_t& step) -> const R* {

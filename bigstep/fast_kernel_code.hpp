@@ -218,6 +218,8 @@ struct Batch {
   // first where it is false (run_guard), the kernel the others one by one.
   uint32_t guard_jz = kNone;
   uint32_t rest = 0;  // where the lanes start: `begin`, or after a guard nothing else reads
+  std::vector<uint32_t> program;  // the instructions the lanes run, from `rest` (not the guard's
+                                  // jump, not an affine let nothing in the body reads)
 };
 constexpr int64_t kLanes = 64;
 // Fewer iterations run one by one: a loop of 4 lanes (a tile's vector) spends more on the
