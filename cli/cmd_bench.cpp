@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/time_limit.hpp"
 #include "driver/bench.hpp"
 #include "interpreter/files.hpp"
 #include "interpreter/load.hpp"
@@ -25,6 +26,7 @@ struct BenchArgs {
   uint64_t seed = 1;
   int repeat = 5, warmup = 1, threads = 0;
   bool json = false, csv = false, quiet = false, progress = false;
+  double timeout = 0;  // the whole command (0: none)
 };
 
 std::string seconds_text(double s) {
@@ -58,8 +60,10 @@ bool prepare(const BenchArgs& a, const std::string& file, Prepared& out, std::st
     out.flops = driver::eval_formula(a.flops, named, why);
     if (!out.flops) {  // "1:5: unknown parameter 'Q'": the position, a caret under it
       size_t colon = why.find(':'), col = std::strtoul(why.c_str() + colon + 1, nullptr, 10);
-      error = fmt::format("--flops:{}: error: {}\n  {}\n  {}^\n", why.substr(0, why.find(": ")), why.substr(why.find(": ") + 2), a.flops,
-                          std::string(col > 0 ? col - 1 : 0, ' '));
+      size_t at = col > 0 ? col - 1 : 0, from = at > 40 ? at - 40 : 0;  // a long formula: 80 characters around the column
+      std::string shown = a.flops.substr(from, 80);
+      error = fmt::format("--flops:{}: error: {}\n  {}{}\n  {}^\n", why.substr(0, why.find(": ")), why.substr(why.find(": ") + 2),
+                          from > 0 ? "..." : "", shown, std::string(at - from + (from > 0 ? 3 : 0), ' '));
       return false;
     }
   }
@@ -75,7 +79,8 @@ std::optional<driver::BenchEntry> halide_entry(const BenchArgs& a, const driver:
     error = "--halide: " + why;
     return std::nullopt;
   }
-  halide::JitRun j = halide::jit_check(src, a.schedule, a.params, a.seed, true, 600000, a.repeat);
+  unsigned ms = a.timeout > 0 ? static_cast<unsigned>(std::min(a.timeout * 1000, 600000.0)) : 600000;
+  halide::JitRun j = halide::jit_check(src, a.schedule, a.params, a.seed, true, ms, a.repeat);
   if (j.status == halide::JitRun::Status::BadInput) {
     error = "--halide: " + j.message;
     return std::nullopt;
@@ -111,7 +116,7 @@ std::string table(const driver::BenchResult& r, int repeat, int warmup) {
       continue;
     }
     out += fmt::format("  {:<16}{:>12}{:>12}{:>12}{:>14.3g}{:>10}\n", e.engine, seconds_text(e.min), seconds_text(e.median), seconds_text(e.max),
-                       e.cells_per_second, e.gflops > 0 ? fmt::format("{:.2f}", e.gflops) : "-");
+                       e.cells_per_second, e.gflops <= 0 ? "-" : e.gflops < 1e6 ? fmt::format("{:.2f}", e.gflops) : fmt::format("{:.3g}", e.gflops));
   }
   return out;
 }
@@ -141,8 +146,15 @@ void register_bench(CLI::App& app) {
   cmd->add_flag("--csv", a.csv, "print CSV: file,engine,outcome,min,median,max,cells_per_second,gflops");
   cmd->add_flag("--progress", a.progress, "print each run on stderr (default when stderr is a terminal)");
   cmd->add_flag("--quiet", a.quiet, "no progress on stderr");
-  cmd->footer("Exit codes: 0 every engine ran ok, 1 a finding on some engine (race, mismatch, ...), 2 bad input.");
+  cmd->add_option("--timeout", a.timeout,
+                  "time limit of the whole command in seconds (reached: exit 3, nothing printed but the message); default: none")
+      ->check(positive_seconds());
+  cmd->footer("Exit codes: 0 every engine ran ok, 1 a finding on some engine (race, mismatch, ...), 2 bad input, 3 the time limit.");
   cmd->callback([] {
+    TimeLimit limit(a.timeout, [] {
+      std::cerr << fmt::format("\nsched bench: inconclusive: the time limit of {:g} s (--timeout) was reached\n", a.timeout);
+      return kInconclusive;
+    });
     driver::BenchOptions o;
     o.engines.clear();
     for (size_t pos = 0; pos <= a.engines.size();) {
@@ -188,6 +200,7 @@ void register_bench(CLI::App& app) {
       results[0].entries.push_back(std::move(*e));
     }
     if (tty && o.progress) std::cerr << "\r\033[K";
+    limit.claim();  // the results are printed whole
     // ratios: the file's median over the baseline's, engine by engine
     nlohmann::json ratios = nlohmann::json::object();
     std::vector<std::string> ratio_text;

@@ -5,6 +5,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -48,7 +49,9 @@ double parse_duration(const std::string& s) {
 // `--compiler halide` (fuzz/halide_campaign.hpp): the checks only it needs, then its campaign on
 // the options the command parsed for both compilers (seed, cases, time, shard, jobs, out).
 #ifdef SCHED_HAVE_HALIDE
-fuzz::HalideCampaignOptions halide_options(const fuzz::CampaignOptions& o) {
+// `case_timeout_given`: --case-timeout was on the command line (it holds as given); otherwise a
+// Halide case gets 300 s (a compile, a complete lowering, a JIT run and a reduction).
+fuzz::HalideCampaignOptions halide_options(const fuzz::CampaignOptions& o, bool case_timeout_given) {
   fuzz::HalideCampaignOptions h;
   h.seed = o.seed;
   h.cases = o.cases;
@@ -58,7 +61,12 @@ fuzz::HalideCampaignOptions halide_options(const fuzz::CampaignOptions& o) {
   h.shards = o.shards;
   h.algorithms = o.algorithms;
   h.reduce_seconds = o.reduce_seconds;
-  h.case_timeout_s = std::max(o.case_timeout_s, 300.0);
+  h.case_timeout_s = case_timeout_given ? o.case_timeout_s : 300.0;
+  // each compiler step ends (inconclusive) before the case's process is killed: the lowering
+  // and the complete lowering share one limit, the JIT has another (halide/bridge.hpp)
+  h.compiler_timeout_ms = static_cast<unsigned>(std::clamp(h.case_timeout_s * 400.0, 100.0, 60000.0));
+  // a finding's reduction runs inside its case too: at most what the case's first check leaves
+  h.reduce_seconds = std::min(h.reduce_seconds, h.case_timeout_s * 0.4);
   h.out_dir = o.out_dir;
   h.progress = o.progress;
   h.on_case = o.on_case;
@@ -97,7 +105,7 @@ bool halide_refuses(const std::string& oracles, const std::vector<std::string>& 
 
 #ifdef SCHED_HAVE_HALIDE
 void print_halide_case(const fuzz::CampaignOptions& o, long long print_case) {
-  fuzz::HalideCase c = fuzz::make_halide_case(halide_options(o), static_cast<uint64_t>(print_case));
+  fuzz::HalideCase c = fuzz::make_halide_case(halide_options(o, false), static_cast<uint64_t>(print_case));
   std::string ps;
   for (size_t i = 0; i < c.params.size(); ++i) ps += fmt::format(" -p {}={}", c.param_names[i], c.params[i]);
   std::cout << fmt::format("// seed {}, case {}: algorithm {}\n// replay: sched lower ALGO --via halide --jit{} --schedule \"{}\"\n{}", o.seed, c.index,
@@ -107,8 +115,8 @@ void print_halide_case(const fuzz::CampaignOptions& o, long long print_case) {
 }
 
 // Runs the campaign and prints its summary; the caller reports write errors and sets the exit code.
-nlohmann::json run_halide(const fuzz::CampaignOptions& o, bool json) {
-  auto s = fuzz::run_halide_campaign(halide_options(o));
+nlohmann::json run_halide(const fuzz::CampaignOptions& o, bool json, bool case_timeout_given) {
+  auto s = fuzz::run_halide_campaign(halide_options(o, case_timeout_given));
   std::cout << (json ? s.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::halide_summary_markdown(s));
   return s;
 }
@@ -178,7 +186,9 @@ void register_fuzz(CLI::App& app) {
   cmd->add_option("--verify-timeout", o.oracles.verify_timeout_s, "seconds for the verifier on one case")
       ->check(positive_seconds())
       ->capture_default_str();
-  cmd->add_option("--case-timeout", o.case_timeout_s, "seconds before a case's process is killed (counted inconclusive)")
+  static CLI::Option* case_timeout = nullptr;
+  case_timeout = cmd->add_option("--case-timeout", o.case_timeout_s, "seconds before a case's process is killed (counted inconclusive; "
+                                       "with --compiler halide the default is 300)")
       ->check(positive_seconds())
       ->capture_default_str();
   cmd->add_option("--reduce-time", o.reduce_seconds, "seconds to reduce a finding (delta debugging); 0: keep it whole")
@@ -233,15 +243,21 @@ void register_fuzz(CLI::App& app) {
         std::cerr << "sched fuzz: --merge: " << refusal << "\n";
         return set_exit(kBadInput);
       }
-      auto m = fuzz::merge_summaries(parts);
-      if (!html.empty()) {
-        std::string err, dir = std::filesystem::path(html).parent_path().string();
-        if (!write_report(html, report::campaign_page(m, "", dir.empty() ? "." : dir), err)) {
-          std::cerr << "sched fuzz: --html: " << err << "\n";
-          return set_exit(kBadInput);
-        }
+      nlohmann::json m;
+      std::string text, page, err, dir = std::filesystem::path(html).parent_path().string();
+      try {  // a field of the wrong type deeper than merge_refusal looks is bad input, never an internal error
+        m = fuzz::merge_summaries(parts);
+        text = json ? m.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::summary_markdown(m);
+        if (!html.empty()) page = report::campaign_page(m, "", dir.empty() ? "." : dir);
+      } catch (const nlohmann::json::exception& e) {
+        std::cerr << "sched fuzz: --merge: a field of the wrong type in a summary (" << json_error_text(e) << ")\n";
+        return set_exit(kBadInput);
       }
-      std::cout << (json ? m.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::summary_markdown(m));
+      if (!html.empty() && !write_report(html, page, err)) {
+        std::cerr << "sched fuzz: --html: " << err << "\n";
+        return set_exit(kBadInput);
+      }
+      std::cout << text;
       int code = m.value("findings", nlohmann::json::array()).empty() ? kClean : kFinding;
       const auto& missing = m["missing_shards"];
       if (!missing.empty()) {  // an incomplete campaign: what it found stands, the rest is unknown
@@ -328,7 +344,7 @@ void register_fuzz(CLI::App& app) {
     if (!sarif.empty() || !junit.empty()) o.on_case = [](const fuzz::CaseReport& r) { reports.push_back(r); };
     nlohmann::json s;
 #ifdef SCHED_HAVE_HALIDE
-    if (halide) s = run_halide(o, json);
+    if (halide) s = run_halide(o, json, case_timeout->count() > 0);
 #endif
     if (!halide) {
       s = fuzz::run_campaign(o);

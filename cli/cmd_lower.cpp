@@ -1,12 +1,14 @@
 // `sched lower ALGO`: an algorithm plus a schedule to an annotated SCHED program (scheduler/).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "interpreter/load.hpp"
 #include "interpreter/files.hpp"
+#include "interpreter/limits.hpp"
 #include "scheduler/lower.hpp"
 #ifdef SCHED_HAVE_HALIDE
 #include "halide/bridge.hpp"
@@ -29,6 +31,7 @@ void register_lower(CLI::App& app) {
   static std::vector<std::string> params;
   static std::string cpp_out;
   static uint64_t seed = 1;
+  static double timeout = 60;
   cmd->add_option("ALGO", file, "algorithm file (.algo)")->required()->check(CLI::ExistingFile);
   cmd->add_option("--schedule", schedule, "more directives, after the file's own: \"C.split(x, xo, xi, 8).parallel(y); C.update(0).vectorize(j, 4)\"");
   cmd->add_option("-o,--output", out, "write the program here (default: standard output)");
@@ -47,10 +50,14 @@ void register_lower(CLI::App& app) {
   cmd->add_option("--cpp", cpp_out,
                   "with --via halide: also write the algorithm and schedule as a stand-alone C++ program on Halide's API that compares "
                   "the scheduled pipeline with the unscheduled one at the -p parameters (a reproducer for Halide's developers)");
+  cmd->add_option("--timeout", timeout, "with --via halide: the time limit of Halide's lowering, and of its JIT with --jit (reached: exit 3)")
+      ->check(positive_seconds())
+      ->capture_default_str();
   cmd->add_option("--seed", seed, "with --jit: the seed of the input values (default 1, as sched run)");
   cmd->footer(
       "Exit codes: 0 lowered, 1 Halide failed while lowering (an internal error or a crash: a compiler bug), "
-      "2 bad input (parse, unsupported form, bad schedule, a schedule Halide refuses), 3 Halide's IR has a construct SCHED cannot express.");
+      "2 bad input (parse, unsupported form, bad schedule, a schedule Halide refuses), 3 Halide's IR has a construct SCHED cannot express, "
+      "or Halide's lowering reached the time or memory limit.");
   cmd->callback([] {
     std::string why;
     auto src = SourceFile::load(file, &why);
@@ -65,6 +72,7 @@ void register_lower(CLI::App& app) {
       halide::Options o;
       o.skip.insert(skip.begin(), skip.end());
       o.strict_float = !fast_float;
+      o.timeout_ms = static_cast<unsigned>(std::min(timeout * 1000, 4e9));  // (at most 46 days: the child's clock)
       for (const auto& p : skip)
         if (!halide::skippable(p)) {
           std::cerr << fmt::format("error: --skip-pass {}: not a pass that can be skipped ({})\n", p,
@@ -74,7 +82,7 @@ void register_lower(CLI::App& app) {
         }
       halide::Exported x = halide::lower_via_halide(src, schedule, o);
       if (jit && x.status != halide::Exported::Status::BadInput && x.status != halide::Exported::Status::Rejected) {
-        halide::JitRun j = halide::jit_check(src, schedule, params, seed, o.strict_float);
+        halide::JitRun j = halide::jit_check(src, schedule, params, seed, o.strict_float, o.timeout_ms);
         std::string head = fmt::format("Halide's JIT at {}: ", fmt::join(params, " "));
         switch (j.status) {
           case halide::JitRun::Status::Ok: std::cerr << head << "ok: " << j.message << "\n"; break;
@@ -84,6 +92,7 @@ void register_lower(CLI::App& app) {
             later_failure = true;
             break;
           case halide::JitRun::Status::Refused: std::cerr << head << "Halide's runtime refused the buffers: " << j.message << "\n"; break;
+          case halide::JitRun::Status::Limit: std::cerr << head << "inconclusive: " << j.message << "\n"; set_exit(kInconclusive); break;
           case halide::JitRun::Status::BadInput:
             std::cerr << "error: --jit: " << j.message << "\n";
             set_exit(kBadInput);
@@ -113,7 +122,7 @@ void register_lower(CLI::App& app) {
                           ? fmt::format("compiler: Halide failed in {}: {}\n", x.stage, x.message)
                           : fmt::format("{}: {}\n", halide::status_name(x.status), x.message));
         set_exit(x.status == halide::Exported::Status::Compiler || later_failure ? kFinding
-                 : x.status == halide::Exported::Status::Unsupported ? kInconclusive : kBadInput);
+                 : x.status == halide::Exported::Status::Unsupported || x.status == halide::Exported::Status::Limit ? kInconclusive : kBadInput);
         return;
       }
       text = x.text;
@@ -140,6 +149,13 @@ void register_lower(CLI::App& app) {
       return;
     }
     Loaded l = load_text(text, out.empty() ? "<lowered>" : out);  // the lowered program must load
+    if (l.stage != LoadStage::Ok && l.diagnostics.find("nesting deeper than") != std::string::npos) {  // a limit, not our error
+      std::cerr << fmt::format("error: {}: the lowered program nests deeper than {} levels (SCHED's limit, docs/limits.md): long chains "
+                               "of inlined funcs; compute some of them at root (F.compute_root()) so that they are stored\n",
+                               file, kMaxTreeDepth);
+      set_exit(kBadInput);
+      return;
+    }
     if (l.stage != LoadStage::Ok) {
       std::cerr << "internal error: the lowered program does not load:\n" << l.diagnostics << "\n" << text;
       set_exit(kBadInput);

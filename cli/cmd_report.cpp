@@ -41,7 +41,13 @@ void register_report(CLI::App& app) {
       src.clear();  // the JSON's file is gone: the page goes without the source
     }
     std::string in_dir = std::filesystem::path(input).parent_path().string(), out_dir = std::filesystem::path(output).parent_path().string();
-    std::string page = report::page_for_json(j, src, in_dir.empty() ? "." : in_dir, out_dir.empty() ? "." : out_dir);
+    std::string page;
+    try {  // the pages read typed fields (report/json_fields.hpp); anything else wrong in a damaged file is bad input
+      page = report::page_for_json(j, src, in_dir.empty() ? "." : in_dir, out_dir.empty() ? "." : out_dir);
+    } catch (const nlohmann::json::exception& e) {
+      std::cerr << "sched report: " << input << ": a field of the wrong type (" << json_error_text(e) << ")\n";
+      return set_exit(kBadInput);
+    }
     if (page.empty()) {
       std::cerr << "sched report: " << input << ": not a result of sched run, verify, explore --json or a campaign's summary.json\n";
       return set_exit(kBadInput);

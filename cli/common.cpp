@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "cli/commands.hpp"
+#include "interpreter/limits.hpp"
 
 namespace sched::cli {
 
@@ -24,7 +25,7 @@ CLI::Validator seconds_validator(bool zero_ok) {
           used = 0;
         }
         // at most 10^9 s (31 years): beyond it a deadline (now + v) overflows the clock
-        if (used != text.size() || !std::isfinite(v) || v < 0 || (v == 0 && !zero_ok) || v > 1e9)
+        if (used != text.size() || !valid_seconds(v, zero_ok))
           return fmt::format("expected a number of seconds {} and at most 1e9, got '{}'", zero_ok ? ">= 0" : "> 0", text);
         return "";
       },

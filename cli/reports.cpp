@@ -1,5 +1,6 @@
 #include "cli/reports.hpp"
 
+#include "interpreter/files.hpp"
 #include "report/html.hpp"
 
 #include <fmt/format.h>
@@ -90,32 +91,16 @@ std::string junit_xml(const std::string& suite, const std::vector<TestCase>& cas
   return out;
 }
 
+std::string json_error_text(const std::exception& e) {
+  std::string w = e.what();
+  size_t close = w.rfind("[json.exception", 0) == 0 ? w.find("] ") : std::string::npos;
+  return close == std::string::npos ? w : w.substr(close + 2);
+}
+
 bool write_report(const std::string& path, const std::string& text, std::string& error) {
-  // a fresh temporary file beside the target (mkstemp: O_EXCL, never through a link another user
-  // planted), written whole, then renamed over the target
-  std::string tmpl = path + ".XXXXXX";
-  int fd = mkstemp(tmpl.data());
-  if (fd < 0) {
-    error = fmt::format("cannot write {}: {}", path, std::strerror(errno));
-    return false;
-  }
-  mode_t mask = umask(0);
-  umask(mask);
-  fchmod(fd, 0666 & ~mask);
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += static_cast<size_t>(n);
-  }
-  bool ok = done == text.size() && ::close(fd) == 0;
-  if (!ok || std::rename(tmpl.c_str(), path.c_str()) != 0) {
-    error = fmt::format("cannot write {}: {}", path, std::strerror(errno));
-    ::unlink(tmpl.c_str());
-    return false;
-  }
-  return true;
+  // one way to write every output file (interpreter/files.hpp): a temporary file beside the
+  // target, renamed over it; a link, a device node, a FIFO or a directory is refused
+  return write_file_atomically(path, text, error);
 }
 
 }  // namespace sched::cli

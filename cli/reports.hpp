@@ -36,6 +36,10 @@ struct TestCase {
 };
 std::string junit_xml(const std::string& suite, const std::vector<TestCase>& cases);
 
+// nlohmann's message without its "[json.exception.type_error.302] " prefix: "type must be
+// string, but is number", for the user who gave a damaged JSON file.
+std::string json_error_text(const std::exception& e);
+
 // Writes `text` to `path` atomically; false with the reason in `error`.
 bool write_report(const std::string& path, const std::string& text, std::string& error);
 

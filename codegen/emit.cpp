@@ -133,7 +133,7 @@ bool float_atomic(const Cmd& c, bool in_atomic, const std::map<int, Type>& types
 
 class Emitter {
  public:
-  explicit Emitter(const Program& p) : p_(p) {}
+  Emitter(const Program& p, EmitOptions o) : p_(p), o_(o) {}
 
   EmittedKernel run() {
     EmittedKernel k;
@@ -147,8 +147,16 @@ class Emitter {
             "  long long z = 0;\n"
             "  if (__atomic_compare_exchange_n(&E[0], &z, code, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) E[1] = stmt;\n"
             "  return 0;\n"
-            "}\n"
-            "}  // namespace\n";
+            "}\n";
+    if (o_.count_steps)
+      out_ += "// the step bound (--max-steps): n more steps; true once past it (the loop then runs no iteration)\n"
+              "__attribute__((noinline)) bool steps_over(long long* E, long long n, long long stmt) {\n"
+              "  if (n <= 0) return false;\n"
+              "  if (__atomic_load_n(&E[0], __ATOMIC_RELAXED) == 6) return true;\n"
+              "  if (n > E[4] || __atomic_add_fetch(&E[3], n, __ATOMIC_RELAXED) > E[4]) { fail_at(E, 6, stmt); return true; }\n"
+              "  return false;\n"
+              "}\n";
+    out_ += "}  // namespace\n";
     out_ += "#define OK(c) __builtin_expect(!!(c), 1)\n";
     out_ += "\nextern \"C\" int sched_kernel(const long long* P, void* const* A, const long long* D, long long* E) {\n";
     for (size_t i = 0; i < p_.params.size(); ++i)
@@ -173,6 +181,7 @@ class Emitter {
 
  private:
   const Program& p_;
+  EmitOptions o_;
   std::string out_;
   std::vector<Loc> stmts_;
   std::map<int, std::string> array_names_;
@@ -343,12 +352,15 @@ class Emitter {
     if (c.lo) {
       line(indent, fmt::format("const i64 {} = {};", first, expr(*c.lo, stmt)));
       line(indent, fmt::format("const i64 {}_hi = {};", first, expr(*c.value, stmt)));
-      line(indent, fmt::format("const i64 {} = {}_hi < {} ? 0 : w_add<i64>(w_sub<i64>({}_hi, {}), 1);", count, first, first, first, first));
+      std::string all = count + (o_.count_steps ? "_all" : "");
+      line(indent, fmt::format("const i64 {} = {}_hi < {} ? 0 : w_add<i64>(w_sub<i64>({}_hi, {}), 1);", all, first, first, first, first));
+      if (o_.count_steps) line(indent, fmt::format("const i64 {} = steps_over(E, {}, {}) ? 0 : {};", count, all, stmt, all));
     } else {
       line(indent, fmt::format("const i64 {} = 0;", first));
       line(indent, fmt::format("const i64 {}_n = {};", count, expr(*c.value, stmt)));
-      line(indent, fmt::format("const i64 {} = {}_n > 0 ? {}_n : 0;", count, count, count));
+      line(indent, fmt::format("const i64 {} = {}_n > 0 ? {}_n : 0;", count + (o_.count_steps ? "_all" : ""), count, count));
     }
+    if (o_.count_steps && !c.lo) line(indent, fmt::format("const i64 {} = steps_over(E, {}_all, {}) ? 0 : {}_all;", count, count, stmt, count));
   }
 
   // The tile's cells loaded into (load) or stored from the locals: its loops, the lets that do
@@ -421,6 +433,7 @@ class Emitter {
       case CmdKind::Assign: {
         int stmt = stmt_id(c.loc);
         line(indent, fmt::format("// {}:{}  {}", c.loc.line, c.loc.col, sanitize(print_cmd(c).substr(0, print_cmd(c).find('\n')))));
+        if (o_.count_steps) line(indent, fmt::format("steps_over(E, 1, {});", stmt));
         if (&c == tile_.stmt) {  // the register tile's update: the cell is acc[flat]
           const char* t = ctype(array_type_.at(c.id));
           const std::string& cell = tile_.cell;
@@ -625,6 +638,6 @@ class Emitter {
 
 }  // namespace
 
-EmittedKernel emit_cpp(const Program& p) { return Emitter(p).run(); }
+EmittedKernel emit_cpp(const Program& p, EmitOptions o) { return Emitter(p, o).run(); }
 
 }  // namespace sched

@@ -88,9 +88,9 @@ size_t width(Type t) { return t == Type::Bool ? 1 : static_cast<size_t>(type_bit
 
 }  // namespace
 
-std::shared_ptr<NativeKernel> build_native(const Program& p, std::string& error) {
+std::shared_ptr<NativeKernel> build_native(const Program& p, std::string& error, EmitOptions o) {
   auto k = std::make_shared<NativeKernel>();
-  k->kernel = emit_cpp(p);
+  k->kernel = emit_cpp(p, o);
   std::string key = kCompiler;
   for (const auto& f : kFlags) key += " " + f;
   key += host_cpu();
@@ -164,7 +164,7 @@ struct SharedBytes {
 
 }  // namespace
 
-Outcome run_native(const Program& p, Memory& st, const NativeKernel& k, double* kernel_seconds) {
+Outcome run_native(const Program& p, Memory& st, const NativeKernel& k, double* kernel_seconds, uint64_t max_steps) {
   // typed buffers from the initial memory (⊥ as 0), in memory shared with the child below
   std::vector<size_t> offset(st.arrays.size());
   size_t total = 0;
@@ -190,7 +190,8 @@ Outcome run_native(const Program& p, Memory& st, const NativeKernel& k, double* 
   }
   std::vector<long long> params(st.params.begin(), st.params.end());
   auto* err = reinterpret_cast<long long*>(mem.p + total);
-  err[0] = err[1] = err[2] = 0;
+  err[0] = err[1] = err[2] = err[3] = 0;
+  err[4] = static_cast<long long>(std::min<uint64_t>(max_steps == 0 ? UINT64_MAX : max_steps, INT64_MAX));  // the step bound
   // the kernel runs in a child: a crash (a stack overflow, a fault the checks missed) is an
   // outcome of this run, never the end of sched
   std::fflush(stdout);
@@ -220,6 +221,11 @@ Outcome run_native(const Program& p, Memory& st, const NativeKernel& k, double* 
                                      WTERMSIG(status), strsignal(WTERMSIG(status))));
   int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
   if (kernel_seconds) std::memcpy(kernel_seconds, &err[2], sizeof(double));
+  if (err[0] == 6) {
+    Loc where = err[1] >= 0 && static_cast<size_t>(err[1]) < k.kernel.statements.size() ? k.kernel.statements[static_cast<size_t>(err[1])] : Loc{};
+    return Outcome::make(OutcomeKind::Inconclusive, where,
+                         fmt::format("the step bound ({} assignments and loop iterations) was reached; raise --max-steps", max_steps));
+  }
   if (rc != 0 || err[0] != 0) {
     Loc where = err[1] >= 0 && static_cast<size_t>(err[1]) < k.kernel.statements.size() ? k.kernel.statements[static_cast<size_t>(err[1])] : Loc{};
     const char* what = err[0] == 1 ? "a read outside its array" : err[0] == 2 ? "a write outside its array"

@@ -25,7 +25,8 @@ struct NativeKernel {
 };
 
 // Emits, compiles (unless cached) and loads. On failure returns nullptr and sets `error`.
-std::shared_ptr<NativeKernel> build_native(const Program& p, std::string& error);
+// `o.count_steps`: a kernel that counts its steps (codegen/emit.hpp), for runs under a step bound.
+std::shared_ptr<NativeKernel> build_native(const Program& p, std::string& error, EmitOptions o = {});
 
 // Builds a standalone executable that runs the kernel `repeat` times on zero-filled buffers of
 // the given shapes and prints the best time in seconds (used for baselines that cannot be
@@ -42,6 +43,7 @@ double run_timing_driver(const std::string& exe, const std::vector<int64_t>& par
 // whose message starts "native-crash" (with the signal), and sched goes on. `kernel_seconds`
 // receives the time of the kernel call alone (measured in the child: no copy of the arrays,
 // no fork), what a benchmark compares with Halide's JIT.
-Outcome run_native(const Program& p, Memory& state, const NativeKernel& k, double* kernel_seconds = nullptr);
+// `max_steps` (a kernel built with count_steps; 0: none): past it the outcome is Inconclusive.
+Outcome run_native(const Program& p, Memory& state, const NativeKernel& k, double* kernel_seconds = nullptr, uint64_t max_steps = 0);
 
 }  // namespace sched

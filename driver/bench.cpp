@@ -1,9 +1,12 @@
 #include "driver/bench.hpp"
 
+#include "interpreter/limits.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 
 namespace sched::driver {
@@ -123,11 +126,14 @@ namespace {
 
 // A recursive-descent evaluator for `--flops`: sum := product (('+'|'-') product)*,
 // product := unary (('*'|'/') unary)*, unary := '-' unary | atom, atom := number | name | '(' sum ')'.
+constexpr double kMaxCount = 9223372036854775807.0;  // 2^63: the largest count of operations
+
 struct Formula {
   const std::string& s;
   const std::map<std::string, int64_t>& params;
   size_t i = 0;
   std::string error;
+  int depth = 0;  // brackets and minus signs open: at most kMaxTreeDepth, as in every parser
 
   void space() {
     while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
@@ -143,6 +149,7 @@ struct Formula {
       double r = 0;
       if (!product(r)) return false;
       v = op == '+' ? v + r : v - r;
+      if (!finite(v)) return false;
     }
     return true;
   }
@@ -154,19 +161,25 @@ struct Formula {
       if (!unary(r)) return false;
       if (op == '/' && r == 0) return fail("division by zero");
       v = op == '*' ? v * r : v / r;
+      if (!finite(v)) return false;
     }
     return true;
   }
   bool unary(double& v) {
     space();
+    if (++depth > kMaxTreeDepth) return fail(fmt::format("nesting deeper than {} levels", kMaxTreeDepth));
+    bool ok = true;
     if (i < s.size() && s[i] == '-') {
       ++i;
-      if (!unary(v)) return false;
+      ok = unary(v);
       v = -v;
-      return true;
+    } else {
+      ok = atom(v);
     }
-    return atom(v);
+    --depth;
+    return ok && finite(v);
   }
+  bool finite(double v) { return std::isfinite(v) || fail("the value is not finite (a number too large)"); }
   bool atom(double& v) {
     space();
     if (i >= s.size()) return fail("expected a number, a parameter or '(', found the end");
@@ -180,8 +193,14 @@ struct Formula {
     }
     if (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.') {
       char* end = nullptr;
+      size_t b = i;
       v = std::strtod(s.c_str() + i, &end);
       i = static_cast<size_t>(end - s.c_str());
+      if (i == b) return fail("expected a number");
+      if (!std::isfinite(v) || std::fabs(v) > kMaxCount) {
+        i = b;
+        return fail("the number is larger than 2^63");
+      }
       return true;
     }
     if (std::isalpha(static_cast<unsigned char>(s[i])) || s[i] == '_') {
@@ -213,6 +232,10 @@ std::optional<double> eval_formula(const std::string& text, const std::map<std::
   if (f.i != text.size()) {
     f.fail(fmt::format("unexpected '{}'", text[f.i]));
     error = f.error;
+    return std::nullopt;
+  }
+  if (v < 0 || v > kMaxCount) {  // a count of operations: 0 to 2^63
+    error = fmt::format("1:1: the formula's value {:g} is not a count of operations (0 to 2^63)", v);
     return std::nullopt;
   }
   return v;

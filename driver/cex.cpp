@@ -9,6 +9,7 @@
 #include <map>
 
 #include "driver/run.hpp"
+#include "interpreter/files.hpp"
 #include "interpreter/model.hpp"
 #include "interpreter/npy.hpp"
 #include "interpreter/setup.hpp"
@@ -204,12 +205,7 @@ bool write_counterexample(const Program& p, const verify::Problem& pr, const std
   Instance inst = make_instance(p, params, mo);
   std::map<std::string, NpyArray> searched;
   if (pr.inputs.empty() && !search_inputs(p, pr, params, seed, searched)) return true;  // the defaults do (or nothing does)
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    error = fmt::format("cannot create {}: {}", dir, ec.message());
-    return false;
-  }
+  if (!make_output_dir(dir, error)) return false;  // never through a link planted at DIR/select-0
   for (const auto& [tensor, n] : searched)
     if (!write_tensor(dir, tensor, n, data, error)) return false;
   for (const auto& in : pr.inputs) {

@@ -164,7 +164,7 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
   if (r.engine == Engine::Native) {
     std::string err;
     ph.start("native kernel (emitted, compiled unless cached)");
-    kernel = build_native(p, err);
+    kernel = build_native(p, err, EmitOptions{opts.max_steps != 0});  // a bound: the kernel counts its steps
     ph.done();
     if (!kernel) return refuse(Outcome::make(OutcomeKind::Error, {}, err));
   }
@@ -183,7 +183,7 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
   Outcome o;
   if (r.engine == Engine::Native) {
     double kernel_secs = 0;
-    o = run_native(p, r.final, *kernel, &kernel_secs);
+    o = run_native(p, r.final, *kernel, &kernel_secs, opts.max_steps);
     double secs = seconds();
     r.summary = fmt::format("native kernel ({} in {:.3f} s, ran in {:.3f} s, the kernel call {:.3f} s; races and undefined values are not checked natively)",
                             kernel->cached ? "cached" : "compiled", kernel->compile_seconds, secs, kernel_secs);

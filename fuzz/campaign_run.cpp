@@ -270,6 +270,8 @@ std::string merge_refusal(const std::vector<json>& parts, const std::vector<std:
     for (const char* table : {"oracles", "kinds", "classes"})
       for (const auto& [k, v] : p[table].items())
         if (!v.is_object()) return fmt::format("{}: {}.{} is not an object", n, table, k);
+    for (size_t f = 0; f < p["findings"].size(); ++f)
+      if (!p["findings"][f].is_object()) return fmt::format("{}: findings[{}] is not an object", n, f);
     unsigned si = 0, sn = 0;
     char rest = 0;
     if (std::sscanf(p["shard"].get<std::string>().c_str(), "%u/%u%c", &si, &sn, &rest) != 2 || sn == 0 || si >= sn)

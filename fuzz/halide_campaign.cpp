@@ -207,7 +207,8 @@ Checked check(const HalideCase& c, const HalideCampaignOptions& o, const std::se
     r["findings"].push_back(finding("compiler", "complete lowering", compiler_signature(x.later_failure), false, x.later_failure));
     compiler_failed = true;
   }
-  if (x.status == S::Unsupported) r["message"] = x.message.substr(0, 400);
+  if (x.status == S::Unsupported || x.status == S::Limit) r["message"] = x.message.substr(0, 400);
+  if (x.status == S::Limit) return out;  // our time or memory limit: inconclusive, nothing to compare
   // the JIT compiles with every pass: when the complete lowering failed, it fails the same way
   halide::JitRun j;
   bool jit_ran = false;
@@ -239,7 +240,8 @@ Checked check(const HalideCase& c, const HalideCampaignOptions& o, const std::se
       return out;  // the JIT's verdict is part of this finding
     }
   }
-  if (jit_ran && j.status != halide::JitRun::Status::Ok && !refused && j.status != halide::JitRun::Status::BadInput) {
+  if (jit_ran && j.status != halide::JitRun::Status::Ok && !refused && j.status != halide::JitRun::Status::BadInput &&
+      j.status != halide::JitRun::Status::Limit) {  // our time or memory limit: inconclusive, never a finding
     std::string detail = j.message;
     for (const auto& d : j.outcome.details) detail += "\n  " + d;
     std::string loop = x.status == S::Ok ? "loop nest ok" : "no loop nest";

@@ -6,6 +6,8 @@
 #include "halide/export.hpp"
 #include "halide/passes.hpp"
 #include "halide/spec.hpp"
+#include <chrono>
+
 #include "interpreter/child.hpp"
 #include "scheduler/sare.hpp"
 
@@ -18,6 +20,7 @@ std::string_view status_name(Exported::Status s) {
     case Exported::Status::Rejected: return "rejected";
     case Exported::Status::Compiler: return "compiler";
     case Exported::Status::Unsupported: return "unsupported";
+    case Exported::Status::Limit: return "limit";
   }
   return "?";
 }
@@ -110,9 +113,17 @@ Exported lower_via_halide(const algo::Algorithm& a, const std::vector<algo::Dire
     out.message = d.render() + dx.render();
     return out;
   }
+  auto t0 = std::chrono::steady_clock::now();
   out = exported_from(run_in_child(o.timeout_ms, [&] { return lower_in_child(a, sare, extra, o, d, dx); }));
-  if (out.status == Exported::Status::Ok && o.final_lowering) {
-    std::string f = final_in_child(a, extra, o);
+  // one time limit for both children: the complete lowering gets what the export left
+  auto spent = static_cast<unsigned>(std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
+  if (out.status == Exported::Status::Ok && o.final_lowering && o.timeout_ms > 0 && spent >= o.timeout_ms) {
+    out.later_failure.clear();  // no time left: the complete lowering is not run (the export stands)
+  } else if (out.status == Exported::Status::Ok && o.final_lowering) {
+    Options rest = o;
+    if (o.timeout_ms > 0) rest.timeout_ms = o.timeout_ms - spent;
+    std::string f = final_in_child(a, extra, rest);
+    if (f.rfind("still running", 0) == 0 || f.rfind("ran out of memory", 0) == 0) f.clear();  // our limit: nothing learnt
     if (f.rfind("R", 0) == 0) out.later_rejection = f.substr(1);
     else out.later_failure = f.rfind("C", 0) == 0 ? f.substr(1) : f;
   }
@@ -123,6 +134,12 @@ Exported lower_via_halide(const algo::Algorithm& a, const std::vector<algo::Dire
 
 Exported exported_from(const Child& c) {
   Exported out;
+  if (c.status == Child::Status::Killed || c.status == Child::Status::OutOfMemory) {  // our limit: inconclusive
+    out.status = Exported::Status::Limit;
+    out.stage = "lowering";
+    out.message = c.status == Child::Status::Killed ? "Halide's lowering did not end within the time limit (--timeout)" : "Halide's lowering " + c.text;
+    return out;
+  }
   if (c.status != Child::Status::Done || c.text.empty()) {
     out.status = Exported::Status::Compiler;
     out.stage = "lowering";

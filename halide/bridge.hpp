@@ -35,6 +35,7 @@ struct Exported {
     Rejected,     // Halide refused the schedule (a user error in Halide's eyes): `message`
     Compiler,     // Halide failed while lowering: an internal error, a crash, a hang: `message`
     Unsupported,  // Halide lowered it, but the IR has a construct SCHED cannot express: `message`
+    Limit,        // Halide's lowering reached the time or memory limit (inconclusive, never a finding): `message`
   } status = Status::BadInput;
   std::string text, message;
   std::string stage;  // Compiler: where Halide failed ("lowering to SCHED's level", "the lowered IR", "final lowering")

@@ -46,6 +46,10 @@ class Builder {
     switch (e.kind) {
       case AExpr::Kind::Int:
         if (e.ival >= INT32_MIN && e.ival <= INT32_MAX) return Expr(static_cast<int>(e.ival));
+        // Halide's indices, extents and 32-bit values are Int(32): a wider literal there is
+        // refused, never truncated (an RDom extent of 2^63 - 1 would become -1)
+        if (!(ctx.is_int_or_uint() && ctx.bits() == 64) && !(ctx.is_uint() && ctx.bits() == 32 && e.ival >= 0 && e.ival <= UINT32_MAX) && !ctx.is_float())
+          throw Fail{e.loc, fmt::format("the integer {} does not fit Halide's 32-bit integers (indices, extents and values of 32 bits or fewer)", e.ival)};
         return Expr(static_cast<int64_t>(e.ival));
       case AExpr::Kind::Float: {
         double v = std::stod(e.text);
@@ -196,6 +200,19 @@ class Builder {
     return e;
   }
 
+  // The directive's k-th integer as Halide's API takes it (int): one that does not fit is
+  // refused, never truncated (a split by 2^32 + 1 would be a split by 1). Unroll and vectorize
+  // factors are at most kMaxUnroll: Halide emits one copy of the body per lane or iteration.
+  static int factor(const algo::Directive& d, size_t k) {
+    int64_t v = d.ints.at(k);
+    if (v < INT32_MIN || v > INT32_MAX)
+      throw Fail{d.loc, fmt::format("{}: the integer {} does not fit Halide's 32-bit int", d.name, v), d.extra};
+    if ((d.name == "unroll" || d.name == "vectorize") && (v < 1 || v > kMaxUnroll))
+      throw Fail{d.loc, fmt::format("{}: the factor {} is outside 1 to {} (Halide emits one copy of the body per {})", d.name, v, kMaxUnroll,
+                                    d.name == "unroll" ? "iteration" : "lane"), d.extra};
+    return static_cast<int>(v);
+  }
+
   static TailStrategy tail(const algo::Directive& d) {
     std::string t = d.tail;
     if (t.rfind("TailStrategy::", 0) == 0) t = t.substr(14);
@@ -241,12 +258,12 @@ class Builder {
     if (n == "split") {
       need(3, 1);
       derived(d.func, d.vars[0], {d.vars[1], d.vars[2]});
-      stage(d).split(V(0), V(1), V(2), static_cast<int>(d.ints[0]), tail(d));
+      stage(d).split(V(0), V(1), V(2), factor(d, 0), tail(d));
     } else if (n == "tile") {
       need(6, 2);
       derived(d.func, d.vars[0], {d.vars[2], d.vars[4]});
       derived(d.func, d.vars[1], {d.vars[3], d.vars[5]});
-      stage(d).tile(V(0), V(1), V(2), V(3), V(4), V(5), static_cast<int>(d.ints[0]), static_cast<int>(d.ints[1]), tail(d));
+      stage(d).tile(V(0), V(1), V(2), V(3), V(4), V(5), factor(d, 0), factor(d, 1), tail(d));
     } else if (n == "reorder") {
       std::vector<VarOrRVar> vs;
       for (size_t i = 0; i < d.vars.size(); ++i) vs.push_back(V(i));
@@ -264,7 +281,7 @@ class Builder {
       std::string v = d.vars[0];
       if (!d.ints.empty()) {
         derived(d.func, v, {v + "_o", v + "_i"});
-        stage(d).split(var(d.func, v), var(d.func, v + "_o"), var(d.func, v + "_i"), static_cast<int>(d.ints[0]), tail(d));
+        stage(d).split(var(d.func, v), var(d.func, v + "_o"), var(d.func, v + "_i"), factor(d, 0), tail(d));
         v += "_i";
       }
       if (n == "vectorize") stage(d).vectorize(var(d.func, v));
@@ -296,16 +313,16 @@ class Builder {
       else F.store_at(l);
     } else if (n == "fold_storage") {
       need(1, 1);
-      F.fold_storage(Var(d.vars[0]), static_cast<int>(d.ints[0]));
+      F.fold_storage(Var(d.vars[0]), factor(d, 0));
     } else if (n == "bound" && !d.exprs.empty()) {  // bound(x, min, extent) of parameters (apps/linear_algebra's num_rows)
       need(1, 0);
       F.bound(Var(d.vars[0]), expr(*d.exprs[0], {}, Int(32)), expr(*d.exprs[1], {}, Int(32)));
     } else if (n == "bound") {
       need(1, 2);
-      F.bound(Var(d.vars[0]), static_cast<int>(d.ints[0]), static_cast<int>(d.ints[1]));
+      F.bound(Var(d.vars[0]), factor(d, 0), factor(d, 1));
     } else if (n == "bound_extent") {
       need(1, 1);
-      F.bound_extent(Var(d.vars[0]), static_cast<int>(d.ints[0]));
+      F.bound_extent(Var(d.vars[0]), factor(d, 0));
     } else {
       static const std::vector<std::string> known = {"specialize", "split", "tile", "reorder", "fuse", "parallel", "vectorize", "unroll", "unscheduled", "atomic", "rfactor",
                                                      "compute_root", "compute_inline", "store_root", "compute_at", "store_at", "fold_storage", "bound", "bound_extent"};
@@ -329,7 +346,7 @@ class Builder {
     if (ours) {
       std::string ro = fmt::format("{}_o", r), ri = fmt::format("{}_i", r);
       derived(d.func, r, {ro, ri});
-      stage(d).split(RVar(r), RVar(ro), RVar(ri), static_cast<int>(d.ints[0]), TailStrategy::GuardWithIf);
+      stage(d).split(RVar(r), RVar(ro), RVar(ri), factor(d, 0), TailStrategy::GuardWithIf);
       r = ri;
     }
     Func im = stage(d).rfactor(RVar(r), Var(d.vars[1]));

@@ -15,6 +15,10 @@
 // strategy gets Halide's default (TailStrategy::Auto); `vectorize(x, k)` and `unroll(x, k)` are
 // `split(x, x_o, x_i, k)` then the directive on `x_i`, the names our scheduler gives.
 //
+// Halide's API takes 32-bit ints: a factor, a bound or an index literal past 32 bits is a
+// diagnostic at it (never truncated: a split by 2^32 + 1 is not a split by 1), and unroll and
+// vectorize factors are at most kMaxUnroll (Halide emits one copy of the body per iteration or
+// lane: `unroll(x, 10^9)` would grow without end).
 // Errors: a form Halide cannot express is a diagnostic (bad input); Halide's own rejections of
 // a schedule (Halide::CompileError while scheduling) are returned as `rejected`.
 #pragma once
@@ -28,6 +32,8 @@
 #include "scheduler/algo.hpp"
 
 namespace sched::halide {
+
+inline constexpr int kMaxUnroll = 1024;  // unroll and vectorize factors (docs/limits.md)
 
 struct Built {
   std::map<std::string, Halide::Func> funcs;        // computed funcs by name

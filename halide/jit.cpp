@@ -22,6 +22,7 @@ std::string_view status_name(JitRun::Status s) {
     case JitRun::Status::Refused: return "refused";
     case JitRun::Status::Compiler: return "compiler";
     case JitRun::Status::Crash: return "crash";
+    case JitRun::Status::Limit: return "limit";
     case JitRun::Status::BadInput: return "bad-input";
   }
   return "?";
@@ -65,7 +66,11 @@ std::string run_jit(const algo::Algorithm& a, const std::vector<algo::Directive>
   Diagnostics d, dx;
   bool rejected = false;
   if (!build_pipeline(a, extra, b, d, dx, rejected)) return "B" + d.render() + dx.render();
-  for (size_t i = 0; i < a.params.size() && i < params.size(); ++i) b.params.at(a.params[i]).set(static_cast<int32_t>(params[i]));
+  for (size_t i = 0; i < a.params.size() && i < params.size(); ++i) {
+    if (params[i] < INT32_MIN || params[i] > INT32_MAX)  // Halide's Param<int32_t>: refused, never truncated
+      return fmt::format("B{} = {} does not fit Halide's 32-bit parameters", a.params[i], params[i]);
+    b.params.at(a.params[i]).set(static_cast<int32_t>(params[i]));
+  }
   for (auto& [name, in] : b.inputs) {
     int k = array_of(p, name);
     if (k < 0) return "Bno input array for " + name;
@@ -153,6 +158,12 @@ JitRun jit_check(const algo::Algorithm& a, const std::vector<algo::Directive>& e
     return done();
   }
   Child c = run_in_child(timeout_ms, [&] { return run_jit(a, extra, *l.program, inst.initial, params, strict_float, repeat); });
+  if (c.status == Child::Status::Killed || c.status == Child::Status::OutOfMemory) {  // our limit, not Halide's fault
+    r.status = JitRun::Status::Limit;
+    r.message = c.status == Child::Status::Killed ? fmt::format("Halide's JIT did not end within {:.0f} s (the time limit)", timeout_ms / 1000.0)
+                                                  : "Halide's JIT " + c.text;
+    return done();
+  }
   if (c.status != Child::Status::Done || c.text.empty()) {
     // Which of compilation or the run died is not known here: the child says so only by answering.
     r.status = JitRun::Status::Crash;

@@ -34,6 +34,7 @@ struct JitRun {
     Compiler,  // compile_jit failed: an internal error, a crash, a hang (`message`)
     Crash,     // the compiled code crashed or hung while running (`message`)
     BadInput,  // the algorithm, schedule or parameters cannot be set up (`message`)
+    Limit,     // the time or memory limit of the child was reached (inconclusive, never a finding)
   } status = Status::BadInput;
   std::string message;
   Outcome outcome;

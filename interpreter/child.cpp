@@ -2,6 +2,8 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,12 +13,26 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <new>
 
 #include <fmt/format.h>
 
 namespace sched {
 
 namespace {
+
+// A sanitizer reserves terabytes of address space for its shadow memory: no limit there.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
 
 void write_all(int fd, const std::string& s) {
   size_t done = 0;
@@ -30,7 +46,7 @@ void write_all(int fd, const std::string& s) {
 
 }  // namespace
 
-Child run_in_child(unsigned ms, const std::function<std::string()>& work) {
+Child run_in_child(unsigned ms, const std::function<std::string()>& work, uint64_t max_bytes) {
   Child out;
   int fds[2];
   if (pipe(fds) != 0) {
@@ -39,6 +55,7 @@ Child run_in_child(unsigned ms, const std::function<std::string()>& work) {
   }
   std::fflush(stdout);
   std::fflush(stderr);
+  const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);
@@ -48,12 +65,20 @@ Child run_in_child(unsigned ms, const std::function<std::string()>& work) {
   }
   if (pid == 0) {
     close(fds[0]);
+    // the child ends with sched (a time limit ends sched with _exit while the child works), and
+    // its memory is bounded like a run's: past the budget an allocation fails (OutOfMemory)
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);
+    rlimit as{max_bytes, max_bytes};
+    if (max_bytes != 0 && !kSanitized) setrlimit(RLIMIT_AS, &as);
     std::string text;
     try {
       std::string r = work();
       text.reserve(r.size() + 1);
       text.push_back('+');  // (not "+" + r: GCC 12 warns of a memcpy overlap that cannot happen)
       text += r;
+    } catch (const std::bad_alloc&) {
+      text = "m";
     } catch (const std::exception& e) {
       text = std::string("!") + e.what();
     } catch (...) {
@@ -94,6 +119,9 @@ Child run_in_child(unsigned ms, const std::function<std::string()>& work) {
     out.status = Child::Status::Signal;
     out.signal = WTERMSIG(status);
     out.text = fmt::format("died of signal {} ({})", out.signal, strsignal(out.signal));
+  } else if (buf == "m") {
+    out.status = Child::Status::OutOfMemory;
+    out.text = fmt::format("ran out of memory (the limit of {} MB)", max_bytes >> 20);
   } else if (buf.empty() || (buf[0] != '+' && buf[0] != '!')) {
     out.status = Child::Status::Failed;
     out.text = fmt::format("exited with status {} without an answer", WIFEXITED(status) ? WEXITSTATUS(status) : -1);

@@ -1,5 +1,8 @@
 #include "interpreter/lexer.hpp"
 
+#include "interpreter/reserved.hpp"
+#include "interpreter/types.hpp"
+
 #include <fmt/format.h>
 
 #include <cctype>
@@ -76,6 +79,14 @@ static Tok keyword(std::string_view s) {
 }
 
 bool is_keyword(std::string_view s) { return keyword(s) != Tok::Ident; }
+
+const char* reserved_word(std::string_view s) {
+  if (is_keyword(s) || s == "atomic") return "a keyword";
+  if (value_type_from_name(s)) return "a type";
+  if (builtin_from_name(s)) return "a builtin function";
+  if (reduction_from_name(s)) return "a reduction";
+  return nullptr;
+}
 
 std::vector<Token> lex(const SourceFile& file, Diagnostics& diags) {
   const std::string& s = file.text;

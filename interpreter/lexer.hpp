@@ -37,6 +37,7 @@ struct Token {
 const char* tok_name(Tok t);  // for "expected ..." messages
 // A reserved word of the format (`param` ... `false`): never an identifier.
 bool is_keyword(std::string_view s);
+
 // Lexes the whole file; lexical errors go to diags and the bad characters are skipped.
 std::vector<Token> lex(const SourceFile& file, Diagnostics& diags);
 

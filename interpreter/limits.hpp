@@ -23,6 +23,12 @@ inline constexpr uint64_t kMaxSourceBytes = uint64_t{64} << 20;  // a .sched or 
 inline constexpr uint64_t kMaxNpyBytes = uint64_t{4} << 30;      // one --data file
 inline constexpr uint64_t kMaxLocalCells = uint64_t{1} << 26;
 
+// A time limit in seconds, as every command and the Python module take it: finite, > 0 (or 0
+// where zero means none), and at most 10^9 s (31 years): beyond it a deadline (now + v) overflows
+// the clock. NaN and infinities are refused, never read as "no limit".
+inline constexpr double kMaxSeconds = 1e9;
+inline bool valid_seconds(double v, bool zero_ok) { return v == v && v >= 0 && v <= kMaxSeconds && (v > 0 || zero_ok); }
+
 // The default memory budget of a run (--max-memory): half of the machine's physical memory.
 inline uint64_t default_memory_budget() {
   long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);

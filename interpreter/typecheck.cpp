@@ -631,6 +631,7 @@ bool typecheck(Program& p, Diagnostics& diags, TypeReport* report) {
   size_t before = diags.error_count();
   Checker c(p, diags, r);
   c.run();
+  if (diags.error_count() == before) typecheck_detail::check_base_cases(p, diags);
   p.typed = diags.error_count() == before;
   return p.typed;
 }

@@ -14,6 +14,10 @@ namespace sched::typecheck_detail {
 // again in another scope).
 void strip_implicit(ExprPtr& e);
 
+// Recursions without a base case among the specification's tensors (typecheck_recursion.cpp):
+// an error at each tensor whose every evaluation calls itself again, through the set.
+void check_base_cases(const Program& p, Diagnostics& d);
+
 enum class Mode { Static, Semantic, Prophetic };  // Static: parameters only (shapes, assumes)
 
 struct Inferred {

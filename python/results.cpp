@@ -9,6 +9,7 @@
 #include "driver/exit_codes.hpp"
 #include "driver/words.hpp"
 #include "driver/run.hpp"
+#include "interpreter/limits.hpp"
 #include "interpreter/params.hpp"
 #include "interpreter/printer.hpp"
 #include "python/arrays.hpp"
@@ -173,7 +174,7 @@ RunResult ProgramHandle::run(const py::object& params, const py::object& inputs,
 }
 
 Verification ProgramHandle::verify(double timeout, bool all, const std::string& floats) const {
-  if (!(timeout > 0)) throw BadInputError("timeout: expected a positive number of seconds");
+  if (!valid_seconds(timeout, false)) throw BadInputError(fmt::format("timeout: expected a number of seconds > 0 and at most 1e9, got {}", timeout));
   verify::Options o = verify::Options::within(timeout);
   std::optional<verify::FloatMode> fm = driver::parse_floats(floats);
   if (!fm) throw BadInputError(fmt::format("floats: expected {}, not '{}'", driver::words(driver::kFloats), floats));
@@ -203,7 +204,7 @@ Exploration ProgramHandle::explore(const py::object& params, const py::object& i
   o.strategy = *sg;
   if (granularity != "statement" && granularity != "access")
     throw BadInputError(fmt::format("granularity: expected statement or access, not '{}'", granularity));
-  if (runs < 1 || max_executions < 1 || max_steps < 1 || !(timeout > 0))
+  if (runs < 1 || max_executions < 1 || max_steps < 1 || !valid_seconds(timeout, false))
     throw BadInputError("runs, max_executions, max_steps and timeout must be positive");
   o.access_granularity = granularity == "access";
   o.seed = seed;

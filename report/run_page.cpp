@@ -5,6 +5,7 @@
 #include <map>
 
 #include "report/html.hpp"
+#include "report/json_fields.hpp"
 #include "report/pages.hpp"
 #include "report/svg.hpp"
 
@@ -18,7 +19,6 @@ const char* kFirst = "#4a7bd0";   // the first racing iteration
 const char* kSecond = "#f0883e";  // the second
 const char* kIdle = "#e8e8e8";
 
-std::string str(const json& j, const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : ""; }
 
 // "x[3, 4]" -> name x, indices {3, 4}
 bool parse_cell(const std::string& cell, std::string& name, std::vector<int64_t>& idx) {
@@ -89,11 +89,11 @@ View view_of(const std::vector<int64_t>& shape, const std::vector<int64_t>& fixe
 }
 
 std::string race_section(const RunReport& r) {
-  const json& race = r.outcome["race"];
-  const json& acc = race.contains("accesses") ? race["accesses"] : json::array();
-  std::string var = str(race, "loop_var");
+  const json& race = field(r.outcome, "race");
+  const json& acc = list(race, "accesses");
+  std::string var = text(race, "loop_var");
   std::vector<int64_t> its;
-  for (const auto& x : race.value("iterations", json::array())) its.push_back(x.get<int64_t>());
+  for (const auto& x : list(race, "iterations")) its.push_back(as_whole(x));
   std::string body = "<h2>The two iterations</h2>";
   if (its.size() == 2) {
     int64_t n = r.loop_extent > 0 ? r.loop_extent : std::max(its[0], its[1]) + 1;
@@ -102,9 +102,9 @@ std::string race_section(const RunReport& r) {
     for (int64_t k = 0; k < n; ++k) {
       std::string what;
       for (const auto& a : acc)
-        if (a.contains("iteration") && a["iteration"].value(var, json()) == json(k))
-          what += fmt::format("; {} {} at {}:{} ({})", str(a, "access"), str(a, "cell"), a.value("line", 0), a.value("col", 0),
-                              iteration_text(a["iteration"]));
+        if (a.contains("iteration") && field(field(a, "iteration"), var.c_str()) == json(k))
+          what += fmt::format("; {} {} at {}:{} ({})", text(a, "access"), text(a, "cell"), whole(a, "line"), whole(a, "col"),
+                              iteration_text(field(a, "iteration")));
       cells.push_back({k == its[0] ? kFirst : k == its[1] ? kSecond : kIdle, fmt::format("{} = {}{}", var, k, what)});
     }
     body += fmt::format("<p>The iteration space of <code>par {}</code>{}: the two iterations that touch the same cell.</p>", escape(var),
@@ -114,29 +114,29 @@ std::string race_section(const RunReport& r) {
   }
   std::string name;
   std::vector<int64_t> idx;
-  if (parse_cell(str(race, "cell"), name, idx) && r.race_array_shape.size() == idx.size()) {
+  if (parse_cell(text(race, "cell"), name, idx) && r.race_array_shape.size() == idx.size()) {
     View v = view_of(r.race_array_shape, idx, name);
     size_t target = 0;
     for (size_t d = 0; d < idx.size(); ++d) target = target * static_cast<size_t>(r.race_array_shape[d]) + static_cast<size_t>(idx[d]);
     std::vector<GridCell> cells;
     for (size_t f : v.flat) {
       if (f == target) {
-        std::string t = str(race, "cell");
-        for (const auto& a : acc) t += fmt::format("; {} by {} ({})", str(a, "access"), iteration_text(a["iteration"]), str(a, "value"));
+        std::string t = text(race, "cell");
+        for (const auto& a : acc) t += fmt::format("; {} by {} ({})", text(a, "access"), iteration_text(field(a, "iteration")), text(a, "value"));
         cells.push_back({"#d9534f", t});
       } else {
         cells.push_back({kIdle, fmt::format("{} cell {}", name, f)});
       }
     }
-    body += fmt::format("<h2>The cell</h2><p><code>{}</code> in <code>{}</code> (shape {}){}</p>", escape(str(race, "cell")), escape(name),
+    body += fmt::format("<h2>The cell</h2><p><code>{}</code> in <code>{}</code> (shape {}){}</p>", escape(text(race, "cell")), escape(name),
                         json(r.race_array_shape).dump(), v.note.empty() ? std::string() : fmt::format(": {}", escape(v.note)));
     body += grid(cells, v.rows, v.cols, v.row_label, v.col_label) + legend({{"#d9534f", "the raced cell (both iterations)"}, {kIdle, "other cells"}});
   }
   body += "<h2>The accesses</h2><table class=\"list\"><tr><th>access</th><th>statement</th><th>iteration</th><th>cell</th><th>value</th></tr>";
   for (const auto& a : acc)
     body += fmt::format("<tr><td>{}</td><td><a href=\"#L{}\" data-line=\"{}\">{}:{}</a></td><td class=\"mono\">{}</td><td class=\"mono\">{}</td><td class=\"mono\">{}</td></tr>",
-                        escape(fmt::format("{}{}{}", str(a, "access"), str(a, "op").empty() ? "" : " ", str(a, "op"))), a.value("line", 0), a.value("line", 0),
-                        a.value("line", 0), a.value("col", 0), escape(iteration_text(a["iteration"])), escape(str(a, "cell")), escape(str(a, "value")));
+                        escape(fmt::format("{}{}{}", text(a, "access"), text(a, "op").empty() ? "" : " ", text(a, "op"))), whole(a, "line"), whole(a, "line"),
+                        whole(a, "line"), whole(a, "col"), escape(iteration_text(field(a, "iteration"))), escape(text(a, "cell")), escape(text(a, "value")));
   return body + "</table>";
 }
 
@@ -144,9 +144,9 @@ std::string mismatch_section(const RunReport& r) {
   std::string body;
   if (r.outputs.empty()) {  // from a saved JSON: the cells it names
     body += "<h2>Differing cells</h2><table class=\"list\"><tr><th>cell</th><th>value</th><th>expected</th></tr>";
-    for (const auto& c : r.outcome.value("first", json::array()))
-      body += fmt::format("<tr><td class=\"mono\">{}</td><td class=\"mono\">{}</td><td class=\"mono\">{}</td></tr>", escape(str(c, "cell")),
-                          escape(str(c, "actual")), escape(str(c, "expected")));
+    for (const auto& c : list(r.outcome, "first"))
+      body += fmt::format("<tr><td class=\"mono\">{}</td><td class=\"mono\">{}</td><td class=\"mono\">{}</td></tr>", escape(text(c, "cell")),
+                          escape(text(c, "actual")), escape(text(c, "expected")));
     return body + "</table>";
   }
   for (const auto& a : r.outputs) {
@@ -187,17 +187,17 @@ std::string mismatch_section(const RunReport& r) {
 
 std::string run_page(const RunReport& r) {
   const json& o = r.outcome;
-  std::string kind = str(o, "outcome");
+  std::string kind = text(o, "outcome");
   std::string body = fmt::format("<h1>{}: {}</h1><p class=\"sub\">{} &middot; {} engine &middot; parameters {}</p>", escape(kind), escape(r.file),
-                                 escape(str(o, "where")), escape(str(o, "engine")), escape(o.value("params", json::object()).dump()));
-  std::string text = str(o, "message");
-  for (const auto& d : o.value("details", json::array())) text += fmt::format("\n  {}", d.get<std::string>());
-  body += fmt::format("<div class=\"{}\">{}</div>", kind == "ok" ? "clean" : kind == "inconclusive" ? "unknown" : "finding", escape(text.empty() ? kind : text));
+                                 escape(text(o, "where")), escape(text(o, "engine")), escape(object(o, "params").dump()));
+  std::string message = text(o, "message");
+  for (const auto& d : list(o, "details")) message += fmt::format("\n  {}", as_text(d));
+  body += fmt::format("<div class=\"{}\">{}</div>", kind == "ok" ? "clean" : kind == "inconclusive" ? "unknown" : "finding", escape(message.empty() ? kind : message));
   std::map<int, std::string> marks;
-  if (o.contains("position")) marks[o["position"].value("line", 0)] = kind;
+  if (o.contains("position")) marks[whole(field(o, "position"), "line")] = kind;
   if (kind == "race") {
-    for (const auto& a : o["race"].value("accesses", json::array()))
-      marks[a.value("line", 0)] = fmt::format("{} in {}", str(a, "access"), iteration_text(a["iteration"]));
+    for (const auto& a : list(field(o, "race"), "accesses"))
+      marks[whole(a, "line")] = fmt::format("{} in {}", text(a, "access"), iteration_text(field(a, "iteration")));
     body += race_section(r);
   } else if (kind == "mismatch") {
     body += mismatch_section(r);

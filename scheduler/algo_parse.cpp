@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "interpreter/reserved.hpp"
 #include "interpreter/limits.hpp"
 #include "interpreter/types.hpp"
 #include "scheduler/algo.hpp"
@@ -141,6 +142,17 @@ class Parser {
   std::string ident(const char* what = "a name") {
     if (peek().kind != T::Ident || keyword(peek().text)) fail(what);
     return next().text;
+  }
+  // A name the algorithm declares (a func, a parameter, a variable): it becomes a SCHED
+  // identifier, so the language's words are refused here, at the name.
+  std::string declared(const char* what) {
+    const Tok& k = peek();
+    if (k.kind == T::Ident && !keyword(k.text))
+      if (const char* w = reserved_word(k.text)) {
+        d_.error(k.loc, fmt::format("expected {}, got '{}', which is {} of SCHED (the lowered program's language); rename it", what, k.text, w));
+        throw Fail{};
+      }
+    return ident(what);
   }
   long long integer() {
     bool neg = false;
@@ -279,13 +291,13 @@ class Parser {
     }
     return out;
   }
-  std::vector<std::string> names(const char* close) {
+  std::vector<std::string> names(const char* close) {  // declared names (parameters, a func's variables)
     std::vector<std::string> out;
     if (is(close)) return out;
-    out.push_back(ident());
+    out.push_back(declared("a name"));
     while (is(",")) {
       next();
-      out.push_back(ident());
+      out.push_back(declared("a name"));
     }
     return out;
   }
@@ -387,7 +399,7 @@ class Parser {
       bool input = next().text == "input";
       Func f;
       f.loc = peek().loc;
-      f.name = ident("a func name");
+      f.name = declared("a func name");
       f.input = input;
       expect("(");
       f.vars = names(")");
@@ -463,7 +475,7 @@ class Parser {
         do {
           if (is(",")) next();
           RVar r;
-          r.name = ident("a reduction variable");
+          r.name = declared("a reduction variable");
           expect("=");
           r.lo = expr();
           expect("to");

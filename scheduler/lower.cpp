@@ -77,6 +77,7 @@ bool Lowerer::run(std::string& out) {
   }
   try {
     decide_levels();
+    check_inlining();
     for (const auto& f : a_.funcs)
       if (!f.input && computed(f))
         for (size_t s = 0; s < f.defs.size(); ++s) stages_[key(f.name, s)] = Stage{&f, s, {}, {}, {}, {}, false, {}, {}};
@@ -100,6 +101,75 @@ bool Lowerer::run(std::string& out) {
     return false;
   }
   return !d_.has_errors() && !dx_.has_errors();
+}
+
+// The size and depth of each expression once its inlined funcs are substituted, bounded before
+// anything is expanded: `F_i(x) = F_{i-1}(x) + F_{i-1}(x + 1)` over 300 levels doubles at each
+// level (2^300 terms), and a chain of 5,000 inlined funcs nests deeper than SCHED's tree limit.
+// Either is bad input at the call that crosses the bound, with the way out (compute_root).
+Lowerer::Expansion Lowerer::expansion(const AExpr& e, std::map<std::string, Expansion>& memo) const {
+  static constexpr uint64_t cap = kMaxInlinedNodes + 1;  // counts saturate here
+  auto add = [](uint64_t a, uint64_t b) { return std::min(a + b, cap); };
+  auto mul = [](uint64_t a, uint64_t b) { return a != 0 && b > cap / a ? cap : std::min(a * b, cap); };
+  Expansion out;
+  if (e.kind == AExpr::Kind::Var) {
+    out.occ[e.text] = 1;
+    out.depth = 1;
+    return out;
+  }
+  std::vector<Expansion> args;
+  for (const auto& x : e.args) args.push_back(expansion(*x, memo));
+  const Func* g = e.kind == AExpr::Kind::Call ? a_.find(e.text) : nullptr;
+  if (!g || g->input || !inline_.count(g->name)) {
+    out.nodes = 1;
+    for (const auto& a : args) {
+      out.nodes = add(out.nodes, a.nodes);
+      for (const auto& [v, n] : a.occ) out.occ[v] = add(out.occ[v], n);
+      out.depth = std::max(out.depth, a.depth);
+    }
+    ++out.depth;
+    return out;
+  }
+  auto it = memo.find(g->name);
+  if (it == memo.end()) it = memo.emplace(g->name, expansion(*g->defs[0].rhs, memo)).first;
+  const Expansion& body = it->second;
+  // g's body with each of its variables replaced by a copy of the argument (lower_emit.cpp's value())
+  out.nodes = add(1, body.nodes);
+  int deepest = 0;
+  for (const auto& [v, n] : body.occ) {
+    auto pos = std::find(g->vars.begin(), g->vars.end(), v);
+    if (pos == g->vars.end() || static_cast<size_t>(pos - g->vars.begin()) >= args.size()) {  // a parameter: stays
+      out.occ[v] = add(out.occ[v], n);
+      continue;
+    }
+    const Expansion& a = args[static_cast<size_t>(pos - g->vars.begin())];
+    out.nodes = add(out.nodes, mul(n, a.nodes));
+    for (const auto& [w, m] : a.occ) out.occ[w] = add(out.occ[w], mul(n, m));
+    deepest = std::max(deepest, a.depth);
+  }
+  // printed with brackets around the call and each argument, read by the parser's precedence
+  // levels: about 4 more levels a call (a chain of 168 inlined `F(x) + 1.0` reaches 1,000)
+  out.depth = body.depth + deepest + 4;
+  uint64_t total = out.nodes;
+  for (const auto& [v, n] : out.occ) total = add(total, n);
+  if (total > kMaxInlinedNodes || out.depth > kMaxInlinedDepth)
+    throw Error{e.loc, fmt::format("inlining {} here gives an expression of {} (at most {} nodes and {} levels); compute it, or a func it "
+                                   "calls, at root ({}.compute_root()) so that it is stored instead",
+                                   g->name, total > kMaxInlinedNodes ? fmt::format("more than {} nodes", kMaxInlinedNodes)
+                                                                     : fmt::format("{} levels", out.depth),
+                                   kMaxInlinedNodes, kMaxInlinedDepth, g->name)};
+  return out;
+}
+
+void Lowerer::check_inlining() const {
+  std::map<std::string, Expansion> memo;
+  for (const auto& f : a_.funcs)
+    if (!f.input && computed(f))
+      for (const auto& d : f.defs) {
+        expansion(*d.rhs, memo);
+        for (const auto& l : d.lhs) expansion(*l, memo);
+        if (d.where) expansion(*d.where, memo);
+      }
 }
 
 std::string Lowerer::key(const std::string& f, size_t s) { return f + "#" + std::to_string(s); }

@@ -125,6 +125,16 @@ class Lowerer {
 
   // ---- compute and storage levels, folds and bounds (directives of the pure stage) ----
   void decide_levels();
+  // Inlined expressions stay within kMaxInlinedNodes nodes and kMaxInlinedDepth levels (lower.cpp).
+  static constexpr uint64_t kMaxInlinedNodes = 1'000'000;
+  static constexpr int kMaxInlinedDepth = 950;  // under the parser's 1,000 (interpreter/limits.hpp)
+  struct Expansion {  // an expression with its inlined calls substituted
+    uint64_t nodes = 0;                    // its nodes but the variables
+    std::map<std::string, uint64_t> occ;   // how often each variable appears in it
+    int depth = 0;
+  };
+  Expansion expansion(const AExpr& e, std::map<std::string, Expansion>& memo) const;
+  void check_inlining() const;
   bool nested(const Func& f) const;
   Level store_level(const Func& f) const;
 

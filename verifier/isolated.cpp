@@ -36,6 +36,7 @@ Isolated run_isolated(z3::context& ctx, unsigned ms, const std::function<std::st
       out.text = fmt::format("z3 did not stop at its time limit ({} ms): killed", ms);
       break;
     case Child::Status::Signal: out.status = Isolated::Status::Failed; out.text = "z3 " + c.text; break;
+    case Child::Status::OutOfMemory: out.status = Isolated::Status::Failed; out.text = "z3 " + c.text; break;
     case Child::Status::Failed:
       out.status = Isolated::Status::Failed;
       out.text = c.text.rfind("cannot", 0) == 0 ? c.text : "z3's process ended without an answer";

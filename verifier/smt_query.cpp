@@ -2,8 +2,11 @@
 // isolated child (smt_internal.hpp).
 #include "verifier/smt_internal.hpp"
 
+#include "interpreter/files.hpp"
+
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <set>
@@ -113,9 +116,8 @@ void Smt::Impl::substitute_fixed_holes(const isl::set& set, std::map<std::string
 
 void Smt::Impl::write_query(z3::solver& s, const std::string& name) {
   if (o.smt2_dir.empty()) return;
-  std::error_code ec;  // a query that cannot be written is not a verdict: the file is skipped
-  std::filesystem::create_directories(o.smt2_dir, ec);
-  if (ec) return;
+  std::string error;  // a query that cannot be written is not a verdict: the file is skipped
+  if (!make_output_dir(o.smt2_dir, error)) return;
   // Z3_solver_to_string, unlike to_smt2, writes the recursive definitions of the tensors
   // (define-funs-rec), but declares only the functions its assertions use: the inputs and
   // opaque functions read inside a definition are declared here first. The file is then a
@@ -133,7 +135,10 @@ void Smt::Impl::write_query(z3::solver& s, const std::string& name) {
     if (p.tensors[static_cast<size_t>(id)].is_input()) declare(f);
   for (const auto& [id, f] : lazy_fns) declare(f);
   for (const auto& [n, f] : ufs) declare(f);
-  std::ofstream(fmt::format("{}/{}.smt2", o.smt2_dir, name)) << "; " << name << ": sched verify's query (unsat: proved)\n" << head << body << "(check-sat)\n";
+  // written like every output file: never through a link planted inside the directory
+  if (!write_file_atomically(fmt::format("{}/{}.smt2", o.smt2_dir, name),
+                             fmt::format("; {}: sched verify's query (unsat: proved)\n{}{}(check-sat)\n", name, head, body), error))
+    std::fprintf(stderr, "sched verify: --smt2: %s (the query is not written)\n", error.c_str());
 }
 
 // A value of the model as a number ("-0.5", "3", "true"); solver syntax when it is none.
