@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/reports.hpp"
 #include "interpreter/files.hpp"
+#include "report/json_fields.hpp"
 #include "report/pages.hpp"
 
 namespace sched::cli {
@@ -32,7 +33,7 @@ void register_report(CLI::App& app) {
       std::cerr << "sched report: " << input << ": not JSON\n";
       return set_exit(kBadInput);
     }
-    std::string src, src_path = source_file.empty() && j.is_object() ? j.value("file", "") : source_file;
+    std::string src, src_path = source_file.empty() ? report::text(j, "file") : source_file;
     if (!src_path.empty() && !read_input_file(src_path, uint64_t{64} << 20, src, err)) {
       if (!source_file.empty()) {
         std::cerr << "sched report: --source: " << err << "\n";

@@ -131,6 +131,28 @@ bool float_atomic(const Cmd& c, bool in_atomic, const std::map<int, Type>& types
   return (c.body && float_atomic(*c.body, in_atomic, types)) || (c.els && float_atomic(*c.els, in_atomic, types));
 }
 
+// The kernel's own helpers: fail_at records the first failure (err[0], err[1]); steps_over
+// counts steps against the bound when the kernel counts them (EmitOptions::count_steps).
+std::string kernel_helpers(bool count_steps) {
+  std::string s =
+      "\nnamespace {\n"
+      "// records the first failure (the failing access is skipped); off the hot path\n"
+      "__attribute__((noinline, cold)) int fail_at(long long* E, long long code, long long stmt) {\n"
+      "  long long z = 0;\n"
+      "  if (__atomic_compare_exchange_n(&E[0], &z, code, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) E[1] = stmt;\n"
+      "  return 0;\n"
+      "}\n";
+  if (count_steps)
+    s += "// the step bound (--max-steps): n more steps; true once past it (the loop then runs no iteration)\n"
+         "__attribute__((noinline)) bool steps_over(long long* E, long long n, long long stmt) {\n"
+         "  if (n <= 0) return false;\n"
+         "  if (__atomic_load_n(&E[0], __ATOMIC_RELAXED) == 6) return true;\n"
+         "  if (n > E[4] || __atomic_add_fetch(&E[3], n, __ATOMIC_RELAXED) > E[4]) { fail_at(E, 6, stmt); return true; }\n"
+         "  return false;\n"
+         "}\n";
+  return s + "}  // namespace\n";
+}
+
 class Emitter {
  public:
   Emitter(const Program& p, EmitOptions o) : p_(p), o_(o) {}
@@ -141,22 +163,7 @@ class Emitter {
     if (p_.file) out_ += " from " + sanitize(p_.file->name);
     out_ += ".\n";
     out_ += kPrelude;
-    out_ += "\nnamespace {\n"
-            "// records the first failure (the failing access is skipped); off the hot path\n"
-            "__attribute__((noinline, cold)) int fail_at(long long* E, long long code, long long stmt) {\n"
-            "  long long z = 0;\n"
-            "  if (__atomic_compare_exchange_n(&E[0], &z, code, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) E[1] = stmt;\n"
-            "  return 0;\n"
-            "}\n";
-    if (o_.count_steps)
-      out_ += "// the step bound (--max-steps): n more steps; true once past it (the loop then runs no iteration)\n"
-              "__attribute__((noinline)) bool steps_over(long long* E, long long n, long long stmt) {\n"
-              "  if (n <= 0) return false;\n"
-              "  if (__atomic_load_n(&E[0], __ATOMIC_RELAXED) == 6) return true;\n"
-              "  if (n > E[4] || __atomic_add_fetch(&E[3], n, __ATOMIC_RELAXED) > E[4]) { fail_at(E, 6, stmt); return true; }\n"
-              "  return false;\n"
-              "}\n";
-    out_ += "}  // namespace\n";
+    out_ += kernel_helpers(o_.count_steps);
     out_ += "#define OK(c) __builtin_expect(!!(c), 1)\n";
     out_ += "\nextern \"C\" int sched_kernel(const long long* P, void* const* A, const long long* D, long long* E) {\n";
     for (size_t i = 0; i < p_.params.size(); ++i)

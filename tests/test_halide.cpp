@@ -19,6 +19,7 @@
 #ifdef SCHED_HAVE_HALIDE
 #include "driver/run.hpp"
 #include "halide/bridge.hpp"
+#include "halide/build.hpp"
 #include "halide/cpp.hpp"
 #include "halide/jit.hpp"
 #include "halide/pipeline.hpp"
@@ -640,6 +641,50 @@ TEST(HalideFuzz, ShortCampaignAccountsAndWritesReproducers) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << slurp(dir + "/run.log");
   EXPECT_NE(slurp(dir + "/run.log").find("differ from the unscheduled pipeline"), std::string::npos) << slurp(dir + "/run.log");
   std::filesystem::remove_all(o.out_dir);
+}
+
+// Halide's API takes 32-bit ints (issue 48): every integer a schedule or an algorithm gives it is
+// refused past 32 bits, never truncated (a split by 2^32 + 1 was a split by 1), and unroll and
+// vectorize factors past halide::kMaxUnroll are refused. Values at the edges and drawn over all
+// of int64, through each directive that takes one.
+TEST(HalideBridge, IntegersPast32BitsAreRefusedNeverTruncated) {
+  auto src = slurp(algo_path("sgemm"));
+  std::vector<int64_t> values = {1, 2, 1024, 1025, INT32_MAX, int64_t{INT32_MAX} + 1, int64_t{1} << 32, (int64_t{1} << 32) + 1, 4294967300,
+                                 INT64_MAX, -1, INT32_MIN, int64_t{INT32_MIN} - 1, INT64_MIN + 1};
+  uint64_t x = 20261128;
+  for (int k = 0; k < 24; ++k) {  // and some drawn at random over int64
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    values.push_back(static_cast<int64_t>(x) >> (x % 40));
+  }
+  int refused = 0, accepted = 0;
+  for (int64_t v : values)
+    for (const char* form : {"C.split(j, jo, ji, {})", "C.unroll(j, {})", "C.vectorize(j, {})", "C.bound(j, 0, {})"}) {
+      std::string sched = fmt::format(fmt::runtime(form), v);
+      Diagnostics da;
+      auto a = algo::parse_algorithm(std::make_shared<SourceFile>("sgemm.algo", src), da);
+      ASSERT_TRUE(a);
+      auto ssrc = std::make_shared<SourceFile>("--schedule", sched);
+      Diagnostics d, dx(ssrc);
+      std::vector<algo::Directive> extra;
+      if (!algo::parse_schedule(ssrc, dx, extra)) continue;  // a negative factor the grammar refuses
+      halide::Built b;
+      bool rejected = false;
+      bool built = halide::build_pipeline(*a, extra, b, d, dx, rejected);
+      bool fits = v >= INT32_MIN && v <= INT32_MAX;
+      bool factor = std::string(form).find("unroll") != std::string::npos || std::string(form).find("vectorize") != std::string::npos;
+      std::string why = d.render() + dx.render();
+      if (!fits) {
+        EXPECT_FALSE(built) << sched;
+        EXPECT_NE(why.find("does not fit Halide's 32-bit int"), std::string::npos) << sched << ": " << why;
+      } else if (factor && (v < 1 || v > halide::kMaxUnroll)) {
+        EXPECT_FALSE(built) << sched;
+        EXPECT_NE(why.find("outside 1 to 1024"), std::string::npos) << sched << ": " << why;
+      }
+      (built ? accepted : refused) += 1;
+    }
+  EXPECT_GT(refused, 40);
+  EXPECT_GT(accepted, 10);
+  std::cout << fmt::format("[ values ] {} refused, {} built\n", refused, accepted);
 }
 
 #else

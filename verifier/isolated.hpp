@@ -3,7 +3,7 @@
 // hours with its cancel flag set (its timer had fired). A query run here cannot stall the
 // verifier: the child interrupts its own z3 context when `ms` run out (as z3's timeout would),
 // and the parent kills it if it is still running a grace period later (5% of `ms`, at least
-// 100 ms: the verifier's --timeout holds within 10%).
+// 25 ms: the verifier's --timeout holds within 10%).
 #pragma once
 #include <functional>
 #include <string>
