@@ -181,8 +181,8 @@ void add_run_options(CLI::App* cmd, RunArgs& a) {
       ->check(CLI::IsMember(driver::kRaces))
       ->capture_default_str();
   cmd->add_option("--max-steps", a.max_steps,
-                  "bound on assignments, reaching it is 'inconclusive' (0: the engine's default, 50,000,000 for the reference "
-                  "engine, none for the fast one)")
+                  "bound on assignments and loop iterations, reaching it is 'inconclusive' (0: the engine's default, 50,000,000 "
+                  "for the reference engine, none for the fast and native ones; under a bound the native kernel counts its steps)")
       ->capture_default_str()
       ->check(whole_number(0, UINT64_MAX));
   cmd->add_option("--threads", a.threads, "threads for the fast engine and the specification model (0: all cores)")->capture_default_str()->check(whole_number(0, 4096));

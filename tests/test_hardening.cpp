@@ -12,11 +12,15 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <chrono>
 #include <map>
+#include <thread>
+#include <vector>
 #include <string>
 
 #include "codegen/native.hpp"
 #include "driver/bench.hpp"
+#include "interpreter/child.hpp"
 #include "interpreter/limits.hpp"
 #include "interpreter/load.hpp"
 #include "interpreter/reserved.hpp"
@@ -155,6 +159,29 @@ TEST(Hardening, NativeStepsAreLoopIterationsAndAssignments) {
   EXPECT_LT(reached, cases);
   Outcome huge = run(int64_t{1} << 46, 1, 1000);  // 7·10^13 iterations: refused at the loop's entry
   EXPECT_EQ(huge.kind, OutcomeKind::Inconclusive);
+}
+
+// ---- limits: a child's memory is bounded, and its answer says so ----
+TEST(Hardening, ChildrenRunWithinTheMemoryLimit) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "under a sanitizer no address-space limit is set (its shadow memory needs terabytes of it)";
+#endif
+  auto grab = [](size_t bytes) {
+    return [bytes]() -> std::string {
+      std::vector<char> v(bytes, 1);  // touched: really allocated
+      return std::to_string(v[bytes / 2]);
+    };
+  };
+  Child small = run_in_child(30000, grab(size_t{64} << 20), uint64_t{512} << 20);
+  EXPECT_EQ(small.status, Child::Status::Done) << small.text;
+  Child big = run_in_child(30000, grab(size_t{2} << 30), uint64_t{512} << 20);
+  EXPECT_EQ(big.status, Child::Status::OutOfMemory) << big.text;
+  EXPECT_NE(big.text.find("ran out of memory (the limit of 512 MB)"), std::string::npos) << big.text;
+  Child slow = run_in_child(300, [] {
+    std::this_thread::sleep_for(std::chrono::seconds(30));
+    return std::string("late");
+  });
+  EXPECT_EQ(slow.status, Child::Status::Killed) << slow.text;
 }
 
 // ---- names: every word of SCHED is refused in an algorithm ----
