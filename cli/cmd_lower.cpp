@@ -130,6 +130,7 @@ void register_lower(CLI::App& app) {
         std::cerr << fmt::format("rejected: exported, but Halide's complete lowering refuses this schedule: {}\n", x.later_rejection);
         set_exit(kBadInput);
       }
+      if (!x.later_unchecked.empty()) std::cerr << "note: " << x.later_unchecked << " (--timeout)\n";
       if (!x.later_failure.empty()) {
         std::cerr << fmt::format("compiler: exported, but Halide's complete lowering of the same pipeline fails: {}\n", x.later_failure);
         later_failure = true;

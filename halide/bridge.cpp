@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
 #include "halide/build.hpp"
 #include "halide/export.hpp"
 #include "halide/passes.hpp"
 #include "halide/spec.hpp"
-#include <chrono>
-
 #include "interpreter/child.hpp"
 #include "scheduler/sare.hpp"
 
@@ -117,13 +117,17 @@ Exported lower_via_halide(const algo::Algorithm& a, const std::vector<algo::Dire
   out = exported_from(run_in_child(o.timeout_ms, [&] { return lower_in_child(a, sare, extra, o, d, dx); }));
   // one time limit for both children: the complete lowering gets what the export left
   auto spent = static_cast<unsigned>(std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
+  const char* unchecked = "Halide's complete lowering of the same pipeline was not checked: the time or memory limit was reached";
   if (out.status == Exported::Status::Ok && o.final_lowering && o.timeout_ms > 0 && spent >= o.timeout_ms) {
-    out.later_failure.clear();  // no time left: the complete lowering is not run (the export stands)
+    out.later_unchecked = unchecked;  // no time left: the export stands, the later passes are unknown
   } else if (out.status == Exported::Status::Ok && o.final_lowering) {
     Options rest = o;
     if (o.timeout_ms > 0) rest.timeout_ms = o.timeout_ms - spent;
     std::string f = final_in_child(a, extra, rest);
-    if (f.rfind("still running", 0) == 0 || f.rfind("ran out of memory", 0) == 0) f.clear();  // our limit: nothing learnt
+    if (f.rfind("still running", 0) == 0 || f.rfind("ran out of memory", 0) == 0) {  // our limit: nothing learnt
+      f.clear();
+      out.later_unchecked = unchecked;
+    }
     if (f.rfind("R", 0) == 0) out.later_rejection = f.substr(1);
     else out.later_failure = f.rfind("C", 0) == 0 ? f.substr(1) : f;
   }

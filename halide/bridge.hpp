@@ -46,6 +46,9 @@ struct Exported {
   // later pass, e.g. "Can only unroll for loops over a constant extent"): the schedule is not
   // valid Halide, although its export is shown.
   std::string later_rejection;
+  // Ok: why Halide's complete lowering was not run to the end (its child reached the time or
+  // memory limit): the export stands, later passes are unchecked (empty when they were).
+  std::string later_unchecked;
 };
 
 std::string_view status_name(Exported::Status s);

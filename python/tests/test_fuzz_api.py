@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import pysched
+from support import rss_mb
 
 EXAMPLES = os.environ.get("SCHED_EXAMPLES", os.path.join(os.path.dirname(__file__), "..", "..", "examples"))
 CALLS = int(os.environ.get("SCHED_FUZZ_API_CALLS", "600"))
@@ -22,12 +23,6 @@ TEXTS = ["param N;\noutput o[i] : i32[N] = i;\nfor i < N { o[i] := i }\n", "para
 FILES = ["race_read_write.sched", "matmul_par.sched", "blur3x3.sched", "conv2d.sched", "reduce_histogram_atomic.sched"]
 
 
-def rss_mb():
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS"):
-                return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def small(rng):

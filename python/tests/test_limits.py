@@ -10,27 +10,12 @@ import os
 import pytest
 
 import pysched
+from support import TRIPLE, rss_mb
 
 CALLS = int(os.environ.get("SCHED_LEAK_CALLS", "0"))
 
-TRIPLE = """param N;
-assume N >= 1;
-tensor X(i) : i32;
-tensor Y(i) : i32 = X(i) * 3 - 1;
-input x[i] : i32[N] = X(i);
-output y[i] : i32[N] = Y(i);
-par i < N {
-  y[i] {Y(i)} := x[i] * 3 - 1;
-}
-"""
 
 
-def rss_mb():
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS"):
-                return int(line.split()[1]) / 1024
-    return 0.0
 
 
 @pytest.mark.parametrize("timeout", [float("inf"), float("-inf"), float("nan"), 1e10, 0.0, -1.0])

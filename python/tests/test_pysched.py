@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import pysched
+from support import TRIPLE
 
 EXAMPLES = os.environ.get("SCHED_EXAMPLES", os.path.join(os.path.dirname(__file__), "..", "..", "examples"))
 
@@ -17,16 +18,6 @@ def example(name):
     return pysched.load(os.path.join(EXAMPLES, name))
 
 
-TRIPLE = """param N;
-assume N >= 1;
-tensor X(i) : i32;
-tensor Y(i) : i32 = X(i) * 3 - 1;
-input x[i] : i32[N] = X(i);
-output y[i] : i32[N] = Y(i);
-par i < N {
-  y[i] {Y(i)} := x[i] * 3 - 1;
-}
-"""
 
 
 def test_metadata():
