@@ -186,7 +186,7 @@ void register_fuzz(CLI::App& app) {
   cmd->add_option("--verify-timeout", o.oracles.verify_timeout_s, "seconds for the verifier on one case")
       ->check(positive_seconds())
       ->capture_default_str();
-  static CLI::Option* case_timeout = nullptr;
+  [[maybe_unused]] static CLI::Option* case_timeout = nullptr;  // read with --compiler halide
   case_timeout = cmd->add_option("--case-timeout", o.case_timeout_s, "seconds before a case's process is killed (counted inconclusive; "
                                        "with --compiler halide the default is 300)")
       ->check(positive_seconds())

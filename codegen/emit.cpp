@@ -142,12 +142,14 @@ std::string kernel_helpers(bool count_steps) {
       "  if (__atomic_compare_exchange_n(&E[0], &z, code, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) E[1] = stmt;\n"
       "  return 0;\n"
       "}\n";
-  if (count_steps)
-    s += "// the step bound (--max-steps): n more steps; true once past it (the loop then runs no iteration)\n"
-         "__attribute__((noinline)) bool steps_over(long long* E, long long n, long long stmt) {\n"
+  if (count_steps)  // E[3] assignments (code 6), E[5] loop iterations (code 7), each against the bound E[4]
+    s += "// the step bound (--max-steps): n more assignments (at = 3) or loop iterations (at = 5); true once\n"
+         "// past it (a loop then runs no iteration)\n"
+         "__attribute__((noinline)) bool steps_over(long long* E, int at, long long n, long long stmt) {\n"
          "  if (n <= 0) return false;\n"
-         "  if (__atomic_load_n(&E[0], __ATOMIC_RELAXED) == 6) return true;\n"
-         "  if (n > E[4] || __atomic_add_fetch(&E[3], n, __ATOMIC_RELAXED) > E[4]) { fail_at(E, 6, stmt); return true; }\n"
+         "  long long code = __atomic_load_n(&E[0], __ATOMIC_RELAXED);\n"
+         "  if (code == 6 || code == 7) return true;\n"
+         "  if (n > E[4] || __atomic_add_fetch(&E[at], n, __ATOMIC_RELAXED) > E[4]) { fail_at(E, at == 3 ? 6 : 7, stmt); return true; }\n"
          "  return false;\n"
          "}\n";
   return s + "}  // namespace\n";
@@ -361,13 +363,13 @@ class Emitter {
       line(indent, fmt::format("const i64 {}_hi = {};", first, expr(*c.value, stmt)));
       std::string all = count + (o_.count_steps ? "_all" : "");
       line(indent, fmt::format("const i64 {} = {}_hi < {} ? 0 : w_add<i64>(w_sub<i64>({}_hi, {}), 1);", all, first, first, first, first));
-      if (o_.count_steps) line(indent, fmt::format("const i64 {} = steps_over(E, {}, {}) ? 0 : {};", count, all, stmt, all));
+      if (o_.count_steps) line(indent, fmt::format("const i64 {} = steps_over(E, 5, {}, {}) ? 0 : {};", count, all, stmt, all));
     } else {
       line(indent, fmt::format("const i64 {} = 0;", first));
       line(indent, fmt::format("const i64 {}_n = {};", count, expr(*c.value, stmt)));
       line(indent, fmt::format("const i64 {} = {}_n > 0 ? {}_n : 0;", count + (o_.count_steps ? "_all" : ""), count, count));
     }
-    if (o_.count_steps && !c.lo) line(indent, fmt::format("const i64 {} = steps_over(E, {}_all, {}) ? 0 : {}_all;", count, count, stmt, count));
+    if (o_.count_steps && !c.lo) line(indent, fmt::format("const i64 {} = steps_over(E, 5, {}_all, {}) ? 0 : {}_all;", count, count, stmt, count));
   }
 
   // The tile's cells loaded into (load) or stored from the locals: its loops, the lets that do
@@ -440,7 +442,7 @@ class Emitter {
       case CmdKind::Assign: {
         int stmt = stmt_id(c.loc);
         line(indent, fmt::format("// {}:{}  {}", c.loc.line, c.loc.col, sanitize(print_cmd(c).substr(0, print_cmd(c).find('\n')))));
-        if (o_.count_steps) line(indent, fmt::format("steps_over(E, 1, {});", stmt));
+        if (o_.count_steps) line(indent, fmt::format("steps_over(E, 3, 1, {});", stmt));
         if (&c == tile_.stmt) {  // the register tile's update: the cell is acc[flat]
           const char* t = ctype(array_type_.at(c.id));
           const std::string& cell = tile_.cell;

@@ -40,12 +40,13 @@ struct EmittedKernel {
 // arrays[k] is global array k's buffer (C order, element type as declared); dims holds every
 // global array's sizes, array after array; on return err[0] = 0 or an error code (1 read out of
 // bounds, 2 write out of bounds, 3 allocation failed, 4 negative allocation, 5 allocation past the
-// bound, 6 step bound), err[1] = statement index.
+// bound, 6 and 7 the step bound), err[1] = statement index.
 //
 // With `count_steps` (a run under `--max-steps`), the kernel counts as the reference engine does:
-// each loop adds its trip count at entry and each assignment adds one, into err[3], against
-// the bound in err[4]. Past the bound it records code 6 (the step bound) and every loop it then
-// enters runs no iteration, so `for i < 10^14 { .. }` under `--max-steps 1000` ends at once.
+// each assignment adds one to err[3], each loop its trip count at entry to err[5], each against
+// the bound in err[4]. Past the bound it records code 6 (assignments) or 7 (loop iterations) and
+// every loop it then enters runs no iteration, so `for i < 10^14 { .. }` under `--max-steps
+// 1000` ends at once.
 // Without it (the default) the kernel counts nothing: no cost on the hot path.
 struct EmitOptions {
   bool count_steps = false;

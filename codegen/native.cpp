@@ -190,7 +190,7 @@ Outcome run_native(const Program& p, Memory& st, const NativeKernel& k, double* 
   }
   std::vector<long long> params(st.params.begin(), st.params.end());
   auto* err = reinterpret_cast<long long*>(mem.p + total);
-  err[0] = err[1] = err[2] = err[3] = 0;
+  err[0] = err[1] = err[2] = err[3] = err[5] = 0;
   err[4] = static_cast<long long>(std::min<uint64_t>(max_steps == 0 ? UINT64_MAX : max_steps, INT64_MAX));  // the step bound
   // the kernel runs in a child: a crash (a stack overflow, a fault the checks missed) is an
   // outcome of this run, never the end of sched
@@ -221,10 +221,10 @@ Outcome run_native(const Program& p, Memory& st, const NativeKernel& k, double* 
                                      WTERMSIG(status), strsignal(WTERMSIG(status))));
   int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
   if (kernel_seconds) std::memcpy(kernel_seconds, &err[2], sizeof(double));
-  if (err[0] == 6) {
+  if (err[0] == 6 || err[0] == 7) {  // the engines' words (interpreter/eval.hpp)
     Loc where = err[1] >= 0 && static_cast<size_t>(err[1]) < k.kernel.statements.size() ? k.kernel.statements[static_cast<size_t>(err[1])] : Loc{};
     return Outcome::make(OutcomeKind::Inconclusive, where,
-                         fmt::format("the step bound ({} assignments and loop iterations) was reached; raise --max-steps", max_steps));
+                         fmt::format("the step bound ({} {}) was reached; raise --max-steps", max_steps, err[0] == 6 ? "assignments" : "loop iterations"));
   }
   if (rc != 0 || err[0] != 0) {
     Loc where = err[1] >= 0 && static_cast<size_t>(err[1]) < k.kernel.statements.size() ? k.kernel.statements[static_cast<size_t>(err[1])] : Loc{};
