@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "cli/commands.hpp"
+#include "report/json_fields.hpp"
 #include "report/pages.hpp"
 #include "cli/reports.hpp"
 #include "interpreter/files.hpp"
@@ -231,9 +232,9 @@ void register_fuzz(CLI::App& app) {
           std::cerr << "sched fuzz: --merge: " << err << "\n";
           return set_exit(kBadInput);
         }
-        auto j = nlohmann::json::parse(text, nullptr, false);
-        if (j.is_discarded() || !j.is_object()) {
-          std::cerr << "sched fuzz: " << f << ": not a summary.json\n";
+        nlohmann::json j;
+        if (!report::parse_json_input(text, j, err) || !j.is_object()) {
+          std::cerr << "sched fuzz: " << f << ": not a summary.json" << (err.empty() ? "" : " (" + err + ")") << "\n";
           return set_exit(kBadInput);
         }
         parts.push_back(j);

@@ -28,9 +28,9 @@ void register_report(CLI::App& app) {
       std::cerr << "sched report: " << err << "\n";
       return set_exit(kBadInput);
     }
-    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded()) {
-      std::cerr << "sched report: " << input << ": not JSON\n";
+    nlohmann::json j;
+    if (!report::parse_json_input(text, j, err)) {
+      std::cerr << "sched report: " << input << ": " << err << "\n";
       return set_exit(kBadInput);
     }
     std::string src, src_path = source_file.empty() ? report::text(j, "file") : source_file;

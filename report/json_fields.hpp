@@ -1,4 +1,4 @@
-// Typed reads of the JSON the reports draw (`sched report FILE.json`, --html pages): a saved
+// Reading JSON back, and typed reads of the JSON the reports draw (`sched report FILE.json`, --html pages): a saved
 // file may have been edited or damaged, so no read throws or reads past a missing field. A
 // field that is absent or of another type reads as the empty value of the type asked for:
 //
@@ -12,9 +12,36 @@
 #include <cstdint>
 #include <string>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "interpreter/limits.hpp"
+
 namespace sched::report {
+
+// Parses JSON a user gives back (`sched report`, `fuzz --merge`), nested at most kMaxTreeDepth
+// levels like every other input (a million `[` crashed the reader): false with the reason.
+inline bool parse_json_input(const std::string& text, nlohmann::json& out, std::string& error) {
+  bool too_deep = false;
+  auto depth = [&](int d, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (d > kMaxTreeDepth) too_deep = true;
+    return !too_deep;  // false drops the value: nothing deeper is built
+  };
+  try {
+    out = nlohmann::json::parse(text, depth, true);
+  } catch (const nlohmann::json::exception&) {
+    out = nlohmann::json::value_t::discarded;
+  }
+  if (too_deep) {
+    error = fmt::format("nested deeper than {} levels", kMaxTreeDepth);
+    return false;
+  }
+  if (out.is_discarded()) {
+    error = "not JSON";
+    return false;
+  }
+  return true;
+}
 
 inline const nlohmann::json& json_null() {
   static const nlohmann::json n;

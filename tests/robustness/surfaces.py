@@ -117,6 +117,12 @@ def add(case, path, write, SCHED, WORK, SLACK, halide, custom):
     case("fuzz --merge of findings [1]", ["fuzz", "--merge", path("s_wrong.json")], [2], ["findings[0] is not an object"],
          pre=wrong("summary: findings [1]", lambda j: j.__setitem__("findings", [1])))
 
+    DEEP = write("s_deep.json", '{"outcome": "race", "race": ' + "[" * 1000000 + "]" * 1000000 + "}")
+    case("report of JSON nested a million deep", ["report", DEEP, "-o", path("s_deep.html")], [2], ["nested deeper than 1000 levels"])
+    DEEP_SUMMARY = write("s_deep_summary.json", '{"seed": 1, "shard": "0/1", "cases": 1, "inconclusive": 0, "seconds": 1, "oracles": {}, '
+                         '"kinds": {}, "classes": {}, "findings": [' + "[" * 1000000 + "]" * 1000000 + "]}")
+    case("fuzz --merge of JSON nested a million deep", ["fuzz", "--merge", DEEP_SUMMARY], [2], ["nested deeper than 1000 levels"])
+
     # ---- .algo names that are words of SCHED ----
     for word in ["par", "let", "min", "select", "i32", "tensor", "sqrt", "sum", "atomic"]:
         algo = write(f"s_word_{word}.algo", f"param N;\ninput A(i) : f32[N];\nfunc {word}(i) : f32 = A(i) + 1.0;\n"
