@@ -107,7 +107,7 @@ bool Lowerer::run(std::string& out) {
 // anything is expanded: `F_i(x) = F_{i-1}(x) + F_{i-1}(x + 1)` over 300 levels doubles at each
 // level (2^300 terms), and a chain of 5,000 inlined funcs nests deeper than SCHED's tree limit.
 // Either is bad input at the call that crosses the bound, with the way out (compute_root).
-Lowerer::Expansion Lowerer::expansion(const AExpr& e, std::map<std::string, Expansion>& memo) const {
+Lowerer::Expansion Lowerer::expansion(const AExpr& e, std::map<std::string, Expansion>& memo, int nest) const {
   static constexpr uint64_t cap = kMaxInlinedNodes + 1;  // counts saturate here
   auto add = [](uint64_t a, uint64_t b) { return std::min(a + b, cap); };
   auto mul = [](uint64_t a, uint64_t b) { return a != 0 && b > cap / a ? cap : std::min(a * b, cap); };
@@ -118,7 +118,7 @@ Lowerer::Expansion Lowerer::expansion(const AExpr& e, std::map<std::string, Expa
     return out;
   }
   std::vector<Expansion> args;
-  for (const auto& x : e.args) args.push_back(expansion(*x, memo));
+  for (const auto& x : e.args) args.push_back(expansion(*x, memo, nest));
   const Func* g = e.kind == AExpr::Kind::Call ? a_.find(e.text) : nullptr;
   if (!g || g->input || !inline_.count(g->name)) {
     out.nodes = 1;
@@ -131,7 +131,15 @@ Lowerer::Expansion Lowerer::expansion(const AExpr& e, std::map<std::string, Expa
     return out;
   }
   auto it = memo.find(g->name);
-  if (it == memo.end()) it = memo.emplace(g->name, expansion(*g->defs[0].rhs, memo)).first;
+  if (it == memo.end()) {
+    // each inlined func adds a level to the expression: a chain past the depth bound is refused
+    // here, before its bodies are walked (5,000 pending walks overflowed the stack under ASan)
+    if (nest >= kMaxInlinedDepth)
+      throw Error{e.loc, fmt::format("inlining {} here nests more than {} inlined funcs (at most {} levels); compute it, or a func it "
+                                     "calls, at root ({}.compute_root()) so that it is stored instead",
+                                     g->name, kMaxInlinedDepth, kMaxInlinedDepth, g->name)};
+    it = memo.emplace(g->name, expansion(*g->defs[0].rhs, memo, nest + 1)).first;
+  }
   const Expansion& body = it->second;
   // g's body with each of its variables replaced by a copy of the argument (lower_emit.cpp's value())
   out.nodes = add(1, body.nodes);
@@ -166,9 +174,9 @@ void Lowerer::check_inlining() const {
   for (const auto& f : a_.funcs)
     if (!f.input && computed(f))
       for (const auto& d : f.defs) {
-        expansion(*d.rhs, memo);
-        for (const auto& l : d.lhs) expansion(*l, memo);
-        if (d.where) expansion(*d.where, memo);
+        expansion(*d.rhs, memo, 0);
+        for (const auto& l : d.lhs) expansion(*l, memo, 0);
+        if (d.where) expansion(*d.where, memo, 0);
       }
 }
 

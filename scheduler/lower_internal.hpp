@@ -133,7 +133,7 @@ class Lowerer {
     std::map<std::string, uint64_t> occ;   // how often each variable appears in it
     int depth = 0;
   };
-  Expansion expansion(const AExpr& e, std::map<std::string, Expansion>& memo) const;
+  Expansion expansion(const AExpr& e, std::map<std::string, Expansion>& memo, int nest) const;  // nest: inlined funcs being walked
   void check_inlining() const;
   bool nested(const Func& f) const;
   Level store_level(const Func& f) const;

@@ -138,8 +138,11 @@ std::string replay_all(const Program& p, const std::string& text, const verify::
     }
     // ... or at an annotation whose VC the verifier left undecided (it reads an unannotated
     // write's value, which the run computes and the solver does not): no claim was made there
-    bool undecided = o.kind == OutcomeKind::Annotation && std::any_of(v.vcs.begin(), v.vcs.end(), [&](const verify::VcReport& r) {
-      return r.rule == "value" && r.status == "unknown" && r.loc.line == o.loc.line;
+    // (the same for a race whose write-write VC the verifier left undecided, e.g. at its time
+    // limit under ASan: a race takes precedence over an annotation failure in a run)
+    bool undecided = std::any_of(v.vcs.begin(), v.vcs.end(), [&](const verify::VcReport& r) {
+      if (r.status != "unknown" || r.loc.line != o.loc.line) return false;
+      return r.rule == "value" ? o.kind == OutcomeKind::Annotation : r.rule == "write-write" && o.kind == OutcomeKind::Race;
     });
     if (!reproduces(pr.rule, o, pr.loc) && undecided) {
       ++n.undecided;
