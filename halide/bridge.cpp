@@ -86,8 +86,9 @@ std::string lower_in_child(const algo::Algorithm& a, const algo::Sare& sare, con
 }
 
 // Halide's complete lowering of the same algorithm and schedule, in a child of its own (the
-// export above stands even when this crashes): empty, or how it failed.
-std::string final_in_child(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, const Options& o) {
+// export above stands even when this crashes): empty, or how it failed; `limited` when its child
+// reached the time or memory limit (then nothing was learnt).
+std::string final_in_child(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, const Options& o, bool& limited) {
   Child c = run_in_child(o.timeout_ms, [&]() -> std::string {
     Built b;
     Diagnostics d, dx;
@@ -102,7 +103,8 @@ std::string final_in_child(const algo::Algorithm& a, const std::vector<algo::Dir
     }
     return "";
   });
-  if (c.status == Child::Status::Done) return c.text;
+  limited = c.status == Child::Status::Killed || c.status == Child::Status::OutOfMemory;
+  if (c.status == Child::Status::Done || limited) return limited ? "" : c.text;
   return c.status == Child::Status::Threw ? fmt::format("threw {}", c.text) : c.text;
 }
 
@@ -123,11 +125,9 @@ Exported lower_via_halide(const algo::Algorithm& a, const std::vector<algo::Dire
   } else if (out.status == Exported::Status::Ok && o.final_lowering) {
     Options rest = o;
     if (o.timeout_ms > 0) rest.timeout_ms = o.timeout_ms - spent;
-    std::string f = final_in_child(a, extra, rest);
-    if (f.rfind("still running", 0) == 0 || f.rfind("ran out of memory", 0) == 0) {  // our limit: nothing learnt
-      f.clear();
-      out.later_unchecked = unchecked;
-    }
+    bool limited = false;
+    std::string f = final_in_child(a, extra, rest, limited);
+    if (limited) out.later_unchecked = unchecked;
     if (f.rfind("R", 0) == 0) out.later_rejection = f.substr(1);
     else out.later_failure = f.rfind("C", 0) == 0 ? f.substr(1) : f;
   }
