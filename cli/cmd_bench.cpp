@@ -56,14 +56,13 @@ bool prepare(const BenchArgs& a, const std::string& file, Prepared& out, std::st
   if (!a.flops.empty()) {
     std::map<std::string, int64_t> named;
     for (size_t i = 0; i < p.params.size(); ++i) named[p.params[i].name] = out.instance->params[i];
-    std::string why;
+    driver::FormulaError why;
     out.flops = driver::eval_formula(a.flops, named, why);
-    if (!out.flops) {  // "1:5: unknown parameter 'Q'": the position, a caret under it
-      size_t colon = why.find(':'), col = std::strtoul(why.c_str() + colon + 1, nullptr, 10);
-      size_t at = col > 0 ? col - 1 : 0, from = at > 40 ? at - 40 : 0;  // a long formula: 80 characters around the column
+    if (!out.flops) {  // "--flops:1:5: error: unknown parameter 'Q'": the position, a caret under it
+      size_t at = why.col > 0 ? why.col - 1 : 0, from = at > 40 ? at - 40 : 0;  // a long formula: 80 characters around the column
       std::string shown = a.flops.substr(from, 80);
-      error = fmt::format("--flops:{}: error: {}\n  {}{}\n  {}^\n", why.substr(0, why.find(": ")), why.substr(why.find(": ") + 2),
-                          from > 0 ? "..." : "", shown, std::string(at - from + (from > 0 ? 3 : 0), ' '));
+      error = fmt::format("--flops:1:{}: error: {}\n  {}{}\n  {}^\n", why.col, why.message, from > 0 ? "..." : "", shown,
+                          std::string(at - from + (from > 0 ? 3 : 0), ' '));
       return false;
     }
   }

@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/html_reports.hpp"
 #include "cli/reports.hpp"
+#include "interpreter/files.hpp"
 #include "driver/phases.hpp"
 #include "driver/words.hpp"
 #include "driver/run.hpp"
@@ -106,7 +107,7 @@ void register_explore(CLI::App& app) {
     if (o.replay && !j.contains("trace")) j["trace"] = nlohmann::json::array();
     if (!html.empty()) {
       std::string err;
-      if (!write_report(html, explore_html(file, p, st, o, r, j), err)) {
+      if (!write_file_atomically(html, explore_html(file, p, st, o, r, j), err)) {
         std::cerr << "sched explore: --html: " << err << "\n";
         code = kBadInput;
       }

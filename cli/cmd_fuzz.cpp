@@ -17,6 +17,7 @@
 #include "report/pages.hpp"
 #include "cli/reports.hpp"
 #include "interpreter/files.hpp"
+#include "interpreter/option_text.hpp"
 #include "scheduler/algo.hpp"
 #include "fuzz/campaign.hpp"
 #include "fuzz/findings.hpp"
@@ -28,24 +29,6 @@
 namespace sched::cli {
 
 namespace {
-
-// "90", "90s", "10m", "1h" -> seconds; < 0 on a bad spelling.
-double parse_duration(const std::string& s) {
-  if (s.empty()) return -1;
-  size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(s, &used);
-  } catch (...) {
-    return -1;
-  }
-  if (!std::isfinite(v) || v <= 0) return -1;  // nan, inf, 0 and negative durations are bad input
-  std::string unit = s.substr(used);
-  if (unit.empty() || unit == "s") return v;
-  if (unit == "m" || unit == "min") return v * 60;
-  if (unit == "h") return v * 3600;
-  return -1;
-}
 
 // `--compiler halide` (fuzz/halide_campaign.hpp): the checks only it needs, then its campaign on
 // the options the command parsed for both compilers (seed, cases, time, shard, jobs, out).
@@ -142,234 +125,282 @@ void write_case_reports(std::vector<fuzz::CaseReport>& reports, const fuzz::Camp
     cases.push_back(std::move(t));
   }
   std::string err;
-  if (!sarif.empty() && !write_report(sarif, sarif_log("fuzz", findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", err)) {
+  if (!sarif.empty() && !write_file_atomically(sarif, sarif_text("fuzz", findings), err)) {
     std::cerr << "sched fuzz: --sarif: " << err << "\n";
     set_exit(kBadInput);
   }
-  if (!junit.empty() && !write_report(junit, junit_xml(suite, cases), err)) {
+  if (!junit.empty() && !write_file_atomically(junit, junit_xml(suite, cases), err)) {
     std::cerr << "sched fuzz: --junit: " << err << "\n";
     set_exit(kBadInput);
   }
 }
 
+// The command's options, as parsed.
+struct FuzzArgs {
+  fuzz::CampaignOptions o;
+  std::string time_s, shard = "0/1", oracles;
+  bool json = false, quiet = false;
+  std::vector<std::string> merge;
+  long long print_case = -1;
+  std::string compiler = "sched";
+  std::vector<std::string> algo_files;
+  std::string sarif, junit, html;
+  std::vector<fuzz::CaseReport> reports;
+  CLI::Option* case_timeout = nullptr;  // given: it holds as given for --compiler halide
+  bool halide() const { return compiler == "halide"; }
+};
+
+// --algo files: each must parse (bad input is known at once); false with exit 2 set.
+bool read_algorithms(FuzzArgs& a) {
+  for (const auto& f : a.algo_files) {
+    std::string why;
+    auto src = SourceFile::load(f, &why);
+    if (!src) {
+      std::cerr << "sched fuzz: --algo: " << why << "\n";
+      set_exit(kBadInput);
+      return false;
+    }
+    Diagnostics d(src);
+    if (!algo::parse_algorithm(src, d)) {
+      std::cerr << d.render();
+      set_exit(kBadInput);
+      return false;
+    }
+    a.o.algorithms.push_back({std::filesystem::path(f).stem().string(), src->text});
+  }
+  return true;
+}
+
+// --merge: the shards' summaries as one (runs nothing); a missing shard makes it inconclusive.
+void merge_shards(FuzzArgs& a) {
+  std::vector<nlohmann::json> parts;
+  for (auto& f : a.merge) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(f, ec)) f = (std::filesystem::path(f) / "summary.json").string();  // a shard's --out
+    std::string text, err;
+    if (!read_input_file(f, uint64_t{1} << 30, text, err)) {
+      std::cerr << "sched fuzz: --merge: " << err << "\n";
+      return set_exit(kBadInput);
+    }
+    nlohmann::json j;
+    if (!report::parse_json_input(text, j, err) || !j.is_object()) {
+      std::cerr << "sched fuzz: " << f << ": not a summary.json" << (err.empty() ? "" : " (" + err + ")") << "\n";
+      return set_exit(kBadInput);
+    }
+    parts.push_back(j);
+  }
+  std::string refusal = fuzz::merge_refusal(parts, a.merge);
+  if (!refusal.empty()) {
+    std::cerr << "sched fuzz: --merge: " << refusal << "\n";
+    return set_exit(kBadInput);
+  }
+  nlohmann::json m;
+  std::string text, page, err, dir = std::filesystem::path(a.html).parent_path().string();
+  try {  // a field of the wrong type deeper than merge_refusal looks is bad input, never an internal error
+    m = fuzz::merge_summaries(parts);
+    text = a.json ? m.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::summary_markdown(m);
+    if (!a.html.empty()) page = report::campaign_page(m, "", dir.empty() ? "." : dir);
+  } catch (const nlohmann::json::exception& e) {
+    std::cerr << "sched fuzz: --merge: a field of the wrong type in a summary (" << json_error_text(e) << ")\n";
+    return set_exit(kBadInput);
+  }
+  if (!a.html.empty() && !write_file_atomically(a.html, page, err)) {
+    std::cerr << "sched fuzz: --html: " << err << "\n";
+    return set_exit(kBadInput);
+  }
+  std::cout << text;
+  int code = m.value("findings", nlohmann::json::array()).empty() ? kClean : kFinding;
+  const auto& missing = m["missing_shards"];
+  if (!missing.empty()) {  // an incomplete campaign: what it found stands, the rest is unknown
+    std::vector<std::string> names;
+    for (const auto& x : missing) names.push_back(x.get<std::string>());
+    std::cerr << fmt::format("sched fuzz: --merge: {} shard(s) missing ({}): the summary covers {} of {}\n", names.size(),
+                             fmt::format("{}", fmt::join(names, ", ")), parts.size(), parts.size() + names.size());
+    code = driver::worse(code, kInconclusive);
+  }
+  set_exit(code);
+}
+
+// --print-case of the built-in campaign: the case's program, parameters and how it was made.
+void print_case(const fuzz::CampaignOptions& o, long long index) {
+  fuzz::Case c = fuzz::make_case(o.seed, static_cast<uint64_t>(index), o.algorithms);
+  std::string ps;
+  for (size_t i = 0; i < c.params.size(); ++i) ps += fmt::format(" -p {}={}", c.param_names[i], c.params[i]);
+  std::cout << fmt::format("// seed {}, case {}: {}{}\n", o.seed, c.index, c.kind, c.cls.empty() ? "" : " " + c.cls);
+  if (!c.schedule.empty()) std::cout << fmt::format("// algorithm {}, schedule: {}\n", c.algorithm, c.schedule);
+  if (!c.where.empty()) std::cout << "// mutation: " << c.where << "\n";
+  std::cout << "// parameters:" << ps << "\n" << c.text;
+  if (!c.error.empty()) std::cerr << c.error << "\n";
+  set_exit(c.error.empty() ? kClean : kFinding);
+}
+
+// --shard, --time and --oracles into the campaign's options; false with exit 2 set.
+bool read_campaign_options(FuzzArgs& a) {
+  fuzz::CampaignOptions& o = a.o;
+  auto part = option_text::shard(a.shard);
+  if (!part) {
+    std::cerr << fmt::format("sched fuzz: --shard wants {}, got '{}'\n", option_text::kExpectedShard, a.shard);
+    set_exit(kBadInput);
+    return false;
+  }
+  o.shard = static_cast<int>(part->index);
+  o.shards = static_cast<int>(part->count);
+  if (!a.time_s.empty()) {
+    auto d = option_text::duration(a.time_s);
+    if (!d) {
+      std::cerr << fmt::format("sched fuzz: --time wants {}, got '{}'\n", option_text::kExpectedDuration, a.time_s);
+      set_exit(kBadInput);
+      return false;
+    }
+    o.seconds = *d;
+  }
+  if (o.seconds <= 0 && o.cases == 0) o.seconds = 60;
+  if (!a.oracles.empty()) {
+    o.oracles.enabled.clear();
+    size_t pos = 0;
+    while (pos <= a.oracles.size()) {
+      size_t c = a.oracles.find(',', pos);
+      std::string n = a.oracles.substr(pos, c == std::string::npos ? std::string::npos : c - pos);
+      const auto& all = fuzz::oracle_names();
+      if (std::find(all.begin(), all.end(), n) == all.end()) {
+        std::cerr << "sched fuzz: unknown oracle '" << n << "' (model, reference, fast, explore, verify, native)\n";
+        set_exit(kBadInput);
+        return false;
+      }
+      o.oracles.enabled.push_back(n);
+      if (c == std::string::npos) break;
+      pos = c + 1;
+    }
+  }
+  o.progress = !a.quiet;
+  return true;
+}
+
+// Before the campaign, so that a bad path is known at once: --out made and locked (one campaign
+// at a time per directory, for this process's life), the reports' directories writable.
+bool prepare_outputs(const FuzzArgs& a) {
+  const std::string& out = a.o.out_dir;
+  if (!out.empty()) {
+    std::string why;
+    if (!make_output_dir(out, why)) {
+      std::cerr << "sched fuzz: --out: " << why << "\n";
+      set_exit(kBadInput);
+      return false;
+    }
+    std::string lock_path = (std::filesystem::path(out) / ".lock").string();
+    int lock = open(lock_path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
+      std::cerr << "sched fuzz: --out: " << out << " is in use by another campaign running now (" << lock_path
+                << " is locked); choose another directory\n";
+      if (lock >= 0) close(lock);
+      set_exit(kBadInput);
+      return false;
+    }
+  }
+  for (const auto& [opt, path] : {std::pair<const char*, const std::string*>{"--sarif", &a.sarif}, {"--junit", &a.junit}, {"--html", &a.html}}) {
+    std::filesystem::path dir = std::filesystem::path(*path).parent_path();
+    if (dir.empty()) dir = ".";
+    std::error_code ec;
+    if (!path->empty() && (!std::filesystem::is_directory(dir, ec) || access(dir.c_str(), W_OK) != 0 || std::filesystem::is_directory(*path, ec))) {
+      std::cerr << "sched fuzz: " << opt << ": cannot write " << *path << " (its directory does not exist or is not writable, or it is a directory)\n";
+      set_exit(kBadInput);
+      return false;
+    }
+  }
+  return true;
+}
+
+// The campaign of either compiler, its summary printed, its reports written, its exit code set.
+void run_fuzz_campaign(FuzzArgs& a) {
+  const fuzz::CampaignOptions& o = a.o;
+  const bool halide = a.halide();
+  nlohmann::json s;
+#ifdef SCHED_HAVE_HALIDE
+  if (halide) s = run_halide(o, a.json, a.case_timeout->count() > 0);
+#endif
+  if (!halide) {
+    s = fuzz::run_campaign(o);
+    std::cout << (a.json ? s.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::summary_markdown(s));
+  }
+  const auto& failed = s["write_errors"];
+  for (const auto& w : failed) std::cerr << "sched fuzz: not written: " << w.get<std::string>() << "\n";
+  if (!o.out_dir.empty() && !a.json && failed.empty())
+    std::cout << "\nwritten: " << o.out_dir << "/summary.json, " << o.out_dir << "/summary.md\n";
+  bool interrupted = s.contains("interrupted");
+  if (interrupted) std::cerr << "sched fuzz: interrupted: the summary counts the finished cases only\n";
+  // a Halide campaign counts its findings and lists them by signature
+  bool found = halide ? !fuzz::member(s, "signatures", true).empty() : !fuzz::member(s, "findings", true).empty();
+  set_exit(found ? kFinding : interrupted ? kInconclusive : kClean);
+  if (!failed.empty()) set_exit(kBadInput);
+  write_case_reports(a.reports, o, halide, a.sarif, a.junit);
+  if (!a.html.empty() && !halide) {
+    std::string err, dir = std::filesystem::path(a.html).parent_path().string();
+    if (!write_file_atomically(a.html, report::campaign_page(s, o.out_dir, dir.empty() ? "." : dir), err)) {
+      std::cerr << "sched fuzz: --html: " << err << "\n";
+      set_exit(kBadInput);
+    }
+  }
+}
+
+void run_fuzz(FuzzArgs& a) {
+  if (!read_algorithms(a)) return;
+  if (a.halide() && halide_refuses(a.oracles, a.merge, a.o)) return;
+  if (!a.merge.empty()) return merge_shards(a);
+#ifdef SCHED_HAVE_HALIDE
+  if (a.halide() && a.print_case >= 0) return print_halide_case(a.o, a.print_case);
+#endif
+  if (a.print_case >= 0) return print_case(a.o, a.print_case);
+  if (!read_campaign_options(a) || !prepare_outputs(a)) return;
+  if (!a.sarif.empty() || !a.junit.empty()) a.o.on_case = [&a](const fuzz::CaseReport& r) { a.reports.push_back(r); };
+  run_fuzz_campaign(a);
+}
+
 }  // namespace
 
 void register_fuzz(CLI::App& app) {
-  static fuzz::CampaignOptions o;
-  static std::string time_s, shard = "0/1", oracles;
-  static bool json = false, quiet = false;
-  static std::vector<std::string> merge;
-  static long long print_case = -1;
-  static std::string compiler = "sched";
-  static std::vector<std::string> algo_files;
-  static std::string sarif, junit, html;
-  static std::vector<fuzz::CaseReport> reports;
+  static FuzzArgs a;
+  fuzz::CampaignOptions& o = a.o;
   o.out_dir = "fuzz-out";
   o.jobs = std::max(1u, std::thread::hardware_concurrency());
   auto* cmd = app.add_subcommand("fuzz", "Differential campaign: random legal schedules of built-in algorithms (expected correct), schedules "
                                          "and program mutations with a known defect (expected flagged), random programs; every oracle on each "
                                          "case, disagreements reduced and saved, a summary with throughput and the mutation score");
-  cmd->add_option("--compiler", compiler,
+  cmd->add_option("--compiler", a.compiler,
                   "the compiler whose schedules are fuzzed: sched (our scheduler; every oracle and injected defects) or halide "
                   "(Halide 14 through the bridge: random schedules in Halide's whole vocabulary, checked by the compiler, loop-nest "
                   "and JIT oracles; docs/halide.md)")
       ->check(CLI::IsMember({"sched", "halide"}))
       ->capture_default_str();
-  cmd->add_option("--algo", algo_files, "an algorithm file (.algo) to draw schedules for instead of the built-in algorithms (repeatable)")
+  cmd->add_option("--algo", a.algo_files, "an algorithm file (.algo) to draw schedules for instead of the built-in algorithms (repeatable)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--time", time_s, "stop starting cases after this long (90, 90s, 10m, 1h)");
+  cmd->add_option("--time", a.time_s, "stop starting cases after this long (90, 90s, 10m, 1h)");
   cmd->add_option("--cases", o.cases, "number of case indices (of this shard's seed range 0..N-1)")->check(whole_number(1, 1'000'000'000));
   cmd->add_option("--seed", o.seed, "campaign seed: case i of seed S is always the same program")->capture_default_str()->check(whole_number(0, UINT64_MAX));
   cmd->add_option("--jobs,-j", o.jobs, "cases run side by side (one process each)")->capture_default_str()->check(whole_number(1, 256));
-  cmd->add_option("--shard", shard, "run the indices i = I mod N only (I/N), to split a campaign across machines")->capture_default_str();
-  cmd->add_option("--oracles", oracles, "comma-separated subset of: model,reference,fast,explore,verify,native (default: all)");
+  cmd->add_option("--shard", a.shard, "run the indices i = I mod N only (I/N), to split a campaign across machines")->capture_default_str();
+  cmd->add_option("--oracles", a.oracles, "comma-separated subset of: model,reference,fast,explore,verify,native (default: all)");
   cmd->add_option("--native-every", o.native_every, "run the native oracle (a C++ compile) on every n-th case; 0: never")->capture_default_str()->check(whole_number(0, 1'000'000'000));
   cmd->add_option("--verify-timeout", o.oracles.verify_timeout_s, "seconds for the verifier on one case")
       ->check(positive_seconds())
       ->capture_default_str();
-  [[maybe_unused]] static CLI::Option* case_timeout = nullptr;  // read with --compiler halide
-  case_timeout = cmd->add_option("--case-timeout", o.case_timeout_s, "seconds before a case's process is killed (counted inconclusive; "
-                                       "with --compiler halide the default is 300)")
+  a.case_timeout = cmd->add_option("--case-timeout", o.case_timeout_s, "seconds before a case's process is killed (counted inconclusive; "
+                                         "with --compiler halide the default is 300)")
       ->check(positive_seconds())
       ->capture_default_str();
   cmd->add_option("--reduce-time", o.reduce_seconds, "seconds to reduce a finding (delta debugging); 0: keep it whole")
       ->check(non_negative_seconds())
       ->capture_default_str();
   cmd->add_option("--out", o.out_dir, "directory for findings, undetected examples, summary.json and summary.md ('' for none)")->capture_default_str();
-  cmd->add_option("--merge", merge, "merge the summary.json files of shards (or their --out directories) into one summary (runs nothing)");
-  cmd->add_option("--print-case", print_case, "print case I of --seed (its program and parameters) and exit")->check(whole_number(0, static_cast<uint64_t>(INT64_MAX)));
-  cmd->add_option("--html", html, "also write the summary as a self-contained HTML page (pace, findings per oracle, mutation score, reproducers)");
-  cmd->add_option("--sarif", sarif, "also write every finding as a SARIF 2.1.0 log to this file (its location: the reproducer under --out)");
-  cmd->add_option("--junit", junit, "also write a JUnit XML report to this file, one test case per case");
-  cmd->add_flag("--json", json, "print the summary as JSON instead of Markdown");
-  cmd->add_flag("--quiet", quiet, "no progress line");
+  cmd->add_option("--merge", a.merge, "merge the summary.json files of shards (or their --out directories) into one summary (runs nothing)");
+  cmd->add_option("--print-case", a.print_case, "print case I of --seed (its program and parameters) and exit")->check(whole_number(0, static_cast<uint64_t>(INT64_MAX)));
+  cmd->add_option("--html", a.html, "also write the summary as a self-contained HTML page (pace, findings per oracle, mutation score, reproducers)");
+  cmd->add_option("--sarif", a.sarif, "also write every finding as a SARIF 2.1.0 log to this file (its location: the reproducer under --out)");
+  cmd->add_option("--junit", a.junit, "also write a JUnit XML report to this file, one test case per case");
+  cmd->add_flag("--json", a.json, "print the summary as JSON instead of Markdown");
+  cmd->add_flag("--quiet", a.quiet, "no progress line");
   cmd->footer("Exit codes: 0 no disagreement, 1 findings (disagreements, crashes), 2 bad input.\n"
               "Rules and defect classes: docs/fuzzing.md.");
-  cmd->callback([] {
-    bool halide = compiler == "halide";
-    for (const auto& f : algo_files) {  // each file must parse: bad input is known at once
-      std::string why;
-      auto src = SourceFile::load(f, &why);
-      if (!src) {
-        std::cerr << "sched fuzz: --algo: " << why << "\n";
-        return set_exit(kBadInput);
-      }
-      Diagnostics d(src);
-      if (!algo::parse_algorithm(src, d)) {
-        std::cerr << d.render();
-        return set_exit(kBadInput);
-      }
-      o.algorithms.push_back({std::filesystem::path(f).stem().string(), src->text});
-    }
-    if (halide && halide_refuses(oracles, merge, o)) return;
-    if (!merge.empty()) {
-      std::vector<nlohmann::json> parts;
-      for (auto& f : merge) {
-        std::error_code ec;
-        if (std::filesystem::is_directory(f, ec)) f = (std::filesystem::path(f) / "summary.json").string();  // a shard's --out
-        std::string text, err;
-        if (!read_input_file(f, uint64_t{1} << 30, text, err)) {
-          std::cerr << "sched fuzz: --merge: " << err << "\n";
-          return set_exit(kBadInput);
-        }
-        nlohmann::json j;
-        if (!report::parse_json_input(text, j, err) || !j.is_object()) {
-          std::cerr << "sched fuzz: " << f << ": not a summary.json" << (err.empty() ? "" : " (" + err + ")") << "\n";
-          return set_exit(kBadInput);
-        }
-        parts.push_back(j);
-      }
-      std::string refusal = fuzz::merge_refusal(parts, merge);
-      if (!refusal.empty()) {
-        std::cerr << "sched fuzz: --merge: " << refusal << "\n";
-        return set_exit(kBadInput);
-      }
-      nlohmann::json m;
-      std::string text, page, err, dir = std::filesystem::path(html).parent_path().string();
-      try {  // a field of the wrong type deeper than merge_refusal looks is bad input, never an internal error
-        m = fuzz::merge_summaries(parts);
-        text = json ? m.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::summary_markdown(m);
-        if (!html.empty()) page = report::campaign_page(m, "", dir.empty() ? "." : dir);
-      } catch (const nlohmann::json::exception& e) {
-        std::cerr << "sched fuzz: --merge: a field of the wrong type in a summary (" << json_error_text(e) << ")\n";
-        return set_exit(kBadInput);
-      }
-      if (!html.empty() && !write_report(html, page, err)) {
-        std::cerr << "sched fuzz: --html: " << err << "\n";
-        return set_exit(kBadInput);
-      }
-      std::cout << text;
-      int code = m.value("findings", nlohmann::json::array()).empty() ? kClean : kFinding;
-      const auto& missing = m["missing_shards"];
-      if (!missing.empty()) {  // an incomplete campaign: what it found stands, the rest is unknown
-        std::vector<std::string> names;
-        for (const auto& x : missing) names.push_back(x.get<std::string>());
-        std::cerr << fmt::format("sched fuzz: --merge: {} shard(s) missing ({}): the summary covers {} of {}\n", names.size(),
-                                 fmt::format("{}", fmt::join(names, ", ")), parts.size(), parts.size() + names.size());
-        code = driver::worse(code, kInconclusive);
-      }
-      return set_exit(code);
-    }
-#ifdef SCHED_HAVE_HALIDE
-    if (halide && print_case >= 0) return print_halide_case(o, print_case);
-#endif
-    if (print_case >= 0) {
-      fuzz::Case c = fuzz::make_case(o.seed, static_cast<uint64_t>(print_case), o.algorithms);
-      std::string ps;
-      for (size_t i = 0; i < c.params.size(); ++i) ps += fmt::format(" -p {}={}", c.param_names[i], c.params[i]);
-      std::cout << fmt::format("// seed {}, case {}: {}{}\n", o.seed, c.index, c.kind, c.cls.empty() ? "" : " " + c.cls);
-      if (!c.schedule.empty()) std::cout << fmt::format("// algorithm {}, schedule: {}\n", c.algorithm, c.schedule);
-      if (!c.where.empty()) std::cout << "// mutation: " << c.where << "\n";
-      std::cout << "// parameters:" << ps << "\n" << c.text;
-      if (!c.error.empty()) std::cerr << c.error << "\n";
-      return set_exit(c.error.empty() ? kClean : kFinding);
-    }
-    unsigned si = 0, sn = 1;
-    if (std::sscanf(shard.c_str(), "%u/%u", &si, &sn) != 2 || sn == 0 || si >= sn) {
-      std::cerr << "sched fuzz: --shard wants I/N with 0 <= I < N, got '" << shard << "'\n";
-      return set_exit(kBadInput);
-    }
-    o.shard = static_cast<int>(si);
-    o.shards = static_cast<int>(sn);
-    if (!time_s.empty()) {
-      o.seconds = parse_duration(time_s);
-      if (o.seconds <= 0) {
-        std::cerr << "sched fuzz: --time wants a duration such as 90s, 10m or 1h, got '" << time_s << "'\n";
-        return set_exit(kBadInput);
-      }
-    }
-    if (o.seconds <= 0 && o.cases == 0) o.seconds = 60;
-    if (!oracles.empty()) {
-      o.oracles.enabled.clear();
-      size_t pos = 0;
-      while (pos <= oracles.size()) {
-        size_t c = oracles.find(',', pos);
-        std::string n = oracles.substr(pos, c == std::string::npos ? std::string::npos : c - pos);
-        const auto& all = fuzz::oracle_names();
-        if (std::find(all.begin(), all.end(), n) == all.end()) {
-          std::cerr << "sched fuzz: unknown oracle '" << n << "' (model, reference, fast, explore, verify, native)\n";
-          return set_exit(kBadInput);
-        }
-        o.oracles.enabled.push_back(n);
-        if (c == std::string::npos) break;
-        pos = c + 1;
-      }
-    }
-    o.progress = !quiet;
-    if (!o.out_dir.empty()) {  // before the campaign: a bad --out is known at once
-      std::string why;
-      if (!make_output_dir(o.out_dir, why)) {
-        std::cerr << "sched fuzz: --out: " << why << "\n";
-        return set_exit(kBadInput);
-      }
-      // one campaign at a time per directory: the lock lives as long as this process
-      std::string lock_path = (std::filesystem::path(o.out_dir) / ".lock").string();
-      int lock = open(lock_path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-      if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
-        std::cerr << "sched fuzz: --out: " << o.out_dir << " is in use by another campaign running now (" << lock_path
-                  << " is locked); choose another directory\n";
-        if (lock >= 0) close(lock);
-        return set_exit(kBadInput);
-      }
-    }
-    for (const auto& [opt, path] : {std::pair<const char*, std::string*>{"--sarif", &sarif}, {"--junit", &junit}, {"--html", &html}}) {
-      // a report that cannot be written is known before the campaign: its directory must exist
-      std::filesystem::path dir = std::filesystem::path(*path).parent_path();
-      if (dir.empty()) dir = ".";
-      std::error_code ec;
-      if (!path->empty() && (!std::filesystem::is_directory(dir, ec) || access(dir.c_str(), W_OK) != 0 || std::filesystem::is_directory(*path, ec))) {
-        std::cerr << "sched fuzz: " << opt << ": cannot write " << *path << " (its directory does not exist or is not writable, or it is a directory)\n";
-        return set_exit(kBadInput);
-      }
-    }
-    if (!sarif.empty() || !junit.empty()) o.on_case = [](const fuzz::CaseReport& r) { reports.push_back(r); };
-    nlohmann::json s;
-#ifdef SCHED_HAVE_HALIDE
-    if (halide) s = run_halide(o, json, case_timeout->count() > 0);
-#endif
-    if (!halide) {
-      s = fuzz::run_campaign(o);
-      std::cout << (json ? s.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : fuzz::summary_markdown(s));
-    }
-    const auto& failed = s["write_errors"];
-    for (const auto& w : failed) std::cerr << "sched fuzz: not written: " << w.get<std::string>() << "\n";
-    if (!o.out_dir.empty() && !json && failed.empty())
-      std::cout << "\nwritten: " << o.out_dir << "/summary.json, " << o.out_dir << "/summary.md\n";
-    bool interrupted = s.contains("interrupted");
-    if (interrupted) std::cerr << "sched fuzz: interrupted: the summary counts the finished cases only\n";
-    // a Halide campaign counts its findings and lists them by signature
-    bool found = halide ? !fuzz::member(s, "signatures", true).empty() : !fuzz::member(s, "findings", true).empty();
-    set_exit(found ? kFinding : interrupted ? kInconclusive : kClean);
-    if (!failed.empty()) set_exit(kBadInput);
-    write_case_reports(reports, o, halide, sarif, junit);
-    if (!html.empty() && !halide) {
-      std::string err, dir = std::filesystem::path(html).parent_path().string();
-      if (!write_report(html, report::campaign_page(s, o.out_dir, dir.empty() ? "." : dir), err)) {
-        std::cerr << "sched fuzz: --html: " << err << "\n";
-        set_exit(kBadInput);
-      }
-    }
-  });
+  cmd->callback([] { run_fuzz(a); });
 }
 
 }  // namespace sched::cli

@@ -53,7 +53,7 @@ void register_report(CLI::App& app) {
       std::cerr << "sched report: " << input << ": not a result of sched run, verify, explore --json or a campaign's summary.json\n";
       return set_exit(kBadInput);
     }
-    if (!write_report(output, page, err)) {
+    if (!write_file_atomically(output, page, err)) {
       std::cerr << "sched report: " << err << "\n";
       return set_exit(kBadInput);
     }

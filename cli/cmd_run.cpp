@@ -204,7 +204,7 @@ int report(const RunArgs& a, RunResult& r) {
     std::string err;
     if (r.html.empty()) {
       std::cerr << "error: --html: nothing ran to its end, no page written\n";
-    } else if (!write_report(a.html, r.html, err)) {
+    } else if (!write_file_atomically(a.html, r.html, err)) {
       std::cerr << "error: --html: " << err << "\n";
       r.exit = kBadInput;
     }
@@ -213,7 +213,7 @@ int report(const RunArgs& a, RunResult& r) {
     if (r.findings.empty() && r.exit == kBadInput)
       r.findings.push_back({r.status, "error", r.text.substr(0, r.text.find('\n')), a.file, 0, 0});
     std::string err;
-    if (!write_report(a.sarif, sarif_log("run", r.findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", err)) {
+    if (!write_file_atomically(a.sarif, sarif_text("run", r.findings), err)) {
       std::cerr << "error: --sarif: " << err << "\n";
       r.exit = kBadInput;
     }
@@ -375,15 +375,15 @@ void register_check(CLI::App& app) {
     set_exit(unexpected + differ > 0 ? kFinding : kClean);
     if (cannot) set_exit(kBadInput);
     std::string err;
-    if (!a.sarif.empty() && !write_report(a.sarif, sarif_log("check", findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", err)) {
+    if (!a.sarif.empty() && !write_file_atomically(a.sarif, sarif_text("check", findings), err)) {
       std::cerr << "error: --sarif: " << err << "\n";
       set_exit(kBadInput);
     }
-    if (!a.junit.empty() && !write_report(a.junit, junit_xml("check", cases), err)) {
+    if (!a.junit.empty() && !write_file_atomically(a.junit, junit_xml("check", cases), err)) {
       std::cerr << "error: --junit: " << err << "\n";
       set_exit(kBadInput);
     }
-    if (!a.html.empty() && !write_report(a.html, report::check_page(summary), err)) {
+    if (!a.html.empty() && !write_file_atomically(a.html, report::check_page(summary), err)) {
       std::cerr << "error: --html: " << err << "\n";
       set_exit(kBadInput);
     }

@@ -89,7 +89,7 @@ void register_verify(CLI::App& app) {
       if (!html.empty() || json) vj = verify::to_json(v, *l.program, f, data);
       if (!html.empty()) {
         std::string err;
-        if (!write_report(html, report::verify_page(vj, l.program->file ? l.program->file->text : ""), err)) {
+        if (!write_file_atomically(html, report::verify_page(vj, l.program->file ? l.program->file->text : ""), err)) {
           std::cerr << "sched verify: --html: " << err << "\n";
           worst = driver::worse(worst, kBadInput);
         }
@@ -101,7 +101,7 @@ void register_verify(CLI::App& app) {
       if (v.kind == verify::Verdict::Kind::Unknown) findings.push_back({"unknown", "note", v.reason, f, 0, 0});
     }
     std::string err;
-    if (!sarif.empty() && !write_report(sarif, sarif_log("verify", findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", err)) {
+    if (!sarif.empty() && !write_file_atomically(sarif, sarif_text("verify", findings), err)) {
       std::cerr << "error: --sarif: " << err << "\n";
       worst = driver::worse(worst, kBadInput);
     }

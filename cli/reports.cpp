@@ -1,6 +1,5 @@
 #include "cli/reports.hpp"
 
-#include "interpreter/files.hpp"
 #include "report/html.hpp"
 
 #include <fmt/format.h>
@@ -97,10 +96,8 @@ std::string json_error_text(const std::exception& e) {
   return close == std::string::npos ? w : w.substr(close + 2);
 }
 
-bool write_report(const std::string& path, const std::string& text, std::string& error) {
-  // one way to write every output file (interpreter/files.hpp): a temporary file beside the
-  // target, renamed over it; a link, a device node, a FIFO or a directory is refused
-  return write_file_atomically(path, text, error);
+std::string sarif_text(const std::string& command, const std::vector<Finding>& findings) {
+  return sarif_log(command, findings).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace sched::cli

@@ -2,13 +2,13 @@
 // tools read it) and JUnit XML (`--junit FILE`, test dashboards read it).
 //
 //   std::vector<Finding> f = {{"race", "error", "write-write race in 'par i' on t[0] ...", "k.sched", 7, 3}};
-//   write_report(path, sarif_log("run", f), err);   // {"version": "2.1.0", "runs": [{"tool": ..., "results": [...]}]}
+//   write_file_atomically(path, sarif_text("run", f), err);   // {"version": "2.1.0", "runs": [{"tool": ..., "results": [...]}]}
 //
 // A SARIF log has one run of sched (the command in the run's properties), one result per
 // finding located at file:line:col (the region left out when the position is unknown), and the
 // rules the results name. A JUnit report has one test case per file (`check`) or case (`fuzz`),
-// with a <failure> for a finding and <skipped/> for an inconclusive one. Files are written
-// whole or not at all (a temporary file renamed into place).
+// with a <failure> for a finding and <skipped/> for an inconclusive one. The commands write them
+// as every output file, whole or not at all (interpreter/files.hpp: write_file_atomically).
 #pragma once
 #include <nlohmann/json.hpp>
 #include <cstdint>
@@ -26,6 +26,8 @@ struct Finding {
 };
 
 nlohmann::json sarif_log(const std::string& command, const std::vector<Finding>& findings);
+// The log as the file holds it (indented, invalid UTF-8 replaced, a final newline).
+std::string sarif_text(const std::string& command, const std::vector<Finding>& findings);
 
 struct TestCase {
   std::string name, classname;
@@ -40,7 +42,5 @@ std::string junit_xml(const std::string& suite, const std::vector<TestCase>& cas
 // string, but is number", for the user who gave a damaged JSON file.
 std::string json_error_text(const std::exception& e);
 
-// Writes `text` to `path` atomically; false with the reason in `error`.
-bool write_report(const std::string& path, const std::string& text, std::string& error);
 
 }  // namespace sched::cli

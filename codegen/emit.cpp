@@ -433,53 +433,121 @@ class Emitter {
     tile_ = {};
   }
 
+  // An assignment: its indices, its value, the bounds check and the store (atomic under `par`).
+  void assign_cmd(const Cmd& c, int indent, bool in_par);
+
+  // A `for` or `par` loop: OpenMP pragmas, and the versions proved in bounds (loop and nest versioning, guard hoisting, register tiles).
+  void loop_cmd(const Cmd& c, int indent, bool in_par) {
+    int stmt = stmt_id(c.loc);
+    std::string v = ident("v", c.slot, c.name);
+    std::string first = fmt::format("lo{}", tmp_), count = fmt::format("n{}", tmp_);
+    ++tmp_;
+    line(indent, fmt::format("{{  // {} {} (line {})", c.kind == CmdKind::For ? "for" : "par", c.name, c.loc.line));
+    loop_bounds(c, indent + 1, stmt, first, count);
+    bool par = c.kind == CmdKind::Par;
+    bool ordered = par && float_atomic(*c.body, critical_ > 0, array_type_);
+    if (ordered) {
+      line(indent + 1, "// iterations in order: float accumulations take the sequential order");
+      par = false;
+    }
+    std::string pragma;
+    // a parallel loop whose body holds no loop (vector lanes, a row of a stencil) forks a
+    // team only when it has iterations enough to pay for one (a fork costs microseconds):
+    // Halide's vectorised lanes inside a sequential loop forked once per iteration (Table
+    // 6.1's sdot at N = 2^20: 8 lanes per step, a 160 ms kernel; 40 ms with an `if` clause,
+    // 1 ms as a plain loop)
+    if (par && !in_par) {
+      std::optional<int64_t> n = codegen::constant_count(c);
+      if (has_loop(*c.body)) pragma = "#pragma omp parallel for schedule(static)";
+      else if (!n) pragma = fmt::format("#pragma omp parallel for schedule(static) if({} >= {})", count, kMinParallelLanes);
+      else if (*n >= kMinParallelLanes) pragma = "#pragma omp parallel for schedule(static)";
+      // else a few lanes, known here: a plain loop (even an `if` clause calls into OpenMP)
+    }
+    else if (par && !has_par(*c.body) && (straight_line(*c.body) || (tile_.stmt && tile_lanes(*c.body, dropped_guards_)))) pragma = "#pragma omp simd";
+    std::optional<std::string> safe;
+    std::set<const Cmd*> box_guards;  // nest versioning: guards proven on the whole box when guard_cond holds
+    std::string guard_cond;
+    // nest versioning at two levels (the emitted code grows with each): the nest's outermost
+    // loop, and the loops just around innermost ones (a tile's rows around its vector lanes)
+    VersionContext vx{[this](const Expr& e) { return expr(e, 0); }, array_names_, tmp_};
+    if (!unchecked_ && has_loop(*c.body) && (loop_depth_ == 0 || !loop_in_loop(*c.body))) {
+      if (auto nest = nest_in_bounds(vx, c, first, count)) {
+        for (const auto& d : nest->decls) line(indent + 1, d);
+        safe = nest->cond;
+        box_guards = std::move(nest->guards);
+        guard_cond = std::move(nest->guard_cond);
+      }
+    } else if (!unchecked_ && !(par && !in_par)) {
+      safe = loop_in_bounds(vx, c, first, count);
+    }
+    auto body = [&](int ind) {
+      // in a version proved in bounds, a loop updating a small tile of cells keeps them in locals
+      if (unchecked_ && !tile_.stmt && c.kind == CmdKind::For) {
+        if (std::optional<RegisterTile> t = register_tile(c, dropped_guards_)) {
+          register_tile_loop(c, *t, ind, in_par, v, first, count);
+          return;
+        }
+      }
+      if (!pragma.empty()) line(ind, pragma);
+      line(ind, fmt::format("for (i64 {}_k = 0; {}_k < {}; ++{}_k) {{", v, v, count, v));
+      line(ind + 1, fmt::format("const i64 {} = {} + {}_k;", v, first, v));
+      ++loop_depth_;
+      cmd(*c.body, ind + 1, in_par || par);
+      --loop_depth_;
+      line(ind, "}");
+    };
+    // in a version without checks, an innermost loop's guard proven for the whole loop
+    // leaves its body (a tile's vector lanes, all inside the extents)
+    auto hoisted = [&](int ind) {
+      const Cmd* g = unchecked_ && !has_loop(*c.body) ? guard_of(*c.body) : nullptr;
+      std::optional<std::string> all = g && !dropped_guards_.count(g) ? guard_holds(vx, c, *g->value, first, count) : std::nullopt;
+      if (!all) return body(ind);
+      line(ind, "// guard hoisting: when the guard holds on every iteration, the loop runs without it");
+      line(ind, fmt::format("if ({} > 0 && ({})) {{", count, *all));
+      dropped_guards_.insert(g);
+      body(ind + 1);
+      dropped_guards_.erase(g);
+      line(ind, "} else {");
+      body(ind + 1);
+      line(ind, "}");
+    };
+    if (safe) {
+      // loop versioning: every access proved in bounds at entry runs unchecked
+      line(indent + 1, has_loop(*c.body) ? "// nest versioning: when every access is in bounds over the nest's box, run it unchecked"
+                                         : "// loop versioning: when every access is in bounds for the whole loop, run it unchecked");
+      if (!guard_cond.empty()) {
+        line(indent + 1, "// with its guards proven on the whole box, the nest runs without them too");
+        line(indent + 1, fmt::format("if ({} > 0 && ({}) && ({})) {{", count, *safe, guard_cond));
+        unchecked_ = true;
+        dropped_guards_ = box_guards;
+        body(indent + 2);
+        dropped_guards_.clear();
+        unchecked_ = false;
+        line(indent + 1, "} else");
+      }
+      line(indent + 1, fmt::format("if ({} <= 0 || ({})) {{", count, *safe));
+      unchecked_ = true;
+      hoisted(indent + 2);
+      unchecked_ = false;
+      line(indent + 1, "} else {");
+      body(indent + 2);
+      line(indent + 1, "}");
+    } else {
+      hoisted(indent + 1);
+    }
+    line(indent, "}");
+  }
+
+  // `allocate`: the engines' size checks, then the body with the array on the heap.
+  void alloc_cmd(const Cmd& c, int indent, bool in_par);
+
   void cmd(const Cmd& c, int indent, bool in_par) {
     switch (c.kind) {
       case CmdKind::Skip: return;
       case CmdKind::Seq:
         for (const auto& s : c.seq) cmd(*s, indent, in_par);
         return;
-      case CmdKind::Assign: {
-        int stmt = stmt_id(c.loc);
-        line(indent, fmt::format("// {}:{}  {}", c.loc.line, c.loc.col, sanitize(print_cmd(c).substr(0, print_cmd(c).find('\n')))));
-        if (o_.count_steps) line(indent, fmt::format("steps_over(E, 3, 1, {});", stmt));
-        if (&c == tile_.stmt) {  // the register tile's update: the cell is acc[flat]
-          const char* t = ctype(array_type_.at(c.id));
-          const std::string& cell = tile_.cell;
-          tile_.in_value = true;
-          line(indent, "{");
-          line(indent + 1, fmt::format("const {} val = {};", t, expr(*c.value, stmt)));
-          tile_.in_value = false;
-          if (c.acc != RedOp::None) line(indent + 1, fmt::format("{} = {}({}, val);", cell, accumulation_function(c.acc, t), cell));
-          else line(indent + 1, fmt::format("{} = val;", cell));
-          line(indent, "}");
-          return;
-        }
-        std::vector<std::string> idx;
-        line(indent, "{");
-        for (size_t k = 0; k < c.idx.size(); ++k) {
-          std::string s = fmt::format("s{}", tmp_++);
-          line(indent + 1, fmt::format("const i64 {} = {};", s, expr(*c.idx[k], stmt)));
-          idx.push_back(s);
-        }
-        std::string check;
-        std::string flat = access(c.id, idx, check);
-        const char* t = ctype(array_type_.at(c.id));
-        line(indent + 1, fmt::format("const {} val = {};", t, expr(*c.value, stmt)));
-        std::string cell = fmt::format("{}[{}]", array_names_.at(c.id), flat);
-        std::string store = fmt::format("{} = val;", cell);
-        if (c.acc != RedOp::None) {
-          std::string f = accumulation_function(c.acc, t);
-          if (c.atomic && in_par && critical_ == 0)  // one read-modify-write
-            store = fmt::format("atomic_update(&{}, [&]({} x) {{ return {}(x, val); }});", cell, t, f);
-          else
-            store = fmt::format("{} = {}({}, val);", cell, f, cell);
-        }
-        if (unchecked_) line(indent + 1, store);
-        else line(indent + 1, fmt::format("if (OK({})) {{ {} }} else fail_at(E, 2, {});", check, store, stmt));
-        line(indent, "}");
-        return;
-      }
+      case CmdKind::Assign: return assign_cmd(c, indent, in_par);
       case CmdKind::Atomic:  // a critical section
         if (in_par) line(indent, "#pragma omp critical(sched_atomic)");
         line(indent, "{");
@@ -512,138 +580,80 @@ class Emitter {
         return;
       }
       case CmdKind::For:
-      case CmdKind::Par: {
-        int stmt = stmt_id(c.loc);
-        std::string v = ident("v", c.slot, c.name);
-        std::string first = fmt::format("lo{}", tmp_), count = fmt::format("n{}", tmp_);
-        ++tmp_;
-        line(indent, fmt::format("{{  // {} {} (line {})", c.kind == CmdKind::For ? "for" : "par", c.name, c.loc.line));
-        loop_bounds(c, indent + 1, stmt, first, count);
-        bool par = c.kind == CmdKind::Par;
-        bool ordered = par && float_atomic(*c.body, critical_ > 0, array_type_);
-        if (ordered) {
-          line(indent + 1, "// iterations in order: float accumulations take the sequential order");
-          par = false;
-        }
-        std::string pragma;
-        // a parallel loop whose body holds no loop (vector lanes, a row of a stencil) forks a
-        // team only when it has iterations enough to pay for one (a fork costs microseconds):
-        // Halide's vectorised lanes inside a sequential loop forked once per iteration (Table
-        // 6.1's sdot at N = 2^20: 8 lanes per step, a 160 ms kernel; 40 ms with an `if` clause,
-        // 1 ms as a plain loop)
-        if (par && !in_par) {
-          std::optional<int64_t> n = codegen::constant_count(c);
-          if (has_loop(*c.body)) pragma = "#pragma omp parallel for schedule(static)";
-          else if (!n) pragma = fmt::format("#pragma omp parallel for schedule(static) if({} >= {})", count, kMinParallelLanes);
-          else if (*n >= kMinParallelLanes) pragma = "#pragma omp parallel for schedule(static)";
-          // else a few lanes, known here: a plain loop (even an `if` clause calls into OpenMP)
-        }
-        else if (par && !has_par(*c.body) && (straight_line(*c.body) || (tile_.stmt && tile_lanes(*c.body, dropped_guards_)))) pragma = "#pragma omp simd";
-        std::optional<std::string> safe;
-        std::set<const Cmd*> box_guards;  // nest versioning: guards proven on the whole box when guard_cond holds
-        std::string guard_cond;
-        // nest versioning at two levels (the emitted code grows with each): the nest's outermost
-        // loop, and the loops just around innermost ones (a tile's rows around its vector lanes)
-        VersionContext vx{[this](const Expr& e) { return expr(e, 0); }, array_names_, tmp_};
-        if (!unchecked_ && has_loop(*c.body) && (loop_depth_ == 0 || !loop_in_loop(*c.body))) {
-          if (auto nest = nest_in_bounds(vx, c, first, count)) {
-            for (const auto& d : nest->decls) line(indent + 1, d);
-            safe = nest->cond;
-            box_guards = std::move(nest->guards);
-            guard_cond = std::move(nest->guard_cond);
-          }
-        } else if (!unchecked_ && !(par && !in_par)) {
-          safe = loop_in_bounds(vx, c, first, count);
-        }
-        auto body = [&](int ind) {
-          // in a version proved in bounds, a loop updating a small tile of cells keeps them in locals
-          if (unchecked_ && !tile_.stmt && c.kind == CmdKind::For) {
-            if (std::optional<RegisterTile> t = register_tile(c, dropped_guards_)) {
-              register_tile_loop(c, *t, ind, in_par, v, first, count);
-              return;
-            }
-          }
-          if (!pragma.empty()) line(ind, pragma);
-          line(ind, fmt::format("for (i64 {}_k = 0; {}_k < {}; ++{}_k) {{", v, v, count, v));
-          line(ind + 1, fmt::format("const i64 {} = {} + {}_k;", v, first, v));
-          ++loop_depth_;
-          cmd(*c.body, ind + 1, in_par || par);
-          --loop_depth_;
-          line(ind, "}");
-        };
-        // in a version without checks, an innermost loop's guard proven for the whole loop
-        // leaves its body (a tile's vector lanes, all inside the extents)
-        auto hoisted = [&](int ind) {
-          const Cmd* g = unchecked_ && !has_loop(*c.body) ? guard_of(*c.body) : nullptr;
-          std::optional<std::string> all = g && !dropped_guards_.count(g) ? guard_holds(vx, c, *g->value, first, count) : std::nullopt;
-          if (!all) return body(ind);
-          line(ind, "// guard hoisting: when the guard holds on every iteration, the loop runs without it");
-          line(ind, fmt::format("if ({} > 0 && ({})) {{", count, *all));
-          dropped_guards_.insert(g);
-          body(ind + 1);
-          dropped_guards_.erase(g);
-          line(ind, "} else {");
-          body(ind + 1);
-          line(ind, "}");
-        };
-        if (safe) {
-          // loop versioning: every access proved in bounds at entry runs unchecked
-          line(indent + 1, has_loop(*c.body) ? "// nest versioning: when every access is in bounds over the nest's box, run it unchecked"
-                                             : "// loop versioning: when every access is in bounds for the whole loop, run it unchecked");
-          if (!guard_cond.empty()) {
-            line(indent + 1, "// with its guards proven on the whole box, the nest runs without them too");
-            line(indent + 1, fmt::format("if ({} > 0 && ({}) && ({})) {{", count, *safe, guard_cond));
-            unchecked_ = true;
-            dropped_guards_ = box_guards;
-            body(indent + 2);
-            dropped_guards_.clear();
-            unchecked_ = false;
-            line(indent + 1, "} else");
-          }
-          line(indent + 1, fmt::format("if ({} <= 0 || ({})) {{", count, *safe));
-          unchecked_ = true;
-          hoisted(indent + 2);
-          unchecked_ = false;
-          line(indent + 1, "} else {");
-          body(indent + 2);
-          line(indent + 1, "}");
-        } else {
-          hoisted(indent + 1);
-        }
-        line(indent, "}");
-        return;
-      }
-      case CmdKind::Alloc: {
-        int stmt = stmt_id(c.loc);
-        std::string n = ident("a", c.id, c.name);
-        array_names_[c.id] = n;
-        array_rank_[c.id] = c.idx.size();
-        array_type_[c.id] = c.elem;
-        line(indent, fmt::format("{{  // allocate {} : {}[...] (line {})", c.name, type_name(c.elem), c.loc.line));
-        // the big-step engines' checks (interpreter/eval.hpp alloc_shape): no negative dimension,
-        // at most kMaxLocalCells cells, the product computed without overflow
-        std::vector<std::string> dims;
-        for (size_t k = 0; k < c.idx.size(); ++k) {
-          line(indent + 1, fmt::format("const i64 {}_d{} = {};", n, k, expr(*c.idx[k], stmt)));
-          dims.push_back(fmt::format("{}_d{}", n, k));
-        }
-        std::string list;
-        for (const auto& d : dims) list += (list.empty() ? "" : ", ") + d;
-        line(indent + 1, fmt::format("const long long {}_dims[] = {{{}}};", n, dims.empty() ? "0" : list));
-        line(indent + 1, fmt::format("const i64 {}_size = cells_of({}_dims, {}, {}LL);", n, n, dims.size(), kMaxLocalCells));
-        line(indent + 1, fmt::format("{}* __restrict {} = {}_size < 0 ? 0 : ({}*)malloc((unsigned long)({}_size > 0 ? {}_size : 1) * sizeof({}));", ctype(c.elem), n,
-                                     n, ctype(c.elem), n, n, ctype(c.elem)));
-        line(indent + 1, fmt::format("if ({}_size < 0) {{ fail_at(E, {}_size == -1 ? 4 : 5, {}); }} else if (!{}) {{ fail_at(E, 3, {}); }} else {{", n, n,
-                                     stmt, n, stmt));
-        cmd(*c.body, indent + 2, in_par);
-        line(indent + 2, fmt::format("free({});", n));
-        line(indent + 1, "}");
-        line(indent, "}");
-        return;
-      }
+      case CmdKind::Par: return loop_cmd(c, indent, in_par);
+      case CmdKind::Alloc: return alloc_cmd(c, indent, in_par);
     }
   }
 };
+
+void Emitter::assign_cmd(const Cmd& c, int indent, bool in_par) {
+  int stmt = stmt_id(c.loc);
+  line(indent, fmt::format("// {}:{}  {}", c.loc.line, c.loc.col, sanitize(print_cmd(c).substr(0, print_cmd(c).find('\n')))));
+  if (o_.count_steps) line(indent, fmt::format("steps_over(E, 3, 1, {});", stmt));
+  if (&c == tile_.stmt) {  // the register tile's update: the cell is acc[flat]
+    const char* t = ctype(array_type_.at(c.id));
+    const std::string& cell = tile_.cell;
+    tile_.in_value = true;
+    line(indent, "{");
+    line(indent + 1, fmt::format("const {} val = {};", t, expr(*c.value, stmt)));
+    tile_.in_value = false;
+    if (c.acc != RedOp::None) line(indent + 1, fmt::format("{} = {}({}, val);", cell, accumulation_function(c.acc, t), cell));
+    else line(indent + 1, fmt::format("{} = val;", cell));
+    line(indent, "}");
+    return;
+  }
+  std::vector<std::string> idx;
+  line(indent, "{");
+  for (size_t k = 0; k < c.idx.size(); ++k) {
+    std::string s = fmt::format("s{}", tmp_++);
+    line(indent + 1, fmt::format("const i64 {} = {};", s, expr(*c.idx[k], stmt)));
+    idx.push_back(s);
+  }
+  std::string check;
+  std::string flat = access(c.id, idx, check);
+  const char* t = ctype(array_type_.at(c.id));
+  line(indent + 1, fmt::format("const {} val = {};", t, expr(*c.value, stmt)));
+  std::string cell = fmt::format("{}[{}]", array_names_.at(c.id), flat);
+  std::string store = fmt::format("{} = val;", cell);
+  if (c.acc != RedOp::None) {
+    std::string f = accumulation_function(c.acc, t);
+    if (c.atomic && in_par && critical_ == 0)  // one read-modify-write
+      store = fmt::format("atomic_update(&{}, [&]({} x) {{ return {}(x, val); }});", cell, t, f);
+    else
+      store = fmt::format("{} = {}({}, val);", cell, f, cell);
+  }
+  if (unchecked_) line(indent + 1, store);
+  else line(indent + 1, fmt::format("if (OK({})) {{ {} }} else fail_at(E, 2, {});", check, store, stmt));
+  line(indent, "}");
+}
+
+void Emitter::alloc_cmd(const Cmd& c, int indent, bool in_par) {
+  int stmt = stmt_id(c.loc);
+  std::string n = ident("a", c.id, c.name);
+  array_names_[c.id] = n;
+  array_rank_[c.id] = c.idx.size();
+  array_type_[c.id] = c.elem;
+  line(indent, fmt::format("{{  // allocate {} : {}[...] (line {})", c.name, type_name(c.elem), c.loc.line));
+  // the big-step engines' checks (interpreter/eval.hpp alloc_shape): no negative dimension,
+  // at most kMaxLocalCells cells, the product computed without overflow
+  std::vector<std::string> dims;
+  for (size_t k = 0; k < c.idx.size(); ++k) {
+    line(indent + 1, fmt::format("const i64 {}_d{} = {};", n, k, expr(*c.idx[k], stmt)));
+    dims.push_back(fmt::format("{}_d{}", n, k));
+  }
+  std::string list;
+  for (const auto& d : dims) list += (list.empty() ? "" : ", ") + d;
+  line(indent + 1, fmt::format("const long long {}_dims[] = {{{}}};", n, dims.empty() ? "0" : list));
+  line(indent + 1, fmt::format("const i64 {}_size = cells_of({}_dims, {}, {}LL);", n, n, dims.size(), kMaxLocalCells));
+  line(indent + 1, fmt::format("{}* __restrict {} = {}_size < 0 ? 0 : ({}*)malloc((unsigned long)({}_size > 0 ? {}_size : 1) * sizeof({}));", ctype(c.elem), n,
+                               n, ctype(c.elem), n, n, ctype(c.elem)));
+  line(indent + 1, fmt::format("if ({}_size < 0) {{ fail_at(E, {}_size == -1 ? 4 : 5, {}); }} else if (!{}) {{ fail_at(E, 3, {}); }} else {{", n, n,
+                               stmt, n, stmt));
+  cmd(*c.body, indent + 2, in_par);
+  line(indent + 2, fmt::format("free({});", n));
+  line(indent + 1, "}");
+  line(indent, "}");
+}
 
 }  // namespace
 

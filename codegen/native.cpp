@@ -1,13 +1,13 @@
 #include "codegen/native.hpp"
 
 #include "codegen/kernel_cache.hpp"
+#include "interpreter/child.hpp"
 
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -194,31 +194,27 @@ Outcome run_native(const Program& p, Memory& st, const NativeKernel& k, double* 
   err[4] = static_cast<long long>(std::min<uint64_t>(max_steps == 0 ? UINT64_MAX : max_steps, INT64_MAX));  // the step bound
   // the kernel runs in a child: a crash (a stack overflow, a fault the checks missed) is an
   // outcome of this run, never the end of sched
-  std::fflush(stdout);
-  std::fflush(stderr);
-  const pid_t parent = getpid();
-  pid_t pid = fork();
-  if (pid < 0) return Outcome::make(OutcomeKind::Error, {}, fmt::format("cannot fork to run the native kernel: {}", std::strerror(errno)));
-  if (pid == 0) {
+  // (interpreter/child.hpp: the kernel ends with sched, as a time limit ends sched with _exit
+  // while the kernel runs); it answers through the shared memory, not the pipe
+  Spawned child = spawn_child([&](int) {
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);  // not a sanitizer's handler: die by it
-    // the kernel ends with sched (a time limit ends sched with _exit while the kernel runs)
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(1);
     timespec t0{}, t1{};
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = k.fn(params.data(), ptrs.data(), dims.data(), err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = static_cast<double>(t1.tv_sec - t0.tv_sec) + 1e-9 * static_cast<double>(t1.tv_nsec - t0.tv_nsec);
     std::memcpy(&err[2], &secs, sizeof secs);  // the record's third word: the kernel's time
-    _exit(rc == 0 ? 0 : 1);
-  }
+    return rc == 0 ? 0 : 1;
+  });
+  if (child.pid < 0) return Outcome::make(OutcomeKind::Error, {}, fmt::format("cannot run the native kernel: {}", child.error));
+  close(child.fd);
+  const pid_t pid = child.pid;
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFSIGNALED(status))
     return Outcome::make(OutcomeKind::Error, {},
-                         fmt::format("native-crash: the native kernel died of signal {} ({}); run the reference engine on this input",
-                                     WTERMSIG(status), strsignal(WTERMSIG(status))));
+                         fmt::format("native-crash: the native kernel {}; run the reference engine on this input", exit_words(status)));
   int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
   if (kernel_seconds) std::memcpy(kernel_seconds, &err[2], sizeof(double));
   if (err[0] == 6 || err[0] == 7) {  // the engines' words (interpreter/eval.hpp)

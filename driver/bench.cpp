@@ -132,14 +132,14 @@ struct Formula {
   const std::string& s;
   const std::map<std::string, int64_t>& params;
   size_t i = 0;
-  std::string error;
+  FormulaError error;
   int depth = 0;  // brackets and minus signs open: at most kMaxTreeDepth, as in every parser
 
   void space() {
     while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
   }
   bool fail(const std::string& what) {
-    if (error.empty()) error = fmt::format("1:{}: {}", i + 1, what);
+    if (error.message.empty()) error = {i + 1, what};
     return false;
   }
   bool sum(double& v) {
@@ -221,7 +221,7 @@ struct Formula {
 
 }  // namespace
 
-std::optional<double> eval_formula(const std::string& text, const std::map<std::string, int64_t>& params, std::string& error) {
+std::optional<double> eval_formula(const std::string& text, const std::map<std::string, int64_t>& params, FormulaError& error) {
   Formula f{text, params, 0, {}};
   double v = 0;
   if (!f.sum(v)) {
@@ -235,7 +235,7 @@ std::optional<double> eval_formula(const std::string& text, const std::map<std::
     return std::nullopt;
   }
   if (v < 0 || v > kMaxCount) {  // a count of operations: 0 to 2^63
-    error = fmt::format("1:1: the formula's value {:g} is not a count of operations (0 to 2^63)", v);
+    error = {1, fmt::format("the formula's value {:g} is not a count of operations (0 to 2^63)", v)};
     return std::nullopt;
   }
   return v;

@@ -75,7 +75,11 @@ void summarize(BenchEntry& e, uint64_t output_cells, std::optional<double> flops
 std::vector<BenchResult> bench(const std::vector<BenchInput>& inputs, const BenchOptions& o);
 
 // Evaluates an arithmetic formula over the parameters ("2 * N * M * K": numbers, names, + - * /,
-// parentheses). nullopt with `error` ("1:5: unknown parameter 'Q'") on a bad formula.
-std::optional<double> eval_formula(const std::string& text, const std::map<std::string, int64_t>& params, std::string& error);
+// parentheses). nullopt with `error` ({5, "unknown parameter 'Q'"}) on a bad formula.
+struct FormulaError {
+  size_t col = 0;       // 1-based column in the formula
+  std::string message;
+};
+std::optional<double> eval_formula(const std::string& text, const std::map<std::string, int64_t>& params, FormulaError& error);
 
 }  // namespace sched::driver

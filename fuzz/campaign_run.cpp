@@ -19,6 +19,7 @@
 #include "fuzz/findings.hpp"
 #include "fuzz/pool.hpp"
 #include "interpreter/files.hpp"
+#include "interpreter/option_text.hpp"
 
 namespace sched::fuzz {
 
@@ -272,13 +273,11 @@ std::string merge_refusal(const std::vector<json>& parts, const std::vector<std:
         if (!v.is_object()) return fmt::format("{}: {}.{} is not an object", n, table, k);
     for (size_t f = 0; f < p["findings"].size(); ++f)
       if (!p["findings"][f].is_object()) return fmt::format("{}: findings[{}] is not an object", n, f);
-    unsigned si = 0, sn = 0;
-    char rest = 0;
-    if (std::sscanf(p["shard"].get<std::string>().c_str(), "%u/%u%c", &si, &sn, &rest) != 2 || sn == 0 || si >= sn)
-      return fmt::format("{}: shard '{}' is not I/N (a merged summary cannot be merged again)", n, p["shard"].get<std::string>());
+    auto part = option_text::shard(p["shard"].get<std::string>());
+    if (!part) return fmt::format("{}: shard '{}' is not {} (a merged summary cannot be merged again)", n, p["shard"].get<std::string>(), option_text::kExpectedShard);
+    unsigned si = part->index, sn = part->count;
     if (p["seed"] != parts[0]["seed"]) return fmt::format("{}: seed {} differs from {}'s seed {}", n, p["seed"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), names.empty() ? "the first part" : names[0], parts[0]["seed"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    unsigned n0 = 0, i0 = 0;
-    std::sscanf(parts[0]["shard"].get<std::string>().c_str(), "%u/%u", &i0, &n0);
+    unsigned n0 = option_text::shard(parts[0]["shard"].get<std::string>()).value_or(option_text::Shard{}).count;  // checked first
     if (sn != n0) return fmt::format("{}: shard {} is one of {} shards, not one of {}", n, p["shard"].get<std::string>(), sn, n0);
     if (!seen.insert(si).second) return fmt::format("{}: shard {} is given twice", n, p["shard"].get<std::string>());
   }
@@ -319,10 +318,10 @@ json merge_summaries(const std::vector<json>& parts) {
   std::set<unsigned> have;
   unsigned total = 0;
   for (const auto& p : parts) {
-    unsigned si = 0, sn = 0;
-    if (p.contains("shard") && p["shard"].is_string() && std::sscanf(p["shard"].get<std::string>().c_str(), "%u/%u", &si, &sn) == 2) {
-      have.insert(si);
-      total = std::max(total, sn);
+    auto part = p.contains("shard") && p["shard"].is_string() ? option_text::shard(p["shard"].get<std::string>()) : std::nullopt;
+    if (part) {
+      have.insert(part->index);
+      total = std::max(total, part->count);
     }
   }
   json missing = json::array();

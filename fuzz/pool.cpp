@@ -1,5 +1,7 @@
 #include "fuzz/pool.hpp"
 
+#include "interpreter/child.hpp"
+
 #include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
@@ -8,8 +10,6 @@
 
 #include <chrono>
 #include <csignal>
-#include <cstdio>
-#include <cstring>
 
 namespace sched::fuzz {
 
@@ -73,31 +73,17 @@ long run_pool(const PoolOptions& o, const std::function<bool(uint64_t&)>& next, 
         more = false;
         break;
       }
-      int fds[2];
-      if (pipe(fds) != 0) {
-        more = false;
-        break;
-      }
-      std::fflush(stdout);
-      std::fflush(stderr);
-      pid_t pid = fork();
-      if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        more = false;
-        break;
-      }
-      if (pid == 0) {
+      Spawned child = spawn_child([&](int fd) {
         signal(SIGINT, SIG_IGN);  // a ^C reaches the whole process group: the pool decides
         signal(SIGTERM, SIG_DFL);
-        close(fds[0]);
-        int fd = fds[1];
         work(idx, [fd](const nlohmann::json& j) { write_line(fd, j); });
-        close(fd);
-        _exit(0);
+        return 0;
+      });
+      if (child.pid < 0) {
+        more = false;
+        break;
       }
-      close(fds[1]);
-      running.push_back(Running{pid, fds[0], idx, Clock::now(), ""});
+      running.push_back(Running{child.pid, child.fd, idx, Clock::now(), ""});
     }
     if (g_stop) {  // stopped: the running tasks are killed and not reported
       long abandoned = static_cast<long>(running.size());
@@ -138,10 +124,8 @@ long run_pool(const PoolOptions& o, const std::function<bool(uint64_t&)>& next, 
         e.lines.push_back(nlohmann::json::parse(r.buf.substr(pos, nl - pos), nullptr, false));
         pos = nl + 1;
       }
-      if (!e.timed_out && WIFSIGNALED(status))
-        e.died = fmt::format("the case's process died of signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
-      else if (!e.timed_out && WIFEXITED(status) && WEXITSTATUS(status) != 0)
-        e.died = fmt::format("the case's process exited with status {}", WEXITSTATUS(status));
+      if (!e.timed_out && (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0)))
+        e.died = "the case's process " + exit_words(status);
       running.erase(running.begin() + static_cast<long>(i));
       pf.erase(pf.begin() + static_cast<long>(i));
       done(e);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <set>
 
+#include "interpreter/option_text.hpp"
 #include "interpreter/types.hpp"
 
 namespace sched::halide {
@@ -413,22 +414,15 @@ bool read_algorithm(const std::shared_ptr<SourceFile>& src, const std::string& s
   params.assign(a.params.size(), 0);
   std::vector<bool> given(a.params.size(), false);
   for (const auto& item : param_items) {
-    size_t eq = item.find('=');
-    std::string name = item.substr(0, eq);
-    auto it = std::find(a.params.begin(), a.params.end(), name);
-    long long v = 0;
-    size_t used = 0;
-    try {
-      if (eq != std::string::npos) v = std::stoll(item.substr(eq + 1), &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (eq == std::string::npos || used == 0 || used != item.size() - eq - 1 || it == a.params.end() || v < INT32_MIN || v > INT32_MAX) {
+    // Halide's parameters are 32-bit (Param<int32_t>): a wider value is refused, never truncated
+    auto b = option_text::binding(item);
+    auto it = b ? std::find(a.params.begin(), a.params.end(), b->name) : a.params.end();
+    if (!b || it == a.params.end() || b->value < INT32_MIN || b->value > INT32_MAX) {
       error = fmt::format("-p {}: expected NAME=VALUE with NAME one of the parameters ({}) and a 32-bit VALUE", item, algo::join(a.params));
       return false;
     }
     size_t k = static_cast<size_t>(it - a.params.begin());
-    params[k] = v;
+    params[k] = b->value;
     given[k] = true;
   }
   for (size_t k = 0; k < given.size(); ++k)

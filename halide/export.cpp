@@ -306,67 +306,7 @@ class Exporter {
     return f.found;
   }
 
-  void provide(const Provide* op, std::string& out, const std::string& ind) {
-    if (op->values.size() != 1) throw Unsupported(fmt::format("the tuple store to {} (split_tuples did not run)", op->name));
-    // A guarded read: the load happens only where c holds. SCHED's select reads both sides, so
-    // the store is split: `if c { ... x ... } else { ... 0 ... }`, where 0 stands for the value
-    // Halide leaves undefined (its lanes are stored, and a correct schedule never reads them).
-    if (guarded_read(op->values[0])) {
-      // its condition may name a let of the value (`let t = i <= 0 in if_then_else(t, ..)`): the
-      // lets are inlined first, so that the condition stands at the statement
-      Expr value = substitute_in_all_lets(op->values[0]);
-      const Call* g = guarded_read(value);
-      Expr c = g->args[0], x = g->args[1];
-      Expr on = Internal::substitute(Expr(g), x, value), off = Internal::substitute(Expr(g), make_zero(x.type()), value);
-      Stmt then_s = Provide::make(op->name, {on}, op->args, op->predicate), else_s = Provide::make(op->name, {off}, op->args, op->predicate);
-      line(out, ind, fmt::format("if {} {{", expr(c, true)));
-      provide(then_s.as<Provide>(), out, ind + "  ");
-      line(out, ind, "} else {");
-      provide(else_s.as<Provide>(), out, ind + "  ");
-      line(out, ind, "}");
-      return;
-    }
-    std::string target = access(op->name, op->args);
-    Expr v = op->values[0];
-    std::string annot, acc;
-    if (const auto* c = v.as<Call>(); c && c->name == kAnnot) {
-      v = c->args[0];
-      std::string func = algo_name(op->name);
-      size_t dot = func.find('.');
-      if (dot != std::string::npos) func = func.substr(0, dot);
-      const auto* st = c->args.size() >= 2 ? c->args[1].as<IntImm>() : nullptr;
-      auto spec = sare_.funcs.find(func);
-      if (!st || spec == sare_.funcs.end() || st->value < 0 || st->value >= static_cast<int64_t>(spec->second.stages.size()))
-        throw Unsupported(fmt::format("the annotation of a store to {}", op->name));
-      const algo::StageSpec& stage = spec->second.stages[static_cast<size_t>(st->value)];
-      std::vector<std::string> as;
-      for (size_t k = 2; k < c->args.size(); ++k) as.push_back(expr(c->args[k], true));
-      std::vector<std::string> cell;  // a scatter's annotation names the store's index (`@k`): tensors for the arrays it reads
-      bool at_cell = stage.annot.find('@') != std::string::npos ||
-                     std::any_of(stage.position.begin(), stage.position.end(), [](const std::string& p) { return p.find('@') != std::string::npos; });
-      if (at_cell) {
-        prophetic_ = true;
-        for (const auto& x : op->args) cell.push_back(expr(x, true));
-        prophetic_ = false;
-      }
-      annot = stage.annot.empty() ? fmt::format(" {{{}({})}}", stage.tensor, fmt::join(as, ", ")) : fmt::format(" {{{}}}", fill(stage.annot, as, cell));
-      if (!stage.op.empty()) {
-        v = accumulated(op, v, stage.op);
-        std::vector<std::string> pos;
-        for (const auto& p : stage.position) pos.push_back(fill(p, as, cell));
-        acc = stage.unindexed ? stage.op : fmt::format("{}{{{}}}", stage.op, fmt::join(pos, ", "));
-      }
-    }
-    std::string s = acc.empty() ? fmt::format("{}{} := {};", target, annot, expr(v, false)) : fmt::format("{}{} {}= {};", target, annot, acc, expr(v, false));
-    if (atomic_) s = acc.empty() ? fmt::format("atomic {{ {} }}", s) : "atomic " + s;
-    if (op->predicate.defined() && !is_const_one(op->predicate)) {
-      line(out, ind, fmt::format("if {} {{", expr(op->predicate, true)));
-      line(out, ind + "  ", s);
-      line(out, ind, "}");
-    } else {
-      line(out, ind, s);
-    }
-  }
+  void provide(const Provide* op, std::string& out, const std::string& ind);
 
   // A template of spec.hpp with `$k` replaced by args[k], `@k` by cell[k] (the store's index).
   static std::string fill(const std::string& t, const std::vector<std::string>& args, const std::vector<std::string>& cell) {
@@ -551,6 +491,68 @@ class Exporter {
   std::map<std::string, std::vector<std::vector<std::string>>> realized_;
   std::map<std::string, std::vector<std::string>> arrays_;
 };
+
+void Exporter::provide(const Provide* op, std::string& out, const std::string& ind) {
+  if (op->values.size() != 1) throw Unsupported(fmt::format("the tuple store to {} (split_tuples did not run)", op->name));
+  // A guarded read: the load happens only where c holds. SCHED's select reads both sides, so
+  // the store is split: `if c { ... x ... } else { ... 0 ... }`, where 0 stands for the value
+  // Halide leaves undefined (its lanes are stored, and a correct schedule never reads them).
+  if (guarded_read(op->values[0])) {
+    // its condition may name a let of the value (`let t = i <= 0 in if_then_else(t, ..)`): the
+    // lets are inlined first, so that the condition stands at the statement
+    Expr value = substitute_in_all_lets(op->values[0]);
+    const Call* g = guarded_read(value);
+    Expr c = g->args[0], x = g->args[1];
+    Expr on = Internal::substitute(Expr(g), x, value), off = Internal::substitute(Expr(g), make_zero(x.type()), value);
+    Stmt then_s = Provide::make(op->name, {on}, op->args, op->predicate), else_s = Provide::make(op->name, {off}, op->args, op->predicate);
+    line(out, ind, fmt::format("if {} {{", expr(c, true)));
+    provide(then_s.as<Provide>(), out, ind + "  ");
+    line(out, ind, "} else {");
+    provide(else_s.as<Provide>(), out, ind + "  ");
+    line(out, ind, "}");
+    return;
+  }
+  std::string target = access(op->name, op->args);
+  Expr v = op->values[0];
+  std::string annot, acc;
+  if (const auto* c = v.as<Call>(); c && c->name == kAnnot) {
+    v = c->args[0];
+    std::string func = algo_name(op->name);
+    size_t dot = func.find('.');
+    if (dot != std::string::npos) func = func.substr(0, dot);
+    const auto* st = c->args.size() >= 2 ? c->args[1].as<IntImm>() : nullptr;
+    auto spec = sare_.funcs.find(func);
+    if (!st || spec == sare_.funcs.end() || st->value < 0 || st->value >= static_cast<int64_t>(spec->second.stages.size()))
+      throw Unsupported(fmt::format("the annotation of a store to {}", op->name));
+    const algo::StageSpec& stage = spec->second.stages[static_cast<size_t>(st->value)];
+    std::vector<std::string> as;
+    for (size_t k = 2; k < c->args.size(); ++k) as.push_back(expr(c->args[k], true));
+    std::vector<std::string> cell;  // a scatter's annotation names the store's index (`@k`): tensors for the arrays it reads
+    bool at_cell = stage.annot.find('@') != std::string::npos ||
+                   std::any_of(stage.position.begin(), stage.position.end(), [](const std::string& p) { return p.find('@') != std::string::npos; });
+    if (at_cell) {
+      prophetic_ = true;
+      for (const auto& x : op->args) cell.push_back(expr(x, true));
+      prophetic_ = false;
+    }
+    annot = stage.annot.empty() ? fmt::format(" {{{}({})}}", stage.tensor, fmt::join(as, ", ")) : fmt::format(" {{{}}}", fill(stage.annot, as, cell));
+    if (!stage.op.empty()) {
+      v = accumulated(op, v, stage.op);
+      std::vector<std::string> pos;
+      for (const auto& p : stage.position) pos.push_back(fill(p, as, cell));
+      acc = stage.unindexed ? stage.op : fmt::format("{}{{{}}}", stage.op, fmt::join(pos, ", "));
+    }
+  }
+  std::string s = acc.empty() ? fmt::format("{}{} := {};", target, annot, expr(v, false)) : fmt::format("{}{} {}= {};", target, annot, acc, expr(v, false));
+  if (atomic_) s = acc.empty() ? fmt::format("atomic {{ {} }}", s) : "atomic " + s;
+  if (op->predicate.defined() && !is_const_one(op->predicate)) {
+    line(out, ind, fmt::format("if {} {{", expr(op->predicate, true)));
+    line(out, ind + "  ", s);
+    line(out, ind, "}");
+  } else {
+    line(out, ind, s);
+  }
+}
 
 }  // namespace
 

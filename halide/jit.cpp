@@ -6,7 +6,7 @@
 #include <chrono>
 #include <cstring>
 
-#include "driver/run.hpp"
+#include "interpreter/setup.hpp"
 #include "halide/build.hpp"
 #include "interpreter/child.hpp"
 #include "interpreter/load.hpp"
@@ -152,12 +152,13 @@ JitRun jit_check(const algo::Algorithm& a, const std::vector<algo::Directive>& e
   }
   ModelOptions mo;
   mo.seed = seed;
-  driver::Instance inst = driver::make_instance(*l.program, params, mo);
-  if (!inst.prepared.ok()) {
-    r.message = inst.prepared.message;
+  Memory initial;
+  Outcome prepared = prepare_run(*l.program, params, mo, initial);
+  if (!prepared.ok()) {
+    r.message = prepared.message;
     return done();
   }
-  Child c = run_in_child(timeout_ms, [&] { return run_jit(a, extra, *l.program, inst.initial, params, strict_float, repeat); });
+  Child c = run_in_child(timeout_ms, [&] { return run_jit(a, extra, *l.program, initial, params, strict_float, repeat); });
   if (c.status == Child::Status::Killed || c.status == Child::Status::OutOfMemory) {  // our limit, not Halide's fault
     r.status = JitRun::Status::Limit;
     r.message = c.status == Child::Status::Killed ? fmt::format("Halide's JIT did not end within {:.0f} s (the time limit)", timeout_ms / 1000.0)
@@ -178,7 +179,7 @@ JitRun jit_check(const algo::Algorithm& a, const std::vector<algo::Directive>& e
     case 'F': r.status = JitRun::Status::Refused; r.message = body; return done();
     default: break;
   }
-  Memory m = inst.initial;
+  Memory m = std::move(initial);
   size_t off = 0;
   for (size_t i = 0; i < l.program->arrays.size(); ++i) {
     const ArrayDecl& decl = l.program->arrays[i];

@@ -1,4 +1,5 @@
 #include "interpreter/child.hpp"
+#include "interpreter/sanitized.hpp"
 
 #include <poll.h>
 #include <signal.h>
@@ -21,18 +22,6 @@ namespace sched {
 
 namespace {
 
-// A sanitizer reserves terabytes of address space for its shadow memory: no limit there.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
 
 void write_all(int fd, const std::string& s) {
   size_t done = 0;
@@ -46,11 +35,11 @@ void write_all(int fd, const std::string& s) {
 
 }  // namespace
 
-Child run_in_child(unsigned ms, const std::function<std::string()>& work, uint64_t max_bytes) {
-  Child out;
+Spawned spawn_child(const std::function<int(int fd)>& body) {
+  Spawned out;
   int fds[2];
   if (pipe(fds) != 0) {
-    out.text = fmt::format("cannot create a pipe: {}", std::strerror(errno));
+    out.error = fmt::format("cannot create a pipe: {}", std::strerror(errno));
     return out;
   }
   std::fflush(stdout);
@@ -60,15 +49,32 @@ Child run_in_child(unsigned ms, const std::function<std::string()>& work, uint64
   if (pid < 0) {
     close(fds[0]);
     close(fds[1]);
-    out.text = fmt::format("cannot fork: {}", std::strerror(errno));
+    out.error = fmt::format("cannot fork: {}", std::strerror(errno));
     return out;
   }
   if (pid == 0) {
     close(fds[0]);
-    // the child ends with sched (a time limit ends sched with _exit while the child works), and
-    // its memory is bounded like a run's: past the budget an allocation fails (OutOfMemory)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(1);
+    if (getppid() != parent) _exit(1);  // sched ended before the line above
+    int code = body(fds[1]);
+    close(fds[1]);
+    _exit(code);
+  }
+  close(fds[1]);
+  out.pid = pid;
+  out.fd = fds[0];
+  return out;
+}
+
+std::string exit_words(int status) {
+  if (WIFSIGNALED(status)) return fmt::format("died of signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
+  return fmt::format("exited with status {}", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+Child run_in_child(unsigned ms, const std::function<std::string()>& work, uint64_t max_bytes) {
+  Child out;
+  Spawned child = spawn_child([&](int fd) {
+    // its memory is bounded like a run's: past the budget an allocation fails (OutOfMemory)
     rlimit as{max_bytes, max_bytes};
     if (max_bytes != 0 && !kSanitized) setrlimit(RLIMIT_AS, &as);
     std::string text;
@@ -84,11 +90,15 @@ Child run_in_child(unsigned ms, const std::function<std::string()>& work, uint64
     } catch (...) {
       text = "!an exception that is not a std::exception";
     }
-    write_all(fds[1], text);
-    close(fds[1]);
-    _exit(0);
+    write_all(fd, text);
+    return 0;
+  });
+  if (child.pid < 0) {
+    out.text = child.error;
+    return out;
   }
-  close(fds[1]);
+  const pid_t pid = child.pid;
+  const int fd = child.fd;
   using Clock = std::chrono::steady_clock;
   auto kill_at = Clock::now() + std::chrono::milliseconds(ms);
   std::string buf;
@@ -99,16 +109,16 @@ Child run_in_child(unsigned ms, const std::function<std::string()>& work, uint64
       left = std::chrono::duration_cast<std::chrono::milliseconds>(kill_at - Clock::now()).count();
       if (left <= 0) break;
     }
-    pollfd pf{fds[0], POLLIN, 0};
+    pollfd pf{fd, POLLIN, 0};
     int r = poll(&pf, 1, static_cast<int>(std::min<long long>(left, 1000)));
     if (r < 0 && errno != EINTR) break;
     if (r <= 0) continue;
     char b[65536];
-    ssize_t n = read(fds[0], b, sizeof b);
+    ssize_t n = read(fd, b, sizeof b);
     if (n > 0) buf.append(b, static_cast<size_t>(n));
     else if (n == 0 || errno != EINTR) eof = true;
   }
-  close(fds[0]);
+  close(fd);
   if (!eof) kill(pid, SIGKILL);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
@@ -118,7 +128,7 @@ Child run_in_child(unsigned ms, const std::function<std::string()>& work, uint64
   } else if (WIFSIGNALED(status)) {
     out.status = Child::Status::Signal;
     out.signal = WTERMSIG(status);
-    out.text = fmt::format("died of signal {} ({})", out.signal, strsignal(out.signal));
+    out.text = exit_words(status);
   } else if (buf == "m") {
     out.status = Child::Status::OutOfMemory;
     out.text = fmt::format("ran out of memory (the limit of {} MB)", max_bytes >> 20);

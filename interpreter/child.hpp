@@ -1,7 +1,8 @@
 // Work in a forked child process, so that nothing it does (a crash, an abort, a stack
 // overflow, a hang, a leak) reaches the caller but the text it returns. Used where a library
 // we call may not stop or may die: z3 queries (verifier/isolated.hpp) and Halide's compiler
-// (halide/bridge.hpp).
+// (halide/bridge.hpp); the fork itself (spawn_child) also by the native kernels
+// (codegen/native.cpp) and the campaigns' worker pool (fuzz/pool.cpp).
 //
 //   Child c = run_in_child(5000, [] { return halide_lower(...); });
 //   c.status == Child::Status::Signal  ->  c.signal == SIGSEGV, c.text "died of signal 11 (...)"
@@ -9,6 +10,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+
+#include <sys/types.h>
 
 #include "interpreter/limits.hpp"
 
@@ -26,6 +29,21 @@ struct Child {
   std::string text;
   int signal = 0;
 };
+
+// The one way sched forks: a child that runs `body` with the write end of a pipe and exits with
+// what `body` returns; the parent gets its pid and the pipe's read end (close it, and waitpid the
+// pid). Buffered output is flushed first (the child must not print it again), and the child is
+// killed when sched ends (PR_SET_PDEATHSIG: a time limit ends sched with _exit while children
+// work, and a killed campaign must not leave its cases running). pid < 0: no child, `error` says why.
+struct Spawned {
+  pid_t pid = -1;
+  int fd = -1;
+  std::string error;
+};
+Spawned spawn_child(const std::function<int(int fd)>& body);
+
+// A child's end in words: "died of signal 11 (Segmentation fault)", "exited with status 3".
+std::string exit_words(int status);
 
 // Runs `work` in a forked child and waits at most `ms` milliseconds (0: no limit) for its answer.
 // The child's address space is at most `max_bytes` (0: unbounded; default: a run's memory

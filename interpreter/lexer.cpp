@@ -88,6 +88,67 @@ const char* reserved_word(std::string_view s) {
   return nullptr;
 }
 
+// The token of an operator or a bracket starting with `c` (then `next`), and its length;
+// Tok::End for a character that starts none.
+static Tok punctuation(char c, char next, size_t& len) {
+  static const struct { char a, b; Tok k; } kTwo[] = {{':', '=', Tok::Assign}, {'=', '=', Tok::EqEq}, {'!', '=', Tok::NotEq}, {'<', '=', Tok::Le},
+                                                      {'>', '=', Tok::Ge},     {'&', '&', Tok::AndAnd}, {'|', '|', Tok::OrOr}};
+  for (const auto& two : kTwo)
+    if (c == two.a && next == two.b) {
+      len = 2;
+      return two.k;
+    }
+  len = 1;
+  switch (c) {
+    case '(': return Tok::LParen;
+    case ')': return Tok::RParen;
+    case '[': return Tok::LBracket;
+    case ']': return Tok::RBracket;
+    case '{': return Tok::LBrace;
+    case '}': return Tok::RBrace;
+    case ',': return Tok::Comma;
+    case ';': return Tok::Semi;
+    case ':': return Tok::Colon;
+    case '=': return Tok::Equals;
+    case '+': return Tok::Plus;
+    case '-': return Tok::Minus;
+    case '*': return Tok::Star;
+    case '/': return Tok::Slash;
+    case '%': return Tok::Percent;
+    case '<': return Tok::Lt;
+    case '>': return Tok::Gt;
+    case '!': return Tok::Bang;
+    case '|': return Tok::Bar;
+    case '@': return Tok::At;
+    default: return Tok::End;
+  }
+}
+
+// A number token's kind and value from its text: a float (infinity is an error), or an
+// integer (past 2^64 - 1: int_overflow, reported where the literal's type is known).
+static void number_value(Token& t, bool is_float, Diagnostics& diags) {
+  if (is_float) {
+    t.kind = Tok::Float;
+    t.fval = std::strtod(t.text.c_str(), nullptr);
+    if (std::isinf(t.fval)) {
+      diags.error(t.loc, fmt::format("float literal '{}' is out of range (overflows to infinity)", t.text));
+      t.fval = 0;
+    }
+    return;
+  }
+  t.kind = Tok::Int;
+  uint64_t v = 0;
+  for (char d : t.text) {
+    uint64_t nv;
+    if (__builtin_mul_overflow(v, uint64_t{10}, &nv) || __builtin_add_overflow(nv, uint64_t(d - '0'), &nv)) {
+      t.int_overflow = true;
+      break;
+    }
+    v = nv;
+  }
+  t.ival = v;
+}
+
 std::vector<Token> lex(const SourceFile& file, Diagnostics& diags) {
   const std::string& s = file.text;
   std::vector<Token> out;
@@ -162,65 +223,12 @@ std::vector<Token> lex(const SourceFile& file, Diagnostics& diags) {
         diags.error({line, col}, fmt::format("unexpected '{}' after the number '{}'", s[i], t.text));
         while (i < n && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) adv();
       }
-      if (is_float) {
-        t.kind = Tok::Float;
-        errno = 0;
-        t.fval = std::strtod(t.text.c_str(), nullptr);
-        if (std::isinf(t.fval)) {
-          diags.error(t.loc, fmt::format("float literal '{}' is out of range (overflows to infinity)", t.text));
-          t.fval = 0;
-        }
-      } else {
-        t.kind = Tok::Int;
-        uint64_t v = 0;
-        for (char d : t.text) {
-          uint64_t nv;
-          if (__builtin_mul_overflow(v, uint64_t{10}, &nv) || __builtin_add_overflow(nv, uint64_t(d - '0'), &nv)) {
-            t.int_overflow = true;
-            break;
-          }
-          v = nv;
-        }
-        t.ival = v;
-      }
+      number_value(t, is_float, diags);
       out.push_back(std::move(t));
       continue;
     }
-    auto two = [&](char a, char b) { return c == a && i + 1 < n && s[i + 1] == b; };
-    Tok k = Tok::End;
     size_t len = 1;
-    if (two(':', '=')) { k = Tok::Assign; len = 2; }
-    else if (two('=', '=')) { k = Tok::EqEq; len = 2; }
-    else if (two('!', '=')) { k = Tok::NotEq; len = 2; }
-    else if (two('<', '=')) { k = Tok::Le; len = 2; }
-    else if (two('>', '=')) { k = Tok::Ge; len = 2; }
-    else if (two('&', '&')) { k = Tok::AndAnd; len = 2; }
-    else if (two('|', '|')) { k = Tok::OrOr; len = 2; }
-    else {
-      switch (c) {
-        case '(': k = Tok::LParen; break;
-        case ')': k = Tok::RParen; break;
-        case '[': k = Tok::LBracket; break;
-        case ']': k = Tok::RBracket; break;
-        case '{': k = Tok::LBrace; break;
-        case '}': k = Tok::RBrace; break;
-        case ',': k = Tok::Comma; break;
-        case ';': k = Tok::Semi; break;
-        case ':': k = Tok::Colon; break;
-        case '=': k = Tok::Equals; break;
-        case '+': k = Tok::Plus; break;
-        case '-': k = Tok::Minus; break;
-        case '*': k = Tok::Star; break;
-        case '/': k = Tok::Slash; break;
-        case '%': k = Tok::Percent; break;
-        case '<': k = Tok::Lt; break;
-        case '>': k = Tok::Gt; break;
-        case '!': k = Tok::Bang; break;
-        case '|': k = Tok::Bar; break;
-        case '@': k = Tok::At; break;
-        default: break;
-      }
-    }
+    Tok k = punctuation(c, i + 1 < n ? s[i + 1] : '\0', len);
     if (k == Tok::End) {
       unsigned char uc = static_cast<unsigned char>(c);
       if (uc >= 0x20 && uc < 0x7f) diags.error(t.loc, fmt::format("unexpected character '{}'", c));

@@ -25,6 +25,7 @@
 
 #include "interpreter/ops.hpp"
 #include "interpreter/printer.hpp"
+#include "interpreter/sanitized.hpp"
 
 namespace sched {
 
@@ -463,11 +464,7 @@ struct Model::Impl {
 
   // The fast path's state (compute): the points being computed on the C++ stack, outermost
   // first, and their environments and operand stacks in a buffer sized once (never moved).
-#if defined(__SANITIZE_ADDRESS__)
-  static constexpr size_t kMaxDepth = 64;  // sanitizer frames are several times larger
-#else
-  static constexpr size_t kMaxDepth = 1024;
-#endif
+  static constexpr size_t kMaxDepth = kAddressSanitized ? 64 : 1024;  // sanitizer frames are several times larger
   struct Open {
     int tensor;
     const int64_t* idx;  // the caller's index array, alive while the point is open

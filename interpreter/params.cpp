@@ -2,46 +2,55 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <map>
 #include <optional>
 
 #include "interpreter/ops.hpp"
+#include "interpreter/option_text.hpp"
 #include "interpreter/printer.hpp"
 
 namespace sched {
 
-std::optional<std::vector<int64_t>> bind_params(const Program& p, const std::vector<std::string>& items,
-                                                std::vector<std::string>& errors) {
+std::optional<std::vector<int64_t>> bind_param_values(const Program& p, const std::vector<option_text::Binding>& given,
+                                                      std::vector<std::string>& errors, std::string_view how) {
   std::vector<std::optional<int64_t>> vals(p.params.size());
-  for (const auto& it : items) {
-    auto eq = it.find('=');
-    if (eq == std::string::npos) { errors.push_back(fmt::format("'-p {}': expected NAME=INTEGER", it)); continue; }
-    std::string name = it.substr(0, eq), num = it.substr(eq + 1);
-    int idx = p.find_param(name);
+  for (const auto& b : given) {
+    int idx = p.find_param(b.name);
     if (idx < 0) {
       std::string known;
       for (const auto& q : p.params) known += (known.empty() ? "" : ", ") + q.name;
-      errors.push_back(fmt::format("'-p {}': the program has no parameter '{}' (parameters: {})", it, name,
+      errors.push_back(fmt::format("'{}{}={}': the program has no parameter '{}' (parameters: {})", how, b.name, b.value, b.name,
                                    known.empty() ? "none" : known));
       continue;
     }
-    int64_t v = 0;
-    auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
-    if (ec != std::errc() || ptr != num.data() + num.size() || num.empty()) {
-      errors.push_back(fmt::format("'-p {}': '{}' is not a 64-bit integer", it, num));
-      continue;
-    }
-    if (vals[static_cast<size_t>(idx)]) errors.push_back(fmt::format("parameter '{}' is given twice", name));
-    vals[static_cast<size_t>(idx)] = v;
+    if (vals[static_cast<size_t>(idx)]) errors.push_back(fmt::format("parameter '{}' is given twice", b.name));
+    vals[static_cast<size_t>(idx)] = b.value;
   }
   std::vector<int64_t> out;
   for (size_t i = 0; i < vals.size(); ++i) {
-    if (!vals[i]) errors.push_back(fmt::format("parameter '{}' has no value (give it with -p {}=...)", p.params[i].name, p.params[i].name));
+    if (!vals[i]) errors.push_back(fmt::format("parameter '{}' has no value (give it as {}{}=...)", p.params[i].name, how, p.params[i].name));
     else out.push_back(*vals[i]);
   }
   if (!errors.empty()) return std::nullopt;
   return out;
+}
+
+std::optional<std::vector<int64_t>> bind_params(const Program& p, const std::vector<std::string>& items,
+                                                std::vector<std::string>& errors) {
+  std::vector<option_text::Binding> given;
+  for (const auto& it : items) {
+    auto b = option_text::binding(it);
+    if (!b) {
+      size_t eq = it.find('=');
+      if (eq == std::string::npos || eq == 0) errors.push_back(fmt::format("'-p {}': expected {}", it, option_text::kExpectedBinding));
+      else errors.push_back(fmt::format("'-p {}': '{}' is not a 64-bit integer", it, it.substr(eq + 1)));
+      continue;
+    }
+    given.push_back(*b);
+  }
+  auto bound = bind_param_values(p, given, errors, "-p ");
+  if (!errors.empty()) return std::nullopt;
+  return bound;
 }
 
 namespace {

@@ -6,11 +6,18 @@
 #include <vector>
 
 #include "interpreter/ast.hpp"
+#include "interpreter/option_text.hpp"
 #include "interpreter/value.hpp"
 
 namespace sched {
 
-// Parses "N=64" items; errors (bad syntax, unknown or missing parameter, duplicate) go to `errors`.
+// The parameters' values, in the program's order, from values given by name; errors (an unknown,
+// missing or repeated name) go to `errors`. `how` is how a user gives one, for the messages:
+// "-p " on the command line ("give it as -p N=..."), "" in Python ("give it as N=...").
+std::optional<std::vector<int64_t>> bind_param_values(const Program& p, const std::vector<option_text::Binding>& given,
+                                                      std::vector<std::string>& errors, std::string_view how);
+// The command line's "N=64" items (option_text::binding), then bind_param_values; a malformed
+// item is an error too.
 std::optional<std::vector<int64_t>> bind_params(const Program& p, const std::vector<std::string>& items,
                                                 std::vector<std::string>& errors);
 

@@ -237,83 +237,7 @@ class Parser {
     }
   }
 
-  void declaration_body(Program& p) {
-    Token kw = next();
-    switch (kw.kind) {
-      case Tok::KwParam:
-        do {
-          Loc l = cur().loc;
-          p.params.push_back({ident("a parameter name"), l, {}});
-        } while (accept(Tok::Comma));
-        break;
-      case Tok::KwAssume:
-        p.assumes.push_back(expr());
-        break;
-      case Tok::KwRequire: {
-        Requirement r;
-        r.loc = kw.loc;
-        r.cond = expr();
-        r.after_assumes = p.assumes.size();
-        p.requirements.push_back(std::move(r));
-        break;
-      }
-      case Tok::KwTensor: {
-        TensorDecl t;
-        t.loc = cur().loc;
-        t.name = ident("a tensor name");
-        expect(Tok::LParen, "after the tensor name");
-        t.idx = ident_list(Tok::RParen, "an index name");
-        expect(Tok::RParen, "after the index names");
-        expect(Tok::Colon, "before the tensor's type");
-        t.type = value_type();
-        if (accept(Tok::Equals)) {
-          do {
-            TensorCase c;
-            c.value = expr();
-            if (accept(Tok::KwIf)) c.cond = expr();
-            t.cases.push_back(std::move(c));
-          } while (accept(Tok::Bar));
-        }
-        p.tensors.push_back(std::move(t));
-        break;
-      }
-      case Tok::KwInput:
-      case Tok::KwOutput: {
-        ArrayDecl a;
-        a.role = kw.kind == Tok::KwInput ? ArrayRole::Input : ArrayRole::Output;
-        a.loc = cur().loc;
-        a.name = ident("an array name");
-        expect(Tok::LBracket, "after the array name (its index names)");
-        a.idx = ident_list(Tok::RBracket, "an index name");
-        expect(Tok::RBracket, "after the index names");
-        expect(Tok::Colon, "before the array's type");
-        a.elem = value_type();
-        expect(Tok::LBracket, "before the array's shape");
-        a.dims = expr_list(Tok::RBracket);
-        expect(Tok::RBracket, "after the array's shape");
-        expect(Tok::Equals, kw.kind == Tok::KwInput ? "and the tensor expression the array initially holds"
-                                                    : "and the tensor expression the array must finally hold");
-        a.init = expr();
-        p.arrays.push_back(std::move(a));
-        break;
-      }
-      case Tok::KwArray: {
-        ArrayDecl a;
-        a.role = ArrayRole::Scratch;
-        a.loc = cur().loc;
-        a.name = ident("an array name");
-        expect(Tok::Colon, "after the array name");
-        a.elem = value_type();
-        expect(Tok::LBracket, "before the array's shape");
-        a.dims = expr_list(Tok::RBracket);
-        expect(Tok::RBracket, "after the array's shape");
-        p.arrays.push_back(std::move(a));
-        break;
-      }
-      default: break;
-    }
-    terminator();
-  }
+  void declaration_body(Program& p);
 
   // ---------------- commands ----------------
   static CmdPtr block_of(std::vector<CmdPtr> cs, Loc loc) {
@@ -413,120 +337,7 @@ class Parser {
     return c;
   }
 
-  CmdPtr statement() {
-    Nest n(*this);
-    Loc loc = cur().loc;
-    switch (cur().kind) {
-      case Tok::KwSkip: next(); return make_skip(loc);
-      case Tok::LBrace: return block();  // a nested block keeps its own node (let scoping)
-      case Tok::KwIf: {
-        next();
-        auto cond = expr();
-        auto then_c = block();
-        CmdPtr else_c;
-        if (accept(Tok::KwElse)) {
-          if (at(Tok::KwIf)) else_c = statement();
-          else else_c = block();
-        }
-        return make_if(std::move(cond), std::move(then_c), std::move(else_c), loc);
-      }
-      case Tok::KwLet: {
-        // a let inside a statement position (e.g. after `in`): scope is its own `in` body only
-        next();
-        Loc nloc = cur().loc;
-        std::string x = ident("a variable name after 'let'");
-        expect(Tok::Equals, "after the let variable");
-        auto v = expr();
-        expect(Tok::KwIn, "after the let value (only 'let x = e in c' is allowed here)");
-        auto body = statement();
-        auto c = make_let(x, std::move(v), std::move(body), loc);
-        c->name_loc = nloc;
-        return c;
-      }
-      case Tok::KwAllocate: {
-        next();
-        Loc nloc = cur().loc;
-        std::string a = ident("an array name after 'allocate'");
-        expect(Tok::Colon, "after the allocated array's name");
-        Type t = value_type();
-        expect(Tok::LBracket, "before the allocated array's shape");
-        auto dims = expr_list(Tok::RBracket);
-        expect(Tok::RBracket, "after the allocated array's shape");
-        auto body = block();
-        auto c = make_alloc(a, t, std::move(dims), std::move(body), loc);
-        c->name_loc = nloc;
-        return c;
-      }
-      case Tok::KwFor:
-      case Tok::KwPar: {
-        CmdKind k = at(Tok::KwFor) ? CmdKind::For : CmdKind::Par;
-        next();
-        Loc nloc = cur().loc;
-        std::string x = ident("a loop variable");
-        ExprPtr lo, hi;
-        if (accept(Tok::Lt)) {
-          hi = expr();
-        } else if (accept(Tok::Equals)) {
-          lo = expr();
-          expect(Tok::KwTo, "in 'for x = first to last'");
-          hi = expr();
-        } else {
-          error_expected("'<' or '=' after the loop variable");
-        }
-        auto body = block();
-        auto c = make_loop(k, x, std::move(lo), std::move(hi), std::move(body), loc);
-        c->name_loc = nloc;
-        return c;
-      }
-      case Tok::Ident: {
-        // `atomic { c }` (a critical section) and `atomic a[ι] ⊙= e`; `atomic` stays a valid name
-        if (cur().text == "atomic" && (peek(1).kind == Tok::LBrace || (peek(1).kind == Tok::Ident && peek(2).kind == Tok::LBracket))) {
-          next();
-          if (at(Tok::LBrace)) return make_atomic(block(), loc);
-          auto c = statement();
-          if (c->kind != CmdKind::Assign || c->acc == RedOp::None)
-            d_.error(loc, "'atomic' applies to an accumulation (a[i] += e, *=, min=, max=, &&=, ||=) or to a block 'atomic { ... }'");
-          c->atomic = true;
-          c->loc = loc;
-          return c;
-        }
-        std::string a = next().text;
-        if (!at(Tok::LBracket)) {
-          if (at(Tok::Assign) || at(Tok::Equals))
-            error_expected(fmt::format("'[' after '{}' (a zero-dimensional array is written '{}[]')", a, a));
-          error_expected("'[' (an assignment 'a[i, ...] := e')");
-        }
-        next();
-        auto idx = expr_list(Tok::RBracket);
-        expect(Tok::RBracket, "after the array indices");
-        ExprPtr annot;
-        if (accept(Tok::LBrace)) {
-          annot = expr();
-          expect(Tok::RBrace, "after the prophetic annotation");
-        }
-        if (at(Tok::Equals)) error_expected("':=' (assignment is ':=', '=' is for let and declarations)");
-        RedOp acc = accumulation_operator();
-        std::vector<ExprPtr> red_idx;
-        if (acc != RedOp::None) {
-          if (accept(Tok::LBrace)) {
-            red_idx = expr_list(Tok::RBrace);
-            if (red_idx.empty()) error_expected("the reduced position (e.g. '+{k}= e')");
-            expect(Tok::RBrace, "after the reduced position");
-          }
-          expect(Tok::Equals, fmt::format("in the accumulation '{}='", accumulate_text(acc)).c_str());
-        } else {
-          expect(Tok::Assign, "in the assignment (':=', or an accumulation '+=', '*=', 'min=', 'max=', '&&=', '||=')");
-        }
-        auto rhs = expr();
-        auto c = make_assign(a, std::move(idx), std::move(annot), std::move(rhs), loc);
-        c->acc = acc;
-        c->red_idx = std::move(red_idx);
-        return c;
-      }
-      default:
-        error_expected("a command (skip, if, let, allocate, for, par, an assignment or '{')");
-    }
-  }
+  CmdPtr statement();
 
   // The operator of an accumulation `⊙=` or `⊙{ι}=` (consumed), or None.
   RedOp accumulation_operator() {
@@ -667,60 +478,255 @@ class Parser {
     int64_t v = negative ? static_cast<int64_t>(0 - t.ival) : static_cast<int64_t>(t.ival);
     return make_int(v, loc);
   }
-  ExprPtr primary() {
-    Loc loc = cur().loc;
-    switch (cur().kind) {
-      case Tok::Int: return int_literal(false, loc);
-      case Tok::Float: return make_float(next().fval, loc);
-      case Tok::KwTrue: next(); return make_bool(true, loc);
-      case Tok::KwFalse: next(); return make_bool(false, loc);
-      case Tok::LParen: {
-        next();
-        auto e = expr();
-        expect(Tok::RParen, "to close the parenthesis");
-        return e;
-      }
-      case Tok::KwLet: {
-        next();
-        std::string x = ident("a variable name after 'let'");
-        expect(Tok::Equals, "after the let variable");
-        auto v = expr();
-        expect(Tok::KwIn, "in 'let x = e in body'");
-        auto body = expr();
-        return make_let_expr(x, std::move(v), std::move(body), loc);
-      }
-      case Tok::Ident: {
-        if (at_reduction()) {
-          RedOp op = *reduction_from_name(next().text);
-          expect(Tok::LParen);
-          std::vector<std::string> names;
-          do { names.push_back(ident("a reduced index name")); } while (accept(Tok::Comma));
-          expect(Tok::Bar, "after the reduced index names");
-          auto cond = expr();
-          expect(Tok::Colon, fmt::format("after the reduction's domain ('{}(k | 0 <= k && k < N : e)')", reduction_name(op)).c_str());
-          auto body = expr();
-          expect(Tok::RParen, "to close the reduction");
-          return make_reduce(op, std::move(names), std::move(cond), std::move(body), loc);
-        }
-        std::string name = next().text;
-        if (accept(Tok::LBracket)) {
-          auto idx = expr_list(Tok::RBracket);
-          expect(Tok::RBracket, "after the array indices");
-          return make_access(ExprKind::ArrayRead, name, std::move(idx), loc);
-        }
-        if (accept(Tok::LParen)) {
-          auto args = expr_list(Tok::RParen);
-          expect(Tok::RParen, "after the arguments");
-          if (builtin_from_name(name)) return make_call(name, std::move(args), loc);
-          return make_access(ExprKind::TensorRead, name, std::move(args), loc);
-        }
-        return make_var(name, loc);
-      }
-      default:
-        error_expected("an expression");
-    }
-  }
+  ExprPtr primary();
 };
+
+ExprPtr Parser::primary() {
+  Loc loc = cur().loc;
+  switch (cur().kind) {
+    case Tok::Int: return int_literal(false, loc);
+    case Tok::Float: return make_float(next().fval, loc);
+    case Tok::KwTrue: next(); return make_bool(true, loc);
+    case Tok::KwFalse: next(); return make_bool(false, loc);
+    case Tok::LParen: {
+      next();
+      auto e = expr();
+      expect(Tok::RParen, "to close the parenthesis");
+      return e;
+    }
+    case Tok::KwLet: {
+      next();
+      std::string x = ident("a variable name after 'let'");
+      expect(Tok::Equals, "after the let variable");
+      auto v = expr();
+      expect(Tok::KwIn, "in 'let x = e in body'");
+      auto body = expr();
+      return make_let_expr(x, std::move(v), std::move(body), loc);
+    }
+    case Tok::Ident: {
+      if (at_reduction()) {
+        RedOp op = *reduction_from_name(next().text);
+        expect(Tok::LParen);
+        std::vector<std::string> names;
+        do { names.push_back(ident("a reduced index name")); } while (accept(Tok::Comma));
+        expect(Tok::Bar, "after the reduced index names");
+        auto cond = expr();
+        expect(Tok::Colon, fmt::format("after the reduction's domain ('{}(k | 0 <= k && k < N : e)')", reduction_name(op)).c_str());
+        auto body = expr();
+        expect(Tok::RParen, "to close the reduction");
+        return make_reduce(op, std::move(names), std::move(cond), std::move(body), loc);
+      }
+      std::string name = next().text;
+      if (accept(Tok::LBracket)) {
+        auto idx = expr_list(Tok::RBracket);
+        expect(Tok::RBracket, "after the array indices");
+        return make_access(ExprKind::ArrayRead, name, std::move(idx), loc);
+      }
+      if (accept(Tok::LParen)) {
+        auto args = expr_list(Tok::RParen);
+        expect(Tok::RParen, "after the arguments");
+        if (builtin_from_name(name)) return make_call(name, std::move(args), loc);
+        return make_access(ExprKind::TensorRead, name, std::move(args), loc);
+      }
+      return make_var(name, loc);
+    }
+    default:
+      error_expected("an expression");
+  }
+}
+
+void Parser::declaration_body(Program& p) {
+  Token kw = next();
+  switch (kw.kind) {
+    case Tok::KwParam:
+      do {
+        Loc l = cur().loc;
+        p.params.push_back({ident("a parameter name"), l, {}});
+      } while (accept(Tok::Comma));
+      break;
+    case Tok::KwAssume:
+      p.assumes.push_back(expr());
+      break;
+    case Tok::KwRequire: {
+      Requirement r;
+      r.loc = kw.loc;
+      r.cond = expr();
+      r.after_assumes = p.assumes.size();
+      p.requirements.push_back(std::move(r));
+      break;
+    }
+    case Tok::KwTensor: {
+      TensorDecl t;
+      t.loc = cur().loc;
+      t.name = ident("a tensor name");
+      expect(Tok::LParen, "after the tensor name");
+      t.idx = ident_list(Tok::RParen, "an index name");
+      expect(Tok::RParen, "after the index names");
+      expect(Tok::Colon, "before the tensor's type");
+      t.type = value_type();
+      if (accept(Tok::Equals)) {
+        do {
+          TensorCase c;
+          c.value = expr();
+          if (accept(Tok::KwIf)) c.cond = expr();
+          t.cases.push_back(std::move(c));
+        } while (accept(Tok::Bar));
+      }
+      p.tensors.push_back(std::move(t));
+      break;
+    }
+    case Tok::KwInput:
+    case Tok::KwOutput: {
+      ArrayDecl a;
+      a.role = kw.kind == Tok::KwInput ? ArrayRole::Input : ArrayRole::Output;
+      a.loc = cur().loc;
+      a.name = ident("an array name");
+      expect(Tok::LBracket, "after the array name (its index names)");
+      a.idx = ident_list(Tok::RBracket, "an index name");
+      expect(Tok::RBracket, "after the index names");
+      expect(Tok::Colon, "before the array's type");
+      a.elem = value_type();
+      expect(Tok::LBracket, "before the array's shape");
+      a.dims = expr_list(Tok::RBracket);
+      expect(Tok::RBracket, "after the array's shape");
+      expect(Tok::Equals, kw.kind == Tok::KwInput ? "and the tensor expression the array initially holds"
+                                                  : "and the tensor expression the array must finally hold");
+      a.init = expr();
+      p.arrays.push_back(std::move(a));
+      break;
+    }
+    case Tok::KwArray: {
+      ArrayDecl a;
+      a.role = ArrayRole::Scratch;
+      a.loc = cur().loc;
+      a.name = ident("an array name");
+      expect(Tok::Colon, "after the array name");
+      a.elem = value_type();
+      expect(Tok::LBracket, "before the array's shape");
+      a.dims = expr_list(Tok::RBracket);
+      expect(Tok::RBracket, "after the array's shape");
+      p.arrays.push_back(std::move(a));
+      break;
+    }
+    default: break;
+  }
+  terminator();
+}
+
+CmdPtr Parser::statement() {
+  Nest n(*this);
+  Loc loc = cur().loc;
+  switch (cur().kind) {
+    case Tok::KwSkip: next(); return make_skip(loc);
+    case Tok::LBrace: return block();  // a nested block keeps its own node (let scoping)
+    case Tok::KwIf: {
+      next();
+      auto cond = expr();
+      auto then_c = block();
+      CmdPtr else_c;
+      if (accept(Tok::KwElse)) {
+        if (at(Tok::KwIf)) else_c = statement();
+        else else_c = block();
+      }
+      return make_if(std::move(cond), std::move(then_c), std::move(else_c), loc);
+    }
+    case Tok::KwLet: {
+      // a let inside a statement position (e.g. after `in`): scope is its own `in` body only
+      next();
+      Loc nloc = cur().loc;
+      std::string x = ident("a variable name after 'let'");
+      expect(Tok::Equals, "after the let variable");
+      auto v = expr();
+      expect(Tok::KwIn, "after the let value (only 'let x = e in c' is allowed here)");
+      auto body = statement();
+      auto c = make_let(x, std::move(v), std::move(body), loc);
+      c->name_loc = nloc;
+      return c;
+    }
+    case Tok::KwAllocate: {
+      next();
+      Loc nloc = cur().loc;
+      std::string a = ident("an array name after 'allocate'");
+      expect(Tok::Colon, "after the allocated array's name");
+      Type t = value_type();
+      expect(Tok::LBracket, "before the allocated array's shape");
+      auto dims = expr_list(Tok::RBracket);
+      expect(Tok::RBracket, "after the allocated array's shape");
+      auto body = block();
+      auto c = make_alloc(a, t, std::move(dims), std::move(body), loc);
+      c->name_loc = nloc;
+      return c;
+    }
+    case Tok::KwFor:
+    case Tok::KwPar: {
+      CmdKind k = at(Tok::KwFor) ? CmdKind::For : CmdKind::Par;
+      next();
+      Loc nloc = cur().loc;
+      std::string x = ident("a loop variable");
+      ExprPtr lo, hi;
+      if (accept(Tok::Lt)) {
+        hi = expr();
+      } else if (accept(Tok::Equals)) {
+        lo = expr();
+        expect(Tok::KwTo, "in 'for x = first to last'");
+        hi = expr();
+      } else {
+        error_expected("'<' or '=' after the loop variable");
+      }
+      auto body = block();
+      auto c = make_loop(k, x, std::move(lo), std::move(hi), std::move(body), loc);
+      c->name_loc = nloc;
+      return c;
+    }
+    case Tok::Ident: {
+      // `atomic { c }` (a critical section) and `atomic a[ι] ⊙= e`; `atomic` stays a valid name
+      if (cur().text == "atomic" && (peek(1).kind == Tok::LBrace || (peek(1).kind == Tok::Ident && peek(2).kind == Tok::LBracket))) {
+        next();
+        if (at(Tok::LBrace)) return make_atomic(block(), loc);
+        auto c = statement();
+        if (c->kind != CmdKind::Assign || c->acc == RedOp::None)
+          d_.error(loc, "'atomic' applies to an accumulation (a[i] += e, *=, min=, max=, &&=, ||=) or to a block 'atomic { ... }'");
+        c->atomic = true;
+        c->loc = loc;
+        return c;
+      }
+      std::string a = next().text;
+      if (!at(Tok::LBracket)) {
+        if (at(Tok::Assign) || at(Tok::Equals))
+          error_expected(fmt::format("'[' after '{}' (a zero-dimensional array is written '{}[]')", a, a));
+        error_expected("'[' (an assignment 'a[i, ...] := e')");
+      }
+      next();
+      auto idx = expr_list(Tok::RBracket);
+      expect(Tok::RBracket, "after the array indices");
+      ExprPtr annot;
+      if (accept(Tok::LBrace)) {
+        annot = expr();
+        expect(Tok::RBrace, "after the prophetic annotation");
+      }
+      if (at(Tok::Equals)) error_expected("':=' (assignment is ':=', '=' is for let and declarations)");
+      RedOp acc = accumulation_operator();
+      std::vector<ExprPtr> red_idx;
+      if (acc != RedOp::None) {
+        if (accept(Tok::LBrace)) {
+          red_idx = expr_list(Tok::RBrace);
+          if (red_idx.empty()) error_expected("the reduced position (e.g. '+{k}= e')");
+          expect(Tok::RBrace, "after the reduced position");
+        }
+        expect(Tok::Equals, fmt::format("in the accumulation '{}='", accumulate_text(acc)).c_str());
+      } else {
+        expect(Tok::Assign, "in the assignment (':=', or an accumulation '+=', '*=', 'min=', 'max=', '&&=', '||=')");
+      }
+      auto rhs = expr();
+      auto c = make_assign(a, std::move(idx), std::move(annot), std::move(rhs), loc);
+      c->acc = acc;
+      c->red_idx = std::move(red_idx);
+      return c;
+    }
+    default:
+      error_expected("a command (skip, if, let, allocate, for, par, an assignment or '{')");
+  }
+}
 
 }  // namespace
 

@@ -69,32 +69,39 @@ std::string ProgramHandle::text() const { return print_program(program()); }
 
 namespace {
 
-// "N=8" items from a dict and keywords (a name in both is an error, as a duplicate -p is).
-std::vector<std::string> param_items(const py::object& params, const py::kwargs& kw) {
-  std::vector<std::string> items;
+// The parameters' values by name, from a dict and keywords (a name in both is an error, as a
+// duplicate -p is).
+std::vector<option_text::Binding> param_values(const py::object& params, const py::kwargs& kw) {
+  std::vector<option_text::Binding> given;
   auto add = [&](const py::handle& k, const py::handle& v) {
     std::string name = py::str(k).cast<std::string>();
     if (py::isinstance<py::bool_>(v) || !py::isinstance(v, py::module_::import("numbers").attr("Integral")))
       throw BadInputError(fmt::format("parameter {}: expected an integer, got {}", name, py::repr(v).cast<std::string>()));
-    items.push_back(fmt::format("{}={}", name, py::str(py::int_(py::reinterpret_borrow<py::object>(v))).cast<std::string>()));
+    py::int_ i(py::reinterpret_borrow<py::object>(v));
+    int64_t value = 0;
+    try {
+      value = i.cast<int64_t>();
+    } catch (const py::cast_error&) {
+      throw BadInputError(fmt::format("parameter {}: {} is not a 64-bit integer", name, py::str(i).cast<std::string>()));
+    }
+    given.push_back({name, value});
   };
   if (!params.is_none()) {
     if (!py::isinstance<py::dict>(params)) throw BadInputError("params: expected a dict such as {\"N\": 8}");
     for (auto [k, v] : params.cast<py::dict>()) add(k, v);
   }
   for (auto [k, v] : kw) add(k, v);
-  return items;
+  return given;
 }
 
 // The instance of a run or an exploration; BadInputError on bad parameters or data.
 driver::Instance instance(const Program& p, const py::object& params, const py::object& inputs, uint64_t seed, int threads,
                           const py::kwargs& kw) {
   std::vector<std::string> errs;
-  auto values = bind_params(p, param_items(params, kw), errs);
+  auto values = bind_param_values(p, param_values(params, kw), errs, "");
   if (!values) {
     std::string msg;
     for (const auto& e : errs) msg += (msg.empty() ? "" : "; ") + e;
-    for (size_t at; (at = msg.find("with -p ")) != std::string::npos;) msg.replace(at, 8, "as ");  // the command's words
     throw BadInputError(msg);
   }
   ModelOptions mo;
@@ -174,7 +181,7 @@ RunResult ProgramHandle::run(const py::object& params, const py::object& inputs,
 }
 
 Verification ProgramHandle::verify(double timeout, bool all, const std::string& floats) const {
-  if (!valid_seconds(timeout, false)) throw BadInputError(fmt::format("timeout: expected a number of seconds > 0 and at most 1e9, got {}", timeout));
+  if (!valid_seconds(timeout, false)) throw BadInputError(fmt::format("timeout: expected {}, got {}", option_text::kExpectedSeconds, timeout));
   verify::Options o = verify::Options::within(timeout);
   std::optional<verify::FloatMode> fm = driver::parse_floats(floats);
   if (!fm) throw BadInputError(fmt::format("floats: expected {}, not '{}'", driver::words(driver::kFloats), floats));

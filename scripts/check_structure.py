@@ -1,62 +1,194 @@
 #!/usr/bin/env python3
 """Structure rules of the code base (docs/design.md), checked by ctest (structure_rules):
   - no source file over 900 lines;
-  - no class or struct defined in a .cpp over 500 lines (the kernels' threaded-code dispatch
-    function, a function and not a class, may stay whole);
+  - no class or struct defined in a .cpp over 500 lines;
+  - no function over 150 lines, but those named in LONG_FUNCTIONS (each justified in
+    docs/design.md, "Structure rules");
   - every header starts with a comment: its contract;
+  - the layering of docs/design.md's picture: a folder includes only the folders below it
+    (LAYERS; tests may include anything);
   - outside the tests, no isl object is built by parsing text (isl's *_read_from_str functions
     and the C++ bindings' string constructors): the verifier and the scheduler use isl's API.
+Every folder with C++ sources is checked; a new one must be given its place in LAYERS.
 Usage: check_structure.py ROOT   (exit 1 with one line per broken rule)"""
 import os
 import re
 import sys
 
-FOLDERS = ["interpreter", "polyhedral", "bigstep", "smallstep", "verifier", "fuzz", "bench", "driver", "cli", "codegen", "scheduler",
-           "tests"]
-MAX_FILE, MAX_CLASS = 900, 500
+MAX_FILE, MAX_CLASS, MAX_FUNCTION = 900, 500, 150
+# What each folder may include (besides its own headers and sched/version.hpp, generated).
+# A name is a folder, or one header of it.
+BELOW_DRIVER = ["interpreter", "polyhedral", "bigstep", "smallstep", "codegen", "verifier", "scheduler"]
+LAYERS = {
+    "interpreter": [],
+    "polyhedral": [],
+    "bigstep": ["interpreter"],
+    "smallstep": ["interpreter"],
+    "codegen": ["interpreter"],
+    "verifier": ["interpreter", "polyhedral"],
+    "scheduler": ["interpreter", "polyhedral"],
+    "halide": ["interpreter", "polyhedral", "scheduler"],
+    "driver": BELOW_DRIVER,
+    "fuzz": BELOW_DRIVER + ["driver", "halide"],
+    "report": ["interpreter/limits.hpp"],  # fmt and nlohmann-json otherwise: the pages draw the commands' JSON
+    "python": BELOW_DRIVER + ["driver"],
+    "cli": BELOW_DRIVER + ["driver", "fuzz", "halide", "report"],
+    "bench": BELOW_DRIVER + ["driver", "fuzz", "halide"],
+    "tests": None,  # anything
+}
+# Functions allowed past MAX_FUNCTION lines: (file, name) -> the reason, also in docs/design.md.
+LONG_FUNCTIONS = {
+    ("bigstep/fast_kernel.cpp", "KernelNode::run"): "the threaded-code interpreter: its labels and registers live in one function",
+}
 # isl_set_read_from_str(...), isl::set(ctx, "..."), isl::pw_aff(ctx, text), ...
 ISL_PARSE = re.compile(r"\bisl_\w+_read_from_str\b|\bisl::\w+\s*\(\s*\w+\s*,\s*(\"|\w+\.c_str\(\)|std::string|text|str)")
 CLASS = re.compile(r"^(\s*)(?:template\s*<[^>]*>\s*)?(class|struct)\s+([A-Za-z_][\w:]*)[^;]*\{\s*$")
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/([^"]+)"')
 
 
 def classes(lines):
-    """(name, first line, length) of each class or struct whose body opens on its header line."""
-    for i, line in enumerate(lines):
+    """(name, first line, length) of each class or struct whose body opens on its header line
+    (braces in comments and literals do not count)."""
+    code = code_only("\n".join(lines)).split("\n")
+    for i, line in enumerate(code):
         m = CLASS.match(line)
         if not m:
             continue
         depth, j = 0, i
-        while j < len(lines):
-            depth += lines[j].count("{") - lines[j].count("}")
+        while j < len(code):
+            depth += code[j].count("{") - code[j].count("}")
             if depth <= 0 and j > i:
                 break
             j += 1
         yield m.group(3), i + 1, j - i + 1
 
 
-def main(root):
+def code_only(text):
+    """The text with comments, string and character literals blanked (newlines kept)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append("\n" * text.count("\n", i, j))
+            i = j
+            continue
+        raw = re.match(r'R"([^(\s]*)\(', text[i:i + 24]) if text[i] == "R" and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")) else None
+        if raw:
+            end = ")" + raw.group(1) + '"'
+            j = text.find(end, i + len(raw.group(0)))
+            j = n if j < 0 else j + len(end)
+            out.append('""' + "\n" * text.count("\n", i, j))
+            i = j
+            continue
+        c = text[i]
+        if c == '"' or (c == "'" and not (i > 0 and text[i - 1].isalnum())):  # 1'000'000 is a number
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(c + c)
+            i = j + 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def functions(text):
+    """(name, first line, length) of each function body at namespace or class level."""
+    s = code_only(text)
+    stack, found, line, head = [], [], 1, 0
+    for i, c in enumerate(s):
+        if c == "\n":
+            line += 1
+        elif c == "{":
+            h = " ".join(s[head:i].split())
+            outer = all(k in ("namespace", "class") for k, _, _ in stack)
+            if re.match(r'^(namespace\b|extern "")', h) or (outer and re.search(r"\bnamespace\s*[\w:]*$", h)):
+                kind = "namespace"
+            elif outer and re.match(r"^(template\s*<.*>\s*)?(struct|class|union)\b", h):
+                kind = "class"
+            elif outer and "(" in h and not re.match(r"^(template\s*<.*>\s*)?enum\b", h) and not h.endswith("="):
+                kind = "function"
+            else:
+                kind = "block"
+            m = re.search(r"([~\w:]+)\s*\(", h) if kind == "function" else None
+            stack.append((kind, line, m.group(1) if m else ""))
+            head = i + 1
+        elif c == "}":
+            if stack:
+                kind, first, name = stack.pop()
+                if kind == "function":
+                    found.append((name, first, line - first + 1))
+            head = i + 1
+        elif c == ";":
+            head = i + 1
+    return found
+
+
+def layering(folder, rel, lines):
+    allowed = LAYERS.get(folder)
+    if allowed is None:
+        return []
     problems = []
-    for folder in FOLDERS:
-        for dirpath, _, files in os.walk(os.path.join(root, folder)):
+    for k, line in enumerate(lines):
+        m = INCLUDE.match(line)
+        if not m or m.group(1) in (folder, "sched"):
+            continue
+        if m.group(1) not in allowed and f"{m.group(1)}/{m.group(2)}" not in allowed:
+            problems.append(f"{rel}:{k + 1}: {folder}/ includes {m.group(1)}/{m.group(2)}, above it or beside it (docs/design.md)")
+    return problems
+
+
+def check_file(root, folder, path):
+    rel = os.path.relpath(path, root)
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    lines = text.split("\n")
+    problems = []
+    if len(lines) > MAX_FILE:
+        problems.append(f"{rel}: {len(lines)} lines (at most {MAX_FILE})")
+    if path.endswith(".cpp"):
+        for name, first, n in classes(lines):
+            if n > MAX_CLASS:
+                problems.append(f"{rel}:{first}: class {name} is {n} lines (at most {MAX_CLASS} in a .cpp)")
+    elif not lines[0].startswith("//"):
+        problems.append(f"{rel}:1: the header does not start with its contract (a comment)")
+    for name, first, n in functions(text):
+        if n > MAX_FUNCTION and (rel, name) not in LONG_FUNCTIONS:
+            problems.append(f"{rel}:{first}: function {name} is {n} lines (at most {MAX_FUNCTION}; or name it in LONG_FUNCTIONS "
+                            "with its reason in docs/design.md)")
+    problems += layering(folder, rel, lines)
+    if folder != "tests":
+        for k, line in enumerate(lines):
+            if ISL_PARSE.search(line.split("//")[0]):
+                problems.append(f"{rel}:{k + 1}: an isl object built by parsing text (use isl's API)")
+    return problems
+
+
+def main(root):
+    problems, seen = [], set()
+    for folder in sorted(os.listdir(root)):
+        if folder.startswith(".") or folder == "build" or not os.path.isdir(os.path.join(root, folder)):
+            continue
+        for dirpath, dirs, files in os.walk(os.path.join(root, folder)):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
             for f in sorted(files):
                 if not f.endswith((".cpp", ".hpp", ".h")):
                     continue
-                path = os.path.join(dirpath, f)
-                rel = os.path.relpath(path, root)
-                with open(path, encoding="utf-8") as fh:
-                    lines = fh.read().split("\n")
-                if len(lines) > MAX_FILE:
-                    problems.append(f"{rel}: {len(lines)} lines (at most {MAX_FILE})")
-                if f.endswith(".cpp"):
-                    for name, first, n in classes(lines):
-                        if n > MAX_CLASS:
-                            problems.append(f"{rel}:{first}: class {name} is {n} lines (at most {MAX_CLASS} in a .cpp)")
-                elif not lines[0].startswith("//"):
-                    problems.append(f"{rel}:1: the header does not start with its contract (a comment)")
-                if folder != "tests":
-                    for k, line in enumerate(lines):
-                        if ISL_PARSE.search(line.split("//")[0]):
-                            problems.append(f"{rel}:{k + 1}: an isl object built by parsing text (use isl's API)")
+                if folder not in LAYERS:
+                    if folder not in seen:
+                        problems.append(f"{folder}/: C++ sources in a folder without a place in LAYERS (scripts/check_structure.py)")
+                        seen.add(folder)
+                    continue
+                problems += check_file(root, folder, os.path.join(dirpath, f))
+    for (path, name) in LONG_FUNCTIONS:
+        if not os.path.exists(os.path.join(root, path)):
+            problems.append(f"{path}: named in LONG_FUNCTIONS but missing")
     for p in problems:
         print(p)
     print(f"structure: {len(problems)} problem(s)")

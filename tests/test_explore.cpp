@@ -18,6 +18,7 @@
 #include "smallstep/explore.hpp"
 #include "tests/test_util.hpp"
 #include "tests/trace_form.hpp"
+#include "interpreter/sanitized.hpp"
 
 using namespace sched;
 using sched::test::slurp;
@@ -398,11 +399,7 @@ TEST(Explore, OptimalDporMatchesBruteForceOnNestedParallelism) {
 // here is ASan's, not the explorer's (a CI run saw 200 MB; 41 MB with ASAN_OPTIONS=
 // quarantine_size_mb=0). The bound is then loosened by the quarantine's size; the release
 // build holds the real one.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr long kExplorerMemoryBoundMb = 200 + 256;
-#else
-constexpr long kExplorerMemoryBoundMb = 200;
-#endif
+constexpr long kExplorerMemoryBoundMb = sched::kSanitized ? 200 + 256 : 200;
 
 // Two threads of 5,000 iterations each over a 10,000-cell array, racing on one cell at the
 // end: two executions of 10,002 steps. The search keeps an undo log per step, not a copy of

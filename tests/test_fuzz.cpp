@@ -22,6 +22,7 @@
 #include "tests/test_util.hpp"
 #include "interpreter/load.hpp"
 #include "verifier/verify.hpp"
+#include "interpreter/sanitized.hpp"
 #include <chrono>
 
 using namespace sched;
@@ -349,9 +350,7 @@ TEST(Fuzz, ReduceKeepsTheFindingAndShrinks) {
 // programs), each verified under a limit of 0.5 s, far less than the slowest need; none may
 // end more than 10% past it, and some must reach it (or the test would measure nothing).
 TEST(Fuzz, VerifierTimeLimitHoldsOnGeneratedCases) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  GTEST_SKIP() << "wall-clock limits are measured in the release build (the sanitizers slow isl's unwinding several times)";
-#endif
+  if (sched::kSanitized) GTEST_SKIP() << "wall-clock limits are measured in the release build (the sanitizers slow isl's unwinding several times)";
   const double limit = 0.5;
   int cases = 0, reached = 0;
   double worst = 0;

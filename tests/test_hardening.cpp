@@ -30,6 +30,7 @@
 #include "report/pages.hpp"
 #include "scheduler/algo.hpp"
 #include "scheduler/lower.hpp"
+#include "interpreter/sanitized.hpp"
 
 namespace sched {
 namespace {
@@ -40,16 +41,17 @@ RC_GTEST_PROP(Properties, FlopsFormulasAreBoundedInDepthNeverACrash, ()) {
   const bool minus = *rc::gen::arbitrary<bool>();
   std::string text = minus ? std::string(static_cast<size_t>(depth), '-') + "N"
                            : std::string(static_cast<size_t>(depth), '(') + "N" + std::string(static_cast<size_t>(depth), ')');
-  std::string error;
+  driver::FormulaError error;
   std::optional<double> v = driver::eval_formula(text, {{"N", 3}}, error);
   const bool refused = depth >= kMaxTreeDepth;
   RC_CLASSIFY(refused, "past the limit");
   if (refused) {
     RC_ASSERT(!v);
-    RC_ASSERT(error.find("nesting deeper than 1000 levels") != std::string::npos);
+    RC_ASSERT(error.message == "nesting deeper than 1000 levels");
+    RC_ASSERT(error.col >= 1 && error.col <= text.size());
   } else if (minus && depth % 2 == 1) {
     RC_ASSERT(!v);  // a negative count of operations
-    RC_ASSERT(error.find("not a count of operations") != std::string::npos);
+    RC_ASSERT(error.message.find("not a count of operations") != std::string::npos);
   } else {
     RC_ASSERT(v && *v == 3.0);
   }
@@ -166,9 +168,7 @@ TEST(Hardening, NativeStepsAreLoopIterationsAndAssignments) {
 
 // ---- limits: a child's memory is bounded, and its answer says so ----
 TEST(Hardening, ChildrenRunWithinTheMemoryLimit) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  GTEST_SKIP() << "under a sanitizer no address-space limit is set (its shadow memory needs terabytes of it)";
-#endif
+  if (sched::kSanitized) GTEST_SKIP() << "under a sanitizer no address-space limit is set (its shadow memory needs terabytes of it)";
   auto grab = [](size_t bytes) {
     return [bytes]() -> std::string {
       std::vector<char> v(bytes, 1);  // touched: really allocated

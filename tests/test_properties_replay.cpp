@@ -23,6 +23,7 @@
 #include "interpreter/printer.hpp"
 #include "tests/test_util.hpp"
 #include "verifier/verify.hpp"
+#include "interpreter/sanitized.hpp"
 
 using namespace sched;
 
@@ -223,13 +224,11 @@ TEST(Properties, VerifierRefutedExamplesReplay) {
     Loaded l = load_text(e.text, e.path.filename().string());
     ASSERT_EQ(l.stage, LoadStage::Ok) << e.path;
     verify::Options o = options();
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     // The counterexample search and the minimisation of its parameters share this budget (the
     // child process's time): under ASan the write-write model of reduce_critical_last_writer
     // takes 1.2 s to minimise (0.5 s in a release build), and an unminimised counterexample
     // (N = 15871) is too large to replay.
-    o.smt.refute_ms = 4000;
-#endif
+    if (sched::kSanitized) o.smt.refute_ms = 4000;
     verify::Verdict v = verify::verify_program(*l.program, o);
     ASSERT_EQ(v.kind, verify::Verdict::Kind::Refuted) << e.path;
     ++files;
