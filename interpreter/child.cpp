@@ -1,6 +1,7 @@
 #include "interpreter/child.hpp"
 #include "interpreter/sanitized.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -38,7 +39,9 @@ void write_all(int fd, const std::string& s) {
 Spawned spawn_child(const std::function<int(int fd)>& body) {
   Spawned out;
   int fds[2];
-  if (pipe(fds) != 0) {
+  // close-on-exec: a compiler another thread starts meanwhile (codegen/native.cpp) must not hold
+  // the write end open, or this child's answer would end late (the forked child keeps it)
+  if (pipe2(fds, O_CLOEXEC) != 0) {
     out.error = fmt::format("cannot create a pipe: {}", std::strerror(errno));
     return out;
   }
@@ -56,7 +59,11 @@ Spawned spawn_child(const std::function<int(int fd)>& body) {
     close(fds[0]);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(1);  // sched ended before the line above
-    int code = body(fds[1]);
+    int code = 70;  // EX_SOFTWARE: an exception must not unwind into the parent's code in this child
+    try {
+      code = body(fds[1]);
+    } catch (...) {
+    }
     close(fds[1]);
     _exit(code);
   }

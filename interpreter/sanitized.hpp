@@ -34,4 +34,7 @@ inline constexpr bool kThreadSanitized = false;
 #endif
 inline constexpr bool kSanitized = kAddressSanitized || kThreadSanitized;
 
+#undef SCHED_ASAN
+#undef SCHED_TSAN
+
 }  // namespace sched

@@ -10,9 +10,11 @@
   - outside the tests, no isl object is built by parsing text (isl's *_read_from_str functions
     and the C++ bindings' string constructors): the verifier and the scheduler use isl's API.
 Every folder with C++ sources is checked; a new one must be given its place in LAYERS.
+It first checks itself on small cases (self_test): a parser that finds nothing fails.
 Usage: check_structure.py ROOT   (exit 1 with one line per broken rule)"""
 import os
 import re
+import subprocess
 import sys
 
 MAX_FILE, MAX_CLASS, MAX_FUNCTION = 900, 500, 150
@@ -43,7 +45,12 @@ LONG_FUNCTIONS = {
 # isl_set_read_from_str(...), isl::set(ctx, "..."), isl::pw_aff(ctx, text), ...
 ISL_PARSE = re.compile(r"\bisl_\w+_read_from_str\b|\bisl::\w+\s*\(\s*\w+\s*,\s*(\"|\w+\.c_str\(\)|std::string|text|str)")
 CLASS = re.compile(r"^(\s*)(?:template\s*<[^>]*>\s*)?(class|struct)\s+([A-Za-z_][\w:]*)[^;]*\{\s*$")
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/([^"]+)"')
+INCLUDE = re.compile(r'^\s*#\s*include\s+["<](?:\.\./)*([a-z_]+)/([^">]+)[">]')
+# A `{` that continues its head as a braced initialiser, not a body: after `=` or `return`, or a
+# member initialiser after a constructor's `) :` (`Foo() : x_{1}, y_{2} {`).
+def initialiser(head):
+    return bool(re.search(r"(=|\breturn)\s*$", head) or
+                (re.search(r"\)\s*(noexcept\s*)?:(?!:)", head) and re.search(r"[:,]\s*[\w:]+(<[^{}]*>)?\s*$", head)))
 
 
 def classes(lines):
@@ -67,6 +74,15 @@ def code_only(text):
     """The text with comments, string and character literals blanked (newlines kept)."""
     out, i, n = [], 0, len(text)
     while i < n:
+        if text[i] == "#" and (i == 0 or text[i - 1] == "\n" or text[:i].rsplit("\n", 1)[-1].strip() == ""):
+            j = i  # a preprocessor line (and its continuations): not code
+            while True:
+                k = text.find("\n", j)
+                if k < 0 or not text[:k].rstrip().endswith("\\"):
+                    break
+                j = k + 1
+            i = n if k < 0 else k
+            continue
         if text.startswith("//", i):
             j = text.find("\n", i)
             i = n if j < 0 else j
@@ -101,10 +117,14 @@ def code_only(text):
 def functions(text):
     """(name, first line, length) of each function body at namespace or class level."""
     s = code_only(text)
-    stack, found, line, head = [], [], 1, 0
+    stack, found, line, head, parens = [], [], 1, 0, 0
     for i, c in enumerate(s):
         if c == "\n":
             line += 1
+        elif c in "()":
+            parens += 1 if c == "(" else -1
+        elif c == "{" and (parens > 0 or initialiser(" ".join(s[head:i].split()))):
+            stack.append(("init", line, ""))  # a default argument `= {}`, a member initialiser `x_{1}`
         elif c == "{":
             h = " ".join(s[head:i].split())
             outer = all(k in ("namespace", "class") for k, _, _ in stack)
@@ -120,10 +140,11 @@ def functions(text):
             stack.append((kind, line, m.group(1) if m else ""))
             head = i + 1
         elif c == "}":
-            if stack:
-                kind, first, name = stack.pop()
-                if kind == "function":
-                    found.append((name, first, line - first + 1))
+            kind, first, name = stack.pop() if stack else ("block", 0, "")
+            if kind == "init":
+                continue  # the head goes on: `Foo() : x_{1} {`
+            if kind == "function":
+                found.append((name, first, line - first + 1))
             head = i + 1
         elif c == ";":
             head = i + 1
@@ -137,14 +158,14 @@ def layering(folder, rel, lines):
     problems = []
     for k, line in enumerate(lines):
         m = INCLUDE.match(line)
-        if not m or m.group(1) in (folder, "sched"):
+        if not m or m.group(1) not in LAYERS or m.group(1) == folder:  # <fmt/...>, <sys/...>, "sched/version.hpp"
             continue
         if m.group(1) not in allowed and f"{m.group(1)}/{m.group(2)}" not in allowed:
             problems.append(f"{rel}:{k + 1}: {folder}/ includes {m.group(1)}/{m.group(2)}, above it or beside it (docs/design.md)")
     return problems
 
 
-def check_file(root, folder, path):
+def check_file(root, folder, path, long_found):
     rel = os.path.relpath(path, root)
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
@@ -158,8 +179,11 @@ def check_file(root, folder, path):
                 problems.append(f"{rel}:{first}: class {name} is {n} lines (at most {MAX_CLASS} in a .cpp)")
     elif not lines[0].startswith("//"):
         problems.append(f"{rel}:1: the header does not start with its contract (a comment)")
-    for name, first, n in functions(text):
-        if n > MAX_FUNCTION and (rel, name) not in LONG_FUNCTIONS:
+    found = functions(text)
+    for name, first, n in found:
+        if (rel, name) in LONG_FUNCTIONS:
+            long_found[(rel, name)] = n
+        elif n > MAX_FUNCTION:
             problems.append(f"{rel}:{first}: function {name} is {n} lines (at most {MAX_FUNCTION}; or name it in LONG_FUNCTIONS "
                             "with its reason in docs/design.md)")
     problems += layering(folder, rel, lines)
@@ -167,32 +191,66 @@ def check_file(root, folder, path):
         for k, line in enumerate(lines):
             if ISL_PARSE.search(line.split("//")[0]):
                 problems.append(f"{rel}:{k + 1}: an isl object built by parsing text (use isl's API)")
-    return problems
+    return problems, len(found)
+
+
+def sources(root):
+    """The C++ sources: those git tracks in a checkout (not a campaign's fuzz-out/), else every one."""
+    try:
+        listed = subprocess.run(["git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard"],
+                                capture_output=True, text=True, check=True).stdout.split("\n")
+    except (OSError, subprocess.CalledProcessError):
+        listed = [os.path.relpath(os.path.join(d, f), root) for d, _, fs in os.walk(root) for f in fs]
+    return sorted(p for p in listed if p.endswith((".cpp", ".hpp", ".h")) and "/" in p and not p.startswith(("build/", ".")))
 
 
 def main(root):
-    problems, seen = [], set()
-    for folder in sorted(os.listdir(root)):
-        if folder.startswith(".") or folder == "build" or not os.path.isdir(os.path.join(root, folder)):
+    problems, unplaced, long_found, measured = self_test(), set(), {}, 0
+    for rel in sources(root):
+        folder = rel.split("/")[0]
+        if folder not in LAYERS:
+            unplaced.add(folder)
             continue
-        for dirpath, dirs, files in os.walk(os.path.join(root, folder)):
-            dirs[:] = [d for d in dirs if not d.startswith(".")]
-            for f in sorted(files):
-                if not f.endswith((".cpp", ".hpp", ".h")):
-                    continue
-                if folder not in LAYERS:
-                    if folder not in seen:
-                        problems.append(f"{folder}/: C++ sources in a folder without a place in LAYERS (scripts/check_structure.py)")
-                        seen.add(folder)
-                    continue
-                problems += check_file(root, folder, os.path.join(dirpath, f))
-    for (path, name) in LONG_FUNCTIONS:
-        if not os.path.exists(os.path.join(root, path)):
-            problems.append(f"{path}: named in LONG_FUNCTIONS but missing")
+        p, n = check_file(root, folder, os.path.join(root, rel), long_found)
+        problems += p
+        measured += n
+    problems += [f"{f}/: C++ sources in a folder without a place in LAYERS (scripts/check_structure.py)" for f in sorted(unplaced)]
+    # the checker itself: it must have looked at the code it is for
+    problems += [f"{f}/: in LAYERS but not found under {root}" for f in LAYERS if not os.path.isdir(os.path.join(root, f))]
+    if measured < 1000:
+        problems.append(f"only {measured} functions found: the function parser or ROOT is wrong")
+    for key in LONG_FUNCTIONS:
+        if key not in long_found:
+            problems.append(f"{key[0]}: {key[1]} is named in LONG_FUNCTIONS but not found")
+        elif long_found[key] <= MAX_FUNCTION:
+            problems.append(f"{key[0]}: {key[1]} is {long_found[key]} lines now: remove it from LONG_FUNCTIONS")
     for p in problems:
         print(p)
-    print(f"structure: {len(problems)} problem(s)")
+    print(f"structure: {len(problems)} problem(s) ({measured} functions measured)")
     return 1 if problems else 0
+
+
+def self_test():
+    """The checker on small cases where the answer is known: it must find what it is for."""
+    body = "\n".join(f"  x += {k};" for k in range(160))
+    cases = [
+        ("a function", f"int f(int x) {{\n{body}\n  return x;\n}}\n", [("f", 163)]),
+        ("a member after #if", f"#if 1\nclass A {{\n  void g() {{\n{body}\n  }}\n}};\n#endif\n", [("g", 162)]),
+        ("a constructor with braced initialisers", f"A::A() : x_{{1}}, y_{{2}} {{\n{body}\n}}\n", [("A::A", 162)]),
+        ("a default argument", f"void h(std::vector<int> v = {{}}) {{\n{body}\n}}\n", [("h", 162)]),
+        ("braces in literals and comments", "void k() {\n  s = \"{{\"; // }\n  c = '}';\n}\n", [("k", 4)]),
+        ("a namespace", "namespace a::b {\nvoid m() {\n}\n}  // namespace a::b\n", [("m", 2)]),
+    ]
+    failures = []
+    for what, text, want in cases:
+        got = [(name, n) for name, _, n in functions(text)]
+        if got != want:
+            failures.append(f"self-test: {what}: found {got}, expected {want}")
+    for line, flagged in [('#include "driver/run.hpp"', True), ("#include <driver/run.hpp>", True), ('#include "../driver/run.hpp"', True),
+                          ("#include <fmt/format.h>", False), ('#include "halide/build.hpp"', False), ('#include "sched/version.hpp"', False)]:
+        if bool(layering("halide", "halide/x.cpp", [line])) != flagged:
+            failures.append(f"self-test: layering of halide/ with {line}: {'not ' if flagged else ''}flagged")
+    return failures
 
 
 if __name__ == "__main__":
