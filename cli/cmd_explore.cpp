@@ -15,6 +15,7 @@
 #include "driver/words.hpp"
 #include "driver/run.hpp"
 #include "interpreter/load.hpp"
+#include "interpreter/option_text.hpp"
 #include "smallstep/explore.hpp"
 
 namespace sched::cli {
@@ -67,7 +68,7 @@ void register_explore(CLI::App& app) {
     const Program& p = *l.program;
     std::string err;
     SetupLimits lim;
-    lim.max_bytes = max_memory.empty() ? 0 : parse_size(max_memory);
+    lim.max_bytes = option_text::size(max_memory).value_or(0);  // checked by memory_size(); none: the default
     auto inst = driver::make_instance(p, params, data, o.seed, lim, err);
     if (!inst) return bad("error", "error: " + err + "\n");
     Diagnostics where(p.file);

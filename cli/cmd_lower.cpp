@@ -70,7 +70,7 @@ std::string lower_with_halide(const LowerArgs& a, const std::shared_ptr<SourceFi
                             fmt::join(halide::pass_names().begin() + 1, halide::pass_names().end(), ", ")));
   halide::Exported x = halide::lower_via_halide(src, a.schedule, o);
   if (a.jit && x.status != halide::Exported::Status::BadInput && x.status != halide::Exported::Status::Rejected)
-    later_failure = check_jit(a, src, o) || later_failure;
+    later_failure = check_jit(a, src, o);
   else if (!a.jit && a.cpp_out.empty() && !a.params.empty())
     bad_input("error: -p needs --jit or --cpp\n");
   if (!a.cpp_out.empty() && x.status != halide::Exported::Status::BadInput) {

@@ -20,6 +20,7 @@
 #include "driver/exit_codes.hpp"
 #include "driver/run.hpp"
 #include "interpreter/load.hpp"
+#include "interpreter/option_text.hpp"
 #include "interpreter/files.hpp"
 #include "interpreter/model.hpp"
 #include "interpreter/npy.hpp"
@@ -113,7 +114,7 @@ RunResult run_one(const RunArgs& a, const Loaded& l, driver::Phases& ph, TimeLim
   }
   SetupLimits lim;
   lim.threads = a.threads;
-  lim.max_bytes = a.max_memory.empty() ? 0 : parse_size(a.max_memory);
+  lim.max_bytes = option_text::size(a.max_memory).value_or(0);  // checked by memory_size(); none: the default
   std::string err;
   auto inst = driver::make_instance(p, a.params, a.data, a.seed, lim, err, &ph);
   if (!inst) return bad(err);

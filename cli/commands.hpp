@@ -22,8 +22,7 @@ const CLI::Validator& non_negative_seconds();
 // A decimal integer in [lo, hi], checked on the text (CLI11 alone clamps 99999999999999999999
 // to the type's maximum silently).
 CLI::Validator whole_number(uint64_t lo, uint64_t hi);
-// A size in bytes: 4096, 512M, 4G (K, M, G, T: powers of 1024); 0 if malformed.
-uint64_t parse_size(const std::string& text);
+// A size in bytes: 4096, 512M, 4G (K, M, G, T: powers of 1024; interpreter/option_text.hpp).
 const CLI::Validator& memory_size();
 // The --max-memory option's help.
 inline constexpr const char* kMaxMemoryHelp =

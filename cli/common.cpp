@@ -37,8 +37,6 @@ CLI::Validator whole_number(uint64_t lo, uint64_t hi) {
       fmt::format("{}..{}", lo, hi));
 }
 
-uint64_t parse_size(const std::string& text) { return option_text::size(text).value_or(0); }
-
 const CLI::Validator& memory_size() {
   static const CLI::Validator v(
       [](std::string& text) -> std::string {

@@ -259,6 +259,7 @@ json run_campaign(const CampaignOptions& o) {
 
 std::string merge_refusal(const std::vector<json>& parts, const std::vector<std::string>& names) {
   std::set<unsigned> seen;
+  uint32_t shards = 0;  // the first part's count of shards: every part must be one of as many
   for (size_t i = 0; i < parts.size(); ++i) {
     const json& p = parts[i];
     const std::string& n = i < names.size() ? names[i] : fmt::format("part {}", i + 1);
@@ -275,11 +276,10 @@ std::string merge_refusal(const std::vector<json>& parts, const std::vector<std:
       if (!p["findings"][f].is_object()) return fmt::format("{}: findings[{}] is not an object", n, f);
     auto part = option_text::shard(p["shard"].get<std::string>());
     if (!part) return fmt::format("{}: shard '{}' is not {} (a merged summary cannot be merged again)", n, p["shard"].get<std::string>(), option_text::kExpectedShard);
-    unsigned si = part->index, sn = part->count;
+    if (i == 0) shards = part->count;
     if (p["seed"] != parts[0]["seed"]) return fmt::format("{}: seed {} differs from {}'s seed {}", n, p["seed"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), names.empty() ? "the first part" : names[0], parts[0]["seed"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    unsigned n0 = option_text::shard(parts[0]["shard"].get<std::string>()).value_or(option_text::Shard{}).count;  // checked first
-    if (sn != n0) return fmt::format("{}: shard {} is one of {} shards, not one of {}", n, p["shard"].get<std::string>(), sn, n0);
-    if (!seen.insert(si).second) return fmt::format("{}: shard {} is given twice", n, p["shard"].get<std::string>());
+    if (part->count != shards) return fmt::format("{}: shard {} is one of {} shards, not one of {}", n, p["shard"].get<std::string>(), part->count, shards);
+    if (!seen.insert(part->index).second) return fmt::format("{}: shard {} is given twice", n, p["shard"].get<std::string>());
   }
   return "";
 }

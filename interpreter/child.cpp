@@ -23,7 +23,6 @@ namespace sched {
 
 namespace {
 
-
 void write_all(int fd, const std::string& s) {
   size_t done = 0;
   while (done < s.size()) {
@@ -141,7 +140,7 @@ Child run_in_child(unsigned ms, const std::function<std::string()>& work, uint64
     out.text = fmt::format("ran out of memory (the limit of {} MB)", max_bytes >> 20);
   } else if (buf.empty() || (buf[0] != '+' && buf[0] != '!')) {
     out.status = Child::Status::Failed;
-    out.text = fmt::format("exited with status {} without an answer", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    out.text = exit_words(status) + " without an answer";
   } else {
     out.status = buf[0] == '+' ? Child::Status::Done : Child::Status::Threw;
     out.text = buf.substr(1);

@@ -44,7 +44,8 @@ verify::Verdict verify_text(const std::string& text, bool all = false, double se
   Loaded l = load_text(text, "lowered.sched");
   EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics << text;
   if (l.stage != LoadStage::Ok) return {};
-  verify::Options o = verify::Options::within(seconds);
+  verify::Options o;  // each z3 query within its default 10 s
+  o.timeout_s = seconds;
   o.all = all;
   return verify::verify_program(*l.program, o);
 }
