@@ -1,6 +1,7 @@
 // `sched fuzz`: a differential campaign over generated schedules, injected defects and random
 // programs (fuzz/campaign.hpp).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@
 #include "interpreter/files.hpp"
 #include "interpreter/option_text.hpp"
 #include "scheduler/algo.hpp"
+#include "driver/oracle.hpp"
 #include "fuzz/campaign.hpp"
 #include "fuzz/findings.hpp"
 #ifdef SCHED_HAVE_HALIDE
@@ -261,9 +263,8 @@ bool read_campaign_options(FuzzArgs& a) {
     while (pos <= a.oracles.size()) {
       size_t c = a.oracles.find(',', pos);
       std::string n = a.oracles.substr(pos, c == std::string::npos ? std::string::npos : c - pos);
-      const auto& all = fuzz::oracle_names();
-      if (std::find(all.begin(), all.end(), n) == all.end()) {
-        std::cerr << "sched fuzz: unknown oracle '" << n << "' (model, reference, fast, explore, verify, native)\n";
+      if (!driver::find_oracle(n)) {
+        std::cerr << "sched fuzz: unknown oracle '" << n << "' (" << driver::oracle_list() << ")\n";
         set_exit(kBadInput);
         return false;
       }
@@ -378,9 +379,9 @@ void register_fuzz(CLI::App& app) {
   cmd->add_option("--seed", o.seed, "campaign seed: case i of seed S is always the same program")->capture_default_str()->check(whole_number(0, UINT64_MAX));
   cmd->add_option("--jobs,-j", o.jobs, "cases run side by side (one process each)")->capture_default_str()->check(whole_number(1, 256));
   cmd->add_option("--shard", a.shard, "run the indices i = I mod N only (I/N), to split a campaign across machines")->capture_default_str();
-  cmd->add_option("--oracles", a.oracles, "comma-separated subset of: model,reference,fast,explore,verify,native (default: all)");
+  cmd->add_option("--oracles", a.oracles, fmt::format("comma-separated oracles of: {} (default: {})", driver::oracle_list(), fmt::join(driver::default_oracles(driver::Use::Fuzz), ",")));
   cmd->add_option("--native-every", o.native_every, "run the native oracle (a C++ compile) on every n-th case; 0: never")->capture_default_str()->check(whole_number(0, 1'000'000'000));
-  cmd->add_option("--verify-timeout", o.oracles.verify_timeout_s, "seconds for the verifier on one case")
+  cmd->add_option("--verify-timeout", o.oracles.budget.verify_timeout_s, "seconds for the verifier on one case")
       ->check(positive_seconds())
       ->capture_default_str();
   a.case_timeout = cmd->add_option("--case-timeout", o.case_timeout_s, "seconds before a case's process is killed (counted inconclusive; "

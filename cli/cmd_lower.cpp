@@ -1,19 +1,17 @@
-// `sched lower ALGO`: an algorithm plus a schedule to an annotated SCHED program (scheduler/).
+// `sched lower ALGO`: an algorithm plus a schedule to an annotated SCHED program, through the
+// registered front end `--via` names (driver/frontend.hpp: our scheduler, or Halide 14's lowering
+// with its JIT and a C++ reproducer beside it).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "interpreter/load.hpp"
+#include "driver/frontend.hpp"
 #include "interpreter/files.hpp"
-#include "interpreter/limits.hpp"
-#include "scheduler/lower.hpp"
 #ifdef SCHED_HAVE_HALIDE
-#include "halide/bridge.hpp"
 #include "halide/cpp.hpp"
 #include "halide/jit.hpp"
-#include "halide/passes.hpp"
 #endif
 
 namespace sched::cli {
@@ -41,8 +39,8 @@ struct Ended {};
 
 #ifdef SCHED_HAVE_HALIDE
 // `--jit`: Halide's JIT of the pipeline against the specification; true when it failed (a finding).
-bool check_jit(const LowerArgs& a, const std::shared_ptr<SourceFile>& src, const halide::Options& o) {
-  halide::JitRun j = halide::jit_check(src, a.schedule, a.params, a.seed, o.strict_float, o.timeout_ms);
+bool check_jit(const LowerArgs& a, const std::shared_ptr<SourceFile>& src, bool strict_float, unsigned timeout_ms) {
+  halide::JitRun j = halide::jit_check(src, a.schedule, a.params, a.seed, strict_float, timeout_ms);
   std::string head = fmt::format("Halide's JIT at {}: ", fmt::join(a.params, " "));
   switch (j.status) {
     case halide::JitRun::Status::Ok: std::cerr << head << "ok: " << j.message << "\n"; return false;
@@ -56,59 +54,32 @@ bool check_jit(const LowerArgs& a, const std::shared_ptr<SourceFile>& src, const
     default: std::cerr << head << halide::status_name(j.status) << ": " << j.message << "\n"; return true;
   }
 }
+#endif
 
-// `--via halide`: Halide 14's lowering exported as SCHED (with --jit and --cpp beside it);
-// `later_failure` is set when Halide fails past the export (a finding once the program is out).
-std::string lower_with_halide(const LowerArgs& a, const std::shared_ptr<SourceFile>& src, bool& later_failure) {
-  halide::Options o;
-  o.skip.insert(a.skip.begin(), a.skip.end());
-  o.strict_float = !a.fast_float;
-  o.timeout_ms = static_cast<unsigned>(std::min(a.timeout * 1000, 4e9));  // (at most 46 days: the child's clock)
-  for (const auto& p : a.skip)
-    if (!halide::skippable(p))
-      bad_input(fmt::format("error: --skip-pass {}: not a pass that can be skipped ({})\n", p,
-                            fmt::join(halide::pass_names().begin() + 1, halide::pass_names().end(), ", ")));
-  halide::Exported x = halide::lower_via_halide(src, a.schedule, o);
-  if (a.jit && x.status != halide::Exported::Status::BadInput && x.status != halide::Exported::Status::Rejected)
-    later_failure = check_jit(a, src, o);
+// `--jit` and `--cpp` beside Halide's export (the import's status tells whether the pipeline
+// compiled): true when the JIT failed (a finding).
+bool halide_extras(const LowerArgs& a, const std::shared_ptr<SourceFile>& src, const std::string& status) {
+  bool failed = false;
+#ifdef SCHED_HAVE_HALIDE
+  if (status == "bad-option") return false;
+  if (a.jit && status != "bad-input" && status != "rejected")
+    failed = check_jit(a, src, !a.fast_float, static_cast<unsigned>(std::min(a.timeout * 1000, 4e9)));
   else if (!a.jit && a.cpp_out.empty() && !a.params.empty())
     bad_input("error: -p needs --jit or --cpp\n");
-  if (!a.cpp_out.empty() && x.status != halide::Exported::Status::BadInput) {
+  if (!a.cpp_out.empty() && status != "bad-input") {
     std::string program, why;
     if (!halide::halide_program_source(src, a.schedule, a.params, program, why) || !write_file_atomically(a.cpp_out, program, why))
       bad_input("error: --cpp: " + why + "\n");
     std::cerr << fmt::format("{}: written; {}\n", a.cpp_out, halide::halide_program_build_command(a.cpp_out));
   }
-  if (x.status != halide::Exported::Status::Ok) {
-    std::cerr << (x.status == halide::Exported::Status::BadInput ? x.message
-                  : x.status == halide::Exported::Status::Compiler
-                      ? fmt::format("compiler: Halide failed in {}: {}\n", x.stage, x.message)
-                      : fmt::format("{}: {}\n", halide::status_name(x.status), x.message));
-    set_exit(x.status == halide::Exported::Status::Compiler || later_failure ? kFinding
-             : x.status == halide::Exported::Status::Unsupported || x.status == halide::Exported::Status::Limit ? kInconclusive : kBadInput);
-    throw Ended{};
-  }
-  if (!x.later_rejection.empty()) {
-    std::cerr << fmt::format("rejected: exported, but Halide's complete lowering refuses this schedule: {}\n", x.later_rejection);
-    set_exit(kBadInput);
-  }
-  if (!x.later_unchecked.empty()) std::cerr << "note: " << x.later_unchecked << " (--timeout)\n";
-  if (!x.later_failure.empty()) {
-    std::cerr << fmt::format("compiler: exported, but Halide's complete lowering of the same pipeline fails: {}\n", x.later_failure);
-    later_failure = true;
-  }
-  return x.text;
-}
+#else
+  (void)a, (void)src, (void)status;
 #endif
+  return failed;
+}
 
-// The lowered program must load (else it is our error, or SCHED's depth limit), then it is written.
+// The imported program is written (it loaded: import_file).
 void write_lowered(const LowerArgs& a, const std::string& text) {
-  Loaded l = load_text(text, a.out.empty() ? "<lowered>" : a.out);
-  if (l.stage != LoadStage::Ok && l.diagnostics.find("nesting deeper than") != std::string::npos)  // a limit, not our error
-    bad_input(fmt::format("error: {}: the lowered program nests deeper than {} levels (SCHED's limit, docs/limits.md): long chains "
-                          "of inlined funcs; compute some of them at root (F.compute_root()) so that they are stored\n",
-                          a.file, kMaxTreeDepth));
-  if (l.stage != LoadStage::Ok) bad_input("internal error: the lowered program does not load:\n" + l.diagnostics + "\n" + text);
   if (a.out.empty()) {
     std::cout << text;
     return;
@@ -122,21 +93,25 @@ void run_lower(const LowerArgs& a) {
   std::string why;
   auto src = SourceFile::load(a.file, &why);
   if (!src) bad_input("error: " + why + "\n");
-  std::string text, errors;
-  bool later_failure = false;
-  if (a.via == "halide") {
-#ifdef SCHED_HAVE_HALIDE
-    text = lower_with_halide(a, src, later_failure);
-#else
-    bad_input("error: --via halide: this sched was built without Halide 14 (scripts/setup.sh installs it)\n");
-#endif
-  } else if (!a.skip.empty()) {
-    bad_input("error: --skip-pass needs --via halide\n");
-  } else if (!algo::lower_source(src, a.schedule, text, errors)) {
-    bad_input(errors);
+  const driver::FrontEnd* f = driver::find_front_end(a.via);
+  if (!f) bad_input(fmt::format("error: --via {}: this sched was built without Halide 14 (scripts/setup.sh installs it)\n", a.via));
+  if (!f->takes_passes && !a.skip.empty()) bad_input("error: --skip-pass needs --via halide\n");
+  driver::ImportRequest r{src, a.schedule, a.skip, a.fast_float, a.timeout};
+  // Halide's JIT and C++ program run even where its export fails (its lowering may still compile)
+  driver::Imported i = f->import(r);
+  bool jit_failed = f->name == "halide" && halide_extras(a, src, i.compiler_status);
+  std::cerr << i.messages;
+  if (i.status != driver::Imported::Status::Ok) {
+    set_exit(i.status == driver::Imported::Status::Finding || jit_failed ? kFinding
+             : i.status == driver::Imported::Status::Inconclusive     ? kInconclusive
+                                                                      : kBadInput);
+    return;
   }
-  write_lowered(a, text);
-  if (later_failure) set_exit(kFinding);
+  if (i.later == driver::Imported::Status::BadInput) set_exit(kBadInput);
+  driver::load_import(*f, r, i);
+  if (i.status != driver::Imported::Status::Ok) bad_input(i.messages);
+  write_lowered(a, i.text);
+  if (i.later == driver::Imported::Status::Finding || jit_failed) set_exit(kFinding);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -224,6 +225,14 @@ int report(const RunArgs& a, RunResult& r) {
   return r.exit;
 }
 
+// One line of `check`'s table: file (width w), expected and typecheck, one cell per oracle column, the verdict.
+std::string check_line(const std::array<std::string, 3>& first, size_t w, const std::vector<const driver::Oracle*>& columns,
+                       const std::vector<std::string>& cells, const std::string& verdict) {
+  std::string line = fmt::format("{:<{}}  {:<18} {:<11} ", first[0], w, first[1], first[2]);
+  for (size_t i = 0; i < columns.size(); ++i) line += fmt::format("{:<{}} ", cells[i], columns[i]->column.width);
+  return line + verdict + "\n";
+}
+
 }  // namespace
 
 void register_run(CLI::App& app) {
@@ -318,10 +327,13 @@ void register_check(CLI::App& app) {
     int agree = 0, differ = 0, unexpected = 0, cannot = 0;
     size_t w = 4;
     for (const auto& f : files) w = std::max(w, std::filesystem::path(f).filename().string().size());
-    if (!json)
-      std::cout << fmt::format("{:<{}}  {:<18} {:<11} {:<14} {:<14} {:<14} {:<9} {:<10} {}\n", "file", w, "expected", "typecheck", "reference",
-                               "ref (strict)", "fast", "native", "verify", "verdict");
     driver::CheckOptions co;
+    const std::vector<const driver::Oracle*> columns = driver::check_columns(co);
+    if (!json) {
+      std::vector<std::string> headers;
+      for (const auto* c : columns) headers.push_back(c->column.header);
+      std::cout << check_line({"file", "expected", "typecheck"}, w, columns, headers, "verdict");
+    }
     co.seed = a.seed;
     co.threads = a.threads;
     co.verify_timeout = a.verify_timeout;
@@ -334,7 +346,7 @@ void register_check(CLI::App& app) {
                   "", false, ""};
       if (row.verdict != driver::CheckVerdict::AsExpected && row.verdict != driver::CheckVerdict::NoExpectation) {
         std::string rule(driver::check_verdict_name(row.verdict));
-        std::vector<std::string> what = row.judgement.disagreements;
+        std::vector<std::string> what = row.judgement.disagreement_texts();
         if (row.verdict != driver::CheckVerdict::CannotRun) what.insert(what.end(), row.judgement.unexpected.begin(), row.judgement.unexpected.end());
         if (what.empty()) what.push_back(row.report.substr(0, row.report.find('\n')));
         for (const auto& m : what) findings.push_back({rule, "error", m, f, 0, 0});
@@ -350,15 +362,15 @@ void register_check(CLI::App& app) {
         default: ++unexpected; break;
       }
       std::string verdict(driver::check_verdict_name(row.verdict));
-      all.push_back({{"file", f}, {"expected", row.expected}, {"typecheck", row.typecheck}, {"reference", row.reference_json},
-                     {"reference_strict", row.status("strict")}, {"fast", row.fast_json}, {"native", row.status("native")},
-                     {"verify", row.status("verify")}, {"verdict", verdict}, {"disagreements", row.judgement.disagreements},
-                     {"unexpected", row.judgement.unexpected}});
+      nlohmann::json entry = {{"file", f}, {"expected", row.expected}, {"typecheck", row.typecheck}, {"verdict", verdict},
+                              {"disagreements", row.judgement.disagreement_texts()}, {"unexpected", row.judgement.unexpected}};
+      for (const auto* c : columns) entry[c->column.json_key.empty() ? c->name : c->column.json_key] = row.field(*c);
+      all.push_back(std::move(entry));
       if (!json) {
         std::string exp_col = row.expected_verify.empty() ? row.expected : row.expected + "/" + row.expected_verify.substr(0, 3);
-        std::cout << fmt::format("{:<{}}  {:<18} {:<11} {:<14} {:<14} {:<14} {:<9} {:<10} {}\n", std::filesystem::path(f).filename().string(), w,
-                                 exp_col, row.typecheck, row.status("model"), row.status("strict"), row.status("fast"),
-                                 row.status("native"), row.status("verify"), verdict);
+        std::vector<std::string> cells;
+        for (const auto* c : columns) cells.push_back(row.status(c->name));
+        std::cout << check_line({std::filesystem::path(f).filename().string(), exp_col, row.typecheck}, w, columns, cells, verdict);
         if (row.verdict != driver::CheckVerdict::AsExpected && row.verdict != driver::CheckVerdict::NoExpectation) {
           std::cout << row.report;
           if (row.verdict != driver::CheckVerdict::CannotRun)

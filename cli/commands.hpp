@@ -41,6 +41,9 @@ void register_explore(CLI::App& app);
 void register_emit(CLI::App& app);
 void register_verify(CLI::App& app);
 void register_lower(CLI::App& app);
+void register_import(CLI::App& app);
+// Halide 14's lowering as the front end `halide` (driver/frontend.hpp), when built in.
+void register_halide_front_end();
 void register_fuzz(CLI::App& app);
 void register_reduce(CLI::App& app);
 void register_bench(CLI::App& app);

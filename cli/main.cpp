@@ -21,7 +21,9 @@ int main(int argc, char** argv) {
   sched::cli::register_explore(app);
   sched::cli::register_emit(app);
   sched::cli::register_verify(app);
+  sched::cli::register_halide_front_end();
   sched::cli::register_lower(app);
+  sched::cli::register_import(app);
   sched::cli::register_fuzz(app);
   sched::cli::register_reduce(app);
   sched::cli::register_bench(app);

@@ -11,8 +11,10 @@
 //   verify     the static verifier, for all parameters
 //   native     the generated C++/OpenMP kernel, outputs compared
 //
-// Rules (each broken rule is one line of Judgement::disagreements):
-//   crash      no oracle crashes; the explorer agrees with the reference (Thm 4.3.3)
+// Rules (each broken rule is one Disagreement; the oracles' own rules are registered with them,
+// oracle.hpp, and run in registration order after the first):
+//   crash      no oracle crashes; an oracle that compares itself with another (the explorer
+//              with the reference, Thm 4.3.3) does not say `disagrees`
 //   fast       fast reaches its partner's outcome (model when it checked the specification too,
 //              else reference); equal outputs bit for bit when ok; for a finding, the same words
 //              (the same witness, cell and values) when both report them
@@ -55,6 +57,9 @@ struct OracleRun {
   double seconds = 0;
   uint64_t digest = 0;           // of the output arrays, when the engine ran ok
   bool outputs_defined = false;  // ... and every output cell was written (native cannot represent ⊥)
+  std::string report;            // `check`: the finding rendered for people (file:line:col), "" when none
+  nlohmann::json outcome;        // `check`: an engine's whole outcome (Outcome::to_json, file and engine)
+  bool ran() const;              // ran to a verdict: not inconclusive, skipped or crashed
   nlohmann::json to_json() const;
 };
 
@@ -85,13 +90,22 @@ struct Expectation {
   Expectation(Expect k) : kind(k) {}  // NOLINT: an Expect is an expectation without a statement
 };
 
+// A broken rule: which rule, the oracles it compared (enough to re-check it) and one line for people.
+struct Disagreement {
+  std::string rule;                  // the oracle whose rule it is, "crash", or "expect" (a legal schedule flagged)
+  std::vector<std::string> oracles;  // the oracles involved (empty: the case did not load)
+  std::string text;
+};
+
 struct Judgement {
-  std::vector<std::string> disagreements;  // rules broken: one line each (empty: the oracles agree)
+  std::vector<Disagreement> disagreements;  // rules broken (empty: the oracles agree)
   std::vector<std::string> unexpected;     // Stated: how the outcome differs from the statement
   bool detected = false;                   // a defect case: some oracle flagged it
   bool equivalent = false;                 // a defect nobody flags and the verifier proves: an equivalent mutant
   std::vector<std::string> detected_by;    // oracles that flagged it
   std::string primary;                     // the outcome compared with a statement
+  void add(std::string rule, std::vector<std::string> oracles, std::string text);
+  std::vector<std::string> disagreement_texts() const;
 };
 Judgement judge(const CaseResult& r, const Expectation& e);
 

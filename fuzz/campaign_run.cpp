@@ -56,13 +56,13 @@ std::string signature(const std::string& disagreement) {
   return s;
 }
 
-// The oracles a disagreement names: enough to re-check it while reducing.
-OracleSet involved(const OracleSet& all, const std::string& d) {
+// The oracles a disagreement compared: enough to re-check it while reducing (all when it names
+// none: the case did not load).
+OracleSet involved(const OracleSet& all, const driver::Disagreement& d) {
   OracleSet s = all;
   s.enabled.clear();
   for (const auto& n : all.enabled)
-    if (d.find(n) != std::string::npos || (n == "model" && d.find("legal") != std::string::npos)) s.enabled.push_back(n);
-  if (d.find("verified") != std::string::npos) s.enabled.push_back("verify");
+    if (std::find(d.oracles.begin(), d.oracles.end(), n) != d.oracles.end()) s.enabled.push_back(n);
   if (s.enabled.empty()) s.enabled = all.enabled;
   return s;
 }
@@ -77,7 +77,7 @@ json& obj(json& j, const std::string& k) {
 // The child: one case, start to end.
 json run_case(const Case& c, const CampaignOptions& campaign, bool native) {
   CampaignOptions o = campaign;
-  o.oracles.in_case_process = true;  // this is the case's own process (run_pool), killed at --case-timeout
+  o.oracles.budget.in_case_process = true;  // this is the case's own process (run_pool), killed at --case-timeout
   json r = {{"index", c.index}};
   if (c.kind == "refused") {  // our scheduler does not lower this schedule of a user's algorithm: nothing to check
     r["disagreements"] = json::array();
@@ -93,18 +93,18 @@ json run_case(const Case& c, const CampaignOptions& campaign, bool native) {
   for (const auto& x : res.oracles) orc.push_back(x.to_json());
   r["oracles"] = orc;
   if (!res.load_error.empty()) r["load_error"] = res.load_error.substr(0, 400);
-  r["disagreements"] = j.disagreements;
+  r["disagreements"] = j.disagreement_texts();
   r["detected"] = j.detected;
   r["equivalent"] = j.equivalent;
   r["detected_by"] = j.detected_by;
   if (!j.disagreements.empty() && o.reduce_seconds > 0) {
-    std::string sig = signature(j.disagreements[0]);
+    std::string sig = signature(j.disagreements[0].text);
     OracleSet few = involved(o.oracles, j.disagreements[0]);
     Case small = reduce(c, [&](const Case& t) {
       CaseResult tr = run_oracles(t.text, t.params, few, native);
       Judgement tj = judge(tr, t.expectation());
       for (const auto& d : tj.disagreements)
-        if (signature(d) == sig) return true;
+        if (signature(d.text) == sig) return true;
       return false;
     }, o.reduce_seconds);
     r["reduced"] = case_json(small);

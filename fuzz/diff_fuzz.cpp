@@ -17,8 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzCase c = decode(data, size);
   OracleSet set;
   set.enabled = {"model", "reference", "fast", "explore"};
-  set.explore_seconds = 1;
-  set.max_steps = 200'000;
+  set.budget.explore_seconds = 1;
+  set.budget.max_steps = 200'000;
   const char* native = std::getenv("SCHED_FUZZ_NATIVE");
   bool with_native = native && std::string(native) == "1";
   if (with_native) set.enabled.push_back("native");
@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (!j.disagreements.empty()) {
     std::fprintf(stderr, "the oracles disagree:\n");
-    for (const auto& d : j.disagreements) std::fprintf(stderr, "  %s\n", d.c_str());
+    for (const auto& d : j.disagreements) std::fprintf(stderr, "  %s\n", d.text.c_str());
     for (const auto& o : r.oracles) std::fprintf(stderr, "  %s: %s %s\n", o.name.c_str(), o.status.c_str(), o.detail.c_str());
     std::fprintf(stderr, "program (parameters in declaration order:");
     for (auto v : c.params) std::fprintf(stderr, " %lld", static_cast<long long>(v));

@@ -1,16 +1,7 @@
-// The oracles of a fuzz campaign (issue 7) and their agreement rules.
-//
-// Oracles, on one program and one parameter instance:
-//   model      the reference engine checking every write against its prophetic annotation in
-//              the specification model, then the outputs against the specification
-//   reference  the reference big-step engine alone (Fig 4.5), outputs digested
-//   fast       the parallel big-step engine, outputs digested
-//   explore    the small-step semantics (Fig 4.6) on a small instance (parameters capped),
-//              random and PCT interleavings: one final memory, equal to the reference's
-//   verify     the static verifier, for all parameters
-//   native     the C++/OpenMP kernel, outputs digested (floats bit for bit)
-// Each engine oracle is one driver::run on the case's instance; the agreement rules are
-// driver::judge, the same function `sched check` uses (driver/judge.hpp).
+// The oracles of a fuzz campaign (issue 7): the registered oracles of driver/oracle.hpp that a
+// campaign runs (model reference fast explore verify native by default, in that order), on one
+// program and one parameter instance; the agreement rules are driver::judge, the same function
+// `sched check` uses.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -19,21 +10,15 @@
 #include <vector>
 
 #include "driver/judge.hpp"
+#include "driver/oracle.hpp"
 
 namespace sched::fuzz {
 
-const std::vector<std::string>& oracle_names();  // model reference fast explore verify native
-
 struct OracleSet {
-  std::vector<std::string> enabled = oracle_names();
+  std::vector<std::string> enabled = driver::default_oracles(driver::Use::Fuzz);
   bool has(const std::string& o) const;
-  double verify_timeout_s = 20;
-  int explore_cap = 3;         // explorer instance: every parameter at most this
-  double explore_seconds = 2;  // explorer budget
-  uint64_t max_steps = 5'000'000;
-  // The caller is a process of its own, killed at a deadline (a campaign's case): the verifier's
-  // z3 queries then run in it under z3's timeout, without a fork each (SmtOptions::isolate).
-  bool in_case_process = false;
+  driver::OracleBudget budget = campaign_budget();
+  static driver::OracleBudget campaign_budget();  // verify 20 s, explorer cap 3 and 2 s, 5,000,000 steps
 };
 
 using driver::CaseResult;

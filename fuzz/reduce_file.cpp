@@ -53,9 +53,9 @@ Seen observe(const std::string& text, const std::vector<int64_t>& params, const 
     if (j.disagreements.empty()) return s;
     s.present = true;
     s.kind = "disagreement";
-    for (char c : j.disagreements[0].substr(0, j.disagreements[0].find('(')))
+    for (char c : j.disagreements[0].text.substr(0, j.disagreements[0].text.find('(')))
       if (!std::isdigit(static_cast<unsigned char>(c))) s.statement += c;
-    s.message = j.disagreements[0];
+    s.message = j.disagreements[0].text;
     return s;
   }
   ModelOptions mo;

@@ -9,6 +9,7 @@
 //   r.outputs["c"]                                        # a float32 NumPy array
 //   prog.verify().verdict                                 # "verified" | "refuted" | "unknown"
 //   prog.explore(N=2, K=1, M=1).verdict                   # "deterministic" | ...
+//   pysched.lower("blur.algo", schedule="BlurY.parallel(y)")  # a Program lowered by our scheduler
 //
 // Bad input (unknown or missing parameters, data that does not fit, an unknown engine) raises
 // pysched.BadInput (a ValueError): what `sched` reports with exit code 2. Findings are results,
@@ -94,5 +95,11 @@ PYBIND11_MODULE(pysched, m) {
 
   m.def("load", &ProgramHandle::load, py::arg("path"), "Load a .sched file (pysched.BadInput with the diagnostics on an error)");
   m.def("parse", &ProgramHandle::parse, py::arg("text"), py::arg("name") = "<text>", "Load a program from its text");
+  m.def("import_file", &ProgramHandle::import_file, py::arg("path"), py::kw_only(), py::arg("via") = "", py::arg("schedule") = "",
+        "Translate a file of another language through a front end (`sched import`): via names it, else the file's extension");
+  m.def(
+      "lower", [](const std::string& path, const std::string& schedule, const std::string& via) { return ProgramHandle::import_file(path, via, schedule); },
+      py::arg("path"), py::kw_only(), py::arg("schedule") = "", py::arg("via") = "sched",
+      "Lower an algorithm (.algo) and a schedule to a SCHED program (`sched lower`; via: the front end, our scheduler by default)");
   m.attr("__version__") = version();
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "driver/exit_codes.hpp"
+#include "driver/frontend.hpp"
 #include "driver/words.hpp"
 #include "driver/run.hpp"
 #include "interpreter/limits.hpp"
@@ -43,6 +44,24 @@ ProgramHandle ProgramHandle::parse(const std::string& text, const std::string& n
   h.path = name;
   h.loaded_ = std::make_shared<Loaded>(std::move(l));
   return h;
+}
+
+ProgramHandle ProgramHandle::import_file(const std::string& path, const std::string& via, const std::string& schedule) {
+  std::string why;
+  auto src = SourceFile::load(path, &why);
+  if (!src) throw BadInputError(why);
+  const driver::FrontEnd* f = via.empty() ? driver::front_end_for(path) : driver::find_front_end(via);
+  if (!f)
+    throw BadInputError(via.empty() ? fmt::format("{}: no front end reads this kind of file (front ends: {})", path, driver::front_end_list())
+                                    : fmt::format("via={}: no such front end (front ends: {})", via, driver::front_end_list()));
+  driver::ImportRequest r;
+  r.source = src;
+  r.schedule = schedule;
+  driver::Imported i = driver::import_file(*f, r);
+  if (i.status == driver::Imported::Status::BadInput) throw BadInputError(i.messages);
+  if (i.status != driver::Imported::Status::Ok)
+    throw std::runtime_error(fmt::format("{}: {}", driver::import_status_name(i.status), i.messages));
+  return parse(i.text, path + " (imported by " + f->name + ")");
 }
 
 std::vector<std::string> ProgramHandle::param_names() const {

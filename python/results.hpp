@@ -63,6 +63,10 @@ class ProgramHandle {
  public:
   static ProgramHandle load(const std::string& path);
   static ProgramHandle parse(const std::string& text, const std::string& name);
+  // A file of another language through a registered front end (driver/frontend.hpp): `via`, else
+  // the file's extension. BadInputError on bad input; a compiler's failure or a limit raises
+  // std::runtime_error (RuntimeError) with the front end's status and messages.
+  static ProgramHandle import_file(const std::string& path, const std::string& via, const std::string& schedule);
 
   std::string path;
   std::vector<std::string> param_names() const;

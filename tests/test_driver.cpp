@@ -64,7 +64,7 @@ TEST(Driver, JudgeAppliesEveryAgreementRule) {
   };
   for (const auto& row : rows) {
     auto j = driver::judge(row.r, Expect::Unknown);
-    EXPECT_EQ(j.disagreements.size(), row.disagreements) << row.what << ": " << ::testing::PrintToString(j.disagreements);
+    EXPECT_EQ(j.disagreements.size(), row.disagreements) << row.what << ": " << ::testing::PrintToString(j.disagreement_texts());
     // `check` reports a file whose runs break a rule as ENGINES DISAGREE, `fuzz` as a finding
     EXPECT_EQ(driver::check_verdict(j, true) == driver::CheckVerdict::EnginesDisagree, !j.disagreements.empty()) << row.what;
   }
@@ -111,7 +111,7 @@ TEST(Driver, CheckAndFuzzJudgeTheSameRunsAlike) {
     set.enabled = {"model", "reference", "fast"};
     CaseResult fz = fuzz::run_oracles(ex.text, *params, set, false);
     driver::Judgement jf = driver::judge(fz, Expect::Unknown);
-    EXPECT_TRUE(jf.disagreements.empty()) << ex.path << ": " << ::testing::PrintToString(jf.disagreements);
+    EXPECT_TRUE(jf.disagreements.empty()) << ex.path << ": " << ::testing::PrintToString(jf.disagreement_texts());
     // the same model run, by both routes
     ASSERT_NE(fz.find("model"), nullptr);
     EXPECT_EQ(fz.find("model")->status, row.status("model")) << ex.path;

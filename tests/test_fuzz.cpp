@@ -45,7 +45,7 @@ std::vector<int64_t> params_of(const std::string& text, int64_t v) {
 OracleSet no_native() {
   OracleSet s;
   s.enabled = {"model", "reference", "fast", "explore", "verify"};
-  s.verify_timeout_s = 10;
+  s.budget.verify_timeout_s = 10;
   return s;
 }
 
@@ -68,7 +68,7 @@ TEST(Fuzz, ScheduleDefectsAreFlagged) {
       CaseResult r = run_oracles(text, params_of(text, 5), no_native(), false);
       ASSERT_TRUE(r.load_error.empty()) << r.load_error;
       Judgement j = judge(r, Expect::Defect);
-      EXPECT_TRUE(j.disagreements.empty()) << d.cls << ": " << j.disagreements[0];
+      EXPECT_TRUE(j.disagreements.empty()) << d.cls << ": " << j.disagreements[0].text;
       flagged += j.detected;
       by_verifier += r.find("verify")->flagged;
     }
@@ -97,7 +97,7 @@ TEST(Fuzz, ProgramMutationsChangeTheProgramAndAreFlagged) {
       CaseResult r = run_oracles(m->text, params_of(m->text, 5), no_native(), false);
       if (!r.load_error.empty()) continue;  // a mutation may break typing: not counted by campaigns either
       Judgement j = judge(r, Expect::Defect);
-      EXPECT_TRUE(j.disagreements.empty()) << d.cls << ": " << j.disagreements[0] << "\n" << m->text;
+      EXPECT_TRUE(j.disagreements.empty()) << d.cls << ": " << j.disagreements[0].text << "\n" << m->text;
       detected += j.detected;
       equivalent += j.equivalent;
     }
@@ -157,7 +157,7 @@ TEST(Fuzz, LegalSchedulesAgreeAcrossOracles) {
     compute_at += s.compute_at;
     folded += s.folded;
     parallel += s.parallel > 0;
-    if (!j.disagreements.empty()) RC_FAIL(s.algorithm + ": " + s.schedule + "\n" + j.disagreements[0]);
+    if (!j.disagreements.empty()) RC_FAIL(s.algorithm + ": " + s.schedule + "\n" + j.disagreements[0].text);
     const OracleRun* v = r.find("verify");
     // `unknown` is a bound reached, not a verdict: counted and shown (about 2 in 1,000 legal
     // campaign cases, deep unrolled conv nests over isl's operation budget), never `refuted`
@@ -204,7 +204,7 @@ TEST(Fuzz, InjectedDefectsAreFlaggedOrEquivalent) {
     CaseResult r = run_oracles(text, params_of(text, *rc::gen::inRange<int64_t>(1, 6)), no_native(), false);
     RC_PRE(r.load_error.empty());
     Judgement j = judge(r, Expect::Defect);
-    if (!j.disagreements.empty()) RC_FAIL(cls + ": " + j.disagreements[0] + "\n" + text);
+    if (!j.disagreements.empty()) RC_FAIL(cls + ": " + j.disagreements[0].text + "\n" + text);
     ++cases;
     ++per_class[cls];
     detected += j.detected;
@@ -284,7 +284,7 @@ output Blurry : [W, H];
     CaseResult r = run_oracles(c.text, c.params, set, false);
     Judgement j = judge(r, c.expectation());
     if (c.kind == "legal") {
-      EXPECT_TRUE(j.disagreements.empty()) << c.schedule << "\n" << ::testing::PrintToString(j.disagreements);
+      EXPECT_TRUE(j.disagreements.empty()) << c.schedule << "\n" << ::testing::PrintToString(j.disagreement_texts());
     }
   }
   std::cout << "user algorithm cases: legal " << kinds["legal"] << ", mutation " << kinds["mutation"] << ", refused " << kinds["refused"]

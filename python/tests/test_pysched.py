@@ -149,3 +149,20 @@ def test_runs_release_the_gil():
     for t in threads:
         t.join()
     assert results == [True] * 4
+
+
+def test_lower_and_import_through_the_front_ends():
+    algo = os.path.join(EXAMPLES, "algorithms", "blur.algo")
+    p = pysched.lower(algo, schedule="BlurY.unroll(x_i)")
+    assert p.params == ["W", "H"]
+    r = p.run(W=9, H=5)
+    assert r.outcome == "ok", r
+    # the same front end chosen by the file's extension
+    q = pysched.import_file(algo)
+    assert q.run(W=9, H=5).outcome == "ok"
+    with pytest.raises(pysched.BadInput, match="no front end reads"):
+        pysched.import_file(os.path.join(EXAMPLES, "matmul_par.sched"))
+    with pytest.raises(pysched.BadInput, match="no such front end"):
+        pysched.import_file(algo, via="tvm")
+    with pytest.raises(pysched.BadInput, match="no loop variable nowhere"):
+        pysched.lower(algo, schedule="BlurY.split(nowhere, a, b, 4)")

@@ -211,6 +211,15 @@ SGEMM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "ex
 case("lower -o into a missing directory: no 'written'", ["lower", SGEMM, "-o", "/nonexistent/x.sched"], [2],
      ["cannot create a temporary file"])
 case("fuzz --out at a file", ["fuzz", "--cases", "1", "--out", OK, "--quiet"], [2], ["not a directory"], unchanged=[OK])
+# `sched import`: the front ends' registry (driver/frontend.hpp)
+case("import: a file no front end reads", ["import", OK], [2], ["no front end reads", "--via"])
+case("import: an unknown front end", ["import", SGEMM, "--via", "tvm"], [2], ["no such front end"])
+case("import: a missing file", ["import", path("none.algo")], [2], ["error:"])
+case("import: a directory", ["import", WORK], [2], ["error:"])
+case("import: an undefined variable points into the file", ["import", UNDEFINED_ALGO], [2], ["undefined.algo:3:", "unknown variable 'q'", "^"])
+case("import: past the nesting limit", ["import", DEEP_ALGO], [2], ["nesting deeper than 1000 levels"])
+case("import -o at a FIFO or a device keeps it", ["import", SGEMM, "-o", "/dev/null"], [2], ["not a regular file"])
+case("import -o into a missing directory", ["import", SGEMM, "-o", "/nonexistent/x.sched"], [2], ["cannot create a temporary file"])
 
 def fuzz_interrupted():
     """SIGINT to a campaign: it stops, kills its case processes, writes the summary of the finished

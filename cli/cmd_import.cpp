@@ -1,0 +1,106 @@
+// `sched import FILE`: a file of another language to a SCHED program, through the front end its
+// extension (or `--via`) names (driver/frontend.hpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "driver/frontend.hpp"
+#include "interpreter/files.hpp"
+
+namespace sched::cli {
+
+namespace {
+
+struct ImportArgs {
+  std::string file, via, schedule, out;
+  double timeout = 60;
+  bool json = false;
+};
+
+int exit_of(driver::Imported::Status s) {
+  switch (s) {
+    case driver::Imported::Status::Ok: return kClean;
+    case driver::Imported::Status::Finding: return kFinding;
+    case driver::Imported::Status::Inconclusive: return kInconclusive;
+    case driver::Imported::Status::BadInput: return kBadInput;
+  }
+  return kBadInput;
+}
+
+// The program goes to -o (atomically) or standard output (without --json).
+void write_program(const ImportArgs& a, const driver::Imported& i) {
+  if (a.out.empty()) {
+    if (!a.json) std::cout << i.text;
+    return;
+  }
+  std::string why;
+  if (!write_file_atomically(a.out, i.text, why)) {
+    std::cerr << "sched import: " << why << "\n";
+    set_exit(kBadInput);
+    return;
+  }
+  if (!a.json) std::cerr << fmt::format("{}: written ({} lines)\n", a.out, std::count(i.text.begin(), i.text.end(), '\n'));
+}
+
+void run_import(const ImportArgs& a) {
+  std::string why;
+  auto src = SourceFile::load(a.file, &why);
+  const driver::FrontEnd* f = a.via.empty() ? driver::front_end_for(a.file) : driver::find_front_end(a.via);
+  if (!src || !f) {
+    std::cerr << (!src ? "error: " + why + "\n"
+                  : a.via.empty() ? fmt::format("error: {}: no front end reads this kind of file (front ends: {}); name one with --via\n", a.file,
+                                                driver::front_end_list())
+                                  : fmt::format("error: --via {}: no such front end (front ends: {})\n", a.via, driver::front_end_list()));
+    set_exit(kBadInput);
+    return;
+  }
+  if (!f->takes_schedule && !a.schedule.empty()) {
+    std::cerr << fmt::format("error: --schedule: the {} front end takes no schedule\n", f->name);
+    set_exit(kBadInput);
+    return;
+  }
+  driver::ImportRequest r;
+  r.source = src;
+  r.schedule = a.schedule;
+  r.timeout_s = a.timeout;
+  driver::Imported i = driver::import_file(*f, r);
+  std::cerr << i.messages;
+  set_exit(exit_of(i.status));
+  if (i.status == driver::Imported::Status::Ok) {
+    set_exit(exit_of(i.later));
+    write_program(a, i);
+  }
+  if (a.json) {
+    nlohmann::json j = {{"schema_version", 1}, {"file", a.file}, {"front_end", f->name}, {"status", driver::import_status_name(i.status)},
+                        {"later", driver::import_status_name(i.later)}, {"messages", i.messages}};
+    if (i.status == driver::Imported::Status::Ok) {
+      if (a.out.empty()) j["program"] = i.text;
+      else j["output"] = a.out;
+    }
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  }
+}
+
+}  // namespace
+
+void register_import(CLI::App& app) {
+  auto* cmd = app.add_subcommand("import",
+                                 "Translate a file of another language into a SCHED program, through the front end its extension names "
+                                 "(or --via): " + driver::front_end_list());
+  static ImportArgs a;
+  cmd->add_option("FILE", a.file, "the file to import")->required();
+  cmd->add_option("--via", a.via, "the front end (default: the first that reads the file's extension)");
+  cmd->add_option("--schedule", a.schedule, "more schedule directives, for a front end that takes a schedule (.algo)");
+  cmd->add_option("-o,--output", a.out, "write the program here (default: standard output)");
+  cmd->add_option("--timeout", a.timeout, "the time limit of a compiler's own lowering (reached: exit 3)")->check(positive_seconds())->capture_default_str();
+  cmd->add_flag("--json", a.json, "one JSON object: file, front_end, status, later, messages, and the program (or output)");
+  cmd->footer(
+      "Exit codes: 0 imported, 1 the compiler failed (a finding), 2 bad input (file:line:col in FILE), 3 a construct SCHED cannot "
+      "express, or a limit reached.");
+  cmd->callback([] { run_import(a); });
+}
+
+}  // namespace sched::cli

@@ -1,0 +1,102 @@
+// The front-end registry (frontend.hpp), the built-in front end of our scheduler, and the load
+// that checks every front end's text.
+#include "driver/frontend.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "driver/registry.hpp"
+#include "interpreter/limits.hpp"
+#include "interpreter/load.hpp"
+#include "scheduler/lower.hpp"
+
+namespace sched::driver {
+
+namespace {
+
+// `.algo` through our scheduler (scheduler/lower.hpp, docs/scheduler.md).
+FrontEnd scheduler_front_end() {
+  FrontEnd f;
+  f.name = "sched";
+  f.summary = "a Halide-style algorithm and schedule (.algo) through our scheduler (docs/scheduler.md)";
+  f.extensions = {".algo"};
+  f.takes_schedule = true;
+  f.import = [](const ImportRequest& r) {
+    Imported i;
+    std::string errors;
+    if (!algo::lower_source(r.source, r.schedule, i.text, errors)) {
+      i.status = Imported::Status::BadInput;
+      i.messages = errors;
+      i.text.clear();
+    }
+    return i;
+  };
+  return f;
+}
+
+Registry<FrontEnd>& registry() {
+  static Registry<FrontEnd> r({scheduler_front_end()}, "front end");
+  return r;
+}
+
+}  // namespace
+
+std::string_view import_status_name(Imported::Status s) {
+  switch (s) {
+    case Imported::Status::Ok: return "ok";
+    case Imported::Status::BadInput: return "bad-input";
+    case Imported::Status::Finding: return "finding";
+    case Imported::Status::Inconclusive: return "inconclusive";
+  }
+  return "?";
+}
+
+void register_front_end(FrontEnd f) {
+  bool complete = static_cast<bool>(f.import);
+  registry().add(std::move(f), complete);
+}
+
+const std::deque<FrontEnd>& registered_front_ends() { return registry().all(); }
+
+const FrontEnd* find_front_end(std::string_view name) { return registry().find(name); }
+
+const FrontEnd* front_end_for(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (const auto& f : registry().all())
+    if (std::find(f.extensions.begin(), f.extensions.end(), ext) != f.extensions.end()) return &f;
+  return nullptr;
+}
+
+std::string front_end_list() {
+  std::string s;
+  for (const auto& f : registry().all())
+    s += fmt::format("{}{}{}", s.empty() ? "" : ", ", f.name, f.extensions.empty() ? "" : fmt::format(" ({})", fmt::join(f.extensions, " ")));
+  return s;
+}
+
+Imported import_file(const FrontEnd& f, const ImportRequest& r) {
+  Imported i = f.import(r);
+  load_import(f, r, i);
+  return i;
+}
+
+void load_import(const FrontEnd& f, const ImportRequest& r, Imported& i) {
+  if (i.status != Imported::Status::Ok) return;
+  Loaded l = load_text(i.text, r.source->name + " (imported by " + f.name + ")");
+  if (l.stage == LoadStage::Ok) {
+    i.program = std::move(l.program);
+    return;
+  }
+  i.status = Imported::Status::BadInput;
+  if (l.diagnostics.find("nesting deeper than") != std::string::npos)  // a limit, not our error
+    i.messages = fmt::format("error: {}: the imported program nests deeper than {} levels (SCHED's limit, docs/limits.md): long chains "
+                             "of inlined funcs; compute some of them at root (F.compute_root()) so that they are stored\n",
+                             r.source->name, kMaxTreeDepth);
+  else
+    i.messages = fmt::format("internal error: the {} front end's program does not load:\n{}\n{}", f.name, l.diagnostics, i.text);
+}
+
+}  // namespace sched::driver

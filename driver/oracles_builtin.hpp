@@ -1,0 +1,16 @@
+// The built-in oracles (oracle.hpp), each defined in the file named beside it and registered, in
+// this order, by oracle_registry.cpp.
+#pragma once
+#include "driver/oracle.hpp"
+
+namespace sched::driver {
+
+Oracle model_oracle();      // oracle_engines.cpp: the reference engine, annotations and outputs
+Oracle reference_oracle();  // oracle_engines.cpp: the reference engine alone
+Oracle strict_oracle();     // oracle_engines.cpp: the reference engine with strict (ω) races
+Oracle fast_oracle();       // oracle_engines.cpp: the parallel engine
+Oracle explore_oracle();    // oracle_explore.cpp: the small-step semantics on a small instance
+Oracle native_oracle();     // oracle_engines.cpp: the generated C++/OpenMP kernel
+Oracle verify_oracle();     // oracle_verify.cpp: the static verifier, for all parameters
+
+}  // namespace sched::driver
