@@ -7,6 +7,7 @@
 #include "bigstep/fast_cells.hpp"
 #include "bigstep/fast_engine.hpp"
 #include "interpreter/parallel.hpp"
+#include "interpreter/visit.hpp"
 
 namespace sched {
 
@@ -50,10 +51,9 @@ void store_cells(const fast::Arr& a, std::vector<Value>& cells) {
 
 // Marks the arrays that some assignment of c writes.
 void mark_written(const Cmd& c, std::vector<char>& written) {
-  if (c.kind == CmdKind::Assign && c.id >= 0 && static_cast<size_t>(c.id) < written.size()) written[static_cast<size_t>(c.id)] = 1;
-  for (const auto& s : c.seq) mark_written(*s, written);
-  if (c.body) mark_written(*c.body, written);
-  if (c.els) mark_written(*c.els, written);
+  each_cmd(c, [&](const Cmd& x) {
+    if (x.kind == CmdKind::Assign && x.id >= 0 && static_cast<size_t>(x.id) < written.size()) written[static_cast<size_t>(x.id)] = 1;
+  });
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "bigstep/fast_kernel.hpp"
 #include "interpreter/affine.hpp"
+#include "interpreter/visit.hpp"
 
 namespace sched::fast {
 
@@ -49,13 +50,11 @@ void render(const Expr& e, const Lets& lets, std::string& out, bool& reads) {
 
 // Whether e mentions the local x, through the lets too.
 bool mentions(const Expr& e, int x, const Lets& lets) {
-  if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local) {
-    if (e.slot == x) return true;
-    if (auto it = lets.find(e.slot); it != lets.end()) return mentions(*it->second, x, lets);
-  }
-  for (const auto& a : e.args)
-    if (mentions(*a, x, lets)) return true;
-  return false;
+  return any_expr(e, [&](const Expr& v) {
+    if (v.kind != ExprKind::Var || v.var_kind != VarKind::Local) return false;
+    auto it = lets.find(v.slot);
+    return v.slot == x || (it != lets.end() && mentions(*it->second, x, lets));
+  });
 }
 
 // The coefficient c of the loop variable `x` in `e` when e = c·x + g with g free of x (c = 0

@@ -11,6 +11,7 @@
 #include "bigstep/fast_kernel.hpp"
 #include "bigstep/fast_lin.hpp"
 #include "interpreter/ops.hpp"
+#include "interpreter/visit.hpp"
 
 namespace sched::fast {
 
@@ -669,29 +670,19 @@ class Compiler {
   }
   int atomic_depth_ = 0;  // inside `atomic { }`
   static bool accumulates_atomically(const Cmd& c, bool in_atomic) {
-    if (c.kind == CmdKind::Atomic) return true;
-    if (c.accumulates() && (c.atomic || in_atomic)) return true;
-    for (const auto& s : c.seq) if (accumulates_atomically(*s, in_atomic)) return true;
-    return (c.body && accumulates_atomically(*c.body, in_atomic)) || (c.els && accumulates_atomically(*c.els, in_atomic));
+    return find_cmd(c, [&](const Cmd& x) { return x.kind == CmdKind::Atomic || (x.accumulates() && (x.atomic || in_atomic)); }) != nullptr;
   }
   static void collect_writes(const Cmd& c, std::set<int>& out) {
-    if (c.kind == CmdKind::Assign) out.insert(c.id);
-    for (const auto& s : c.seq) collect_writes(*s, out);
-    if (c.body) collect_writes(*c.body, out);
-    if (c.els) collect_writes(*c.els, out);
+    each_cmd(c, [&](const Cmd& x) {
+      if (x.kind == CmdKind::Assign) out.insert(x.id);
+    });
   }
 
+  // the slots of the `let` expressions the commands run (not their annotations)
   void collect_let_slots(const Cmd& c) {
-    auto ex = [&](const Expr& e, auto& self) -> void {
+    each_expr(c, [&](const Expr& e) {
       if (e.kind == ExprKind::Let) let_slots_.insert(e.slot);
-      for (const auto& a : e.args) self(*a, self);
-    };
-    for (const auto& i : c.idx) ex(*i, ex);
-    if (c.value) ex(*c.value, ex);
-    if (c.lo) ex(*c.lo, ex);
-    for (const auto& s : c.seq) collect_let_slots(*s);
-    if (c.body) collect_let_slots(*c.body);
-    if (c.els) collect_let_slots(*c.els);
+    }, [](Part p) { return !is_annotation(p); });
   }
 
   bool linear(const Expr& e, Lin& out) const { return fast::linear(e, sh_.params, let_slots_, out); }

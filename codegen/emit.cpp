@@ -16,6 +16,7 @@
 #include "interpreter/eval.hpp"
 #include "interpreter/limits.hpp"
 #include "interpreter/printer.hpp"
+#include "interpreter/visit.hpp"
 
 namespace sched {
 namespace {
@@ -96,11 +97,7 @@ std::string float_lit(double v) {
 }
 
 bool has_par(const Cmd& c) {
-  if (c.kind == CmdKind::Par) return true;
-  for (const auto& s : c.seq) if (has_par(*s)) return true;
-  if (c.body && has_par(*c.body)) return true;
-  if (c.els && has_par(*c.els)) return true;
-  return false;
+  return find_cmd(c, [](const Cmd& x) { return x.kind == CmdKind::Par; }) != nullptr;
 }
 std::string accumulation_function(RedOp op, const char* t) {
   switch (op) {

@@ -4,6 +4,7 @@
 
 #include "codegen/versioning.hpp"
 #include "interpreter/affine.hpp"
+#include "interpreter/visit.hpp"
 
 namespace sched::codegen {
 
@@ -16,10 +17,9 @@ bool reads_only_at(const Expr& e, int id, const std::vector<ExprPtr>& idx, bool 
     for (size_t k = 0; k < idx.size(); ++k)
       if (!equal(*e.args[k], *idx[k])) return false;
   }
-  bool let = in_let || e.kind == ExprKind::Let;
-  for (const auto& a : e.args)
-    if (!reads_only_at(*a, id, idx, let)) return false;
-  return true;
+  bool let = in_let || e.kind == ExprKind::Let, ok = true;
+  each_child(e, [&](const ExprPtr& a, Part, bool) { ok = ok && reads_only_at(*a, id, idx, let); });
+  return ok;
 }
 
 }  // namespace

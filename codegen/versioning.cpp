@@ -14,16 +14,13 @@
 namespace sched::codegen {
 
 bool mentions(const Expr& e, const std::set<int>& slots) {
-  if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local && slots.count(e.slot)) return true;
-  if (e.kind == ExprKind::Let) return true;
-  for (const auto& a : e.args) if (mentions(*a, slots)) return true;
-  return false;
+  return any_expr(e, [&](const Expr& x) {
+    return (x.kind == ExprKind::Var && x.var_kind == VarKind::Local && slots.count(x.slot)) || x.kind == ExprKind::Let;
+  });
 }
 
 bool reads_any(const Expr& e) {
-  if (e.kind == ExprKind::ArrayRead) return true;
-  for (const auto& a : e.args) if (reads_any(*a)) return true;
-  return false;
+  return any_expr(e, [](const Expr& x) { return x.kind == ExprKind::ArrayRead; });
 }
 
 // What a loop body binds, from one walk of it (interpreter/walk.hpp):
@@ -58,16 +55,12 @@ std::optional<int64_t> constant_count(const Cmd& c) {
 }
 
 bool has_loop(const Cmd& c) {
-  if (c.is_loop()) return true;
-  for (const auto& x : c.seq) if (has_loop(*x)) return true;
-  return (c.body && has_loop(*c.body)) || (c.els && has_loop(*c.els));
+  return find_cmd(c, [](const Cmd& x) { return x.is_loop(); }) != nullptr;
 }
 
 // Whether c holds a loop inside a loop.
 bool loop_in_loop(const Cmd& c) {
-  if (c.is_loop()) return has_loop(*c.body);
-  for (const auto& x : c.seq) if (loop_in_loop(*x)) return true;
-  return (c.body && loop_in_loop(*c.body)) || (c.els && loop_in_loop(*c.els));
+  return find_cmd(c, [](const Cmd& x) { return x.is_loop() && has_loop(*x.body); }) != nullptr;
 }
 
 namespace {

@@ -15,6 +15,7 @@
 #include "fuzz/schedules.hpp"
 #include "interpreter/load.hpp"
 #include "interpreter/printer.hpp"
+#include "interpreter/visit.hpp"
 #include "scheduler/lower.hpp"
 
 namespace sched::fuzz {
@@ -169,9 +170,7 @@ namespace {
 void slots(CmdPtr& c, std::vector<CmdPtr*>& out) {
   if (!c) return;
   out.push_back(&c);
-  for (auto& x : c->seq) slots(x, out);
-  slots(c->body, out);
-  slots(c->els, out);
+  each_child(*c, [](ExprPtr&, Part, bool) {}, [&](CmdPtr& x, Part, bool) { slots(x, out); });
 }
 
 // Every expression slot of the body's commands (indices, values, conditions, bounds; not the
@@ -179,16 +178,12 @@ void slots(CmdPtr& c, std::vector<CmdPtr*>& out) {
 void expr_slots(ExprPtr& e, std::vector<ExprPtr*>& out) {
   if (!e) return;
   out.push_back(&e);
-  for (auto& a : e->args) expr_slots(a, out);
+  each_child(*e, [&](ExprPtr& x, Part, bool) { expr_slots(x, out); });
 }
 void expr_slots(CmdPtr& c, std::vector<ExprPtr*>& out) {
   if (!c) return;
-  for (auto& i : c->idx) expr_slots(i, out);
-  expr_slots(c->value, out);
-  expr_slots(c->lo, out);
-  for (auto& x : c->seq) expr_slots(x, out);
-  expr_slots(c->body, out);
-  expr_slots(c->els, out);
+  each_child(*c, [&](ExprPtr& x, Part p, bool) { if (!is_annotation(p)) expr_slots(x, out); },
+             [&](CmdPtr& x, Part, bool) { expr_slots(x, out); });
 }
 
 // The body's expression slots, then those of the tensor equations (the specification).
@@ -202,37 +197,9 @@ void program_expr_slots(Program& p, std::vector<ExprPtr*>& out) {
 }
 
 // `name` replaced by `value` in `e`, except under a `let` of the same name.
-void substitute(ExprPtr& e, const std::string& name, const Expr& value) {
-  if (!e) return;
-  if (e->kind == ExprKind::Var && e->name == name) {
-    e = value.clone();
-    return;
-  }
-  if (e->kind == ExprKind::Let) {
-    substitute(e->args[0], name, value);
-    if (e->name != name) substitute(e->args[1], name, value);
-    return;
-  }
-  for (auto& a : e->args) substitute(a, name, value);
-}
-void substitute(CmdPtr& c, const std::string& name, const Expr& value) {
-  if (!c) return;
-  for (auto& i : c->idx) substitute(i, name, value);
-  substitute(c->annot, name, value);
-  substitute(c->value, name, value);
-  substitute(c->lo, name, value);
-  for (auto& x : c->seq) substitute(x, name, value);
-  bool binds = (c->kind == CmdKind::Let || c->is_loop()) && c->name == name;
-  if (!binds) substitute(c->body, name, value);
-  substitute(c->els, name, value);
-}
-
 void strip_comments(CmdPtr& c) {
-  if (!c) return;
   c->comments = {};
-  for (auto& x : c->seq) strip_comments(x);
-  strip_comments(c->body);
-  strip_comments(c->els);
+  each_child(*c, [](ExprPtr&, Part, bool) {}, [](CmdPtr& x, Part, bool) { strip_comments(x); });
 }
 void strip_comments(Program& p) {
   for (auto& x : p.params) x.comments = {};
@@ -240,7 +207,7 @@ void strip_comments(Program& p) {
   p.trailing_comments.clear();
   for (auto& x : p.tensors) x.comments = {};
   for (auto& x : p.arrays) x.comments = {};
-  strip_comments(p.body);
+  if (p.body) strip_comments(p.body);
 }
 
 }  // namespace

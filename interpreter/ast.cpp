@@ -1,5 +1,7 @@
 #include "interpreter/ast.hpp"
 
+#include "interpreter/visit.hpp"
+
 #include <limits>
 
 #include <cstring>
@@ -171,20 +173,17 @@ Program Program::clone() const {
 
 namespace {
 std::optional<Loc> reduction_in(const Expr* e) {
-  if (!e) return std::nullopt;
-  if (e->kind == ExprKind::Reduce || e->kind == ExprKind::At) return e->loc;
-  for (const auto& a : e->args)
-    if (auto l = reduction_in(a.get())) return l;
-  return std::nullopt;
+  const Expr* r = e ? find_expr(*e, [](const Expr& x) { return x.kind == ExprKind::Reduce || x.kind == ExprKind::At; }) : nullptr;
+  return r ? std::optional<Loc>(r->loc) : std::nullopt;
 }
+// The first command that accumulates or whose annotation names a reduction.
 std::optional<Loc> reduction_in(const Cmd* c) {
-  if (!c) return std::nullopt;
-  if (c->kind == CmdKind::Atomic || c->acc != RedOp::None) return c->loc;
-  if (auto l = reduction_in(c->annot.get())) return l;
-  for (const auto& s : c->seq)
-    if (auto l = reduction_in(s.get())) return l;
-  if (auto l = reduction_in(c->body.get())) return l;
-  return reduction_in(c->els.get());
+  std::optional<Loc> at;
+  if (c) find_cmd(*c, [&](const Cmd& x) {
+    at = x.kind == CmdKind::Atomic || x.acc != RedOp::None ? std::optional<Loc>(x.loc) : reduction_in(x.annot.get());
+    return at.has_value();
+  });
+  return at;
 }
 }  // namespace
 

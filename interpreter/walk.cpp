@@ -4,52 +4,29 @@
 
 namespace sched {
 
-namespace {
-
-template <class F>
-void each_cmd(const Cmd& c, F&& f) {
-  f(c);
-  for (const auto& x : c.seq) each_cmd(*x, f);
-  if (c.body) each_cmd(*c.body, f);
-  if (c.els) each_cmd(*c.els, f);
-}
-
-void expr_lets(const Expr& e, std::map<int, Binding>& out) {
-  if (e.kind == ExprKind::Let) ++out[e.slot].in_exprs;
-  for (const auto& a : e.args) expr_lets(*a, out);
-}
-
-}  // namespace
-
 bool uses_slot(const Expr& e, std::span<const int> slots) {
-  if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local && std::find(slots.begin(), slots.end(), e.slot) != slots.end())
-    return true;
-  for (const auto& x : e.args)
-    if (x && uses_slot(*x, slots)) return true;
-  for (const auto* v : {&e.lo, &e.hi})
-    for (const auto& x : *v)
-      if (x && uses_slot(*x, slots)) return true;
-  return e.lowered && uses_slot(*e.lowered, slots);
+  bool used = false;
+  each_expr(e, [&](const Expr& x) {
+    used = used || (x.kind == ExprKind::Var && x.var_kind == VarKind::Local && std::find(slots.begin(), slots.end(), x.slot) != slots.end());
+  });
+  return used;
 }
 
 bool uses_slot(const Cmd& c, int slot) {
-  const int one[] = {slot};
-  for (const Expr* x : {c.annot.get(), c.value.get(), c.lo.get(), c.annot_at.get()})
-    if (x && uses_slot(*x, one)) return true;
-  for (const auto* v : {&c.idx, &c.red_idx})
-    for (const auto& x : *v)
-      if (x && uses_slot(*x, one)) return true;
-  for (const auto& s : c.seq)
-    if (s && uses_slot(*s, slot)) return true;
-  return (c.body && uses_slot(*c.body, slot)) || (c.els && uses_slot(*c.els, slot));
+  bool used = false;
+  each_expr(c, [&](const Expr& x) { used = used || (x.kind == ExprKind::Var && x.var_kind == VarKind::Local && x.slot == slot); });
+  return used;
 }
 
 std::map<int, Binding> bindings_inside(const Cmd& c) {
   std::map<int, Binding> out;
   each_cmd(c, [&](const Cmd& x) {
-    for (const auto& i : x.idx) expr_lets(*i, out);
-    if (x.value) expr_lets(*x.value, out);
-    if (x.lo) expr_lets(*x.lo, out);
+    each_child(x, [&](const ExprPtr& e, Part p, bool) {
+      if (is_annotation(p)) return;
+      each_expr(*e, [&](const Expr& y) {
+        if (y.kind == ExprKind::Let) ++out[y.slot].in_exprs;
+      });
+    }, [](const CmdPtr&, Part, bool) {});
     if (x.kind == CmdKind::Let) {
       Binding& b = out[x.slot];
       b.let = x.value.get();

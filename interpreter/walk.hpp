@@ -1,4 +1,5 @@
-// Walks over a command's syntax tree that several passes share: which array accesses a loop
+// Questions about a command's syntax tree that several passes share (on the one traversal,
+// interpreter/visit.hpp): which array accesses a loop
 // body makes, and which names it binds. The fast engine's kernels (bigstep/fast_kernel_compile.cpp:
 // hoisted subscript atoms) and native code's nest versioning (codegen/versioning.cpp: bounds
 // proven on a box) both ask these questions of the same loop bodies; one walk answers both, so
@@ -17,26 +18,24 @@
 #include <vector>
 
 #include "interpreter/ast.hpp"
+#include "interpreter/visit.hpp"
 
 namespace sched {
 
 // Every array access inside c, in the text's order per statement: an assignment's write first
 // (f(id, subscripts, true)), then the reads (f(id, subscripts, false)) in its subscripts, its
-// value, a loop's lower bound, then the commands inside it.
+// value, a loop's bounds, then the commands inside it. Annotations are not run: not visited.
 template <class F>
 void each_access(const Expr& e, F&& f) {
-  if (e.kind == ExprKind::ArrayRead) f(e.id, e.args, false);
-  for (const auto& a : e.args) each_access(*a, f);
+  each_expr(e, [&](const Expr& x) {
+    if (x.kind == ExprKind::ArrayRead) f(x.id, x.args, false);
+  });
 }
 template <class F>
 void each_access(const Cmd& c, F&& f) {
   if (c.kind == CmdKind::Assign) f(c.id, c.idx, true);
-  for (const auto& i : c.idx) each_access(*i, f);
-  if (c.value) each_access(*c.value, f);
-  if (c.lo) each_access(*c.lo, f);
-  for (const auto& x : c.seq) each_access(*x, f);
-  if (c.body) each_access(*c.body, f);
-  if (c.els) each_access(*c.els, f);
+  each_child(c, [&](const ExprPtr& x, Part p, bool) { if (!is_annotation(p)) each_access(*x, f); },
+             [&](const CmdPtr& x, Part, bool) { each_access(*x, f); });
 }
 
 // Whether a local slot among `slots` is read in e or c (a binding of the same slot inside counts
