@@ -10,6 +10,7 @@
 #include "interpreter/eval.hpp"
 #include "interpreter/ops.hpp"
 #include "interpreter/printer.hpp"
+#include "interpreter/visit.hpp"
 
 namespace sched {
 namespace {
@@ -125,17 +126,16 @@ class Engine {
   std::map<const Expr*, std::shared_ptr<const Model::Compiled>> annot_code_;
 
   // The names and types of local arrays (for reports) and, when annotations are checked, their code.
-  void collect(const Cmd& c) {
-    if (o_.annotations && c.kind == CmdKind::Assign && c.annot) annot_code_[c.annot.get()] = o_.annotations->compile(*c.annot, p_.num_slots);
-    if (o_.annotations && c.kind == CmdKind::Assign && c.annot_at)
-      annot_code_[c.annot_at.get()] = o_.annotations->compile(*c.annot_at, p_.num_slots);
-    for (const auto& s : c.seq) collect(*s);
-    if (c.body) collect(*c.body);
-    if (c.els) collect(*c.els);
-    if (c.kind == CmdKind::Alloc) {
-      array_names_[static_cast<size_t>(c.id)] = c.name;
-      array_types_[static_cast<size_t>(c.id)] = c.elem;
-    }
+  void collect(const Cmd& body) {
+    each_cmd(body, [&](const Cmd& c) {
+      if (o_.annotations && c.kind == CmdKind::Assign && c.annot) annot_code_[c.annot.get()] = o_.annotations->compile(*c.annot, p_.num_slots);
+      if (o_.annotations && c.kind == CmdKind::Assign && c.annot_at)
+        annot_code_[c.annot_at.get()] = o_.annotations->compile(*c.annot_at, p_.num_slots);
+      if (c.kind == CmdKind::Alloc) {
+        array_names_[static_cast<size_t>(c.id)] = c.name;
+        array_types_[static_cast<size_t>(c.id)] = c.elem;
+      }
+    });
   }
 
   std::string loc_text(const Location& l) const { return cell_text(array_names_[static_cast<size_t>(l.array)], l.idx); }

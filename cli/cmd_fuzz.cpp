@@ -39,23 +39,13 @@ namespace {
 // Halide case gets 300 s (a compile, a complete lowering, a JIT run and a reduction).
 fuzz::HalideCampaignOptions halide_options(const fuzz::CampaignOptions& o, bool case_timeout_given) {
   fuzz::HalideCampaignOptions h;
-  h.seed = o.seed;
-  h.cases = o.cases;
-  h.seconds = o.seconds;
-  h.jobs = o.jobs;
-  h.shard = o.shard;
-  h.shards = o.shards;
-  h.algorithms = o.algorithms;
-  h.reduce_seconds = o.reduce_seconds;
+  static_cast<fuzz::CampaignSettings&>(h) = o;  // seed, cases, time, shard, jobs, algorithms, out, progress, reports
   h.case_timeout_s = case_timeout_given ? o.case_timeout_s : 300.0;
   // each compiler step ends (inconclusive) before the case's process is killed: the lowering
   // and the complete lowering share one limit, the JIT has another (halide/bridge.hpp)
   h.compiler_timeout_ms = static_cast<unsigned>(std::clamp(h.case_timeout_s * 400.0, 100.0, 60000.0));
   // a finding's reduction runs inside its case too: at most what the case's first check leaves
   h.reduce_seconds = std::min(h.reduce_seconds, h.case_timeout_s * 0.4);
-  h.out_dir = o.out_dir;
-  h.progress = o.progress;
-  h.on_case = o.on_case;
   return h;
 }
 #endif

@@ -3,6 +3,7 @@
 #include "interpreter/model.hpp"
 #include "interpreter/params.hpp"
 #include "interpreter/value.hpp"
+#include "interpreter/visit.hpp"
 #include "report/pages.hpp"
 
 namespace sched::cli {
@@ -11,12 +12,7 @@ namespace {
 
 // The loop command at `at` (the race's position), or nullptr.
 const Cmd* loop_at(const Cmd* c, const Loc& at) {
-  if (!c) return nullptr;
-  if (c->is_loop() && c->loc.line == at.line && c->loc.col == at.col) return c;
-  for (const auto& s : c->seq)
-    if (const Cmd* f = loop_at(s.get(), at)) return f;
-  if (const Cmd* f = loop_at(c->body.get(), at)) return f;
-  return loop_at(c->els.get(), at);
+  return c ? find_cmd(*c, [&](const Cmd& x) { return x.is_loop() && x.loc.line == at.line && x.loc.col == at.col; }) : nullptr;
 }
 
 }  // namespace

@@ -271,10 +271,9 @@ class Analysis {
   }
   // The `if`s without `else` inside c.
   static void guards_inside(const Cmd& c, std::vector<const Cmd*>& out) {
-    if (c.kind == CmdKind::If && !c.els) out.push_back(&c);
-    for (const auto& x : c.seq) guards_inside(*x, out);
-    if (c.body) guards_inside(*c.body, out);
-    if (c.els) guards_inside(*c.els, out);
+    each_cmd(c, [&](const Cmd& x) {
+      if (x.kind == CmdKind::If && !x.els) out.push_back(&x);
+    });
   }
 
   // The `if` (without `else`) an innermost loop's body reaches through `let`s, or nullptr.

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/campaign_core.hpp"
 #include "fuzz/case_report.hpp"
 #include "fuzz/oracles.hpp"
 #include "fuzz/schedules.hpp"
@@ -49,20 +50,11 @@ Case make_case(uint64_t seed, uint64_t index, const std::vector<BuiltinAlgorithm
 // at most `seconds`; returns the reduced case.
 Case reduce(const Case& c, const std::function<bool(const Case&)>& still, double seconds);
 
-struct CampaignOptions {
-  uint64_t seed = 1;
-  double seconds = 0;     // 0: no time limit
-  uint64_t cases = 0;     // 0: no case limit (one of the two is set)
-  int jobs = 1;
-  int shard = 0, shards = 1;
+// The campaign's options: the shared ones (campaign_core.hpp; `algorithms` are the user's `--algo`
+// files, empty: the built-in cases), its oracles and how often native code is compiled.
+struct CampaignOptions : CampaignSettings {
   OracleSet oracles;
   int native_every = 8;   // the native oracle compiles a kernel: on every n-th case
-  double case_timeout_s = 120;
-  double reduce_seconds = 60;
-  std::vector<BuiltinAlgorithm> algorithms;  // `--algo` files (empty: the built-in cases)
-  std::string out_dir;    // "" : no files
-  bool progress = true;
-  CaseReporter on_case;   // each finished case (optional)
 };
 
 // Runs a campaign; returns its summary (see docs/fuzzing.md) and writes findings, the summary

@@ -25,7 +25,6 @@ namespace sched::fuzz {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
 json case_json(const Case& c) {
@@ -128,19 +127,10 @@ std::string header(const Case& c, uint64_t seed, const json& r, const std::strin
 }  // namespace
 
 json run_campaign(const CampaignOptions& o) {
-  auto t0 = Clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
-  json s = {{"seed", o.seed}, {"shard", fmt::format("{}/{}", o.shard, o.shards)}, {"cases", 0}, {"oracles", json::object()},
-            {"kinds", json::object()}, {"classes", json::object()}, {"findings", json::array()}, {"inconclusive", 0},
-            {"write_errors", json::array()}};
-  if (!o.out_dir.empty()) {
-    std::string why;
-    if (!make_output_dir(o.out_dir, why)) s["write_errors"].push_back(why);
-  }
+  CampaignCore core(o, "fuzz");
+  json s = core.start({{"cases", 0}, {"oracles", json::object()}, {"kinds", json::object()}, {"classes", json::object()},
+                       {"findings", json::array()}, {"inconclusive", 0}});
   for (const auto& n : o.oracles.enabled) s["oracles"][n] = {{"runs", 0}, {"seconds", 0.0}, {"flagged", 0}, {"inconclusive", 0}};
-  uint64_t done = 0;
-  std::vector<std::pair<double, uint64_t>> pace_points;  // (seconds, cases done) after each case
-  double last_progress = -1;
 
   auto account = [&](const Case& c, const json& r) {
     s["cases"] = s["cases"].get<uint64_t>() + 1;
@@ -195,21 +185,13 @@ json run_campaign(const CampaignOptions& o) {
                                {"reduced_lines", std::count(red.text.begin(), red.text.end(), '\n')},
                                {"original_lines", std::count(c.text.begin(), c.text.end(), '\n')}});
     }
-    ++done;
-    pace_points.emplace_back(elapsed(), done);
+    ++core.done;
+    core.pace.emplace_back(core.elapsed(), core.done);
   };
-
-  auto progress = [&](bool final) {
-    if (!o.progress) return;
-    double t = elapsed();
-    if (!final && t - last_progress < (isatty(2) ? 0.5 : 10.0)) return;
-    last_progress = t;
+  auto status = [&] {
     std::string per;
     for (const auto& [n, a] : s["oracles"].items()) per += fmt::format(" {}={}/{}", n, a.value("flagged", 0), a.value("runs", 0));
-    std::fprintf(stderr, "%s[fuzz] %llu cases, %.2f cases/s, %zu finding(s) | flagged/runs:%s%s", isatty(2) ? "\r\033[K" : "",
-                 static_cast<unsigned long long>(done), t > 0 ? static_cast<double>(done) / t : 0.0, s["findings"].size(), per.c_str(),
-                 isatty(2) && !final ? "" : "\n");
-    std::fflush(stderr);
+    return fmt::format("{} finding(s) | flagged/runs:{}", s["findings"].size(), per);
   };
 
   auto work = [&](uint64_t idx, const Emit& emit) {
@@ -236,24 +218,15 @@ json run_campaign(const CampaignOptions& o) {
     }
     account(c, r);
   };
-  long abandoned = run_pool({o.jobs, o.case_timeout_s}, shard_indices(o.shard, o.shards, o.cases, o.seconds, elapsed), work, finished, [&] { progress(false); });
-  if (abandoned >= 0) s["interrupted"] = {{"cases_abandoned", abandoned}};
-  progress(true);
-  double t = elapsed();
-  s["seconds"] = t;
-  s["cases_per_second"] = t > 0 ? s["cases"].get<double>() / t : 0.0;
+  long abandoned = core.run(work, finished, status);
   // the campaign's pace: at most 200 points (seconds, cases done), the last case's included
   json pace = json::array();
-  size_t every = std::max<size_t>(1, (pace_points.size() + 199) / 200);
-  for (size_t k = 0; k < pace_points.size(); ++k)
-    if ((k + 1) % every == 0 || k + 1 == pace_points.size()) pace.push_back({pace_points[k].first, pace_points[k].second});
+  size_t every = std::max<size_t>(1, (core.pace.size() + 199) / 200);
+  for (size_t k = 0; k < core.pace.size(); ++k)
+    if ((k + 1) % every == 0 || k + 1 == core.pace.size()) pace.push_back({core.pace[k].first, core.pace[k].second});
   s["timeline"] = pace;
-  s["jobs"] = o.jobs;
   s["native_every"] = o.native_every;
-  if (!o.out_dir.empty()) {
-    save_to(s, o.out_dir, "summary.md", summary_markdown(s));
-    save_to(s, o.out_dir, "summary.json", s.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");  // last: it lists every failed write before it
-  }
+  core.finish(s, abandoned, summary_markdown);
   return s;
 }
 

@@ -373,31 +373,16 @@ nlohmann::json check_halide_case(const HalideCase& c, const HalideCampaignOption
 }
 
 json run_halide_campaign(const HalideCampaignOptions& o) {
-  auto t0 = Clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
-  json s = {{"compiler", "halide"}, {"seed", o.seed}, {"shard", fmt::format("{}/{}", o.shard, o.shards)}, {"cases", 0},
-            {"statuses", json::object()}, {"oracles", json::object()}, {"algorithms", json::object()}, {"refused", 0},
-            {"signatures", json::array()}, {"findings", 0}, {"timeouts", 0}, {"write_errors", json::array()}};
+  CampaignCore core(o, "fuzz halide");
+  json s = core.start({{"compiler", "halide"}, {"cases", 0}, {"statuses", json::object()}, {"oracles", json::object()},
+                       {"algorithms", json::object()}, {"refused", 0}, {"signatures", json::array()}, {"findings", 0}, {"timeouts", 0}});
   for (const char* k : {"compiler", "loop_nest", "jit"}) s["oracles"][k] = {{"runs", 0}, {"seconds", 0.0}, {"flagged", 0}};
-  if (!o.out_dir.empty()) {
-    std::string why;
-    if (!make_output_dir(o.out_dir, why)) s["write_errors"].push_back(why);
-  }
   std::set<std::string> seen;                 // base signatures (before the pass is known) of reduced findings
   std::map<std::string, size_t> by_signature;  // final signature -> index in s["signatures"]
   std::map<std::string, std::string> final_of;  // base signature -> final signature
-  uint64_t done = 0;
-  double last_progress = -1;
-  auto progress = [&](bool final) {
-    if (!o.progress) return;
-    double t = elapsed();
-    if (!final && t - last_progress < (isatty(2) ? 0.5 : 10.0)) return;
-    last_progress = t;
-    std::fprintf(stderr, "%s[fuzz halide] %llu cases, %.2f cases/s, %d finding(s), %zu signature(s), exported %d, rejected %d%s",
-                 isatty(2) ? "\r\033[K" : "", static_cast<unsigned long long>(done), t > 0 ? static_cast<double>(done) / t : 0.0,
-                 s["findings"].get<int>(), s["signatures"].size(), s["statuses"].value("exported", 0), s["statuses"].value("rejected", 0),
-                 isatty(2) && !final ? "" : "\n");
-    std::fflush(stderr);
+  auto status = [&] {
+    return fmt::format("{} finding(s), {} signature(s), exported {}, rejected {}", s["findings"].get<int>(), s["signatures"].size(),
+                       s["statuses"].value("exported", 0), s["statuses"].value("rejected", 0));
   };
   auto work = [&](uint64_t idx, const Emit& emit) {
     // Halide's warnings ("Update definition 0 of function C has not been scheduled") are noise here
@@ -423,8 +408,7 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
       r = {{"status", "crash"}, {"findings", json::array({finding("harness", "crash", why, false, why)})}};
       r["findings"][0]["signature"] = signature_of(r["findings"][0]);
     }
-    ++done;
-    s["cases"] = done;
+    s["cases"] = ++core.done;
     std::string st = r.value("status", "?");
     s["statuses"][st] = s["statuses"].value(st, 0) + 1;
     json& al = s["algorithms"][c.value("algorithm", "?")];
@@ -465,7 +449,7 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
       std::string dir = fmt::format("{:02}-{}", by_signature.size() + 1, f.value("oracle", "") == "loop nest" ? "loop-nest" : f.value("oracle", ""));
       json entry = {{"signature", sig}, {"oracle", f.value("oracle", "")}, {"stage", f.value("stage", "")}, {"pass", f.value("pass", "")},
                     {"message", f.value("message", "")}, {"wrong_output", f.value("wrong_output", false)}, {"detail", f.value("detail", "")},
-                    {"count", 0}, {"cases", json::array()}, {"first_case", c.value("index", 0)}, {"first_seconds", elapsed()},
+                    {"count", 0}, {"cases", json::array()}, {"first_case", c.value("index", 0)}, {"first_seconds", core.elapsed()},
                     {"algorithm", c.value("algorithm", "")}, {"schedule", c.value("schedule", "")}, {"params", c.value("params", json::array())},
                     {"dir", o.out_dir.empty() ? "" : dir}};
       if (r.contains("reduced")) entry["reduced"] = r["reduced"];
@@ -484,13 +468,7 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
     if (!o.out_dir.empty() && !entry.value("dir", std::string()).empty()) report.file = entry["dir"].get<std::string>();
     notify();
   };
-  long abandoned = run_pool({o.jobs, o.case_timeout_s}, shard_indices(o.shard, o.shards, o.cases, o.seconds, elapsed), work, finished, [&] { progress(false); });
-  progress(true);
-  if (abandoned >= 0) s["interrupted"] = {{"cases_abandoned", abandoned}};
-  double t = elapsed();
-  s["seconds"] = t;
-  s["cases_per_second"] = t > 0 ? static_cast<double>(done) / t : 0.0;
-  s["jobs"] = o.jobs;
+  long abandoned = core.run(work, finished, status);
   s["wrong_output_signatures"] = 0;
   double first = -1;
   for (const auto& e : s["signatures"]) {
@@ -498,10 +476,7 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
     if (first < 0 || e.value("first_seconds", 0.0) < first) first = e.value("first_seconds", 0.0);
   }
   s["time_to_first_finding"] = first;
-  if (!o.out_dir.empty()) {
-    save_to(s, o.out_dir, "summary.md", halide_summary_markdown(s));
-    save_to(s, o.out_dir, "summary.json", s.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
-  }
+  core.finish(s, abandoned, halide_summary_markdown);
   return s;
 }
 

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "fuzz/algo_schedules.hpp"
+#include "fuzz/campaign_core.hpp"
 #include "fuzz/case_report.hpp"
 #include "fuzz/schedules.hpp"
 
@@ -41,19 +42,14 @@ namespace sched::fuzz {
 // the cases when no `--algo` is given).
 const std::vector<BuiltinAlgorithm>& halide_algorithms();
 
-struct HalideCampaignOptions {
-  uint64_t seed = 1;
-  double seconds = 0;   // 0: no time limit
-  uint64_t cases = 0;   // 0: no case limit (one of the two is set)
-  int jobs = 1;
-  int shard = 0, shards = 1;
-  std::vector<BuiltinAlgorithm> algorithms;  // empty: halide_algorithms()
-  double case_timeout_s = 300;
-  double reduce_seconds = 120;
+// The shared options (campaign_core.hpp; `algorithms` empty: halide_algorithms()), a Halide case's
+// longer time limits, and the limit of each compiler step.
+struct HalideCampaignOptions : CampaignSettings {
+  HalideCampaignOptions() {
+    case_timeout_s = 300;
+    reduce_seconds = 120;
+  }
   unsigned compiler_timeout_ms = 60000;  // each compiler step
-  std::string out_dir;                   // "": no files
-  bool progress = true;
-  CaseReporter on_case;                  // each finished case (optional; campaign.hpp)
 };
 
 struct HalideCase {

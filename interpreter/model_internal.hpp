@@ -12,6 +12,7 @@
 //
 // Internal: included by those files only.
 #pragma once
+#include "interpreter/interval.hpp"
 #include "interpreter/model.hpp"
 
 #include <fmt/format.h>
@@ -549,9 +550,7 @@ struct Model::Impl {
   // any other point (overlapping or undefined cases, a dependency outside the guessed order or
   // box, a cycle) is left to the on-demand evaluator above, which computes it, or reports it,
   // exactly as without this pass.
-  struct Interval {
-    int64_t lo, hi;  // inclusive; lo > hi: empty
-  };
+  using Interval = sched::Interval;  // inclusive; lo > hi: empty (interpreter/interval.hpp)
   using Box = std::vector<Interval>;
   // The same rule over a box (precompute applies it to the box an array reads, before the first
   // point of a tensor is stored).

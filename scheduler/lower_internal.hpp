@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "interpreter/interval.hpp"
 #include "scheduler/algo.hpp"
 #include "scheduler/lower.hpp"
 #include "scheduler/index.hpp"
@@ -26,9 +27,7 @@ struct Error {
   bool extra = false;  // about a `--schedule` directive
 };
 
-struct Interval {
-  Index lo, hi;  // inclusive
-};
+using Interval = BasicInterval<Index>;  // inclusive (interpreter/interval.hpp)
 
 // A loop of a stage, innermost first in Stage::dims.
 struct Dim {
