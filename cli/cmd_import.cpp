@@ -30,36 +30,48 @@ int exit_of(driver::Imported::Status s) {
   return kBadInput;
 }
 
-// The program goes to -o (atomically) or standard output (without --json).
-void write_program(const ImportArgs& a, const driver::Imported& i) {
+// The program goes to -o (atomically) or standard output (without --json); "" or why not.
+std::string write_program(const ImportArgs& a, const driver::Imported& i) {
   if (a.out.empty()) {
     if (!a.json) std::cout << i.text;
-    return;
+    return "";
   }
   std::string why;
   if (!write_file_atomically(a.out, i.text, why)) {
     std::cerr << "sched import: " << why << "\n";
     set_exit(kBadInput);
-    return;
+    return why;
   }
   if (!a.json) std::cerr << fmt::format("{}: written ({} lines)\n", a.out, std::count(i.text.begin(), i.text.end(), '\n'));
+  return "";
+}
+
+// --json: one object, also when the import did not start (`front_end` "" then).
+void print_json(const ImportArgs& a, const std::string& front_end, const std::string& status, const std::string& later,
+                const std::string& messages, const driver::Imported* i, const std::string& write_error) {
+  nlohmann::json j = {{"schema_version", 1}, {"file", a.file}, {"front_end", front_end}, {"status", status}, {"later", later}, {"messages", messages}};
+  if (!write_error.empty()) j["write_error"] = write_error;
+  else if (i && i->status == driver::Imported::Status::Ok) {
+    if (a.out.empty()) j["program"] = i->text;
+    else j["output"] = a.out;
+  }
+  std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 void run_import(const ImportArgs& a) {
   std::string why;
   auto src = SourceFile::load(a.file, &why);
   const driver::FrontEnd* f = a.via.empty() ? driver::front_end_for(a.file) : driver::find_front_end(a.via);
-  if (!src || !f) {
-    std::cerr << (!src ? "error: " + why + "\n"
-                  : a.via.empty() ? fmt::format("error: {}: no front end reads this kind of file (front ends: {}); name one with --via\n", a.file,
-                                                driver::front_end_list())
-                                  : fmt::format("error: --via {}: no such front end (front ends: {})\n", a.via, driver::front_end_list()));
+  std::string refusal = !src ? "error: " + why + "\n"
+                        : !f && a.via.empty() ? fmt::format("error: {}: no front end reads this kind of file (front ends: {}); name one with --via\n",
+                                                            a.file, driver::front_end_list())
+                        : !f ? fmt::format("error: --via {}: no such front end (front ends: {})\n", a.via, driver::front_end_list())
+                        : !f->takes_schedule && !a.schedule.empty() ? fmt::format("error: --schedule: the {} front end takes no schedule\n", f->name)
+                                                                    : "";
+  if (!refusal.empty()) {
+    std::cerr << refusal;
     set_exit(kBadInput);
-    return;
-  }
-  if (!f->takes_schedule && !a.schedule.empty()) {
-    std::cerr << fmt::format("error: --schedule: the {} front end takes no schedule\n", f->name);
-    set_exit(kBadInput);
+    if (a.json) print_json(a, f ? f->name : "", "bad-input", "ok", refusal, nullptr, "");
     return;
   }
   driver::ImportRequest r;
@@ -69,19 +81,14 @@ void run_import(const ImportArgs& a) {
   driver::Imported i = driver::import_file(*f, r);
   std::cerr << i.messages;
   set_exit(exit_of(i.status));
+  std::string write_error;
   if (i.status == driver::Imported::Status::Ok) {
     set_exit(exit_of(i.later));
-    write_program(a, i);
+    write_error = write_program(a, i);
   }
-  if (a.json) {
-    nlohmann::json j = {{"schema_version", 1}, {"file", a.file}, {"front_end", f->name}, {"status", driver::import_status_name(i.status)},
-                        {"later", driver::import_status_name(i.later)}, {"messages", i.messages}};
-    if (i.status == driver::Imported::Status::Ok) {
-      if (a.out.empty()) j["program"] = i.text;
-      else j["output"] = a.out;
-    }
-    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  }
+  if (a.json)
+    print_json(a, f->name, std::string(driver::import_status_name(i.status)), std::string(driver::import_status_name(i.later)), i.messages, &i,
+               write_error);
 }
 
 }  // namespace

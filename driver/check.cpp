@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "driver/oracle.hpp"
 #include "interpreter/load.hpp"
 
@@ -39,8 +41,11 @@ nlohmann::json CheckRow::field(const Oracle& o) const {
 
 std::vector<const Oracle*> check_columns(const CheckOptions& opts) {
   std::vector<const Oracle*> c;
-  for (const auto& n : opts.oracles.empty() ? default_oracles(Use::Check) : opts.oracles)
-    if (const Oracle* o = find_oracle(n); o && !o->column.header.empty()) c.push_back(o);
+  for (const auto& o : registered_oracles()) {
+    const auto& names = opts.oracles.empty() ? default_oracles(Use::Check) : opts.oracles;
+    if (!o.column.header.empty() && std::find(names.begin(), names.end(), o.name) != names.end()) c.push_back(&o);
+  }
+  std::stable_sort(c.begin(), c.end(), [](const Oracle* a, const Oracle* b) { return a->column.position < b->column.position; });
   return c;
 }
 
@@ -90,7 +95,11 @@ CheckRow check_file(const std::string& path, const std::string& text, const Chec
       cannot_run = true;
       row.stopped = {{"file", path}, {"outcome", "error"}, {"message", in.instance_error}};
     }
-    for (const auto& o : row.result.oracles) row.report += o.report;
+    // the findings in the table's order, then those of oracles without a column
+    for (const Oracle* c : check_columns(opts))
+      if (const OracleRun* o = row.result.find(c->name)) row.report += o->report;
+    for (const auto& o : row.result.oracles)
+      if (const Oracle* reg = find_oracle(o.name); !reg || reg->column.header.empty()) row.report += o.report;
   }
   row.judgement = judge(row.result, e);
   row.verdict = cannot_run ? CheckVerdict::CannotRun : check_verdict(row.judgement, ex.has_value());

@@ -85,18 +85,18 @@ Imported import_file(const FrontEnd& f, const ImportRequest& r) {
 
 void load_import(const FrontEnd& f, const ImportRequest& r, Imported& i) {
   if (i.status != Imported::Status::Ok) return;
-  Loaded l = load_text(i.text, r.source->name + " (imported by " + f.name + ")");
+  Loaded l = load_text(i.text, "<lowered>");
   if (l.stage == LoadStage::Ok) {
     i.program = std::move(l.program);
     return;
   }
   i.status = Imported::Status::BadInput;
   if (l.diagnostics.find("nesting deeper than") != std::string::npos)  // a limit, not our error
-    i.messages = fmt::format("error: {}: the imported program nests deeper than {} levels (SCHED's limit, docs/limits.md): long chains "
-                             "of inlined funcs; compute some of them at root (F.compute_root()) so that they are stored\n",
-                             r.source->name, kMaxTreeDepth);
+    i.messages += fmt::format("error: {}: the lowered program nests deeper than {} levels (SCHED's limit, docs/limits.md): long chains "
+                              "of inlined funcs; compute some of them at root (F.compute_root()) so that they are stored\n",
+                              r.source->name, kMaxTreeDepth);
   else
-    i.messages = fmt::format("internal error: the {} front end's program does not load:\n{}\n{}", f.name, l.diagnostics, i.text);
+    i.messages += fmt::format("internal error: the lowered program does not load ({} front end):\n{}\n{}", f.name, l.diagnostics, i.text);
 }
 
 }  // namespace sched::driver

@@ -10,7 +10,7 @@
 //               bad input with file:line:col in the user's file, a finding of the compiler (it
 //               failed or crashed), or inconclusive (a construct SCHED cannot express, a limit)
 // `import_file` then loads the text: a front end whose text does not load is an internal error,
-// never the user's.
+// never the user's (SCHED's depth limit excepted: bad input, with what to change).
 //
 // Adding a front end is a folder (its translation) and one registration line: the built-in
 // scheduler front end in frontend.cpp; Halide's (optional, linked only into `sched`) in
@@ -76,8 +76,9 @@ const FrontEnd* find_front_end(std::string_view name);
 const FrontEnd* front_end_for(const std::string& path);
 std::string front_end_list();  // "sched (.algo), ..." for messages
 
-// Imports and loads: an Ok import whose text does not load becomes BadInput with an internal
-// error message that shows the text (our defect, reported as such), or the depth limit's message.
+// Imports and loads: an Ok import whose text does not load becomes BadInput, its messages
+// followed by an internal error that shows the text (our defect, reported as such), or by the
+// depth limit's message.
 Imported import_file(const FrontEnd& f, const ImportRequest& r);
 // The same check on an import already made (a command that runs more beside the front end).
 void load_import(const FrontEnd& f, const ImportRequest& r, Imported& i);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "driver/oracle.hpp"
 
 namespace sched::driver {
@@ -85,8 +87,11 @@ Judgement judge(const CaseResult& r, const Expectation& e) {
     if (o.status == "crash") j.add("crash", {o.name}, fmt::format("{} crashed: {}", o.name, o.detail));
     if (o.status == "disagrees") j.add("crash", {o.name}, o.name + ": " + o.detail);
   }
+  std::vector<const Oracle*> ruled;
   for (const auto& oracle : registered_oracles())
-    if (oracle.rule && r.find(oracle.name)) oracle.rule(r, j);
+    if (oracle.rule && r.find(oracle.name)) ruled.push_back(&oracle);
+  std::stable_sort(ruled.begin(), ruled.end(), [](const Oracle* a, const Oracle* b) { return a->rule_rank < b->rule_rank; });
+  for (const Oracle* oracle : ruled) oracle->rule(r, j);
   const OracleRun *model = r.find("model"), *ref = r.find("reference"), *ver = r.find("verify");
   const OracleRun* prim = model ? model : ref;
   j.primary = prim ? prim->status : "";

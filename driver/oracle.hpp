@@ -10,7 +10,8 @@
 //            code where the model did not run ok, in `check`)
 //   rule     its agreement rule (optional): the disagreements it sees among the runs of a case
 //   column   its column in `sched check`'s table and the key of its field in the JSON
-// Oracles run in registration order; each sees the runs before it (OracleInput::earlier).
+// Oracles run in registration order (model, reference, strict, fast, explore, verify, native:
+// native code compiles last); each sees the runs before it (OracleInput::earlier).
 //
 // Adding an oracle is a file (its run and rule) and one line in oracle_registry.cpp; a program
 // embedding the driver (a test) calls register_oracle itself:
@@ -66,6 +67,7 @@ struct OracleColumn {
   int width = 14;
   std::string json_key;   // the field of the file's JSON object (the oracle's name when empty)
   bool json_outcome = false;  // the field holds the whole outcome (OracleRun::outcome), not the status
+  int position = 100;     // columns (and the findings shown under a row) in this order, then registration order
 };
 
 struct Oracle {
@@ -74,6 +76,8 @@ struct Oracle {
   std::vector<Use> uses;
   std::function<std::optional<OracleRun>(const OracleInput&)> run;
   std::function<void(const CaseResult&, Judgement&)> rule;
+  int rule_rank = 100;  // rules apply in this order, then registration order (a case's first
+                        // disagreement names its finding: a campaign reduces it by that one)
   OracleColumn column;
   bool used_by(Use u) const;
 };

@@ -71,7 +71,8 @@ Oracle model_oracle() {
   Oracle o = engine_oracle("model", Engine::Reference,
                            "the reference engine checking every write against its prophetic annotation, then the outputs against the "
                            "specification", {Use::Check, Use::Fuzz});
-  o.column = {"reference", 14, "reference", true};
+  o.column = {"reference", 14, "reference", true, 1};
+  o.rule_rank = 4;
   // a finding of the reference is the model run's finding too
   o.rule = [](const CaseResult& r, Judgement& j) {
     const OracleRun *ref = r.find("reference"), *model = r.find("model");
@@ -88,7 +89,8 @@ Oracle reference_oracle() {
 Oracle strict_oracle() {
   Oracle o = engine_oracle("strict", Engine::Reference, "the reference engine with strict (ω) races, annotations and outputs checked",
                            {Use::Check});
-  o.column = {"ref (strict)", 14, "reference_strict", false};
+  o.column = {"ref (strict)", 14, "reference_strict", false, 2};
+  o.rule_rank = 2;
   o.run = [](const OracleInput& in) -> std::optional<OracleRun> {  // `check` shows the model's finding, not this one's
     OracleRun s = engine_run("strict", Engine::Reference, in);
     s.report.clear();
@@ -108,11 +110,12 @@ Oracle strict_oracle() {
 Oracle fast_oracle() {
   Oracle o = engine_oracle("fast", Engine::Fast, "the parallel big-step engine (checked in `check`, outputs digested in campaigns)",
                            {Use::Check, Use::Fuzz});
-  o.column = {"fast", 14, "fast", true};
+  o.column = {"fast", 14, "fast", true, 3};
+  o.rule_rank = 1;
   o.run = [](const OracleInput& in) -> std::optional<OracleRun> {
     OracleRun f = engine_run("fast", Engine::Fast, in);
     // `check` shows the fast engine's finding only where it is not the model's
-    const OracleRun* m = in.earlier->find("model");
+    const OracleRun* m = in.earlier ? in.earlier->find("model") : nullptr;
     if (in.use == Use::Check && in.instance)
       f.report = m && (f.status != m->status || f.words != m->words) ? "  fast engine: " + f.report : "";
     return f;
@@ -137,9 +140,10 @@ Oracle fast_oracle() {
 Oracle native_oracle() {
   Oracle o = engine_oracle("native", Engine::Native, "the generated C++/OpenMP kernel, outputs compared (floats bit for bit in campaigns)",
                            {Use::Check, Use::Fuzz});
-  o.column = {"native", 9, "native", false};
+  o.column = {"native", 9, "native", false, 4};
+  o.rule_rank = 3;
   o.run = [](const OracleInput& in) -> std::optional<OracleRun> {
-    const OracleRun* m = in.earlier->find("model");
+    const OracleRun* m = in.earlier ? in.earlier->find("model") : nullptr;
     if (in.use == Use::Check && (!m || m->status != "ok")) return std::nullopt;  // `check` compiles what the model runs ok
     return reported_run("native", Engine::Native, in);
   };

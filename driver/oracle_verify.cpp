@@ -12,7 +12,8 @@ Oracle verify_oracle() {
   o.name = "verify";
   o.summary = "the static verifier (isl and z3), for all parameters";
   o.uses = {Use::Check, Use::Fuzz};
-  o.column = {"verify", 10, "verify", false};
+  o.column = {"verify", 10, "verify", false, 5};
+  o.rule_rank = 5;
   o.run = [](const OracleInput& in) -> std::optional<OracleRun> {
     verify::Options vo = verify::Options::within(in.budget->verify_timeout_s);
     vo.smt.isolate = !in.budget->in_case_process;

@@ -10,7 +10,7 @@ Oracle reference_oracle();  // oracle_engines.cpp: the reference engine alone
 Oracle strict_oracle();     // oracle_engines.cpp: the reference engine with strict (ω) races
 Oracle fast_oracle();       // oracle_engines.cpp: the parallel engine
 Oracle explore_oracle();    // oracle_explore.cpp: the small-step semantics on a small instance
-Oracle native_oracle();     // oracle_engines.cpp: the generated C++/OpenMP kernel
 Oracle verify_oracle();     // oracle_verify.cpp: the static verifier, for all parameters
+Oracle native_oracle();     // oracle_engines.cpp: the generated C++/OpenMP kernel (last: it compiles)
 
 }  // namespace sched::driver

@@ -196,7 +196,7 @@ void program_expr_slots(Program& p, std::vector<ExprPtr*>& out) {
     }
 }
 
-// `name` replaced by `value` in `e`, except under a `let` of the same name.
+// Without comments: the reducer compares and prints programs without them.
 void strip_comments(CmdPtr& c) {
   c->comments = {};
   each_child(*c, [](ExprPtr&, Part, bool) {}, [](CmdPtr& x, Part, bool) { strip_comments(x); });

@@ -9,7 +9,10 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <unistd.h>
+
 #include <filesystem>
+#include <string>
 
 #include "driver/check.hpp"
 #include "driver/oracle.hpp"
@@ -71,6 +74,30 @@ TEST(Oracle, RegistryRefusesATakenOrEmptyName) {
     for (const auto& n : driver::default_oracles(use)) EXPECT_TRUE(n != "twice" && n != "liar") << n;
 }
 
+// The built-in oracles run in the campaigns' order (native code, which compiles, last), `check`'s
+// columns keep their order, and the rules apply in their rank (the fast engine's first: a case's
+// first disagreement names its finding).
+TEST(Oracle, BuiltInOrdersAreKept) {
+  EXPECT_EQ(driver::default_oracles(driver::Use::Fuzz), (std::vector<std::string>{"model", "reference", "fast", "explore", "verify", "native"}));
+  std::vector<std::string> cols;
+  for (const auto* c : driver::check_columns({})) cols.push_back(c->name);
+  EXPECT_EQ(cols, (std::vector<std::string>{"model", "strict", "fast", "native", "verify"}));
+  CaseResult r;
+  auto run = [](const char* name, const char* status, bool spec) {
+    OracleRun o;
+    o.name = name;
+    o.status = status;
+    o.flagged = std::string(status) != "ok";
+    o.spec_checked = spec;
+    return o;
+  };
+  r.oracles = {run("model", "ok", true), run("strict", "out-of-bounds", true), run("fast", "race", true)};
+  Judgement j = driver::judge(r, driver::Expect::Unknown);
+  ASSERT_EQ(j.disagreements.size(), 2u);
+  EXPECT_EQ(j.disagreements[0].rule, "fast");
+  EXPECT_EQ(j.disagreements[1].rule, "strict");
+}
+
 TEST(Oracle, CheckRunsAndReportsARegisteredOracle) {
   register_test_oracles();
   std::string path = std::string(SCHED_EXAMPLES_DIR) + "/blur3x3.sched";
@@ -114,7 +141,7 @@ TEST(Oracle, FuzzRunsAndReportsARegisteredOracle) {
   EXPECT_TRUE(s["findings"].empty()) << s["findings"].dump(2);
   // the liar: every case where the reference runs ok is a finding of its rule
   o.oracles.enabled = {"reference", "liar"};
-  o.out_dir = (std::filesystem::temp_directory_path() / "sched-oracle-test").string();
+  o.out_dir = (std::filesystem::temp_directory_path() / ("sched-oracle-test-" + std::to_string(getpid()))).string();
   nlohmann::json l = fuzz::run_campaign(o);
   ASSERT_FALSE(l["findings"].empty()) << l.dump(2);
   int named = 0;
