@@ -41,8 +41,8 @@ nlohmann::json CheckRow::field(const Oracle& o) const {
 
 std::vector<const Oracle*> check_columns(const CheckOptions& opts) {
   std::vector<const Oracle*> c;
+  const std::vector<std::string> names = opts.oracles.empty() ? default_oracles(Use::Check) : opts.oracles;
   for (const auto& o : registered_oracles()) {
-    const auto& names = opts.oracles.empty() ? default_oracles(Use::Check) : opts.oracles;
     if (!o.column.header.empty() && std::find(names.begin(), names.end(), o.name) != names.end()) c.push_back(&o);
   }
   std::stable_sort(c.begin(), c.end(), [](const Oracle* a, const Oracle* b) { return a->column.position < b->column.position; });

@@ -62,8 +62,12 @@ Oracle engine_oracle(const std::string& name, Engine engine, std::string summary
   return o;
 }
 
-// The run `o` is compared with: the one that checked as much of the specification.
-const OracleRun* partner(const CaseResult& r, const OracleRun& o) { return r.find(o.spec_checked ? "model" : "reference"); }
+// The run `o` is compared with (the one that checked as much of the specification), when both
+// ran to a verdict; else nullptr: the rule has nothing to compare.
+const OracleRun* ran_partner(const CaseResult& r, const OracleRun& o) {
+  const OracleRun* p = r.find(o.spec_checked ? "model" : "reference");
+  return o.ran() && p && p->ran() ? p : nullptr;
+}
 
 }  // namespace
 
@@ -99,8 +103,8 @@ Oracle strict_oracle() {
   // strict reaches its partner's outcome, or a race where the partner is ok
   o.rule = [](const CaseResult& r, Judgement& j) {
     const OracleRun* strict = r.find("strict");
-    const OracleRun* p = partner(r, *strict);
-    if (!strict->ran() || !p || !p->ran()) return;
+    const OracleRun* p = ran_partner(r, *strict);
+    if (!p) return;
     if (strict->status != p->status && !(p->status == "ok" && strict->status == "race"))
       j.add("strict", {p->name, "strict"}, fmt::format("{} says {} but strict races say {} ({})", p->name, p->status, strict->status, strict->detail));
   };
@@ -123,8 +127,8 @@ Oracle fast_oracle() {
   // fast reaches its partner's outcome: equal outputs bit for bit when ok, the same words for a finding
   o.rule = [](const CaseResult& r, Judgement& j) {
     const OracleRun* fast = r.find("fast");
-    const OracleRun* p = partner(r, *fast);
-    if (!fast->ran() || !p || !p->ran()) return;
+    const OracleRun* p = ran_partner(r, *fast);
+    if (!p) return;
     std::vector<std::string> both = {p->name, "fast"};
     if (p->status != fast->status)
       j.add("fast", both, fmt::format("{} says {} but fast says {} ({})", p->name, p->status, fast->status, fast->detail.empty() ? p->detail : fast->detail));

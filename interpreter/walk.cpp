@@ -5,11 +5,9 @@
 namespace sched {
 
 bool uses_slot(const Expr& e, std::span<const int> slots) {
-  bool used = false;
-  each_expr(e, [&](const Expr& x) {
-    used = used || (x.kind == ExprKind::Var && x.var_kind == VarKind::Local && std::find(slots.begin(), slots.end(), x.slot) != slots.end());
+  return any_expr(e, [&](const Expr& x) {
+    return x.kind == ExprKind::Var && x.var_kind == VarKind::Local && std::find(slots.begin(), slots.end(), x.slot) != slots.end();
   });
-  return used;
 }
 
 bool uses_slot(const Cmd& c, int slot) {
