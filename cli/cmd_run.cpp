@@ -137,7 +137,7 @@ RunResult run_one(const RunArgs& a, const Loaded& l, driver::Phases& ph, TimeLim
         if (a.dump || p.arrays[i].role == ArrayRole::Output) write_array(a.out_dir, run.final.arrays[i]);
       if (o.kind == OutcomeKind::Mismatch)  // what the specification gives, beside it: NAME.expected.npy
         for (size_t i = 0; i < p.arrays.size(); ++i) {
-          if (p.arrays[i].role != ArrayRole::Output) continue;
+          if (p.arrays[i].role != ArrayRole::Output || !p.arrays[i].init) continue;
           ArrayState want = run.final.arrays[i];
           want.name += ".expected";
           want.cells = evaluate_array(p, i, inst->params, inst->model, want.shape, a.threads);

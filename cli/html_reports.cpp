@@ -23,7 +23,7 @@ std::string run_html(const std::string& file, const Program& p, const driver::In
   const Outcome& o = run.outcome;
   if (o.kind == OutcomeKind::Mismatch) {
     for (size_t i = 0; i < p.arrays.size() && i < run.final.arrays.size(); ++i) {
-      if (p.arrays[i].role != ArrayRole::Output) continue;
+      if (p.arrays[i].role != ArrayRole::Output || !p.arrays[i].init) continue;
       const ArrayState& a = run.final.arrays[i];
       report::ArrayMap m{a.name, a.shape, {}, {}, {}};
       std::vector<Value> want;

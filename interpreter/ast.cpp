@@ -154,13 +154,13 @@ Program Program::clone() const {
   p.trailing_comments = trailing_comments;
   for (const auto& t : tensors) {
     TensorDecl d;
-    d.name = t.name; d.loc = t.loc; d.comments = t.comments; d.idx = t.idx; d.type = t.type; d.idx_slots = t.idx_slots; d.num_slots = t.num_slots;
+    d.name = t.name; d.loc = t.loc; d.comments = t.comments; d.idx = t.idx; d.type = t.type; d.of_input = t.of_input; d.idx_slots = t.idx_slots; d.num_slots = t.num_slots;
     for (const auto& c : t.cases) d.cases.push_back({c.value->clone(), clone_or_null(c.cond)});
     p.tensors.push_back(std::move(d));
   }
   for (const auto& a : arrays) {
     ArrayDecl d;
-    d.role = a.role; d.name = a.name; d.loc = a.loc; d.comments = a.comments; d.idx = a.idx; d.elem = a.elem;
+    d.role = a.role; d.unspecified = a.unspecified; d.name = a.name; d.loc = a.loc; d.comments = a.comments; d.idx = a.idx; d.elem = a.elem;
     for (const auto& e : a.dims) d.dims.push_back(e->clone());
     d.init = clone_or_null(a.init);
     d.idx_slots = a.idx_slots; d.num_slots = a.num_slots;
@@ -299,13 +299,13 @@ bool equal(const Program& a, const Program& b) {
     if (a.requirements[i].after_assumes != b.requirements[i].after_assumes || !equal(*a.requirements[i].cond, *b.requirements[i].cond)) return false;
   for (size_t i = 0; i < a.tensors.size(); ++i) {
     const auto &x = a.tensors[i], &y = b.tensors[i];
-    if (x.name != y.name || x.idx != y.idx || x.type != y.type || x.cases.size() != y.cases.size()) return false;
+    if (x.name != y.name || x.idx != y.idx || x.type != y.type || x.of_input != y.of_input || x.cases.size() != y.cases.size()) return false;
     for (size_t k = 0; k < x.cases.size(); ++k)
       if (!eq_opt(x.cases[k].value, y.cases[k].value) || !eq_opt(x.cases[k].cond, y.cases[k].cond)) return false;
   }
   for (size_t i = 0; i < a.arrays.size(); ++i) {
     const auto &x = a.arrays[i], &y = b.arrays[i];
-    if (x.role != y.role || x.name != y.name || x.idx != y.idx || x.elem != y.elem || !eq_list(x.dims, y.dims) ||
+    if (x.role != y.role || x.unspecified != y.unspecified || x.name != y.name || x.idx != y.idx || x.elem != y.elem || !eq_list(x.dims, y.dims) ||
         !eq_opt(x.init, y.init))
       return false;
   }

@@ -154,6 +154,8 @@ struct TensorDecl {
   Type type = Type::Invalid;
   std::vector<TensorCase> cases;  // empty: an input tensor of the specification
   bool is_input() const { return cases.empty(); }
+  bool of_input = false;  // the tensor of an input declared without specification (`input a[i] : f32[N];`):
+                          // named as the array, printed as part of that declaration
   // filled in by the type checker: slots of the index names inside the case expressions
   std::vector<int> idx_slots;
   int num_slots = 0;  // local slots used by the equation (index names + lets)
@@ -170,6 +172,10 @@ struct ArrayDecl {
   Type elem = Type::Invalid;
   std::vector<ExprPtr> dims;     // in parameters
   ExprPtr init;                  // Input: initial tensor expression; Output: expected one; Scratch: null
+  // Declared without specification (`input a[i] : f32[N];`, `output c[i] : f32[N];`): an input's
+  // init reads its own tensor (TensorDecl::of_input, named as the array); an output's init is null
+  // and nothing checks it (engines report its cells, `sched equiv` compares two programs' outputs).
+  bool unspecified = false;
   // filled in by the type checker
   std::vector<int> idx_slots;
   int num_slots = 0;

@@ -589,9 +589,22 @@ void Parser::declaration_body(Program& p) {
       expect(Tok::LBracket, "before the array's shape");
       a.dims = expr_list(Tok::RBracket);
       expect(Tok::RBracket, "after the array's shape");
-      expect(Tok::Equals, kw.kind == Tok::KwInput ? "and the tensor expression the array initially holds"
-                                                  : "and the tensor expression the array must finally hold");
-      a.init = expr();
+      if (at(Tok::Semi)) {
+        // no specification: an input holds its own tensor (named as the array), an output is not checked
+        a.unspecified = true;
+        if (a.role == ArrayRole::Input) {
+          TensorDecl t;
+          t.name = a.name; t.loc = a.loc; t.idx = a.idx; t.type = a.elem; t.of_input = true;
+          std::vector<ExprPtr> args;
+          for (const auto& n : a.idx) args.push_back(make_var(n, a.loc));
+          a.init = make_access(ExprKind::TensorRead, a.name, std::move(args), a.loc);
+          p.tensors.push_back(std::move(t));
+        }
+      } else {
+        expect(Tok::Equals, kw.kind == Tok::KwInput ? "and the tensor expression the array initially holds (or ';' for an input without specification)"
+                                                    : "and the tensor expression the array must finally hold (or ';' for an output without specification)");
+        a.init = expr();
+      }
       p.arrays.push_back(std::move(a));
       break;
     }

@@ -267,8 +267,11 @@ std::string print_program(const Program& p) {
     close_line(out, cm, 0);
     return true;
   });
-  if (!p.tensors.empty() && !out.empty()) out += "\n";
+  bool any_tensor = false;
+  for (const auto& t : p.tensors) any_tensor = any_tensor || !t.of_input;
+  if (any_tensor && !out.empty()) out += "\n";
   for (const auto& t : p.tensors) {
+    if (t.of_input) continue;  // printed with its input
     leading(out, t.comments.leading, 0);
     out += fmt::format("tensor {}({}) : {}", t.name, join(t.idx), type_name(t.type));
     for (size_t k = 0; k < t.cases.size(); ++k) {
@@ -287,6 +290,9 @@ std::string print_program(const Program& p) {
     leading(out, a.comments.leading, 0);
     if (a.role == ArrayRole::Scratch) {
       out += fmt::format("array {} : {}[{}];", a.name, type_name(a.elem), dims);
+    } else if (a.unspecified) {
+      out += fmt::format("{} {}[{}] : {}[{}];", a.role == ArrayRole::Input ? "input" : "output", a.name, join(a.idx),
+                         type_name(a.elem), dims);
     } else {
       out += fmt::format("{} {}[{}] : {}[{}] = {};", a.role == ArrayRole::Input ? "input" : "output", a.name,
                          join(a.idx), type_name(a.elem), dims, print_expr(*a.init));

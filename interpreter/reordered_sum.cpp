@@ -40,7 +40,7 @@ Program rewritten(const Program& p, int t, Type ty, F&& term) {
 
 bool is_reordered_sum_output(const Program& p, size_t array) {
   const ArrayDecl& d = p.arrays[array];
-  return d.role == ArrayRole::Output && is_float(d.elem) && summing_tensor(p, d.init.get()) >= 0;
+  return d.role == ArrayRole::Output && d.init && is_float(d.elem) && summing_tensor(p, d.init.get()) >= 0;
 }
 
 std::vector<double> reordered_sum_bounds(const Program& p, size_t array, const std::vector<int64_t>& params,

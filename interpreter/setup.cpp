@@ -129,7 +129,7 @@ Outcome compare_outputs(const Program& p, const Memory& st, const ModelOptions& 
   nlohmann::json cells = nlohmann::json::array();
   for (size_t i = 0; i < p.arrays.size(); ++i) {
     const ArrayDecl& d = p.arrays[i];
-    if (d.role != ArrayRole::Output) continue;
+    if (d.role != ArrayRole::Output || !d.init) continue;  // no specification: reported, never compared
     const ArrayState& s = st.arrays[i];
     std::vector<Value> want;
     try {

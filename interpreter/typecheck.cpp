@@ -614,7 +614,7 @@ void Checker::check_decls() {
     a.idx_slots.clear();
     for (auto& n : a.idx) a.idx_slots.push_back(bind(n, Type::Int));
     mode_ = Mode::Prophetic;
-    value(a.init, a.elem);
+    if (a.init) value(a.init, a.elem);
     locals_.clear();
     a.num_slots = next_slot_;
   }

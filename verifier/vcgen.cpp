@@ -504,7 +504,7 @@ Generated Generator::generate() {
   // The output declarations: the thesis' `__discard {C(i, j)} := c[i, j]` loop (section 5.4).
   for (size_t a = 0; a < p_.arrays.size(); ++a) {
     const auto& ad = p_.arrays[a];
-    if (ad.role != ArrayRole::Output) continue;
+    if (ad.role != ArrayRole::Output || !ad.init) continue;  // no specification: nothing to prove
     Env e = env;
     isl::set loc = cells(ad, a, e);
     isl::set missing = loc.subtract(out_.final.domain().extract_set(loc.space())).intersect_params(e.gamma);

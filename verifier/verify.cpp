@@ -452,6 +452,14 @@ Verdict verify_program(const Program& p, const Options& opts) {
         unknown = true;
         v.reason = unannotated;
       }
+      if (v.problems.empty() && !unknown)
+        for (const auto& a : p.arrays)
+          if (a.role == ArrayRole::Output && !a.init) {  // declared without specification
+            unknown = true;
+            v.reason = fmt::format("output {} has no specification: there is nothing to prove its values against "
+                                   "(races, bounds and undefined reads were checked; `sched equiv` compares two programs)", a.name);
+            break;
+          }
       v.kind = !v.problems.empty() ? Verdict::Kind::Refuted : unknown ? Verdict::Kind::Unknown : Verdict::Kind::Verified;
     } catch (const Vacuous&) {
       v.kind = Verdict::Kind::Unknown;
