@@ -40,6 +40,7 @@ void register_check(CLI::App& app);
 void register_explore(CLI::App& app);
 void register_emit(CLI::App& app);
 void register_verify(CLI::App& app);
+void register_equiv(CLI::App& app);
 void register_lower(CLI::App& app);
 void register_import(CLI::App& app);
 // Halide 14's lowering as the front end `halide` (driver/frontend.hpp), when built in.

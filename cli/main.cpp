@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   sched::cli::register_explore(app);
   sched::cli::register_emit(app);
   sched::cli::register_verify(app);
+  sched::cli::register_equiv(app);
   sched::cli::register_halide_front_end();
   sched::cli::register_lower(app);
   sched::cli::register_import(app);

@@ -1,0 +1,456 @@
+// Equivalence of two programs (equiv.hpp).
+#include "driver/equiv.hpp"
+
+#include <fmt/format.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+
+#include "driver/cex.hpp"
+#include "driver/run.hpp"
+#include "interpreter/load.hpp"
+#include "interpreter/printer.hpp"
+#include "interpreter/visit.hpp"
+#include "verifier/lift.hpp"
+#include "verifier/verify.hpp"
+
+namespace sched::driver {
+
+std::string verdict_word(EquivResult::Verdict v) {
+  switch (v) {
+    case EquivResult::Verdict::Equivalent: return "equivalent";
+    case EquivResult::Verdict::Different: return "different";
+    case EquivResult::Verdict::Defective: return "defective";
+    case EquivResult::Verdict::Unknown: break;
+  }
+  return "unknown";
+}
+
+namespace {
+
+std::string where(const Program& p, Loc loc) {
+  return fmt::format("{}:{}:{}", p.file ? p.file->name : std::string("?"), loc.line, loc.col);
+}
+
+std::string dims_text(const ArrayDecl& d) {
+  std::string s = std::string(type_name(d.elem)) + "[";
+  for (size_t k = 0; k < d.dims.size(); ++k) s += (k ? ", " : "") + print_expr(*d.dims[k]);
+  return s + "]";
+}
+
+}  // namespace
+
+std::string interface_difference(const Program& a, const Program& b) {
+  std::string an = a.file ? a.file->name : "the first program";
+  auto names = [](const Program& p) {
+    std::vector<std::string> v;
+    for (const auto& x : p.params) v.push_back(x.name);
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  if (names(a) != names(b)) {
+    std::string s;
+    for (const auto& x : b.params) s += (s.empty() ? "" : ", ") + x.name;
+    std::string t;
+    for (const auto& x : a.params) t += (t.empty() ? "" : ", ") + x.name;
+    return fmt::format("{}: the parameters are {} here and {} in {}", where(b, b.params.empty() ? Loc{1, 1} : b.params[0].loc), s.empty() ? "none" : s,
+                       t.empty() ? "none" : t, an);
+  }
+  auto conds = [](const Program& p) {
+    std::vector<std::string> v;
+    for (const auto& e : p.assumes) v.push_back(print_expr(*e));
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  if (conds(a) != conds(b)) {
+    auto ca = conds(a), cb = conds(b);
+    for (size_t k = 0; k < b.assumes.size(); ++k)
+      if (!std::binary_search(ca.begin(), ca.end(), print_expr(*b.assumes[k])))
+        return fmt::format("{}: assume {} is not an assumption of {}", where(b, b.assumes[k]->loc), print_expr(*b.assumes[k]), an);
+    return fmt::format("{}: an assumption of {} is missing here", where(b, Loc{1, 1}), an);
+  }
+  for (ArrayRole role : {ArrayRole::Input, ArrayRole::Output}) {
+    const char* word = role == ArrayRole::Input ? "input" : "output";
+    for (const auto& x : a.arrays) {
+      if (x.role != role) continue;
+      int k = b.find_array(x.name);
+      if (k < 0 || b.arrays[static_cast<size_t>(k)].role != role)
+        return fmt::format("{}: {} {} of {} is not declared here", where(b, Loc{1, 1}), word, x.name, an);
+      const ArrayDecl& y = b.arrays[static_cast<size_t>(k)];
+      if (dims_text(x) != dims_text(y))
+        return fmt::format("{}: {} {} is {} here and {} in {}", where(b, y.loc), word, x.name, dims_text(y), dims_text(x), an);
+      if (role == ArrayRole::Input && (!x.init) != (!y.init))
+        return fmt::format("{}: input {} is initialised differently in {}", where(b, y.loc), x.name, an);
+      if (role == ArrayRole::Input && x.init && print_expr(*x.init) != print_expr(*y.init))
+        return fmt::format("{}: input {} holds {} here and {} in {}", where(b, y.loc), x.name, print_expr(*y.init), print_expr(*x.init), an);
+    }
+    for (const auto& y : b.arrays)
+      if (y.role == role) {
+        int k = a.find_array(y.name);
+        if (k < 0 || a.arrays[static_cast<size_t>(k)].role != role)
+          return fmt::format("{}: {} {} is not declared in {}", where(b, y.loc), word, y.name, an);
+      }
+  }
+  return "";
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+uint64_t mix(uint64_t x) {  // splitmix64
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+struct Point {
+  std::vector<int64_t> values;  // by parameter id of the first program
+};
+
+// The first cell where the outputs of two ok runs differ, as a Difference (params filled by the caller).
+std::optional<Difference> first_difference(const Program& a, const Memory& ma, const Program& b, const Memory& mb) {
+  for (size_t i = 0; i < a.arrays.size(); ++i) {
+    if (a.arrays[i].role != ArrayRole::Output) continue;
+    int j = b.find_array(a.arrays[i].name);
+    if (j < 0) continue;
+    const ArrayState& x = ma.arrays[i];
+    const ArrayState& y = mb.arrays[static_cast<size_t>(j)];
+    for (size_t c = 0; c < x.size() && c < y.size(); ++c) {
+      const Value &u = x.cells[c], &v = y.cells[c];
+      bool same = (!u.defined && !v.defined) || (u.defined && v.defined && identical(u, v));
+      if (same) continue;
+      Difference d;
+      d.cell = cell_text(x.name, unflatten(x.shape, c));
+      d.first = to_string(u);
+      d.second = to_string(v);
+      return d;
+    }
+  }
+  return std::nullopt;
+}
+
+class Runner {
+ public:
+  Runner(const Program& a, const Program& b, EquivResult& r) : a_(a), b_(b), r_(r) {}
+
+  // Runs both at `values` (by the first program's parameter ids) with `model`'s inputs: true
+  // when the verdict is decided (different, defective).
+  bool compare(const std::vector<int64_t>& values, const ModelOptions& model) {
+    std::vector<int64_t> bv(b_.params.size());
+    for (size_t k = 0; k < b_.params.size(); ++k) bv[k] = values[static_cast<size_t>(a_.find_param(b_.params[k].name))];
+    Instance ia = make_instance(a_, values, model);
+    if (!ia.prepared.ok()) return false;  // an assumption does not hold, a size: not a point of the pair
+    Instance ib = make_instance(b_, bv, model);
+    if (!ib.prepared.ok()) {
+      decide_stop(2, ib.prepared, values, model);
+      return true;
+    }
+    for (size_t i = 0; i < a_.arrays.size(); ++i) {  // the same inputs, whatever each program computes them from
+      if (a_.arrays[i].role != ArrayRole::Input) continue;
+      int j = b_.find_array(a_.arrays[i].name);
+      if (j >= 0) ib.initial.arrays[static_cast<size_t>(j)] = ia.initial.arrays[i];
+    }
+    RunOptions o;
+    o.compare_outputs = false;
+    o.threads = 1;
+    EngineRun ra = run(Engine::Reference, ia, o);
+    ++r_.runs;
+    if (!ra.outcome.ok()) {
+      if (ra.outcome.kind == OutcomeKind::Inconclusive) return false;
+      r_.verdict = EquivResult::Verdict::Defective;
+      r_.which = 1;
+      r_.loc = ra.outcome.loc;
+      r_.reason = fmt::format("{} at {}: {}", first_line(ra.outcome.render(Diagnostics(a_.file))), point_text(values), "the first program stops");
+      return true;
+    }
+    EngineRun rb = run(Engine::Reference, ib, o);
+    if (!rb.outcome.ok()) {
+      if (rb.outcome.kind == OutcomeKind::Inconclusive) return false;
+      decide_stop(2, rb.outcome, values, model);
+      return true;
+    }
+    if (auto d = first_difference(a_, ra.final, b_, rb.final)) {
+      d->params = named(values);
+      d->seed = model.seed;
+      d->data = data_;
+      r_.verdict = EquivResult::Verdict::Different;
+      r_.reason = fmt::format("output {} is {} in the first program and {} in the second at {}", d->cell, d->first, d->second, point_text(values));
+      r_.difference = std::move(d);
+      return true;
+    }
+    return false;
+  }
+
+  std::vector<std::string> data_;  // the data items of the inputs being compared (for the replay)
+
+  std::vector<std::pair<std::string, int64_t>> named(const std::vector<int64_t>& v) const {
+    std::vector<std::pair<std::string, int64_t>> out;
+    for (size_t k = 0; k < a_.params.size(); ++k) out.push_back({a_.params[k].name, v[k]});
+    return out;
+  }
+  std::string point_text(const std::vector<int64_t>& v) const {
+    std::string s;
+    for (const auto& [n, x] : named(v)) s += (s.empty() ? "" : ", ") + fmt::format("{}={}", n, x);
+    return s.empty() ? "(no parameters)" : s;
+  }
+
+ private:
+  static std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+  // The second program stops where the first computes: the pair differs there.
+  void decide_stop(int which, const Outcome& o, const std::vector<int64_t>& values, const ModelOptions& model) {
+    (void)which;
+    Difference d;
+    d.params = named(values);
+    d.seed = model.seed;
+    d.data = data_;
+    d.cell = "(the run)";
+    d.first = "ok";
+    d.second = first_line(o.render(Diagnostics(b_.file)));
+    r_.verdict = EquivResult::Verdict::Different;
+    r_.reason = fmt::format("the second program stops where the first computes, at {}: {}", point_text(values), d.second);
+    r_.difference = std::move(d);
+  }
+
+  const Program& a_;
+  const Program& b_;
+  EquivResult& r_;
+};
+
+// Small parameter points, the smallest first: every parameter 1, 2, 3, 4, then seeded values in [0, 12].
+std::vector<std::vector<int64_t>> points_of(const Program& a, uint64_t seed, int wanted) {
+  std::vector<std::vector<int64_t>> out;
+  size_t n = a.params.size();
+  if (n == 0) return {{}};
+  std::vector<std::vector<int64_t>> cand;
+  for (int64_t v : {1, 2, 3, 4}) cand.push_back(std::vector<int64_t>(n, v));
+  for (uint64_t k = 0; k < 200; ++k) {
+    std::vector<int64_t> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = static_cast<int64_t>(mix(seed * 1000003 + k * 131 + i) % 13);
+    cand.push_back(v);
+  }
+  for (auto& v : cand) {
+    if (static_cast<int>(out.size()) >= wanted * 4) break;
+    Instance i = make_instance(a, v, ModelOptions{});
+    if (i.prepared.ok() && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
+    int64_t sx = 0, sy = 0;
+    for (auto t : x) sx += t;
+    for (auto t : y) sy += t;
+    return sx < sy;
+  });
+  // the smallest half, and the largest ones for the rest
+  std::vector<std::vector<int64_t>> chosen;
+  for (size_t k = 0; k < out.size() && static_cast<int>(chosen.size()) < (wanted + 1) / 2; ++k) chosen.push_back(out[k]);
+  for (size_t k = out.size(); k-- > chosen.size() && static_cast<int>(chosen.size()) < wanted;) chosen.push_back(out[k]);
+  return chosen;
+}
+
+// `p` without its annotations and output specifications: what verify checks alone (races,
+// bounds, undefined reads).
+Program unspecified(const Program& p) {
+  Program q = p.clone();
+  for (auto& d : q.arrays)
+    if (d.role == ArrayRole::Output) { d.init.reset(); d.unspecified = true; }
+  std::function<void(Cmd&)> strip = [&](Cmd& c) {
+    if (c.kind == CmdKind::Assign) { c.annot.reset(); c.annot_at.reset(); c.red_idx.clear(); }
+    each_child(c, [](ExprPtr&, Part, bool) {}, [&](CmdPtr& k, Part, bool) { strip(*k); });
+  };
+  if (q.body) strip(*q.body);
+  return q;
+}
+
+std::vector<Loc> assignment_locs(const Program& p) {
+  std::vector<Loc> out;
+  if (p.body) each_cmd(*p.body, [&](const Cmd& c) { if (c.kind == CmdKind::Assign) out.push_back(c.loc); });
+  return out;
+}
+
+std::string private_dir(std::string& error) {
+  std::string t = (std::filesystem::temp_directory_path() / "sched-equiv-XXXXXX").string();
+  std::vector<char> buf(t.begin(), t.end());
+  buf.push_back('\0');
+  if (!mkdtemp(buf.data())) { error = "cannot create a private temporary directory"; return ""; }
+  return buf.data();
+}
+
+}  // namespace
+
+EquivResult check_equivalence(const Program& a, const Program& b, const EquivOptions& opts) {
+  auto started = Clock::now();
+  EquivResult r;
+  r.floats = verify::float_mode_name(opts.floats);
+  auto say = [&](const std::string& s) { if (opts.progress) opts.progress(s); };
+  auto done = [&]() -> EquivResult& {
+    r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    return r;
+  };
+  Runner runner(a, b, r);
+
+  // 1. runs
+  ModelOptions base;
+  std::string err;
+  if (!opts.data.empty() && !read_data(opts.data, base, err)) {
+    r.verdict = EquivResult::Verdict::Unknown;
+    r.reason = "--data: " + err;
+    return done();
+  }
+  runner.data_ = opts.data;
+  std::vector<std::vector<int64_t>> points;
+  if (!opts.params.empty()) {
+    auto inst = make_instance(a, opts.params, {}, 1, {}, err);
+    if (!inst) {
+      r.reason = err;
+      return done();
+    }
+    points.push_back(inst->params);
+  } else {
+    points = points_of(a, opts.seed, opts.points);
+  }
+  for (const auto& v : points) {
+    ++r.points;
+    say(fmt::format("running both at {}", runner.point_text(v)));
+    for (int s = 0; s < std::max(1, opts.data.empty() ? opts.seeds : 1); ++s) {
+      ModelOptions m = base;
+      m.seed = opts.seed + static_cast<uint64_t>(s);
+      if (runner.compare(v, m)) return done();
+    }
+  }
+
+  // 2. races and accesses, for every parameter value
+  for (int which : {1, 2}) {
+    const Program& p = which == 1 ? a : b;
+    say(fmt::format("checking the {} program for races", which == 1 ? "first" : "second"));
+    verify::Options vo = verify::Options::within(std::max(1.0, opts.timeout_s / 4));
+    verify::Verdict v = verify::verify_program(unspecified(p), vo);
+    if (v.kind == verify::Verdict::Kind::Refuted && !v.problems.empty()) {
+      const auto& pr = v.problems.front();
+      r.verdict = EquivResult::Verdict::Defective;
+      r.which = which;
+      r.loc = pr.loc;
+      r.reason = fmt::format("{}: {}: {}", where(p, pr.loc), pr.rule, pr.message);
+      return done();
+    }
+  }
+
+  // 3. proof
+  say("lifting the first program to equations");
+  Loaded sa = load_text(verify::sequential_text(a), a.file ? a.file->name : "first");
+  Loaded sb = load_text(verify::sequential_text(b), b.file ? b.file->name : "second");
+  if (sa.stage != LoadStage::Ok || sb.stage != LoadStage::Ok) {
+    r.reason = "internal error: the sequential form does not load: " + (sa.stage != LoadStage::Ok ? sa.diagnostics : sb.diagnostics);
+    return done();
+  }
+  verify::Lifted lifted = verify::lift_pair(*sa.program, *sb.program);
+  r.annotated = lifted.annotated;
+  r.assignments = lifted.assignments;
+  if (!lifted.unknown.empty()) {
+    r.reason = "not lifted: " + lifted.unknown;
+    return done();
+  }
+  Loaded q = load_text(lifted.text, "lifted");
+  if (q.stage != LoadStage::Ok) {
+    r.reason = "internal error: the lifted program does not load: " + q.diagnostics.substr(0, q.diagnostics.find('\n'));
+    return done();
+  }
+  r.lifted = print_program(*q.program);  // with the printer's parentheses
+  say("verifying the second program against the first's equations");
+  verify::Options vo = verify::Options::within(opts.timeout_s);
+  vo.smt.floats = opts.floats;
+  verify::Verdict v = verify::verify_program(*q.program, vo);
+  // positions in the lifted text, as the second program's
+  std::vector<Loc> in_q = assignment_locs(*q.program), in_b = assignment_locs(b);
+  auto original = [&](Loc l) {
+    for (size_t k = 0; k < in_q.size() && k < in_b.size(); ++k)
+      if (in_q[k].line == l.line) return in_b[k];
+    return l;
+  };
+  if (v.kind == verify::Verdict::Kind::Verified) {
+    r.verdict = EquivResult::Verdict::Equivalent;
+    r.reason = fmt::format("proved for all parameters and inputs ({} of {} assignments of the second program annotated with the first's "
+                           "equations, {} verification conditions, floats {})",
+                           r.annotated, r.assignments, v.proved, r.floats);
+    return done();
+  }
+  if (v.kind == verify::Verdict::Kind::Refuted && !v.problems.empty()) {
+    const auto& pr = v.problems.front();
+    Loc at = original(pr.loc);
+    if (pr.params.size() == a.params.size()) {  // run both at the counterexample
+      std::vector<int64_t> values(a.params.size());
+      for (const auto& [n, x] : pr.params) values[static_cast<size_t>(a.find_param(n))] = x;
+      std::string dir = opts.cex_dir, why;
+      if (dir.empty()) dir = private_dir(why);
+      std::vector<std::string> data;
+      ModelOptions m = base;
+      if (!dir.empty() && !pr.inputs.empty() && write_counterexample(*q.program, pr, dir, 1, data, why) && read_data(data, m, why))
+        runner.data_ = data;
+      say(fmt::format("running both at the verifier's counterexample {}", runner.point_text(values)));
+      if (runner.compare(values, m)) return done();
+      for (int s = 0; s < opts.seeds * 4; ++s) {
+        ModelOptions ms = base;
+        ms.seed = opts.seed + 100 + static_cast<uint64_t>(s);
+        runner.data_ = opts.data;
+        if (runner.compare(values, ms)) return done();
+      }
+      if (opts.cex_dir.empty() && !dir.empty()) std::filesystem::remove_all(dir);
+    }
+    r.reason = fmt::format("the verifier refuted {} at {} ({}), and no run at its parameters differs", pr.rule, where(b, at), pr.message);
+    return done();
+  }
+  r.reason = v.reason.empty() ? "the verifier could not decide" : v.reason;
+  return done();
+}
+
+std::string replay_command(const Difference& d, const std::string& a, const std::string& b) {
+  std::string s = fmt::format("sched equiv {} {}", a, b);
+  for (const auto& [n, v] : d.params) s += fmt::format(" -p {}={}", n, v);
+  if (!d.data.empty())
+    for (const auto& x : d.data) s += " --data " + x;
+  else
+    s += fmt::format(" --seed {}", d.seed);
+  return s;
+}
+
+std::string render(const EquivResult& r, const std::string& a, const std::string& b) {
+  std::string s;
+  switch (r.verdict) {
+    case EquivResult::Verdict::Equivalent:
+      s = fmt::format("equivalent: {} and {} compute the same outputs: {}\n", a, b, r.reason);
+      break;
+    case EquivResult::Verdict::Different:
+      s = fmt::format("different: {}\n", r.reason);
+      if (r.difference) s += fmt::format("  replay: {}\n", replay_command(*r.difference, a, b));
+      break;
+    case EquivResult::Verdict::Defective:
+      s = fmt::format("defective: {} has a finding of its own: {}\n", r.which == 1 ? a : b, r.reason);
+      break;
+    case EquivResult::Verdict::Unknown:
+      s = fmt::format("unknown: {}\n", r.reason);
+      break;
+  }
+  s += fmt::format("  ({} runs at {} parameter point(s), {:.2f} s)\n", r.runs, r.points, r.seconds);
+  return s;
+}
+
+nlohmann::json to_json(const EquivResult& r, const std::string& a, const std::string& b) {
+  nlohmann::json j = {{"first", a}, {"second", b}, {"verdict", verdict_word(r.verdict)}, {"reason", r.reason},
+                      {"floats", r.floats}, {"points", r.points}, {"runs", r.runs}, {"annotated", r.annotated},
+                      {"assignments", r.assignments}, {"seconds", r.seconds}};
+  if (r.verdict == EquivResult::Verdict::Defective) j["program"] = r.which == 1 ? a : b, j["line"] = r.loc.line, j["col"] = r.loc.col;
+  if (r.difference) {
+    nlohmann::json p = nlohmann::json::object();
+    for (const auto& [n, v] : r.difference->params) p[n] = v;
+    j["difference"] = {{"params", p}, {"seed", r.difference->seed}, {"data", r.difference->data}, {"cell", r.difference->cell},
+                       {"first", r.difference->first}, {"second", r.difference->second},
+                       {"replay", replay_command(*r.difference, a, b)}};
+  }
+  return j;
+}
+
+}  // namespace sched::driver

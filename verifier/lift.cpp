@@ -1,0 +1,692 @@
+// Lifting a program to equations by exact dataflow (lift.hpp).
+#include "verifier/lift.hpp"
+
+#include <fmt/format.h>
+#include <isl/ast_build.h>
+#include <isl/flow.h>
+#include <isl/map.h>
+#include <isl/set.h>
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "interpreter/printer.hpp"
+#include "interpreter/visit.hpp"
+#include "polyhedral/params.hpp"
+#include "verifier/presburger.hpp"
+
+namespace sched::verify {
+
+namespace {
+
+using poly::checked;
+
+// ---- the sequential program ----
+
+CmdPtr sequential(const Cmd& c) {
+  CmdPtr out = c.clone();
+  std::function<void(CmdPtr&)> go = [&](CmdPtr& x) {
+    if (!x) return;
+    if (x->kind == CmdKind::Atomic) {  // a critical section: its body, in order
+      CmdPtr body = std::move(x->body);
+      x = std::move(body);
+      go(x);
+      return;
+    }
+    if (x->kind == CmdKind::Assign) {
+      x->annot.reset();
+      x->annot_at.reset();
+      x->red_idx.clear();
+      x->atomic = false;
+      if (x->acc != RedOp::None) {
+        std::vector<ExprPtr> idx;
+        for (const auto& e : x->idx) idx.push_back(e->clone());
+        ExprPtr cell = make_access(ExprKind::ArrayRead, x->name, std::move(idx), x->loc);
+        ExprPtr v = std::move(x->value);
+        switch (x->acc) {
+          case RedOp::Add: v = make_binary(BinOp::Add, std::move(cell), std::move(v), x->loc); break;
+          case RedOp::Mul: v = make_binary(BinOp::Mul, std::move(cell), std::move(v), x->loc); break;
+          case RedOp::And: v = make_binary(BinOp::And, std::move(cell), std::move(v), x->loc); break;
+          case RedOp::Or: v = make_binary(BinOp::Or, std::move(cell), std::move(v), x->loc); break;
+          case RedOp::Min: { std::vector<ExprPtr> a; a.push_back(std::move(cell)); a.push_back(std::move(v)); v = make_call("min", std::move(a), x->loc); break; }
+          case RedOp::Max: { std::vector<ExprPtr> a; a.push_back(std::move(cell)); a.push_back(std::move(v)); v = make_call("max", std::move(a), x->loc); break; }
+          default: break;
+        }
+        x->value = std::move(v);
+        x->acc = RedOp::None;
+      }
+      return;
+    }
+    each_child(*x, [](ExprPtr&, Part, bool) {}, [&](CmdPtr& k, Part, bool) { go(k); });
+  };
+  go(out);
+  return out;
+}
+
+// ---- isl expressions as SCHED text ----
+
+std::string text_of(isl_ast_expr* e);
+
+std::string op_text(isl_ast_expr* e) {
+  isl_size n = isl_ast_expr_op_get_n_arg(e);
+  std::vector<std::string> a;
+  for (isl_size k = 0; k < n; ++k) {
+    isl_ast_expr* x = isl_ast_expr_op_get_arg(e, k);
+    a.push_back(text_of(x));
+    isl_ast_expr_free(x);
+  }
+  auto bin = [&](const char* op) {
+    std::string s = a.at(0);
+    for (size_t k = 1; k < a.size(); ++k) s = fmt::format("({} {} {})", s, op, a[k]);
+    return s;
+  };
+  auto fn = [&](const char* f) {
+    std::string s = a.at(0);
+    for (size_t k = 1; k < a.size(); ++k) s = fmt::format("{}({}, {})", f, s, a[k]);
+    return s;
+  };
+  switch (isl_ast_expr_op_get_type(e)) {
+    case isl_ast_expr_op_and: case isl_ast_expr_op_and_then: return bin("&&");
+    case isl_ast_expr_op_or: case isl_ast_expr_op_or_else: return bin("||");
+    case isl_ast_expr_op_max: return fn("max");
+    case isl_ast_expr_op_min: return fn("min");
+    case isl_ast_expr_op_minus: return fmt::format("(-{})", a.at(0));
+    case isl_ast_expr_op_add: return bin("+");
+    case isl_ast_expr_op_sub: return bin("-");
+    case isl_ast_expr_op_mul: return bin("*");
+    // the divisor is a positive constant: SCHED's `/` and `%` are floor division and its remainder
+    case isl_ast_expr_op_div: case isl_ast_expr_op_fdiv_q: case isl_ast_expr_op_pdiv_q: return bin("/");
+    case isl_ast_expr_op_pdiv_r: case isl_ast_expr_op_zdiv_r: return bin("%");  // zdiv_r: only compared with 0
+    case isl_ast_expr_op_select: case isl_ast_expr_op_cond:
+      return fmt::format("select({}, {}, {})", a.at(0), a.at(1), a.at(2));
+    case isl_ast_expr_op_eq: return bin("==");
+    case isl_ast_expr_op_le: return bin("<=");
+    case isl_ast_expr_op_lt: return bin("<");
+    case isl_ast_expr_op_ge: return bin(">=");
+    case isl_ast_expr_op_gt: return bin(">");
+    default: throw std::runtime_error("an isl expression with no SCHED form");
+  }
+}
+
+std::string text_of(isl_ast_expr* e) {
+  switch (isl_ast_expr_get_type(e)) {
+    case isl_ast_expr_id: {
+      isl_id* id = isl_ast_expr_id_get_id(e);
+      std::string s = or_unnamed(isl_id_get_name(id));
+      isl_id_free(id);
+      return s;
+    }
+    case isl_ast_expr_int: {
+      isl_val* v = isl_ast_expr_int_get_val(e);
+      long x = isl_val_get_num_si(v);
+      isl_val_free(v);
+      return x < 0 ? fmt::format("({})", x) : std::to_string(x);
+    }
+    case isl_ast_expr_op: return op_text(e);
+    default: throw std::runtime_error("an isl expression with no SCHED form");
+  }
+}
+
+// The set dimensions named `names`, made parameters (so that an AST build prints them by name).
+isl_set* dims_as_params(isl_set* s, const std::vector<std::string>& names) {
+  isl_size n = isl_set_dim(s, isl_dim_set);
+  for (isl_size k = 0; k < n && s; ++k) s = isl_set_set_dim_name(s, isl_dim_set, static_cast<unsigned>(k), names.at(static_cast<size_t>(k)).c_str());
+  isl_size np = isl_set_dim(s, isl_dim_param);
+  if (s) s = isl_set_move_dims(s, isl_dim_param, static_cast<unsigned>(np), isl_dim_set, 0, static_cast<unsigned>(n));
+  return s;
+}
+
+isl_pw_aff* dims_as_params(isl_pw_aff* f, const std::vector<std::string>& names) {
+  isl_size n = isl_pw_aff_dim(f, isl_dim_in);
+  for (isl_size k = 0; k < n && f; ++k) f = isl_pw_aff_set_dim_id(f, isl_dim_in, static_cast<unsigned>(k), isl_id_alloc(isl_pw_aff_get_ctx(f), names.at(static_cast<size_t>(k)).c_str(), nullptr));
+  isl_size np = isl_pw_aff_dim(f, isl_dim_param);
+  if (f) f = isl_pw_aff_move_dims(f, isl_dim_param, static_cast<unsigned>(np), isl_dim_in, 0, static_cast<unsigned>(n));
+  if (f) f = isl_pw_aff_project_domain_on_params(f);  // a function of the parameters only (no dimension left)
+  return f;
+}
+
+// A condition: the set `s` over dimensions named `names` (and the parameters); "" when universal.
+std::string condition_text(const isl::set& s, const std::vector<std::string>& names, const isl::set& context) {
+  isl_ctx* ctx = s.ctx().get();
+  isl_set* p = dims_as_params(s.copy(), names);
+  isl_set* c = isl_set_params(dims_as_params(context.copy(), names));
+  p = isl_set_params(p);
+  p = isl_set_gist_params(p, isl_set_copy(c));
+  if (!p) { isl_set_free(c); throw isl::exception("isl: a condition"); }
+  if (isl_set_plain_is_universe(p)) { isl_set_free(p); isl_set_free(c); return ""; }
+  c = isl_set_align_params(c, isl_set_get_space(p));
+  p = isl_set_align_params(p, isl_set_get_space(c));
+  isl_ast_build* b = isl_ast_build_from_context(c);
+  isl_ast_expr* e = isl_ast_build_expr_from_set(b, p);
+  isl_ast_build_free(b);
+  if (!e) throw isl::exception(isl_ctx_last_error_msg(ctx) ? isl_ctx_last_error_msg(ctx) : "isl: a condition");
+  std::string t = text_of(e);
+  isl_ast_expr_free(e);
+  return t;
+}
+
+// A value: the function `f` over dimensions named `names`, where `context` (over the same) holds.
+std::string value_text(isl_pw_aff* f, const std::vector<std::string>& names, const isl::set& context) {
+  isl_ctx* ctx = isl_pw_aff_get_ctx(f);
+  isl_set* c = isl_set_params(dims_as_params(context.copy(), names));
+  f = dims_as_params(f, names);
+  c = isl_set_align_params(c, isl_pw_aff_get_space(f));  // the build's parameters are the value's
+  f = isl_pw_aff_align_params(f, isl_set_get_space(c));
+  f = isl_pw_aff_gist_params(f, isl_set_copy(c));
+  isl_ast_build* b = isl_ast_build_from_context(c);
+  isl_ast_expr* e = isl_ast_build_expr_from_pw_aff(b, f);
+  isl_ast_build_free(b);
+  if (!e) throw isl::exception(isl_ctx_last_error_msg(ctx) ? isl_ctx_last_error_msg(ctx) : "isl: a value");
+  std::string t = text_of(e);
+  isl_ast_expr_free(e);
+  return t;
+}
+
+// A value over the parameters (loop variables are parameters named as in the text).
+std::string param_text(const isl::pw_aff& f) {
+  isl_ctx* ctx = f.ctx().get();
+  isl_ast_build* b = isl_ast_build_from_context(isl_set_params(isl_pw_aff_domain(f.copy())));
+  isl_ast_expr* e = isl_ast_build_expr_from_pw_aff(b, f.copy());
+  isl_ast_build_free(b);
+  if (!e) throw isl::exception(isl_ctx_last_error_msg(ctx) ? isl_ctx_last_error_msg(ctx) : "isl: a value");
+  std::string t = text_of(e);
+  isl_ast_expr_free(e);
+  return t;
+}
+
+// The components of a multi-valued function over `names` as texts.
+std::vector<std::string> args_text(isl::multi_aff f, const std::vector<std::string>& names, const isl::set& context) {
+  std::vector<std::string> out;
+  isl_size n = isl_multi_aff_dim(f.get(), isl_dim_out);
+  for (isl_size k = 0; k < n; ++k)
+    out.push_back(value_text(isl_pw_aff_from_aff(isl_multi_aff_get_aff(f.get(), k)), names, context));
+  return out;
+}
+
+std::string call(const std::string& f, const std::vector<std::string>& args) {
+  std::string s = f + "(";
+  for (size_t k = 0; k < args.size(); ++k) s += (k ? ", " : "") + args[k];
+  return s + ")";
+}
+
+// ---- tuple names ----
+
+std::string in_name(const isl::map& m) { return or_unnamed(isl_map_get_tuple_name(m.get(), isl_dim_in)); }
+std::string out_name(const isl::map& m) { return or_unnamed(isl_map_get_tuple_name(m.get(), isl_dim_out)); }
+isl::map with_in_name(const isl::map& m, const std::string& n) {
+  return checked<isl::map>(isl_map_set_tuple_name(m.copy(), isl_dim_in, n.c_str()), m.ctx());
+}
+isl::set with_name(const isl::set& s, const std::string& n) {
+  return checked<isl::set>(isl_set_set_tuple_name(s.copy(), n.c_str()), s.ctx());
+}
+
+// ---- the polyhedral model of a program ----
+
+struct Stmt {
+  std::string tuple;                   // isl's name of its instances: "A_S3"
+  int number = 0;
+  const Cmd* cmd = nullptr;
+  std::vector<std::string> vars;       // its loop variables' names, unique (the tensor's index names)
+  bool renamed = false;                // a var differs from the loop variable's own name
+  isl::set cond;                       // its domain, over the parameters (vars included)
+  isl::set domain;                     // tuple[vars]
+  std::vector<isl::pw_aff> time;       // 2d+1 schedule, over the parameters
+  isl::map schedule;
+  isl::map write;                      // tuple[vars] -> array[cell]
+  std::vector<const Expr*> reads;      // the array reads of the value, in pre-order
+  std::vector<isl::map> read_maps;
+  std::map<int, isl::pw_aff> lets;     // the `let` slots in scope and their values
+  std::map<int, std::string> slot_var; // loop slots in scope and their names in `vars`
+};
+
+std::string array_tuple(const std::string& name, bool local) { return (local ? "local_" : "array_") + name; }
+
+class Model {
+ public:
+  Model(isl::ctx ctx, const Program& p, std::string prefix, bool allow_alloc)
+      : ctx_(ctx), p_(p), prefix_(std::move(prefix)), allow_alloc_(allow_alloc) {
+    n_.ctx = ctx;
+    for (const auto& pd : p.params) { n_.params.push_back(pd.name); n_.declared.push_back(pd.name); }
+    n_.slots.resize(static_cast<size_t>(std::max(p.num_slots, 1)));
+  }
+
+  std::deque<Stmt> stmts;  // a deque: isl objects are copied, not moved, when a vector grows
+
+  void extract() {
+    walk(*p_.body, all_params(ctx_), {const_aff(ctx_, 0)});
+    size_t len = 0;
+    for (const auto& s : stmts) len = std::max(len, s.time.size());
+    for (auto& s : stmts) {
+      std::vector<isl::pw_aff> t = s.time;
+      while (t.size() < len) t.push_back(const_aff(ctx_, 0));
+      s.schedule = access(s.cond, s.vars, s.tuple, "", t);
+    }
+    length = len;
+  }
+  size_t length = 0;
+
+  isl::map access(const isl::set& cond, const std::vector<std::string>& vars, const std::string& in, const std::string& out,
+                  const std::vector<isl::pw_aff>& values) const {
+    isl::set s = cond;
+    std::vector<std::string> dims = vars;
+    for (size_t k = 0; k < values.size(); ++k) {
+      std::string t = fmt::format("__o{}", k);
+      s = s.intersect(param_aff(ctx_, t).eq_set(values[k]));
+      dims.push_back(t);
+    }
+    isl::set x = poly::params_to_dims(s, dims, "");
+    isl_map* m = isl_map_from_range(x.release());
+    m = isl_map_move_dims(m, isl_dim_in, 0, isl_dim_out, 0, static_cast<unsigned>(vars.size()));
+    m = isl_map_set_tuple_name(m, isl_dim_in, in.c_str());
+    if (!out.empty()) m = isl_map_set_tuple_name(m, isl_dim_out, out.c_str());
+    return checked<isl::map>(m, ctx_);
+  }
+
+  const Names& names() const { return n_; }
+
+ private:
+  struct Loop { std::string var; int slot; };
+
+  std::string unique(const std::string& name) const {
+    std::string u = name;
+    auto taken = [&](const std::string& s) {
+      if (p_.find_param(s) >= 0 || is_isl_keyword(s)) return true;
+      for (const auto& l : loops_) if (l.var == s) return true;
+      return false;
+    };
+    for (int k = 1; taken(u); ++k) u = fmt::format("{}_{}", name, k);
+    return u;
+  }
+
+  void walk(const Cmd& c, const isl::set& cond, std::vector<isl::pw_aff> time) {
+    switch (c.kind) {
+      case CmdKind::Skip: return;
+      case CmdKind::Seq:
+        for (size_t k = 0; k < c.seq.size(); ++k) {
+          auto t = time;
+          t.push_back(const_aff(ctx_, static_cast<int64_t>(k)));
+          walk(*c.seq[k], cond, t);
+        }
+        return;
+      case CmdKind::If: {
+        isl::set holds = condition(*c.value, n_);
+        auto t = time;
+        t.push_back(const_aff(ctx_, 0));
+        walk(*c.body, cond.intersect(holds), t);
+        if (c.els) {
+          t.back() = const_aff(ctx_, 1);
+          walk(*c.els, cond.intersect(holds.complement()), t);
+        }
+        return;
+      }
+      case CmdKind::Let: {
+        if (c.value->type != Type::Int) throw NotAffine(c.loc, "a boolean `let` (only integer ones are lifted)");
+        auto saved = n_.slots[static_cast<size_t>(c.slot)];
+        n_.slots[static_cast<size_t>(c.slot)] = index(*c.value, n_);
+        lets_[c.slot] = *n_.slots[static_cast<size_t>(c.slot)];
+        walk(*c.body, cond, time);
+        lets_.erase(c.slot);
+        n_.slots[static_cast<size_t>(c.slot)] = saved;
+        return;
+      }
+      case CmdKind::For:
+      case CmdKind::Par: {
+        std::string v = unique(c.name);
+        isl::pw_aff x = param_aff(ctx_, v);
+        isl::set in = c.lo ? x.ge_set(index(*c.lo, n_)).intersect(x.le_set(index(*c.value, n_))) : x.ge_set(const_aff(ctx_, 0)).intersect(x.lt_set(index(*c.value, n_)));
+        auto saved = n_.slots[static_cast<size_t>(c.slot)];
+        n_.slots[static_cast<size_t>(c.slot)] = x;
+        n_.declared.push_back(v);
+        loops_.push_back({v, c.slot});
+        renamed_.push_back(v != c.name);
+        auto t = time;
+        t.push_back(x);
+        walk(*c.body, cond.intersect(in), t);
+        renamed_.pop_back();
+        loops_.pop_back();
+        n_.declared.pop_back();
+        n_.slots[static_cast<size_t>(c.slot)] = saved;
+        return;
+      }
+      case CmdKind::Alloc:
+        if (!allow_alloc_) throw NotAffine(c.loc, "an `allocate` (its cells are not lifted yet)");
+        local_.insert(c.name);
+        walk(*c.body, cond, time);
+        local_.erase(c.name);
+        return;
+      case CmdKind::Atomic:
+        throw NotAffine(c.loc, "a critical section");
+      case CmdKind::Assign:
+        assignment(c, cond, std::move(time));
+        return;
+    }
+  }
+
+  void assignment(const Cmd& c, const isl::set& cond, std::vector<isl::pw_aff> time) {
+    Stmt& s = stmts.emplace_back();  // filled in place (a null isl object cannot be copied)
+    s.number = static_cast<int>(stmts.size()) - 1;
+    s.tuple = fmt::format("{}S{}", prefix_, s.number);
+    s.cmd = &c;
+    for (const auto& l : loops_) { s.vars.push_back(l.var); s.slot_var[l.slot] = l.var; }
+    for (bool r : renamed_) s.renamed = s.renamed || r;
+    s.lets = lets_;
+    s.cond = cond;
+    s.domain = poly::params_to_dims(cond, s.vars, s.tuple);
+    s.time = std::move(time);
+    std::vector<isl::pw_aff> cell;
+    for (const auto& e : c.idx) cell.push_back(index(*e, n_));
+    s.write = access(cond, s.vars, s.tuple, array_tuple(c.name, local_.count(c.name) > 0), cell);
+    const Expr* gather = nullptr;
+    each_expr(*c.value, [&](const Expr& e) {
+      if (e.kind != ExprKind::ArrayRead) return;
+      std::vector<isl::pw_aff> at;
+      for (const auto& a : e.args) {
+        if (!gather && find_expr(*a, [](const Expr& x) { return x.kind == ExprKind::ArrayRead; })) gather = &e;
+      }
+      if (gather) return;
+      for (const auto& a : e.args) at.push_back(index(*a, n_));
+      s.reads.push_back(&e);
+      s.read_maps.push_back(access(cond, s.vars, s.tuple, array_tuple(e.name, local_.count(e.name) > 0), at));
+    });
+    if (gather) throw NotAffine(gather->loc, fmt::format("a read of {} at a subscript read from memory", gather->name));
+  }
+
+  isl::ctx ctx_;
+  const Program& p_;
+  std::string prefix_;
+  bool allow_alloc_;
+  Names n_;
+  std::vector<Loop> loops_;
+  std::vector<bool> renamed_;
+  std::map<int, isl::pw_aff> lets_;
+  std::set<std::string> local_;
+};
+
+// ---- the source's equations ----
+
+// `e` printed with each node `f` gives a text for replaced by that text (in parentheses).
+std::string replaced(const Expr& e, const std::function<std::optional<std::string>(const Expr&)>& f) {
+  ExprPtr c = e.clone();
+  std::function<void(ExprPtr&)> go = [&](ExprPtr& x) {
+    if (auto t = f(*x)) {
+      x = make_var("(" + *t + ")", x->loc);
+      return;
+    }
+    each_child(*x, [&](ExprPtr& k, Part, bool) { go(k); });
+  };
+  go(c);
+  return print_expr(*c);
+}
+
+struct Equations {
+  std::string text;                               // tensor declarations
+  std::map<std::string, std::string> outputs;     // output array -> its final value's tensor read
+};
+
+class Lifter {
+ public:
+  Lifter(const Program& p, Model& m) : p_(p), m_(m) {}
+
+  std::string tensor(int k) const { return fmt::format("_S{}", k); }
+
+  Equations run() {
+    isl::ctx ctx = m_.names().ctx;
+    isl::union_map sinks = isl::union_map::empty(ctx), sources = isl::union_map::empty(ctx), times = isl::union_map::empty(ctx);
+    std::map<std::string, std::pair<int, int>> sink_of;  // sink tuple -> (statement, read) ; read -1: output reader
+    for (const auto& s : m_.stmts) {
+      sources = sources.unite(isl::union_map(s.write));
+      times = times.unite(isl::union_map(s.schedule));
+      for (size_t r = 0; r < s.read_maps.size(); ++r) {
+        std::string tag = fmt::format("{}_r{}", s.tuple, r);
+        sink_of[tag] = {s.number, static_cast<int>(r)};
+        sinks = sinks.unite(isl::union_map(with_in_name(s.read_maps[r], tag)));
+        times = times.unite(isl::union_map(with_in_name(s.schedule, tag)));
+      }
+    }
+    // a reader of every output cell, after the program
+    std::map<std::string, isl::set> out_cells;
+    for (size_t a = 0; a < p_.arrays.size(); ++a) {
+      const ArrayDecl& d = p_.arrays[a];
+      if (d.role != ArrayRole::Output) continue;
+      std::vector<std::string> xs;
+      std::vector<isl::pw_aff> at, t{const_aff(ctx, 1)};
+      isl::set cond = all_params(ctx);
+      for (size_t k = 0; k < d.dims.size(); ++k) {
+        xs.push_back(fmt::format("__x{}", k));
+        isl::pw_aff x = param_aff(ctx, xs.back());
+        cond = cond.intersect(x.ge_set(const_aff(ctx, 0))).intersect(x.lt_set(index(*d.dims[k], m_.names())));
+        at.push_back(x);
+      }
+      while (t.size() < m_.length) t.push_back(const_aff(ctx, 0));
+      std::string tag = "OUT_" + d.name;
+      sink_of[tag] = {static_cast<int>(a), -1};
+      isl::map rd = m_.access(cond, xs, tag, array_tuple(d.name, false), at);
+      sinks = sinks.unite(isl::union_map(rd));
+      times = times.unite(isl::union_map(m_.access(cond, xs, tag, "", t)));
+      out_cells[tag] = rd.domain();
+    }
+    isl::union_access_info info(sinks);
+    info = info.set_must_source(sources).set_schedule_map(times);
+    isl::union_flow flow = info.compute_flow();
+    isl::union_map from = flow.must_dependence().reverse();  // sink -> its source
+    isl::union_map none = flow.must_no_source();             // sink -> the cell no one wrote before
+
+    std::map<std::string, std::vector<std::string>> cases;   // sink tuple -> its cases
+    std::map<std::string, bool> single_whole;                // one case that covers the sink's domain
+    auto sink_vars = [&](const std::string& tag) -> std::vector<std::string> {
+      auto [k, r] = sink_of.at(tag);
+      if (r >= 0) return m_.stmts[static_cast<size_t>(k)].vars;
+      return p_.arrays[static_cast<size_t>(k)].idx;
+    };
+    auto sink_domain = [&](const std::string& tag) -> isl::set {
+      auto [k, r] = sink_of.at(tag);
+      if (r >= 0) return with_name(m_.stmts[static_cast<size_t>(k)].domain, tag);
+      return out_cells.at(tag);
+    };
+    std::map<std::string, std::vector<std::string>> plain;   // sink -> case values without conditions (when whole)
+    from.foreach_map([&](isl::map m) {
+      std::string tag = in_name(m);
+      std::string src = out_name(m);
+      int k = std::stoi(src.substr(src.find('S') + 1));
+      auto vars = sink_vars(tag);
+      isl::set dom = sink_domain(tag);
+      bool whole = dom.is_subset(m.domain());
+      isl::pw_multi_aff f = isl::pw_multi_aff(checked<isl::pw_multi_aff>(isl_pw_multi_aff_from_map(m.copy()), m.ctx()));
+      f.foreach_piece([&](isl::set piece, isl::multi_aff v) {
+        std::string value = call(tensor(k), args_text(v, vars, piece));
+        std::string c = condition_text(piece, vars, isl::set::universe(piece.space()));
+        cases[tag].push_back(c.empty() ? value : value + " if " + c);
+        plain[tag].push_back(value);
+      });
+      if (whole && cases[tag].size() == 1) single_whole[tag] = true;
+    });
+    none.foreach_map([&](isl::map m) {
+      std::string tag = in_name(m);
+      std::string arr = out_name(m).substr(6);  // "array_"
+      int a = p_.find_array(arr);
+      if (a < 0) return;
+      const ArrayDecl& d = p_.arrays[static_cast<size_t>(a)];
+      if (d.role != ArrayRole::Input || !d.init) return;  // never written before: ⊥, no case
+      auto vars = sink_vars(tag);
+      isl::set dom = sink_domain(tag);
+      bool whole = dom.is_subset(m.domain()) && !cases.count(tag);
+      isl::pw_multi_aff f = checked<isl::pw_multi_aff>(isl_pw_multi_aff_from_map(m.copy()), m.ctx());
+      f.foreach_piece([&](isl::set piece, isl::multi_aff v) {
+        std::vector<std::string> cell = args_text(v, vars, piece);
+        std::string value = replaced(*d.init, [&](const Expr& e) -> std::optional<std::string> {
+          if (e.kind != ExprKind::Var || e.var_kind != VarKind::Local) return std::nullopt;
+          for (size_t i = 0; i < d.idx_slots.size(); ++i)
+            if (d.idx_slots[i] == e.slot) return cell.at(i);
+          return std::nullopt;
+        });
+        std::string c = condition_text(piece, vars, isl::set::universe(piece.space()));
+        cases[tag].push_back(c.empty() ? value : value + " if " + c);
+        plain[tag].push_back(value);
+      });
+      if (whole && cases[tag].size() == 1) single_whole[tag] = true;
+    });
+
+    Equations eq;
+    auto read_value = [&](const std::string& tag, const std::vector<std::string>& vars, Type t) -> std::string {
+      if (!cases.count(tag)) return "";  // never written: ⊥
+      if (single_whole.count(tag)) return plain[tag].front();
+      std::string name = tag.rfind("OUT_", 0) == 0 ? "_out_" + tag.substr(4) : tag.substr(prefix_len());
+      eq.text += fmt::format("tensor {}({}) : {} =\n    {};\n", name, join(vars), type_name(t), join(cases[tag], "\n  | "));
+      return call(name, vars);
+    };
+    for (const auto& s : m_.stmts) {
+      std::vector<std::string> reads;
+      for (size_t r = 0; r < s.reads.size(); ++r) {
+        std::string tag = fmt::format("{}_r{}", s.tuple, r);
+        std::string v = read_value(tag, s.vars, s.reads[r]->type);
+        if (v.empty()) v = "undefined";  // marked: the read's cell is ⊥ (the source reads it uninitialised)
+        reads.push_back(v);
+      }
+      if (std::find(reads.begin(), reads.end(), "undefined") != reads.end()) {
+        undefined_ = s.cmd->loc;
+        continue;  // no equation: the statement's value is ⊥
+      }
+      size_t next = 0;
+      std::string value = replaced(*s.cmd->value, [&](const Expr& e) -> std::optional<std::string> {
+        if (e.kind == ExprKind::ArrayRead) return reads.at(next++);
+        if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local) {
+          if (auto v = s.slot_var.find(e.slot); v != s.slot_var.end()) return v->second;
+          if (auto l = s.lets.find(e.slot); l != s.lets.end()) return param_text(l->second);
+        }
+        return std::nullopt;
+      });
+      std::string c = condition_text(s.domain, s.vars, isl::set::universe(s.domain.space()));
+      int a = p_.find_array(s.cmd->name);
+      Type t = a >= 0 ? p_.arrays[static_cast<size_t>(a)].elem : Type::Invalid;
+      eq.text += fmt::format("tensor {}({}) : {} = {}{};\n", tensor(s.number), join(s.vars), type_name(t), value, c.empty() ? "" : " if " + c);
+    }
+    for (const auto& [tag, ak] : sink_of) {
+      if (ak.second >= 0) continue;
+      const ArrayDecl& d = p_.arrays[static_cast<size_t>(ak.first)];
+      std::string v = read_value(tag, d.idx, d.elem);
+      if (!v.empty()) eq.outputs[d.name] = v;
+    }
+    return eq;
+  }
+
+  std::optional<Loc> undefined_;
+
+ private:
+  static size_t prefix_len() { return 1; }  // "A_S3_r0" -> "_S3_r0"
+  static std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+    std::string s;
+    for (size_t k = 0; k < v.size(); ++k) s += (k ? sep : "") + v[k];
+    return s;
+  }
+  const Program& p_;
+  Model& m_;
+};
+
+// The shape of a value: its operators, literals and the arrays it reads in order, every index
+// expression (a subscript, an index used as a value) a hole. Two assignments of one shape compute
+// the same function of the cells they read.
+std::string shape(const Expr& e) {
+  if (e.type == Type::Int) return "#";
+  std::string s;
+  switch (e.kind) {
+    case ExprKind::ArrayRead: return e.name + "[]";
+    case ExprKind::Var: return "#";
+    case ExprKind::Let: return print_expr(e);
+    default: break;
+  }
+  s = fmt::format("<{} {} {} {} {} {}", static_cast<int>(e.kind), static_cast<int>(e.uop), static_cast<int>(e.bop),
+                  static_cast<int>(e.fn), static_cast<int>(e.cast_to), e.name);
+  if (e.kind == ExprKind::IntLit || e.kind == ExprKind::FloatLit || e.kind == ExprKind::BoolLit) s += print_expr(e);
+  for (const auto& a : e.args) s += " " + shape(*a);
+  return s + ">";
+}
+
+// The source instance each instance of `b` corresponds to (lift.hpp), or an empty text.
+std::string annotation(const Stmt& b, const std::deque<Stmt>& source) {
+  if (b.renamed) return "";  // a loop variable hidden by an inner one of the same name: no text names it
+  std::string sb = shape(*b.cmd->value);
+  for (const auto& a : source) {
+    if (a.cmd->name != b.cmd->name || a.reads.size() != b.reads.size() || shape(*a.cmd->value) != sb) continue;
+    if (out_name(a.write) != out_name(b.write)) continue;
+    bool same = true;
+    for (size_t m = 0; m < a.reads.size(); ++m)
+      same = same && out_name(a.read_maps[m]) == out_name(b.read_maps[m]);
+    if (!same) continue;
+    isl::map rel = b.write.apply_range(a.write.reverse());
+    for (size_t m = 0; m < a.reads.size(); ++m) rel = rel.intersect(b.read_maps[m].apply_range(a.read_maps[m].reverse()));
+    rel = rel.intersect_domain(b.domain).intersect_range(a.domain);
+    if (!b.domain.is_subset(rel.domain()) || !rel.is_single_valued()) continue;
+    isl::pw_multi_aff f = checked<isl::pw_multi_aff>(isl_pw_multi_aff_from_map(rel.copy()), rel.ctx());
+    std::vector<std::string> args;
+    isl_size n = isl_pw_multi_aff_dim(f.get(), isl_dim_out);
+    for (isl_size k = 0; k < n; ++k) args.push_back(value_text(isl_pw_multi_aff_get_pw_aff(f.get(), k), b.vars, b.domain));
+    return call(fmt::format("_S{}", a.number), args);
+  }
+  return "";
+}
+
+}  // namespace
+
+Lifted lift_pair(const Program& source, const Program& target) {
+  Lifted out;
+  for (const Program* p : {&source, &target}) {
+    for (const auto& t : p->tensors)
+      if (t.name.rfind("_S", 0) == 0) { out.unknown = fmt::format("{}:{}: the names _S... are the lifted equations' (rename tensor {})", t.loc.line, t.loc.col, t.name); return out; }
+  }
+  poly::OwnedCtx owned;
+  isl::ctx ctx(owned.raw);
+  try {
+    Model a(ctx, source, "A_", false);
+    a.extract();
+    Lifter lifter(source, a);
+    Equations eq = lifter.run();
+    if (lifter.undefined_)
+      throw NotAffine(*lifter.undefined_, "the first program reads a cell that nothing wrote before (⊥)");
+    Model b(ctx, target, "B_", true);
+    b.extract();
+    Program q = target.clone();
+    size_t next = 0;
+    std::function<void(Cmd&)> annotate = [&](Cmd& c) {
+      if (c.kind == CmdKind::Assign) {
+        const Stmt& s = b.stmts.at(next++);
+        std::string t = annotation(s, a.stmts);
+        ++out.assignments;
+        if (!t.empty()) { c.annot = make_var(t, c.loc); ++out.annotated; }
+        return;
+      }
+      each_child(c, [](ExprPtr&, Part, bool) {}, [&](CmdPtr& k, Part, bool) { annotate(*k); });
+    };
+    if (q.body) annotate(*q.body);
+    for (auto& d : q.arrays) {
+      if (d.role != ArrayRole::Output) continue;
+      auto v = eq.outputs.find(d.name);
+      if (v == eq.outputs.end())
+        throw NotAffine(d.loc, fmt::format("the first program never writes output {}", d.name));
+      d.init = make_var(v->second, d.loc);
+      d.unspecified = false;
+    }
+    std::string text = print_program(q);
+    // the equations go before the array declarations (after the specification's tensors)
+    size_t at = std::string::npos;
+    for (const char* w : {"\ninput ", "\noutput ", "\narray "}) at = std::min(at, text.find(w));
+    if (at == std::string::npos) at = 0; else at += 1;
+    out.text = text.substr(0, at) + eq.text + "\n" + text.substr(at);
+  } catch (const NotAffine& e) {
+    out.unknown = fmt::format("{}:{}: {}", e.loc.line, e.loc.col, e.what());
+  } catch (const isl::exception& e) {
+    out.unknown = fmt::format("isl: {}", e.what());
+  } catch (const std::exception& e) {
+    out.unknown = e.what();
+  }
+  return out;
+}
+
+std::string sequential_text(const Program& p) {
+  Program q = p.clone();
+  if (q.body) q.body = sequential(*q.body);
+  return print_program(q);
+}
+
+}  // namespace sched::verify
