@@ -165,7 +165,14 @@ class Runner {
       r_.verdict = EquivResult::Verdict::Defective;
       r_.which = 1;
       r_.loc = ra.outcome.loc;
-      r_.reason = fmt::format("{} at {}: {}", first_line(ra.outcome.render(Diagnostics(a_.file))), point_text(values), "the first program stops");
+      r_.reason = fmt::format("{} (at {})", first_line(ra.outcome.render(Diagnostics(a_.file))), point_text(values));
+      Difference d;
+      d.params = named(values);
+      d.seed = model.seed;
+      d.data = data_;
+      d.cell = "(the run)";
+      d.first = first_line(ra.outcome.render(Diagnostics(a_.file)));
+      r_.difference = std::move(d);
       return true;
     }
     EngineRun rb = run(Engine::Reference, ib, o);
@@ -202,9 +209,9 @@ class Runner {
  private:
   static std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
-  // The second program stops where the first computes: the pair differs there.
+  // The second program stops (a race, an access out of bounds, an undefined read, an overflow)
+  // where the first computes: a finding of its own, with the run that shows it.
   void decide_stop(int which, const Outcome& o, const std::vector<int64_t>& values, const ModelOptions& model) {
-    (void)which;
     Difference d;
     d.params = named(values);
     d.seed = model.seed;
@@ -212,8 +219,10 @@ class Runner {
     d.cell = "(the run)";
     d.first = "ok";
     d.second = first_line(o.render(Diagnostics(b_.file)));
-    r_.verdict = EquivResult::Verdict::Different;
-    r_.reason = fmt::format("the second program stops where the first computes, at {}: {}", point_text(values), d.second);
+    r_.verdict = EquivResult::Verdict::Defective;
+    r_.which = which;
+    r_.loc = o.loc;
+    r_.reason = fmt::format("{} (at {}, where the first program runs)", d.second, point_text(values));
     r_.difference = std::move(d);
   }
 
@@ -429,6 +438,7 @@ std::string render(const EquivResult& r, const std::string& a, const std::string
       break;
     case EquivResult::Verdict::Defective:
       s = fmt::format("defective: {} has a finding of its own: {}\n", r.which == 1 ? a : b, r.reason);
+      if (r.difference) s += fmt::format("  replay: {}\n", replay_command(*r.difference, a, b));
       break;
     case EquivResult::Verdict::Unknown:
       s = fmt::format("unknown: {}\n", r.reason);

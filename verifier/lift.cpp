@@ -254,8 +254,17 @@ class Model {
 
   std::deque<Stmt> stmts;  // a deque: isl objects are copied, not moved, when a vector grows
 
+  // The parameter values the program is for: its assumptions, and every array size >= 0.
+  isl::set context() const {
+    isl::set c = all_params(ctx_);
+    for (const auto& e : p_.assumes) c = c.intersect(condition(*e, n_));
+    for (const auto& d : p_.arrays)
+      for (const auto& e : d.dims) c = c.intersect(index(*e, n_).ge_set(const_aff(ctx_, 0)));
+    return c;
+  }
+
   void extract() {
-    walk(*p_.body, all_params(ctx_), {const_aff(ctx_, 0)});
+    walk(*p_.body, context(), {const_aff(ctx_, 0)});
     size_t len = 0;
     for (const auto& s : stmts) len = std::max(len, s.time.size());
     for (auto& s : stmts) {

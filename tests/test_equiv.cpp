@@ -1,0 +1,99 @@
+// `sched equiv` (driver/equiv.hpp): the example pairs of examples/equiv/pairs.txt get their
+// stated verdicts, every difference replays, and programs without a specification run.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "driver/equiv.hpp"
+#include "driver/run.hpp"
+#include "interpreter/load.hpp"
+#include "interpreter/printer.hpp"
+#include "verifier/verify.hpp"
+
+namespace sched {
+namespace {
+
+const std::string kDir = std::string(SCHED_EXAMPLES_DIR) + "/equiv/";
+
+driver::EquivOptions options() {
+  driver::EquivOptions o;
+  o.timeout_s = 20;
+  return o;
+}
+
+TEST(Driver, EquivExamplePairsGetTheirVerdicts) {
+  std::ifstream in(kDir + "pairs.txt");
+  ASSERT_TRUE(in) << kDir;
+  std::string line;
+  int pairs = 0;
+  std::map<std::string, int> seen;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream words(line);
+    std::string a, b, want;
+    words >> a >> b >> want;
+    Loaded la = load_file(kDir + a), lb = load_file(kDir + b);
+    ASSERT_EQ(la.stage, LoadStage::Ok) << la.diagnostics;
+    ASSERT_EQ(lb.stage, LoadStage::Ok) << lb.diagnostics;
+    ASSERT_EQ(driver::interface_difference(*la.program, *lb.program), "") << a << " " << b;
+    driver::EquivResult r = driver::check_equivalence(*la.program, *lb.program, options());
+    EXPECT_EQ(driver::verdict_word(r.verdict), want) << a << " " << b << ": " << r.reason;
+    EXPECT_LT(r.seconds, 10) << a << " " << b;
+    ++seen[driver::verdict_word(r.verdict)];
+    ++pairs;
+    if (r.verdict == driver::EquivResult::Verdict::Different || r.verdict == driver::EquivResult::Verdict::Defective) {
+      // the replay: both programs at the difference's point and inputs give the same verdict
+      ASSERT_TRUE(r.difference) << a << " " << b;
+      driver::EquivOptions o = options();
+      for (const auto& [n, v] : r.difference->params) o.params.push_back(n + "=" + std::to_string(v));
+      o.data = r.difference->data;
+      o.seed = r.difference->seed;
+      o.seeds = 1;
+      driver::EquivResult again = driver::check_equivalence(*la.program, *lb.program, o);
+      EXPECT_EQ(again.verdict, r.verdict) << a << " " << b << ": " << again.reason;
+      ASSERT_TRUE(again.difference);
+      EXPECT_EQ(again.difference->cell, r.difference->cell);
+      EXPECT_EQ(again.difference->second, r.difference->second);
+    }
+  }
+  EXPECT_GE(pairs, 17);
+  std::cout << "pairs: " << pairs << " (equivalent " << seen["equivalent"] << ", different " << seen["different"]
+            << ", defective " << seen["defective"] << ", unknown " << seen["unknown"] << ")\n";
+}
+
+TEST(Driver, EquivRefusesDifferentInterfaces) {
+  Loaded a = load_text("param N;\ninput x[i] : f32[N];\noutput y[i] : f32[N];\nfor i < N { y[i] := x[i]; }\n", "a.sched");
+  Loaded b = load_text("param N;\ninput x[i] : f32[N + 1];\noutput y[i] : f32[N];\nfor i < N { y[i] := x[i]; }\n", "b.sched");
+  Loaded c = load_text("param N, M;\ninput x[i] : f32[N];\noutput y[i] : f32[N];\nfor i < N { y[i] := x[i]; }\n", "c.sched");
+  Loaded d = load_text("param N;\ninput x[i] : f32[N];\noutput z[i] : f32[N];\nfor i < N { z[i] := x[i]; }\n", "d.sched");
+  ASSERT_EQ(a.stage, LoadStage::Ok);
+  EXPECT_EQ(driver::interface_difference(*a.program, *a.program), "");
+  EXPECT_EQ(driver::interface_difference(*a.program, *b.program), "b.sched:2:7: input x is f32[N + 1] here and f32[N] in a.sched");
+  EXPECT_NE(driver::interface_difference(*a.program, *c.program).find("the parameters are N, M here and N in a.sched"), std::string::npos);
+  EXPECT_NE(driver::interface_difference(*a.program, *d.program).find("output y of a.sched is not declared here"), std::string::npos);
+}
+
+TEST(Driver, ProgramsWithoutSpecificationRunAndVerifyToUnknown) {
+  const char* text = "param N;\n\ninput x[i] : f32[N];\noutput y[i] : f32[N];\n\nfor i < N {\n  y[i] := x[i] * 2.0;\n}\n";
+  Loaded l = load_text(text, "free.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  EXPECT_EQ(print_program(*l.program), text);  // printed as written: no tensor declaration appears
+  auto inst = driver::make_instance(*l.program, std::vector<int64_t>{3});
+  ASSERT_TRUE(inst.prepared.ok());
+  driver::EngineRun r = driver::run(driver::Engine::Reference, inst, {});
+  EXPECT_TRUE(r.outcome.ok()) << r.outcome.message;
+  EXPECT_FALSE(r.compared && !r.outcome.ok());
+  EXPECT_TRUE(r.final.arrays[1].cells[2].defined);
+  EXPECT_TRUE(identical(r.final.arrays[1].cells[2], Value::of_f32(static_cast<float>(inst.initial.arrays[0].cells[2].as_double() * 2))));
+  verify::Verdict v = verify::verify_program(*l.program, verify::Options::within(20));
+  EXPECT_EQ(v.kind, verify::Verdict::Kind::Unknown);
+  EXPECT_NE(v.reason.find("output y has no specification"), std::string::npos) << v.reason;
+  // a race is still refuted
+  Loaded racy = load_text("param N;\ninput x[i] : f32[N];\noutput y[i] : f32[1];\npar i < N { y[0] := x[i]; }\n", "racy.sched");
+  ASSERT_EQ(racy.stage, LoadStage::Ok) << racy.diagnostics;
+  EXPECT_EQ(verify::verify_program(*racy.program, verify::Options::within(20)).kind, verify::Verdict::Kind::Refuted);
+}
+
+}  // namespace
+}  // namespace sched
