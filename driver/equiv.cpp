@@ -12,6 +12,7 @@
 #include "driver/cex.hpp"
 #include "driver/run.hpp"
 #include "interpreter/load.hpp"
+#include "interpreter/npy.hpp"
 #include "interpreter/printer.hpp"
 #include "interpreter/visit.hpp"
 #include "verifier/lift.hpp"
@@ -132,6 +133,35 @@ std::optional<Difference> first_difference(const Program& a, const Memory& ma, c
     }
   }
   return std::nullopt;
+}
+
+// Inputs with every bit of a float's significand used (the seeded data are multiples of 1/256,
+// whose sums are exact: a reassociated float sum would never show) and integers in [-1000, 1000],
+// for the inputs declared without specification (`input a[i] : f32[N];`, their own tensor).
+ModelOptions wide_inputs(const Program& p, const Instance& at, uint64_t seed) {
+  ModelOptions m;
+  m.seed = seed;
+  for (size_t i = 0; i < p.arrays.size(); ++i) {
+    const ArrayDecl& d = p.arrays[i];
+    if (d.role != ArrayRole::Input || !d.init || d.init->kind != ExprKind::TensorRead || d.init->id < 0 ||
+        !p.tensors[static_cast<size_t>(d.init->id)].of_input)
+      continue;
+    NpyArray a;
+    a.type = d.elem;
+    a.shape = at.initial.arrays[i].shape;
+    uint64_t n = at.initial.arrays[i].size();
+    for (uint64_t c = 0; c < n; ++c) {
+      uint64_t r = mix(seed * 0x100000001b3ULL + c * 31 + i);
+      double u = static_cast<double>(r >> 11) / static_cast<double>(uint64_t{1} << 53) * 2 - 1;  // [-1, 1)
+      Value v = d.elem == Type::F32   ? Value::of_f32(static_cast<float>(u))
+                : d.elem == Type::F64 ? Value::of_f64(u)
+                : d.elem == Type::Bool ? Value::of_bool(r & 1)
+                : Value::of_wrapped(d.elem, static_cast<uint64_t>(static_cast<int64_t>(r % 2001) - (is_signed_int(d.elem) ? 1000 : 0)));
+      a.bits.push_back(v.bits());
+    }
+    m.data[d.init->name] = std::move(a);
+  }
+  return m;
 }
 
 class Runner {
@@ -322,13 +352,52 @@ EquivResult check_equivalence(const Program& a, const Program& b, const EquivOpt
   } else {
     points = points_of(a, opts.seed, opts.points);
   }
-  for (const auto& v : points) {
+  // the inputs of run `s` at `v`: seeded, or (every other run) wide values; nullopt: not a point
+  auto inputs = [&](const std::vector<int64_t>& v, int s) -> std::optional<ModelOptions> {
+    ModelOptions m = base;
+    m.seed = opts.seed + static_cast<uint64_t>(s);
+    if (s % 2 == 0 || !opts.data.empty()) return m;
+    Instance shape = make_instance(a, v, m);
+    if (!shape.prepared.ok()) return std::nullopt;
+    return wide_inputs(a, shape, m.seed);
+  };
+  for (const auto& v0 : points) {
     ++r.points;
-    say(fmt::format("running both at {}", runner.point_text(v)));
+    say(fmt::format("running both at {}", runner.point_text(v0)));
     for (int s = 0; s < std::max(1, opts.data.empty() ? opts.seeds : 1); ++s) {
-      ModelOptions m = base;
-      m.seed = opts.seed + static_cast<uint64_t>(s);
-      if (runner.compare(v, m)) return done();
+      auto m = inputs(v0, s);
+      if (!m || !runner.compare(v0, *m)) continue;
+      // decided: each parameter made as small as the finding allows (the same kind of inputs)
+      std::vector<int64_t> v = v0;
+      for (size_t k = 0; k < v.size() && opts.params.empty(); ++k)
+        while (v[k] > 0) {
+          std::vector<int64_t> w = v;
+          --w[k];
+          auto mw = inputs(w, s);
+          if (!mw) break;
+          EquivResult probe;
+          Runner other(a, b, probe);
+          other.data_ = runner.data_;
+          if (!other.compare(w, *mw) || probe.verdict != r.verdict || probe.which != r.which) break;
+          v = w;
+          m = mw;
+          r.reason = probe.reason;
+          r.loc = probe.loc;
+          r.difference = probe.difference;
+        }
+      if (!m->data.empty() && opts.data.empty() && r.difference && r.difference->data.empty()) {
+        std::string why, dir = opts.cex_dir.empty() ? private_dir(why) : opts.cex_dir;
+        for (const auto& [name, arr] : m->data) {
+          std::string f = dir + "/" + name + ".npy";
+          try {
+            write_npy(f, arr);
+            r.difference->data.push_back(name + "=" + f);
+          } catch (const std::exception& e) {
+            r.reason += fmt::format(" (the inputs could not be written: {})", e.what());
+          }
+        }
+      }
+      return done();
     }
   }
 

@@ -593,14 +593,15 @@ class Lifter {
   Model& m_;
 };
 
-// The shape of a value: its operators, literals and the arrays it reads in order, every index
-// expression (a subscript, an index used as a value) a hole. Two assignments of one shape compute
-// the same function of the cells they read.
-std::string shape(const Expr& e) {
+// The shape of a value: its operators, literals and the arrays it reads in order (an array the
+// program writes is `W`: a scratch array may stand for another), every index expression (a
+// subscript, an index used as a value) a hole. Two assignments of one shape compute the same
+// function of the cells they read.
+std::string shape(const Expr& e, const std::set<std::string>& written) {
   if (e.type == Type::Int) return "#";
   std::string s;
   switch (e.kind) {
-    case ExprKind::ArrayRead: return e.name + "[]";
+    case ExprKind::ArrayRead: return (written.count(e.name) ? std::string("W") : e.name) + "[]";
     case ExprKind::Var: return "#";
     case ExprKind::Let: return print_expr(e);
     default: break;
@@ -608,33 +609,131 @@ std::string shape(const Expr& e) {
   s = fmt::format("<{} {} {} {} {} {}", static_cast<int>(e.kind), static_cast<int>(e.uop), static_cast<int>(e.bop),
                   static_cast<int>(e.fn), static_cast<int>(e.cast_to), e.name);
   if (e.kind == ExprKind::IntLit || e.kind == ExprKind::FloatLit || e.kind == ExprKind::BoolLit) s += print_expr(e);
-  for (const auto& a : e.args) s += " " + shape(*a);
+  for (const auto& a : e.args) s += " " + shape(*a, written);
   return s + ">";
 }
 
-// The source instance each instance of `b` corresponds to (lift.hpp), or an empty text.
-std::string annotation(const Stmt& b, const std::deque<Stmt>& source) {
-  if (b.renamed) return "";  // a loop variable hidden by an inner one of the same name: no text names it
-  std::string sb = shape(*b.cmd->value);
-  for (const auto& a : source) {
-    if (a.cmd->name != b.cmd->name || a.reads.size() != b.reads.size() || shape(*a.cmd->value) != sb) continue;
-    if (out_name(a.write) != out_name(b.write)) continue;
-    bool same = true;
-    for (size_t m = 0; m < a.reads.size(); ++m)
-      same = same && out_name(a.read_maps[m]) == out_name(b.read_maps[m]);
-    if (!same) continue;
-    isl::map rel = b.write.apply_range(a.write.reverse());
-    for (size_t m = 0; m < a.reads.size(); ++m) rel = rel.intersect(b.read_maps[m].apply_range(a.read_maps[m].reverse()));
-    rel = rel.intersect_domain(b.domain).intersect_range(a.domain);
-    if (!b.domain.is_subset(rel.domain()) || !rel.is_single_valued()) continue;
+std::set<std::string> written_arrays(const std::deque<Stmt>& stmts) {
+  std::set<std::string> w;
+  for (const auto& s : stmts) w.insert(s.cmd->name);
+  return w;
+}
+
+// The target's assignments matched with the source's instances (lift.hpp): per target
+// statement, the relation from its instances to one source statement's, when it is a function
+// defined on all of them.
+class Correspondence {
+ public:
+  Correspondence(const Model& source, const Model& target) : a_(source), b_(target) {
+    wa_ = written_arrays(a_.stmts);
+    wb_ = written_arrays(b_.stmts);
+    for (const auto& x : a_.stmts) shapes_.push_back(shape(*x.cmd->value, wa_));
+  }
+
+  // The annotation of target statement `k` (in program order; every earlier one first), or "".
+  std::string annotate(size_t k) {
+    const Stmt& b = b_.stmts.at(k);
+    std::optional<isl::map> rel = by_shape(b);
+    found_.push_back(rel);
+    if (b.renamed) return "";  // a loop variable hidden by an inner one of the same name: no text names it
+    if (!rel) return by_copy(b, k);
+    return call(tensor_of(*rel), args_of(*rel, b));
+  }
+
+  // Tensors the annotations of copies need, by cases.
+  std::string equations;
+
+ private:
+  static std::string tensor_of(const isl::map& rel) {
+    std::string src = out_name(rel);
+    return fmt::format("_S{}", std::stoi(src.substr(src.find('S') + 1)));
+  }
+  // The source instance of each target instance, as texts over the target's variables.
+  static std::vector<std::string> args_of(const isl::map& rel, const Stmt& b) {
     isl::pw_multi_aff f = checked<isl::pw_multi_aff>(isl_pw_multi_aff_from_map(rel.copy()), rel.ctx());
     std::vector<std::string> args;
     isl_size n = isl_pw_multi_aff_dim(f.get(), isl_dim_out);
-    for (isl_size k = 0; k < n; ++k) args.push_back(value_text(isl_pw_multi_aff_get_pw_aff(f.get(), k), b.vars, b.domain));
-    return call(fmt::format("_S{}", a.number), args);
+    for (isl_size d = 0; d < n; ++d) args.push_back(value_text(isl_pw_multi_aff_get_pw_aff(f.get(), d), b.vars, b.domain));
+    return args;
   }
-  return "";
-}
+
+  // A function defined on all of b's instances, or nullopt.
+  static std::optional<isl::map> total_function(const Stmt& b, isl::map rel) {
+    rel = rel.intersect_domain(b.domain);
+    if (!b.domain.is_subset(rel.domain())) return std::nullopt;
+    if (!rel.is_single_valued()) {
+      if (!b.reads.empty()) return std::nullopt;
+      rel = rel.lexmin();  // a value that reads nothing: any instance of the same shape computes it
+      if (!rel.is_single_valued()) return std::nullopt;
+    }
+    return rel;
+  }
+
+  // A source statement of the same shape: the same cell written (when both write one array the
+  // source also has) and the same cells read of every array neither program writes.
+  std::optional<isl::map> by_shape(const Stmt& b) const {
+    std::string sb = shape(*b.cmd->value, wb_);
+    for (size_t k = 0; k < a_.stmts.size(); ++k) {
+      const Stmt& a = a_.stmts[k];
+      if (a.reads.size() != b.reads.size() || shapes_[k] != sb) continue;
+      isl::map rel = checked<isl::map>(isl_map_from_domain_and_range(b.domain.copy(), a.domain.copy()), b.domain.ctx());
+      if (out_name(a.write) == out_name(b.write)) rel = rel.intersect(b.write.apply_range(a.write.reverse()));
+      for (size_t m = 0; m < a.reads.size(); ++m)
+        if (!wa_.count(a.reads[m]->name) && !wb_.count(b.reads[m]->name) && out_name(a.read_maps[m]) == out_name(b.read_maps[m]))
+          rel = rel.intersect(b.read_maps[m].apply_range(a.read_maps[m].reverse()));
+      if (auto f = total_function(b, rel)) return f;
+    }
+    return std::nullopt;
+  }
+
+  // A copy `x[...] := y[...]`: what the cell's last writer in the target wrote, when every such
+  // writer has a source instance; by cases (a tensor `_C<k>`) when there are several.
+  std::string by_copy(const Stmt& b, size_t k) {
+    if (b.reads.size() != 1 || b.cmd->value->kind != ExprKind::ArrayRead) return "";
+    isl::ctx ctx = b.domain.ctx();
+    isl::union_map sources = isl::union_map::empty(ctx), times = isl::union_map::empty(ctx);
+    for (const auto& w : b_.stmts) {
+      sources = sources.unite(isl::union_map(w.write));
+      times = times.unite(isl::union_map(w.schedule));
+    }
+    std::string tag = b.tuple + "_copy";
+    times = times.unite(isl::union_map(with_in_name(b.schedule, tag)));
+    isl::union_access_info info{isl::union_map(with_in_name(b.read_maps[0], tag))};
+    isl::union_flow flow = info.set_must_source(sources).set_schedule_map(times).compute_flow();
+    std::vector<std::string> cases;
+    isl::set covered = isl::set::empty(b.domain.space());
+    bool all = true;
+    flow.must_dependence().reverse().foreach_map([&](isl::map m) {  // tag[y] -> writer[y']
+      std::string w = out_name(m);
+      size_t j = static_cast<size_t>(std::stoi(w.substr(w.find('S') + 1)));
+      if (j >= found_.size() || !found_[j]) { all = false; return; }
+      isl::map c = with_in_name(m, b.tuple).apply_range(*found_[j]);
+      covered = covered.unite(c.domain());
+      isl::pw_multi_aff f = checked<isl::pw_multi_aff>(isl_pw_multi_aff_from_map(c.copy()), ctx);
+      f.foreach_piece([&](isl::set piece, isl::multi_aff v) {
+        std::string cond = condition_text(piece, b.vars, isl::set::universe(piece.space()));
+        std::string value = call(tensor_of(c), args_text(v, b.vars, piece));
+        cases.push_back(cond.empty() ? value : value + " if " + cond);
+      });
+    });
+    if (!all || cases.empty() || !b.domain.is_subset(covered)) return "";
+    std::string name = fmt::format("_C{}", k);
+    equations += fmt::format("tensor {}({}) : {} =\n    {};\n", name, join(b.vars), type_name(b.cmd->value->type), join(cases, "\n  | "));
+    return call(name, b.vars);
+  }
+
+  static std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+    std::string s;
+    for (size_t k = 0; k < v.size(); ++k) s += (k ? sep : "") + v[k];
+    return s;
+  }
+
+  const Model& a_;
+  const Model& b_;
+  std::set<std::string> wa_, wb_;
+  std::vector<std::string> shapes_;
+  std::vector<std::optional<isl::map>> found_;
+};
 
 }  // namespace
 
@@ -657,10 +756,10 @@ Lifted lift_pair(const Program& source, const Program& target) {
     b.extract();
     Program q = target.clone();
     size_t next = 0;
+    Correspondence match(a, b);
     std::function<void(Cmd&)> annotate = [&](Cmd& c) {
       if (c.kind == CmdKind::Assign) {
-        const Stmt& s = b.stmts.at(next++);
-        std::string t = annotation(s, a.stmts);
+        std::string t = match.annotate(next++);
         ++out.assignments;
         if (!t.empty()) { c.annot = make_var(t, c.loc); ++out.annotated; }
         return;
@@ -676,6 +775,7 @@ Lifted lift_pair(const Program& source, const Program& target) {
       d.init = make_var(v->second, d.loc);
       d.unspecified = false;
     }
+    eq.text += match.equations;
     std::string text = print_program(q);
     // the equations go before the array declarations (after the specification's tensors)
     size_t at = std::string::npos;
