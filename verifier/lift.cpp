@@ -155,6 +155,7 @@ std::string condition_text(const isl::set& s, const std::vector<std::string>& na
   p = isl_set_params(p);
   p = isl_set_gist_params(p, isl_set_copy(c));
   if (!p) { isl_set_free(c); throw isl::exception("isl: a condition"); }
+  if (isl_set_is_empty(p) == isl_bool_true) { isl_set_free(p); isl_set_free(c); return "false"; }  // isl prints no empty set
   if (isl_set_plain_is_universe(p)) { isl_set_free(p); isl_set_free(c); return ""; }
   c = isl_set_align_params(c, isl_set_get_space(p));
   p = isl_set_align_params(p, isl_set_get_space(c));
@@ -175,6 +176,11 @@ std::string value_text(isl_pw_aff* f, const std::vector<std::string>& names, con
   c = isl_set_align_params(c, isl_pw_aff_get_space(f));  // the build's parameters are the value's
   f = isl_pw_aff_align_params(f, isl_set_get_space(c));
   f = isl_pw_aff_gist_params(f, isl_set_copy(c));
+  if (f && isl_pw_aff_n_piece(f) == 0) {  // defined nowhere (an instance that never runs): any value
+    isl_pw_aff_free(f);
+    isl_set_free(c);
+    return "0";
+  }
   isl_ast_build* b = isl_ast_build_from_context(c);
   isl_ast_expr* e = isl_ast_build_expr_from_pw_aff(b, f);
   isl_ast_build_free(b);
