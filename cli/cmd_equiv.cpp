@@ -60,7 +60,7 @@ void register_equiv(CLI::App& app) {
       }
     std::string diff = driver::interface_difference(*la.program, *lb.program);
     if (!diff.empty()) {
-      std::cerr << "sched equiv: " << diff << "\n";
+      std::cerr << diff;
       if (json) std::cout << nlohmann::json{{"first", first}, {"second", second}, {"verdict", "bad-input"}, {"diagnostics", diff}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       return set_exit(kBadInput);
     }

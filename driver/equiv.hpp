@@ -1,8 +1,8 @@
 // Equivalence of two programs (`sched equiv A B`, `pysched.equiv`): the same outputs for every
 // parameter value the assumptions allow and every input, or a counterexample that runs.
 //
-// The two programs declare the same interface (parameters, assumptions, inputs and outputs:
-// names, types, shapes; interface_difference). Then, in order:
+// The two programs declare the same interface (parameters, inputs and outputs: names, types,
+// shapes; interface_difference). Then, in order:
 //   1. runs: both programs on the reference engine at a few small parameter points, each with a
 //      few seeded inputs, the outputs compared bit for bit. A cell that differs is `different`;
 //      a run of the first program that stops (a race, an access out of bounds, an undefined
@@ -10,7 +10,9 @@
 //      ran (`different`: the second fails where the first computes);
 //   2. races and accesses: each program verified alone (verifier/verify.hpp, no specification),
 //      so that a race found for some parameters is `defective` too;
-//   3. proof: the first program lifted to equations by exact dataflow and the second verified
+//   3. proof: when both programs carry one specification (the same tensor equations and output
+//      expressions: two lowerings of one algorithm), each verified against it; otherwise
+//      the first program lifted to equations by exact dataflow and the second verified
 //      against them (verifier/lift.hpp). Verified: `equivalent`. A refuted condition is run at
 //      the counterexample's parameters and inputs: a cell that differs there is `different`,
 //      otherwise the verdict is `unknown` (the lifting's guess of an annotation may be wrong).
@@ -68,9 +70,11 @@ struct EquivResult {
 
 std::string verdict_word(EquivResult::Verdict v);  // equivalent different defective unknown
 
-// The first difference between the interfaces of a and b, "" when none: "b.sched:3:1: input b is
-// f32[K, M] here and f32[M, K] in a.sched".
+// The first difference between the interfaces of a and b, "" when none: "b.sched:3:7: input b is
+// f32[K, M] here and f32[M, K] in a.sched". Assumptions may differ (Halide's export adds its own):
+// the pair is then compared where both programs' assumptions hold, and the verdict says so.
 std::string interface_difference(const Program& a, const Program& b);
+bool same_assumptions(const Program& a, const Program& b);
 
 // Both typed, with the same interface.
 EquivResult check_equivalence(const Program& a, const Program& b, const EquivOptions& opts);

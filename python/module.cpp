@@ -9,6 +9,7 @@
 //   r.outputs["c"]                                        # a float32 NumPy array
 //   prog.verify().verdict                                 # "verified" | "refuted" | "unknown"
 //   prog.explore(N=2, K=1, M=1).verdict                   # "deterministic" | ...
+//   pysched.equiv(prog, other).verdict                    # "equivalent" | "different" | "defective" | "unknown"
 //   pysched.lower("blur.algo", schedule="BlurY.parallel(y)")  # a Program lowered by our scheduler
 //
 // Bad input (unknown or missing parameters, data that does not fit, an unknown engine) raises
@@ -62,6 +63,17 @@ PYBIND11_MODULE(pysched, m) {
       .def_property_readonly("json", [](const Verification& v) { return to_python(v.json); })
       .def("__repr__", [](const Verification& v) { return fmt::format("<Verification {}>", v.verdict); });
 
+  py::class_<Equivalence>(m, "Equivalence", "A verdict of `sched equiv` (as `sched equiv --json`)")
+      .def_readonly("verdict", &Equivalence::verdict, "equivalent, different, defective or unknown")
+      .def_readonly("exit_code", &Equivalence::exit_code)
+      .def_readonly("reason", &Equivalence::reason, "one line: how it was proved, or why not")
+      .def_readonly("text", &Equivalence::text, "the report for people, the replay command included")
+      .def_readonly("seconds", &Equivalence::seconds)
+      .def_property_readonly("difference", [](const Equivalence& e) { return to_python(e.json.value("difference", nlohmann::json())); },
+                             "different or defective: params, seed or data, cell, the two values, replay")
+      .def_property_readonly("json", [](const Equivalence& e) { return to_python(e.json); })
+      .def("__repr__", [](const Equivalence& e) { return fmt::format("<Equivalence {}>", e.verdict); });
+
   py::class_<Exploration>(m, "Exploration", "The interleavings explored (as `sched explore --json`)")
       .def_readonly("verdict", &Exploration::verdict, "deterministic, nondeterministic or inconclusive")
       .def_readonly("exit_code", &Exploration::exit_code)
@@ -93,6 +105,13 @@ PYBIND11_MODULE(pysched, m) {
            "Explore the interleavings of the small-step semantics; returns an Exploration")
       .def("__repr__", [](const ProgramHandle& h) { return fmt::format("<pysched.Program {}>", h.path); });
 
+  m.def(
+      "equiv",
+      [](const ProgramHandle& before, const ProgramHandle& after, double timeout, const std::string& floats, uint64_t seed, int points,
+         int seeds) { return before.equiv(after, timeout, floats, seed, points, seeds); },
+      py::arg("before"), py::arg("after"), py::kw_only(), py::arg("timeout") = 60.0, py::arg("floats") = "ieee", py::arg("seed") = 1,
+      py::arg("points") = 6, py::arg("seeds") = 2,
+      "Whether two programs with one interface compute the same outputs (`sched equiv`); returns an Equivalence");
   m.def("load", &ProgramHandle::load, py::arg("path"), "Load a .sched file (pysched.BadInput with the diagnostics on an error)");
   m.def("parse", &ProgramHandle::parse, py::arg("text"), py::arg("name") = "<text>", "Load a program from its text");
   m.def("import_file", &ProgramHandle::import_file, py::arg("path"), py::kw_only(), py::arg("via") = "", py::arg("schedule") = "",

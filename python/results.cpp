@@ -17,6 +17,7 @@
 #include "sched/version.hpp"
 #include "smallstep/explore.hpp"
 #include "verifier/verify.hpp"
+#include "driver/equiv.hpp"
 
 namespace py = pybind11;
 
@@ -217,6 +218,35 @@ Verification ProgramHandle::verify(double timeout, bool all, const std::string& 
   r.text = verify::render(v, program(), path, false);
   r.json = verify::to_json(v, program(), path);
   r.seconds = v.seconds;
+  return r;
+}
+
+Equivalence ProgramHandle::equiv(const ProgramHandle& after, double timeout, const std::string& floats, uint64_t seed, int points,
+                                  int seeds) const {
+  if (!valid_seconds(timeout, false)) throw BadInputError(fmt::format("timeout: expected {}, got {}", option_text::kExpectedSeconds, timeout));
+  std::optional<verify::FloatMode> fm = driver::parse_floats(floats);
+  if (!fm) throw BadInputError(fmt::format("floats: expected {}, not '{}'", driver::words(driver::kFloats), floats));
+  if (points < 1 || seeds < 1) throw BadInputError("points and seeds: expected at least 1");
+  std::string diff = driver::interface_difference(program(), after.program());
+  if (!diff.empty()) throw BadInputError(diff);
+  driver::EquivOptions o;
+  o.timeout_s = timeout;
+  o.floats = *fm;
+  o.seed = seed;
+  o.points = points;
+  o.seeds = seeds;
+  driver::EquivResult e;
+  {
+    py::gil_scoped_release unlocked;
+    e = driver::check_equivalence(program(), after.program(), o);
+  }
+  Equivalence r;
+  r.verdict = driver::verdict_word(e.verdict);
+  r.exit_code = e.verdict == driver::EquivResult::Verdict::Equivalent ? 0 : e.verdict == driver::EquivResult::Verdict::Unknown ? 3 : 1;
+  r.reason = e.reason;
+  r.text = driver::render(e, path, after.path);
+  r.json = driver::to_json(e, path, after.path);
+  r.seconds = e.seconds;
   return r;
 }
 

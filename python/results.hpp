@@ -59,6 +59,15 @@ struct Exploration {
   nlohmann::json json;
 };
 
+// A verdict of `sched equiv` (driver/equiv.hpp).
+struct Equivalence {
+  std::string verdict;  // equivalent, different, defective, unknown
+  int exit_code = 0;
+  std::string reason, text;
+  nlohmann::json json;
+  double seconds = 0;
+};
+
 class ProgramHandle {
  public:
   static ProgramHandle load(const std::string& path);
@@ -78,6 +87,8 @@ class ProgramHandle {
                 uint64_t seed, bool check_annotations, bool compare_outputs, int threads, uint64_t max_steps,
                 const pybind11::kwargs& kw) const;
   Verification verify(double timeout, bool all, const std::string& floats) const;
+  // This program (the first, before) against `after`: BadInputError when the interfaces differ.
+  Equivalence equiv(const ProgramHandle& after, double timeout, const std::string& floats, uint64_t seed, int points, int seeds) const;
   Exploration explore(const pybind11::object& params, const pybind11::object& inputs, const std::string& strategy,
                       const std::string& granularity, uint64_t seed, int runs, uint64_t max_executions, uint64_t max_steps,
                       double timeout, bool all_states, const pybind11::kwargs& kw) const;

@@ -244,6 +244,7 @@ struct Stmt {
   std::vector<const Expr*> reads;      // the array reads of the value, in pre-order
   std::vector<isl::map> read_maps;
   std::map<int, isl::pw_aff> lets;     // the `let` slots in scope and their values
+  std::map<std::string, isl::pw_aff> named;  // every loop and `let` variable in scope by its name (inner ones hide outer ones)
   std::map<int, std::string> slot_var; // loop slots in scope and their names in `vars`
 };
 
@@ -341,8 +342,12 @@ class Model {
         auto saved = n_.slots[static_cast<size_t>(c.slot)];
         n_.slots[static_cast<size_t>(c.slot)] = index(*c.value, n_);
         lets_[c.slot] = *n_.slots[static_cast<size_t>(c.slot)];
+        auto outer = named_.find(c.name);
+        std::optional<isl::pw_aff> hidden = outer == named_.end() ? std::nullopt : std::optional<isl::pw_aff>(outer->second);
+        named_.insert_or_assign(c.name, lets_.at(c.slot));
         walk(*c.body, cond, time);
         lets_.erase(c.slot);
+        if (hidden) named_.insert_or_assign(c.name, *hidden); else named_.erase(c.name);
         n_.slots[static_cast<size_t>(c.slot)] = saved;
         return;
       }
@@ -355,12 +360,16 @@ class Model {
         n_.slots[static_cast<size_t>(c.slot)] = x;
         n_.declared.push_back(v);
         loops_.push_back({v, c.slot});
+        auto outer = named_.find(c.name);
+        std::optional<isl::pw_aff> hidden = outer == named_.end() ? std::nullopt : std::optional<isl::pw_aff>(outer->second);
+        named_.insert_or_assign(c.name, x);
         renamed_.push_back(v != c.name);
         auto t = time;
         t.push_back(x);
         walk(*c.body, cond.intersect(in), t);
         renamed_.pop_back();
         loops_.pop_back();
+        if (hidden) named_.insert_or_assign(c.name, *hidden); else named_.erase(c.name);
         n_.declared.pop_back();
         n_.slots[static_cast<size_t>(c.slot)] = saved;
         return;
@@ -387,6 +396,7 @@ class Model {
     for (const auto& l : loops_) { s.vars.push_back(l.var); s.slot_var[l.slot] = l.var; }
     for (bool r : renamed_) s.renamed = s.renamed || r;
     s.lets = lets_;
+    s.named = named_;
     s.cond = cond;
     s.domain = poly::params_to_dims(cond, s.vars, s.tuple);
     s.time = std::move(time);
@@ -416,6 +426,7 @@ class Model {
   std::vector<Loop> loops_;
   std::vector<bool> renamed_;
   std::map<int, isl::pw_aff> lets_;
+  std::map<std::string, isl::pw_aff> named_;
   std::set<std::string> local_;
 };
 
@@ -683,11 +694,30 @@ class Correspondence {
       const Stmt& a = a_.stmts[k];
       if (a.reads.size() != b.reads.size() || shapes_[k] != sb) continue;
       isl::map rel = checked<isl::map>(isl_map_from_domain_and_range(b.domain.copy(), a.domain.copy()), b.domain.ctx());
-      if (out_name(a.write) == out_name(b.write)) rel = rel.intersect(b.write.apply_range(a.write.reverse()));
+      if (out_name(a.write) == out_name(b.write))
+        rel = rel.intersect(b.write.apply_range(a.write.reverse()));
+      else if (wa_.count(b.cmd->name) && wb_.count(a.cmd->name))
+        continue;  // each writes an array the other program writes too: they are not one statement
       for (size_t m = 0; m < a.reads.size(); ++m)
         if (!wa_.count(a.reads[m]->name) && !wb_.count(b.reads[m]->name) && out_name(a.read_maps[m]) == out_name(b.read_maps[m]))
           rel = rel.intersect(b.read_maps[m].apply_range(a.read_maps[m].reverse()));
       if (auto f = total_function(b, rel)) return f;
+      // a last resort, for schedules of one algorithm: the variables both statements name alike
+      // (a time loop t, a tiled i rebuilt by `let i = io * 4 + ii`) hold the same values
+      // (one name at a time, kept only if every instance still has a match: a reversed loop
+      // that keeps its name is not the same variable)
+      bool any = false;
+      for (const auto& [name, fa] : a.named) {
+        auto fb = b.named.find(name);
+        if (fb == b.named.end()) continue;
+        isl::map ma = a_.access(a.cond, a.vars, a.tuple, "__name", {fa}), mb = b_.access(b.cond, b.vars, b.tuple, "__name", {fb->second});
+        isl::map narrower = rel.intersect(mb.apply_range(ma.reverse()));
+        if (!b.domain.is_subset(narrower.domain())) continue;
+        rel = narrower;
+        any = true;
+      }
+      if (any)
+        if (auto f = total_function(b, rel)) return f;
     }
     return std::nullopt;
   }
@@ -761,6 +791,11 @@ Lifted lift_pair(const Program& source, const Program& target) {
     Model b(ctx, target, "B_", true);
     b.extract();
     Program q = target.clone();
+    for (const auto& e : source.assumes) {  // the equations hold where the source's assumptions do
+      bool known = false;
+      for (const auto& f : q.assumes) known = known || print_expr(*f) == print_expr(*e);
+      if (!known) q.assumes.push_back(e->clone());
+    }
     size_t next = 0;
     Correspondence match(a, b);
     std::function<void(Cmd&)> annotate = [&](Cmd& c) {

@@ -166,3 +166,18 @@ def test_lower_and_import_through_the_front_ends():
         pysched.import_file(algo, via="tvm")
     with pytest.raises(pysched.BadInput, match="no loop variable nowhere"):
         pysched.lower(algo, schedule="BlurY.split(nowhere, a, b, 4)")
+
+
+def test_equiv_of_two_programs():
+    d = os.path.join(EXAMPLES, "equiv")
+    gemm = pysched.load(os.path.join(d, "gemm.sched"))
+    e = pysched.equiv(gemm, pysched.load(os.path.join(d, "gemm_tiled.sched")))
+    assert e.verdict == "equivalent" and e.exit_code == 0, e.text
+    broken = pysched.equiv(gemm, pysched.load(os.path.join(d, "gemm_bad_tail.sched")))
+    assert broken.verdict == "different" and broken.exit_code == 1
+    diff = broken.difference
+    assert diff["cell"] == "c[0, 0]" and diff["params"] == {"N": 1, "M": 1, "K": 1}
+    assert diff["replay"].startswith("sched equiv ")
+    other = pysched.parse("param N;\ninput x[i] : f32[N];\noutput y[i] : f32[N];\nfor i < N { y[i] := x[i]; }\n")
+    with pytest.raises(pysched.BadInput, match="the parameters are"):
+        pysched.equiv(gemm, other)
