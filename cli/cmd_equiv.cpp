@@ -55,13 +55,13 @@ void register_equiv(CLI::App& app) {
     for (const Loaded* l : {&la, &lb})
       if (l->stage != LoadStage::Ok) {
         std::cerr << l->diagnostics;
-        if (json) std::cout << nlohmann::json{{"first", first}, {"second", second}, {"verdict", "bad-input"}, {"diagnostics", l->diagnostics}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        if (json) std::cout << nlohmann::json{{"schema_version", 1}, {"first", first}, {"second", second}, {"verdict", "bad-input"}, {"diagnostics", l->diagnostics}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         return set_exit(kBadInput);
       }
     std::string diff = driver::interface_difference(*la.program, *lb.program);
     if (!diff.empty()) {
       std::cerr << diff;
-      if (json) std::cout << nlohmann::json{{"first", first}, {"second", second}, {"verdict", "bad-input"}, {"diagnostics", diff}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      if (json) std::cout << nlohmann::json{{"schema_version", 1}, {"first", first}, {"second", second}, {"verdict", "bad-input"}, {"diagnostics", diff}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       return set_exit(kBadInput);
     }
     driver::EquivOptions o;

@@ -557,7 +557,7 @@ std::string render(const EquivResult& r, const std::string& a, const std::string
 }
 
 nlohmann::json to_json(const EquivResult& r, const std::string& a, const std::string& b) {
-  nlohmann::json j = {{"first", a}, {"second", b}, {"verdict", verdict_word(r.verdict)}, {"reason", r.reason},
+  nlohmann::json j = {{"schema_version", 1}, {"first", a}, {"second", b}, {"verdict", verdict_word(r.verdict)}, {"reason", r.reason},
                       {"floats", r.floats}, {"points", r.points}, {"runs", r.runs}, {"annotated", r.annotated},
                       {"assignments", r.assignments}, {"seconds", r.seconds}};
   if (r.verdict == EquivResult::Verdict::Defective) j["program"] = r.which == 1 ? a : b, j["line"] = r.loc.line, j["col"] = r.loc.col;
