@@ -343,32 +343,19 @@ std::string private_dir(std::string& error) {
 
 }  // namespace
 
-EquivResult check_equivalence(const Program& a, const Program& b, const EquivOptions& opts) {
-  auto started = Clock::now();
-  EquivResult r;
-  r.floats = verify::float_mode_name(opts.floats);
-  auto say = [&](const std::string& s) { if (opts.progress) opts.progress(s); };
-  auto done = [&]() -> EquivResult& {
-    r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
-    return r;
-  };
-  Runner runner(a, b, r);
+namespace {
 
-  // 1. runs
-  ModelOptions base;
+// Step 1 (equiv.hpp): both programs run at small points; true when that decided the verdict.
+bool decided_by_runs(const Program& a, const Program& b, const EquivOptions& opts, const ModelOptions& base, Runner& runner,
+                     EquivResult& r) {
+  auto say = [&](const std::string& s) { if (opts.progress) opts.progress(s); };
   std::string err;
-  if (!opts.data.empty() && !read_data(opts.data, base, err)) {
-    r.verdict = EquivResult::Verdict::Unknown;
-    r.reason = "--data: " + err;
-    return done();
-  }
-  runner.data_ = opts.data;
   std::vector<std::vector<int64_t>> points;
   if (!opts.params.empty()) {
     auto inst = make_instance(a, opts.params, {}, 1, {}, err);
     if (!inst) {
       r.reason = err;
-      return done();
+      return true;
     }
     points.push_back(inst->params);
   } else {
@@ -419,11 +406,16 @@ EquivResult check_equivalence(const Program& a, const Program& b, const EquivOpt
           }
         }
       }
-      return done();
+      return true;
     }
   }
+  return false;
+}
 
-  // 2. races and accesses, for every parameter value
+
+// Step 2: each program verified alone; true when one of them has a finding.
+bool decided_by_races(const Program& a, const Program& b, const EquivOptions& opts, EquivResult& r) {
+  auto say = [&](const std::string& s) { if (opts.progress) opts.progress(s); };
   for (int which : {1, 2}) {
     const Program& p = which == 1 ? a : b;
     say(fmt::format("checking the {} program for races", which == 1 ? "first" : "second"));
@@ -435,11 +427,16 @@ EquivResult check_equivalence(const Program& a, const Program& b, const EquivOpt
       r.which = which;
       r.loc = pr.loc;
       r.reason = fmt::format("{}: {}: {}", where(p, pr.loc), pr.rule, pr.message);
-      return done();
+      return true;
     }
   }
 
-  // 3. proof
+  return false;
+}
+
+// Step 3: the proof, through a common specification or the first program's equations.
+void prove(const Program& a, const Program& b, const EquivOptions& opts, const ModelOptions& base, Runner& runner, EquivResult& r) {
+  auto say = [&](const std::string& s) { if (opts.progress) opts.progress(s); };
   std::string scope = same_assumptions(a, b) ? "" : ", where the assumptions of both hold";
   if (common_specification(a, b)) {
     say("verifying both programs against their common specification");
@@ -453,7 +450,7 @@ EquivResult check_equivalence(const Program& a, const Program& b, const EquivOpt
         r.reason = fmt::format("proved for all parameters and inputs through their common specification (each verified against it: "
                                "{} and {} verification conditions, floats {}){}",
                                va.proved, vb.proved, r.floats, scope);
-        return done();
+        return;
       }
     }
   }
@@ -462,19 +459,19 @@ EquivResult check_equivalence(const Program& a, const Program& b, const EquivOpt
   Loaded sb = load_text(verify::sequential_text(b), b.file ? b.file->name : "second");
   if (sa.stage != LoadStage::Ok || sb.stage != LoadStage::Ok) {
     r.reason = "internal error: the sequential form does not load: " + (sa.stage != LoadStage::Ok ? sa.diagnostics : sb.diagnostics);
-    return done();
+    return;
   }
   verify::Lifted lifted = verify::lift_pair(*sa.program, *sb.program);
   r.annotated = lifted.annotated;
   r.assignments = lifted.assignments;
   if (!lifted.unknown.empty()) {
     r.reason = "not lifted: " + lifted.unknown;
-    return done();
+    return;
   }
   Loaded q = load_text(lifted.text, "lifted");
   if (q.stage != LoadStage::Ok) {
     r.reason = "internal error: the lifted program does not load: " + q.diagnostics.substr(0, q.diagnostics.find('\n'));
-    return done();
+    return;
   }
   r.lifted = print_program(*q.program);  // with the printer's parentheses
   say("verifying the second program against the first's equations");
@@ -493,7 +490,7 @@ EquivResult check_equivalence(const Program& a, const Program& b, const EquivOpt
     r.reason = fmt::format("proved for all parameters and inputs ({} of {} assignments of the second program annotated with the first's "
                            "equations, {} verification conditions, floats {}){}",
                            r.annotated, r.assignments, v.proved, r.floats, scope);
-    return done();
+    return;
   }
   if (v.kind == verify::Verdict::Kind::Refuted && !v.problems.empty()) {
     const auto& pr = v.problems.front();
@@ -508,20 +505,38 @@ EquivResult check_equivalence(const Program& a, const Program& b, const EquivOpt
       if (!dir.empty() && !pr.inputs.empty() && write_counterexample(*q.program, pr, dir, 1, data, why) && read_data(data, m, why))
         runner.data_ = data;
       say(fmt::format("running both at the verifier's counterexample {}", runner.point_text(values)));
-      if (runner.compare(values, m)) return done();
+      if (runner.compare(values, m)) return;
       for (int s = 0; s < opts.seeds * 4; ++s) {
         ModelOptions ms = base;
         ms.seed = opts.seed + 100 + static_cast<uint64_t>(s);
         runner.data_ = opts.data;
-        if (runner.compare(values, ms)) return done();
+        if (runner.compare(values, ms)) return;
       }
       if (opts.cex_dir.empty() && !dir.empty()) std::filesystem::remove_all(dir);
     }
     r.reason = fmt::format("the verifier refuted {} at {} ({}), and no run at its parameters differs", pr.rule, where(b, at), pr.message);
-    return done();
+    return;
   }
   r.reason = v.reason.empty() ? "the verifier could not decide" : v.reason;
-  return done();
+}
+
+}  // namespace
+
+EquivResult check_equivalence(const Program& a, const Program& b, const EquivOptions& opts) {
+  auto started = Clock::now();
+  EquivResult r;
+  r.floats = verify::float_mode_name(opts.floats);
+  Runner runner(a, b, r);
+  ModelOptions base;
+  std::string err;
+  if (!opts.data.empty() && !read_data(opts.data, base, err)) {
+    r.reason = "--data: " + err;
+  } else {
+    runner.data_ = opts.data;
+    if (!decided_by_runs(a, b, opts, base, runner, r) && !decided_by_races(a, b, opts, r)) prove(a, b, opts, base, runner, r);
+  }
+  r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  return r;
 }
 
 std::string replay_command(const Difference& d, const std::string& a, const std::string& b) {
