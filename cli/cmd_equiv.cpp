@@ -38,7 +38,7 @@ void register_equiv(CLI::App& app) {
   cmd->add_option("--seeds", seeds, "inputs run per point")->check(CLI::Range(1, 1000))->capture_default_str();
   cmd->add_option("--float", floats, "floats in the proof: ieee (bit for bit, the default: a reassociated float sum differs), real (equivalent over the reals, said in the verdict), uninterpreted")
       ->check(CLI::IsMember(driver::kFloats))->capture_default_str();
-  cmd->add_option("--timeout", timeout, "the proof's time limit in seconds (reached: unknown)")->check(positive_seconds())->capture_default_str();
+  cmd->add_option("--timeout", timeout, "time limit in seconds: a quarter for the runs, a quarter for the race checks, the rest for the proof (reached: unknown)")->check(positive_seconds())->capture_default_str();
   cmd->add_option("--cex", cex, "write a counterexample's input tensors into this directory (TENSOR.npy); the replay passes them");
   cmd->add_option("--lifted", lifted, "write the second program annotated against the first's equations (SCHED) to this file");
   cmd->add_option("--sarif", sarif, "also write the verdict as a SARIF 2.1.0 log to this file");

@@ -104,6 +104,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+constexpr uint64_t kMaxSteps = 5'000'000;  // per run of the runs step (a fixed 1024^3 product is not run)
+
 uint64_t mix(uint64_t x) {  // splitmix64
   x += 0x9e3779b97f4a7c15ULL;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -187,6 +189,7 @@ class Runner {
     RunOptions o;
     o.compare_outputs = false;
     o.threads = 1;
+    o.max_steps = kMaxSteps;  // a run past it is inconclusive: that point is not compared
     EngineRun ra = run(Engine::Reference, ia, o);
     ++r_.runs;
     if (!ra.outcome.ok()) {
@@ -370,7 +373,10 @@ bool decided_by_runs(const Program& a, const Program& b, const EquivOptions& opt
     if (!shape.prepared.ok()) return std::nullopt;
     return wide_inputs(a, shape, m.seed);
   };
+  auto started = Clock::now();
   for (const auto& v0 : points) {
+    // the runs get a quarter of the time limit (each run is bounded by kMaxSteps)
+    if (std::chrono::duration<double>(Clock::now() - started).count() > opts.timeout_s / 4) break;
     ++r.points;
     say(fmt::format("running both at {}", runner.point_text(v0)));
     for (int s = 0; s < std::max(1, opts.data.empty() ? opts.seeds : 1); ++s) {
@@ -414,12 +420,12 @@ bool decided_by_runs(const Program& a, const Program& b, const EquivOptions& opt
 
 
 // Step 2: each program verified alone; true when one of them has a finding.
-bool decided_by_races(const Program& a, const Program& b, const EquivOptions& opts, EquivResult& r) {
+bool decided_by_races(const Program& a, const Program& b, const EquivOptions& opts, EquivResult& r, double budget) {
   auto say = [&](const std::string& s) { if (opts.progress) opts.progress(s); };
   for (int which : {1, 2}) {
     const Program& p = which == 1 ? a : b;
     say(fmt::format("checking the {} program for races", which == 1 ? "first" : "second"));
-    verify::Options vo = verify::Options::within(std::max(1.0, opts.timeout_s / 4));
+    verify::Options vo = verify::Options::within(std::max(0.05, budget / 2));
     verify::Verdict v = verify::verify_program(unspecified(p), vo);
     if (v.kind == verify::Verdict::Kind::Refuted && !v.problems.empty()) {
       const auto& pr = v.problems.front();
@@ -435,15 +441,20 @@ bool decided_by_races(const Program& a, const Program& b, const EquivOptions& op
 }
 
 // Step 3: the proof, through a common specification or the first program's equations.
-void prove(const Program& a, const Program& b, const EquivOptions& opts, const ModelOptions& base, Runner& runner, EquivResult& r) {
+void prove(const Program& a, const Program& b, const EquivOptions& opts, const ModelOptions& base, Runner& runner, EquivResult& r,
+           double budget) {
   auto say = [&](const std::string& s) { if (opts.progress) opts.progress(s); };
+  auto started = Clock::now();
+  auto left = [&] { return std::max(0.05, budget - std::chrono::duration<double>(Clock::now() - started).count()); };
   std::string scope = same_assumptions(a, b) ? "" : ", where the assumptions of both hold";
   if (common_specification(a, b)) {
     say("verifying both programs against their common specification");
-    verify::Options vo = verify::Options::within(opts.timeout_s);
+    verify::Options vo = verify::Options::within(left() / 2);
     vo.smt.floats = opts.floats;
     verify::Verdict va = verify::verify_program(a, vo);
     if (va.kind == verify::Verdict::Kind::Verified) {
+      vo = verify::Options::within(left());
+      vo.smt.floats = opts.floats;
       verify::Verdict vb = verify::verify_program(b, vo);
       if (vb.kind == verify::Verdict::Kind::Verified) {
         r.verdict = EquivResult::Verdict::Equivalent;
@@ -475,7 +486,7 @@ void prove(const Program& a, const Program& b, const EquivOptions& opts, const M
   }
   r.lifted = print_program(*q.program);  // with the printer's parentheses
   say("verifying the second program against the first's equations");
-  verify::Options vo = verify::Options::within(opts.timeout_s);
+  verify::Options vo = verify::Options::within(left());
   vo.smt.floats = opts.floats;
   verify::Verdict v = verify::verify_program(*q.program, vo);
   // positions in the lifted text, as the second program's
@@ -517,7 +528,8 @@ void prove(const Program& a, const Program& b, const EquivOptions& opts, const M
     r.reason = fmt::format("the verifier refuted {} at {} ({}), and no run at its parameters differs", pr.rule, where(b, at), pr.message);
     return;
   }
-  r.reason = v.reason.empty() ? "the verifier could not decide" : v.reason;
+  r.reason = fmt::format("the proof: {} (--timeout {:g} s for the whole check)", v.reason.empty() ? "the verifier could not decide" : v.reason,
+                         opts.timeout_s);
 }
 
 }  // namespace
@@ -533,7 +545,10 @@ EquivResult check_equivalence(const Program& a, const Program& b, const EquivOpt
     r.reason = "--data: " + err;
   } else {
     runner.data_ = opts.data;
-    if (!decided_by_runs(a, b, opts, base, runner, r) && !decided_by_races(a, b, opts, r)) prove(a, b, opts, base, runner, r);
+    // the time limit: a quarter for the runs, a quarter for the race checks, the rest for the proof
+    auto left = [&] { return std::max(0.05, opts.timeout_s - std::chrono::duration<double>(Clock::now() - started).count()); };
+    if (!decided_by_runs(a, b, opts, base, runner, r) && !decided_by_races(a, b, opts, r, opts.timeout_s / 4))
+      prove(a, b, opts, base, runner, r, left());
   }
   r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return r;

@@ -42,7 +42,8 @@ struct EquivOptions {
   int points = 6;                        // parameter points run (when params is empty)
   int seeds = 2;                         // inputs per point
   verify::FloatMode floats = verify::FloatMode::Ieee;
-  double timeout_s = 60;                 // the verifier's, for the proof (and a quarter for each race check)
+  double timeout_s = 60;                 // the whole check's: a quarter for the runs (each stops at 5 million steps), a quarter for
+                                         // the race checks, the rest for the proof
   std::string cex_dir;                   // where a counterexample's inputs are written (empty: a private temporary directory)
   std::function<void(const std::string&)> progress;
 };

@@ -39,7 +39,9 @@ TEST(Driver, EquivExamplePairsGetTheirVerdicts) {
     ASSERT_EQ(driver::interface_difference(*la.program, *lb.program), "") << a << " " << b;
     driver::EquivResult r = driver::check_equivalence(*la.program, *lb.program, options());
     EXPECT_EQ(driver::verdict_word(r.verdict), want) << a << " " << b << ": " << r.reason;
+#ifdef NDEBUG  // the sanitizer builds are 5-10x slower
     EXPECT_LT(r.seconds, 10) << a << " " << b;
+#endif
     ++seen[driver::verdict_word(r.verdict)];
     ++pairs;
     if (r.verdict == driver::EquivResult::Verdict::Different || r.verdict == driver::EquivResult::Verdict::Defective) {

@@ -376,6 +376,19 @@ case(".npy with a malformed shape", ["run", OK, "-p", "N=3", "--data", f"A={NOSH
 case("--seed past 64 bits", ["fuzz", "--seed", "99999999999999999999", "--print-case", "1"], [2], ["whole number"])
 case("--print-case past 63 bits", ["fuzz", "--seed", "1", "--print-case", "99999999999999999999"], [2], ["whole number"])
 
+# ---- sched equiv (issue 46) ----
+EQ = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "equiv")
+FREE = write("free.sched", "param N;\ninput x[i] : f32[N];\noutput y[i] : f32[N];\nfor i < N { y[i] := x[i] * 2.0; }\n")
+FREE2 = write("free2.sched", "param N;\ninput x[i] : f32[N + 1];\noutput y[i] : f32[N];\nfor i < N { y[i] := x[i] * 2.0; }\n")
+case("equiv: a missing file", ["equiv", path("missing.sched"), FREE], [2], ["missing.sched"])
+case("equiv: interfaces that differ, with a caret", ["equiv", FREE, FREE2], [2], ["input x is f32[N + 1] here and f32[N]", "^"])
+case("equiv: a parse error in the second program", ["equiv", FREE, CTL], [2], ["ctl.sched:"])
+case("equiv: --cex into a regular file", ["equiv", FREE, FREE, "--cex", FREE], [2], ["--cex"], unchanged=[FREE])
+case("equiv: --timeout 0", ["equiv", FREE, FREE, "--timeout", "0"], [2])
+case("equiv: 900 levels deep, against itself", ["equiv", PLUS900, PLUS900, "--timeout", "10"], [0, 3], seconds=60)
+case("equiv: --timeout 2 on heat-3d (31 s unbounded)", ["equiv", os.path.join(EQ, "polybench", "heat3d.sched"),
+     os.path.join(EQ, "polybench", "heat3d_tiled.sched"), "--timeout", "2"], [3], ["time limit"], seconds=int(8 * SLACK))
+
 
 # ---- the newer surfaces (issue 48): tests/robustness/surfaces.py ----
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
