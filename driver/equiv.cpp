@@ -330,6 +330,28 @@ bool common_specification(const Program& a, const Program& b) {
   return x && y && *x == *y;
 }
 
+// An atomic float accumulation or a critical section inside a parallel loop: the result depends on
+// the threads' order (float addition does not associate), so no one sequential order is the program's.
+std::optional<Loc> order_dependent(const Program& p) {
+  std::optional<Loc> found;
+  std::function<void(const Cmd&, bool)> go = [&](const Cmd& c, bool in_par) {
+    if (found) return;
+    bool atomic = c.kind == CmdKind::Atomic || (c.kind == CmdKind::Assign && c.atomic);
+    if (in_par && atomic) {
+      bool floats = false;
+      each_cmd(c, [&](const Cmd& x) {
+        if (x.kind != CmdKind::Assign) return;
+        int a = p.find_array(x.name);
+        floats = floats || (a >= 0 && is_float(p.arrays[static_cast<size_t>(a)].elem)) || (a < 0 && is_float(x.value->type));
+      });
+      if (floats) { found = c.loc; return; }
+    }
+    each_child(c, [](const ExprPtr&, Part, bool) {}, [&](const CmdPtr& k, Part, bool) { go(*k, in_par || c.kind == CmdKind::Par); });
+  };
+  if (p.body) go(*p.body, false);
+  return found;
+}
+
 std::vector<Loc> assignment_locs(const Program& p) {
   std::vector<Loc> out;
   if (p.body) each_cmd(*p.body, [&](const Cmd& c) { if (c.kind == CmdKind::Assign) out.push_back(c.loc); });
@@ -465,6 +487,12 @@ void prove(const Program& a, const Program& b, const EquivOptions& opts, const M
       }
     }
   }
+  for (const Program* p : {&a, &b})
+    if (auto at = order_dependent(*p)) {
+      r.reason = fmt::format("{}: an atomic float accumulation in a parallel loop: its result depends on the threads' order, so "
+                             "there is no one result to prove equal (the runs compared one order)", where(*p, *at));
+      return;
+    }
   say("lifting the first program to equations");
   Loaded sa = load_text(verify::sequential_text(a), a.file ? a.file->name : "first");
   Loaded sb = load_text(verify::sequential_text(b), b.file ? b.file->name : "second");
