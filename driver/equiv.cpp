@@ -32,9 +32,7 @@ std::string verdict_word(EquivResult::Verdict v) {
 
 namespace {
 
-std::string where(const Program& p, Loc loc) {
-  return fmt::format("{}:{}:{}", p.file ? p.file->name : std::string("?"), loc.line, loc.col);
-}
+std::string where(const Program& p, Loc loc) { return Diagnostics(p.file).where(loc); }
 
 std::string dims_text(const ArrayDecl& d) {
   std::string s = std::string(type_name(d.elem)) + "[";

@@ -14,6 +14,7 @@
 
 #include "interpreter/printer.hpp"
 #include "interpreter/visit.hpp"
+#include "polyhedral/ast_text.hpp"
 #include "polyhedral/params.hpp"
 #include "verifier/presburger.hpp"
 
@@ -67,66 +68,19 @@ CmdPtr sequential(const Cmd& c) {
 
 // ---- isl expressions as SCHED text ----
 
-std::string text_of(isl_ast_expr* e);
-
-std::string op_text(isl_ast_expr* e) {
-  isl_size n = isl_ast_expr_op_get_n_arg(e);
-  std::vector<std::string> a;
-  for (isl_size k = 0; k < n; ++k) {
-    isl_ast_expr* x = isl_ast_expr_op_get_arg(e, k);
-    a.push_back(text_of(x));
-    isl_ast_expr_free(x);
-  }
-  auto bin = [&](const char* op) {
-    std::string s = a.at(0);
-    for (size_t k = 1; k < a.size(); ++k) s = fmt::format("({} {} {})", s, op, a[k]);
-    return s;
-  };
-  auto fn = [&](const char* f) {
-    std::string s = a.at(0);
-    for (size_t k = 1; k < a.size(); ++k) s = fmt::format("{}({}, {})", f, s, a[k]);
-    return s;
-  };
-  switch (isl_ast_expr_op_get_type(e)) {
-    case isl_ast_expr_op_and: case isl_ast_expr_op_and_then: return bin("&&");
-    case isl_ast_expr_op_or: case isl_ast_expr_op_or_else: return bin("||");
-    case isl_ast_expr_op_max: return fn("max");
-    case isl_ast_expr_op_min: return fn("min");
-    case isl_ast_expr_op_minus: return fmt::format("(-{})", a.at(0));
-    case isl_ast_expr_op_add: return bin("+");
-    case isl_ast_expr_op_sub: return bin("-");
-    case isl_ast_expr_op_mul: return bin("*");
-    // the divisor is a positive constant: SCHED's `/` and `%` are floor division and its remainder
-    case isl_ast_expr_op_div: case isl_ast_expr_op_fdiv_q: case isl_ast_expr_op_pdiv_q: return bin("/");
-    case isl_ast_expr_op_pdiv_r: case isl_ast_expr_op_zdiv_r: return bin("%");  // zdiv_r: only compared with 0
-    case isl_ast_expr_op_select: case isl_ast_expr_op_cond:
-      return fmt::format("select({}, {}, {})", a.at(0), a.at(1), a.at(2));
-    case isl_ast_expr_op_eq: return bin("==");
-    case isl_ast_expr_op_le: return bin("<=");
-    case isl_ast_expr_op_lt: return bin("<");
-    case isl_ast_expr_op_ge: return bin(">=");
-    case isl_ast_expr_op_gt: return bin(">");
-    default: throw std::runtime_error("an isl expression with no SCHED form");
-  }
-}
-
-std::string text_of(isl_ast_expr* e) {
-  switch (isl_ast_expr_get_type(e)) {
-    case isl_ast_expr_id: {
-      isl_id* id = isl_ast_expr_id_get_id(e);
-      std::string s = or_unnamed(isl_id_get_name(id));
-      isl_id_free(id);
-      return s;
-    }
-    case isl_ast_expr_int: {
-      isl_val* v = isl_ast_expr_int_get_val(e);
-      long x = isl_val_get_num_si(v);
-      isl_val_free(v);
-      return x < 0 ? fmt::format("({})", x) : std::to_string(x);
-    }
-    case isl_ast_expr_op: return op_text(e);
-    default: throw std::runtime_error("an isl expression with no SCHED form");
-  }
+// The expression `build` makes in `context` (a set of parameter values, taken), as SCHED text;
+// an isl failure or an expression with no SCHED form throws (a lifted equation is never guessed).
+template <class Build>
+std::string built_text(isl_set* context, const char* what, Build build) {
+  isl_ctx* ctx = isl_set_get_ctx(context);
+  isl_ast_build* b = isl_ast_build_from_context(context);
+  isl_ast_expr* e = build(b);
+  isl_ast_build_free(b);
+  if (!e) throw isl::exception(isl_ctx_last_error_msg(ctx) ? isl_ctx_last_error_msg(ctx) : what);
+  std::optional<std::string> t = poly::ast_text(e);
+  isl_ast_expr_free(e);
+  if (!t) throw std::runtime_error(fmt::format("{}: an isl expression with no SCHED form", what));
+  return *t;
 }
 
 // The set dimensions named `names`, made parameters (so that an AST build prints them by name).
@@ -149,7 +103,6 @@ isl_pw_aff* dims_as_params(isl_pw_aff* f, const std::vector<std::string>& names)
 
 // A condition: the set `s` over dimensions named `names` (and the parameters); "" when universal.
 std::string condition_text(const isl::set& s, const std::vector<std::string>& names, const isl::set& context) {
-  isl_ctx* ctx = s.ctx().get();
   isl_set* p = dims_as_params(s.copy(), names);
   isl_set* c = isl_set_params(dims_as_params(context.copy(), names));
   p = isl_set_params(p);
@@ -159,18 +112,11 @@ std::string condition_text(const isl::set& s, const std::vector<std::string>& na
   if (isl_set_plain_is_universe(p)) { isl_set_free(p); isl_set_free(c); return ""; }
   c = isl_set_align_params(c, isl_set_get_space(p));
   p = isl_set_align_params(p, isl_set_get_space(c));
-  isl_ast_build* b = isl_ast_build_from_context(c);
-  isl_ast_expr* e = isl_ast_build_expr_from_set(b, p);
-  isl_ast_build_free(b);
-  if (!e) throw isl::exception(isl_ctx_last_error_msg(ctx) ? isl_ctx_last_error_msg(ctx) : "isl: a condition");
-  std::string t = text_of(e);
-  isl_ast_expr_free(e);
-  return t;
+  return built_text(c, "isl: a condition", [&](isl_ast_build* b) { return isl_ast_build_expr_from_set(b, p); });
 }
 
 // A value: the function `f` over dimensions named `names`, where `context` (over the same) holds.
 std::string value_text(isl_pw_aff* f, const std::vector<std::string>& names, const isl::set& context) {
-  isl_ctx* ctx = isl_pw_aff_get_ctx(f);
   isl_set* c = isl_set_params(dims_as_params(context.copy(), names));
   f = dims_as_params(f, names);
   c = isl_set_align_params(c, isl_pw_aff_get_space(f));  // the build's parameters are the value's
@@ -181,25 +127,13 @@ std::string value_text(isl_pw_aff* f, const std::vector<std::string>& names, con
     isl_set_free(c);
     return "0";
   }
-  isl_ast_build* b = isl_ast_build_from_context(c);
-  isl_ast_expr* e = isl_ast_build_expr_from_pw_aff(b, f);
-  isl_ast_build_free(b);
-  if (!e) throw isl::exception(isl_ctx_last_error_msg(ctx) ? isl_ctx_last_error_msg(ctx) : "isl: a value");
-  std::string t = text_of(e);
-  isl_ast_expr_free(e);
-  return t;
+  return built_text(c, "isl: a value", [&](isl_ast_build* b) { return isl_ast_build_expr_from_pw_aff(b, f); });
 }
 
 // A value over the parameters (loop variables are parameters named as in the text).
 std::string param_text(const isl::pw_aff& f) {
-  isl_ctx* ctx = f.ctx().get();
-  isl_ast_build* b = isl_ast_build_from_context(isl_set_params(isl_pw_aff_domain(f.copy())));
-  isl_ast_expr* e = isl_ast_build_expr_from_pw_aff(b, f.copy());
-  isl_ast_build_free(b);
-  if (!e) throw isl::exception(isl_ctx_last_error_msg(ctx) ? isl_ctx_last_error_msg(ctx) : "isl: a value");
-  std::string t = text_of(e);
-  isl_ast_expr_free(e);
-  return t;
+  return built_text(isl_set_params(isl_pw_aff_domain(f.copy())), "isl: a value",
+                    [&](isl_ast_build* b) { return isl_ast_build_expr_from_pw_aff(b, f.copy()); });
 }
 
 // The components of a multi-valued function over `names` as texts.
@@ -559,7 +493,7 @@ class Lifter {
       if (!cases.count(tag)) return "";  // never written: ⊥
       if (single_whole.count(tag)) return plain[tag].front();
       std::string name = tag.rfind("OUT_", 0) == 0 ? "_out_" + tag.substr(4) : tag.substr(prefix_len());
-      eq.text += fmt::format("tensor {}({}) : {} =\n    {};\n", name, join(vars), type_name(t), join(cases[tag], "\n  | "));
+      eq.text += fmt::format("tensor {}({}) : {} =\n    {};\n", name, fmt::join(vars, ", "), type_name(t), fmt::join(cases[tag], "\n  | "));
       return call(name, vars);
     };
     for (const auto& s : m_.stmts) {
@@ -586,7 +520,7 @@ class Lifter {
       std::string c = condition_text(s.domain, s.vars, isl::set::universe(s.domain.space()));
       int a = p_.find_array(s.cmd->name);
       Type t = a >= 0 ? p_.arrays[static_cast<size_t>(a)].elem : Type::Invalid;
-      eq.text += fmt::format("tensor {}({}) : {} = {}{};\n", tensor(s.number), join(s.vars), type_name(t), value, c.empty() ? "" : " if " + c);
+      eq.text += fmt::format("tensor {}({}) : {} = {}{};\n", tensor(s.number), fmt::join(s.vars, ", "), type_name(t), value, c.empty() ? "" : " if " + c);
     }
     for (const auto& [tag, ak] : sink_of) {
       if (ak.second >= 0) continue;
@@ -601,11 +535,6 @@ class Lifter {
 
  private:
   static size_t prefix_len() { return 1; }  // "A_S3_r0" -> "_S3_r0"
-  static std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
-    std::string s;
-    for (size_t k = 0; k < v.size(); ++k) s += (k ? sep : "") + v[k];
-    return s;
-  }
   const Program& p_;
   Model& m_;
 };
@@ -754,14 +683,8 @@ class Correspondence {
     });
     if (!all || cases.empty() || !b.domain.is_subset(covered)) return "";
     std::string name = fmt::format("_C{}", k);
-    equations += fmt::format("tensor {}({}) : {} =\n    {};\n", name, join(b.vars), type_name(b.cmd->value->type), join(cases, "\n  | "));
+    equations += fmt::format("tensor {}({}) : {} =\n    {};\n", name, fmt::join(b.vars, ", "), type_name(b.cmd->value->type), fmt::join(cases, "\n  | "));
     return call(name, b.vars);
-  }
-
-  static std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
-    std::string s;
-    for (size_t k = 0; k < v.size(); ++k) s += (k ? sep : "") + v[k];
-    return s;
   }
 
   const Model& a_;
