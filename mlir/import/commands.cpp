@@ -1,0 +1,364 @@
+// Operations with effects and regions as SCHED commands: the function's arguments as declarations,
+// stores as assignments, affine.for / scf.for as `for`, affine.parallel as `par`, affine.if /
+// scf.if as `if`, memref.alloc / alloca as `allocate`. Each row of docs/mlir.md's table of
+// operations is one function here.
+//
+//   affine.for %i = max(0, %a) to min(%n, 8) step 2 {     for i_n < ((min(n, 8) - max(0, a) + 1) / 2) {
+//     ...                                                    let i = (max(0, a) + (i_n * 2));
+//   }                                                        ... }
+//   %s = affine.for %k = 0 to 4 iter_args(%acc = %z) ...  allocate s : f32[] { s[] := z; for k = 0 to 4 - 1 { ...; s[] := ...; } ... }
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/import/translator.hpp"
+
+namespace sched::mlir_import {
+
+bool writes_memory(mlir::Operation* op) {
+  bool writes = false;
+  op->walk([&](mlir::Operation* x) {
+    llvm::StringRef n = x->getName().getStringRef();
+    if (n.contains("store") || n.contains("transfer_write") || n == "memref.copy" || n == "func.call") writes = true;
+  });
+  return writes;
+}
+
+bool reads_memory_op(mlir::Operation* op) { return llvm::isa<mlir::affine::AffineLoadOp, mlir::memref::LoadOp>(op); }
+
+void Translator::line(const std::string& s) { out_ += std::string(2 * indent_, ' ') + s + "\n"; }
+
+std::string Translator::where(mlir::Operation* op) {
+  mlir::Location loc = op->getLoc();
+  if (auto named = llvm::dyn_cast<mlir::NameLoc>(loc)) loc = named.getChildLoc();
+  if (auto fused = llvm::dyn_cast<mlir::FusedLoc>(loc); fused && !fused.getLocations().empty()) loc = fused.getLocations().front();
+  auto flc = llvm::dyn_cast<mlir::FileLineColLoc>(loc);
+  if (!flc) return "";
+  return "  // " + flc.getFilename().str() + ":" + std::to_string(flc.getLine()) + ":" + std::to_string(flc.getColumn());
+}
+
+std::string Translator::index_list(mlir::AffineMap m, mlir::ValueRange operands) {
+  std::string s;
+  for (mlir::AffineExpr e : m.getResults()) s += (s.empty() ? "" : ", ") + affine(e, operands, m.getNumDims());
+  return s;
+}
+
+std::string Translator::array_of(mlir::Value memref, mlir::Operation* use) {
+  auto it = arrays_.find(memref);
+  if (it == arrays_.end()) {
+    mlir::Operation* def = memref.getDefiningOp();
+    throw Refusal{def ? def : use, def ? "a memref made by '" + def->getName().getStringRef().str() + "' (the import takes arguments and memref.alloc / alloca)"
+                                       : "a memref that is not an argument of the function"};
+  }
+  return it->second;
+}
+
+// One argument: a parameter (index), an array (memref: input, or input and output when written),
+// or a zero-dimensional input (a scalar).
+void Translator::argument(mlir::BlockArgument arg) {
+  std::string fallback = "arg" + std::to_string(arg.getArgNumber());
+  if (arg.getArgNumber() < arg_names_.size()) names_[arg] = fresh(arg_names_[arg.getArgNumber()]);
+  std::string name = name_of(arg, fallback);
+  mlir::Type t = arg.getType();
+  if (t.isIndex()) {
+    params_ += "param " + name + ";\n";
+    exprs_[arg] = name;
+    return;
+  }
+  auto mt = llvm::dyn_cast<mlir::MemRefType>(t);
+  if (!mt) {
+    arrays_decl_ += "input " + name + "[] : " + type_name(t, f_) + "[];\n";
+    exprs_[arg] = name + "[]";
+    return;
+  }
+  if (!mt.getLayout().isIdentity()) throw Refusal{f_, "a memref argument with a layout that is not the identity (" + name + ")"};
+  std::string elem = type_name(mt.getElementType(), f_);
+  if (elem.empty()) throw Refusal{f_, "a memref of index values (" + name + ")"};
+  std::vector<std::string> dims, idx;
+  for (int64_t d = 0; d < mt.getRank(); ++d) {
+    idx.push_back(std::string("d").append(std::to_string(d)));
+    if (!mt.isDynamicDim(d)) {
+      dims.push_back(std::to_string(mt.getDimSize(d)));
+      continue;
+    }
+    std::string p = fresh(name + "_d" + std::to_string(d));
+    params_ += "param " + p + ";\nassume " + p + " >= 0;\n";
+    dims.push_back(p);
+  }
+  bool written = false;
+  for (mlir::Operation* user : arg.getUsers()) {
+    if (auto s = llvm::dyn_cast<mlir::affine::AffineStoreOp>(user); s && s.getMemRef() == arg) written = true;
+    else if (auto s = llvm::dyn_cast<mlir::memref::StoreOp>(user); s && s.getMemRef() == arg) written = true;
+    else if (!llvm::isa<mlir::affine::AffineLoadOp, mlir::memref::LoadOp, mlir::memref::DimOp>(user))
+      throw Refusal{user, "a use of the memref argument " + name + " by '" + user->getName().getStringRef().str() + "'"};
+  }
+  auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+  };
+  std::string shape = "[" + join(idx) + "] : " + elem + "[" + join(dims) + "];\n";
+  copy_shapes_[arg] = name;
+  arrays_[arg] = name;
+  if (!written) {
+    arrays_decl_ += "input " + name + shape;
+    return;
+  }
+  std::string in = fresh(name + "_in");
+  arrays_decl_ += "input " + in + shape + "output " + name + shape;
+  copies_.push_back({name, in, dims});
+}
+
+void Translator::declarations() {
+  for (mlir::BlockArgument arg : f_.getBody().front().getArguments()) argument(arg);
+}
+
+// A written memref argument starts with its input's values: output[d...] := input[d...].
+void Translator::copies_of_written_inputs() {
+  for (const Copy& c : copies_) {
+    std::string idx;
+    for (size_t d = 0; d < c.dims.size(); ++d) {
+      line("for d" + std::to_string(d) + " < " + c.dims[d] + " {");
+      ++indent_;
+      idx += (d ? ", d" : "d") + std::to_string(d);
+    }
+    line(c.output + "[" + idx + "] := " + c.input + "[" + idx + "];");
+    for (size_t d = 0; d < c.dims.size(); ++d) {
+      --indent_;
+      line("}");
+    }
+  }
+}
+
+// A value that reads memory is inlined where it is used, unless a write comes between (or the use
+// is inside a region that writes): then it is kept in a cell at its place.
+bool Translator::keep_in_cell(mlir::Operation* op) {
+  bool reads = reads_memory_op(op);
+  for (mlir::Value v : op->getOperands()) {
+    auto it = reads_.find(v);
+    reads = reads || (it != reads_.end() && it->second);
+  }
+  for (mlir::Value r : op->getResults()) reads_[r] = reads;
+  if (!reads) return false;
+  for (mlir::Value r : op->getResults())
+    for (mlir::Operation* user : r.getUsers()) {
+      mlir::Operation* anc = op->getBlock()->findAncestorOpInBlock(*user);
+      if (!anc) return true;
+      for (mlir::Operation* x = op->getNextNode(); x && x != anc; x = x->getNextNode())
+        if (writes_memory(x)) return true;
+      if (anc != user && writes_memory(anc)) return true;
+    }
+  return false;
+}
+
+void Translator::block(mlir::Block& b) {
+  int opened = 0;
+  for (mlir::Operation& op : b) command(&op, opened);
+  for (; opened > 0; --opened) {
+    --indent_;
+    line("}");
+  }
+}
+
+void Translator::store(mlir::Operation* op, mlir::Value stored, mlir::Value memref, const std::string& index) {
+  std::string target = array_of(memref, op);
+  line(target + "[" + index + "] := " + value(stored) + ";" + where(op));
+}
+
+void Translator::command(mlir::Operation* op, int& opened) {
+  llvm::StringRef n = op->getName().getStringRef();
+  if (n == "affine.yield" || n == "scf.yield") {
+    if (op->getNumOperands()) yield_into(op, yield_cells_.empty() ? std::vector<std::string>{} : yield_cells_.back());
+    return;
+  }
+  if (n == "func.return") {
+    if (op->getNumOperands()) throw Refusal{op, "a function that returns values"};
+    return;
+  }
+  if (auto s = llvm::dyn_cast<mlir::affine::AffineStoreOp>(op)) return store(op, s.getValueToStore(), s.getMemRef(), index_list(s.getAffineMap(), s.getMapOperands()));
+  if (auto s = llvm::dyn_cast<mlir::memref::StoreOp>(op)) {
+    std::string idx;
+    for (mlir::Value i : s.getIndices()) idx += (idx.empty() ? "" : ", ") + value(i);
+    return store(op, s.getValueToStore(), s.getMemRef(), idx);
+  }
+  if (llvm::isa<mlir::affine::AffineForOp>(op)) return affine_for(op, opened);
+  if (llvm::isa<mlir::scf::ForOp>(op)) return scf_for(op, opened);
+  if (llvm::isa<mlir::affine::AffineParallelOp>(op)) return affine_parallel(op);
+  if (auto i = llvm::dyn_cast<mlir::affine::AffineIfOp>(op))
+    return if_op(op, condition(i.getIntegerSet(), i.getOperands()), i.getThenBlock(), i.hasElse() ? i.getElseBlock() : nullptr, opened);
+  if (auto i = llvm::dyn_cast<mlir::scf::IfOp>(op))
+    return if_op(op, value(i.getCondition()), &i.getThenRegion().front(), i.getElseRegion().empty() ? nullptr : &i.getElseRegion().front(), opened);
+  if (llvm::isa<mlir::memref::AllocOp, mlir::memref::AllocaOp>(op)) return allocation(op, opened);
+  if (llvm::isa<mlir::memref::DeallocOp>(op)) return;
+  if (op->getNumRegions() || op->getNumResults() != 1) throw Refusal{op, "'" + n.str() + "'"};
+  std::string text = value(op->getResult(0));  // refuses what it cannot translate, even unused
+  if (!keep_in_cell(op)) return;
+  std::string t = type_name(op->getResult(0).getType(), op);
+  std::string cell = name_of(op->getResult(0), "t");
+  if (t.empty()) {
+    line("let " + cell + " = " + text + ";");
+    exprs_[op->getResult(0)] = cell;
+    return;
+  }
+  line("allocate " + cell + " : " + t + "[] {");
+  ++indent_;
+  ++opened;
+  line(cell + "[] := " + text + ";" + where(op));
+  exprs_[op->getResult(0)] = cell + "[]";
+}
+
+// Cells for the loop-carried values (or an if's results): zero-dimensional allocations that stay
+// open to the end of the enclosing block, where the results are read.
+static std::vector<std::string> open_cells(Translator& t, mlir::ValueRange results, mlir::ValueRange inits, int& opened,
+                                           const std::function<void(const std::string&)>& line, int& indent,
+                                           llvm::DenseMap<mlir::Value, std::string>& exprs) {
+  std::vector<std::string> cells;
+  for (size_t k = 0; k < results.size(); ++k) {
+    std::string ty = Translator::type_name(results[k].getType(), results[k].getDefiningOp());
+    if (ty.empty()) throw Refusal{results[k].getDefiningOp(), "a loop-carried or yielded index value"};
+    std::string name = t.name_of(results[k], "r");
+    line("allocate " + name + " : " + ty + "[] {");
+    ++indent;
+    ++opened;
+    if (k < inits.size()) line(name + "[] := " + t.value(inits[k]) + ";");
+    cells.push_back(name + "[]");
+    exprs[results[k]] = name + "[]";
+  }
+  return cells;
+}
+
+void Translator::yield_into(mlir::Operation* yield, const std::vector<std::string>& cells) {
+  if (cells.size() != yield->getNumOperands()) throw Refusal{yield, "a yield the import does not expect"};
+  if (cells.size() == 1) {
+    line(cells[0] + " := " + value(yield->getOperand(0)) + ";" + where(yield));
+    return;
+  }
+  // several: every value first (one may read another's cell), then the cells
+  std::vector<std::string> temps;
+  for (mlir::Value v : yield->getOperands()) {
+    std::string t = fresh("y");
+    line("allocate " + t + " : " + type_name(v.getType(), yield) + "[] {");
+    ++indent_;
+    line(t + "[] := " + value(v) + ";");
+    temps.push_back(t + "[]");
+  }
+  for (size_t k = 0; k < cells.size(); ++k) line(cells[k] + " := " + temps[k] + ";" + where(yield));
+  for (size_t k = 0; k < cells.size(); ++k) {
+    --indent_;
+    line("}");
+  }
+}
+
+void Translator::loop(mlir::Operation* op, const std::string& lb, const std::string& ub, int64_t step, mlir::Block& body, const char* keyword) {
+  (void)op;
+  mlir::Value iv = body.getArgument(0);
+  std::string x = name_of(iv, "i");
+  exprs_[iv] = x;
+  if (step == 1) {
+    line(std::string(keyword) + " " + x + " = " + lb + " to " + ub + " - 1 {");
+    ++indent_;
+  } else {
+    std::string n = fresh(x + "_n");
+    line(std::string(keyword) + " " + n + " < (" + ub + " - " + lb + " + " + std::to_string(step - 1) + ") / " + std::to_string(step) + " {");
+    ++indent_;
+    line("let " + x + " = " + lb + " + " + n + " * " + std::to_string(step) + ";");
+  }
+  block(body);
+  --indent_;
+  line("}");
+}
+
+void Translator::affine_for(mlir::Operation* op, int& opened) {
+  auto f = llvm::cast<mlir::affine::AffineForOp>(op);
+  std::string lb = bound(f.getLowerBoundMap(), f.getLowerBoundOperands(), true);
+  std::string ub = bound(f.getUpperBoundMap(), f.getUpperBoundOperands(), false);
+  auto linef = [this](const std::string& s) { line(s); };
+  std::vector<std::string> cells = open_cells(*this, f.getResults(), f.getInits(), opened, linef, indent_, exprs_);
+  for (size_t k = 0; k < cells.size(); ++k) exprs_[f.getRegionIterArgs()[k]] = cells[k];
+  yield_cells_.push_back(cells);
+  loop(op, lb, ub, f.getStepAsInt(), *f.getBody(), "for");
+  yield_cells_.pop_back();
+}
+
+void Translator::scf_for(mlir::Operation* op, int& opened) {
+  auto f = llvm::cast<mlir::scf::ForOp>(op);
+  auto step = mlir::getConstantIntValue(f.getStep());
+  if (!step || *step <= 0) throw Refusal{op, "an scf.for whose step is not a positive constant"};
+  if (!f.getInductionVar().getType().isIndex()) throw Refusal{op, "an scf.for over integers that are not index values"};
+  std::string lb = value(f.getLowerBound()), ub = value(f.getUpperBound());
+  auto linef = [this](const std::string& s) { line(s); };
+  std::vector<std::string> cells = open_cells(*this, f.getResults(), f.getInitArgs(), opened, linef, indent_, exprs_);
+  for (size_t k = 0; k < cells.size(); ++k) exprs_[f.getRegionIterArgs()[k]] = cells[k];
+  yield_cells_.push_back(cells);
+  loop(op, lb, ub, *step, *f.getBody(), "for");
+  yield_cells_.pop_back();
+}
+
+void Translator::affine_parallel(mlir::Operation* op) {
+  auto p = llvm::cast<mlir::affine::AffineParallelOp>(op);
+  if (!p.getReductions().empty() || p.getNumResults()) throw Refusal{op, "an affine.parallel with reductions (not yet taken)"};
+  auto steps = p.getSteps();
+  unsigned n = p.getNumDims();
+  int headers = 0;
+  for (unsigned k = 0; k < n; ++k) {
+    std::string lb = bound(p.getLowerBoundMap(k), p.getLowerBoundsOperands(), true);
+    std::string ub = bound(p.getUpperBoundMap(k), p.getUpperBoundsOperands(), false);
+    mlir::Value iv = p.getIVs()[k];
+    std::string x = name_of(iv, "i");
+    exprs_[iv] = x;
+    int64_t s = steps[k];
+    if (s == 1) {
+      line("par " + x + " = " + lb + " to " + ub + " - 1 {");
+      ++indent_;
+    } else {
+      std::string t = fresh(x + "_n");
+      line("par " + t + " < (" + ub + " - " + lb + " + " + std::to_string(s - 1) + ") / " + std::to_string(s) + " {");
+      ++indent_;
+      line("let " + x + " = " + lb + " + " + t + " * " + std::to_string(s) + ";");
+    }
+    ++headers;
+  }
+  block(*p.getBody());
+  for (; headers > 0; --headers) {
+    --indent_;
+    line("}");
+  }
+}
+
+void Translator::if_op(mlir::Operation* op, const std::string& cond, mlir::Block* then_b, mlir::Block* else_b, int& opened) {
+  auto linef = [this](const std::string& s) { line(s); };
+  std::vector<std::string> cells = open_cells(*this, op->getResults(), {}, opened, linef, indent_, exprs_);
+  yield_cells_.push_back(cells);
+  line("if " + cond + " {" + where(op));
+  ++indent_;
+  block(*then_b);
+  --indent_;
+  if (else_b && !(else_b->getOperations().size() == 1 && else_b->front().getNumOperands() == 0)) {
+    line("} else {");
+    ++indent_;
+    block(*else_b);
+    --indent_;
+  }
+  line("}");
+  yield_cells_.pop_back();
+}
+
+void Translator::allocation(mlir::Operation* op, int& opened) {
+  auto mt = llvm::cast<mlir::MemRefType>(op->getResult(0).getType());
+  if (!mt.getLayout().isIdentity()) throw Refusal{op, "an allocation with a layout that is not the identity"};
+  std::string elem = type_name(mt.getElementType(), op);
+  if (elem.empty()) throw Refusal{op, "an allocation of index values"};
+  std::string dims;
+  unsigned dynamic = 0;
+  for (int64_t d = 0; d < mt.getRank(); ++d)
+    dims += (d ? ", " : "") + (mt.isDynamicDim(d) ? value(op->getOperand(dynamic++)) : std::to_string(mt.getDimSize(d)));
+  std::string name = name_of(op->getResult(0), "buf");
+  line("allocate " + name + " : " + elem + "[" + dims + "] {" + where(op));
+  ++indent_;
+  ++opened;
+  arrays_[op->getResult(0)] = name;
+}
+
+}  // namespace sched::mlir_import
