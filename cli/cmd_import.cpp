@@ -15,7 +15,7 @@ namespace sched::cli {
 namespace {
 
 struct ImportArgs {
-  std::string file, via, schedule, out;
+  std::string file, via, schedule, function, out;
   double timeout = 60;
   bool json = false;
 };
@@ -67,6 +67,7 @@ void run_import(const ImportArgs& a) {
                                                             a.file, driver::front_end_list())
                         : !f ? fmt::format("error: --via {}: no such front end (front ends: {})\n", a.via, driver::front_end_list())
                         : !f->takes_schedule && !a.schedule.empty() ? fmt::format("error: --schedule: the {} front end takes no schedule\n", f->name)
+                        : !f->takes_function && !a.function.empty() ? fmt::format("error: --func: the {} front end reads one program a file\n", f->name)
                                                                     : "";
   if (!refusal.empty()) {
     std::cerr << refusal;
@@ -77,6 +78,7 @@ void run_import(const ImportArgs& a) {
   driver::ImportRequest r;
   r.source = src;
   r.schedule = a.schedule;
+  r.function = a.function;
   r.timeout_s = a.timeout;
   driver::Imported i = driver::import_file(*f, r);
   std::cerr << i.messages;
@@ -101,6 +103,7 @@ void register_import(CLI::App& app) {
   cmd->add_option("FILE", a.file, "the file to import")->required();
   cmd->add_option("--via", a.via, "the front end (default: the first that reads the file's extension)");
   cmd->add_option("--schedule", a.schedule, "more schedule directives, for a front end that takes a schedule (.algo)");
+  cmd->add_option("--func", a.function, "the function to import, for a file that holds several (.mlir)");
   cmd->add_option("-o,--output", a.out, "write the program here (default: standard output)");
   cmd->add_option("--timeout", a.timeout, "the time limit of a compiler's own lowering (reached: exit 3)")->check(positive_seconds())->capture_default_str();
   cmd->add_flag("--json", a.json, "one JSON object: file, front_end, status, later, messages, and the program (or output)");

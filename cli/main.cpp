@@ -7,6 +7,7 @@
 #include "sched/version.hpp"
 
 #include "cli/commands.hpp"
+#include "mlir/frontend.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"sched: reference interpreter and differential-testing harness for SCHED programs\n"
@@ -23,6 +24,8 @@ int main(int argc, char** argv) {
   sched::cli::register_verify(app);
   sched::cli::register_equiv(app);
   sched::cli::register_halide_front_end();
+  sched::mlir::register_front_end();
+  sched::cli::register_mlir(app);
   sched::cli::register_lower(app);
   sched::cli::register_import(app);
   sched::cli::register_fuzz(app);
@@ -30,7 +33,7 @@ int main(int argc, char** argv) {
   sched::cli::register_bench(app);
   sched::cli::register_report(app);
   try {
-    app.parse(argc, argv);
+    app.parse(sched::cli::split_mlir_arguments(argc, argv), argv);
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;

@@ -42,6 +42,7 @@ struct ImportRequest {
   std::vector<std::string> skip_passes;  // passes not to run (a front end refuses an unknown one: bad input)
   bool fast_float = false;               // the compiler's default float semantics instead of strict IEEE
   double timeout_s = 60;                 // the compiler's time limit (reached: inconclusive)
+  std::string function;                  // the function to import, for a front end whose file holds several (MLIR)
 };
 
 struct Imported {
@@ -64,6 +65,7 @@ struct FrontEnd {
   std::vector<std::string> extensions;
   bool takes_schedule = false;
   bool takes_passes = false;  // reads ImportRequest::skip_passes and fast_float
+  bool takes_function = false;  // reads ImportRequest::function
   std::function<Imported(const ImportRequest&)> import;
 };
 

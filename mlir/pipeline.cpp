@@ -1,0 +1,285 @@
+#include "mlir/pipeline.hpp"
+
+#include <stdlib.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "driver/exit_codes.hpp"
+#include "driver/external.hpp"
+#include "interpreter/files.hpp"
+#include "interpreter/load.hpp"
+#include "mlir/frontend.hpp"
+
+namespace sched::mlir {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A function's last imported program: the step that made it, its files and the program.
+struct Imported {
+  int step = 0;
+  std::string mlir, sched;
+  Loaded loaded;
+};
+
+std::string quoted(const std::string& s) {
+  return s.find_first_of(" \t\"'$;&|<>(){}*?!") == std::string::npos ? s : "'" + s + "'";
+}
+
+std::string make_work_dir(const PipelineOptions& o, std::string& why) {
+  if (!o.keep_dir.empty()) return make_output_dir(o.keep_dir, why) ? o.keep_dir : "";
+  std::string t = (std::filesystem::temp_directory_path() / "sched-mlir-XXXXXX").string();
+  std::vector<char> buf(t.begin(), t.end());
+  buf.push_back('\0');
+  if (!mkdtemp(buf.data())) {
+    why = "cannot create a private temporary directory";
+    return "";
+  }
+  return buf.data();
+}
+
+// mlir-opt's message for arguments it does not take (a flag it does not know, an option's value).
+bool refuses_arguments(const std::string& err) {
+  return err.find("Unknown command line argument") != std::string::npos || err.find("for the --") != std::string::npos ||
+         (err.find("pass-pipeline") != std::string::npos && err.find("error") != std::string::npos && err.find("loc(") == std::string::npos);
+}
+
+// Imports `function` of `mlir` (step `step`) and writes its SCHED text beside it.
+std::optional<Imported> import_step(const std::string& mlir, const std::string& function, const std::vector<std::string>& names, int step,
+                                    const std::string& dir, double timeout_s, std::string& why) {
+  driver::Imported i = import(mlir, function, names, timeout_s);
+  if (i.status != driver::Imported::Status::Ok) {
+    why = i.messages;
+    return std::nullopt;
+  }
+  Imported out;
+  out.step = step;
+  out.mlir = mlir;
+  out.sched = fmt::format("{}/step{}.{}.sched", dir, step, function);
+  std::string werr;
+  if (!write_file_atomically(out.sched, i.text, werr)) {
+    why = werr;
+    return std::nullopt;
+  }
+  out.loaded = load_text(i.text, out.sched);
+  if (out.loaded.stage != LoadStage::Ok) {
+    why = "internal error: the imported program does not load:\n" + out.loaded.diagnostics;
+    return std::nullopt;
+  }
+  return out;
+}
+
+
+}  // namespace
+
+std::string verdict_word(PipelineResult::Verdict v) {
+  switch (v) {
+    case PipelineResult::Verdict::Valid: return "valid";
+    case PipelineResult::Verdict::Miscompiled: return "miscompiled";
+    case PipelineResult::Verdict::Crashed: return "crashed";
+    case PipelineResult::Verdict::InputDefective: return "input-defective";
+    case PipelineResult::Verdict::Unknown: return "unknown";
+    case PipelineResult::Verdict::BadInput: return "bad-input";
+  }
+  return "";
+}
+
+int exit_code(PipelineResult::Verdict v) {
+  switch (v) {
+    case PipelineResult::Verdict::Valid: return driver::kClean;
+    case PipelineResult::Verdict::Miscompiled:
+    case PipelineResult::Verdict::Crashed:
+    case PipelineResult::Verdict::InputDefective: return driver::kFinding;
+    case PipelineResult::Verdict::BadInput: return driver::kBadInput;
+    case PipelineResult::Verdict::Unknown: return driver::kInconclusive;
+  }
+  return driver::kInconclusive;
+}
+
+std::vector<std::string> split_passes(const std::vector<std::string>& arguments, std::vector<std::string>& global, std::string& error) {
+  std::vector<std::string> steps;
+  for (const auto& a : arguments) {
+    if (a.empty() || a[0] != '-' || a == "-" || a == "-o" || a.rfind("--o=", 0) == 0) {
+      error = fmt::format("'{}': expected a pass flag of mlir-opt (--affine-loop-tile, --pass-pipeline=...); the file and -o are sched's", a);
+      return {};
+    }
+    std::string bare = a.substr(a.find_first_not_of('-'));
+    if (bare.rfind("mlir-", 0) == 0 || bare == "allow-unregistered-dialect") global.push_back(a);
+    else steps.push_back(a);
+  }
+  if (steps.empty()) error = "no pass to validate: give mlir-opt's pass flags after --";
+  return steps;
+}
+
+namespace {
+
+// Step `k` of the pipeline on every function: mlir-opt, then each function imported and compared
+// with its last imported program. Returns false when the pipeline stops here.
+bool run_step(const PipelineOptions& o, const std::vector<std::string>& global, const std::string& pass, int k, const std::string& dir,
+              std::string& current, std::map<std::string, Imported>& last, const std::map<std::string, std::vector<std::string>>& names,
+              Clock::time_point deadline, PipelineResult& r) {
+  std::string out = fmt::format("{}/step{}.mlir", dir, k);
+  std::vector<std::string> argv = {o.mlir_opt};
+  argv.insert(argv.end(), global.begin(), global.end());
+  argv.insert(argv.end(), {pass, current, "-o", out});
+  driver::ExternalLimits lim;
+  double left = std::chrono::duration<double>(deadline - Clock::now()).count();
+  lim.timeout_ms = static_cast<unsigned>(std::max(1.0, left) * 1000);
+  std::string command = fmt::format("{}", fmt::join(argv.begin(), argv.end(), " "));
+  if (o.progress) o.progress(fmt::format("step {} {}: mlir-opt", k, pass));
+  driver::External e = driver::run_external(argv, lim);
+  if (e.status == driver::External::Status::Exited && e.code != 0 && refuses_arguments(e.err)) {
+    r.verdict = PipelineResult::Verdict::BadInput;
+    r.message = fmt::format("mlir-opt refuses {}: {}", pass, e.err);
+    return false;
+  }
+  if (e.status == driver::External::Status::TimedOut || e.status == driver::External::Status::OutOfMemory) {
+    r.verdict = PipelineResult::Verdict::Unknown;
+    r.message = fmt::format("step {} {}: mlir-opt {}", k, pass, e.words());
+    return false;
+  }
+  if (e.status != driver::External::Status::Exited || e.code != 0) {
+    StepCheck c;
+    c.step = c.since = k;
+    c.pass = pass;
+    c.verdict = "crashed";
+    c.reason = fmt::format("mlir-opt {} in {}: {}", e.words(), pass, e.err.substr(0, 4000));
+    c.before_mlir = current;
+    c.reproduce = fmt::format("{} {} {}", o.mlir_opt, fmt::join(global, " "), quoted(pass)) + " " + current;
+    r.checks.push_back(c);
+    r.verdict = PipelineResult::Verdict::Crashed;
+    return false;
+  }
+  bool go_on = true;
+  for (auto& [fname, before] : last) {
+    StepCheck c;
+    c.step = k;
+    c.since = before.step + 1;
+    c.pass = pass;
+    c.function = fname;
+    c.before_mlir = before.mlir;
+    c.after_mlir = out;
+    c.before_sched = before.sched;
+    left = std::chrono::duration<double>(deadline - Clock::now()).count();
+    std::string why;
+    auto after = import_step(out, fname, names.at(fname), k, dir, std::max(1.0, std::min(left, 60.0)), why);
+    if (!after) {
+      c.verdict = "unknown";
+      c.reason = "the import does not take what the pass made, so this step is not checked: " + why;
+      r.checks.push_back(c);
+      continue;
+    }
+    c.after_sched = after->sched;
+    std::string diff = driver::interface_difference(*before.loaded.program, *after->loaded.program);
+    if (!diff.empty()) {
+      c.verdict = "different";
+      c.reason = "the interface changed: " + diff;
+    } else {
+      driver::EquivOptions eo = o.equiv;
+      eo.timeout_s = std::max(1.0, std::min(eo.timeout_s, std::chrono::duration<double>(deadline - Clock::now()).count()));
+      if (o.progress) eo.progress = [&](const std::string& s) { o.progress(fmt::format("step {} @{}: {}", k, fname, s)); };
+      driver::EquivResult q = driver::check_equivalence(*before.loaded.program, *after->loaded.program, eo);
+      c.verdict = driver::verdict_word(q.verdict);
+      c.reason = q.reason;
+      if (q.verdict == driver::EquivResult::Verdict::Defective && q.which == 1) c.verdict = "input-defective";
+      if (q.difference) c.reproduce = driver::replay_command(*q.difference, c.before_sched, c.after_sched);
+      c.equiv = std::move(q);
+    }
+    if (c.verdict == "different" || c.verdict == "defective" || c.verdict == "input-defective") {
+      std::string mlir_cmd = fmt::format("{} {} {} {}", o.mlir_opt, fmt::join(global, " "), quoted(pass), before.mlir);
+      c.reproduce = mlir_cmd + (c.reproduce.empty() ? "" : "\n" + c.reproduce);
+      go_on = false;
+    }
+    r.checks.push_back(c);
+    before = std::move(*after);
+  }
+  current = out;
+  return go_on;
+}
+
+// The functions to check and their argument names, from the user's file; false: bad input.
+bool targets(const PipelineOptions& o, std::map<std::string, std::vector<std::string>>& names, PipelineResult& r) {
+  std::string error;
+  std::vector<Function> fs = functions(o.file, 60, error);
+  if (fs.empty()) {
+    r.verdict = error.find("not installed") != std::string::npos ? PipelineResult::Verdict::Unknown : PipelineResult::Verdict::BadInput;
+    r.message = error.empty() ? o.file + ": no function in the file" : error;
+    return false;
+  }
+  for (const Function& f : fs) {
+    if (!o.function.empty() && f.name != o.function) continue;
+    if (f.importable) names[f.name] = f.arguments;
+    else if (!o.function.empty()) {
+      r.verdict = PipelineResult::Verdict::BadInput;
+      r.message = fmt::format("{}: @{} cannot be checked: {}", o.file, f.name, f.why_not);
+      return false;
+    } else r.notes.push_back(fmt::format("@{} skipped: {} (name it with --func to see why)", f.name, f.why_not));
+  }
+  if (names.empty()) {
+    r.verdict = PipelineResult::Verdict::BadInput;
+    r.message = o.function.empty() ? o.file + ": no function to check (one with a body that calls no other and returns nothing)"
+                                   : fmt::format("{}: no function @{}", o.file, o.function);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+PipelineResult validate_pipeline(const PipelineOptions& o) {
+  PipelineResult r;
+  auto t0 = Clock::now();
+  auto deadline = t0 + std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000));
+  std::vector<std::string> global;
+  std::string error;
+  r.steps = split_passes(o.arguments, global, error);
+  std::string why;
+  if (error.empty() && !driver::trusted_executable(o.mlir_opt, why)) error = "--mlir-opt: " + why;
+  if (!error.empty()) {
+    r.verdict = PipelineResult::Verdict::BadInput;
+    r.message = error;
+    return r;
+  }
+  std::map<std::string, std::vector<std::string>> names;
+  if (!targets(o, names, r)) return r;
+  std::string dir = make_work_dir(o, why);
+  if (dir.empty()) {
+    r.verdict = PipelineResult::Verdict::BadInput;
+    r.message = why;
+    return r;
+  }
+  std::map<std::string, Imported> last;
+  for (const auto& [fname, args] : names) {
+    auto first = import_step(o.file, fname, args, 0, dir, 60, why);
+    if (!first) {
+      r.verdict = why.rfind("inconclusive", 0) == 0 ? PipelineResult::Verdict::Unknown : PipelineResult::Verdict::BadInput;
+      r.message = why;
+      if (o.keep_dir.empty()) std::filesystem::remove_all(dir);
+      return r;
+    }
+    last.emplace(fname, std::move(*first));
+  }
+  std::string current = o.file;
+  r.verdict = PipelineResult::Verdict::Valid;
+  for (size_t k = 0; k < r.steps.size(); ++k)
+    if (!run_step(o, global, r.steps[k], static_cast<int>(k) + 1, dir, current, last, names, deadline, r)) break;
+  if (r.verdict == PipelineResult::Verdict::Valid)
+    for (const StepCheck& c : r.checks) {
+      if (c.verdict == "input-defective") r.verdict = PipelineResult::Verdict::InputDefective;
+      else if (c.verdict == "different" || c.verdict == "defective") r.verdict = PipelineResult::Verdict::Miscompiled;
+      else if (c.verdict == "unknown" && r.verdict == PipelineResult::Verdict::Valid) r.verdict = PipelineResult::Verdict::Unknown;
+    }
+  bool finding = exit_code(r.verdict) == driver::kFinding;
+  if (o.keep_dir.empty() && !finding) std::filesystem::remove_all(dir);
+  else r.dir = dir;  // a finding's files stay: its reproducer names them
+  r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace sched::mlir
