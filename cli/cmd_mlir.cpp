@@ -19,6 +19,7 @@ std::string render(const mlir::PipelineResult& r, const std::string& file) {
   for (const auto& c : r.checks) {
     std::string where = c.since == c.step ? fmt::format("step {} {}", c.step, c.pass) : fmt::format("steps {}-{} (to {})", c.since, c.step, c.pass);
     out += fmt::format("{}: {}{}: {}\n", where, c.function.empty() ? "" : "@" + c.function + " ", c.verdict, c.reason);
+    if (!c.execution.empty() && c.verdict != "equivalent") out += "  " + c.execution + "\n";
     if (!c.reproduce.empty()) {
       out += "  reproduce:\n";
       for (size_t b = 0, e; b < c.reproduce.size(); b = e + 1) {
@@ -45,7 +46,7 @@ nlohmann::json to_json(const mlir::PipelineResult& r, const std::string& file) {
   for (const auto& c : r.checks) {
     nlohmann::json j = {{"step", c.step}, {"since", c.since}, {"pass", c.pass}, {"function", c.function}, {"verdict", c.verdict},
                         {"reason", c.reason}, {"before_mlir", c.before_mlir}, {"after_mlir", c.after_mlir}, {"before_sched", c.before_sched},
-                        {"after_sched", c.after_sched}, {"reproduce", c.reproduce}};
+                        {"after_sched", c.after_sched}, {"reproduce", c.reproduce}, {"execution", c.execution}};
     if (c.equiv) j["equiv"] = driver::to_json(*c.equiv, c.before_sched, c.after_sched);
     checks.push_back(j);
   }
@@ -90,12 +91,16 @@ void register_mlir(CLI::App& app) {
   cmd->add_option("--float", floats, "floats in the proofs: ieee (bit for bit, the default), real, uninterpreted")->check(CLI::IsMember(driver::kFloats))->capture_default_str();
   cmd->add_option("--points", o.equiv.points, "parameter points run before each proof")->check(CLI::Range(1, 1000))->capture_default_str();
   cmd->add_option("--seed", o.equiv.seed, "first seed of the runs' inputs")->check(whole_number(0, UINT64_MAX / 2))->capture_default_str();
+  static bool no_execution = false;
+  cmd->add_flag("--no-execution", no_execution, "do not run the programs with MLIR's own lowering and mlir-cpu-runner (the import's check, a difference's confirmation)");
+  cmd->add_option("--mlir-cpu-runner", o.exec.runner, "the mlir-cpu-runner to run (an absolute path no other user can write)")->capture_default_str();
   cmd->add_flag("--json", json, "one JSON object on stdout (docs/formats.md)");
   cmd->add_flag("--progress", progress, "show the current step on stderr (default when stderr is a terminal, without --json)");
   cmd->add_flag("--quiet", quiet, "no progress on stderr");
   cmd->footer("Exit codes: 0 valid, 1 a pass miscompiles or mlir-opt crashes (or the input program has a finding of its own), 2 bad input, 3 unknown.");
   cmd->callback([] {
     o.arguments = passes_after_separator();
+    o.execution = !no_execution;
     o.equiv.floats = driver::parse_floats(floats).value_or(verify::FloatMode::Ieee);
     driver::LiveStatus status(!quiet && (progress || (!json && isatty(STDERR_FILENO))), "mlir");
     o.progress = [&](const std::string& s) { status.update(s); };

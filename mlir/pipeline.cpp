@@ -76,6 +76,69 @@ std::optional<Imported> import_step(const std::string& mlir, const std::string& 
 }
 
 
+ExecutionOptions exec_options(const PipelineOptions& o, const std::string& dir, const std::string& stem) {
+  ExecutionOptions x = o.exec;
+  x.mlir_opt = o.mlir_opt;
+  x.work_dir = dir;
+  x.stem = stem;
+  x.seed = o.equiv.seed;
+  return x;
+}
+
+// MLIR's execution of a difference's two programs at its parameters and inputs: a finding only
+// when MLIR computes the two differently too (each run agreeing with our engine's).
+void confirm_difference(const PipelineOptions& o, const std::string& dir, const std::string& fname, const std::vector<std::string>& names,
+                        const Imported& before, const Imported& after, StepCheck& c) {
+  const driver::Difference& d = *c.equiv->difference;
+  std::vector<Execution> runs;
+  for (const Imported* p : {&before, &after}) {
+    std::vector<int64_t> params;
+    for (const auto& pd : p->loaded.program->params) {
+      int64_t v = 0;
+      for (const auto& [n, x] : d.params) if (n == pd.name) v = x;
+      params.push_back(v);
+    }
+    ExecutionOptions x = exec_options(o, dir, fmt::format("step{}.{}.cex", p->step, fname));
+    x.seed = d.seed;
+    x.data = d.data;
+    runs.push_back(compare_with_mlir_execution(p->mlir, fname, names, *p->loaded.program, params, x));
+  }
+  if (runs[0].status == Execution::Status::Agree && runs[1].status == Execution::Status::Agree) {
+    c.execution = "confirmed by MLIR's own execution (mlir-cpu-runner): the two programs' outputs differ there as on our engine";
+    c.reproduce += fmt::format("\n{}\n{}", runs[0].command, runs[1].command);
+    return;
+  }
+  const Execution& bad = runs[0].status != Execution::Status::Agree ? runs[0] : runs[1];
+  c.execution = fmt::format("not confirmed by MLIR's execution ({}: {})", status_word(bad.status), bad.message);
+  c.verdict = "unknown";
+  c.reason = "our engine finds a difference that MLIR's own execution does not confirm: " + c.reason;
+}
+
+// MLIR's execution of one imported program against our engine's: "" when they agree (or it could
+// not run: said in `note`), else the disagreement (our import's defect).
+std::string import_disagreement(const PipelineOptions& o, const std::string& dir, const std::string& fname, const std::vector<std::string>& names,
+                                const Imported& p, std::string& note) {
+  Execution x = compare_with_mlir_execution(p.mlir, fname, names, *p.loaded.program, {}, exec_options(o, dir, fmt::format("step{}.{}", p.step, fname)));
+  note = fmt::format("MLIR's execution: {}{}", status_word(x.status), x.message.empty() ? "" : " (" + x.message + ")");
+  if (x.status != Execution::Status::Disagree) return "";
+  return fmt::format("the import of @{} (step {}) disagrees with MLIR's own execution: {}\n  run by MLIR: {}", fname, p.step, x.message, x.command);
+}
+
+// The execution's part of a step's check (pipeline.hpp).
+void execution_check(const PipelineOptions& o, const std::string& dir, const std::string& fname, const std::vector<std::string>& names,
+                     const Imported& before, const Imported& after, StepCheck& c) {
+  if (c.verdict == "different" && c.equiv && c.equiv->difference) return confirm_difference(o, dir, fname, names, before, after, c);
+  if (c.verdict == "defective") {
+    c.execution = "not run: MLIR runs affine.parallel in order, so a race shows only on the engines (or in MLIR when the loop's order changes)";
+    return;
+  }
+  std::string note, disagreement = import_disagreement(o, dir, fname, names, after, note);
+  c.execution = note;
+  if (disagreement.empty()) return;
+  c.verdict = "unknown";
+  c.reason = disagreement;
+}
+
 }  // namespace
 
 std::string verdict_word(PipelineResult::Verdict v) {
@@ -191,6 +254,7 @@ bool run_step(const PipelineOptions& o, const std::vector<std::string>& global, 
       if (q.difference) c.reproduce = driver::replay_command(*q.difference, c.before_sched, c.after_sched);
       c.equiv = std::move(q);
     }
+    if (o.execution) execution_check(o, dir, fname, names.at(fname), before, *after, c);
     if (c.verdict == "different" || c.verdict == "defective" || c.verdict == "input-defective") {
       std::string mlir_cmd = fmt::format("{} {} {} {}", o.mlir_opt, fmt::join(global, " "), quoted(pass), before.mlir);
       c.reproduce = mlir_cmd + (c.reproduce.empty() ? "" : "\n" + c.reproduce);
@@ -262,6 +326,20 @@ PipelineResult validate_pipeline(const PipelineOptions& o) {
       r.message = why;
       if (o.keep_dir.empty()) std::filesystem::remove_all(dir);
       return r;
+    }
+    if (o.execution) {
+      std::string note, disagreement = import_disagreement(o, dir, fname, args, *first, note);
+      if (!disagreement.empty()) {  // our defect: this function's steps would not be trusted
+        StepCheck c;
+        c.function = fname;
+        c.pass = "(the input)";
+        c.verdict = "unknown";
+        c.reason = disagreement;
+        c.before_mlir = o.file;
+        c.before_sched = first->sched;
+        r.checks.push_back(c);
+        continue;
+      }
     }
     last.emplace(fname, std::move(*first));
   }

@@ -16,7 +16,10 @@
 // Verdicts of a step on a function: equivalent, different, defective (the after-program races or
 // fails alone), unknown (not proved nor refuted, or the import does not take what the pass made:
 // the next importable step is compared with the last imported one), crashed (mlir-opt died, or
-// failed without a message for the user's arguments). The pipeline: valid (exit 0), miscompiled
+// failed without a message for the user's arguments). Every imported program is also run by MLIR
+// itself (execution.hpp) and by our engine on the same inputs: a disagreement is our import's
+// defect, reported as unknown, never as the pass's; and a difference is a finding only when
+// MLIR's own execution of the two programs shows it too. The pipeline: valid (exit 0), miscompiled
 // or crashed (exit 1), bad input (exit 2: the file, a pass flag mlir-opt does not know, a
 // function the import does not take), unknown (exit 3).
 #pragma once
@@ -26,6 +29,7 @@
 #include <vector>
 
 #include "driver/equiv.hpp"
+#include "mlir/execution.hpp"
 
 namespace sched::mlir {
 
@@ -37,6 +41,8 @@ struct PipelineOptions {
   std::string keep_dir;                // where the steps' files stay ("": a private directory, removed after unless a step fails)
   double timeout_s = 600;              // the whole validation
   driver::EquivOptions equiv;          // for each comparison (its timeout: at most what is left)
+  bool execution = true;               // MLIR's own execution (execution.hpp) of every program imported, and of a difference's two programs
+  ExecutionOptions exec;
   std::function<void(const std::string&)> progress;
 };
 
@@ -49,6 +55,7 @@ struct StepCheck {
   std::optional<driver::EquivResult> equiv;
   std::string before_mlir, after_mlir, before_sched, after_sched;  // files (in keep_dir, or removed)
   std::string reproduce;               // the mlir-opt command, then the sched equiv replay
+  std::string execution;               // what MLIR's execution says (agree, a difference it confirms, why not run)
 };
 
 struct PipelineResult {

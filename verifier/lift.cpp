@@ -175,6 +175,7 @@ struct Stmt {
   std::vector<isl::pw_aff> time;       // 2d+1 schedule, over the parameters
   isl::map schedule;
   isl::map write;                      // tuple[vars] -> array[cell]
+  Type elem = Type::Invalid;           // the written array's element type
   std::vector<const Expr*> reads;      // the array reads of the value, in pre-order
   std::vector<isl::map> read_maps;
   std::map<int, isl::pw_aff> lets;     // the `let` slots in scope and their values
@@ -186,8 +187,7 @@ std::string array_tuple(const std::string& name, bool local) { return (local ? "
 
 class Model {
  public:
-  Model(isl::ctx ctx, const Program& p, std::string prefix, bool allow_alloc)
-      : ctx_(ctx), p_(p), prefix_(std::move(prefix)), allow_alloc_(allow_alloc) {
+  Model(isl::ctx ctx, const Program& p, std::string prefix) : ctx_(ctx), p_(p), prefix_(std::move(prefix)) {
     n_.ctx = ctx;
     for (const auto& pd : p.params) { n_.params.push_back(pd.name); n_.declared.push_back(pd.name); }
     n_.slots.resize(static_cast<size_t>(std::max(p.num_slots, 1)));
@@ -308,12 +308,17 @@ class Model {
         n_.slots[static_cast<size_t>(c.slot)] = saved;
         return;
       }
-      case CmdKind::Alloc:
-        if (!allow_alloc_) throw NotAffine(c.loc, "an `allocate` (its cells are not lifted yet)");
-        local_.insert(c.name);
+      case CmdKind::Alloc: {
+        // each instance of the allocation is a fresh array: its cells are told apart by the
+        // iteration of the loops around it (array expansion), so that a read never finds a
+        // writer in another instance
+        auto outer = local_.find(c.name);
+        std::optional<Local> hidden = outer == local_.end() ? std::nullopt : std::optional<Local>(outer->second);
+        local_.insert_or_assign(c.name, Local{fmt::format("{}local{}_{}", prefix_, locals_++, c.name), loops_.size(), c.elem});
         walk(*c.body, cond, time);
-        local_.erase(c.name);
+        if (hidden) local_.insert_or_assign(c.name, *hidden); else local_.erase(c.name);
         return;
+      }
       case CmdKind::Atomic:
         throw NotAffine(c.loc, "a critical section");
       case CmdKind::Assign:
@@ -334,20 +339,23 @@ class Model {
     s.cond = cond;
     s.domain = poly::params_to_dims(cond, s.vars, s.tuple);
     s.time = std::move(time);
-    std::vector<isl::pw_aff> cell;
+    std::vector<isl::pw_aff> cell = instance_of(c.name);
     for (const auto& e : c.idx) cell.push_back(index(*e, n_));
-    s.write = access(cond, s.vars, s.tuple, array_tuple(c.name, local_.count(c.name) > 0), cell);
+    s.write = access(cond, s.vars, s.tuple, tuple_of(c.name), cell);
+    auto local = local_.find(c.name);
+    int global = p_.find_array(c.name);
+    s.elem = local != local_.end() ? local->second.elem : global >= 0 ? p_.arrays[static_cast<size_t>(global)].elem : Type::Invalid;
     const Expr* gather = nullptr;
     each_expr(*c.value, [&](const Expr& e) {
       if (e.kind != ExprKind::ArrayRead) return;
-      std::vector<isl::pw_aff> at;
+      std::vector<isl::pw_aff> at = instance_of(e.name);
       for (const auto& a : e.args) {
         if (!gather && find_expr(*a, [](const Expr& x) { return x.kind == ExprKind::ArrayRead; })) gather = &e;
       }
       if (gather) return;
       for (const auto& a : e.args) at.push_back(index(*a, n_));
       s.reads.push_back(&e);
-      s.read_maps.push_back(access(cond, s.vars, s.tuple, array_tuple(e.name, local_.count(e.name) > 0), at));
+      s.read_maps.push_back(access(cond, s.vars, s.tuple, tuple_of(e.name), at));
     });
     if (gather) throw NotAffine(gather->loc, fmt::format("a read of {} at a subscript read from memory", gather->name));
   }
@@ -355,13 +363,32 @@ class Model {
   isl::ctx ctx_;
   const Program& p_;
   std::string prefix_;
-  bool allow_alloc_;
   Names n_;
   std::vector<Loop> loops_;
   std::vector<bool> renamed_;
   std::map<int, isl::pw_aff> lets_;
   std::map<std::string, isl::pw_aff> named_;
-  std::set<std::string> local_;
+  // The arrays of `allocate`s in scope: a tuple per allocation, and how many loops surround it.
+  struct Local {
+    std::string tuple;
+    size_t depth;
+    Type elem;
+  };
+  std::map<std::string, Local> local_;
+  int locals_ = 0;
+
+  std::string tuple_of(const std::string& array) const {
+    auto l = local_.find(array);
+    return l == local_.end() ? array_tuple(array, false) : l->second.tuple;
+  }
+  // The instance of a local array: the values of the loops around its allocation.
+  std::vector<isl::pw_aff> instance_of(const std::string& array) const {
+    std::vector<isl::pw_aff> at;
+    auto l = local_.find(array);
+    if (l != local_.end())
+      for (size_t d = 0; d < l->second.depth; ++d) at.push_back(param_aff(ctx_, loops_[d].var));
+    return at;
+  }
 };
 
 // ---- the source's equations ----
@@ -518,9 +545,7 @@ class Lifter {
         return std::nullopt;
       });
       std::string c = condition_text(s.domain, s.vars, isl::set::universe(s.domain.space()));
-      int a = p_.find_array(s.cmd->name);
-      Type t = a >= 0 ? p_.arrays[static_cast<size_t>(a)].elem : Type::Invalid;
-      eq.text += fmt::format("tensor {}({}) : {} = {}{};\n", tensor(s.number), fmt::join(s.vars, ", "), type_name(t), value, c.empty() ? "" : " if " + c);
+      eq.text += fmt::format("tensor {}({}) : {} = {}{};\n", tensor(s.number), fmt::join(s.vars, ", "), type_name(s.elem), value, c.empty() ? "" : " if " + c);
     }
     for (const auto& [tag, ak] : sink_of) {
       if (ak.second >= 0) continue;
@@ -603,6 +628,9 @@ class Correspondence {
     return args;
   }
 
+  // Whether an access is to a global array (not an allocation's: those are each program's own).
+  static bool global(const isl::map& access) { return out_name(access).rfind("array_", 0) == 0; }
+
   // A function defined on all of b's instances, or nullopt.
   static std::optional<isl::map> total_function(const Stmt& b, isl::map rel) {
     rel = rel.intersect_domain(b.domain);
@@ -625,7 +653,7 @@ class Correspondence {
       isl::map rel = checked<isl::map>(isl_map_from_domain_and_range(b.domain.copy(), a.domain.copy()), b.domain.ctx());
       if (out_name(a.write) == out_name(b.write))
         rel = rel.intersect(b.write.apply_range(a.write.reverse()));
-      else if (wa_.count(b.cmd->name) && wb_.count(a.cmd->name))
+      else if (global(a.write) && global(b.write) && wa_.count(b.cmd->name) && wb_.count(a.cmd->name))
         continue;  // each writes an array the other program writes too: they are not one statement
       for (size_t m = 0; m < a.reads.size(); ++m)
         if (!wa_.count(a.reads[m]->name) && !wb_.count(b.reads[m]->name) && out_name(a.read_maps[m]) == out_name(b.read_maps[m]))
@@ -705,13 +733,13 @@ Lifted lift_pair(const Program& source, const Program& target) {
   poly::OwnedCtx owned;
   isl::ctx ctx(owned.raw);
   try {
-    Model a(ctx, source, "A_", false);
+    Model a(ctx, source, "A_");
     a.extract();
     Lifter lifter(source, a);
     Equations eq = lifter.run();
     if (lifter.undefined_)
       throw NotAffine(*lifter.undefined_, "the first program reads a cell that nothing wrote before (⊥)");
-    Model b(ctx, target, "B_", true);
+    Model b(ctx, target, "B_");
     b.extract();
     Program q = target.clone();
     for (const auto& e : source.assumes) {  // the equations hold where the source's assumptions do

@@ -62,13 +62,18 @@ void Translator::argument(mlir::BlockArgument arg) {
   if (arg.getArgNumber() < arg_names_.size()) names_[arg] = fresh(arg_names_[arg.getArgNumber()]);
   std::string name = name_of(arg, fallback);
   mlir::Type t = arg.getType();
+  std::string mlir_type;
+  llvm::raw_string_ostream type_text(mlir_type);
+  t.print(type_text);
   if (t.isIndex()) {
+    signature_ += name + "\tindex\t" + type_text.str() + "\t0\t\n";
     params_ += "param " + name + ";\n";
     exprs_[arg] = name;
     return;
   }
   auto mt = llvm::dyn_cast<mlir::MemRefType>(t);
   if (!mt) {
+    signature_ += name + "\tscalar\t" + type_text.str() + "\t0\t\n";
     arrays_decl_ += "input " + name + "[] : " + type_name(t, f_) + "[];\n";
     exprs_[arg] = name + "[]";
     return;
@@ -100,6 +105,7 @@ void Translator::argument(mlir::BlockArgument arg) {
     return s;
   };
   std::string shape = "[" + join(idx) + "] : " + elem + "[" + join(dims) + "];\n";
+  signature_ += name + "\tmemref\t" + type_text.str() + "\t" + (written ? "1" : "0") + "\t" + join(dims) + "\n";
   copy_shapes_[arg] = name;
   arrays_[arg] = name;
   if (!written) {

@@ -3,6 +3,9 @@
 //
 //   sched-mlir-import FILE.mlir [--func NAME] [--arg-names A,B,..]
 //                                              the function's SCHED program on standard output
+//   sched-mlir-import FILE.mlir [--func NAME] [--arg-names ..] --signature
+//                                              one line per argument: NAME TAB index|memref|scalar
+//                                              TAB its MLIR type TAB written (0/1) TAB its sizes
 //   sched-mlir-import FILE.mlir --list          one line per function: NAME TAB ok | why not TAB
 //                                              its arguments' names, separated by commas
 //
@@ -35,7 +38,7 @@ namespace {
 constexpr uint64_t kMaxFileBytes = 64ull << 20;
 
 int usage() {
-  std::cerr << "usage: sched-mlir-import FILE.mlir [--func NAME] [--arg-names A,B,...] | FILE.mlir --list\n";
+  std::cerr << "usage: sched-mlir-import FILE.mlir [--func NAME] [--arg-names A,B,...] [--signature] | FILE.mlir --list\n";
   return 2;
 }
 
@@ -74,7 +77,7 @@ mlir::func::FuncOp choose(const std::vector<mlir::func::FuncOp>& fs, const std::
 int main(int argc, char** argv) {
   std::string file, wanted;
   std::vector<std::string> arg_names;
-  bool list = false;
+  bool list = false, signature = false;
   for (int k = 1; k < argc; ++k) {
     if (!std::strcmp(argv[k], "--func") && k + 1 < argc) wanted = argv[++k];
     else if (!std::strcmp(argv[k], "--arg-names") && k + 1 < argc) {
@@ -86,6 +89,7 @@ int main(int argc, char** argv) {
       }
     }
     else if (!std::strcmp(argv[k], "--list")) list = true;
+    else if (!std::strcmp(argv[k], "--signature")) signature = true;
     else if (argv[k][0] == '-' || !file.empty()) return usage();
     else file = argv[k];
   }
@@ -124,7 +128,8 @@ int main(int argc, char** argv) {
   }
   mlir::func::FuncOp f = choose(fs, file, wanted);
   if (!f) return 2;
-  sched::mlir_import::Translation t = sched::mlir_import::translate_function(f, &state, arg_names);
+  sched::mlir_import::Translation t = signature ? sched::mlir_import::function_signature(f, &state, arg_names)
+                                                : sched::mlir_import::translate_function(f, &state, arg_names);
   if (t.status != sched::mlir_import::Translation::Status::Ok) {
     std::cerr << t.message;
     return 2;

@@ -45,6 +45,23 @@ Translation Translator::run() {
   return t;
 }
 
+Translation Translator::signature() {
+  Translation t;
+  try {
+    declarations();
+  } catch (const Refusal& r) {
+    t.status = Translation::Status::Unsupported;
+    t.message = refusal_message(r.op, r.what);
+    return t;
+  }
+  t.text = signature_;
+  return t;
+}
+
+Translation function_signature(mlir::func::FuncOp f, const mlir::AsmParserState* state, const std::vector<std::string>& arg_names) {
+  return Translator(f, state, arg_names).signature();
+}
+
 Translation translate_function(mlir::func::FuncOp f, const mlir::AsmParserState* state, const std::vector<std::string>& arg_names) {
   if (!arg_names.empty() && arg_names.size() != f.getNumArguments()) {
     Translation t;

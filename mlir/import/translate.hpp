@@ -48,6 +48,9 @@ struct Translation {
 // `arg_names` (if not empty, one per argument) names the arguments instead: `sched mlir` names
 // every step of a pipeline as the user's file does, since mlir-opt prints %arg0.
 Translation translate_function(mlir::func::FuncOp f, const mlir::AsmParserState* state, const std::vector<std::string>& arg_names = {});
+// The arguments as the translation declares them, one line each: NAME TAB index|memref|scalar
+// TAB the MLIR type TAB written (0 or 1) TAB the sizes (integers or parameters, with commas).
+Translation function_signature(mlir::func::FuncOp f, const mlir::AsmParserState* state, const std::vector<std::string>& arg_names = {});
 // The names the arguments get (the user's, or arg0, ...), for --list.
 std::vector<std::string> argument_names(mlir::func::FuncOp f, const mlir::AsmParserState* state);
 

@@ -25,6 +25,9 @@ class Translator {
   Translator(mlir::func::FuncOp f, const mlir::AsmParserState* state, std::vector<std::string> arg_names = {})
       : f_(f), state_(state), arg_names_(std::move(arg_names)) {}
   Translation run();
+  // One line per argument, in order: NAME TAB index|memref|scalar TAB its MLIR type TAB
+  // written (0 or 1) TAB its sizes (integers or parameters, separated by commas).
+  Translation signature();
 
   // names.cpp: the SCHED name of a value the user named (%A -> "A"), unique in the program, or
   // `fallback` numbered; fresh() a new unique name.
@@ -83,6 +86,7 @@ class Translator {
   llvm::DenseMap<mlir::Value, std::string> copy_shapes_;  // memref arguments: their SCHED name (memref.dim)
   std::vector<std::vector<std::string>> yield_cells_;   // the cells the innermost region's yield assigns
   std::string params_, arrays_decl_;
+  std::string signature_;
 };
 
 bool writes_memory(mlir::Operation* op);
