@@ -190,7 +190,7 @@ bool run_step(const PipelineOptions& o, const std::vector<std::string>& global, 
   std::string out = fmt::format("{}/step{}.mlir", dir, k);
   std::vector<std::string> argv = {o.mlir_opt};
   argv.insert(argv.end(), global.begin(), global.end());
-  argv.insert(argv.end(), {pass, current, "-o", out});
+  argv.insert(argv.end(), {"--mlir-print-debuginfo", pass, current, "-o", out});
   driver::ExternalLimits lim;
   double left = std::chrono::duration<double>(deadline - Clock::now()).count();
   lim.timeout_ms = static_cast<unsigned>(std::max(1.0, left) * 1000);
@@ -256,7 +256,7 @@ bool run_step(const PipelineOptions& o, const std::vector<std::string>& global, 
     }
     if (o.execution) execution_check(o, dir, fname, names.at(fname), before, *after, c);
     if (c.verdict == "different" || c.verdict == "defective" || c.verdict == "input-defective") {
-      std::string mlir_cmd = fmt::format("{} {} {} {}", o.mlir_opt, fmt::join(global, " "), quoted(pass), before.mlir);
+      std::string mlir_cmd = fmt::format("{} {} {} {}", o.mlir_opt, fmt::join(global, " "), quoted(pass), before.step == 0 ? o.file : before.mlir);
       c.reproduce = mlir_cmd + (c.reproduce.empty() ? "" : "\n" + c.reproduce);
       go_on = false;
     }
@@ -318,9 +318,22 @@ PipelineResult validate_pipeline(const PipelineOptions& o) {
     r.message = why;
     return r;
   }
+  // step 0: the file printed by mlir-opt itself, so that every step names values alike (%arg3),
+  // with the user's positions kept (--mlir-print-debuginfo: findings name the user's lines)
+  std::string step0 = dir + "/step0.mlir";
+  std::vector<std::string> print = {o.mlir_opt};
+  print.insert(print.end(), global.begin(), global.end());
+  print.insert(print.end(), {"--mlir-print-debuginfo", o.file, "-o", step0});
+  driver::External printed = driver::run_external(print);
+  if (printed.status != driver::External::Status::Exited || printed.code != 0) {
+    r.verdict = PipelineResult::Verdict::BadInput;
+    r.message = printed.err.empty() ? "mlir-opt " + printed.words() : printed.err;
+    if (o.keep_dir.empty()) std::filesystem::remove_all(dir);
+    return r;
+  }
   std::map<std::string, Imported> last;
   for (const auto& [fname, args] : names) {
-    auto first = import_step(o.file, fname, args, 0, dir, 60, why);
+    auto first = import_step(step0, fname, args, 0, dir, 60, why);
     if (!first) {
       r.verdict = why.rfind("inconclusive", 0) == 0 ? PipelineResult::Verdict::Unknown : PipelineResult::Verdict::BadInput;
       r.message = why;
@@ -343,7 +356,7 @@ PipelineResult validate_pipeline(const PipelineOptions& o) {
     }
     last.emplace(fname, std::move(*first));
   }
-  std::string current = o.file;
+  std::string current = step0;
   r.verdict = PipelineResult::Verdict::Valid;
   for (size_t k = 0; k < r.steps.size(); ++k)
     if (!run_step(o, global, r.steps[k], static_cast<int>(k) + 1, dir, current, last, names, deadline, r)) break;

@@ -15,18 +15,29 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/import/translator.hpp"
 
+#include <algorithm>
+
 namespace sched::mlir_import {
 
-bool writes_memory(mlir::Operation* op) {
+bool writes_memory(mlir::Operation* op, const std::vector<mlir::Value>& memrefs) {
   bool writes = false;
   op->walk([&](mlir::Operation* x) {
     llvm::StringRef n = x->getName().getStringRef();
-    if (n.contains("store") || n.contains("transfer_write") || n == "memref.copy" || n == "func.call") writes = true;
+    if (n == "func.call") writes = true;
+    mlir::Value target;
+    if (auto s = llvm::dyn_cast<mlir::affine::AffineStoreOp>(x)) target = s.getMemRef();
+    else if (auto s = llvm::dyn_cast<mlir::memref::StoreOp>(x)) target = s.getMemRef();
+    else if (n.contains("store") || n.contains("transfer_write") || n == "memref.copy") writes = true;  // not imported: any memref
+    if (target && std::find(memrefs.begin(), memrefs.end(), target) != memrefs.end()) writes = true;
   });
   return writes;
 }
 
-bool reads_memory_op(mlir::Operation* op) { return llvm::isa<mlir::affine::AffineLoadOp, mlir::memref::LoadOp>(op); }
+mlir::Value memref_read(mlir::Operation* op) {
+  if (auto l = llvm::dyn_cast<mlir::affine::AffineLoadOp>(op)) return l.getMemRef();
+  if (auto l = llvm::dyn_cast<mlir::memref::LoadOp>(op)) return l.getMemRef();
+  return {};
+}
 
 void Translator::line(const std::string& s) { out_ += std::string(2 * indent_, ' ') + s + "\n"; }
 
@@ -141,20 +152,23 @@ void Translator::copies_of_written_inputs() {
 // A value that reads memory is inlined where it is used, unless a write comes between (or the use
 // is inside a region that writes): then it is kept in a cell at its place.
 bool Translator::keep_in_cell(mlir::Operation* op) {
-  bool reads = reads_memory_op(op);
+  std::vector<mlir::Value> reads;
+  if (mlir::Value m = memref_read(op)) reads.push_back(m);
   for (mlir::Value v : op->getOperands()) {
     auto it = reads_.find(v);
-    reads = reads || (it != reads_.end() && it->second);
+    if (it == reads_.end()) continue;
+    for (mlir::Value m : it->second)
+      if (std::find(reads.begin(), reads.end(), m) == reads.end()) reads.push_back(m);
   }
   for (mlir::Value r : op->getResults()) reads_[r] = reads;
-  if (!reads) return false;
+  if (reads.empty()) return false;
   for (mlir::Value r : op->getResults())
     for (mlir::Operation* user : r.getUsers()) {
       mlir::Operation* anc = op->getBlock()->findAncestorOpInBlock(*user);
       if (!anc) return true;
       for (mlir::Operation* x = op->getNextNode(); x && x != anc; x = x->getNextNode())
-        if (writes_memory(x)) return true;
-      if (anc != user && writes_memory(anc)) return true;
+        if (writes_memory(x, reads)) return true;
+      if (anc != user && writes_memory(anc, reads)) return true;
     }
   return false;
 }

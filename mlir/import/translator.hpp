@@ -75,7 +75,7 @@ class Translator {
   int indent_ = 0;
   llvm::DenseMap<mlir::Value, std::string> exprs_;        // values already given a text
   llvm::DenseMap<mlir::Value, std::string> arrays_;       // memrefs: the SCHED array written and read
-  llvm::DenseMap<mlir::Value, bool> reads_;               // whether a value's expression reads memory
+  llvm::DenseMap<mlir::Value, std::vector<mlir::Value>> reads_;  // the memrefs a value's expression reads
   llvm::DenseMap<mlir::Value, std::string> names_;
   std::set<std::string> taken_;
   struct Copy {
@@ -89,7 +89,10 @@ class Translator {
   std::string signature_;
 };
 
-bool writes_memory(mlir::Operation* op);
-bool reads_memory_op(mlir::Operation* op);
+// Whether `op` (or an operation inside it) may write one of `memrefs` (distinct memrefs do not
+// alias, as in MLIR's affine dependence analysis); a call may write any.
+bool writes_memory(mlir::Operation* op, const std::vector<mlir::Value>& memrefs);
+// The memref a load reads (null for other operations).
+mlir::Value memref_read(mlir::Operation* op);
 
 }  // namespace sched::mlir_import
