@@ -53,7 +53,8 @@ std::vector<Function> functions(const std::string& file, double timeout_s, std::
   return fs;
 }
 
-Imported import(const std::string& file, const std::string& function, const std::vector<std::string>& arg_names, double timeout_s) {
+Imported import(const std::string& file, const std::string& function, const std::vector<std::string>& arg_names, double timeout_s,
+                const std::string& prefix) {
   Imported i;
   std::string why;
   std::string exe = importer(why);
@@ -66,6 +67,7 @@ Imported import(const std::string& file, const std::string& function, const std:
   std::vector<std::string> argv = {exe, file};
   if (!function.empty()) argv.insert(argv.end(), {"--func", function});
   if (!arg_names.empty()) argv.insert(argv.end(), {"--arg-names", fmt::format("{}", fmt::join(arg_names, ","))});
+  if (!prefix.empty()) argv.insert(argv.end(), {"--name-prefix", prefix});
   driver::External e = driver::run_external(argv, limits_of(timeout_s));
   if (e.status == driver::External::Status::Exited && e.code == 0) {
     i.text = e.out;

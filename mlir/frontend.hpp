@@ -35,6 +35,8 @@ std::vector<Function> functions(const std::string& file, double timeout_s, std::
 
 // `file`'s function `function` ("" : the only importable one) as SCHED, its arguments named
 // `arg_names` (empty: as the file names them).
-driver::Imported import(const std::string& file, const std::string& function, const std::vector<std::string>& arg_names, double timeout_s);
+// `prefix` (may be empty) goes before every other name the import makes.
+driver::Imported import(const std::string& file, const std::string& function, const std::vector<std::string>& arg_names, double timeout_s,
+                        const std::string& prefix = "");
 
 }  // namespace sched::mlir

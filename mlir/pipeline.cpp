@@ -53,7 +53,7 @@ bool refuses_arguments(const std::string& err) {
 // Imports `function` of `mlir` (step `step`) and writes its SCHED text beside it.
 std::optional<Imported> import_step(const std::string& mlir, const std::string& function, const std::vector<std::string>& names, int step,
                                     const std::string& dir, double timeout_s, std::string& why) {
-  driver::Imported i = import(mlir, function, names, timeout_s);
+  driver::Imported i = import(mlir, function, names, timeout_s, step ? fmt::format("s{}_", step) : "");
   if (i.status != driver::Imported::Status::Ok) {
     why = i.messages;
     return std::nullopt;
@@ -318,22 +318,9 @@ PipelineResult validate_pipeline(const PipelineOptions& o) {
     r.message = why;
     return r;
   }
-  // step 0: the file printed by mlir-opt itself, so that every step names values alike (%arg3),
-  // with the user's positions kept (--mlir-print-debuginfo: findings name the user's lines)
-  std::string step0 = dir + "/step0.mlir";
-  std::vector<std::string> print = {o.mlir_opt};
-  print.insert(print.end(), global.begin(), global.end());
-  print.insert(print.end(), {"--mlir-print-debuginfo", o.file, "-o", step0});
-  driver::External printed = driver::run_external(print);
-  if (printed.status != driver::External::Status::Exited || printed.code != 0) {
-    r.verdict = PipelineResult::Verdict::BadInput;
-    r.message = printed.err.empty() ? "mlir-opt " + printed.words() : printed.err;
-    if (o.keep_dir.empty()) std::filesystem::remove_all(dir);
-    return r;
-  }
   std::map<std::string, Imported> last;
   for (const auto& [fname, args] : names) {
-    auto first = import_step(step0, fname, args, 0, dir, 60, why);
+    auto first = import_step(o.file, fname, args, 0, dir, 60, why);
     if (!first) {
       r.verdict = why.rfind("inconclusive", 0) == 0 ? PipelineResult::Verdict::Unknown : PipelineResult::Verdict::BadInput;
       r.message = why;
@@ -356,7 +343,7 @@ PipelineResult validate_pipeline(const PipelineOptions& o) {
     }
     last.emplace(fname, std::move(*first));
   }
-  std::string current = step0;
+  std::string current = o.file;
   r.verdict = PipelineResult::Verdict::Valid;
   for (size_t k = 0; k < r.steps.size(); ++k)
     if (!run_step(o, global, r.steps[k], static_cast<int>(k) + 1, dir, current, last, names, deadline, r)) break;

@@ -1,7 +1,7 @@
 // sched-mlir-import: the MLIR front end's own executable (MLIR 19's LLVM never meets Halide's in
 // `sched`). `sched import FILE.mlir` and `sched mlir` run it as a child.
 //
-//   sched-mlir-import FILE.mlir [--func NAME] [--arg-names A,B,..]
+//   sched-mlir-import FILE.mlir [--func NAME] [--arg-names A,B,..] [--name-prefix P]
 //                                              the function's SCHED program on standard output
 //   sched-mlir-import FILE.mlir [--func NAME] [--arg-names ..] --signature
 //                                              one line per argument: NAME TAB index|memref|scalar
@@ -75,7 +75,7 @@ mlir::func::FuncOp choose(const std::vector<mlir::func::FuncOp>& fs, const std::
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string file, wanted;
+  std::string file, wanted, prefix;
   std::vector<std::string> arg_names;
   bool list = false, signature = false;
   for (int k = 1; k < argc; ++k) {
@@ -90,6 +90,7 @@ int main(int argc, char** argv) {
     }
     else if (!std::strcmp(argv[k], "--list")) list = true;
     else if (!std::strcmp(argv[k], "--signature")) signature = true;
+    else if (!std::strcmp(argv[k], "--name-prefix") && k + 1 < argc) prefix = argv[++k];
     else if (argv[k][0] == '-' || !file.empty()) return usage();
     else file = argv[k];
   }
@@ -129,7 +130,7 @@ int main(int argc, char** argv) {
   mlir::func::FuncOp f = choose(fs, file, wanted);
   if (!f) return 2;
   sched::mlir_import::Translation t = signature ? sched::mlir_import::function_signature(f, &state, arg_names)
-                                                : sched::mlir_import::translate_function(f, &state, arg_names);
+                                                : sched::mlir_import::translate_function(f, &state, arg_names, prefix);
   if (t.status != sched::mlir_import::Translation::Status::Ok) {
     std::cerr << t.message;
     return 2;

@@ -58,7 +58,9 @@ std::string Translator::name_of(mlir::Value v, const std::string& fallback) {
   auto it = names_.find(v);
   if (it != names_.end()) return it->second;
   std::string written = written_name(v, state_);
-  std::string name = fresh(written.empty() ? fallback : written);
+  auto arg = llvm::dyn_cast<mlir::BlockArgument>(v);
+  bool argument = arg && arg.getOwner() == &f_.getBody().front();
+  std::string name = fresh((argument ? "" : prefix_) + (written.empty() ? fallback : written.substr(written[0] == '%' ? 1 : 0)));
   names_[v] = name;
   return name;
 }

@@ -62,7 +62,8 @@ Translation function_signature(mlir::func::FuncOp f, const mlir::AsmParserState*
   return Translator(f, state, arg_names).signature();
 }
 
-Translation translate_function(mlir::func::FuncOp f, const mlir::AsmParserState* state, const std::vector<std::string>& arg_names) {
+Translation translate_function(mlir::func::FuncOp f, const mlir::AsmParserState* state, const std::vector<std::string>& arg_names,
+                               const std::string& prefix) {
   if (!arg_names.empty() && arg_names.size() != f.getNumArguments()) {
     Translation t;
     t.status = Translation::Status::BadInput;
@@ -70,7 +71,7 @@ Translation translate_function(mlir::func::FuncOp f, const mlir::AsmParserState*
                 std::to_string(arg_names.size()) + " (--arg-names)\n";
     return t;
   }
-  return Translator(f, state, arg_names).run();
+  return Translator(f, state, arg_names, prefix).run();
 }
 
 std::vector<std::string> argument_names(mlir::func::FuncOp f, const mlir::AsmParserState* state) {

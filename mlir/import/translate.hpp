@@ -47,7 +47,10 @@ struct Translation {
 // `state` (may be null) gives the SSA names the user wrote (%A, %i); without it, arg0, i0, ...
 // `arg_names` (if not empty, one per argument) names the arguments instead: `sched mlir` names
 // every step of a pipeline as the user's file does, since mlir-opt prints %arg0.
-Translation translate_function(mlir::func::FuncOp f, const mlir::AsmParserState* state, const std::vector<std::string>& arg_names = {});
+// `prefix` goes before every other name (loop variables, cells): `sched mlir` gives each step
+// its own, since mlir-opt numbers values afresh (%arg3 is not the same loop in two steps).
+Translation translate_function(mlir::func::FuncOp f, const mlir::AsmParserState* state, const std::vector<std::string>& arg_names = {},
+                               const std::string& prefix = "");
 // The arguments as the translation declares them, one line each: NAME TAB index|memref|scalar
 // TAB the MLIR type TAB written (0 or 1) TAB the sizes (integers or parameters, with commas).
 Translation function_signature(mlir::func::FuncOp f, const mlir::AsmParserState* state, const std::vector<std::string>& arg_names = {});

@@ -22,8 +22,8 @@ struct Refusal {
 
 class Translator {
  public:
-  Translator(mlir::func::FuncOp f, const mlir::AsmParserState* state, std::vector<std::string> arg_names = {})
-      : f_(f), state_(state), arg_names_(std::move(arg_names)) {}
+  Translator(mlir::func::FuncOp f, const mlir::AsmParserState* state, std::vector<std::string> arg_names = {}, std::string prefix = "")
+      : f_(f), state_(state), arg_names_(std::move(arg_names)), prefix_(std::move(prefix)) {}
   Translation run();
   // One line per argument, in order: NAME TAB index|memref|scalar TAB its MLIR type TAB
   // written (0 or 1) TAB its sizes (integers or parameters, separated by commas).
@@ -71,6 +71,7 @@ class Translator {
   mlir::func::FuncOp f_;
   const mlir::AsmParserState* state_;
   std::vector<std::string> arg_names_;
+  std::string prefix_;  // before every name but the arguments'
   std::string out_;
   int indent_ = 0;
   llvm::DenseMap<mlir::Value, std::string> exprs_;        // values already given a text
