@@ -70,8 +70,8 @@ def pipelines():
                 fail(f"{f}: the finding has no reproducer or function: {c}")
             if kind == "different" and not c["execution"].startswith("confirmed by MLIR's own execution"):
                 fail(f"{f}: the difference is not confirmed by MLIR's execution: {c['execution']}")
-            if kind == "defective" and "race" not in c["reason"]:
-                fail(f"{f}: the defect is not a race: {c['reason']}")
+            if kind == "defective" and ("race" not in c["reason"] or not c["execution"].startswith("confirmed: two schedules")):
+                fail(f"{f}: the defect is not a race confirmed by two schedules: {c['reason']} / {c['execution']}")
             # the finding's files stay for its reproducer
             if not j["dir"] or not os.path.isfile(c["after_sched"]):
                 fail(f"{f}: the finding's files were removed: {j['dir']}")
