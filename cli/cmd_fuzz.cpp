@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "cli/commands.hpp"
+#include "mlir/campaign.hpp"
 #include "report/json_fields.hpp"
 #include "report/pages.hpp"
 #include "cli/reports.hpp"
@@ -98,20 +99,44 @@ nlohmann::json run_halide(const fuzz::CampaignOptions& o, bool json, bool case_t
 }
 #endif
 
+// `--compiler mlir` (mlir/campaign.hpp): its own oracles and cases; the shared options as parsed.
+mlir::CampaignOptions mlir_options(const fuzz::CampaignOptions& o, bool case_timeout_given) {
+  mlir::CampaignOptions m;
+  static_cast<fuzz::CampaignSettings&>(m) = o;
+  m.case_timeout_s = case_timeout_given ? o.case_timeout_s : 240.0;
+  m.reduce_seconds = std::min(m.reduce_seconds, m.case_timeout_s * 0.4);
+  return m;
+}
+
+// Bad input for --compiler mlir (exit 2 set): options of the other compilers, or no MLIR.
+bool mlir_refuses(const std::string& oracles, const std::vector<std::string>& merge, const fuzz::CampaignOptions& o) {
+  std::string why;
+  if (!oracles.empty() || !merge.empty() || !o.algorithms.empty())
+    why = "--compiler mlir runs its own oracles (mlir-opt, pass, import) on its own programs: --oracles, --merge and --algo are for --compiler sched";
+  else if (!mlir::available(mlir::CampaignOptions(), why))
+    why = "--compiler mlir: " + why;
+  else
+    return false;
+  std::cerr << "sched fuzz: " << why << "\n";
+  set_exit(kBadInput);
+  return true;
+}
+
 // --sarif and --junit: one SARIF result per case with findings (at its reproducer under --out),
 // one JUnit test case per case (sorted by index: the order does not depend on the jobs).
-void write_case_reports(std::vector<fuzz::CaseReport>& reports, const fuzz::CampaignOptions& o, bool halide, const std::string& sarif,
+void write_case_reports(std::vector<fuzz::CaseReport>& reports, const fuzz::CampaignOptions& o, const std::string& compiler, const std::string& sarif,
                         const std::string& junit) {
+  const bool halide = compiler != "sched";  // a real compiler's campaign: its findings by signature
   std::sort(reports.begin(), reports.end(), [](const fuzz::CaseReport& a, const fuzz::CaseReport& b) { return a.index < b.index; });
   std::vector<Finding> findings;
   std::vector<TestCase> cases;
-  std::string suite = fmt::format("fuzz --compiler {} --seed {}", halide ? "halide" : "sched", o.seed);
+  std::string suite = fmt::format("fuzz --compiler {} --seed {}", compiler, o.seed);
   for (const auto& r : reports) {
     std::string file = r.file.empty() || o.out_dir.empty() ? "" : (std::filesystem::path(o.out_dir) / r.file).string();
-    TestCase t{fmt::format("case {}: {}", r.index, r.name), halide ? "fuzz.halide" : "fuzz.sched", r.seconds, "", r.inconclusive, ""};
+    TestCase t{fmt::format("case {}: {}", r.index, r.name), "fuzz." + compiler, r.seconds, "", r.inconclusive, ""};
     for (const auto& f : r.findings) {
       t.failure += (t.failure.empty() ? "" : "\n") + f;
-      findings.push_back({halide ? "halide-finding" : "disagreement", "error", fmt::format("case {} ({}): {}", r.index, r.name, f), file, 0, 0});
+      findings.push_back({halide ? compiler + "-finding" : "disagreement", "error", fmt::format("case {} ({}): {}", r.index, r.name, f), file, 0, 0});
     }
     if (!file.empty()) t.output = "reproducer: " + file;
     cases.push_back(std::move(t));
@@ -140,6 +165,7 @@ struct FuzzArgs {
   std::vector<fuzz::CaseReport> reports;
   CLI::Option* case_timeout = nullptr;  // given: it holds as given for --compiler halide
   bool halide() const { return compiler == "halide"; }
+  bool mlir() const { return compiler == "mlir"; }
 };
 
 // --algo files: each must parse (bad input is known at once); false with exit 2 set.
@@ -304,10 +330,14 @@ bool prepare_outputs(const FuzzArgs& a) {
 // The campaign of either compiler, its summary printed, its reports written, its exit code set.
 void run_fuzz_campaign(FuzzArgs& a) {
   const fuzz::CampaignOptions& o = a.o;
-  const bool halide = a.halide();
+  const bool halide = a.halide() || a.mlir();  // a campaign of a real compiler: findings by signature
   nlohmann::json s;
+  if (a.mlir()) {
+    s = mlir::run_campaign(mlir_options(o, a.case_timeout->count() > 0));
+    std::cout << (a.json ? s.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" : mlir::summary_markdown(s));
+  }
 #ifdef SCHED_HAVE_HALIDE
-  if (halide) s = run_halide(o, a.json, a.case_timeout->count() > 0);
+  if (a.halide()) s = run_halide(o, a.json, a.case_timeout->count() > 0);
 #endif
   if (!halide) {
     s = fuzz::run_campaign(o);
@@ -323,7 +353,7 @@ void run_fuzz_campaign(FuzzArgs& a) {
   bool found = halide ? !fuzz::member(s, "signatures", true).empty() : !fuzz::member(s, "findings", true).empty();
   set_exit(found ? kFinding : interrupted ? kInconclusive : kClean);
   if (!failed.empty()) set_exit(kBadInput);
-  write_case_reports(a.reports, o, halide, a.sarif, a.junit);
+  write_case_reports(a.reports, o, a.compiler, a.sarif, a.junit);
   if (!a.html.empty() && !halide) {
     std::string err, dir = std::filesystem::path(a.html).parent_path().string();
     if (!write_file_atomically(a.html, report::campaign_page(s, o.out_dir, dir.empty() ? "." : dir), err)) {
@@ -336,6 +366,12 @@ void run_fuzz_campaign(FuzzArgs& a) {
 void run_fuzz(FuzzArgs& a) {
   if (!read_algorithms(a)) return;
   if (a.halide() && halide_refuses(a.oracles, a.merge, a.o)) return;
+  if (a.mlir() && mlir_refuses(a.oracles, a.merge, a.o)) return;
+  if (a.mlir() && a.print_case >= 0) {
+    mlir::Case c = mlir::generate_case(a.o.seed, static_cast<uint64_t>(a.print_case));
+    std::cout << c.text() << fmt::format("// passes: {}\n// check: sched mlir case.mlir -- {}\n", fmt::join(c.passes, " "), fmt::join(c.passes, " "));
+    return;
+  }
   if (!a.merge.empty()) return merge_shards(a);
 #ifdef SCHED_HAVE_HALIDE
   if (a.halide() && a.print_case >= 0) return print_halide_case(a.o, a.print_case);
@@ -359,8 +395,9 @@ void register_fuzz(CLI::App& app) {
   cmd->add_option("--compiler", a.compiler,
                   "the compiler whose schedules are fuzzed: sched (our scheduler; every oracle and injected defects) or halide "
                   "(Halide 14 through the bridge: random schedules in Halide's whole vocabulary, checked by the compiler, loop-nest "
-                  "and JIT oracles; docs/halide.md)")
-      ->check(CLI::IsMember({"sched", "halide"}))
+                  "and JIT oracles; docs/halide.md) or mlir (random affine programs through random pipelines of MLIR 19's affine passes, each pass "
+                  "checked by sched equiv and MLIR's own execution; docs/mlir.md)")
+      ->check(CLI::IsMember({"sched", "halide", "mlir"}))
       ->capture_default_str();
   cmd->add_option("--algo", a.algo_files, "an algorithm file (.algo) to draw schedules for instead of the built-in algorithms (repeatable)")
       ->check(CLI::ExistingFile);

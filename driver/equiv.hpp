@@ -45,6 +45,7 @@ struct EquivOptions {
   double timeout_s = 60;                 // the whole check's: a quarter for the runs (each stops at 5 million steps), a quarter for
                                          // the race checks, the rest for the proof
   std::string cex_dir;                   // where a counterexample's inputs are written (empty: a private temporary directory)
+  bool runs_only = false;                // step 1 only (a campaign's quick check): runs that agree are `unknown`, not proved
   std::function<void(const std::string&)> progress;
 };
 

@@ -212,6 +212,17 @@ std::string cell_text(const ArrayState& a, size_t flat) {
 
 }  // namespace
 
+std::string first_difference(const Execution& a, const Execution& b) {
+  for (size_t k = 0; k < a.outputs.size() && k < b.outputs.size(); ++k) {
+    const auto& [name, xs] = a.outputs[k];
+    const auto& ys = b.outputs[k].second;
+    for (size_t c = 0; c < xs.size() && c < ys.size(); ++c)
+      if (xs[c] != ys[c] && !(is_nan_bits(xs[c], a.types[k]) && is_nan_bits(ys[c], a.types[k])))
+        return fmt::format("{} (cell {} in row-major order): {} and {}", name, c, value_text(xs[c], a.types[k]), value_text(ys[c], a.types[k]));
+  }
+  return "";
+}
+
 std::string status_word(Execution::Status s) {
   switch (s) {
     case Execution::Status::Agree: return "agree";
@@ -236,16 +247,24 @@ Execution compare_with_mlir_execution(const std::string& mlir_file, const std::s
   std::vector<std::string> point;
   for (size_t k = 0; k < program.params.size(); ++k) point.push_back(fmt::format("{}={}", program.params[k].name, params[k]));
   x.params = fmt::format("{}", fmt::join(point, ", "));
-  driver::RunOptions ro;
-  ro.compare_outputs = false;
-  driver::EngineRun ours = driver::run(driver::Engine::Reference, inst, ro);
-  if (ours.refused != driver::EngineRun::Refusal::None || ours.outcome.kind != OutcomeKind::Ok) {
+  if (inst.prepared.kind != OutcomeKind::Ok) {
     x.status = Execution::Status::Skipped;
-    x.message = fmt::format("our engine does not run it at {}: {}", x.params, ours.outcome.message);
+    x.message = fmt::format("no run at {}: {}", x.params, inst.prepared.message);
     return x;
   }
+  driver::RunOptions ro;
+  ro.compare_outputs = false;
+  driver::EngineRun ours;
+  if (o.ours) {
+    ours = driver::run(driver::Engine::Reference, inst, ro);
+    if (ours.refused != driver::EngineRun::Refusal::None || ours.outcome.kind != OutcomeKind::Ok) {
+      x.status = Execution::Status::Skipped;
+      x.message = fmt::format("our engine does not run it at {}: {}", x.params, ours.outcome.message);
+      return x;
+    }
+  }
   Entry e;
-  if (!entry_point(function, args, program, inst.initial, ours.final, e, why)) {
+  if (!entry_point(function, args, program, inst.initial, o.ours ? ours.final : inst.initial, e, why)) {
     x.status = Execution::Status::Skipped;
     x.message = why;
     return x;
@@ -273,6 +292,11 @@ Execution compare_with_mlir_execution(const std::string& mlir_file, const std::s
   auto values = printed(r.out);
   if (values.size() != e.printed.size()) { x.message = fmt::format("mlir-cpu-runner printed {} memrefs, not {}", values.size(), e.printed.size()); return x; }
   x.status = Execution::Status::Agree;
+  for (size_t k = 0; k < values.size(); ++k) {
+    x.outputs.push_back({e.printed[k].first->name, values[k]});
+    x.types.push_back(e.printed[k].second->elem);
+  }
+  if (!o.ours) return x;
   for (size_t k = 0; k < values.size(); ++k) {
     const ArrayState& a = *e.printed[k].second;
     if (values[k].size() != a.cells.size()) { x.status = Execution::Status::Failed; x.message = "mlir-cpu-runner printed a memref of another size"; return x; }

@@ -35,6 +35,7 @@ struct ExecutionOptions {
   std::string stem;                                  // their names' start ("": the function's name)
   uint64_t seed = 1;
   std::vector<std::string> data;                     // TENSOR=FILE.npy items (a counterexample's inputs), else seeded
+  bool ours = true;                                  // false: MLIR's run only (for a program our engine stops on), its outputs kept
   double timeout_s = 120;                            // each of the lowering and the run
 };
 
@@ -44,7 +45,13 @@ struct Execution {
   std::string params;    // "N=4, M=3" (the point run)
   std::string command;   // how to run it again (the lowering and the runner)
   std::string file;      // the module with its entry point
+  // MLIR's outputs: per written memref (in argument order) its name and cells' printed bits
+  std::vector<std::pair<std::string, std::vector<int64_t>>> outputs;
+  std::vector<Type> types;  // their element types
 };
+
+// Where two runs' outputs differ ("" when they do not): "B[0, 2]: 1.5 (bits ...) and 0 (bits ...)".
+std::string first_difference(const Execution& a, const Execution& b);
 
 std::string status_word(Execution::Status s);  // agree disagree skipped failed
 

@@ -126,6 +126,28 @@ std::string import_disagreement(const PipelineOptions& o, const std::string& dir
   return fmt::format("the import of @{} (step {}) disagrees with MLIR's own execution: {}\n  run by MLIR: {}", fname, p.step, x.message, x.command);
 }
 
+// A defect of the after-program that is not a race (a read of a cell nothing wrote, ...): MLIR's
+// own execution of the two programs on the same inputs, whose outputs then differ.
+void confirm_defect(const PipelineOptions& o, const std::string& dir, const std::string& fname, const std::vector<std::string>& names,
+                    const Imported& before, const Imported& after, StepCheck& c) {
+  std::vector<Execution> runs;
+  for (const Imported* p : {&before, &after}) {
+    ExecutionOptions x = exec_options(o, dir, fmt::format("step{}.{}.defect", p->step, fname));
+    x.ours = false;
+    if (c.equiv->difference) x.seed = c.equiv->difference->seed;
+    runs.push_back(compare_with_mlir_execution(p->mlir, fname, names, *p->loaded.program, {}, x));
+  }
+  std::string diff = runs[0].status == Execution::Status::Agree && runs[1].status == Execution::Status::Agree ? first_difference(runs[0], runs[1]) : "";
+  if (!diff.empty()) {
+    c.execution = "confirmed by MLIR's own execution (mlir-cpu-runner): the two programs' outputs differ: " + diff;
+    c.reproduce += fmt::format("\n{}\n{}", runs[0].command, runs[1].command);
+    return;
+  }
+  c.execution = runs[0].status != Execution::Status::Agree || runs[1].status != Execution::Status::Agree
+                    ? fmt::format("MLIR's execution did not run ({})", runs[0].status != Execution::Status::Agree ? runs[0].message : runs[1].message)
+                    : "MLIR's execution of the two programs gives the same outputs (the defect's value does not reach them there)";
+}
+
 // A race in the after-program: MLIR runs affine.parallel in order, so its execution cannot show
 // it; the explorer (smallstep/) runs the parallel loop's iterations in every order that matters
 // and finds two schedules that end with different outputs.
@@ -161,7 +183,9 @@ void confirm_race(const Imported& after, StepCheck& c) {
 void execution_check(const PipelineOptions& o, const std::string& dir, const std::string& fname, const std::vector<std::string>& names,
                      const Imported& before, const Imported& after, StepCheck& c) {
   if (c.verdict == "different" && c.equiv && c.equiv->difference) return confirm_difference(o, dir, fname, names, before, after, c);
+  if (c.verdict == "defective" && c.reason.find("race") == std::string::npos) return confirm_defect(o, dir, fname, names, before, after, c);
   if (c.verdict == "defective") return confirm_race(after, c);
+  if (!o.execution_each_step) return;
   std::string note, disagreement = import_disagreement(o, dir, fname, names, after, note);
   c.execution = note;
   if (disagreement.empty()) return;

@@ -42,6 +42,7 @@ struct PipelineOptions {
   double timeout_s = 600;              // the whole validation
   driver::EquivOptions equiv;          // for each comparison (its timeout: at most what is left)
   bool execution = true;               // MLIR's own execution (execution.hpp) of every program imported, and of a difference's two programs
+  bool execution_each_step = true;     // false: of the user's program and of a difference's programs only (a campaign's quick check)
   ExecutionOptions exec;
   std::function<void(const std::string&)> progress;
 };

@@ -32,7 +32,7 @@ LAYERS = {
     "halide": ["interpreter", "polyhedral", "scheduler"],
     "driver": BELOW_DRIVER,
     "fuzz": BELOW_DRIVER + ["driver", "halide"],
-    "mlir": BELOW_DRIVER + ["driver"],  # mlir/import includes MLIR's own headers (mlir/IR/..., llvm/...), not ours
+    "mlir": BELOW_DRIVER + ["driver", "fuzz"],  # mlir/import includes MLIR's own headers (mlir/IR/..., llvm/...), not ours
     "report": ["interpreter/limits.hpp"],  # fmt and nlohmann-json otherwise: the pages draw the commands' JSON
     "python": BELOW_DRIVER + ["driver"],
     "cli": BELOW_DRIVER + ["driver", "fuzz", "halide", "mlir", "report"],
