@@ -213,6 +213,9 @@ void Translator::command(mlir::Operation* op, int& opened) {
   if (llvm::isa<mlir::memref::AllocOp, mlir::memref::AllocaOp>(op)) return allocation(op, opened);
   if (llvm::isa<mlir::memref::DeallocOp>(op)) return;
   if (op->getNumRegions() || op->getNumResults() != 1) throw Refusal{op, "'" + n.str() + "'"};
+  if (n == "arith.select" && (may_be_undefined(op->getOperand(1)) || may_be_undefined(op->getOperand(2))) &&
+      !type_name(op->getResult(0).getType(), op).empty())
+    return lazy_select(op, opened);
   std::string text = value(op->getResult(0));  // refuses what it cannot translate, even unused
   if (!keep_in_cell(op)) return;
   std::string t = type_name(op->getResult(0).getType(), op);
@@ -227,6 +230,34 @@ void Translator::command(mlir::Operation* op, int& opened) {
   ++opened;
   line(cell + "[] := " + text + ";" + where(op));
   exprs_[op->getResult(0)] = cell + "[]";
+}
+
+// An undefined value in the arm `arith.select` does not choose leaves its result defined (LLVM's
+// select of poison); SCHED's select is eager (undefined if any operand is), so such a select is
+// a cell written under `if`.
+void Translator::lazy_select(mlir::Operation* op, int& opened) {
+  std::string t = type_name(op->getResult(0).getType(), op);
+  std::string cond = value(op->getOperand(0)), a = value(op->getOperand(1)), b = value(op->getOperand(2));
+  std::string cell = name_of(op->getResult(0), "t");
+  line("allocate " + cell + " : " + t + "[] {");
+  ++indent_;
+  ++opened;
+  line("if " + cond + " { " + cell + "[] := " + a + "; } else { " + cell + "[] := " + b + "; }" + where(op));
+  exprs_[op->getResult(0)] = cell + "[]";
+  reads_[op->getResult(0)] = {};
+}
+
+// Whether a value may be undefined where MLIR's is poison or undef: a float-to-integer conversion
+// (out of range), a read of a local allocation (uninitialised), or a value computed from one.
+bool Translator::may_be_undefined(mlir::Value v) {
+  mlir::Operation* op = v.getDefiningOp();
+  if (!op) return false;
+  llvm::StringRef n = op->getName().getStringRef();
+  if (n == "arith.fptosi" || n == "arith.fptoui") return true;
+  if (mlir::Value m = memref_read(op)) return m.getDefiningOp() != nullptr;  // not an argument: an allocation
+  for (mlir::Value x : op->getOperands())
+    if (may_be_undefined(x)) return true;
+  return false;
 }
 
 // Cells for the loop-carried values (or an if's results): zero-dimensional allocations that stay
@@ -280,10 +311,20 @@ void Translator::loop(mlir::Operation* op, const std::string& lb, const std::str
     line(std::string(keyword) + " " + x + " = " + lb + " to " + ub + " - 1 {");
     ++indent_;
   } else {
-    std::string n = fresh(x + "_n");
-    line(std::string(keyword) + " " + n + " < (" + ub + " - " + lb + " + " + std::to_string(step - 1) + ") / " + std::to_string(step) + " {");
+    // the bounds are evaluated once, before the loop, as in MLIR (the body may write what they read)
+    std::string n = fresh(x + "_n"), first = fresh(x + "_lb");
+    line("{");
     ++indent_;
-    line("let " + x + " = " + lb + " + " + n + " * " + std::to_string(step) + ";");
+    line("let " + first + " = " + lb + ";");
+    line(std::string(keyword) + " " + n + " < (" + ub + " - " + first + " + " + std::to_string(step - 1) + ") / " + std::to_string(step) + " {");
+    ++indent_;
+    line("let " + x + " = " + first + " + " + n + " * " + std::to_string(step) + ";");
+    block(body);
+    --indent_;
+    line("}");
+    --indent_;
+    line("}");
+    return;
   }
   block(body);
   --indent_;
@@ -333,10 +374,12 @@ void Translator::affine_parallel(mlir::Operation* op) {
       line("par " + x + " = " + lb + " to " + ub + " - 1 {");
       ++indent_;
     } else {
-      std::string t = fresh(x + "_n");
-      line("par " + t + " < (" + ub + " - " + lb + " + " + std::to_string(s - 1) + ") / " + std::to_string(s) + " {");
+      // the lower bound bound once (the par loop's header evaluates its upper bound once)
+      std::string t = fresh(x + "_n"), first = fresh(x + "_lb");
+      line("let " + first + " = " + lb + ";");
+      line("par " + t + " < (" + ub + " - " + first + " + " + std::to_string(s - 1) + ") / " + std::to_string(s) + " {");
       ++indent_;
-      line("let " + x + " = " + lb + " + " + t + " * " + std::to_string(s) + ";");
+      line("let " + x + " = " + first + " + " + t + " * " + std::to_string(s) + ";");
     }
     ++headers;
   }

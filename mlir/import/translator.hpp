@@ -63,6 +63,8 @@ class Translator {
   void allocation(mlir::Operation* op, int& opened);
   void yield_into(mlir::Operation* yield, const std::vector<std::string>& cells);
   bool keep_in_cell(mlir::Operation* op);  // a memory-reading value used after a write
+  void lazy_select(mlir::Operation* op, int& opened);
+  bool may_be_undefined(mlir::Value v);
   void line(const std::string& s);
   std::string where(mlir::Operation* op);  // "  // file:line:col"
   std::string index_list(mlir::AffineMap m, mlir::ValueRange operands);

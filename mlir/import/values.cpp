@@ -130,6 +130,8 @@ std::string Translator::condition(mlir::IntegerSet s, mlir::ValueRange operands)
 
 std::string Translator::pure(mlir::Operation* op) {
   llvm::StringRef name = op->getName().getStringRef();
+  if (auto fm = op->getAttrOfType<mlir::arith::FastMathFlagsAttr>("fastmath"); fm && fm.getValue() != mlir::arith::FastMathFlags::none)
+    throw Refusal{op, "'" + name.str() + "' with fastmath flags (its result depends on the code generator: contraction into FMA, reassociation)"};
   if (auto load = llvm::dyn_cast<mlir::affine::AffineLoadOp>(op))
     return array_of(load.getMemRef(), op) + "[" + index_list(load.getAffineMap(), load.getMapOperands()) + "]";
   if (auto load = llvm::dyn_cast<mlir::memref::LoadOp>(op)) {
@@ -255,13 +257,17 @@ std::string Translator::cast(mlir::Operation* op) {
     if (to.isIndex()) throw Refusal{op, "an i1 value cast to index"};
     return type_name(to, op) + "(" + a + ")";  // false and true: 0 and 1
   }
+  if (to.isInteger(1) && (n == "arith.trunci" || n == "arith.index_cast" || n == "arith.index_castui"))
+    return paren(paren(a + " % 2") + " != 0");  // the low bit (SCHED's % is never negative)
+  if (from.isInteger(1) && n == "arith.index_cast") return to.isIndex() ? "select(" + a + ", -1, 0)" : paren(type_name(to, op) + "(0) - " + type_name(to, op) + "(" + a + ")");
   if (n == "arith.index_cast" || n == "arith.index_castui") {
     if (to.isIndex()) {
       if (n == "arith.index_castui") return "i64(u" + type_name(from, op).substr(1) + "(" + a + "))";
-      return a;  // an integer value in an index position converts to an exact integer
+      return "i64(" + a + ")";  // sign-extended to MLIR's 64-bit index: arithmetic on it wraps at 64 bits
     }
     return type_name(to, op) + "(" + a + ")";
   }
+  if (to.isInteger(1)) throw Refusal{op, "'" + n.str() + "' to i1"};
   std::string target = type_name(to, op);
   if (n == "arith.sitofp" || n == "arith.extf" || n == "arith.truncf" || n == "arith.fptosi" || n == "arith.trunci") {
     if (from.isInteger(1)) throw Refusal{op, "'" + n.str() + "' of an i1 value"};

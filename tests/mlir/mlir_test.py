@@ -137,6 +137,45 @@ def bad_inputs():
     return len(cases)
 
 
+def campaign():
+    """`sched fuzz --compiler mlir` on one case known to hit the zero-trip LICM bug (seed 2, case 17):
+    the finding confirmed by MLIR's execution, reduced, written; --print-case gives valid MLIR."""
+    out = os.path.join(WORK, "campaign")
+    if os.path.isdir(out):
+        import shutil
+        shutil.rmtree(out)
+    t0 = time.time()
+    p = run(["fuzz", "--compiler", "mlir", "--seed", "2", "--cases", "18", "--shard", "17/1000", "--jobs", "1", "--case-timeout", "100",
+             "--out", out, "--json", "--quiet"], timeout=600)
+    took = time.time() - t0
+    try:
+        s = json.loads(p.stdout)
+    except ValueError:
+        fail(f"campaign: no JSON (exit {p.returncode}): {p.stderr[-600:]}")
+        return
+    sigs = s.get("signatures", [])
+    print(f"campaign: {s.get('cases')} case(s), {[e['signature'] for e in sigs]} in {took:.1f} s, exit {p.returncode}")
+    if p.returncode != 1 or s.get("cases") != 1 or len(sigs) != 1:
+        fail(f"campaign: expected one case with one finding (exit 1): {json.dumps(s)[:1500]}")
+        return
+    e = sigs[0]
+    if e["signature"] != "pass | different | --affine-loop-invariant-code-motion" or not e["confirmed"] or e["ours"]:
+        fail(f"campaign: unexpected finding {e}")
+    d = os.path.join(out, e["dir"])
+    for f in ["case.mlir", "reproduce.sh", "finding.json"]:
+        if not os.path.isfile(os.path.join(d, f)):
+            fail(f"campaign: {f} not written in {d}")
+    red = e.get("reduced", {})
+    if red.get("passes") != ["--affine-loop-invariant-code-motion"] or red.get("kinds") != ["zero-trip"]:
+        fail(f"campaign: not reduced to the zero-trip nest and the one pass: {red}")
+    q = run(["fuzz", "--compiler", "mlir", "--seed", "5", "--print-case", "3"])
+    path = os.path.join(WORK, "printed.mlir")
+    open(path, "w").write(q.stdout)
+    v = subprocess.run(["/usr/bin/mlir-opt-19", path], capture_output=True, text=True)
+    if q.returncode != 0 or v.returncode != 0:
+        fail(f"campaign: --print-case does not print valid MLIR: {v.stderr[-400:]}")
+
+
 def main():
     if not os.path.isfile(IMPORT) or not os.path.isfile("/usr/bin/mlir-opt-19") or not os.path.isfile("/usr/bin/mlir-cpu-runner-19"):
         print("skipped: the MLIR import (sched-mlir-import) or MLIR 19's tools are not installed")
@@ -145,7 +184,8 @@ def main():
     n = pipelines()
     k = imports()
     b = bad_inputs()
-    print(f"{n} pipelines, {k} kernels imported and run, {b} bad inputs; {len(failures)} failure(s)")
+    campaign()
+    print(f"{n} pipelines, {k} kernels imported and run, {b} bad inputs, a campaign; {len(failures)} failure(s)")
     return 1 if failures else 0
 
 
