@@ -142,7 +142,7 @@ class Gen {
   }
 
   std::string pass() {
-    switch (pick(0, 13)) {
+    switch (pick(0, 14)) {
       case 0: return fmt::format("--affine-loop-tile=tile-size={}", pick(2, 4));
       case 1: return pick(0, 3) ? fmt::format("--affine-loop-unroll=unroll-factor={}", pick(2, 4)) : "--affine-loop-unroll=unroll-full";
       case 2: return fmt::format("--affine-loop-unroll-jam=unroll-jam-factor={}", pick(2, 3));
@@ -161,6 +161,8 @@ class Gen {
       case 10: return "--affine-simplify-structures";
       case 11: return "--affine-data-copy-generate=generate-dma=false fast-mem-space=0";
       case 12: return "--canonicalize";
+      // its vector operations are not imported: its steps are checked for crashes and invalid IR only
+      case 13: return fmt::format("--affine-super-vectorize=virtual-vector-size={}", pick(0, 1) ? 4 : 8);
       default: return "--affine-pipeline-data-transfer";
     }
   }

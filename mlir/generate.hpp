@@ -2,7 +2,8 @@
 //
 // A case is a pure function of (seed, index): one `func.func @kernel` over memrefs %A, %B (f32,
 // N x M) and %v (f32, N), with N and M in [3, 9], whose body is a few loop nests of the kinds
-// MLIR's affine passes work on, and a pipeline of one to three passes with random options. Every
+// MLIR's affine passes work on, and a pipeline of one to three passes with random options
+// (super-vectorize too: what it makes is not imported, but a crash or invalid IR is a finding). Every
 // program is valid MLIR, in bounds and race-free by construction (its accesses' offsets shrink
 // the loops' ranges; a parallel loop writes cells of its own iteration of an array it does not
 // read), so that a finding is the passes':

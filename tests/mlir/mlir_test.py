@@ -138,14 +138,14 @@ def bad_inputs():
 
 
 def campaign():
-    """`sched fuzz --compiler mlir` on one case known to hit the zero-trip LICM bug (seed 2, case 17):
+    """`sched fuzz --compiler mlir` on one case known to hit the zero-trip LICM bug (seed 2, case 42):
     the finding confirmed by MLIR's execution, reduced, written; --print-case gives valid MLIR."""
     out = os.path.join(WORK, "campaign")
     if os.path.isdir(out):
         import shutil
         shutil.rmtree(out)
     t0 = time.time()
-    p = run(["fuzz", "--compiler", "mlir", "--seed", "2", "--cases", "18", "--shard", "17/1000", "--jobs", "1", "--case-timeout", "100",
+    p = run(["fuzz", "--compiler", "mlir", "--seed", "2", "--cases", "43", "--shard", "42/1000", "--jobs", "1", "--case-timeout", "100",
              "--out", out, "--json", "--quiet"], timeout=600)
     took = time.time() - t0
     try:
