@@ -226,9 +226,15 @@ std::string Translator::arith_op(mlir::Operation* op) {
   if (n == "math.absf") return call("abs");
   if (n == "math.roundeven") return call("round");
   std::string a = op->getNumOperands() ? value(op->getOperand(0)) : "", b = op->getNumOperands() > 1 ? value(op->getOperand(1)) : "";
-  if (n == "arith.maxnumf" || n == "arith.minnumf")  // the number when one operand is NaN
-    return "select(" + paren(b + " != " + b) + ", " + a + ", select(" + paren(a + " != " + a) + ", " + b + ", " +
-           (n == "arith.maxnumf" ? "max(" : "min(") + a + ", " + b + ")))";
+  if (n == "arith.maxnumf" || n == "arith.minnumf") {
+    // the number when one operand is NaN; of +0 and -0 MLIR may give either (passes swap the
+    // operands of these commutative operations): SCHED gives +0 for max and -0 for min
+    // (IEEE 754-2019's maximumNumber), whatever the order
+    bool mx = n == "arith.maxnumf";
+    std::string zeros = mx ? paren(a + " + " + b) : paren("-" + paren(paren("-" + a) + " + " + paren("-" + b)));
+    return "select(" + paren(b + " != " + b) + ", " + a + ", select(" + paren(a + " != " + a) + ", " + b + ", select(" +
+           paren(paren(a + " == " + b) + " && " + paren(a + " == 0")) + ", " + zeros + ", " + (mx ? "max(" : "min(") + a + ", " + b + "))))";
+  }
   if (n == "arith.maximumf" || n == "arith.minimumf") {  // NaN when either is; -0 < +0
     bool mx = n == "arith.maximumf";
     std::string zeros = mx ? paren(a + " + " + b) : paren("-" + paren(paren("-" + a) + " + " + paren("-" + b)));
