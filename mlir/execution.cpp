@@ -13,6 +13,7 @@
 #include "driver/external.hpp"
 #include "driver/run.hpp"
 #include "interpreter/files.hpp"
+#include "interpreter/types.hpp"
 #include "mlir/frontend.hpp"
 
 namespace sched::mlir {
@@ -66,17 +67,11 @@ std::vector<Argument> signature(const std::string& file, const std::string& func
   return args;
 }
 
-// The MLIR element type of a SCHED type, and how its bits are printed (the integer type).
+// The MLIR element type of a SCHED type ("" for one the execution does not build): the signed
+// integer and float types, whose SCHED names are MLIR's.
 std::string mlir_elem(Type t) {
-  switch (t) {
-    case Type::F32: return "f32";
-    case Type::F64: return "f64";
-    case Type::I8: return "i8";
-    case Type::I16: return "i16";
-    case Type::I32: return "i32";
-    case Type::I64: return "i64";
-    default: return "";
-  }
+  bool built = t == Type::F32 || t == Type::F64 || t == Type::I8 || t == Type::I16 || t == Type::I32 || t == Type::I64;
+  return built ? std::string(type_name(t)) : "";
 }
 int bytes_of(Type t) { return t == Type::F64 || t == Type::I64 ? 8 : t == Type::I8 ? 1 : t == Type::I16 ? 2 : 4; }
 std::string printed_elem(Type t) { return bytes_of(t) == 8 ? "i64" : "i32"; }
