@@ -41,6 +41,7 @@ void register_explore(CLI::App& app);
 void register_emit(CLI::App& app);
 void register_verify(CLI::App& app);
 void register_equiv(CLI::App& app);
+void register_selfcheck(CLI::App& app);
 void register_mlir(CLI::App& app);
 // `sched mlir FILE -- PASSES`: keeps what follows the first "--" for mlir-opt (CLI11 2.1 would
 // parse it as sched's options) and returns the argument count before it.

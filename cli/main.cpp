@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   sched::cli::register_emit(app);
   sched::cli::register_verify(app);
   sched::cli::register_equiv(app);
+  sched::cli::register_selfcheck(app);
   sched::cli::register_halide_front_end();
   sched::mlir::register_front_end();
   sched::cli::register_mlir(app);

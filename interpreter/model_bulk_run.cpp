@@ -179,6 +179,7 @@ void Model::Impl::run_case_batch(int id, int k, const int64_t* base, int lane_di
     return pt;
   };
   constexpr size_t L = kLanes;
+  constexpr ptrdiff_t kL = static_cast<ptrdiff_t>(L);  // the top slot's lane l is top[l - kL] (signed: no unsigned wrap)
   B.stack.resize(static_cast<size_t>(c.max_stack + 1) * L);
   B.env.resize(static_cast<size_t>(std::max(c.num_slots, 1)) * L);
   const auto& slots = prog.tensors[static_cast<size_t>(id)].idx_slots;
@@ -262,10 +263,10 @@ void Model::Impl::run_case_batch(int id, int k, const int64_t* base, int lane_di
         break;
       }
       case Op::Jump: case Op::JumpIfNot: case Op::Peek: case Op::Pop: case Op::IncLocal: case Op::Accum: return;  // (so are reductions)
-      case Op::Un: for (int l = 0; l < n; ++l) if (on[l]) top[l - L] = apply_unop(static_cast<UnOp>(in.sub), top[l - L]); break;
+      case Op::Un: for (int l = 0; l < n; ++l) if (on[l]) top[l - kL] = apply_unop(static_cast<UnOp>(in.sub), top[l - kL]); break;
       case Op::Bin:
         top -= L;
-        for (int l = 0; l < n; ++l) if (on[l]) top[l - L] = binop(static_cast<BinOp>(in.sub), top[l - L], top[l]);
+        for (int l = 0; l < n; ++l) if (on[l]) top[l - kL] = binop(static_cast<BinOp>(in.sub), top[l - kL], top[l]);
         break;
       case Op::Call: {
         top -= L * in.n;
@@ -278,7 +279,7 @@ void Model::Impl::run_case_batch(int id, int k, const int64_t* base, int lane_di
         top += L;
         break;
       }
-      case Op::Cast: for (int l = 0; l < n; ++l) if (on[l]) top[l - L] = cast_value(in.type, top[l - L]); break;
+      case Op::Cast: for (int l = 0; l < n; ++l) if (on[l]) top[l - kL] = cast_value(in.type, top[l - kL]); break;
       case Op::AddF32: top -= L; float_lanes<Op::AddF32>(top, L, n); break;
       case Op::SubF32: top -= L; float_lanes<Op::SubF32>(top, L, n); break;
       case Op::MulF32: top -= L; float_lanes<Op::MulF32>(top, L, n); break;
@@ -291,7 +292,7 @@ void Model::Impl::run_case_batch(int id, int k, const int64_t* base, int lane_di
     if (!on[l]) continue;
     Cell cell = B.own[l];
     if (cell.state() != kNone) continue;
-    cell.store(top[l - L]);
+    cell.store(top[l - kL]);
     ++points;
   }
 }

@@ -309,7 +309,8 @@ bool run_step(const PipelineOptions& o, const std::vector<std::string>& global, 
     } else {
       driver::EquivOptions eo = o.equiv;
       eo.timeout_s = std::max(1.0, std::min(eo.timeout_s, std::chrono::duration<double>(deadline - Clock::now()).count()));
-      if (o.progress) eo.progress = [&](const std::string& s) { o.progress(fmt::format("step {} @{}: {}", k, fname, s)); };
+      const std::string& fn = fname;  // (clang 14 does not capture structured bindings)
+      if (o.progress) eo.progress = [&](const std::string& s) { o.progress(fmt::format("step {} @{}: {}", k, fn, s)); };
       driver::EquivResult q = driver::check_equivalence(*before.loaded.program, *after->loaded.program, eo);
       c.verdict = driver::verdict_word(q.verdict);
       c.reason = q.reason;

@@ -22,6 +22,38 @@ Smt::~Smt() {
   if (impl_ && impl_->o.leave_context_at_exit) (void)impl_.release();  // reclaimed when the process ends
 }
 
+std::span<const EncodingFaultInfo> encoding_faults() {
+  static const EncodingFaultInfo table[] = {
+    {EncodingFault::IntSubSwapped, "int-sub-swapped", "machine integers: a - b encoded as b - a", "-"},
+    {EncodingFault::FloatSubSwapped, "float-sub-swapped", "IEEE floats: a - b encoded as b - a", "-"},
+    {EncodingFault::SdivTruncating, "sdiv-truncating", "signed / without the Euclidean correction (C's truncation)", "/"},
+    {EncodingFault::SmodTruncating, "smod-truncating", "signed % as the remainder of truncation (sign of a)", "%"},
+    {EncodingFault::UdivZeroUnguarded, "udiv-zero-unguarded", "unsigned x / 0 left to SMT-LIB (all ones), not 0", "/"},
+    {EncodingFault::SdivZeroUnguarded, "sdiv-zero-unguarded", "signed x / 0 left to SMT-LIB, not 0", "/"},
+    {EncodingFault::UmodSigned, "umod-signed", "unsigned % computed as signed", "%"},
+    {EncodingFault::MinNanOrder, "min-nan-order", "min(a, b) as a < b ? a : b (a NaN second operand now wins)", "min"},
+    {EncodingFault::MaxNanOrder, "max-nan-order", "max(a, b) as b < a ? a : b", "max"},
+    {EncodingFault::RealDivUnguarded, "real-div-unguarded", "real a / b without its guard b != 0", "/"},
+    {EncodingFault::CastFloatIntNearest, "cast-float-int-nearest", "float -> int rounds to nearest instead of truncating", "cast"},
+    {EncodingFault::CastFloatIntRange, "cast-float-int-range", "float -> int defined up to the type's bound inclusive", "cast"},
+    {EncodingFault::CastSignedZext, "cast-signed-zext", "a signed integer widened with zeros", "cast"},
+    {EncodingFault::CastNarrowOffByOne, "cast-narrow-off-by-one", "narrowing keeps bits [n, 1] instead of [n - 1, 0]", "cast"},
+    {EncodingFault::FloatModNearest, "float-mod-nearest", "IEEE x % y floors x / y to nearest", "%"},
+    {EncodingFault::AbsUnsignedCompare, "abs-unsigned-compare", "abs of a signed integer tests the sign unsigned", "abs"},
+    {EncodingFault::LtUnsignedForSigned, "lt-unsigned-for-signed", "< on signed integers compares unsigned", "<"},
+    {EncodingFault::LeAsNotGt, "le-as-not-gt", "IEEE a <= b as !(a > b) (true with a NaN)", "<="},
+    {EncodingFault::NeAsLtOrGt, "ne-as-lt-or-gt", "IEEE a != b as a < b || a > b (false with a NaN)", "!="},
+    {EncodingFault::UfLeAsNotGt, "uf-le-as-not-gt", "uninterpreted a <= b as !lt(b, a)", "<="},
+    {EncodingFault::IntFloatUnsignedAsSigned, "int-float-unsigned-as-signed", "an unsigned integer converted to float as signed", "cast"},
+    {EncodingFault::FloatNarrowTowardZero, "float-narrow-toward-zero", "f64 -> f32 rounds towards zero", "cast"},
+    {EncodingFault::NegAsZeroMinus, "neg-as-zero-minus", "IEEE -x as 0 - x (+0 for x = +0)", "-"},
+    {EncodingFault::BoolIntInverted, "bool-int-inverted", "true -> 0 and false -> 1", "cast"},
+    {EncodingFault::RealFloorAsCeil, "real-floor-as-ceil", "real floor(x) as ceil(x)", "floor"},
+    {EncodingFault::RoundTiesAway, "round-ties-away", "IEEE round ties away from zero", "round"},
+  };
+  return table;
+}
+
 bool uninterpreted_builtin(Builtin f, Type arg, FloatMode m) {
   if (!is_float(arg)) return false;
   switch (f) {

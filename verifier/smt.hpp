@@ -12,7 +12,9 @@
 // (define-fun-rec) whose value outside every case is an uninterpreted ⊥_T(args).
 #pragma once
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "interpreter/ast.hpp"
@@ -22,6 +24,45 @@
 namespace sched::verify {
 
 enum class FloatMode { Real, Ieee, Uninterpreted };
+
+// Mistakes planted in the encodings on purpose, so that `sched selfcheck encodings --plant NAME`
+// (verifier/encodings.hpp) shows it catches each: None everywhere else.
+enum class EncodingFault : uint8_t {
+  None,
+  IntSubSwapped,          // machine integers: a - b encoded as b - a
+  FloatSubSwapped,        // IEEE floats: a - b encoded as b - a
+  SdivTruncating,         // signed / without the Euclidean correction (C's truncation)
+  SmodTruncating,         // signed % as the remainder of truncation (sign of a)
+  UdivZeroUnguarded,      // unsigned x / 0 left to SMT-LIB (all ones), not 0
+  SdivZeroUnguarded,      // signed x / 0 left to SMT-LIB, not 0
+  UmodSigned,             // unsigned % computed as signed
+  MinNanOrder,            // min(a, b) as a < b ? a : b (a NaN second operand now wins)
+  MaxNanOrder,            // max(a, b) as b < a ? a : b
+  RealDivUnguarded,       // real a / b without its guard b != 0
+  CastFloatIntNearest,    // float -> int rounds to nearest instead of truncating
+  CastFloatIntRange,      // float -> int defined up to the type's bound inclusive
+  CastSignedZext,         // a signed integer widened with zeros
+  CastNarrowOffByOne,     // narrowing keeps bits [n, 1] instead of [n - 1, 0]
+  FloatModNearest,        // IEEE x % y floors x / y to nearest
+  AbsUnsignedCompare,     // abs of a signed integer tests the sign unsigned
+  LtUnsignedForSigned,    // < on signed integers compares unsigned
+  LeAsNotGt,              // IEEE a <= b as !(a > b) (true with a NaN)
+  NeAsLtOrGt,             // IEEE a != b as a < b || a > b (false with a NaN)
+  UfLeAsNotGt,            // uninterpreted a <= b as !lt(b, a)
+  IntFloatUnsignedAsSigned,  // an unsigned integer converted to float as signed
+  FloatNarrowTowardZero,  // f64 -> f32 rounds towards zero
+  NegAsZeroMinus,         // IEEE -x as 0 - x (+0 for x = +0)
+  BoolIntInverted,        // true -> 0 and false -> 1
+  RealFloorAsCeil,        // real floor(x) as ceil(x)
+  RoundTiesAway,          // IEEE round ties away from zero
+};
+// Each fault's name (as `--plant` spells it) and what it plants.
+struct EncodingFaultInfo {
+  EncodingFault fault;
+  std::string_view name, what;
+  std::string_view op;  // the operation it touches, as `selfcheck encodings --op` spells it
+};
+std::span<const EncodingFaultInfo> encoding_faults();
 
 struct SmtOptions {
   FloatMode floats = FloatMode::Real;
@@ -38,6 +79,7 @@ struct SmtOptions {
   // z3's context is left for the operating system to reclaim instead of being torn down, which
   // was 6% of a campaign's time.
   bool leave_context_at_exit = false;
+  EncodingFault planted = EncodingFault::None;  // only `sched selfcheck encodings --plant`
 };
 
 // The values a counterexample gives an input tensor: at listed points, and everywhere else
@@ -75,6 +117,7 @@ class Smt {
  private:
   SmtAnswer check_whole(const VC& vc, int index, unsigned budget_ms);
   struct Impl;
+  friend class EncodingChecker;  // encodings.cpp: the operations' encodings, one by one
   std::unique_ptr<Impl> impl_;
   std::unique_ptr<Impl> uninterpreted_;  // --float ieee: the uninterpreted pre-pass
 };

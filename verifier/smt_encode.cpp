@@ -69,7 +69,10 @@ z3::expr Smt::Impl::konst(const Value& v) {
 z3::expr Smt::Impl::unop(UnOp op, Type ty, const z3::expr& a) {
   if (op == UnOp::Not) return !a;
   if (is_float(ty)) {
-    if (o.floats == FloatMode::Ieee) return z3::expr(ctx, Z3_mk_fpa_neg(ctx, a));
+    if (o.floats == FloatMode::Ieee) {
+      if (planted(EncodingFault::NegAsZeroMinus)) return z3::expr(ctx, Z3_mk_fpa_sub(ctx, rne(), konst(cast_value(ty, Value::of_int(0))), a));
+      return z3::expr(ctx, Z3_mk_fpa_neg(ctx, a));
+    }
     if (o.floats == FloatMode::Uninterpreted) return apply("neg", {a}, sort(ty));
   }
   return -a;
@@ -86,19 +89,27 @@ z3::expr Smt::Impl::cmp(BinOp op, Type ty, const z3::expr& a, const z3::expr& b)
       case BinOp::Ne: return !eq;
       case BinOp::Lt: return lt;
       case BinOp::Gt: return gt;
-      case BinOp::Le: return lt || eq;
+      case BinOp::Le: return planted(EncodingFault::UfLeAsNotGt) ? !gt : lt || eq;
       default: return gt || eq;
     }
   }
   if (is_float(ty) && o.floats == FloatMode::Ieee) {
     switch (op) {
       case BinOp::Eq: return z3::expr(ctx, Z3_mk_fpa_eq(ctx, a, b));
-      case BinOp::Ne: return !z3::expr(ctx, Z3_mk_fpa_eq(ctx, a, b));
+      case BinOp::Ne:
+        if (planted(EncodingFault::NeAsLtOrGt)) return z3::expr(ctx, Z3_mk_fpa_lt(ctx, a, b)) || z3::expr(ctx, Z3_mk_fpa_gt(ctx, a, b));
+        return !z3::expr(ctx, Z3_mk_fpa_eq(ctx, a, b));
       case BinOp::Lt: return z3::expr(ctx, Z3_mk_fpa_lt(ctx, a, b));
-      case BinOp::Le: return z3::expr(ctx, Z3_mk_fpa_leq(ctx, a, b));
+      case BinOp::Le:
+        if (planted(EncodingFault::LeAsNotGt)) return !z3::expr(ctx, Z3_mk_fpa_gt(ctx, a, b));
+        return z3::expr(ctx, Z3_mk_fpa_leq(ctx, a, b));
       case BinOp::Gt: return z3::expr(ctx, Z3_mk_fpa_gt(ctx, a, b));
       default: return z3::expr(ctx, Z3_mk_fpa_geq(ctx, a, b));
     }
+  }
+  if (s && planted(EncodingFault::LtUnsignedForSigned)) {
+    u = true;
+    s = false;
   }
   switch (op) {
     case BinOp::Eq: return a == b;
@@ -118,23 +129,24 @@ z3::expr Smt::Impl::fbin(BinOp op, Type ty, const z3::expr& a, const z3::expr& b
   if (o.floats == FloatMode::Ieee) {
     switch (op) {
       case BinOp::Add: return z3::expr(ctx, Z3_mk_fpa_add(ctx, rne(), a, b));
-      case BinOp::Sub: return z3::expr(ctx, Z3_mk_fpa_sub(ctx, rne(), a, b));
+      case BinOp::Sub:
+        if (planted(EncodingFault::FloatSubSwapped)) return z3::expr(ctx, Z3_mk_fpa_sub(ctx, rne(), b, a));
+        return z3::expr(ctx, Z3_mk_fpa_sub(ctx, rne(), a, b));
       case BinOp::Mul: return z3::expr(ctx, Z3_mk_fpa_mul(ctx, rne(), a, b));
       case BinOp::Div: return z3::expr(ctx, Z3_mk_fpa_div(ctx, rne(), a, b));
       default: {  // x - y * floor(x / y), each step rounded
         z3::expr q = z3::expr(ctx, Z3_mk_fpa_div(ctx, rne(), a, b));
-        z3::expr f = z3::expr(ctx, Z3_mk_fpa_round_to_integral(ctx, z3::expr(ctx, Z3_mk_fpa_rtn(ctx)), q));
+        z3::expr down(ctx, planted(EncodingFault::FloatModNearest) ? Z3_mk_fpa_rne(ctx) : Z3_mk_fpa_rtn(ctx));
+        z3::expr f = z3::expr(ctx, Z3_mk_fpa_round_to_integral(ctx, down, q));
         return z3::expr(ctx, Z3_mk_fpa_sub(ctx, rne(), a, z3::expr(ctx, Z3_mk_fpa_mul(ctx, rne(), b, f))));
       }
     }
   }
-  switch (op) {
-    case BinOp::Add: return a + b;
-    case BinOp::Sub: return a - b;
-    case BinOp::Mul: return a * b;
-    case BinOp::Div: return a / b;
-    default: return a - b * z3::to_real(to_int(a / b));
-  }
+  // reals: a / b and a % b mean a run's value only where b != 0 (a guard, side_conditions)
+  z3::expr r = op == BinOp::Add ? a + b : op == BinOp::Sub ? a - b : op == BinOp::Mul ? a * b : op == BinOp::Div ? a / b
+                                                                 : a - b * z3::to_real(to_int(a / b));
+  if ((op == BinOp::Div || op == BinOp::Mod) && !planted(EncodingFault::RealDivUnguarded)) require(r, b != 0, false);
+  return r;
 }
 
 z3::expr Smt::Impl::binop(BinOp op, Type ty, const z3::expr& a, const z3::expr& b) {
@@ -155,18 +167,26 @@ z3::expr Smt::Impl::binop(BinOp op, Type ty, const z3::expr& a, const z3::expr& 
   z3::expr zero = ctx.bv_val(0, bits);
   switch (op) {
     case BinOp::Add: return a + b;
-    case BinOp::Sub: return a - b;
+    case BinOp::Sub: return planted(EncodingFault::IntSubSwapped) ? b - a : a - b;
     case BinOp::Mul: return a * b;
     default: break;
   }
-  if (is_unsigned_int(ty)) {  // x / 0 == x % 0 == 0
+  if (is_unsigned_int(ty) && !planted(EncodingFault::UmodSigned)) {  // x / 0 == x % 0 == 0
     z3::expr r = op == BinOp::Div ? z3::udiv(a, b) : z3::urem(a, b);
-    return z3::ite(b == zero, zero, r);
+    return planted(EncodingFault::UdivZeroUnguarded) ? r : z3::ite(b == zero, zero, r);
   }
-  z3::expr r0 = z3::srem(a, b);  // sign of a
-  z3::expr r = z3::ite(z3::slt(r0, zero), z3::ite(z3::slt(b, zero), r0 - b, r0 + b), r0);
-  z3::expr res = op == BinOp::Mod ? r : z3::expr(ctx, Z3_mk_bvsdiv(ctx, a - r, b));
-  return z3::ite(b == zero, zero, res);
+  // the remainder of truncation has the sign of a: a negative one is moved up by |b|, and the
+  // quotient then one step away from zero's side ((a - r) / b would overflow at a = INT_MIN:
+  // -128 / 3 gave 42, `sched selfcheck encodings` found it)
+  z3::expr r0 = z3::srem(a, b), q0(ctx, Z3_mk_bvsdiv(ctx, a, b));
+  z3::expr negative = z3::slt(r0, zero), up = z3::slt(zero, b);
+  z3::expr one = ctx.bv_val(1, bits);
+  z3::expr r = z3::ite(negative, z3::ite(up, r0 + b, r0 - b), r0);
+  z3::expr q = z3::ite(negative, z3::ite(up, q0 - one, q0 + one), q0);
+  if (planted(EncodingFault::SmodTruncating)) r = r0;
+  z3::expr res = op == BinOp::Mod ? r : q;
+  if (op == BinOp::Div && planted(EncodingFault::SdivTruncating)) res = q0;
+  return planted(EncodingFault::SdivZeroUnguarded) ? res : z3::ite(b == zero, zero, res);
 }
 
 z3::expr Smt::Impl::cast(Type from, Type to, const z3::expr& a) {
@@ -175,12 +195,15 @@ z3::expr Smt::Impl::cast(Type from, Type to, const z3::expr& a) {
     if (is_float(from)) return !cmp(BinOp::Eq, from, a, konst(cast_value(from, Value::of_int(0))));
     return a != konst(cast_value(from, Value::of_int(0)));
   }
-  if (from == Type::Bool) return z3::ite(a, konst(cast_value(to, Value::of_int(1))), konst(cast_value(to, Value::of_int(0))));
+  if (from == Type::Bool) {
+    z3::expr one = konst(cast_value(to, Value::of_int(1))), zero = konst(cast_value(to, Value::of_int(0)));
+    return planted(EncodingFault::BoolIntInverted) ? z3::ite(a, zero, one) : z3::ite(a, one, zero);
+  }
   if (o.floats == FloatMode::Uninterpreted && (is_float(from) || is_float(to))) {
     z3::expr r = apply(fmt::format("cast_{}_{}", type_name(from), type_name(to)), {a}, sort(to));
     // to an integer: where it is defined is unknown too (no proof may assume it)
     if (is_float(from) && !is_float(to))
-      cast_defined.emplace(r.id(), std::make_pair(r, apply(fmt::format("defined_cast_{}_{}", type_name(from), type_name(to)), {a}, ctx.bool_sort())));
+      require(r, apply(fmt::format("defined_cast_{}_{}", type_name(from), type_name(to)), {a}, ctx.bool_sort()), true);
     return r;
   }
   auto to_int_term = [&](const z3::expr& x) {  // a machine int or 𝔸 as a mathematical integer
@@ -189,10 +212,14 @@ z3::expr Smt::Impl::cast(Type from, Type to, const z3::expr& a) {
   };
   if (is_float(to)) {
     if (o.floats == FloatMode::Ieee) {
-      if (is_float(from)) return z3::expr(ctx, Z3_mk_fpa_to_fp_float(ctx, rne(), a, sort(to)));
+      if (is_float(from)) {
+        z3::expr mode = planted(EncodingFault::FloatNarrowTowardZero) ? rtz() : rne();
+        return z3::expr(ctx, Z3_mk_fpa_to_fp_float(ctx, mode, a, sort(to)));
+      }
       z3::expr bv = from == Type::Int ? z3::int2bv(64, a) : a;
-      return z3::expr(ctx, is_unsigned_int(from) ? Z3_mk_fpa_to_fp_unsigned(ctx, rne(), bv, sort(to))
-                                                 : Z3_mk_fpa_to_fp_signed(ctx, rne(), bv, sort(to)));
+      bool as_unsigned = is_unsigned_int(from) && !planted(EncodingFault::IntFloatUnsignedAsSigned);
+      return z3::expr(ctx, as_unsigned ? Z3_mk_fpa_to_fp_unsigned(ctx, rne(), bv, sort(to))
+                                       : Z3_mk_fpa_to_fp_signed(ctx, rne(), bv, sort(to)));
     }
     if (is_float(from)) return a;  // reals: f32 and f64 are the same numbers
     return z3::to_real(to_int_term(a));
@@ -205,14 +232,16 @@ z3::expr Smt::Impl::cast(Type from, Type to, const z3::expr& a) {
     bool uns = is_unsigned_int(to);
     double lo = uns ? 0.0 : -std::ldexp(1.0, static_cast<int>(bits) - 1), hi = std::ldexp(1.0, static_cast<int>(uns ? bits : bits - 1));
     auto record = [&](z3::expr r, z3::expr defined) {
-      cast_defined.emplace(r.id(), std::make_pair(r, defined));
+      require(r, defined, true);
       return r;
     };
     if (o.floats == FloatMode::Ieee) {
-      z3::expr r(ctx, uns ? Z3_mk_fpa_to_ubv(ctx, rtz(), a, bits) : Z3_mk_fpa_to_sbv(ctx, rtz(), a, bits));
-      z3::expr t(ctx, Z3_mk_fpa_round_to_integral(ctx, rtz(), a));
+      z3::expr mode = planted(EncodingFault::CastFloatIntNearest) ? rne() : rtz();
+      z3::expr r(ctx, uns ? Z3_mk_fpa_to_ubv(ctx, mode, a, bits) : Z3_mk_fpa_to_sbv(ctx, mode, a, bits));
+      z3::expr t(ctx, Z3_mk_fpa_round_to_integral(ctx, mode, a));
       auto fp = [&](double d) { return konst(from == Type::F32 ? Value::of_f32(static_cast<float>(d)) : Value::of_f64(d)); };
-      z3::expr defined = !z3::expr(ctx, Z3_mk_fpa_is_nan(ctx, a)) && cmp(BinOp::Ge, from, t, fp(lo)) && cmp(BinOp::Lt, from, t, fp(hi));
+      BinOp below = planted(EncodingFault::CastFloatIntRange) ? BinOp::Le : BinOp::Lt;
+      z3::expr defined = !z3::expr(ctx, Z3_mk_fpa_is_nan(ctx, a)) && cmp(BinOp::Ge, from, t, fp(lo)) && cmp(below, from, t, fp(hi));
       return record(to == Type::Int ? z3::bv2int(r, true) : r, defined);
     }
     // the same bounds as integers (powers of two up to 2^64: exact as doubles, printed exactly)
@@ -227,8 +256,8 @@ z3::expr Smt::Impl::cast(Type from, Type to, const z3::expr& a) {
     // widened u16 products took minutes where zero_extend and extract take a second)
     unsigned fb = static_cast<unsigned>(type_bits(from)), tb = static_cast<unsigned>(type_bits(to));
     if (tb == fb) return a;
-    if (tb < fb) return a.extract(tb - 1, 0);
-    return is_signed_int(from) ? z3::sext(a, tb - fb) : z3::zext(a, tb - fb);
+    if (tb < fb) return planted(EncodingFault::CastNarrowOffByOne) ? a.extract(tb, 1) : a.extract(tb - 1, 0);
+    return is_signed_int(from) && !planted(EncodingFault::CastSignedZext) ? z3::sext(a, tb - fb) : z3::zext(a, tb - fb);
   }
   z3::expr i = to_int_term(a);
   return to == Type::Int ? i : z3::int2bv(static_cast<unsigned>(type_bits(to)), i);
@@ -264,14 +293,22 @@ z3::expr Smt::Impl::builtin(Builtin f, Type ty, const std::vector<z3::expr>& a, 
   }
   switch (f) {
     case Builtin::Select: return z3::ite(a[0], a[1], a[2]);
-    case Builtin::Min: return z3::ite(cmp(BinOp::Lt, arg, a[1], a[0]), a[1], a[0]);
-    case Builtin::Max: return z3::ite(cmp(BinOp::Lt, arg, a[0], a[1]), a[1], a[0]);
+    case Builtin::Min:
+      if (planted(EncodingFault::MinNanOrder)) return z3::ite(cmp(BinOp::Lt, arg, a[0], a[1]), a[0], a[1]);
+      return z3::ite(cmp(BinOp::Lt, arg, a[1], a[0]), a[1], a[0]);
+    case Builtin::Max:
+      if (planted(EncodingFault::MaxNanOrder)) return z3::ite(cmp(BinOp::Lt, arg, a[1], a[0]), a[0], a[1]);
+      return z3::ite(cmp(BinOp::Lt, arg, a[0], a[1]), a[1], a[0]);
     case Builtin::Abs:
       if (is_float(arg)) {
         if (o.floats == FloatMode::Ieee) return z3::expr(ctx, Z3_mk_fpa_abs(ctx, a[0]));
         if (o.floats == FloatMode::Uninterpreted) return apply("abs", a, sort(ty));
       }
-      if (is_machine_int(arg)) return z3::ite(z3::slt(a[0], ctx.bv_val(0, a[0].get_sort().bv_size())), -a[0], a[0]);
+      if (is_unsigned_int(arg)) return a[0];  // (it read them as signed: abs(255u8) was 1)
+      if (is_machine_int(arg)) {
+        z3::expr zero = ctx.bv_val(0, a[0].get_sort().bv_size());
+        return z3::ite(planted(EncodingFault::AbsUnsignedCompare) ? z3::ult(a[0], zero) : z3::slt(a[0], zero), -a[0], a[0]);
+      }
       return z3::ite(a[0] < 0, -a[0], a[0]);
     case Builtin::Sqrt:
       if (o.floats == FloatMode::Ieee) return z3::expr(ctx, Z3_mk_fpa_sqrt(ctx, rne(), a[0]));
@@ -280,11 +317,12 @@ z3::expr Smt::Impl::builtin(Builtin f, Type ty, const std::vector<z3::expr>& a, 
     case Builtin::Ceil:
     case Builtin::Round:
       if (o.floats == FloatMode::Ieee) {
-        Z3_ast rm = f == Builtin::Floor ? Z3_mk_fpa_rtn(ctx) : f == Builtin::Ceil ? Z3_mk_fpa_rtp(ctx) : Z3_mk_fpa_rne(ctx);
+        Z3_ast nearest = planted(EncodingFault::RoundTiesAway) ? Z3_mk_fpa_rna(ctx) : Z3_mk_fpa_rne(ctx);
+        Z3_ast rm = f == Builtin::Floor ? Z3_mk_fpa_rtn(ctx) : f == Builtin::Ceil ? Z3_mk_fpa_rtp(ctx) : nearest;
         return z3::expr(ctx, Z3_mk_fpa_round_to_integral(ctx, rm, a[0]));
       }
-      if (o.floats == FloatMode::Real && f == Builtin::Floor) return z3::to_real(to_int(a[0]));
-      if (o.floats == FloatMode::Real && f == Builtin::Ceil) return -z3::to_real(to_int(-a[0]));
+      if (o.floats == FloatMode::Real && f == Builtin::Floor && !planted(EncodingFault::RealFloorAsCeil)) return z3::to_real(to_int(a[0]));
+      if (o.floats == FloatMode::Real && (f == Builtin::Ceil || f == Builtin::Floor)) return -z3::to_real(to_int(-a[0]));
       return apply(std::string(builtin_name(f)), a, sort(ty));
     default: return apply(std::string(builtin_name(f)), a, sort(ty));  // exp log pow
   }

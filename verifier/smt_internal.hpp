@@ -5,6 +5,7 @@
 //   smt_isl.cpp      isl sets and affine forms as z3 formulas
 //   smt_query.cpp    the queries: proofs, the counterexample search, isolation, SMT-LIB2 dumps
 //   smt.cpp          the public API
+//   encodings.cpp    `sched selfcheck encodings`: these operations against the language's definition
 // Internal: included by those files only.
 #pragma once
 #include "verifier/smt.hpp"
@@ -124,12 +125,23 @@ struct Smt::Impl {
   z3::expr binop(BinOp op, Type ty, const z3::expr& a, const z3::expr& b);
 
   z3::expr cast(Type from, Type to, const z3::expr& a);
-  // Each float-to-int cast encoded so far, by its term's id: the term and where it is defined
-  // (not NaN, truncated into the target's range). Out of it a run's value is ⊥ (docs/language.md)
-  // where z3's term has a value; a counterexample must not stand on such a point.
-  std::unordered_map<unsigned, std::pair<z3::expr, z3::expr>> cast_defined;
-  // The definedness conditions of the casts inside the terms (empty: none).
-  std::vector<z3::expr> casts_defined_in(const std::vector<z3::expr>& terms) const;
+  // Where an encoded operation means what a run computes, by its term's id: the term, the
+  // condition, and whether a run's value is ⊥ outside it (a float-to-int cast out of range or
+  // NaN: z3's term has a value there, a run's does not, so a counterexample may stand on such a
+  // point, as "this side is undefined") or only the encoding is wrong there (real mode's a / b
+  // and a % b need b != 0: a run gives an infinity or NaN, which reals do not have; a proof needs
+  // the condition and a point violating it is no counterexample).
+  struct SideCondition {
+    z3::expr term, condition;
+    bool run_bottom;
+  };
+  std::unordered_map<unsigned, SideCondition> side_conditions;
+  void require(const z3::expr& term, const z3::expr& condition, bool run_bottom);
+  // The conditions of the operations inside the terms (empty: none): those outside which a run
+  // gives ⊥, the guards of the encoding only, or both.
+  enum class Conditions { RunBottom, Guards, All };
+  std::vector<z3::expr> conditions_in(const std::vector<z3::expr>& terms, Conditions which) const;
+  bool planted(EncodingFault f) const { return o.planted == f; }
   z3::expr all_of(const std::vector<z3::expr>& conditions);  // their conjunction (true when none)
 
   z3::expr builtin(Builtin f, Type ty, const std::vector<z3::expr>& a, const std::vector<Type>& at);

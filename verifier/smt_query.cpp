@@ -302,9 +302,11 @@ z3::check_result Smt::Impl::prove(const VC& vc, int index, Deadline deadline, st
       z3::expr lhs0 = tmpl(eq.root->kids[0], holes);
       spec_side = false;
       z3::expr rhs0 = tmpl(eq.root->kids[1], holes);
-      // what must hold besides the equality: every float-to-int cast in the sides is defined
-      z3::expr defined = all_of(casts_defined_in({lhs0, rhs0}));
-      bool casts = !defined.is_true();
+      // what must hold besides the equality: every float-to-int cast in the sides is defined,
+      // and every guard of the encoding holds (real mode's divisors are not zero)
+      z3::expr defined = all_of(conditions_in({lhs0, rhs0}, Conditions::All));
+      // (one term is equal to itself in a run too, guards or not; not where a run's value is ⊥)
+      bool casts = !conditions_in({lhs0, rhs0}, Conditions::RunBottom).empty();
       // the two sides are one term (z3 shares equal terms): true whatever the domain, as an
       // output whose cells hold the specification's tensor is (`∀ i, j: C(i, j) = C(i, j)`)
       if (z3::eq(lhs0, rhs0) && !casts) {
@@ -431,15 +433,25 @@ z3::expr Smt::Impl::all_of(const std::vector<z3::expr>& conditions) {
   return z3::mk_and(v);
 }
 
-std::vector<z3::expr> Smt::Impl::casts_defined_in(const std::vector<z3::expr>& terms) const {
+std::vector<z3::expr> Smt::Impl::conditions_in(const std::vector<z3::expr>& terms, Conditions which) const {
   std::vector<z3::expr> out;
-  if (cast_defined.empty()) return out;
+  if (side_conditions.empty()) return out;
   std::set<unsigned> seen;
   std::vector<z3::expr> all;
   for (const auto& t : terms) subterms(t, seen, all);
-  for (const auto& e : all)
-    if (auto it = cast_defined.find(e.id()); it != cast_defined.end() && z3::eq(it->second.first, e)) out.push_back(it->second.second);
+  for (const auto& e : all) {
+    auto it = side_conditions.find(e.id());
+    if (it == side_conditions.end() || !z3::eq(it->second.term, e)) continue;
+    bool bottom = it->second.run_bottom;
+    if (which == Conditions::All || (which == Conditions::RunBottom) == bottom) out.push_back(it->second.condition);
+  }
   return out;
+}
+
+void Smt::Impl::require(const z3::expr& term, const z3::expr& condition, bool run_bottom) {
+  z3::expr c = condition.simplify();
+  if (c.is_true()) return;
+  side_conditions.emplace(term.id(), SideCondition{term, c, run_bottom});
 }
 
 // Each unannotated value read replaced by a free constant of its own (more freedom than one
@@ -481,9 +493,13 @@ SmtAnswer Smt::Impl::search(const VC& vc, int index, Deadline deadline) {
     z3::solver s(ctx);  // a counterexample search, bounded by isolated_check: its failure is "unknown"
     s.add(dom);
     background(s);
-    // the sides differ, or a float-to-int cast in one is out of range (a run's value is ⊥ there)
-    std::vector<z3::expr> left = casts_defined_in({lhs}), right = casts_defined_in({rhs});
+    // the sides differ, or a float-to-int cast in one is out of range (a run's value is ⊥ there),
+    // where the encoding's guards hold (real mode's divisors are not zero: elsewhere z3's values
+    // are not a run's); a proof needs the guards everywhere too (below)
+    std::vector<z3::expr> left = conditions_in({lhs}, Conditions::RunBottom), right = conditions_in({rhs}, Conditions::RunBottom);
     z3::expr defined_l = all_of(left), defined_r = all_of(right);
+    z3::expr guards = all_of(conditions_in({lhs, rhs}, Conditions::Guards));
+    s.add(guards);
     s.add(lhs != rhs || !defined_l || !defined_r);
     if (index >= 0) write_query(s, fmt::format("vc{:03}-recursive", index));
     // the model's values, read in the child: parameters and loop variables, the two sides, the
@@ -528,7 +544,24 @@ SmtAnswer Smt::Impl::search(const VC& vc, int index, Deadline deadline) {
     };
     std::string why, model;
     switch (isolated_check(s, ms, why, read_model, &model)) {
-      case z3::unsat: out.status = SmtAnswer::Status::Proved; break;
+      case z3::unsat: {
+        if (guards.is_true()) {
+          out.status = SmtAnswer::Status::Proved;
+          break;
+        }
+        z3::solver g(ctx);  // no counterexample where the guards hold: do they hold everywhere?
+        g.add(dom);
+        background(g);
+        g.add(!guards);
+        if (index >= 0) write_query(g, fmt::format("vc{:03}-guards", index));
+        std::string gwhy;
+        switch (isolated_check(g, std::max(1u, budget(deadline)), gwhy)) {
+          case z3::unsat: out.status = SmtAnswer::Status::Proved; break;
+          case z3::sat: out.reason = "a divisor may be zero, where real numbers say nothing of a run (docs/selfcheck.md; try --float ieee)"; break;
+          default: out.reason = gwhy;
+        }
+        break;
+      }
       case z3::sat: {
         if (o.floats == FloatMode::Uninterpreted) {
           out.reason = "not provable with uninterpreted float operations (try --float real or ieee)";
