@@ -62,7 +62,7 @@ void register_selfcheck(CLI::App& app) {
   enc->add_option("--op", only, "only this operation (+, /, <=, min, cast ...)");
   enc->add_option("--rlimit", rlimit, "z3's deterministic resource limit per query")->capture_default_str();
   enc->add_flag("--json", json, "one JSON object per row on stdout (docs/formats.md)");
-  enc->add_flag("--all", all, "print every row (default: the rows not proved, then a summary)");
+  enc->add_flag("--all", all, "print every row (default: only the refuted and unknown ones, then a summary)");
   enc->callback([] {
     if (list) {
       for (const auto& f : verify::encoding_faults()) std::cout << fmt::format("{:<30} {}\n", f.name, f.what);
