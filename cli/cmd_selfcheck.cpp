@@ -94,8 +94,7 @@ void register_selfcheck(CLI::App& app) {
       ++counts[r.verdict];
       if (json) {
         std::cout << row_json(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n" << std::flush;
-      } else if (all || (r.verdict != verify::EncodingVerdict::Proved && r.verdict != verify::EncodingVerdict::Uninterpreted &&
-                         r.verdict != verify::EncodingVerdict::Guarded && r.verdict != verify::EncodingVerdict::Assumed)) {
+      } else if (all || r.verdict == verify::EncodingVerdict::Refuted || r.verdict == verify::EncodingVerdict::Unknown) {
         std::cout << row_text(r) << "\n" << std::flush;
       }
       if (++n % 100 == 0 && !json) std::cerr << "selfcheck: " << n << " rows\n";

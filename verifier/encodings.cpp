@@ -115,7 +115,7 @@ class Definition {
   z3::expr yes() { return ctx_.bool_val(true); }
   z3::expr big(const char* decimal) { return ctx_.int_val(decimal); }
   z3::expr in_int64(const z3::expr& i) { return i >= big("-9223372036854775808") && i <= big("9223372036854775807"); }
-  // a machine integer's number, and a number reduced to a width
+  // an integer's number (a machine integer read by its signedness)
   static z3::expr number(Type t, const z3::expr& x) { return t == Type::Int ? x : z3::bv2int(x, is_signed_int(t)); }
   z3::sort fsort(Type t) { return t == Type::F32 ? ctx_.fpa_sort(8, 24) : ctx_.fpa_sort(11, 53); }
   z3::expr rm(Z3_ast r) { return z3::expr(ctx_, r); }
@@ -230,7 +230,10 @@ class Definition {
       case Builtin::Abs: {
         if (ieee(t)) return Meaning{fp(Z3_mk_fpa_abs(ctx_, a[0])), yes()};
         if (is_float(t)) return Meaning{z3::ite(a[0] < 0, -a[0], a[0]), yes()};
-        if (t == Type::Int) return Meaning{z3::ite(a[0] < 0, -a[0], a[0]), in_int64(z3::ite(a[0] < 0, -a[0], a[0]))};
+        if (t == Type::Int) {
+          z3::expr r = z3::ite(a[0] < 0, -a[0], a[0]);
+          return Meaning{r, in_int64(r)};
+        }
         if (is_unsigned_int(t)) return Meaning{a[0], yes()};
         // signed: |a| as the unsigned type of the width (|INT_MIN| = 2^(n-1) fits)
         return Meaning{z3::ite(z3::slt(a[0], ctx_.bv_val(0, static_cast<unsigned>(type_bits(t)))), -a[0], a[0]), yes()};
@@ -414,7 +417,7 @@ class EncodingChecker {
     try {
       // the sweep first: a mismatch with the engines is found in milliseconds, where a proof may
       // spend its whole resource limit first
-      bool opaque = op.kind == Operation::Kind::Call && (op.fn == Builtin::Exp || op.fn == Builtin::Log || op.fn == Builtin::Pow);
+      bool opaque = op.kind == Operation::Kind::Call && uninterpreted_builtin(op.fn, t, m_);
       if (!opaque && sweeps(t, row.result)) sweep(op, t, row);
       if (row.verdict != EncodingVerdict::Refuted) {
         int swept = row.swept;
