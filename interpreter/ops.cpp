@@ -16,7 +16,9 @@ int64_t euclid_div(int64_t a, int64_t b) {
 int64_t euclid_mod(int64_t a, int64_t b) {
   if (b == -1) return 0;
   int64_t r = a % b;
-  if (r < 0) r += b > 0 ? b : -b;
+  // r + |b| in unsigned arithmetic: |INT64_MIN| is 2^63, which int64 cannot hold (UBSan, through
+  // `sched selfcheck encodings`' sweep of i64 % INT64_MIN); the sum is below |b|, so it fits
+  if (r < 0) r = static_cast<int64_t>(static_cast<uint64_t>(r) + (b > 0 ? static_cast<uint64_t>(b) : 0 - static_cast<uint64_t>(b)));
   return r;
 }
 
