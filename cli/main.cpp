@@ -7,9 +7,12 @@
 #include "sched/version.hpp"
 
 #include "cli/commands.hpp"
+#include "interpreter/large_stack.hpp"
 #include "mlir/frontend.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_command(int argc, char** argv) {
   CLI::App app{"sched: reference interpreter and differential-testing harness for SCHED programs\n"
                "(the loop-and-array language of \"Translation Validation of Tensor Compilers\", ch. 4)"};
   app.require_subcommand(1);
@@ -46,3 +49,8 @@ int main(int argc, char** argv) {
   }
   return sched::cli::exit_code();
 }
+
+}  // namespace
+
+// the command runs on a stack that holds kMaxTreeDepth levels of every pass (interpreter/large_stack.hpp)
+int main(int argc, char** argv) { return sched::run_with_large_stack([&] { return run_command(argc, argv); }); }
