@@ -187,6 +187,28 @@ class Engine {
 
   // ---------------- commands: ℰ; μ ⊢ c ⇓u ⟨δμ; ρ⟩ (Fig 4.5) ----------------
   Result exec(const Cmd& c, const View& mu) {
+    Result r = exec_cmd(c, mu);
+    if (o_.on_exit && !trace_) exited(c, mu, r);
+    return r;
+  }
+
+  // on_exit at c's exit: μ ▷ δμ seen through the layers
+  void exited(const Cmd& c, const View& mu, const Result& r) {
+    View after{&mu, &r.dmu};
+    CommandExit e;
+    e.cmd = &c;
+    e.env = &env_;
+    e.read = [&](int a, const std::vector<int64_t>& idx, Value& out) { return lookup(after, Location{a, idx}, out); };
+    e.shape = [&](int a) -> std::optional<std::vector<int64_t>> {
+      for (const View* v = &mu; v; v = v->parent)
+        if (v->alloc_id == a && v->alloc_shape) return *v->alloc_shape;
+      if (a < 0 || static_cast<size_t>(a) >= st_.arrays.size() || static_cast<size_t>(a) >= p_.arrays.size()) return std::nullopt;
+      return st_.arrays[static_cast<size_t>(a)].shape;
+    };
+    o_.on_exit(e);
+  }
+
+  Result exec_cmd(const Cmd& c, const View& mu) {
     current_ = &c;  // the command whose expressions read (for a race's provenance)
     switch (c.kind) {
       case CmdKind::Skip:
@@ -454,6 +476,7 @@ class Engine {
     Value v = ev.eval(*c.value);
     if (!v.defined)
       stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(loc_text(l), ev.first_bottom));
+    if (o_.ghost && o_.annotations && c.annot) return ghost_write(c, l, r);
     if (c.acc != RedOp::None) return accumulate_into(c, l, old, v, r);
     if (o_.annotations && c.annot) check_annotation(c, l, v);
     if (trace_ && l == trace_->cell) traced("write", c, v);
@@ -480,6 +503,24 @@ class Engine {
       r.rho.insert(l);
       r.rmw.insert(l);
     }
+    return r;
+  }
+
+  // The ghost run's write: the annotation's value (T(ι0) for an accumulation, which reads the
+  // cell unless atomic, as the accumulation does).
+  Result ghost_write(const Cmd& c, const Location& l, Result& r) {
+    Value want;
+    try {
+      want = o_.annotations->eval(*annot_code_.at(c.annot.get()), env_);
+    } catch (const ModelError& e) {
+      throw Stuck{annotation_error(c, e.what())};
+    }
+    if (!want.defined) stuck(OutcomeKind::Error, c.loc, fmt::format("the annotation of the write of {} is undefined (ghost run)", loc_text(l)));
+    if (c.acc != RedOp::None && !c.atomic && atomic_depth_ == 0) {
+      r.rho.insert(l);
+      r.rmw.insert(l);
+    }
+    r.dmu[l] = want;
     return r;
   }
 

@@ -12,6 +12,8 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <vector>
 
 #include "interpreter/ast.hpp"
 #include "interpreter/limits.hpp"
@@ -20,6 +22,17 @@
 #include "interpreter/setup.hpp"
 
 namespace sched {
+
+// A command's exit as ReferenceOptions::on_exit sees it (`selfcheck bisim`, verifier/bisim.hpp):
+// the memory μ ▷ δμ the command leaves and the values of the variables in scope.
+struct CommandExit {
+  const Cmd* cmd = nullptr;
+  const std::vector<Value>* env = nullptr;  // loop and let variables by slot (⊥ outside their scope)
+  // μ ▷ δμ at the exit: false when the cell is outside every array in scope
+  std::function<bool(int array, const std::vector<int64_t>& idx, Value& out)> read;
+  // the shape of array `array` in scope (a global one, or an `allocate`d one around the command)
+  std::function<std::optional<std::vector<int64_t>>(int array)> shape;
+};
 
 struct ReferenceOptions {
   bool strict_races = false;       // --races strict: ω-compatibility instead of δμ-compatibility
@@ -32,6 +45,12 @@ struct ReferenceOptions {
   bool trace_races = false;
   // Progress, when set: called every 2^20 assignments with the assignments so far.
   std::function<void(uint64_t steps)> progress;
+  // The ghost run (`selfcheck bisim`; needs `annotations`): an annotated write stores its
+  // annotation's value and an accumulation `a[ι] {T(ι0)} ⊙= e` stores T(ι0), as the verifier's
+  // symbolic heap holds them (its prophecies). Where every annotation holds it is the run.
+  bool ghost = false;
+  // Called at every command's exit (not while a race's accesses are traced again).
+  std::function<void(const CommandExit&)> on_exit;
 };
 
 struct EngineStats {

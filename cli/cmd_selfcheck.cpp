@@ -1,5 +1,5 @@
-// `sched selfcheck encodings`: the verifier's encodings against the language's definition
-// (verifier/encodings.hpp, docs/selfcheck.md).
+// `sched selfcheck encodings` and `selfcheck bisim` (cmd_selfcheck_bisim.cpp): the verifier checked
+// against the language's definition (verifier/encodings.hpp, verifier/bisim.hpp, docs/selfcheck.md).
 #include <fmt/format.h>
 
 #include <iostream>
@@ -113,6 +113,7 @@ void register_selfcheck(CLI::App& app) {
     if (counts[verify::EncodingVerdict::Refuted]) set_exit(kFinding);
     else if (counts[verify::EncodingVerdict::Unknown]) set_exit(kInconclusive);
   });
+  register_selfcheck_bisim(*cmd);
 }
 
 }  // namespace sched::cli

@@ -42,6 +42,7 @@ void register_emit(CLI::App& app);
 void register_verify(CLI::App& app);
 void register_equiv(CLI::App& app);
 void register_selfcheck(CLI::App& app);
+void register_selfcheck_bisim(CLI::App& selfcheck);  // `selfcheck bisim` (cmd_selfcheck_bisim.cpp)
 void register_mlir(CLI::App& app);
 // `sched mlir FILE -- PASSES`: keeps what follows the first "--" for mlir-opt (CLI11 2.1 would
 // parse it as sched's options) and returns the argument count before it.

@@ -41,6 +41,23 @@ std::optional<Value> evaluate_template(const TPtr& t, const std::vector<int64_t>
   }
 }
 
+void each_cell(const isl::map& fixed, const std::function<void(const std::vector<int64_t>& cell, const std::vector<int64_t>& holes)>& f) {
+  int nin = static_cast<int>(isl_map_dim(fixed.get(), isl_dim_in));
+  int nout = static_cast<int>(isl_map_dim(fixed.get(), isl_dim_out));
+  fixed.wrap().foreach_point([&](isl::point pt) {
+    auto coord = [&](int i) {
+      isl_val* v = isl_point_get_coordinate_val(pt.get(), isl_dim_set, i);
+      int64_t r = isl_val_get_num_si(v);
+      isl_val_free(v);
+      return r;
+    };
+    std::vector<int64_t> cell, holes;
+    for (int i = 0; i < nin; ++i) cell.push_back(coord(i));
+    for (int i = 0; i < nout; ++i) holes.push_back(coord(nin + i));
+    f(cell, holes);
+  });
+}
+
 std::map<std::pair<std::string, std::vector<int64_t>>, Value> concretize(
     const Heap& h, const Templates& t, const std::map<std::string, int64_t>& params, Model& m) {
   std::map<std::pair<std::string, std::vector<int64_t>>, Value> out;
@@ -53,18 +70,7 @@ std::map<std::pair<std::string, std::vector<int64_t>>, Value> concretize(
     isl::map fixed = isl::manage(isl_map_project_out_all_params(raw));  // fixed: projection is exact
     std::string array = or_unnamed(isl_map_get_tuple_name(fixed.get(), isl_dim_in));
     int id = t.find(or_unnamed(isl_map_get_tuple_name(fixed.get(), isl_dim_out)));
-    int nin = static_cast<int>(isl_map_dim(fixed.get(), isl_dim_in));
-    int nout = static_cast<int>(isl_map_dim(fixed.get(), isl_dim_out));
-    fixed.wrap().foreach_point([&](isl::point pt) {
-      auto coord = [&](int i) {
-        isl_val* v = isl_point_get_coordinate_val(pt.get(), isl_dim_set, i);
-        int64_t r = isl_val_get_num_si(v);
-        isl_val_free(v);
-        return r;
-      };
-      std::vector<int64_t> cell, holes;
-      for (int i = 0; i < nin; ++i) cell.push_back(coord(i));
-      for (int i = 0; i < nout; ++i) holes.push_back(coord(nin + i));
+    each_cell(fixed, [&](const std::vector<int64_t>& cell, const std::vector<int64_t>& holes) {
       auto key = std::make_pair(array, cell);
       if (out.count(key)) return;
       if (auto v = evaluate_template(t.at(id).root, holes, m)) out.emplace(key, *v);

@@ -2,6 +2,7 @@
 // ⟦ĥ⟧_{E;M} at given parameter values, cell by cell, with templates evaluated in the
 // specification's model through the one definition of the operators (interpreter/ops.hpp).
 #pragma once
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -17,6 +18,10 @@ namespace sched::verify {
 
 // The value of template `t` with its holes filled, in model m; nullopt for an opaque value.
 std::optional<Value> evaluate_template(const TPtr& t, const std::vector<int64_t>& holes, Model& m);
+
+// Each point of a heap piece with its parameters fixed and projected out: the cell's subscripts
+// and the template's holes.
+void each_cell(const isl::map& fixed, const std::function<void(const std::vector<int64_t>& cell, const std::vector<int64_t>& holes)>& f);
 
 // Every (array tuple, cell) -> value of ĥ with the named parameters fixed (ĥ must then be
 // finite). Cells with several values keep the first (v); opaque values are left out.

@@ -25,6 +25,7 @@ Scope Scope::bind(int slot, const std::string& name) const {
   if (s.names.slots.size() <= static_cast<size_t>(slot)) s.names.slots.resize(static_cast<size_t>(slot) + 1);
   s.names.slots[static_cast<size_t>(slot)] = param_aff(ctx, name);
   s.clamps.erase(slot);
+  s.bound.emplace_back(slot, name);
   s.declared.push_back(name);
   s.names.declared.push_back(name);
   return s;

@@ -46,6 +46,7 @@ struct Scope {
   const isl::set* gamma = nullptr;
   const std::map<int, InputView>* inputs = nullptr;  // by array id (nullptr: none known)
   std::map<int, SVal> clamps;  // let-bound indices with a min or a max (slot -> their Int template)
+  std::vector<std::pair<int, std::string>> bound;  // local slot -> the isl parameter bind() gave it, in binding order
 
   // A name derived from `base` for a new variable: not an isl keyword and not bound in this
   // scope (names only need to be unique among the variables of one scope).

@@ -131,6 +131,20 @@ Locs Generator::all_boxes(const Env& env) const {
   return u;
 }
 
+const std::vector<SymbolicFaultInfo>& symbolic_faults() {
+  static const std::vector<SymbolicFaultInfo> all = {
+      {SymbolicFault::ForFirstWriter, "for-first-writer", "S-SEQLOOP", "a cell written by several iterations keeps one write, not the last"},
+      {SymbolicFault::ForSummarySkipsPrevious, "for-summary-skips-previous", "S-SEQLOOP",
+       "iteration x runs after the summary of iterations z < x - 1: the previous one is left out"},
+      {SymbolicFault::ParDropsIterationZero, "par-drops-iteration-0", "S-PARLOOP", "the merge of the iterations leaves out x = 0"},
+      {SymbolicFault::IfElseUnguarded, "if-else-unguarded", "S-IF", "the else branch's writes are not restricted to where the condition fails"},
+      {SymbolicFault::LetShifted, "let-shifted", "S-LET", "a let bound to one affine piece is substituted plus one"},
+      {SymbolicFault::AllocKept, "alloc-kept", "S-ALLOCATE", "a local array's cells stay in the heap past its allocate"},
+      {SymbolicFault::SeqEarlierWins, "seq-earlier-wins", "S-SEQ", "in c1; c2 a cell both write keeps c1's value"},
+  };
+  return all;
+}
+
 Generator::Result Generator::none() const {
   return {isl::union_map::empty(ctx_), isl::union_set::empty(ctx_), isl::union_map::empty(ctx_), isl::union_set::empty(ctx_)};
 }
@@ -207,19 +221,22 @@ Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h, c
       Scope sz = env.s.bind(c.slot, z);
       std::vector<std::string> zx = sz.declared;
       zx.push_back(x);
-      isl::set earlier = align(align(range_set(c, env.s.names, z), sz.declared).intersect(align(param_aff(ctx_, z).lt_set(param_aff(ctx_, x)), zx)), zx);
+      isl::pw_aff upto = fault_ == SymbolicFault::ForSummarySkipsPrevious ? param_aff(ctx_, x).sub(isl::pw_aff(const_aff(ctx_, 1))) : param_aff(ctx_, x);
+      isl::set earlier = align(align(range_set(c, env.s.names, z), sz.declared).intersect(align(param_aff(ctx_, z).lt_set(upto), zx)), zx);
       before = update(*h, iterated_update(rename_param(dh, x, z), z, earlier));
       hin = &before;
     }
     Result b = h ? eval(*c.body, in, hin, a_before) : prophetic(*c.body, in, a);
-    r.dh = iterated_update(b.dh, x, range);  // ▶_{lo <= x < hi} Δh
+    r.dh = fault_ == SymbolicFault::ForFirstWriter ? choose(union_over(b.dh, x, range)) : iterated_update(b.dh, x, range);  // ▶_{lo <= x < hi} Δh
     r.reads = h ? union_over(b.reads, x, range) : isl::union_set::empty(ctx_);
     loop_acc(c, env, in, x, range, b, r, h != nullptr);
     return r;
   }
   Result b = h ? eval(*c.body, in, h, a) : prophetic(*c.body, in, a);  // every iteration starts in the same heap
   loop_acc(c, env, in, x, range, b, r, h != nullptr);
-  Heap all = union_over(b.dh, x, range);
+  Heap all = fault_ == SymbolicFault::ParDropsIterationZero
+                 ? union_over(b.dh, x, range.intersect(align(param_aff(ctx_, x).gt_set(isl::pw_aff(const_aff(ctx_, 0))), in.s.declared)))
+                 : union_over(b.dh, x, range);
   if (h) {
     std::string y = in.s.fresh(c.name);
     Scope sy = env.s.bind(c.slot, y);
@@ -294,6 +311,12 @@ Generator::Result Generator::prophetic(const Cmd& body, const Env& in, const Acc
 }
 
 Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h, const Acc& a) {
+  Result r = eval_cmd(c, env, h, a);
+  if (h && observer_) observer_({&c, *h, r.dh, env.gamma, env.s.names, env.s.bound, env.s.arrays});
+  return r;
+}
+
+Generator::Result Generator::eval_cmd(const Cmd& c, const Env& env, const Heap* h, const Acc& a) {
   switch (c.kind) {
     case CmdKind::Skip: return none();  // S-SKIP / T-SKIP
     case CmdKind::Seq: {  // S-SEQ / T-SEQ: c2 runs in h ▷ Δh1; Δh = Δh1 ▷ Δh2
@@ -302,7 +325,7 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h, c
         Heap cur = h ? update(*h, acc.dh) : Heap();
         Acc cur_a = a.subtract_domain(acc.killed).unite(acc.acc);
         Result r = eval(*s, env, h ? &cur : nullptr, cur_a);
-        acc.dh = update(acc.dh, r.dh);
+        acc.dh = fault_ == SymbolicFault::SeqEarlierWins ? update(r.dh, acc.dh) : update(acc.dh, r.dh);
         seq_acc(cur_a, r, acc, env, s->loc, h != nullptr);
         if (h) acc.reads = acc.reads.unite(r.reads).coalesce();
       }
@@ -322,7 +345,7 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h, c
       e2.gamma = env.gamma.intersect(no);
       Result r1 = eval(*c.body, e1, h, a);
       Result r2 = c.els ? eval(*c.els, e2, h, a) : none();
-      return {r1.dh.intersect_params(yes).unite(r2.dh.intersect_params(no)).coalesce(),
+      return {r1.dh.intersect_params(yes).unite(fault_ == SymbolicFault::IfElseUnguarded ? r2.dh : r2.dh.intersect_params(no)).coalesce(),
               r1.reads.intersect_params(yes).unite(r2.reads.intersect_params(no)).coalesce(),
               r1.acc.intersect_params(yes).unite(r2.acc.intersect_params(no)).coalesce(),
               r1.killed.intersect_params(yes).unite(r2.killed.intersect_params(no)).coalesce()};
@@ -340,7 +363,7 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h, c
       isl::pw_aff v = merged_pieces(index(*c.value, env.s.names), out_.context);
       if (isl_pw_aff_n_piece(v.get()) == 1 && isl_pw_aff_involves_nan(v.get()) != isl_bool_true) {
         Env in = env;
-        in.s = env.s.alias(c.slot, v);
+        in.s = env.s.alias(c.slot, fault_ == SymbolicFault::LetShifted ? v.add(isl::pw_aff(const_aff(ctx_, 1))) : v);
         return eval(*c.body, in, h, a);
       }
       std::string x = env.s.fresh(c.name);
@@ -373,7 +396,7 @@ Generator::Result Generator::eval(const Cmd& c, const Env& env, const Heap* h, c
         }
       }
       Result r = eval(*c.body, in, h, a);
-      return {remove_array(r.dh, tuple), remove_array(r.reads, tuple), remove_array(r.acc, tuple), remove_array(r.killed, tuple)};
+      return {fault_ == SymbolicFault::AllocKept ? r.dh : remove_array(r.dh, tuple), remove_array(r.reads, tuple), remove_array(r.acc, tuple), remove_array(r.killed, tuple)};
     }
     case CmdKind::For:
     case CmdKind::Par: return loop(c, env, h, a);

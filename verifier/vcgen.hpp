@@ -6,6 +6,7 @@
 // output cells) are decided here by isl and become findings with the region where they fail;
 // equalities of values become VCs for the SMT back end (smt.hpp).
 #pragma once
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -57,6 +58,37 @@ struct Generated {
 // write (t: the template of the reduction the annotation names, with its holes' values).
 using Acc = isl::union_map;
 
+// Known mistakes in the symbolic rules, planted on purpose (`sched selfcheck bisim --plant`,
+// verifier/bisim.hpp): each must make the lock-step check diverge on a program that uses the rule.
+enum class SymbolicFault {
+  None,
+  ForFirstWriter,           // S-SEQLOOP: the loop's Δh keeps one write per cell, not the last iteration's
+  ForSummarySkipsPrevious,  // S-SEQLOOP: iteration x runs after the summary of z < x - 1, not z < x
+  ParDropsIterationZero,    // S-PARLOOP: the merged Δh leaves out iteration 0
+  IfElseUnguarded,          // S-IF: the else branch's Δh is not restricted to ¬ι
+  LetShifted,               // S-LET: a let's value is substituted plus one
+  AllocKept,                // S-ALLOCATE: the local array's cells stay in Δh past its scope
+  SeqEarlierWins,           // S-SEQ: Δh1 ▷ Δh2 composed the wrong way round
+};
+struct SymbolicFaultInfo {
+  SymbolicFault fault;
+  const char* name;  // as --plant takes it
+  const char* rule;  // the thesis' rule it breaks
+  const char* what;
+};
+const std::vector<SymbolicFaultInfo>& symbolic_faults();
+
+// A command's symbolic evaluation with a heap (not a prophetic one), as an observer sees it: the
+// heap h it ran in and its Δh (the heap at its exit is h ▷ Δh), Γ, and the names in scope.
+struct SymbolicExit {
+  const Cmd* cmd = nullptr;
+  Heap entry, delta;
+  isl::set gamma;
+  Names names;                                      // local slot -> its isl value (a parameter or an expression)
+  std::vector<std::pair<int, std::string>> bound;   // local slot -> the isl parameter of a loop or let variable
+  std::vector<std::string> arrays;                  // array id -> its isl tuple ("": not in scope)
+};
+
 class Generator {
  public:
   // bit_exact_floats (`--float ieee`): a float reduction must accumulate in the specification's
@@ -67,6 +99,9 @@ class Generator {
   // output cell, ...; not an unannotated write, which makes the verdict unknown) ends the
   // generation: the findings of the commands evaluated so far, and no VC.
   Generated run(bool first_only = false);
+  // `selfcheck bisim`: called at the end of every command's evaluation with a heap.
+  void observe(std::function<void(const SymbolicExit&)> f) { observer_ = std::move(f); }
+  void plant(SymbolicFault f) { fault_ = f; }
 
  private:
   // dh: Δh; reads: R; acc: the tokens accumulated (after the command's last plain write to
@@ -82,6 +117,9 @@ class Generator {
   // h == nullptr: prophetic evaluation only. a: the accumulating heap before c (in prophetic
   // evaluation, the one before the loop being summarised).
   Result eval(const Cmd& c, const Env& env, const Heap* h, const Acc& a);
+  Result eval_cmd(const Cmd& c, const Env& env, const Heap* h, const Acc& a);  // eval's rules, one per command
+  std::function<void(const SymbolicExit&)> observer_;
+  SymbolicFault fault_ = SymbolicFault::None;
   Result assign(const Cmd& c, const Env& env, const Heap* h, const Acc& a);
   Result loop(const Cmd& c, const Env& env, const Heap* h, const Acc& a);
   Result none() const;
