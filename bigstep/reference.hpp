@@ -23,7 +23,7 @@
 
 namespace sched {
 
-// A command's exit as ReferenceOptions::on_exit sees it (`selfcheck bisim`, verifier/bisim.hpp):
+// A command's exit as ReferenceOptions::on_exit sees it (`selfcheck bisim`, driver/bisim.hpp):
 // the memory μ ▷ δμ the command leaves and the values of the variables in scope.
 struct CommandExit {
   const Cmd* cmd = nullptr;

@@ -1,5 +1,5 @@
 // `sched selfcheck encodings` and `selfcheck bisim` (cmd_selfcheck_bisim.cpp): the verifier checked
-// against the language's definition (verifier/encodings.hpp, verifier/bisim.hpp, docs/selfcheck.md).
+// against the language's definition (verifier/encodings.hpp, driver/bisim.hpp, docs/selfcheck.md).
 #include <fmt/format.h>
 
 #include <iostream>

@@ -1,5 +1,5 @@
 // `sched selfcheck bisim`: the verifier's symbolic evaluation and the reference engine's run in
-// lock-step, on files or generated programs (verifier/bisim.hpp, docs/selfcheck.md).
+// lock-step, on files or generated programs (driver/bisim.hpp, docs/selfcheck.md).
 #include <fmt/format.h>
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-// `selfcheck bisim` (verifier/bisim.hpp): the symbolic evaluation and the reference engine's
+// `selfcheck bisim` (driver/bisim.hpp): the symbolic evaluation and the reference engine's
 // ghost run agree at every command's exit on the examples and on generated programs, and each
 // planted mistake in the symbolic rules makes them diverge, naming the command and the cell.
 #include <fmt/format.h>

@@ -59,7 +59,7 @@ struct Generated {
 using Acc = isl::union_map;
 
 // Known mistakes in the symbolic rules, planted on purpose (`sched selfcheck bisim --plant`,
-// verifier/bisim.hpp): each must make the lock-step check diverge on a program that uses the rule.
+// driver/bisim.hpp): each must make the lock-step check diverge on a program that uses the rule.
 enum class SymbolicFault {
   None,
   ForFirstWriter,           // S-SEQLOOP: the loop's Δh keeps one write per cell, not the last iteration's
