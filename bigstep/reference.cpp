@@ -509,12 +509,7 @@ class Engine {
   // The ghost run's write: the annotation's value (T(ι0) for an accumulation, which reads the
   // cell unless atomic, as the accumulation does).
   Result ghost_write(const Cmd& c, const Location& l, Result& r) {
-    Value want;
-    try {
-      want = o_.annotations->eval(*annot_code_.at(c.annot.get()), env_);
-    } catch (const ModelError& e) {
-      throw Stuck{annotation_error(c, e.what())};
-    }
+    Value want = annotation_value(c, c.annot.get());
     if (!want.defined) stuck(OutcomeKind::Error, c.loc, fmt::format("the annotation of the write of {} is undefined (ghost run)", loc_text(l)));
     if (c.acc != RedOp::None && !c.atomic && atomic_depth_ == 0) {
       r.rho.insert(l);
@@ -524,13 +519,17 @@ class Engine {
     return r;
   }
 
-  void check_annotation(const Cmd& c, const Location& l, const Value& v, const Expr* annot = nullptr) {
-    Value want;
+  // The value of annotation `annot` of assignment c in the model, here (an error stops the run).
+  Value annotation_value(const Cmd& c, const Expr* annot) {
     try {
-      want = o_.annotations->eval(*annot_code_.at(annot ? annot : c.annot.get()), env_);
+      return o_.annotations->eval(*annot_code_.at(annot), env_);
     } catch (const ModelError& e) {
       throw Stuck{annotation_error(c, e.what())};
     }
+  }
+
+  void check_annotation(const Cmd& c, const Location& l, const Value& v, const Expr* annot = nullptr) {
+    Value want = annotation_value(c, annot ? annot : c.annot.get());
     if (identical(want, v) || deferred_) return;
     // `annotation` means the program runs but a write differs from its annotation: a race,
     // an out-of-bounds access or an error found later takes precedence.

@@ -6,15 +6,12 @@
 #include <cctype>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <random>
 
 #include "cli/commands.hpp"
 #include "driver/phases.hpp"
-#include "fuzz/gen.hpp"
-#include "fuzz/gen_reduce.hpp"
+#include "fuzz/fuzz_input.hpp"
 #include "interpreter/load.hpp"
 #include "interpreter/params.hpp"
-#include "interpreter/printer.hpp"
 #include "driver/bisim.hpp"
 
 namespace sched::cli {
@@ -121,19 +118,6 @@ bool check_program(const std::string& name, const Program& p, const std::vector<
   return false;
 }
 
-// Program k of the generated ones (seeded): random programs in the verifier's fragment and
-// reduction kernels, as `sched fuzz` draws them.
-std::string generated_text(uint64_t seed, int k) {
-  std::mt19937_64 rng(seed * 1000003u + static_cast<uint64_t>(k));
-  if (k % 4 == 3) return fuzz::gen_reduction_kernel()(rc::Random(rng()), 100).value().text;
-  fuzz::GenOptions go;
-  go.nonaffine = false;
-  go.racy = false;
-  uint64_t random = rng();  // (two calls in one argument list would run in an unspecified order)
-  int size = static_cast<int>(5 + rng() % 36);
-  return print_program(fuzz::gen_program(go)(rc::Random(random), size).value().program);
-}
-
 void run_bisim(const BisimArgs& a) {
   if (a.list) {
     for (const auto& f : verify::symbolic_faults()) std::cout << fmt::format("{:<28} {:<12} {}\n", f.name, f.rule, f.what);
@@ -185,7 +169,7 @@ void run_bisim(const BisimArgs& a) {
   driver::LiveStatus status(!a.quiet && !a.json && isatty(STDERR_FILENO), "bisim");
   for (int k = 0; k < a.generated; ++k) {
     std::string name = fmt::format("generated-{}", k);
-    Loaded l = load_text(generated_text(a.seed, k), name + ".sched");
+    Loaded l = load_text(fuzz::affine_case(a.seed, k).text, name + ".sched");
     if (l.stage != LoadStage::Ok) {  // the generator's own bug: said, not hidden
       std::cerr << "sched selfcheck bisim: " << name << " (seed " << a.seed << ") does not load:\n" << l.diagnostics;
       set_exit(kFinding);

@@ -4,9 +4,7 @@
 #include <isl/aff.h>
 #include <isl/map.h>
 #include <isl/options.h>
-#include <isl/point.h>
 #include <isl/set.h>
-#include <isl/val.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -49,21 +47,6 @@ std::string first_line(const Cmd& c) {
   return t;
 }
 
-// The parameters of `raw` named in `at` fixed to their values; `free_param` names one it still
-// depends on (none: ""). Returns the map with every parameter projected out.
-isl_map* fixed(isl_map* raw, const std::map<std::string, int64_t>& at, std::string& free_param) {
-  for (const auto& [n, v] : at) {
-    int pos = isl_map_find_dim_by_name(raw, isl_dim_param, n.c_str());
-    if (pos >= 0) raw = isl_map_fix_val(raw, isl_dim_param, static_cast<unsigned>(pos), isl_val_int_from_si(isl_map_get_ctx(raw), v));
-  }
-  isl_size n = isl_map_dim(raw, isl_dim_param);
-  for (int i = 0; i < n && free_param.empty(); ++i) {
-    const char* name = isl_map_get_dim_name(raw, isl_dim_param, static_cast<unsigned>(i));
-    if (name && !at.count(name) && isl_map_involves_dims(raw, isl_dim_param, static_cast<unsigned>(i), 1) == isl_bool_true) free_param = name;
-  }
-  return isl_map_project_out_all_params(raw);
-}
-
 std::string aff_text(const isl::pw_aff& a) {
   char* s = isl_pw_aff_to_str(a.get());
   std::string out = s ? s : "?";
@@ -73,10 +56,7 @@ std::string aff_text(const isl::pw_aff& a) {
 
 bool holds_at(const isl::set& s, const std::map<std::string, int64_t>& at) {
   std::string ignored;
-  isl_map* m = fixed(isl_map_from_range(s.copy()), at, ignored);
-  bool empty = isl_map_is_empty(m) == isl_bool_true;
-  isl_map_free(m);
-  return !empty;
+  return !verify::fix_params(isl::manage(isl_map_from_range(s.copy())), at, ignored).is_empty();
 }
 
 // The cells of the symbolic heap at one point: (array id, cell) -> value (nullopt: opaque).
@@ -93,8 +73,11 @@ class Checker {
       : p_(p), m_(m), t_(t), exits_(exits), out_(out), max_exits_(max_exits) {
     for (size_t i = 0; i < p.params.size(); ++i) params_[p.params[i].name] = params[i];
     slot_names_.resize(static_cast<size_t>(std::max(p.num_slots, 1)));
+    array_names_.resize(static_cast<size_t>(std::max(p.num_array_ids, 1)));
+    for (size_t a = 0; a < p.arrays.size(); ++a) array_names_[a] = p.arrays[a].name;
     each_cmd(*p.body, [&](const Cmd& c) {
       if (c.kind == CmdKind::For || c.kind == CmdKind::Par || c.kind == CmdKind::Let) slot_names_[static_cast<size_t>(c.slot)] = c.name;
+      if (c.kind == CmdKind::Alloc) array_names_[static_cast<size_t>(c.id)] = c.name;
     });
   }
 
@@ -127,6 +110,7 @@ class Checker {
   uint64_t max_exits_;
   std::map<std::string, int64_t> params_;
   std::vector<std::string> slot_names_;
+  std::vector<std::string> array_names_;  // by array id, `allocate`d ones included
   std::unordered_map<const Cmd*, Heap> heaps_;  // h ▷ Δh of each command, computed once
 
   std::string slot_name(int slot) const {
@@ -173,12 +157,9 @@ class Checker {
   }
 
   std::string array_name(int a) const {
-    if (a >= 0 && static_cast<size_t>(a) < p_.arrays.size()) return p_.arrays[static_cast<size_t>(a)].name;
-    std::string n;
-    each_cmd(*p_.body, [&](const Cmd& c) {
-      if (c.kind == CmdKind::Alloc && c.id == a) n = c.name;
-    });
-    return n.empty() ? fmt::format("#{}", a) : n;
+    return a >= 0 && static_cast<size_t>(a) < array_names_.size() && !array_names_[static_cast<size_t>(a)].empty()
+               ? array_names_[static_cast<size_t>(a)]
+               : fmt::format("#{}", a);
   }
 
   // ĥ ▷ Δh at the point: every cell of every array in scope with its symbolic value.
@@ -189,7 +170,7 @@ class Checker {
       int a = array_of(s, tuple);
       if (a < 0) diverge(c, point, fmt::format("the symbolic heap holds cells of '{}', which is not in scope here", tuple));
       std::string free;
-      isl::map f = isl::manage(fixed(mp.copy(), at, free));
+      isl::map f = verify::fix_params(mp, at, free);
       if (!free.empty()) diverge(c, point, fmt::format("the symbolic heap's cells of {} depend on '{}', which is not bound here", array_name(a), free));
       if (f.is_empty()) return;
       if (isl_set_is_bounded(f.wrap().get()) != isl_bool_true)
@@ -216,15 +197,10 @@ class Checker {
       std::optional<std::vector<int64_t>> shape = e.shape(static_cast<int>(a));
       std::string name = array_name(static_cast<int>(a));
       if (!shape) diverge(c, point, fmt::format("array {} is in the symbolic scope, not in the run's", name));
-      std::vector<int64_t> idx(shape->size(), 0);
-      int64_t total = 1;
-      for (int64_t d : *shape) total *= std::max<int64_t>(d, 0);
-      for (int64_t k = 0; k < total; ++k) {
-        int64_t rest = k;
-        for (size_t d = shape->size(); d-- > 0;) {
-          idx[d] = rest % (*shape)[d];
-          rest /= (*shape)[d];
-        }
+      size_t total = 1;
+      for (int64_t d : *shape) total *= static_cast<size_t>(std::max<int64_t>(d, 0));
+      for (size_t k = 0; k < total; ++k) {
+        std::vector<int64_t> idx = unflatten(*shape, k);
         Value conc;
         if (!e.read(static_cast<int>(a), idx, conc)) conc = Value::bottom(Type::Invalid);
         auto it = sym.find({static_cast<int>(a), idx});

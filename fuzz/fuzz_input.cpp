@@ -1,5 +1,7 @@
 #include "fuzz/fuzz_input.hpp"
 
+#include <random>
+
 #include "fuzz/gen.hpp"
 #include "fuzz/gen_reduce.hpp"
 #include "interpreter/load.hpp"
@@ -36,6 +38,16 @@ FuzzCase decode(const uint8_t* data, size_t size) {
   }
   for (size_t k = 0; k < nparams; ++k) c.params.push_back(10 + k < size ? 1 + data[10 + k] % 6 : 3);
   return c;
+}
+
+FuzzCase affine_case(uint64_t seed, int k) {
+  std::mt19937_64 rng(seed * 1000003u + static_cast<uint64_t>(k));
+  uint64_t case_seed = rng();
+  uint8_t bytes[10];
+  for (size_t i = 0; i < 8; ++i) bytes[i] = static_cast<uint8_t>(case_seed >> (8 * i));
+  bytes[8] = static_cast<uint8_t>(rng() % 36);  // size 5 + b % 36
+  bytes[9] = k % 4 == 3 ? 16 : 0;                // a reduction kernel, or an affine race-free program
+  return decode(bytes, sizeof bytes);
 }
 
 }  // namespace sched::fuzz

@@ -32,4 +32,9 @@ struct FuzzCase {
 
 FuzzCase decode(const uint8_t* data, size_t size);
 
+// Case k of `seed` for `sched selfcheck bisim --generated` and its test: every fourth a
+// reduction kernel, the others affine programs without an appended race (annotations and floats
+// on), each decoded from its seed and size bytes as above.
+FuzzCase affine_case(uint64_t seed, int k);
+
 }  // namespace sched::fuzz

@@ -6,12 +6,9 @@
 
 #include <iostream>
 #include <map>
-#include <random>
 
-#include "fuzz/gen.hpp"
-#include "fuzz/gen_reduce.hpp"
+#include "fuzz/fuzz_input.hpp"
 #include "interpreter/load.hpp"
-#include "interpreter/printer.hpp"
 #include "interpreter/sanitized.hpp"
 #include "tests/test_util.hpp"
 #include "driver/bisim.hpp"
@@ -84,19 +81,10 @@ TEST(Bisim, GeneratedProgramsAgree) {
   int compared = 0, reductions = 0;
   uint64_t exits = 0, cells = 0;
   std::map<std::string, int> skipped;
-  std::mt19937_64 rng(20261129);
   for (int k = 0; k < n; ++k) {
-    std::string text;
-    bool reduction = k % 4 == 3;
-    if (reduction) {
-      text = fuzz::gen_reduction_kernel()(rc::Random(rng()), 100).value().text;
-    } else {
-      fuzz::GenOptions go;
-      go.nonaffine = false;
-      uint64_t random = rng();
-      int size = static_cast<int>(5 + rng() % 36);
-      text = print_program(fuzz::gen_program(go)(rc::Random(random), size).value().program);
-    }
+    fuzz::FuzzCase fc = fuzz::affine_case(20261129, k);
+    const std::string& text = fc.text;
+    bool reduction = fc.family != "program";
     Loaded l = load_text(text, "gen.sched");
     ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
     bool any = false;

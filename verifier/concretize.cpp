@@ -41,6 +41,20 @@ std::optional<Value> evaluate_template(const TPtr& t, const std::vector<int64_t>
   }
 }
 
+isl::map fix_params(const isl::map& m, const std::map<std::string, int64_t>& at, std::string& free_param) {
+  isl_map* raw = m.copy();
+  for (const auto& [n, v] : at) {
+    int pos = isl_map_find_dim_by_name(raw, isl_dim_param, n.c_str());
+    if (pos >= 0) raw = isl_map_fix_val(raw, isl_dim_param, static_cast<unsigned>(pos), isl_val_int_from_si(isl_map_get_ctx(raw), v));
+  }
+  isl_size n = isl_map_dim(raw, isl_dim_param);
+  for (int i = 0; i < n && free_param.empty(); ++i) {
+    const char* name = isl_map_get_dim_name(raw, isl_dim_param, static_cast<unsigned>(i));
+    if (name && !at.count(name) && isl_map_involves_dims(raw, isl_dim_param, static_cast<unsigned>(i), 1) == isl_bool_true) free_param = name;
+  }
+  return isl::manage(isl_map_project_out_all_params(raw));  // fixed: projection is exact
+}
+
 void each_cell(const isl::map& fixed, const std::function<void(const std::vector<int64_t>& cell, const std::vector<int64_t>& holes)>& f) {
   int nin = static_cast<int>(isl_map_dim(fixed.get(), isl_dim_in));
   int nout = static_cast<int>(isl_map_dim(fixed.get(), isl_dim_out));
@@ -62,12 +76,8 @@ std::map<std::pair<std::string, std::vector<int64_t>>, Value> concretize(
     const Heap& h, const Templates& t, const std::map<std::string, int64_t>& params, Model& m) {
   std::map<std::pair<std::string, std::vector<int64_t>>, Value> out;
   h.foreach_map([&](isl::map mp) {
-    isl_map* raw = mp.copy();
-    for (const auto& [n, v] : params) {
-      int pos = isl_map_find_dim_by_name(raw, isl_dim_param, n.c_str());
-      if (pos >= 0) raw = isl_map_fix_si(raw, isl_dim_param, static_cast<unsigned>(pos), static_cast<int>(v));
-    }
-    isl::map fixed = isl::manage(isl_map_project_out_all_params(raw));  // fixed: projection is exact
+    std::string unbound;  // (a parameter not given is existential here)
+    isl::map fixed = fix_params(mp, params, unbound);
     std::string array = or_unnamed(isl_map_get_tuple_name(fixed.get(), isl_dim_in));
     int id = t.find(or_unnamed(isl_map_get_tuple_name(fixed.get(), isl_dim_out)));
     each_cell(fixed, [&](const std::vector<int64_t>& cell, const std::vector<int64_t>& holes) {

@@ -19,6 +19,11 @@ namespace sched::verify {
 // The value of template `t` with its holes filled, in model m; nullopt for an opaque value.
 std::optional<Value> evaluate_template(const TPtr& t, const std::vector<int64_t>& holes, Model& m);
 
+// Heap piece `m` with the parameters named in `at` fixed to their values and every parameter
+// then projected out; `free_param` gets the name of one it still depends on (a variable that is
+// not bound there), or stays "".
+isl::map fix_params(const isl::map& m, const std::map<std::string, int64_t>& at, std::string& free_param);
+
 // Each point of a heap piece with its parameters fixed and projected out: the cell's subscripts
 // and the template's holes.
 void each_cell(const isl::map& fixed, const std::function<void(const std::vector<int64_t>& cell, const std::vector<int64_t>& holes)>& f);

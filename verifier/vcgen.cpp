@@ -221,7 +221,7 @@ Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h, c
       Scope sz = env.s.bind(c.slot, z);
       std::vector<std::string> zx = sz.declared;
       zx.push_back(x);
-      isl::pw_aff upto = fault_ == SymbolicFault::ForSummarySkipsPrevious ? param_aff(ctx_, x).sub(isl::pw_aff(const_aff(ctx_, 1))) : param_aff(ctx_, x);
+      isl::pw_aff upto = fault_ == SymbolicFault::ForSummarySkipsPrevious ? param_aff(ctx_, x).sub(const_aff(ctx_, 1)) : param_aff(ctx_, x);
       isl::set earlier = align(align(range_set(c, env.s.names, z), sz.declared).intersect(align(param_aff(ctx_, z).lt_set(upto), zx)), zx);
       before = update(*h, iterated_update(rename_param(dh, x, z), z, earlier));
       hin = &before;
@@ -235,7 +235,7 @@ Generator::Result Generator::loop(const Cmd& c, const Env& env, const Heap* h, c
   Result b = h ? eval(*c.body, in, h, a) : prophetic(*c.body, in, a);  // every iteration starts in the same heap
   loop_acc(c, env, in, x, range, b, r, h != nullptr);
   Heap all = fault_ == SymbolicFault::ParDropsIterationZero
-                 ? union_over(b.dh, x, range.intersect(align(param_aff(ctx_, x).gt_set(isl::pw_aff(const_aff(ctx_, 0))), in.s.declared)))
+                 ? union_over(b.dh, x, range.intersect(align(param_aff(ctx_, x).gt_set(const_aff(ctx_, 0)), in.s.declared)))
                  : union_over(b.dh, x, range);
   if (h) {
     std::string y = in.s.fresh(c.name);
@@ -363,7 +363,7 @@ Generator::Result Generator::eval_cmd(const Cmd& c, const Env& env, const Heap* 
       isl::pw_aff v = merged_pieces(index(*c.value, env.s.names), out_.context);
       if (isl_pw_aff_n_piece(v.get()) == 1 && isl_pw_aff_involves_nan(v.get()) != isl_bool_true) {
         Env in = env;
-        in.s = env.s.alias(c.slot, fault_ == SymbolicFault::LetShifted ? v.add(isl::pw_aff(const_aff(ctx_, 1))) : v);
+        in.s = env.s.alias(c.slot, fault_ == SymbolicFault::LetShifted ? v.add(const_aff(ctx_, 1)) : v);
         return eval(*c.body, in, h, a);
       }
       std::string x = env.s.fresh(c.name);
