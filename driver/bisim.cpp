@@ -83,22 +83,20 @@ class Checker {
 
   void at_exit(const CommandExit& e) {
     if (++out_.exits > max_exits_) throw TooManyExits{};
-    const Cmd& c = *e.cmd;
-    auto it = exits_.find(&c);
-    if (it == exits_.end()) diverge(c, point_text(e, params_), "the command ran but has no symbolic evaluation");
+    exit_ = &e;
+    at_ = params_;
+    auto it = exits_.find(e.cmd);
+    if (it == exits_.end()) diverge("the command ran but has no symbolic evaluation");
     const SymbolicExit& s = it->second;
-    std::map<std::string, int64_t> at = params_;
     for (const auto& [slot, name] : s.bound) {
       const Value& v = (*e.env)[static_cast<size_t>(slot)];
       if (!v.defined || v.type != Type::Int)
-        diverge(c, point_text(e, at), fmt::format("variable {} is bound symbolically ({}) but not in the run", slot_name(slot), name));
-      at[name] = v.i;
+        diverge(fmt::format("variable {} is bound symbolically ({}) but not in the run", slot_name(slot), name));
+      at_[name] = v.i;
     }
-    std::string point = point_text(e, at);
-    if (!holds_at(s.gamma, at)) diverge(c, point, "Γ (the loop ranges, conditions and lets in scope) excludes the run's state");
-    variables(c, s, e, at, point);
-    SymHeap sym = instantiate(c, s, at, point);
-    compare(c, s, e, sym, point);
+    if (!holds_at(s.gamma, at_)) diverge("Γ (the loop ranges, conditions and lets in scope) excludes the run's state");
+    variables(s);
+    compare(s, instantiate(s));
   }
 
  private:
@@ -112,6 +110,8 @@ class Checker {
   std::vector<std::string> slot_names_;
   std::vector<std::string> array_names_;  // by array id, `allocate`d ones included
   std::unordered_map<const Cmd*, Heap> heaps_;  // h ▷ Δh of each command, computed once
+  const CommandExit* exit_ = nullptr;           // the exit being compared ...
+  std::map<std::string, int64_t> at_;           // ... and its isl names' values (parameters, loop and let variables)
 
   std::string slot_name(int slot) const {
     return slot >= 0 && static_cast<size_t>(slot) < slot_names_.size() && !slot_names_[static_cast<size_t>(slot)].empty()
@@ -119,34 +119,36 @@ class Checker {
                : fmt::format("#{}", slot);
   }
 
-  std::string point_text(const CommandExit& e, const std::map<std::string, int64_t>& at) const {
+  // "N = 3, k = 1": built only when a divergence is reported
+  std::string point_text() const {
     std::vector<std::string> parts;
-    for (const auto& pd : p_.params) parts.push_back(fmt::format("{} = {}", pd.name, at.at(pd.name)));
-    for (const auto& [n, v] : enclosing_values(*p_.body, *e.cmd, *e.env)) parts.push_back(fmt::format("{} = {}", n, text_of(v)));
+    for (const auto& pd : p_.params) parts.push_back(fmt::format("{} = {}", pd.name, params_.at(pd.name)));
+    for (const auto& [n, v] : enclosing_values(*p_.body, *exit_->cmd, *exit_->env)) parts.push_back(fmt::format("{} = {}", n, text_of(v)));
     return fmt::format("{}", fmt::join(parts, ", "));
   }
 
-  [[noreturn]] void diverge(const Cmd& c, const std::string& point, std::string what, std::string cell = "", std::string concrete = "",
-                            std::string symbolic = "") {
-    throw Diverged{{c.loc, first_line(c), point, std::move(what), std::move(cell), std::move(concrete), std::move(symbolic)}};
+  [[noreturn]] void diverge(std::string what, std::string cell = "", std::string concrete = "", std::string symbolic = "") {
+    const Cmd& c = *exit_->cmd;
+    throw Diverged{{c.loc, first_line(c), point_text(), std::move(what), std::move(cell), std::move(concrete), std::move(symbolic)}};
   }
 
   // Every variable in scope has its concrete value symbolically (a let bound to an expression, a loop variable).
-  void variables(const Cmd& c, const SymbolicExit& s, const CommandExit& e, const std::map<std::string, int64_t>& at, const std::string& point) {
-    for (size_t slot = 0; slot < s.names.slots.size() && slot < e.env->size(); ++slot) {
+  void variables(const SymbolicExit& s) {
+    const std::vector<Value>& env = *exit_->env;
+    for (size_t slot = 0; slot < s.names.slots.size() && slot < env.size(); ++slot) {
       const auto& pa = s.names.slots[slot];
-      const Value& v = (*e.env)[slot];
+      const Value& v = env[slot];
       if (!pa || !v.defined || v.type != Type::Int) continue;
       isl::set same = pa->eq_set(const_aff(pa->ctx(), v.i));
-      if (!holds_at(same, at))
-        diverge(c, point, fmt::format("variable {} differs", slot_name(static_cast<int>(slot))), slot_name(static_cast<int>(slot)), text_of(v),
+      if (!holds_at(same, at_))
+        diverge(fmt::format("variable {} differs", slot_name(static_cast<int>(slot))), slot_name(static_cast<int>(slot)), text_of(v),
                 aff_text(*pa));
     }
   }
 
-  const Heap& heap_of(const Cmd& c, const SymbolicExit& s) {
-    auto it = heaps_.find(&c);
-    if (it == heaps_.end()) it = heaps_.emplace(&c, update(s.entry, s.delta)).first;
+  const Heap& heap_of(const SymbolicExit& s) {
+    auto it = heaps_.find(s.cmd);
+    if (it == heaps_.end()) it = heaps_.emplace(s.cmd, update(s.entry, s.delta)).first;
     return it->second;
   }
 
@@ -163,20 +165,20 @@ class Checker {
   }
 
   // ĥ ▷ Δh at the point: every cell of every array in scope with its symbolic value.
-  SymHeap instantiate(const Cmd& c, const SymbolicExit& s, const std::map<std::string, int64_t>& at, const std::string& point) {
+  SymHeap instantiate(const SymbolicExit& s) {
     SymHeap out;
-    heap_of(c, s).foreach_map([&](isl::map mp) {
+    heap_of(s).foreach_map([&](isl::map mp) {
       std::string tuple = or_unnamed(isl_map_get_tuple_name(mp.get(), isl_dim_in));
       int a = array_of(s, tuple);
-      if (a < 0) diverge(c, point, fmt::format("the symbolic heap holds cells of '{}', which is not in scope here", tuple));
+      if (a < 0) diverge(fmt::format("the symbolic heap holds cells of '{}', which is not in scope here", tuple));
       std::string free;
-      isl::map f = verify::fix_params(mp, at, free);
-      if (!free.empty()) diverge(c, point, fmt::format("the symbolic heap's cells of {} depend on '{}', which is not bound here", array_name(a), free));
+      isl::map f = verify::fix_params(mp, at_, free);
+      if (!free.empty()) diverge(fmt::format("the symbolic heap's cells of {} depend on '{}', which is not bound here", array_name(a), free));
       if (f.is_empty()) return;
       if (isl_set_is_bounded(f.wrap().get()) != isl_bool_true)
-        diverge(c, point, fmt::format("the symbolic heap holds unboundedly many cells or values of {}", array_name(a)));
+        diverge(fmt::format("the symbolic heap holds unboundedly many cells or values of {}", array_name(a)));
       int id = t_.find(or_unnamed(isl_map_get_tuple_name(f.get(), isl_dim_out)));
-      if (id < 0) diverge(c, point, fmt::format("a value of {} is not a template", array_name(a)));
+      if (id < 0) diverge(fmt::format("a value of {} is not a template", array_name(a)));
       verify::each_cell(f, [&](const std::vector<int64_t>& cell, const std::vector<int64_t>& holes) {
         std::vector<std::string> hole_text;
         for (int64_t h : holes) hole_text.push_back(std::to_string(h));
@@ -184,19 +186,20 @@ class Checker {
         auto key = std::make_pair(a, cell);
         auto [slot, fresh] = out.emplace(key, sc);
         if (!fresh && slot->second.value && sc.value && !identical(*slot->second.value, *sc.value))
-          diverge(c, point, "a cell has two symbolic values", cell_text(array_name(a), cell), "",
+          diverge("a cell has two symbolic values", cell_text(array_name(a), cell), "",
                   fmt::format("{} = {} and {} = {}", slot->second.tmpl, text_of(*slot->second.value), sc.tmpl, text_of(*sc.value)));
       });
     });
     return out;
   }
 
-  void compare(const Cmd& c, const SymbolicExit& s, const CommandExit& e, const SymHeap& sym, const std::string& point) {
+  void compare(const SymbolicExit& s, const SymHeap& sym) {
+    const CommandExit& e = *exit_;
     for (size_t a = 0; a < s.arrays.size(); ++a) {
       if (s.arrays[a].empty()) continue;
       std::optional<std::vector<int64_t>> shape = e.shape(static_cast<int>(a));
       std::string name = array_name(static_cast<int>(a));
-      if (!shape) diverge(c, point, fmt::format("array {} is in the symbolic scope, not in the run's", name));
+      if (!shape) diverge(fmt::format("array {} is in the symbolic scope, not in the run's", name));
       size_t total = 1;
       for (int64_t d : *shape) total *= static_cast<size_t>(std::max<int64_t>(d, 0));
       for (size_t k = 0; k < total; ++k) {
@@ -206,19 +209,19 @@ class Checker {
         auto it = sym.find({static_cast<int>(a), idx});
         ++out_.cells;
         if (it == sym.end()) {
-          if (conc.defined) diverge(c, point, "a cell the run defines is not in the symbolic heap", cell_text(name, idx), text_of(conc), "none");
+          if (conc.defined) diverge("a cell the run defines is not in the symbolic heap", cell_text(name, idx), text_of(conc), "none");
           continue;
         }
         const SymCell& sc = it->second;
         if (!conc.defined)
-          diverge(c, point, "the symbolic heap defines a cell the run leaves undefined", cell_text(name, idx), "⊥",
+          diverge("the symbolic heap defines a cell the run leaves undefined", cell_text(name, idx), "⊥",
                   sc.value ? fmt::format("{} = {}", sc.tmpl, text_of(*sc.value)) : sc.tmpl);
         if (sc.value && !identical(*sc.value, conc))
-          diverge(c, point, "a cell differs", cell_text(name, idx), text_of(conc), fmt::format("{} = {}", sc.tmpl, text_of(*sc.value)));
+          diverge("a cell differs", cell_text(name, idx), text_of(conc), fmt::format("{} = {}", sc.tmpl, text_of(*sc.value)));
       }
       for (auto it = sym.lower_bound({static_cast<int>(a), {}}); it != sym.end() && it->first.first == static_cast<int>(a); ++it)
         if (!in_shape(*shape, it->first.second))
-          diverge(c, point, "the symbolic heap holds a cell outside the array", cell_text(name, it->first.second), "", it->second.tmpl);
+          diverge("the symbolic heap holds a cell outside the array", cell_text(name, it->first.second), "", it->second.tmpl);
     }
   }
 };
