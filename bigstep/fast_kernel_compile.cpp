@@ -10,6 +10,7 @@
 #include "interpreter/eval.hpp"
 #include "interpreter/ops.hpp"
 #include "interpreter/walk.hpp"
+#include "interpreter/visit.hpp"
 
 namespace sched::fast {
 
@@ -55,15 +56,11 @@ bool eligible_cmd(const Cmd& c, bool nested, bool checked) {
       break;
     default: break;
   }
-  for (const auto& i : c.idx)
-    if (!eligible_expr(*i)) return false;
-  if (c.value && !eligible_expr(*c.value)) return false;
-  if (c.lo && !eligible_expr(*c.lo)) return false;
-  for (const auto& s : c.seq)
-    if (!eligible_cmd(*s, nested, checked)) return false;
-  if (c.body && !eligible_cmd(*c.body, nested, checked)) return false;
-  if (c.els && !eligible_cmd(*c.els, nested, checked)) return false;
-  return true;
+  bool ok = true;  // every child but the annotation's parts (the specification's, not run)
+  each_child(
+      c, [&](const ExprPtr& e, Part p, bool) { ok = ok && (is_annotation(p) || eligible_expr(*e)); },
+      [&](const CmdPtr& s, Part, bool) { ok = ok && eligible_cmd(*s, nested, checked); });
+  return ok;
 }
 
 // Hides a slot's entry of a map while a binding of that slot is in scope, and restores it after.

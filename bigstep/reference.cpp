@@ -403,7 +403,7 @@ class Engine {
     bool reads = k == "read-write" || k == "lost update" || k == "read-accumulate";
     auto a = retrace(c, mu, first + static_cast<int64_t>(i), l, false);
     auto b = retrace(c, mu, first + static_cast<int64_t>(j), l, reads);
-    if (a && b) add_race_accesses(o, *a, *b);
+    if (a && b) add_race_accesses(o, p_.file.get(), *a, *b);
     throw Stuck{std::move(o)};
   }
 

@@ -80,12 +80,12 @@ std::string enclosing_vars(const Cmd& root, const Cmd& target, const std::vector
   return vars.empty() ? "" : "at " + vars;
 }
 
-void add_race_accesses(Outcome& o, const RaceAccess& first, const RaceAccess& second) {
+void add_race_accesses(Outcome& o, const SourceFile* file, const RaceAccess& first, const RaceAccess& second) {
   nlohmann::json list = nlohmann::json::array();
   for (const RaceAccess* a : {&first, &second}) {
     std::string what = a->access == "read" ? fmt::format("{} (value {})", a->cell, to_string(a->value))
                                            : fmt::format("{} {} {}", a->cell, a->access == "write" ? ":=" : a->op, to_string(a->value));
-    o.details.push_back(fmt::format("{} at {}:{} in iteration {}: {}", a->access, a->loc.line, a->loc.col, joined_vars(a->iteration), what));
+    o.details.push_back(fmt::format("{} at {} in iteration {}: {}", a->access, line_col(file, a->loc), joined_vars(a->iteration), what));
     nlohmann::json it = nlohmann::json::object();
     for (const auto& [n, v] : a->iteration) {
       if (v.type == Type::Int) it[n] = v.i;

@@ -39,8 +39,9 @@ struct RaceAccess {
 };
 
 // Adds both accesses to a race outcome: a detail line each ("write at 22:7 in iteration i = 0,
-// k = 1: c[0, 0] := -0.33") and `race.accesses` in its JSON.
-void add_race_accesses(Outcome& o, const RaceAccess& first, const RaceAccess& second);
+// k = 1: c[0, 0] := -0.33", the position with its origin in the user's file: line_col) and
+// `race.accesses` in its JSON.
+void add_race_accesses(Outcome& o, const SourceFile* file, const RaceAccess& first, const RaceAccess& second);
 
 // The values of the loop and let variables enclosing `target` in `root`, outermost first.
 std::vector<std::pair<std::string, Value>> enclosing_values(const Cmd& root, const Cmd& target, const std::vector<Value>& env);

@@ -14,6 +14,7 @@
 #include "interpreter/load.hpp"
 #ifdef SCHED_HAVE_HALIDE
 #include "halide/jit.hpp"
+#include "driver/frontend.hpp"
 #endif
 
 namespace sched::cli {
@@ -41,7 +42,7 @@ struct Prepared {
 };
 
 bool prepare(const BenchArgs& a, const std::string& file, Prepared& out, std::string& error) {
-  out.loaded = load_file(file);
+  out.loaded = driver::load_program(file);
   if (out.loaded.stage != LoadStage::Ok) {
     error = out.loaded.diagnostics;
     return false;
@@ -126,7 +127,7 @@ void register_bench(CLI::App& app) {
   static BenchArgs a;
   auto* cmd = app.add_subcommand("bench", "Time a program on several engines (a warm-up that checks the outputs, then timed runs): "
                                           "min, median, max, cells/s and GFLOP/s, beside a baseline program");
-  cmd->add_option("FILE", a.file, "the program")->required()->check(CLI::ExistingFile);
+  cmd->add_option("FILE", a.file, "the program: a .sched file, or a file another front end reads (.algo, .mlir: imported on the fly)")->required()->check(CLI::ExistingFile);
   cmd->add_option("-p,--param", a.params, "a parameter value NAME=VALUE (repeatable; the baseline gets the same)");
   cmd->add_option("--data", a.data, "input tensor data TENSOR=FILE.npy (repeatable)");
   cmd->add_option("--seed", a.seed, "seed of the random input data")->capture_default_str()->check(whole_number(0, UINT64_MAX));

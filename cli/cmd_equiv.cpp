@@ -12,6 +12,7 @@
 #include "driver/words.hpp"
 #include "interpreter/files.hpp"
 #include "interpreter/load.hpp"
+#include "driver/frontend.hpp"
 
 namespace sched::cli {
 
@@ -51,7 +52,7 @@ void register_equiv(CLI::App& app) {
       std::cerr << "sched equiv: --cex: " << why << "\n";
       return set_exit(kBadInput);
     }
-    Loaded la = load_file(first), lb = load_file(second);
+    Loaded la = driver::load_program(first), lb = driver::load_program(second);
     for (const Loaded* l : {&la, &lb})
       if (l->stage != LoadStage::Ok) {
         std::cerr << l->diagnostics;
@@ -95,7 +96,7 @@ void register_equiv(CLI::App& app) {
       std::vector<Finding> f;
       if (code != kClean)
         f.push_back({driver::verdict_word(r.verdict), code == kInconclusive ? "note" : "error", r.reason,
-                     r.which == 1 ? first : second, r.loc.line, r.loc.col});
+                     r.which == 1 ? first : second, r.loc.line, r.loc.col, {}});
       if (!write_file_atomically(sarif, sarif_text("equiv", f), err)) {
         std::cerr << "sched equiv: --sarif: " << err << "\n";
         code = driver::worse(code, kBadInput);

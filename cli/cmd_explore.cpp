@@ -17,6 +17,7 @@
 #include "interpreter/load.hpp"
 #include "interpreter/option_text.hpp"
 #include "smallstep/explore.hpp"
+#include "driver/frontend.hpp"
 
 namespace sched::cli {
 
@@ -27,7 +28,7 @@ void register_explore(CLI::App& app) {
   static bool json = false, no_reduction = false, progress = false, quiet = false;
   auto* cmd = app.add_subcommand("explore", "Explore the interleavings of the small-step semantics (Fig 4.6): is the final memory "
                                             "the same in every interleaving?");
-  cmd->add_option("FILE", file, "the .sched program")->required()->check(CLI::ExistingFile);
+  cmd->add_option("FILE", file, "the program: a .sched file, or a file another front end reads (.algo, .mlir: imported on the fly)")->required()->check(CLI::ExistingFile);
   cmd->add_option("-p,--param", params, "a parameter value NAME=INTEGER (repeatable)");
   cmd->add_option("--data", data, "values of an input tensor TENSOR=FILE.npy (repeatable)");
   cmd->add_option("--seed", o.seed, "seed of the input data and of the random schedulers")->capture_default_str()->check(whole_number(0, UINT64_MAX));
@@ -63,7 +64,7 @@ void register_explore(CLI::App& app) {
       if (json) std::cout << nlohmann::json{{"file", file}, {"outcome", outcome}, {"message", text}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       set_exit(kBadInput);
     };
-    Loaded l = load_file(file);
+    Loaded l = driver::load_program(file);
     if (l.stage != LoadStage::Ok) return bad(l.stage == LoadStage::Type ? "type-error" : "parse-error", l.diagnostics);
     const Program& p = *l.program;
     std::string err;

@@ -136,7 +136,7 @@ void write_case_reports(std::vector<fuzz::CaseReport>& reports, const fuzz::Camp
     TestCase t{fmt::format("case {}: {}", r.index, r.name), "fuzz." + compiler, r.seconds, "", r.inconclusive, ""};
     for (const auto& f : r.findings) {
       t.failure += (t.failure.empty() ? "" : "\n") + f;
-      findings.push_back({halide ? compiler + "-finding" : "disagreement", "error", fmt::format("case {} ({}): {}", r.index, r.name, f), file, 0, 0});
+      findings.push_back({halide ? compiler + "-finding" : "disagreement", "error", fmt::format("case {} ({}): {}", r.index, r.name, f), file, 0, 0, {}});
     }
     if (!file.empty()) t.output = "reproducer: " + file;
     cases.push_back(std::move(t));

@@ -25,6 +25,7 @@
 #include "interpreter/files.hpp"
 #include "interpreter/model.hpp"
 #include "interpreter/npy.hpp"
+#include "driver/frontend.hpp"
 
 namespace sched::cli {
 namespace {
@@ -152,7 +153,7 @@ RunResult run_one(const RunArgs& a, const Loaded& l, driver::Phases& ph, TimeLim
   // parameters violating an assumption, sizes out of range: bad input
   r.exit = run.refused != driver::EngineRun::Refusal::None ? kBadInput : driver::exit_code(o.kind);
   r.status = std::string(outcome_name(o.kind));
-  if (!o.ok()) r.findings.push_back({r.status, r.exit == kInconclusive ? "note" : "error", o.message, a.file, o.loc.line, o.loc.col});
+  if (!o.ok()) r.findings.push_back(finding_at(r.status, r.exit == kInconclusive ? "note" : "error", o.message, a.file, p.file.get(), o.loc));
   r.text = o.render(where);
   r.json = o.to_json(where);
   r.json["schema_version"] = 1;
@@ -213,7 +214,7 @@ int report(const RunArgs& a, RunResult& r) {
   }
   if (!a.sarif.empty()) {
     if (r.findings.empty() && r.exit == kBadInput)
-      r.findings.push_back({r.status, "error", r.text.substr(0, r.text.find('\n')), a.file, 0, 0});
+      r.findings.push_back({r.status, "error", r.text.substr(0, r.text.find('\n')), a.file, 0, 0, {}});
     std::string err;
     if (!write_file_atomically(a.sarif, sarif_text("run", r.findings), err)) {
       std::cerr << "error: --sarif: " << err << "\n";
@@ -238,7 +239,7 @@ std::string check_line(const std::array<std::string, 3>& first, size_t w, const 
 void register_run(CLI::App& app) {
   static RunArgs a;
   auto* cmd = app.add_subcommand("run", "Run a program on real tensors and report its outcome (ok, race, out-of-bounds, error, mismatch, annotation)");
-  cmd->add_option("FILE", a.file, "the .sched program")->required()->check(CLI::ExistingFile);
+  cmd->add_option("FILE", a.file, "the program: a .sched file, or a file another front end reads (.algo, .mlir: imported on the fly)")->required()->check(CLI::ExistingFile);
   add_run_options(cmd, a);
   cmd->add_option("--out", a.out_dir,
                   "write the output arrays as DIR/NAME.npy (⊥ cells as 0, with NAME.defined.npy); on a mismatch also what the "
@@ -259,7 +260,7 @@ void register_run(CLI::App& app) {
       ->check(positive_seconds());
   cmd->callback([] {
     auto t0 = std::chrono::steady_clock::now();
-    Loaded l = load_file(a.file);
+    Loaded l = driver::load_program(a.file);
     driver::Phases ph(!a.quiet && (a.progress || isatty(STDERR_FILENO)));
     TimeLimit limit(a.timeout, [&] {
       std::string phase = ph.current();
@@ -278,7 +279,7 @@ void register_run(CLI::App& app) {
       r.json["seed"] = a.seed;
       r.json["phase"] = phase;
       r.json["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      r.findings.push_back({r.status, "note", msg, a.file, 0, 0});
+      r.findings.push_back({r.status, "note", msg, a.file, 0, 0, {}});
       if (ph.printing()) std::cerr << "\n";  // ends the open phase line
       return report(a, r);
     });
@@ -349,7 +350,7 @@ void register_check(CLI::App& app) {
         std::vector<std::string> what = row.judgement.disagreement_texts();
         if (row.verdict != driver::CheckVerdict::CannotRun) what.insert(what.end(), row.judgement.unexpected.begin(), row.judgement.unexpected.end());
         if (what.empty()) what.push_back(row.report.substr(0, row.report.find('\n')));
-        for (const auto& m : what) findings.push_back({rule, "error", m, f, 0, 0});
+        for (const auto& m : what) findings.push_back({rule, "error", m, f, 0, 0, {}});
         tc.failure = fmt::format("{}: {}\n{}", rule, what.front(), row.report);
       } else if (row.verdict == driver::CheckVerdict::NoExpectation) {
         tc.output = "no expectation line: the engines were compared with each other only";

@@ -13,6 +13,7 @@
 #include "interpreter/load.hpp"
 #include "interpreter/params.hpp"
 #include "driver/bisim.hpp"
+#include "driver/frontend.hpp"
 
 namespace sched::cli {
 
@@ -145,7 +146,7 @@ void run_bisim(const BisimArgs& a) {
   Tally t;
   bool diverged = false;
   for (const auto& f : a.files) {
-    Loaded l = load_file(f);
+    Loaded l = driver::load_program(f);
     if (l.stage != LoadStage::Ok) {
       std::cerr << l.diagnostics;
       set_exit(kBadInput);

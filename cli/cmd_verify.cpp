@@ -15,6 +15,7 @@
 #include "report/pages.hpp"
 #include "interpreter/load.hpp"
 #include "verifier/verify.hpp"
+#include "driver/frontend.hpp"
 
 namespace sched::cli {
 
@@ -30,7 +31,7 @@ void register_verify(CLI::App& app) {
   static bool json = false, show_vcs = false, all_vcs = false, progress = false, quiet = false;
   static std::string sarif, cex, html;
   static std::string smt2;
-  cmd->add_option("FILE", files, "programs to verify")->required()->check(CLI::ExistingFile);
+  cmd->add_option("FILE", files, "programs to verify: .sched files, or files another front end reads (.algo, .mlir: imported on the fly)")->required()->check(CLI::ExistingFile);
   cmd->add_option("--float", floats, "floats in the VCs: real (exact reals, the thesis' choice), ieee (z3 floating point, bit for bit), uninterpreted (only equal expressions are equal)")
       ->check(CLI::IsMember(driver::kFloats));
   cmd->add_option("--timeout", timeout, "time limit per file in seconds (reached: unknown)")->check(positive_seconds())->capture_default_str();
@@ -54,9 +55,9 @@ void register_verify(CLI::App& app) {
     }
     std::vector<Finding> findings;
     for (const auto& f : files) {
-      Loaded l = load_file(f);
+      Loaded l = driver::load_program(f);
       if (l.stage != LoadStage::Ok) {
-        findings.push_back({l.stage == LoadStage::Type ? "type-error" : "parse-error", "error", l.diagnostics.substr(0, l.diagnostics.find('\n')), f, 0, 0});
+        findings.push_back({l.stage == LoadStage::Type ? "type-error" : "parse-error", "error", l.diagnostics.substr(0, l.diagnostics.find('\n')), f, 0, 0, {}});
         std::cerr << l.diagnostics;
         if (json) std::cout << nlohmann::json{{"file", f}, {"verdict", "bad-input"}, {"diagnostics", l.diagnostics}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         worst = driver::worse(worst, kBadInput);
@@ -97,8 +98,8 @@ void register_verify(CLI::App& app) {
       if (json) std::cout << vj.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       else std::cout << verify::render(v, *l.program, f, show_vcs, data);
       worst = driver::worse(worst, driver::exit_code_of_verification(verify::verdict_word(v.kind)));
-      for (const auto& pr : v.problems) findings.push_back({pr.rule, "error", pr.message, f, pr.loc.line, pr.loc.col});
-      if (v.kind == verify::Verdict::Kind::Unknown) findings.push_back({"unknown", "note", v.reason, f, 0, 0});
+      for (const auto& pr : v.problems) findings.push_back(finding_at(pr.rule, "error", pr.message, f, l.program->file.get(), pr.loc));
+      if (v.kind == verify::Verdict::Kind::Unknown) findings.push_back({"unknown", "note", v.reason, f, 0, 0, {}});
     }
     std::string err;
     if (!sarif.empty() && !write_file_atomically(sarif, sarif_text("verify", findings), err)) {

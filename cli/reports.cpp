@@ -34,6 +34,15 @@ std::string xml(const std::string& s) { return report::escape(s); }
 
 }  // namespace
 
+Finding finding_at(std::string rule, std::string level, std::string message, const std::string& file, const SourceFile* source, Loc loc) {
+  Finding f{std::move(rule), std::move(level), std::move(message), file, loc.line, loc.col, {}};
+  const Origin* o = source && loc.line ? source->origin(loc.line) : nullptr;
+  if (!o) return f;
+  if (source->generated) f.file = o->file, f.line = o->line, f.col = o->col;
+  else f.origin = *o;
+  return f;
+}
+
 nlohmann::json sarif_log(const std::string& command, const std::vector<Finding>& findings) {
   using nlohmann::json;
   std::map<std::string, size_t> rule_index;
@@ -48,11 +57,19 @@ nlohmann::json sarif_log(const std::string& command, const std::vector<Finding>&
       loc["physicalLocation"]["region"] = {{"startLine", f.line}};
       if (f.col > 0) loc["physicalLocation"]["region"]["startColumn"] = f.col;
     }
-    results.push_back({{"ruleId", f.rule},
-                       {"ruleIndex", rule_index[f.rule]},
-                       {"level", f.level},
-                       {"message", {{"text", f.message.empty() ? f.rule : f.message}}},
-                       {"locations", json::array({loc})}});
+    json result = {{"ruleId", f.rule},
+                   {"ruleIndex", rule_index[f.rule]},
+                   {"level", f.level},
+                   {"message", {{"text", f.message.empty() ? f.rule : f.message}}},
+                   {"locations", json::array({loc})}};
+    if (f.origin.known()) {
+      json region = {{"startLine", f.origin.line}};
+      if (f.origin.col > 0) region["startColumn"] = f.origin.col;
+      result["relatedLocations"] = json::array({{{"id", 0},
+                                                 {"message", {{"text", "the statement's origin"}}},
+                                                 {"physicalLocation", {{"artifactLocation", {{"uri", uri(f.origin.file)}}}, {"region", region}}}}});
+    }
+    results.push_back(std::move(result));
   }
   json run = {{"tool", {{"driver", {{"name", "sched"}, {"rules", rules}}}}}, {"results", results}, {"properties", {{"command", command}}}};
   return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "interpreter/source.hpp"
+
 namespace sched::cli {
 
 struct Finding {
@@ -23,7 +25,13 @@ struct Finding {
   std::string message;  // one line
   std::string file;
   uint32_t line = 0, col = 0;  // 0: unknown
+  Origin origin;        // where the statement came from in another file (a related location)
 };
+
+// A finding on the statement at `loc` of the program read from `file` (`source`: its text): a
+// generated program's finding is located at the statement's origin in the user's file; a file's
+// keeps its own position, with the origin as a related location.
+Finding finding_at(std::string rule, std::string level, std::string message, const std::string& file, const SourceFile* source, Loc loc);
 
 nlohmann::json sarif_log(const std::string& command, const std::vector<Finding>& findings);
 // The log as the file holds it (indented, invalid UTF-8 replaced, a final newline).

@@ -83,9 +83,20 @@ Imported import_file(const FrontEnd& f, const ImportRequest& r) {
   return i;
 }
 
+namespace {
+
+// A front end's text, loaded: positions are named by their origins in the user's file.
+Loaded load_generated(const std::string& text, const std::string& name = "<lowered>", bool typecheck_too = true) {
+  auto file = std::make_shared<SourceFile>(name, text);
+  file->generated = true;
+  return load_source(file, typecheck_too);
+}
+
+}  // namespace
+
 void load_import(const FrontEnd& f, const ImportRequest& r, Imported& i) {
   if (i.status != Imported::Status::Ok) return;
-  Loaded l = load_text(i.text, "<lowered>");
+  Loaded l = load_generated(i.text);
   if (l.stage == LoadStage::Ok) {
     i.program = std::move(l.program);
     return;
@@ -97,6 +108,32 @@ void load_import(const FrontEnd& f, const ImportRequest& r, Imported& i) {
                               r.source->name, kMaxTreeDepth);
   else
     i.messages += fmt::format("internal error: the lowered program does not load ({} front end):\n{}\n{}", f.name, l.diagnostics, i.text);
+}
+
+
+Loaded load_program(const std::string& path, bool typecheck_too) {
+  const FrontEnd* f = front_end_for(path);
+  if (!f) return load_file(path, typecheck_too);
+  Loaded out;
+  out.errors = 1;
+  std::string why;
+  ImportRequest r;
+  r.source = SourceFile::load(path, &why);
+  if (!r.source) {
+    out.diagnostics = "error: " + why + "\n";
+    return out;
+  }
+  Imported i = f->import(r);
+  if (i.status != Imported::Status::Ok) {
+    out.diagnostics = i.messages.empty() ? fmt::format("error: {}: the {} front end did not give a program ({})\n", path, f->name,
+                                                       import_status_name(i.status))
+                                         : i.messages;
+    return out;
+  }
+  Loaded l = load_generated(i.text, fmt::format("{} (as SCHED)", path), typecheck_too);
+  if (l.stage == LoadStage::Parse || (l.stage == LoadStage::Type && l.diagnostics.find("nesting deeper than") == std::string::npos))
+    l.diagnostics = fmt::format("internal error: the program imported from {} does not load ({} front end):\n{}", path, f->name, l.diagnostics);
+  return l;
 }
 
 }  // namespace sched::driver

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "interpreter/ast.hpp"
+#include "interpreter/load.hpp"
 #include "interpreter/source.hpp"
 
 namespace sched::driver {
@@ -84,5 +85,13 @@ std::string front_end_list();  // "sched (.algo), ..." for messages
 Imported import_file(const FrontEnd& f, const ImportRequest& r);
 // The same check on an import already made (a command that runs more beside the front end).
 void load_import(const FrontEnd& f, const ImportRequest& r, Imported& i);
+
+// Reads a program as every command does (`run`, `verify`, `explore`, `bench`, `equiv`, ...): a
+// file that a registered front end reads by its extension (`.mlir`, `.algo`) is imported on the
+// fly with the front end's defaults (an algorithm with its own schedule), and the positions of
+// its findings are named in that file (SourceFile::generated, origins); any other file is SCHED
+// text. An import that does not give a program is a load that fails at its first stage, with
+// the front end's messages (file:line:col in the user's file).
+Loaded load_program(const std::string& path, bool typecheck_too = true);
 
 }  // namespace sched::driver

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "interpreter/lexer.hpp"
+#include "interpreter/program_text.hpp"
 #include "scheduler/lower.hpp"
 #include "interpreter/types.hpp"
 #include "scheduler/lower.hpp"
@@ -78,24 +79,19 @@ class Exporter {
   }
 
   std::string program(const Lowered& l) {
-    std::string out;
-    out += "// lowered by Halide 14 (`sched lower --via halide`): the IR before storage flattening\n";
-    out += fmt::format("// (passes: {}), exported with the specification derived from the algorithm\n", fmt::join(l.passes_run, ", "));
-    if (!a_.params.empty()) out += fmt::format("param {};\n", fmt::join(a_.params, ", "));
-    for (const auto& e : a_.assumes) out += fmt::format("assume {};\n", algo::show(*e));
-    out += requirements(l);
-    out += "\n" + sare_.text + "\n";
-    for (const auto& f : a_.funcs) {
-      if (!f.input && !f.output) continue;
-      std::vector<std::string> sh;
-      for (const auto& e : f.input ? f.shape : f.out_shape) sh.push_back(algo::show(*e));
-      out += fmt::format("{} {}[{}] : {}[{}] = {}({});\n", f.input ? "input" : "output", buffers_.at(f.name), fmt::join(algo::storage_order(f.vars), ", "),
-                         f.type, fmt::join(algo::storage_order(sh), ", "), f.input ? f.name : sare_.funcs.at(f.name).final_tensor, fmt::join(f.vars, ", "));
-    }
-    out += "\n";
-    Stmt s = substitute(symbols_, l.stmt);
-    stmt(s, out, "");
-    return out;
+    ProgramText p;
+    p.comment("lowered by Halide 14 (`sched lower --via halide`): the IR before storage flattening");
+    p.comment(fmt::format("(passes: {}), exported with the specification derived from the algorithm", fmt::join(l.passes_run, ", ")));
+    for (const auto& x : a_.params) p.param(x);
+    for (const auto& e : a_.assumes) p.precondition(fmt::format("assume {};", algo::show(*e)));
+    std::istringstream checks(requirements(l));
+    for (std::string line; std::getline(checks, line);) p.precondition(line);
+    p.specification(sare_.text);
+    for (const auto& f : a_.funcs)
+      if (f.input || f.output)
+        p.declaration(algo::interface_declaration(f, buffers_.at(f.name), f.input ? f.name : sare_.funcs.at(f.name).final_tensor));
+    stmt(substitute(symbols_, l.stmt), p.body);
+    return p.text();
   }
 
  private:
@@ -200,6 +196,24 @@ class Exporter {
     return it == algo_name_.end() ? h : it->second;
   }
 
+  // Where stage `stage` of func `h` (Halide's name) is defined in the algorithm's file.
+  Origin definition(const std::string& h, size_t stage) const {
+    std::string func = algo_name(h);
+    if (const algo::Func* f = a_.find(func.substr(0, func.find('.'))); f && stage < f->defs.size())
+      return {a_.file, f->defs[stage].loc.line, f->defs[stage].loc.col};
+    return {};
+  }
+
+  // Where a loop comes from: its name is Halide's `Func.sK.var...` (stage K of Func).
+  Origin loop_origin(const std::string& loop) const {
+    size_t dot = loop.find(".s");
+    if (dot == std::string::npos) return {};
+    size_t k = dot + 2, stage = 0;
+    if (k >= loop.size() || !std::isdigit(static_cast<unsigned char>(loop[k]))) return {};
+    for (; k < loop.size() && std::isdigit(static_cast<unsigned char>(loop[k])) && stage < 1000000; ++k) stage = stage * 10 + static_cast<size_t>(loop[k] - '0');
+    return definition(loop.substr(0, dot), stage);
+  }
+
   // The cell `args` of the array holding func or image `h` (in a prophetic expression: the
   // func's or the image's tensor at those coordinates).
   std::string access(const std::string& h, const std::vector<Expr>& args) {
@@ -290,7 +304,6 @@ class Exporter {
   }
 
   // ---- statements ----
-  void line(std::string& out, const std::string& ind, const std::string& s) { out += ind + s + "\n"; }
 
   // The first guarded read `if_then_else(c, x)` (no else value: Halide's predicated load) in `e`.
   static const Call* guarded_read(const Expr& e) {
@@ -306,7 +319,7 @@ class Exporter {
     return f.found;
   }
 
-  void provide(const Provide* op, std::string& out, const std::string& ind);
+  void provide(const Provide* op, BodyText& b);
 
   // A template of spec.hpp with `$k` replaced by args[k], `@k` by cell[k] (the store's index).
   static std::string fill(const std::string& t, const std::vector<std::string>& args, const std::vector<std::string>& cell) {
@@ -374,25 +387,25 @@ class Exporter {
     throw Unsupported(fmt::format("the store {} = {}: the specification makes it an accumulation {} = {} {} e", op->name, t.str(), op->name, op->name, how));
   }
 
-  void stmt(const Stmt& s, std::string& out, const std::string& ind) {
+  void stmt(const Stmt& s, BodyText& b) {
     if (!s.defined()) return;
     if (const auto* op = s.as<Block>()) {
       if (op->first.as<LetStmt>()) {
-        line(out, ind, "{");
-        stmt(op->first, out, ind + "  ");
-        line(out, ind, "}");
+        b.open("{");
+        stmt(op->first, b);
+        b.close();
       } else {
-        stmt(op->first, out, ind);
+        stmt(op->first, b);
       }
-      stmt(op->rest, out, ind);
+      stmt(op->rest, b);
       return;
     }
     if (const auto* op = s.as<LetStmt>()) {
-      if (!is_index_type(op->value.type()) || op->value.type().is_bool()) return stmt(substitute(op->name, op->value, op->body), out, ind);
+      if (!is_index_type(op->value.type()) || op->value.type().is_bool()) return stmt(substitute(op->name, op->value, op->body), b);
       std::string v = expr(op->value, true);
       bound_.insert(op->name);
-      line(out, ind, fmt::format("let {} = {};", name(op->name), v));
-      return stmt(op->body, out, ind);
+      b.line(fmt::format("let {} = {};", name(op->name), v));
+      return stmt(op->body, b);
     }
     if (const auto* op = s.as<For>()) {
       const char* kind = nullptr;
@@ -406,24 +419,24 @@ class Exporter {
       }
       std::string lo = expr(op->min, true), ext = expr(op->extent, true);
       bound_.insert(op->name);
-      line(out, ind, fmt::format("{} {} = {} to {} + {} - 1 {{{}", kind, name(op->name), lo, lo, ext, note));
-      stmt(op->body, out, ind + "  ");
-      line(out, ind, "}");
+      b.open(fmt::format("{} {} = {} to {} + {} - 1 {{{}", kind, name(op->name), lo, lo, ext, note), loop_origin(op->name));
+      stmt(op->body, b);
+      b.close();
       return;
     }
     if (const auto* op = s.as<IfThenElse>()) {
-      line(out, ind, fmt::format("if {} {{", expr(op->condition, true)));
-      stmt(op->then_case, out, ind + "  ");
+      b.open(fmt::format("if {} {{", expr(op->condition, true)));
+      stmt(op->then_case, b);
       if (op->else_case.defined()) {
-        line(out, ind, "} else {");
-        stmt(op->else_case, out, ind + "  ");
+        b.reopen("} else {");
+        stmt(op->else_case, b);
       }
-      line(out, ind, "}");
+      b.close();
       return;
     }
     if (const auto* op = s.as<ProducerConsumer>()) {
-      line(out, ind, fmt::format("// {} {}", op->is_producer ? "produce" : "consume", op->name));
-      return stmt(op->body, out, ind);
+      b.line(fmt::format("// {} {}", op->is_producer ? "produce" : "consume", op->name));
+      return stmt(op->body, b);
     }
     if (const auto* op = s.as<Realize>()) {
       if (op->types.size() != 1) throw Unsupported(fmt::format("the tuple realization of {}", op->name));
@@ -437,25 +450,25 @@ class Exporter {
       for (size_t k = 0; k < op->bounds.size(); ++k) {
         std::string mn = fresh(fmt::format("{}_min_{}", arr, k));
         taken_.insert(mn);
-        line(out, ind, fmt::format("let {} = {};", mn, expr(op->bounds[k].min, true)));
+        b.line(fmt::format("let {} = {};", mn, expr(op->bounds[k].min, true)));
         mins.push_back(mn);
         exts.push_back(expr(op->bounds[k].extent, true));
       }
-      line(out, ind, fmt::format("allocate {} : {}[{}] {{", arr, type_text(op->types[0]), fmt::join(algo::storage_order(exts), ", ")));
+      b.open(fmt::format("allocate {} : {}[{}] {{", arr, type_text(op->types[0]), fmt::join(algo::storage_order(exts), ", ")));
       realized_[op->name].push_back(mins);
       arrays_[op->name].push_back(arr);
-      stmt(op->body, out, ind + "  ");
+      stmt(op->body, b);
       realized_[op->name].pop_back();
       arrays_[op->name].pop_back();
-      line(out, ind, "}");
+      b.close();
       return;
     }
-    if (const auto* op = s.as<Provide>()) return provide(op, out, ind);
+    if (const auto* op = s.as<Provide>()) return provide(op, b);
     if (const auto* op = s.as<Atomic>()) {  // atomic(): its accumulations atomic, other stores critical sections
       bool was = atomic_;
       atomic_ = true;
-      line(out, ind, fmt::format("// atomic {}{}", op->producer_name, op->mutex_name.empty() ? "" : fmt::format(" (mutex {})", op->mutex_name)));
-      stmt(op->body, out, ind);
+      b.line(fmt::format("// atomic {}{}", op->producer_name, op->mutex_name.empty() ? "" : fmt::format(" (mutex {})", op->mutex_name)));
+      stmt(op->body, b);
       atomic_ = was;
       return;
     }
@@ -470,7 +483,7 @@ class Exporter {
     if (const auto* op = s.as<AssertStmt>()) {
       std::ostringstream c;
       c << op->condition;
-      line(out, ind, fmt::format("// Halide asserts {} (not checked: SCHED has no assertion)", c.str()));
+      b.line(fmt::format("// Halide asserts {} (not checked: SCHED has no assertion)", c.str()));
       return;
     }
     std::ostringstream t;
@@ -492,7 +505,7 @@ class Exporter {
   std::map<std::string, std::vector<std::string>> arrays_;
 };
 
-void Exporter::provide(const Provide* op, std::string& out, const std::string& ind) {
+void Exporter::provide(const Provide* op, BodyText& b) {
   if (op->values.size() != 1) throw Unsupported(fmt::format("the tuple store to {} (split_tuples did not run)", op->name));
   // A guarded read: the load happens only where c holds. SCHED's select reads both sides, so
   // the store is split: `if c { ... x ... } else { ... 0 ... }`, where 0 stands for the value
@@ -505,16 +518,17 @@ void Exporter::provide(const Provide* op, std::string& out, const std::string& i
     Expr c = g->args[0], x = g->args[1];
     Expr on = Internal::substitute(Expr(g), x, value), off = Internal::substitute(Expr(g), make_zero(x.type()), value);
     Stmt then_s = Provide::make(op->name, {on}, op->args, op->predicate), else_s = Provide::make(op->name, {off}, op->args, op->predicate);
-    line(out, ind, fmt::format("if {} {{", expr(c, true)));
-    provide(then_s.as<Provide>(), out, ind + "  ");
-    line(out, ind, "} else {");
-    provide(else_s.as<Provide>(), out, ind + "  ");
-    line(out, ind, "}");
+    b.open(fmt::format("if {} {{", expr(c, true)));
+    provide(then_s.as<Provide>(), b);
+    b.reopen("} else {");
+    provide(else_s.as<Provide>(), b);
+    b.close();
     return;
   }
   std::string target = access(op->name, op->args);
   Expr v = op->values[0];
   std::string annot, acc;
+  Origin at;  // the stage's definition in the user's file
   if (const auto* c = v.as<Call>(); c && c->name == kAnnot) {
     v = c->args[0];
     std::string func = algo_name(op->name);
@@ -525,6 +539,7 @@ void Exporter::provide(const Provide* op, std::string& out, const std::string& i
     if (!st || spec == sare_.funcs.end() || st->value < 0 || st->value >= static_cast<int64_t>(spec->second.stages.size()))
       throw Unsupported(fmt::format("the annotation of a store to {}", op->name));
     const algo::StageSpec& stage = spec->second.stages[static_cast<size_t>(st->value)];
+    at = definition(op->name, static_cast<size_t>(st->value));
     std::vector<std::string> as;
     for (size_t k = 2; k < c->args.size(); ++k) as.push_back(expr(c->args[k], true));
     std::vector<std::string> cell;  // a scatter's annotation names the store's index (`@k`): tensors for the arrays it reads
@@ -546,11 +561,11 @@ void Exporter::provide(const Provide* op, std::string& out, const std::string& i
   std::string s = acc.empty() ? fmt::format("{}{} := {};", target, annot, expr(v, false)) : fmt::format("{}{} {}= {};", target, annot, acc, expr(v, false));
   if (atomic_) s = acc.empty() ? fmt::format("atomic {{ {} }}", s) : "atomic " + s;
   if (op->predicate.defined() && !is_const_one(op->predicate)) {
-    line(out, ind, fmt::format("if {} {{", expr(op->predicate, true)));
-    line(out, ind + "  ", s);
-    line(out, ind, "}");
+    b.open(fmt::format("if {} {{", expr(op->predicate, true)));
+    b.line(s, at);
+    b.close();
   } else {
-    line(out, ind, s);
+    b.line(s, at);
   }
 }
 

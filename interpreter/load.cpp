@@ -9,7 +9,7 @@
 
 namespace sched {
 
-static Loaded load_source(std::shared_ptr<SourceFile> file, bool typecheck_too) {
+Loaded load_source(std::shared_ptr<SourceFile> file, bool typecheck_too) {
   Loaded r;
   Diagnostics diags(file);
   r.program = parse_program(file, diags);

@@ -22,6 +22,8 @@ struct Loaded {
 // Reads, parses and (when `typecheck_too`) type-checks a file.
 Loaded load_file(const std::string& path, bool typecheck_too = true);
 Loaded load_text(const std::string& text, const std::string& name, bool typecheck_too = true);
+// The same for a source already made (a front end's generated text: SourceFile::generated).
+Loaded load_source(std::shared_ptr<SourceFile> file, bool typecheck_too = true);
 
 // The expectation of an example: "// expect: OUTCOME [-p N=V ...] [verify: VERDICT]", on the
 // first line or any line of the comment block the file starts with.

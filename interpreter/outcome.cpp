@@ -18,10 +18,18 @@ std::string_view outcome_name(OutcomeKind k) {
   return "?";
 }
 
+namespace {
+
+nlohmann::json origin_json(const Origin& o) { return {{"file", o.file}, {"line", o.line}, {"col", o.col}}; }
+
+}  // namespace
+
 std::string Outcome::render(const Diagnostics& where) const {
   std::string out;
   if (kind == OutcomeKind::Ok) out = fmt::format("ok: {}\n", message);
   else out = fmt::format("{}: {}: {}\n", where.where(loc), outcome_name(kind), message);
+  const SourceFile* f = where.file();
+  if (const Origin* o = f && loc.line && !f->generated ? f->origin(loc.line) : nullptr) out += fmt::format("  from {}\n", o->text());
   for (const auto& d : details) out += "  " + d + "\n";
   return out;
 }
@@ -33,7 +41,14 @@ nlohmann::json Outcome::to_json(const Diagnostics& where) const {
   if (loc.line) {
     j["where"] = where.where(loc);  // "file:line:col", for people
     j["position"] = {{"file", where.file() ? where.file()->name : std::string()}, {"line", loc.line}, {"col", loc.col}};
+    if (const Origin* o = where.file() ? where.file()->origin(loc.line) : nullptr) j["origin"] = origin_json(*o);
   }
+  // each access of a race: the line of the user's file it came from
+  if (const SourceFile* f = where.file(); f && !f->origins.empty() && j.contains("race") && j["race"].is_object() &&
+                                          j["race"].contains("accesses") && j["race"]["accesses"].is_array())
+    for (auto& a : j["race"]["accesses"])
+      if (a.is_object() && a.contains("line") && a["line"].is_number_unsigned())
+        if (const Origin* o = f->origin(a["line"].get<uint32_t>())) a["origin"] = origin_json(*o);
   if (!details.empty()) j["details"] = details;
   return j;
 }

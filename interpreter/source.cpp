@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <fstream>
 #include <sstream>
 
@@ -15,6 +16,14 @@ SourceFile::SourceFile(std::string n, std::string t) : name(std::move(n)), text(
   line_starts.push_back(0);
   for (size_t i = 0; i < text.size(); ++i)
     if (text[i] == '\n') line_starts.push_back(i + 1);
+  if (text.find("//@ ") == std::string::npos) return;
+  for (uint32_t l = 1; l <= line_starts.size(); ++l)
+    if (std::optional<Origin> o = origin_of_line(line(l))) origins.emplace_back(l, std::move(*o));
+}
+
+const Origin* SourceFile::origin(uint32_t l) const {
+  auto it = std::lower_bound(origins.begin(), origins.end(), l, [](const auto& e, uint32_t x) { return e.first < x; });
+  return it != origins.end() && it->first == l ? &it->second : nullptr;
 }
 
 std::string_view SourceFile::line(uint32_t l) const {
@@ -45,7 +54,15 @@ void Diagnostics::add(Severity s, Loc loc, std::string msg) {
 std::string Diagnostics::where(Loc loc) const {
   std::string name = file_ ? file_->name : "<input>";
   if (loc.line == 0) return name;
+  if (const Origin* o = file_ && file_->generated ? file_->origin(loc.line) : nullptr) return o->text();
   return fmt::format("{}:{}:{}", name, loc.line, loc.col);
+}
+
+std::string line_col(const SourceFile* f, Loc loc) {
+  std::string here = fmt::format("{}:{}", loc.line, loc.col);
+  const Origin* o = f ? f->origin(loc.line) : nullptr;
+  if (!o) return here;
+  return f->generated ? o->text() : fmt::format("{} ({})", here, o->text());
 }
 
 namespace {
@@ -60,6 +77,38 @@ std::string printable(std::string_view s) {
   }
   return r;
 }
+
+// The source line `l` (a window around the column when long) and a caret under column `col`.
+std::string caret_lines(std::string_view l, uint32_t col) {
+  std::string out, prefix;
+  // a long line is shown as a window around the column
+  constexpr size_t kWidth = 100;
+  if (l.size() > kWidth) {
+    size_t start = col > kWidth / 2 ? col - kWidth / 2 : 0;
+    if (start > 0) { prefix = "..."; col = static_cast<uint32_t>(col - start + prefix.size()); }
+    std::string_view window = l.substr(std::min(start, l.size()), kWidth);
+    l = window;
+  }
+  std::string shown = prefix + printable(l);
+  out += "  " + shown;
+  if (l.size() == kWidth) out += "...";
+  out += "\n  ";
+  for (uint32_t c = 1; c < col && c <= shown.size() + 1; ++c) out += (shown.size() >= c && shown[c - 1] == '\t') ? '\t' : ' ';
+  out += "^\n";
+  return out;
+}
+
+// The caret lines of a position: in a generated text, its origin's line when the user's file reads.
+std::string caret_at(const SourceFile& f, Loc loc) {
+  const Origin* o = f.origin(loc.line);
+  if (o && f.generated)
+    if (auto user = SourceFile::load(o->file); user && o->line <= user->line_starts.size())
+      return caret_lines(user->line(o->line), o->col ? o->col : 1);
+  std::string out = caret_lines(f.line(loc.line), loc.col);
+  if (o && !f.generated) out += fmt::format("  from {}\n", o->text());
+  return out;
+}
+
 }  // namespace
 
 std::string Diagnostics::render() const {
@@ -71,25 +120,7 @@ std::string Diagnostics::render() const {
   for (const auto& d : sorted) {
     const char* sev = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
     out += fmt::format("{}: {}: {}\n", printable(where(d.loc)), sev, printable(d.message));
-    if (file_ && d.loc.line > 0) {
-      std::string_view l = file_->line(d.loc.line);
-      uint32_t col = d.loc.col;
-      std::string prefix;
-      // a long line is shown as a window around the column
-      constexpr size_t kWidth = 100;
-      if (l.size() > kWidth) {
-        size_t start = col > kWidth / 2 ? col - kWidth / 2 : 0;
-        if (start > 0) { prefix = "..."; col = static_cast<uint32_t>(col - start + prefix.size()); }
-        std::string_view window = l.substr(std::min(start, l.size()), kWidth);
-        l = window;
-      }
-      std::string shown = prefix + printable(l);
-      out += "  " + shown;
-      if (l.size() == kWidth) out += "...";
-      out += "\n  ";
-      for (uint32_t c = 1; c < col && c <= shown.size() + 1; ++c) out += (shown.size() >= c && shown[c - 1] == '\t') ? '\t' : ' ';
-      out += "^\n";
-    }
+    if (file_ && d.loc.line > 0) out += caret_at(*file_, d.loc);
   }
   if (errors_ > kMaxErrors) out += fmt::format("... and {} more errors\n", errors_ - kMaxErrors);
   return out;

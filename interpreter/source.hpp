@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "interpreter/program_text.hpp"
+
 namespace sched {
 
 struct Loc {
@@ -23,8 +25,15 @@ struct SourceFile {
   std::string text;
   std::vector<size_t> line_starts;  // byte offset of each line start
 
+  // Text a front end generated (driver/frontend.hpp), not a file the user has: a position on a
+  // line that records its origin is named by the origin (Diagnostics::where).
+  bool generated = false;
+  // The lines that record where they came from, `//@ FILE:LINE:COL` (program_text.hpp), in order.
+  std::vector<std::pair<uint32_t, Origin>> origins;
+
   SourceFile(std::string name, std::string text);
   std::string_view line(uint32_t l) const;  // without newline
+  const Origin* origin(uint32_t l) const;   // nullptr: line l records none
   // nullptr if it is not a readable regular file of at most kMaxSourceBytes (why: in `error`).
   static std::shared_ptr<SourceFile> load(const std::string& path, std::string* error = nullptr);
 };
@@ -50,7 +59,8 @@ class Diagnostics {
   const SourceFile* file() const { return file_.get(); }
   // Human rendering with caret lines.
   std::string render() const;
-  // "file:line:col" of a location.
+  // "file:line:col" of a location; in a generated text, the origin of its line when it has one
+  // ("kernel.mlir:11:9").
   std::string where(Loc loc) const;
   static constexpr size_t kMaxErrors = 50;
 
@@ -59,6 +69,10 @@ class Diagnostics {
   std::vector<Diagnostic> diags_;
   size_t errors_ = 0;
 };
+
+// A position for a detail line: "12:3", or with the line's origin "12:3 (kernel.mlir:11:9)", or
+// the origin alone in a generated text.
+std::string line_col(const SourceFile* f, Loc loc);
 
 // The closest of `words` to `w` when it is a likely misspelling (edit distance at most 2 and
 // less than half its length), else "".

@@ -30,7 +30,7 @@ py::object to_python(const nlohmann::json& j) {
 std::string version() { return SCHED_VERSION; }
 
 ProgramHandle ProgramHandle::load(const std::string& path) {
-  Loaded l = load_file(path);
+  Loaded l = driver::load_program(path);
   if (l.stage != LoadStage::Ok) throw BadInputError(l.diagnostics);
   ProgramHandle h;
   h.path = path;

@@ -81,6 +81,7 @@ struct Directive {
 };
 
 struct Algorithm {
+  std::string file;  // the file it was read from: the origin of the lowered statements
   std::vector<std::string> params;
   std::vector<AExprP> assumes;
   std::vector<Func> funcs;  // in definition order (a func only calls earlier funcs and itself)

@@ -557,6 +557,7 @@ void check_scopes(const Algorithm& a, Diagnostics& diags) {
 std::optional<Algorithm> parse_algorithm(const std::shared_ptr<SourceFile>& file, Diagnostics& diags) {
   Parser ps(lex(*file, diags), diags);
   Algorithm a;
+  a.file = file->name;
   while (!ps.at_end()) {
     try {
       ps.decl(a);

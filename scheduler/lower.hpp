@@ -45,4 +45,8 @@ bool lower_source(const std::shared_ptr<SourceFile>& src, const std::string& sch
 // Halide bridge's export alike.
 std::vector<std::string> storage_order(std::vector<std::string> dims);
 
+// The `input` or `output` line of func `f` in a lowered program (ours and the Halide export's):
+// its array `buffer`, dimensions in storage order, initially or finally holding `tensor`.
+std::string interface_declaration(const Func& f, const std::string& buffer, const std::string& tensor);
+
 }  // namespace sched::algo

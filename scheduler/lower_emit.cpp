@@ -5,6 +5,7 @@
 #include "scheduler/lower_internal.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -54,6 +55,13 @@ namespace sched::algo {
 std::vector<std::string> storage_order(std::vector<std::string> dims) {
   std::reverse(dims.begin(), dims.end());
   return dims;
+}
+
+std::string interface_declaration(const Func& f, const std::string& buffer, const std::string& tensor) {
+  std::vector<std::string> shape;
+  for (const auto& e : f.input ? f.shape : f.out_shape) shape.push_back(show(*e));
+  return fmt::format("{} {}[{}] : {}[{}] = {}({});", f.input ? "input" : "output", buffer, fmt::join(storage_order(f.vars), ", "), f.type,
+                     fmt::join(storage_order(shape), ", "), tensor, fmt::join(f.vars, ", "));
 }
 
 }  // namespace sched::algo
@@ -147,6 +155,17 @@ void Lowerer::at_level(const Stage& host, const std::string& var, Out& o, size_t
   if (!used.empty()) o.close();
 }
 
+Origin Lowerer::loop_origin(const Stage& st, const Dim& d) const {
+  const Definition& def = st.f->defs[st.index];
+  Origin at{a_.file, def.loc.line, def.loc.col};
+  if (d.kind != Dim::Kind::Par && d.kind != Dim::Kind::Vec) return at;
+  for (const Directive& x : sched_)  // the directive that made it parallel, when it is the file's
+    if (!x.extra && x.func == st.f->name && x.stage == static_cast<int>(st.index) && (x.name == "parallel" || x.name == "vectorize") &&
+        !x.vars.empty() && x.vars[0] == d.name)
+      at = {a_.file, x.loc.line, x.loc.col};
+  return at;
+}
+
 void Lowerer::stage_text(const Stage& st, const StageSpec& spec, Out& o, const Sare& sare) {
   const Func& f = *st.f;
   const Definition& def = f.defs[st.index];
@@ -157,8 +176,9 @@ void Lowerer::stage_text(const Stage& st, const StageSpec& spec, Out& o, const S
     const char* kw = d.kind == Dim::Kind::Par || d.kind == Dim::Kind::Vec ? "par" : "for";
     std::string note = d.kind == Dim::Kind::Vec ? "  // vectorized" : d.kind == Dim::Kind::Unroll ? "  // unrolled" : "";
     std::string lo = print(d.min), ext = print(d.extent);
-    if (lo == "0") o.open(fmt::format("{} {} < {} {{{}", kw, d.name, ext, note));
-    else o.open(fmt::format("{} {} = {} to {} {{{}", kw, d.name, lo, print(d.min + d.extent - 1), note));
+    Origin at = loop_origin(st, d);
+    if (lo == "0") o.open(fmt::format("{} {} < {} {{{}", kw, d.name, ext, note), at);
+    else o.open(fmt::format("{} {} = {} to {} {{{}", kw, d.name, lo, print(d.min + d.extent - 1), note), at);
     ++closes;
     at_level(st, d.name, o, closes, sare);
   }
@@ -183,44 +203,39 @@ void Lowerer::stage_text(const Stage& st, const StageSpec& spec, Out& o, const S
   std::vector<std::string> lhs;
   for (const auto& l : def.lhs) lhs.push_back(show(*l));
   std::string annot = spec.annot.empty() ? fmt::format("{}({})", spec.tensor, join(spec.iter)) : spec.annot;
+  Origin at{a_.file, def.loc.line, def.loc.col};  // the definition in the user's file
   if (!spec.op.empty())  // atomic() and rfactor: an accumulation naming its element (thesis 7.3.1), or a combination (7.3.3)
     o.line(fmt::format("{}{}[{}] {{{}}} {}{}= {};", spec.atomic ? "atomic " : "", buffer(f), join(shifted(f, lhs)), annot, spec.op,
-                       spec.unindexed ? std::string() : fmt::format("{{{}}}", join(spec.position)), value(*spec.term, {})));
+                       spec.unindexed ? std::string() : fmt::format("{{{}}}", join(spec.position)), value(*spec.term, {})),
+           at);
   else
-    o.line(fmt::format("{}[{}] {{{}}} := {};", buffer(f), join(shifted(f, lhs)), annot, value(*def.rhs, {})));
+    o.line(fmt::format("{}[{}] {{{}}} := {};", buffer(f), join(shifted(f, lhs)), annot, value(*def.rhs, {})), at);
   for (size_t i = 0; i < closes; ++i) o.close();
 }
 
 void Lowerer::emit(const Sare& sare, std::string& out) {
-  out += "// lowered by `sched lower`: the specification derived from the algorithm (thesis 2.4.4),\n";
-  out += "// one loop nest per stage, every store annotated with its stage's tensor\n";
-  if (!a_.params.empty()) out += fmt::format("param {};\n", join(a_.params));
-  for (const auto& e : a_.assumes) out += fmt::format("assume {};\n", show(*e));
-  out += "\n" + sare.text + "\n";
+  ProgramText p;
+  p.comment("lowered by `sched lower`: the specification derived from the algorithm (thesis 2.4.4),");
+  p.comment("one loop nest per stage, every store annotated with its stage's tensor");
+  for (const auto& x : a_.params) p.param(x);
+  for (const auto& e : a_.assumes) p.precondition(fmt::format("assume {};", show(*e)));
+  p.specification(sare.text);
   for (const auto& f : a_.funcs) {
-    if (f.input) {
-      std::vector<std::string> sh;
-      for (const auto& e : f.shape) sh.push_back(show(*e));
-      out += fmt::format("input {}[{}] : {}[{}] = {}({});\n", buffer(f), join(storage_order(f.vars)), f.type, join(storage_order(sh)), f.name,
-                         join(f.vars));
-    } else if (f.output) {
-      std::vector<std::string> sh;
-      for (const auto& e : f.out_shape) sh.push_back(show(*e));
-      out += fmt::format("output {}[{}] : {}[{}] = {}({});\n", buffer(f), join(storage_order(f.vars)), f.type, join(storage_order(sh)), f.name,
-                         join(f.vars));
+    if (f.input || f.output) {
+      p.declaration(interface_declaration(f, buffer(f), f.name));
     } else if (computed(f) && store_level(f).root) {
-      out += fmt::format("array {} : {}[{}];  // {} realised on its consumers' box{}\n", buffer(f), f.type, join(storage_order(storage_.at(f.name).size)), f.name,
-                         nested(f) ? fmt::format(", computed in {}'s loop {}", compute_.at(f.name).func, compute_.at(f.name).var) : "");
+      p.declaration(fmt::format("array {} : {}[{}];  // {} realised on its consumers' box{}", buffer(f), f.type, join(storage_order(storage_.at(f.name).size)),
+                                f.name, nested(f) ? fmt::format(", computed in {}'s loop {}", compute_.at(f.name).func, compute_.at(f.name).var) : ""));
     }
   }
-  out += "\n";
-  Out o{out, ""};
+  size_t before_body = p.text().size();
   for (const auto& f : a_.funcs) {
     if (f.input || !computed(f) || nested(f)) continue;
-    size_t start = out.size();
-    for (size_t s = 0; s < f.defs.size(); ++s) stage_text(stages_.at(key(f.name, s)), sare.funcs.at(f.name).stages[s], o, sare);
-    spans_[f.name] = {start, out.size()};
+    size_t start = p.body.text().size();
+    for (size_t s = 0; s < f.defs.size(); ++s) stage_text(stages_.at(key(f.name, s)), sare.funcs.at(f.name).stages[s], p.body, sare);
+    spans_[f.name] = {out.size() + before_body + start, out.size() + before_body + p.body.text().size()};
   }
+  out += p.text();
 }
 
 }  // namespace sched::algo::lowering

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "interpreter/interval.hpp"
+#include "interpreter/program_text.hpp"
 #include "scheduler/algo.hpp"
 #include "scheduler/lower.hpp"
 #include "scheduler/index.hpp"
@@ -202,19 +203,7 @@ class Lowerer {
   std::vector<std::string> shifted(const Func& g, const std::vector<std::string>& args) const;
   std::string allocation(const Func& f) const;
 
-  struct Out {
-    std::string& text;
-    std::string ind;
-    void line(const std::string& s) { text += ind + s + "\n"; }
-    void open(const std::string& s) {
-      line(s);
-      ind += "  ";
-    }
-    void close() {
-      ind.resize(ind.size() - 2);
-      line("}");
-    }
-  };
+  using Out = BodyText;  // the loop nests' text (interpreter/program_text.hpp)
 
   // `e` at the previous iteration of loop `v`.
   static Index at_previous(const Index& e, const std::string& v);
@@ -228,6 +217,9 @@ class Lowerer {
   void at_level(const Stage& host, const std::string& var, Out& o, size_t& closes, const Sare& sare);
 
   void stage_text(const Stage& st, const StageSpec& spec, Out& o, const Sare& sare);
+  // Where loop `d` of stage `st` comes from in the algorithm's file: the `parallel` or
+  // `vectorize` directive of a parallel loop, else the stage's definition.
+  Origin loop_origin(const Stage& st, const Dim& d) const;
 
   void emit(const Sare& sare, std::string& out);
 

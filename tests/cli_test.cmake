@@ -362,6 +362,40 @@ run(2 ${SCHED} selfcheck encodings --float decimal)
 # sched selfcheck bisim: a planted mistake diverges (exit 1, the command's position and the
 # cell), the same file agrees without it (exit 0), a program outside the fragment compares
 # nothing (exit 3), bad requests are bad input (exit 2)
+# Origins: a file another front end reads runs imported on the fly, and its findings name that
+# file's lines (the schedule's `parallel`, the definition); a lowered file names its own lines
+# and says where each came from.
+set(ORIGINS ${EXAMPLES}/../tests/data/origins)
+run(1 ${SCHED} run ${ORIGINS}/sdot_parallel_update.algo -p N=4)
+if(NOT LAST_OUT MATCHES "sdot_parallel_update.algo:14:13: race: read-write race in 'par r' on d\\[\\]"
+   OR NOT LAST_OUT MATCHES "write at [^\n]*sdot_parallel_update.algo:10:1 in iteration r = ")
+  message(FATAL_ERROR "an imported program's race does not name the algorithm's lines: ${LAST_OUT}")
+endif()
+run(1 ${SCHED} run --json ${ORIGINS}/sdot_parallel_update.algo -p N=4)
+string(JSON origin_line GET "${LAST_OUT}" origin line)
+string(JSON access_line GET "${LAST_OUT}" race accesses 0 origin line)
+if(NOT origin_line EQUAL 14 OR NOT access_line EQUAL 10)
+  message(FATAL_ERROR "origins missing from the JSON: ${LAST_OUT}")
+endif()
+run(1 ${SCHED} run ${ORIGINS}/sdot_parallel_update.algo -p N=4 --sarif ${OUTDIR}/origins.sarif)
+file(READ ${OUTDIR}/origins.sarif sarif)
+string(JSON uri GET "${sarif}" runs 0 results 0 locations 0 physicalLocation artifactLocation uri)
+string(JSON sarif_line GET "${sarif}" runs 0 results 0 locations 0 physicalLocation region startLine)
+if(NOT uri MATCHES "sdot_parallel_update.algo$" OR NOT sarif_line EQUAL 14)
+  message(FATAL_ERROR "the SARIF result is not at the algorithm's line: ${sarif}")
+endif()
+run(1 ${SCHED} verify ${ORIGINS}/sdot_parallel_update.algo)
+if(NOT LAST_OUT MATCHES "sdot_parallel_update.algo:14:13: refuted: race: read-write race in 'par r'")
+  message(FATAL_ERROR "an imported program's refutation does not name the algorithm's line: ${LAST_OUT}")
+endif()
+run(0 ${SCHED} lower ${ORIGINS}/sdot_parallel_update.algo -o ${OUTDIR}/sdot_parallel_update.sched)
+run(1 ${SCHED} run ${OUTDIR}/sdot_parallel_update.sched -p N=4)
+if(NOT LAST_OUT MATCHES "sdot_parallel_update.sched:[0-9]+:[0-9]+: race: [^\n]*\n  from [^\n]*sdot_parallel_update.algo:14:13\n"
+   OR NOT LAST_OUT MATCHES "write at [0-9]+:[0-9]+ \\([^\n]*sdot_parallel_update.algo:10:1\\) in iteration")
+  message(FATAL_ERROR "a lowered file's race does not say where its lines came from: ${LAST_OUT}")
+endif()
+run(2 ${SCHED} run ${ORIGINS}/missing.algo)
+
 set(BISIM_DATA ${EXAMPLES}/../tests/data/bisim)
 run(1 ${SCHED} selfcheck bisim --plant par-drops-iteration-0 ${BISIM_DATA}/par-drops-iteration-0.sched)
 if(NOT LAST_OUT MATCHES "par-drops-iteration-0.sched:8:1: diverges at the exit of `par i < N" OR NOT LAST_OUT MATCHES "b\\[0\\]: the run holds")

@@ -267,3 +267,81 @@ TEST(Parser, RequirementsKeepTheirPlaceAmongTheAssumptions) {
   EXPECT_TRUE(equal(*p, *again));
   EXPECT_NE(sched::test::typecheck_errors("param N;\nrequire N + 1;\narray a : f32[N];\na[0] := 1.0;\n").find("expected a value of type bool but 'N + 1'"), std::string::npos);
 }
+
+// ---- origins (interpreter/program_text.hpp): where a generated statement came from ----
+
+TEST(Origins, CommentIsReadFromTheRight) {
+  std::optional<Origin> o = origin_of_line("  c[i] := a[i];  //@ dir/my file:v2.mlir:12:5");
+  ASSERT_TRUE(o.has_value());
+  EXPECT_EQ(o->file, "dir/my file:v2.mlir");
+  EXPECT_EQ(o->line, 12u);
+  EXPECT_EQ(o->col, 5u);
+  EXPECT_EQ(o->text(), "dir/my file:v2.mlir:12:5");
+  o = origin_of_line("for i < N {  //@ k.c:7");
+  ASSERT_TRUE(o.has_value());
+  EXPECT_EQ(o->file, "k.c");
+  EXPECT_EQ(o->line, 7u);
+  EXPECT_EQ(o->col, 0u);
+  EXPECT_EQ(o->text(), "k.c:7");
+  for (const char* none : {"c[i] := 1;", "c[i] := 1;  // k.c:1:2", "c[i] := 1;  // note //@ k.c:1:2", "x;  //@ k.c:", "x;  //@ :12:5",
+                           "x;  //@k.c:1:2", "x;  //@ k.c:12345678901:1", "x;  //@ k.c:0:1"})
+    EXPECT_FALSE(origin_of_line(none).has_value()) << none;
+}
+
+TEST(Origins, ProgramTextWritesTheLanguageOrder) {
+  ProgramText p;
+  p.comment("lowered by `sched lower`");
+  p.param("N");
+  p.precondition("assume N >= 1;");
+  p.specification("tensor A(i) : f32;\ntensor B(i) : f32 = A(i) + 1.0;\n");
+  p.declaration("input a[i] : f32[N] = A(i);");
+  p.declaration("output b[i] : f32[N] = B(i);");
+  p.body.open("par i < N {");
+  p.body.line("b[i] {B(i)} := a[i] + 1.0;", {"add.algo", 3, 1});
+  p.body.close();
+  EXPECT_EQ(p.text(),
+            "// lowered by `sched lower`\n"
+            "param N;\n"
+            "assume N >= 1;\n"
+            "\n"
+            "tensor A(i) : f32;\n"
+            "tensor B(i) : f32 = A(i) + 1.0;\n"
+            "\n"
+            "input a[i] : f32[N] = A(i);\n"
+            "output b[i] : f32[N] = B(i);\n"
+            "\n"
+            "par i < N {\n"
+            "  b[i] {B(i)} := a[i] + 1.0;  //@ add.algo:3:1\n"
+            "}\n");
+  Loaded l = load_text(p.text(), "add.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  ASSERT_EQ(l.program->file->origins.size(), 1u);
+  EXPECT_EQ(l.program->file->origins[0].first, 12u);
+  BodyText b;
+  b.open("if c {");
+  b.reopen("} else {");
+  b.line("skip");
+  b.close();
+  EXPECT_EQ(b.text(), "if c {\n} else {\n  skip\n}\n");
+  EXPECT_EQ(b.depth(), 0);
+}
+
+TEST(Origins, PositionsAreNamedInTheUsersFile) {
+  const std::string text = "param N;\narray a : i32[N];\n\nfor i < N {  //@ k.mlir:4:3\n  a[i] := 1;  //@ k.mlir:5:5\n  a[i] := 2;\n}\n";
+  auto file = std::make_shared<SourceFile>("k.sched", text);
+  ASSERT_NE(file->origin(5), nullptr);
+  EXPECT_EQ(file->origin(6), nullptr);
+  Diagnostics on_disk(file);
+  EXPECT_EQ(on_disk.where({5, 3}), "k.sched:5:3");  // a file the user has keeps its own positions
+  EXPECT_EQ(line_col(file.get(), {5, 3}), "5:3 (k.mlir:5:5)");
+  Outcome o = Outcome::make(OutcomeKind::Race, {4, 1}, "a race");
+  EXPECT_NE(o.render(on_disk).find("k.sched:4:1: race: a race\n  from k.mlir:4:3\n"), std::string::npos) << o.render(on_disk);
+  EXPECT_EQ(o.to_json(on_disk)["origin"]["line"], 4);
+  auto generated = std::make_shared<SourceFile>("<lowered>", text);
+  generated->generated = true;  // a front end's text: its origins name the positions
+  Diagnostics imported(generated);
+  EXPECT_EQ(imported.where({5, 3}), "k.mlir:5:5");
+  EXPECT_EQ(imported.where({6, 3}), "<lowered>:6:3");
+  EXPECT_EQ(line_col(generated.get(), {5, 3}), "k.mlir:5:5");
+  EXPECT_EQ(o.render(imported), "k.mlir:4:3: race: a race\n");
+}

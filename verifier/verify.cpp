@@ -490,12 +490,15 @@ std::string replay_command(const Problem& pr, const std::string& path, const std
 }
 
 std::string render(const Verdict& v, const Program& p, const std::string& path, bool show_vcs, const std::vector<std::vector<std::string>>& data) {
-  (void)p;
   std::string out;
   if (v.kind == Verdict::Kind::Refuted) {
     for (size_t k = 0; k < v.problems.size(); ++k) {
       const Problem& pr = v.problems[k];
-      out += fmt::format("{}:{}:{}: refuted: {}: {}\n", path, pr.loc.line, pr.loc.col, pr.rule, pr.message);
+      // a generated program's position is its origin in the user's file, when it has one
+      const Origin* origin = p.file && pr.loc.line ? p.file->origin(pr.loc.line) : nullptr;
+      if (origin && p.file->generated) out += fmt::format("{}: refuted: {}: {}\n", origin->text(), pr.rule, pr.message);
+      else out += fmt::format("{}:{}:{}: refuted: {}: {}\n", path, pr.loc.line, pr.loc.col, pr.rule, pr.message);
+      if (origin && !p.file->generated) out += fmt::format("  from {}\n", origin->text());
       for (const auto& in : pr.inputs) {  // the input values the counterexample depends on
         std::vector<std::string> pts;
         for (const auto& [at, val] : in.points) pts.push_back(fmt::format("{}({}) = {}", in.tensor, fmt::join(at, ", "), val));

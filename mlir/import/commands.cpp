@@ -39,15 +39,15 @@ mlir::Value memref_read(mlir::Operation* op) {
   return {};
 }
 
-void Translator::line(const std::string& s) { out_ += std::string(2 * indent_, ' ') + s + "\n"; }
+void Translator::line(const std::string& s, const Origin& o) { body_.line(s, o); }
 
-std::string Translator::where(mlir::Operation* op) {
+Origin origin(mlir::Operation* op) {
   mlir::Location loc = op->getLoc();
   if (auto named = llvm::dyn_cast<mlir::NameLoc>(loc)) loc = named.getChildLoc();
   if (auto fused = llvm::dyn_cast<mlir::FusedLoc>(loc); fused && !fused.getLocations().empty()) loc = fused.getLocations().front();
   auto flc = llvm::dyn_cast<mlir::FileLineColLoc>(loc);
-  if (!flc) return "";
-  return "  // " + flc.getFilename().str() + ":" + std::to_string(flc.getLine()) + ":" + std::to_string(flc.getColumn());
+  if (!flc) return {};
+  return {flc.getFilename().str(), flc.getLine(), flc.getColumn()};
 }
 
 std::string Translator::index_list(mlir::AffineMap m, mlir::ValueRange operands) {
@@ -78,14 +78,14 @@ void Translator::argument(mlir::BlockArgument arg) {
   t.print(type_text);
   if (t.isIndex()) {
     signature_ += name + "\tindex\t" + type_text.str() + "\t0\t\n";
-    params_ += "param " + name + ";\n";
+    prog_.param(name);
     exprs_[arg] = name;
     return;
   }
   auto mt = llvm::dyn_cast<mlir::MemRefType>(t);
   if (!mt) {
     signature_ += name + "\tscalar\t" + type_text.str() + "\t0\t\n";
-    arrays_decl_ += "input " + name + "[] : " + type_name(t, f_) + "[];\n";
+    prog_.declaration("input " + name + "[] : " + type_name(t, f_) + "[];");
     exprs_[arg] = name + "[]";
     return;
   }
@@ -100,7 +100,8 @@ void Translator::argument(mlir::BlockArgument arg) {
       continue;
     }
     std::string p = fresh(name + "_d" + std::to_string(d));
-    params_ += "param " + p + ";\nassume " + p + " >= 0;\n";
+    prog_.param(p);
+    prog_.precondition("assume " + p + " >= 0;");
     dims.push_back(p);
   }
   bool written = false;
@@ -115,16 +116,17 @@ void Translator::argument(mlir::BlockArgument arg) {
     for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
     return s;
   };
-  std::string shape = "[" + join(idx) + "] : " + elem + "[" + join(dims) + "];\n";
+  std::string shape = "[" + join(idx) + "] : " + elem + "[" + join(dims) + "];";
   signature_ += name + "\tmemref\t" + type_text.str() + "\t" + (written ? "1" : "0") + "\t" + join(dims) + "\n";
   copy_shapes_[arg] = name;
   arrays_[arg] = name;
   if (!written) {
-    arrays_decl_ += "input " + name + shape;
+    prog_.declaration("input " + name + shape);
     return;
   }
   std::string in = fresh(name + "_in");
-  arrays_decl_ += "input " + in + shape + "output " + name + shape;
+  prog_.declaration("input " + in + shape);
+  prog_.declaration("output " + name + shape);
   copies_.push_back({name, in, dims});
 }
 
@@ -137,14 +139,12 @@ void Translator::copies_of_written_inputs() {
   for (const Copy& c : copies_) {
     std::string idx;
     for (size_t d = 0; d < c.dims.size(); ++d) {
-      line("for d" + std::to_string(d) + " < " + c.dims[d] + " {");
-      ++indent_;
+      body_.open("for d" + std::to_string(d) + " < " + c.dims[d] + " {");
       idx += (d ? ", d" : "d") + std::to_string(d);
     }
     line(c.output + "[" + idx + "] := " + c.input + "[" + idx + "];");
     for (size_t d = 0; d < c.dims.size(); ++d) {
-      --indent_;
-      line("}");
+      body_.close();
     }
   }
 }
@@ -177,14 +177,13 @@ void Translator::block(mlir::Block& b) {
   int opened = 0;
   for (mlir::Operation& op : b) command(&op, opened);
   for (; opened > 0; --opened) {
-    --indent_;
-    line("}");
+    body_.close();
   }
 }
 
 void Translator::store(mlir::Operation* op, mlir::Value stored, mlir::Value memref, const std::string& index) {
   std::string target = array_of(memref, op);
-  line(target + "[" + index + "] := " + value(stored) + ";" + where(op));
+  line(target + "[" + index + "] := " + value(stored) + ";", origin(op));
 }
 
 void Translator::command(mlir::Operation* op, int& opened) {
@@ -225,10 +224,9 @@ void Translator::command(mlir::Operation* op, int& opened) {
     exprs_[op->getResult(0)] = cell;
     return;
   }
-  line("allocate " + cell + " : " + t + "[] {");
-  ++indent_;
+  body_.open("allocate " + cell + " : " + t + "[] {");
   ++opened;
-  line(cell + "[] := " + text + ";" + where(op));
+  line(cell + "[] := " + text + ";", origin(op));
   exprs_[op->getResult(0)] = cell + "[]";
 }
 
@@ -239,10 +237,9 @@ void Translator::lazy_select(mlir::Operation* op, int& opened) {
   std::string t = type_name(op->getResult(0).getType(), op);
   std::string cond = value(op->getOperand(0)), a = value(op->getOperand(1)), b = value(op->getOperand(2));
   std::string cell = name_of(op->getResult(0), "t");
-  line("allocate " + cell + " : " + t + "[] {");
-  ++indent_;
+  body_.open("allocate " + cell + " : " + t + "[] {");
   ++opened;
-  line("if " + cond + " { " + cell + "[] := " + a + "; } else { " + cell + "[] := " + b + "; }" + where(op));
+  line("if " + cond + " { " + cell + "[] := " + a + "; } else { " + cell + "[] := " + b + "; }", origin(op));
   exprs_[op->getResult(0)] = cell + "[]";
   reads_[op->getResult(0)] = {};
 }
@@ -262,18 +259,16 @@ bool Translator::may_be_undefined(mlir::Value v) {
 
 // Cells for the loop-carried values (or an if's results): zero-dimensional allocations that stay
 // open to the end of the enclosing block, where the results are read.
-static std::vector<std::string> open_cells(Translator& t, mlir::ValueRange results, mlir::ValueRange inits, int& opened,
-                                           const std::function<void(const std::string&)>& line, int& indent,
+static std::vector<std::string> open_cells(Translator& t, mlir::ValueRange results, mlir::ValueRange inits, int& opened, BodyText& body,
                                            llvm::DenseMap<mlir::Value, std::string>& exprs) {
   std::vector<std::string> cells;
   for (size_t k = 0; k < results.size(); ++k) {
     std::string ty = Translator::type_name(results[k].getType(), results[k].getDefiningOp());
     if (ty.empty()) throw Refusal{results[k].getDefiningOp(), "a loop-carried or yielded index value"};
     std::string name = t.name_of(results[k], "r");
-    line("allocate " + name + " : " + ty + "[] {");
-    ++indent;
+    body.open("allocate " + name + " : " + ty + "[] {");
     ++opened;
-    if (k < inits.size()) line(name + "[] := " + t.value(inits[k]) + ";");
+    if (k < inits.size()) body.line(name + "[] := " + t.value(inits[k]) + ";");
     cells.push_back(name + "[]");
     exprs[results[k]] = name + "[]";
   }
@@ -283,60 +278,51 @@ static std::vector<std::string> open_cells(Translator& t, mlir::ValueRange resul
 void Translator::yield_into(mlir::Operation* yield, const std::vector<std::string>& cells) {
   if (cells.size() != yield->getNumOperands()) throw Refusal{yield, "a yield the import does not expect"};
   if (cells.size() == 1) {
-    line(cells[0] + " := " + value(yield->getOperand(0)) + ";" + where(yield));
+    line(cells[0] + " := " + value(yield->getOperand(0)) + ";", origin(yield));
     return;
   }
   // several: every value first (one may read another's cell), then the cells
   std::vector<std::string> temps;
   for (mlir::Value v : yield->getOperands()) {
     std::string t = fresh("y");
-    line("allocate " + t + " : " + type_name(v.getType(), yield) + "[] {");
-    ++indent_;
+    body_.open("allocate " + t + " : " + type_name(v.getType(), yield) + "[] {");
     line(t + "[] := " + value(v) + ";");
     temps.push_back(t + "[]");
   }
-  for (size_t k = 0; k < cells.size(); ++k) line(cells[k] + " := " + temps[k] + ";" + where(yield));
+  for (size_t k = 0; k < cells.size(); ++k) line(cells[k] + " := " + temps[k] + ";", origin(yield));
   for (size_t k = 0; k < cells.size(); ++k) {
-    --indent_;
-    line("}");
+    body_.close();
   }
 }
 
 void Translator::loop(mlir::Operation* op, const std::string& lb, const std::string& ub, int64_t step, mlir::Block& body, const char* keyword) {
-  (void)op;
   mlir::Value iv = body.getArgument(0);
   std::string x = name_of(iv, "i");
   exprs_[iv] = x;
   if (step == 1) {
-    line(std::string(keyword) + " " + x + " = " + lb + " to " + ub + " - 1 {");
-    ++indent_;
+    body_.open(std::string(keyword) + " " + x + " = " + lb + " to " + ub + " - 1 {", origin(op));
   } else {
     // the bounds are evaluated once, before the loop, as in MLIR (the body may write what they read)
     std::string n = fresh(x + "_n"), first = fresh(x + "_lb");
-    line("{");
-    ++indent_;
+    body_.open("{");
     line("let " + first + " = " + lb + ";");
-    line(std::string(keyword) + " " + n + " < (" + ub + " - " + first + " + " + std::to_string(step - 1) + ") / " + std::to_string(step) + " {");
-    ++indent_;
+    body_.open(std::string(keyword) + " " + n + " < (" + ub + " - " + first + " + " + std::to_string(step - 1) + ") / " + std::to_string(step) + " {",
+               origin(op));
     line("let " + x + " = " + first + " + " + n + " * " + std::to_string(step) + ";");
     block(body);
-    --indent_;
-    line("}");
-    --indent_;
-    line("}");
+    body_.close();
+    body_.close();
     return;
   }
   block(body);
-  --indent_;
-  line("}");
+  body_.close();
 }
 
 void Translator::affine_for(mlir::Operation* op, int& opened) {
   auto f = llvm::cast<mlir::affine::AffineForOp>(op);
   std::string lb = bound(f.getLowerBoundMap(), f.getLowerBoundOperands(), true);
   std::string ub = bound(f.getUpperBoundMap(), f.getUpperBoundOperands(), false);
-  auto linef = [this](const std::string& s) { line(s); };
-  std::vector<std::string> cells = open_cells(*this, f.getResults(), f.getInits(), opened, linef, indent_, exprs_);
+  std::vector<std::string> cells = open_cells(*this, f.getResults(), f.getInits(), opened, body_, exprs_);
   for (size_t k = 0; k < cells.size(); ++k) exprs_[f.getRegionIterArgs()[k]] = cells[k];
   yield_cells_.push_back(cells);
   loop(op, lb, ub, f.getStepAsInt(), *f.getBody(), "for");
@@ -349,8 +335,7 @@ void Translator::scf_for(mlir::Operation* op, int& opened) {
   if (!step || *step <= 0) throw Refusal{op, "an scf.for whose step is not a positive constant"};
   if (!f.getInductionVar().getType().isIndex()) throw Refusal{op, "an scf.for over integers that are not index values"};
   std::string lb = value(f.getLowerBound()), ub = value(f.getUpperBound());
-  auto linef = [this](const std::string& s) { line(s); };
-  std::vector<std::string> cells = open_cells(*this, f.getResults(), f.getInitArgs(), opened, linef, indent_, exprs_);
+  std::vector<std::string> cells = open_cells(*this, f.getResults(), f.getInitArgs(), opened, body_, exprs_);
   for (size_t k = 0; k < cells.size(); ++k) exprs_[f.getRegionIterArgs()[k]] = cells[k];
   yield_cells_.push_back(cells);
   loop(op, lb, ub, *step, *f.getBody(), "for");
@@ -371,40 +356,30 @@ void Translator::affine_parallel(mlir::Operation* op) {
     exprs_[iv] = x;
     int64_t s = steps[k];
     if (s == 1) {
-      line("par " + x + " = " + lb + " to " + ub + " - 1 {");
-      ++indent_;
+      body_.open("par " + x + " = " + lb + " to " + ub + " - 1 {", origin(op));
     } else {
       // the lower bound bound once (the par loop's header evaluates its upper bound once)
       std::string t = fresh(x + "_n"), first = fresh(x + "_lb");
       line("let " + first + " = " + lb + ";");
-      line("par " + t + " < (" + ub + " - " + first + " + " + std::to_string(s - 1) + ") / " + std::to_string(s) + " {");
-      ++indent_;
+      body_.open("par " + t + " < (" + ub + " - " + first + " + " + std::to_string(s - 1) + ") / " + std::to_string(s) + " {", origin(op));
       line("let " + x + " = " + first + " + " + t + " * " + std::to_string(s) + ";");
     }
     ++headers;
   }
   block(*p.getBody());
-  for (; headers > 0; --headers) {
-    --indent_;
-    line("}");
-  }
+  for (; headers > 0; --headers) body_.close();
 }
 
 void Translator::if_op(mlir::Operation* op, const std::string& cond, mlir::Block* then_b, mlir::Block* else_b, int& opened) {
-  auto linef = [this](const std::string& s) { line(s); };
-  std::vector<std::string> cells = open_cells(*this, op->getResults(), {}, opened, linef, indent_, exprs_);
+  std::vector<std::string> cells = open_cells(*this, op->getResults(), {}, opened, body_, exprs_);
   yield_cells_.push_back(cells);
-  line("if " + cond + " {" + where(op));
-  ++indent_;
+  body_.open("if " + cond + " {", origin(op));
   block(*then_b);
-  --indent_;
   if (else_b && !(else_b->getOperations().size() == 1 && else_b->front().getNumOperands() == 0)) {
-    line("} else {");
-    ++indent_;
+    body_.reopen("} else {");
     block(*else_b);
-    --indent_;
   }
-  line("}");
+  body_.close();
   yield_cells_.pop_back();
 }
 
@@ -418,8 +393,7 @@ void Translator::allocation(mlir::Operation* op, int& opened) {
   for (int64_t d = 0; d < mt.getRank(); ++d)
     dims += (d ? ", " : "") + (mt.isDynamicDim(d) ? value(op->getOperand(dynamic++)) : std::to_string(mt.getDimSize(d)));
   std::string name = name_of(op->getResult(0), "buf");
-  line("allocate " + name + " : " + elem + "[" + dims + "] {" + where(op));
-  ++indent_;
+  body_.open("allocate " + name + " : " + elem + "[" + dims + "] {", origin(op));
   ++opened;
   arrays_[op->getResult(0)] = name;
 }

@@ -13,18 +13,14 @@ namespace {
 
 // "file:line:col: error: the MLIR import does not take WHAT" with the line and a caret.
 std::string refusal_message(mlir::Operation* op, const std::string& what) {
-  mlir::Location loc = op->getLoc();
-  if (auto named = llvm::dyn_cast<mlir::NameLoc>(loc)) loc = named.getChildLoc();
-  if (auto fused = llvm::dyn_cast<mlir::FusedLoc>(loc); fused && !fused.getLocations().empty()) loc = fused.getLocations().front();
+  Origin at = origin(op);
   std::string text = "error: the MLIR import does not take " + what + "\n";
-  auto flc = llvm::dyn_cast<mlir::FileLineColLoc>(loc);
-  if (!flc) return text;
-  std::string file = flc.getFilename().str();
-  text = file + ":" + std::to_string(flc.getLine()) + ":" + std::to_string(flc.getColumn()) + ": " + text;
-  std::ifstream in(file);
+  if (!at.known()) return text;
+  text = at.text() + ": " + text;
+  std::ifstream in(at.file);
   std::string l;
-  for (unsigned k = 1; k <= flc.getLine() && std::getline(in, l); ++k)
-    if (k == flc.getLine()) text += l + "\n" + std::string(flc.getColumn() ? flc.getColumn() - 1 : 0, ' ') + "^\n";
+  for (unsigned k = 1; k <= at.line && std::getline(in, l); ++k)
+    if (k == at.line) text += l + "\n" + std::string(at.col ? at.col - 1 : 0, ' ') + "^\n";
   return text;
 }
 
@@ -41,7 +37,8 @@ Translation Translator::run() {
     t.message = refusal_message(r.op, r.what);
     return t;
   }
-  t.text = "// imported from MLIR: @" + f_.getSymName().str() + " (sched import, docs/mlir.md)\n" + params_ + arrays_decl_ + out_;
+  prog_.comment("imported from MLIR: @" + f_.getSymName().str() + " (sched import, docs/mlir.md)");
+  t.text = prog_.text();
   return t;
 }
 

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/IntegerSet.h"
+#include "interpreter/program_text.hpp"
 #include "mlir/import/translate.hpp"
 
 namespace sched::mlir_import {
@@ -65,8 +66,7 @@ class Translator {
   bool keep_in_cell(mlir::Operation* op);  // a memory-reading value used after a write
   void lazy_select(mlir::Operation* op, int& opened);
   bool may_be_undefined(mlir::Value v);
-  void line(const std::string& s);
-  std::string where(mlir::Operation* op);  // "  // file:line:col"
+  void line(const std::string& s, const Origin& o = {});
   std::string index_list(mlir::AffineMap m, mlir::ValueRange operands);
   std::string array_of(mlir::Value memref, mlir::Operation* use);
 
@@ -74,8 +74,8 @@ class Translator {
   const mlir::AsmParserState* state_;
   std::vector<std::string> arg_names_;
   std::string prefix_;  // before every name but the arguments'
-  std::string out_;
-  int indent_ = 0;
+  ProgramText prog_;             // the program: its declarations and body
+  BodyText& body_ = prog_.body;
   llvm::DenseMap<mlir::Value, std::string> exprs_;        // values already given a text
   llvm::DenseMap<mlir::Value, std::string> arrays_;       // memrefs: the SCHED array written and read
   llvm::DenseMap<mlir::Value, std::vector<mlir::Value>> reads_;  // the memrefs a value's expression reads
@@ -88,13 +88,14 @@ class Translator {
   std::vector<Copy> copies_;                            // written memref arguments: output := input first
   llvm::DenseMap<mlir::Value, std::string> copy_shapes_;  // memref arguments: their SCHED name (memref.dim)
   std::vector<std::vector<std::string>> yield_cells_;   // the cells the innermost region's yield assigns
-  std::string params_, arrays_decl_;
   std::string signature_;
 };
 
 // Whether `op` (or an operation inside it) may write one of `memrefs` (distinct memrefs do not
 // alias, as in MLIR's affine dependence analysis); a call may write any.
 bool writes_memory(mlir::Operation* op, const std::vector<mlir::Value>& memrefs);
+// Where `op` is in the user's file (through name and fused locations; unknown without a file).
+Origin origin(mlir::Operation* op);
 // The memref a load reads (null for other operations).
 mlir::Value memref_read(mlir::Operation* op);
 
