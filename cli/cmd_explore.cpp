@@ -133,7 +133,8 @@ void register_explore(CLI::App& app) {
           for (const auto& [c, v] : t.reads) parts.push_back(fmt::format("reads {} = {}", c, v));
           for (const auto& [c, v] : t.writes) parts.push_back(fmt::format("writes {} := {}", c, v));
           std::string th = schedule_text({t.thread});
-          std::cout << fmt::format("  {:>4}  thread {:<5} {}:{}  {}\n", k + 1, th, t.at.line, t.at.col, parts.empty() ? "(no memory access)" : fmt::format("{}", fmt::join(parts, ", ")));
+          std::cout << fmt::format("  {:>4}  thread {:<5} {}  {}\n", k + 1, th, line_col(p.file.get(), t.at),
+                                   parts.empty() ? "(no memory access)" : fmt::format("{}", fmt::join(parts, ", ")));
         }
         for (const auto& f : r.finals) {
           if (f.stuck) continue;

@@ -122,8 +122,7 @@ ExploreResult explore(const Program& p, const Memory& init, const ExploreOptions
     auto who = [&](const auto& w, int arr, size_t c) -> std::string {
       auto it = w.find({arr, c});
       if (it == w.end()) return "initial value";
-      return fmt::format("written at {}:{} by thread {}", it->second.first.line, it->second.first.col,
-                         schedule_text({it->second.second}));
+      return fmt::format("written at {} by thread {}", line_col(p.file.get(), it->second.first), schedule_text({it->second.second}));
     };
     if (!a.stuck && !b.stuck)
       for (size_t k = 0; k < a.memory.size() && r.differing_cells.size() < 10; ++k)

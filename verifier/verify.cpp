@@ -522,10 +522,11 @@ std::string render(const Verdict& v, const Program& p, const std::string& path, 
 }
 
 nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& path, const std::vector<std::vector<std::string>>& data) {
-  (void)p;
   nlohmann::json j;
   j["schema_version"] = 1;
   j["file"] = path;
+  // a generated program's positions are in its own text (the file's name says so), with origins
+  const std::string& text_name = p.file && p.file->generated ? p.file->name : path;
   j["verdict"] = verdict_word(v.kind);
   if (!v.reason.empty()) j["reason"] = v.reason;
   j["seconds"] = v.seconds;
@@ -536,7 +537,9 @@ nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& pa
     q["rule"] = pr.rule;
     q["line"] = pr.loc.line;
     q["col"] = pr.loc.col;
-    q["position"] = {{"file", path}, {"line", pr.loc.line}, {"col", pr.loc.col}};
+    q["position"] = {{"file", text_name}, {"line", pr.loc.line}, {"col", pr.loc.col}};
+    if (const Origin* o = p.file && pr.loc.line ? p.file->origin(pr.loc.line) : nullptr)
+      q["origin"] = {{"file", o->file}, {"line", o->line}, {"col", o->col}};
     q["message"] = pr.message;
     q["params"] = nlohmann::json::object();
     for (const auto& [n, val] : pr.params) q["params"][n] = val;
