@@ -33,7 +33,7 @@ class Builder {
     int np = *rc::gen::inRange(1, 3);
     for (int i = 0; i < np; ++i) {
       std::string n = i == 0 ? "N" : "M";
-      p.params.push_back({n, {}, {}});
+      p.params.push_back({n, {}, {}, std::nullopt});
       params_.push_back(n);
     }
     // assume every parameter is small and positive

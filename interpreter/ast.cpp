@@ -293,7 +293,8 @@ bool equal(const Cmd& a, const Cmd& b) {
 bool equal(const Program& a, const Program& b) {
   if (a.params.size() != b.params.size() || a.tensors.size() != b.tensors.size() || a.arrays.size() != b.arrays.size())
     return false;
-  for (size_t i = 0; i < a.params.size(); ++i) if (a.params[i].name != b.params[i].name) return false;
+  for (size_t i = 0; i < a.params.size(); ++i)
+    if (a.params[i].name != b.params[i].name || a.params[i].value != b.params[i].value) return false;
   if (!eq_list(a.assumes, b.assumes) || a.requirements.size() != b.requirements.size()) return false;
   for (size_t i = 0; i < a.requirements.size(); ++i)
     if (a.requirements[i].after_assumes != b.requirements[i].after_assumes || !equal(*a.requirements[i].cond, *b.requirements[i].cond)) return false;

@@ -138,6 +138,9 @@ struct ParamDecl {
   std::string name;
   Loc loc;
   Comments comments;  // the comments of a `param` line are kept on its first parameter
+  // `param N = 1000`: the value a run takes when `-p N=...` does not give one (a front end gives
+  // the value the program of the user's file uses: a C program's `int len = 1000;`)
+  std::optional<int64_t> value;
 };
 
 // One case `value if cond` of a tensor equation; cond == nullptr means "everywhere".

@@ -28,6 +28,7 @@ std::optional<std::vector<int64_t>> bind_param_values(const Program& p, const st
   }
   std::vector<int64_t> out;
   for (size_t i = 0; i < vals.size(); ++i) {
+    if (!vals[i]) vals[i] = p.params[i].value;  // `param N = 1000`
     if (!vals[i]) errors.push_back(fmt::format("parameter '{}' has no value (give it as {}{}=...)", p.params[i].name, how, p.params[i].name));
     else out.push_back(*vals[i]);
   }

@@ -541,7 +541,14 @@ void Parser::declaration_body(Program& p) {
     case Tok::KwParam:
       do {
         Loc l = cur().loc;
-        p.params.push_back({ident("a parameter name"), l, {}});
+        p.params.push_back({ident("a parameter name"), l, {}, std::nullopt});
+        if (accept(Tok::Equals)) {  // the value when -p gives none
+          Loc vl = cur().loc;
+          bool negative = accept(Tok::Minus);
+          if (!at(Tok::Int)) error_expected("an integer (the parameter's value when -p gives none)");
+          ExprPtr v = int_literal(negative, vl);
+          p.params.back().value = v->ival;
+        }
       } while (accept(Tok::Comma));
       break;
     case Tok::KwAssume:

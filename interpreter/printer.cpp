@@ -254,7 +254,11 @@ std::string print_program(const Program& p) {
     while (j < p.params.size() && p.params[j].comments.empty()) ++j;
     leading(out, p.params[i].comments.leading, 0);
     out += "param ";
-    for (size_t k = i; k < j; ++k) { if (k > i) out += ", "; out += p.params[k].name; }
+    for (size_t k = i; k < j; ++k) {
+      if (k > i) out += ", ";
+      out += p.params[k].name;
+      if (p.params[k].value) out += fmt::format(" = {}", *p.params[k].value);
+    }
     out += ";";
     close_line(out, p.params[i].comments, 0);
     i = j;

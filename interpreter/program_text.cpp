@@ -61,7 +61,7 @@ void BodyText::close(std::string_view tail) {
 }
 
 void ProgramText::comment(std::string_view text) { ((comments_ += "// ") += text) += '\n'; }
-void ProgramText::param(std::string_view name) { params_.emplace_back(name); }
+void ProgramText::param(std::string_view name, std::optional<int64_t> value) { params_.emplace_back(std::string(name), value); }
 void ProgramText::precondition(std::string_view line) { (preconditions_ += line) += '\n'; }
 void ProgramText::specification(std::string_view text) { specification_ += text; }
 void ProgramText::declaration(std::string_view line) { (declarations_ += line) += '\n'; }
@@ -70,7 +70,10 @@ std::string ProgramText::text() const {
   std::string out = comments_;
   if (!params_.empty()) {
     out += "param ";
-    for (size_t k = 0; k < params_.size(); ++k) (out += k ? ", " : "") += params_[k];
+    for (size_t k = 0; k < params_.size(); ++k) {
+      (out += k ? ", " : "") += params_[k].first;
+      if (params_[k].second) (out += " = ") += std::to_string(*params_[k].second);
+    }
     out += ";\n";
   }
   out += preconditions_;

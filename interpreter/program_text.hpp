@@ -83,7 +83,8 @@ class BodyText {
 class ProgramText {
  public:
   void comment(std::string_view text);         // a "// text" line at the top
-  void param(std::string_view name);            // printed together: "param N, M;"
+  // printed together: "param N, M;"; with a value, the one a run takes without -p ("param len = 1000")
+  void param(std::string_view name, std::optional<int64_t> value = std::nullopt);
   void precondition(std::string_view line);     // an `assume` or `require` line, or a comment among them
   void specification(std::string_view text);   // tensor declarations, as written
   void declaration(std::string_view line);      // an `input`, `output` or `array` line
@@ -94,7 +95,7 @@ class ProgramText {
 
  private:
   std::string comments_, preconditions_, specification_, declarations_;
-  std::vector<std::string> params_;
+  std::vector<std::pair<std::string, std::optional<int64_t>>> params_;
 };
 
 }  // namespace sched

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "interpreter/params.hpp"
+#include "interpreter/printer.hpp"
 #include "tests/test_util.hpp"
 
 using namespace sched;
@@ -344,4 +346,25 @@ TEST(Origins, PositionsAreNamedInTheUsersFile) {
   EXPECT_EQ(imported.where({6, 3}), "<lowered>:6:3");
   EXPECT_EQ(line_col(generated.get(), {5, 3}), "k.mlir:5:5");
   EXPECT_EQ(o.render(imported), "k.mlir:4:3: race: a race\n");
+}
+
+TEST(Parser, ParameterValuesAreTakenWhenMinusPGivesNone) {
+  auto parsed = parse("param N = 8, M, K = -3;\narray a : i32[N];\nskip\n");
+  ASSERT_TRUE(parsed.has_value());
+  const Program& p = *parsed;
+  ASSERT_EQ(p.params.size(), 3u);
+  EXPECT_EQ(p.params[0].value, 8);
+  EXPECT_FALSE(p.params[1].value.has_value());
+  EXPECT_EQ(p.params[2].value, -3);
+  EXPECT_NE(print_program(p).find("param N = 8, M, K = -3;"), std::string::npos) << print_program(p);
+  std::vector<std::string> errors;
+  auto v = bind_params(p, {"M=2", "N=5"}, errors);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(*v, (std::vector<int64_t>{5, 2, -3}));
+  EXPECT_FALSE(bind_params(p, {}, errors).has_value());  // M has none
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("'M' has no value"), std::string::npos);
+  Loaded bad = load_text("param N = x;\nskip\n", "bad.sched");
+  EXPECT_EQ(bad.stage, LoadStage::Parse);
+  EXPECT_NE(bad.diagnostics.find("bad.sched:1:11: error: expected an integer"), std::string::npos) << bad.diagnostics;
 }
