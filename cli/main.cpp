@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "interpreter/large_stack.hpp"
+#include "c/frontend.hpp"
 #include "mlir/frontend.hpp"
 
 namespace {
@@ -29,6 +30,7 @@ int run_command(int argc, char** argv) {
   sched::cli::register_selfcheck(app);
   sched::cli::register_halide_front_end();
   sched::mlir::register_front_end();
+  sched::cfront::register_front_end();
   sched::cli::register_mlir(app);
   sched::cli::register_lower(app);
   sched::cli::register_import(app);
