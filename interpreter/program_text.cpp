@@ -64,7 +64,11 @@ void ProgramText::comment(std::string_view text) { ((comments_ += "// ") += text
 void ProgramText::param(std::string_view name, std::optional<int64_t> value) { params_.emplace_back(std::string(name), value); }
 void ProgramText::precondition(std::string_view line) { (preconditions_ += line) += '\n'; }
 void ProgramText::specification(std::string_view text) { specification_ += text; }
-void ProgramText::declaration(std::string_view line) { (declarations_ += line) += '\n'; }
+void ProgramText::declaration(std::string_view line, const Origin& origin) {
+  declarations_ += line;
+  if (origin.known()) (declarations_ += "  ") += origin_comment(origin);
+  declarations_ += '\n';
+}
 
 std::string ProgramText::text() const {
   std::string out = comments_;

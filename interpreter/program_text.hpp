@@ -87,7 +87,7 @@ class ProgramText {
   void param(std::string_view name, std::optional<int64_t> value = std::nullopt);
   void precondition(std::string_view line);     // an `assume` or `require` line, or a comment among them
   void specification(std::string_view text);   // tensor declarations, as written
-  void declaration(std::string_view line);      // an `input`, `output` or `array` line
+  void declaration(std::string_view line, const Origin& origin = {});  // an `input`, `output` or `array` line
   BodyText body;
   // The program: comments; `param`; the preconditions; a blank line and the specification
   // when there is one; the declarations; a blank line; the body.

@@ -38,9 +38,10 @@ fi
 # one-node cluster in a private directory; on a machine with systemd, Debian's munge package also
 # starts its system munged, and slurmd/slurmctld stay down without /etc/slurm/slurm.conf), and
 # Chromium (the HTML reports' browser test), and MLIR 19 (the MLIR front end's import, mlir-opt-19
-# and mlir-cpu-runner-19 for `sched mlir`, docs/mlir.md). The build and the other tests pass without them.
+# and mlir-cpu-runner-19 for `sched mlir`, docs/mlir.md), and clang (the C front end runs it to parse
+# C files, docs/c.md). The build and the other tests pass without them.
 optional=(libopenblas-dev libhalide14-0-dev python3-jsonschema python3-dev pybind11-dev python3-numpy python3-pytest
-          slurm-wlm munge chromium libmlir-19-dev mlir-19-tools llvm-19-dev)
+          slurm-wlm munge chromium libmlir-19-dev mlir-19-tools llvm-19-dev clang)
 opt_missing=()
 for p in "${optional[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || opt_missing+=("$p")

@@ -1,0 +1,285 @@
+// The C front end's translator: loops (translator.hpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+
+#include "c/translator.hpp"
+#include "interpreter/reserved.hpp"
+
+namespace sched::cfront {
+
+void Translator::block(const json& b, bool top, bool inlined) {
+  scopes_.push_back(0);
+  std::vector<const json*> cs = children(b);
+  for (size_t k = 0; k < cs.size(); ++k) {
+    const json& s = *cs[k];
+    if ((top || inlined) && kind(s) == "ReturnStmt" && k + 1 == cs.size()) break;  // its value is not an output
+    statement(s, top);
+  }
+  for (int k = scopes_.back(); k > 0; --k) body_.close();
+  scopes_.pop_back();
+}
+
+void Translator::statement(const json& s, bool top) {
+  std::string k = kind(s);
+  if (k == "CompoundStmt") return block(s, false);
+  if (k == "ParenExpr") return statement(strip(s));
+  if (k == "NullStmt") return;
+  if (k == "DeclStmt") {
+    for (const json* d : children(s)) {
+      if (kind(*d) != "VarDecl") refuse(*d, fmt::format("a declaration of a {}", kind(*d)));
+      c_names_[decl_id(*d)] = decl_name(*d);
+      declare(*d, top);
+    }
+    return;
+  }
+  if (k == "ForStmt") return for_loop(s, "for", {});
+  if (k == "IfStmt" && (argument_override(s) || allocation_check(s))) return;
+  if (k == "IfStmt") return if_statement(s);
+  if (k.rfind("OMP", 0) == 0) return directive(s);
+  if (k == "CallExpr") return call_statement(s);
+  if (k == "BinaryOperator" || k == "CompoundAssignOperator" || k == "UnaryOperator") return assignment(s);
+  if (k == "WhileStmt" || k == "DoStmt") refuse(s, "a while loop (not yet taken)");
+  if (k == "ReturnStmt") refuse(s, "a return before the end of the function");
+  refuse(s, fmt::format("the statement '{}'", k));
+}
+
+void Translator::if_statement(const json& s) {
+  const json& cond = child(s, 0);
+  body_.open(fmt::format("if {} {{", value(cond, "")), origin(s));
+  statement(child(s, 1));
+  if (s.value("hasElse", false)) {
+    body_.reopen("} else {");
+    statement(child(s, 2));
+  }
+  body_.close();
+}
+
+Translator::Canonical Translator::canonical(const json& f) {
+  Canonical c{};
+  const json &init = child(f, 0), &cond = child(f, 2), &inc = child(f, 3);
+  std::string id;
+  if (kind(init) == "BinaryOperator" && init.value("opcode", "") == "=" && kind(strip(child(init, 0))) == "DeclRefExpr") {
+    c.counter = &strip(child(init, 0));
+    c.lo = &child(init, 1);
+  } else if (kind(init) == "DeclStmt" && kind(child(init, 0)) == "VarDecl" && child(init, 0).value("init", "") != "") {
+    c.counter = &child(init, 0);
+    c.lo = &child(child(init, 0), 0);
+    c_names_[decl_id(*c.counter)] = decl_name(*c.counter);
+  } else {
+    refuse(f, "a for loop whose start is not `v = expression`");
+  }
+  id = decl_id(*c.counter);
+  if (kind(cond) != "BinaryOperator") refuse(f, "a for loop whose condition is not a comparison of its counter");
+  c.cmp = cond.value("opcode", "");
+  bool left = decl_id(strip(child(cond, 0))) == id && kind(strip(child(cond, 0))) == "DeclRefExpr";
+  bool right = decl_id(strip(child(cond, 1))) == id && kind(strip(child(cond, 1))) == "DeclRefExpr";
+  if (!left && right) {  // hi > v  is  v < hi
+    static const std::map<std::string, std::string> flip = {{"<", ">"}, {">", "<"}, {"<=", ">="}, {">=", "<="}};
+    c.cmp = flip.count(c.cmp) ? flip.at(c.cmp) : c.cmp;
+    c.bound = &child(cond, 0);
+  } else if (left) {
+    c.bound = &child(cond, 1);
+  } else {
+    refuse(cond, "a for loop whose condition does not compare its counter");
+  }
+  if (c.cmp != "<" && c.cmp != "<=" && c.cmp != ">" && c.cmp != ">=") refuse(cond, fmt::format("a for loop whose condition is '{}'", c.cmp));
+  std::string ik = kind(inc), op = inc.value("opcode", "");
+  auto on_counter = [&](const json& x) { return kind(strip(x)) == "DeclRefExpr" && decl_id(strip(x)) == id; };
+  if (ik == "UnaryOperator" && (op == "++" || op == "--") && on_counter(child(inc, 0))) c.step = op == "++" ? 1 : -1;
+  else if (ik == "CompoundAssignOperator" && (op == "+=" || op == "-=") && on_counter(child(inc, 0)) && constant(child(inc, 1)))
+    c.step = op == "+=" ? *constant(child(inc, 1)) : -*constant(child(inc, 1));
+  else if (ik == "BinaryOperator" && op == "=" && on_counter(child(inc, 0)) && kind(strip(child(inc, 1))) == "BinaryOperator") {
+    const json& e = strip(child(inc, 1));
+    std::string eo = e.value("opcode", "");
+    if ((eo == "+" || eo == "-") && on_counter(child(e, 0)) && constant(child(e, 1))) c.step = eo == "+" ? *constant(child(e, 1)) : -*constant(child(e, 1));
+    else refuse(inc, "a for loop whose step is not a constant");
+  } else {
+    refuse(inc.is_null() ? f : inc, "a for loop whose step is not `v++`, `v--`, `v += k` or `v -= k` with k constant");
+  }
+  if (c.step == 0) refuse(inc, "a for loop whose step is 0");
+  if ((c.step > 0) != (c.cmp == "<" || c.cmp == "<=")) refuse(cond, "a for loop whose condition and step go in opposite directions");
+  return c;
+}
+
+void Translator::for_loop(const json& f, const char* keyword, const std::vector<std::string>& privates, int collapse, const Origin* header) {
+  Canonical c = canonical(f);
+  std::string id = decl_id(*c.counter);
+  if (!vars_.count(id) && kind(*c.counter) == "VarDecl") declare_loop_counter(*c.counter);
+  Var& v = var_of(*c.counter);
+  if (v.kind != Var::Kind::Loop)
+    refuse(f, fmt::format("a for loop whose counter '{}' is also written elsewhere (or read after the loop)", decl_name(*c.counter)));
+  std::string lo = value(*c.lo, ""), bound = value(*c.bound, "");
+  std::string last = c.cmp == "<" ? fmt::format("{} - 1", bound) : c.cmp == ">" ? fmt::format("{} + 1", bound) : bound;
+  // OpenMP: a sequential loop inside a parallel one whose counter is declared outside it and not
+  // private shares that counter between the threads (DataRaceBench's doall2): the counter is a
+  // cell every iteration writes
+  bool shared = std::string(keyword) == "for" && par_depth_ > v.par_depth && !private_.count(id);
+  std::string x = shared ? fresh(v.name + "_k") : v.name;
+  if (shared && !shared_declared_.count(id)) {
+    prog_.declaration(fmt::format("input {}[] : {}[];", v.name, v.type));
+    shared_declared_.insert(id);
+  }
+  std::optional<int64_t> first = constant(*c.lo);
+  v.nonnegative = c.step > 0 && first && *first >= 0;
+  Origin at = header ? *header : origin(f);
+  if (c.step == 1) {
+    body_.open(fmt::format("{} {} = {} to {} {{", keyword, x, lo, last), at);
+  } else {
+    // counted: n < (last - lo) / step + 1 iterations, the counter derived from n
+    int64_t s = c.step;
+    std::string n = fresh(x + "_n");
+    std::string count = s > 0 ? fmt::format("(({}) - ({}) + {}) / {}", last, lo, s, s) : fmt::format("(({}) - ({}) + {}) / {}", lo, last, -s, -s);
+    body_.open(fmt::format("{} {} < {} {{", keyword, n, count), at);
+    body_.line(fmt::format("let {} = {} {} {} * {};", x, lo, s > 0 ? "+" : "-", n, s > 0 ? s : -s));
+  }
+  if (shared) {
+    body_.line(fmt::format("{}[] := {};", v.name, x), origin(f));
+    shared_.insert(id);
+  }
+  bound_.insert(id);
+  bool par = std::string(keyword) == "par";
+  if (par) {
+    ++par_depth_;
+    private_.insert(id);  // the parallel loop's own counter
+  }
+  int opened = 0;
+  for (const std::string& p : privates) {  // a private scalar: one per iteration
+    body_.open(fmt::format("allocate {} : {}[] {{", p, vars_by_name(p)->type));
+    ++opened;
+  }
+  const json& body = child(f, 4);
+  if (collapse > 1) {
+    const json& inner = kind(body) == "CompoundStmt" && children(body).size() == 1 ? child(body, 0) : body;
+    if (kind(inner) != "ForStmt") refuse(body, "collapse over loops that are not perfectly nested");
+    for_loop(inner, keyword, {}, collapse - 1, header);
+  } else {
+    statement(body);
+  }
+  for (; opened > 0; --opened) body_.close();
+  bound_.erase(id);
+  shared_.erase(id);
+  if (par) --par_depth_;
+  body_.close();
+}
+
+const json& Translator::associated(const json& d) {
+  const json* s = &child(d, children(d).size() - 1);
+  while (kind(*s) == "CapturedStmt" || kind(*s) == "CapturedDecl") s = &child(*s, 0);
+  return *s;
+}
+
+Pragma Translator::pragma_of(const json& d) {
+  size_t b = offset_of(d);
+  if (b == std::string::npos || b >= file_.text.size()) refuse(d, "an OpenMP directive clang gives no position for");
+  size_t e = b;
+  while (e < file_.text.size() && file_.text[e] != '\n') {
+    if (file_.text[e] == '\\' && e + 1 < file_.text.size() && file_.text[e + 1] == '\n') ++e;
+    ++e;
+  }
+  Pragma p = parse_pragma(std::string_view(file_.text).substr(b, e - b));
+  if (!p.error.empty()) refuse(d, "this OpenMP directive: " + p.error);
+  return p;
+}
+
+const Translator::Var* Translator::clause_var(const json& d, const std::string& c_name) {
+  for (const auto& [id, name] : c_names_)
+    if (name == c_name && vars_.count(id)) return &vars_.at(id);
+  refuse(d, fmt::format("the variable '{}' of a clause, which the function does not declare before it", c_name));
+}
+
+void Translator::directive(const json& d) {
+  Pragma p = pragma_of(d);
+  static const std::set<std::string> ignored = {"shared", "default", "schedule", "num_threads", "nowait", "proc_bind", "if", "simdlen", "safelen",
+                                                "aligned", "linear_", "name"};
+  const std::string& w = p.directive;
+  if (w == "parallel for" || w == "for" || w == "parallel for simd" || w == "for simd" || w == "simd") {
+    if (w == "for" || w == "for simd") refuse(d, "'omp for' inside a parallel region (not yet taken; 'omp parallel for' is)");
+    std::vector<std::string> privates;
+    std::set<std::string> reductions, private_ids;
+    int collapse = 1;
+    for (const Clause& c : p.clauses) {
+      if (c.name == "private") {
+        for (const auto& n : c.vars) {
+          const Var* v = clause_var(d, n);
+          if (v->kind == Var::Kind::Cell) privates.push_back(v->name);
+          else if (v->kind == Var::Kind::Array) refuse(d, fmt::format("a private array ('{}': not yet taken)", n));
+          else if (v->kind == Var::Kind::Loop) private_ids.insert(id_of(*v));
+        }
+      } else if (c.name == "reduction") {
+        if (c.op != "+" && c.op != "*" && c.op != "min" && c.op != "max") refuse(d, fmt::format("a reduction with '{}' (not yet taken: + * min max are)", c.op));
+        for (const auto& n : c.vars) {
+          const Var* v = clause_var(d, n);
+          if (v->kind != Var::Kind::Cell) refuse(d, fmt::format("a reduction over '{}', which is not a scalar the loop writes", n));
+          reductions.insert(v->name);
+        }
+      } else if (c.name == "collapse") {
+        std::optional<int64_t> k;
+        try {
+          k = std::stoll(c.arg);
+        } catch (const std::exception&) {
+        }
+        if (!k || *k < 1 || *k > 8) refuse(d, fmt::format("collapse({})", c.arg));
+        collapse = static_cast<int>(*k);
+      } else if (c.name == "firstprivate" || c.name == "lastprivate") {
+        for (const auto& n : c.vars)
+          if (clause_var(d, n)->kind == Var::Kind::Cell) refuse(d, fmt::format("{}({}) (not yet taken)", c.name, n));
+      } else if (!ignored.count(c.name)) {
+        refuse(d, fmt::format("the clause '{}' (not yet taken)", c.name));
+      }
+    }
+    const json& loop = associated(d);
+    if (kind(loop) != "ForStmt") refuse(d, "an 'omp " + w + "' without its for loop");
+    auto saved = reductions_;
+    auto saved_private = private_;
+    reductions_ = reductions;
+    private_.insert(private_ids.begin(), private_ids.end());
+    Origin at = origin(d);  // the directive's line: where a race on the loop is reported
+    for_loop(loop, "par", privates, collapse, &at);
+    reductions_ = saved;
+    private_ = saved_private;
+    return;
+  }
+  if (w == "atomic") {
+    for (const Clause& c : p.clauses)
+      if (c.name != "update" && c.name != "write" && c.name != "read" && c.name != "seq_cst" && c.name != "relaxed")
+        refuse(d, fmt::format("'omp atomic {}' (not yet taken)", c.name));
+    const json& s = associated(d);
+    bool was = atomic_;
+    atomic_ = true;
+    statement(s);
+    atomic_ = was;
+    return;
+  }
+  if (w == "critical") {
+    // mutual exclusion: its updates (x = x op e) become atomic accumulations, which commute;
+    // SCHED checks the order of any other write, so that is not taken yet
+    bool was = atomic_, was_critical = critical_;
+    atomic_ = critical_ = true;
+    statement(associated(d));
+    atomic_ = was, critical_ = was_critical;
+    return;
+  }
+  refuse(d, fmt::format("'#pragma omp {}' (not yet taken)", w));
+}
+
+void Translator::call_statement(const json& s) {
+  std::string callee = decl_name(strip(child(s, 0)));
+  static const std::set<std::string> output = {"printf", "fprintf", "puts", "putchar", "fflush", "free"};
+  if (output.count(callee)) return;  // what the program prints is not a cell of its memory
+  for (const json* f : functions(tu_, file_.name))  // a function of the file: inlined
+    if (decl_name(*f) == callee) {
+      if (std::find(calls_.begin(), calls_.end(), callee) != calls_.end() || calls_.size() >= 16) refuse(s, fmt::format("a recursive call of '{}'", callee));
+      calls_.push_back(callee);
+      int opened = bind_arguments(s, *f);
+      block(*body_of(*f), false, true);
+      for (; opened > 0; --opened) body_.close();
+      calls_.pop_back();
+      return;
+    }
+  refuse(s, fmt::format("a call of '{}' (not yet taken)", callee.empty() ? "a function pointer" : callee));
+}
+
+}  // namespace sched::cfront

@@ -1,0 +1,233 @@
+// The C front end's translator: values (translator.hpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+
+#include "c/translator.hpp"
+#include "interpreter/reserved.hpp"
+
+namespace sched::cfront {
+
+[[noreturn]] void refuse(const json& n, std::string what) { throw Refusal{&n, std::move(what)}; }
+
+// The SCHED type of a C scalar type ("" : none).
+std::string scalar_type(std::string t) {
+  for (const char* q : {"const ", "volatile ", "static ", "register "})
+    for (size_t k; (k = t.find(q)) != std::string::npos;) t.erase(k, std::string(q).size());
+  static const std::map<std::string, std::string> types = {
+      {"int", "i32"},           {"signed int", "i32"},        {"unsigned int", "u32"},     {"unsigned", "u32"},
+      {"long", "i64"},          {"long int", "i64"},          {"long long", "i64"},        {"long long int", "i64"},
+      {"unsigned long", "u64"}, {"unsigned long int", "u64"}, {"unsigned long long", "u64"}, {"size_t", "u64"},
+      {"short", "i16"},         {"short int", "i16"},         {"unsigned short", "u16"},   {"char", "i8"},
+      {"signed char", "i8"},    {"unsigned char", "u8"},      {"float", "f32"},            {"double", "f64"},
+      {"_Bool", "bool"},        {"bool", "bool"}};
+  auto it = types.find(t);
+  return it == types.end() ? "" : it->second;
+}
+
+bool is_integer_type(const std::string& sched_type) { return !sched_type.empty() && sched_type[0] != 'f' && sched_type != "bool"; }
+
+// Through parentheses and the casts that change nothing the translation sees.
+const json& strip(const json& n) {
+  std::string k = kind(n);
+  if (k == "ParenExpr") return strip(child(n, 0));
+  if (k == "ImplicitCastExpr") {
+    std::string ck = n.value("castKind", "");
+    if (ck == "LValueToRValue" || ck == "NoOp" || ck == "ArrayToPointerDecay" || ck == "FunctionToPointerDecay") return strip(child(n, 0));
+  }
+  return n;
+}
+
+// An integer constant (a literal, negated or cast), if `n` is one.
+std::optional<int64_t> constant(const json& n0) {
+  const json& n = strip(n0);
+  std::string k = kind(n);
+  if (k == "IntegerLiteral") {
+    try {
+      return std::stoll(n.value("value", std::string("x")));
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  }
+  if (k == "ImplicitCastExpr" || k == "CStyleCastExpr") return constant(child(n, 0));
+  if (k == "UnaryOperator" && n.value("opcode", "") == "-")
+    if (auto v = constant(child(n, 0)); v && *v != INT64_MIN) return -*v;
+  return std::nullopt;
+}
+
+std::string Translator::target(const json& t0) {
+  const json& t = strip(t0);
+  if (kind(t) == "DeclRefExpr") {
+    Var& v = var_of(t);
+    if (v.kind == Var::Kind::Cell) return v.name + "[]";
+    refuse(t, fmt::format("an assignment to '{}', {}", decl_name(t), v.kind == Var::Kind::Array ? "an array" : "a loop counter or a constant"));
+  }
+  if (kind(t) == "ArraySubscriptExpr") return subscript(t);
+  refuse(t, "an assignment to something other than a variable or an array cell");
+}
+
+void Translator::assignment(const json& s) {
+  std::string k = kind(s), op = s.value("opcode", "");
+  Origin at = origin(s);
+  const json& lhs = child(s, 0);
+  std::string tgt = target(lhs);
+  std::string type = scalar_type(type_of(lhs));
+  bool reduction = kind(strip(lhs)) == "DeclRefExpr" && reductions_.count(var_of(strip(lhs)).name);
+  auto emit_update = [&](const std::string& how, const std::string& operand) {  // tgt how= operand
+    if (reduction || atomic_) {
+      if (how == "+" || how == "*") return body_.line(fmt::format("atomic {} {}= {};", tgt, how, operand), at);
+      if (how == "-") return body_.line(fmt::format("atomic {} += -({});", tgt, operand), at);
+      if (atomic_) {
+        body_.open("atomic {", at);
+        body_.line(fmt::format("{} := ({} {} {});", tgt, tgt, how, operand), at);
+        return body_.close();
+      }
+    }
+    body_.line(fmt::format("{} := ({} {} {});", tgt, tgt, how, operand), at);
+  };
+  if (k == "UnaryOperator" && (op == "++" || op == "--")) return emit_update(op == "++" ? "+" : "-", "1");
+  if (k == "CompoundAssignOperator") {
+    std::string how = op.substr(0, op.size() - 1);
+    if (how != "+" && how != "-" && how != "*" && how != "/" && how != "%") refuse(s, fmt::format("the operator '{}' (not yet taken)", op));
+    // C computes in the operands' common type, then converts back: `float s; s += d` (d double) is s = (float)((double)s + d)
+    std::string computation = scalar_type(s.value("computeResultType", json::object()).value("qualType", type_of(lhs)));
+    if (computation.empty()) refuse(s, "a compound assignment computed in a type SCHED does not have");
+    if (computation != type) {
+      if (reduction || atomic_) refuse(s, "an atomic or reduction update computed in another type (not yet taken)");
+      return body_.line(fmt::format("{} := {}({}({}) {} {});", tgt, type, computation, tgt, how, value(child(s, 1), computation)), at);
+    }
+    return emit_update(how, value(child(s, 1), type));
+  }
+  if (k == "BinaryOperator" && op == "=") {
+    const json& rhs = strip(child(s, 1));
+    // x = x + e on a reduction variable (or under omp atomic): an update
+    if ((reduction || atomic_) && kind(rhs) == "BinaryOperator") {
+      std::string ro = rhs.value("opcode", "");
+      if ((ro == "+" || ro == "*" || ro == "-") && target(child(rhs, 0)) == tgt) return emit_update(ro, value(child(rhs, 1), type));
+    }
+    if (reduction) refuse(s, "a write of a reduction variable that is not an update (x = x + e)");
+    if (critical_) refuse(s, "a write in a critical section that is not an update x = x + e (not yet taken)");
+    return body_.line(fmt::format("{} := {};", tgt, value(child(s, 1), type)), at);
+  }
+  refuse(s, fmt::format("the expression statement '{}'", op.empty() ? k : op));
+}
+
+std::string Translator::subscript(const json& e) {
+  std::vector<const json*> idx;
+  const json* n = &e;
+  while (kind(*n) == "ArraySubscriptExpr") {
+    idx.insert(idx.begin(), &child(*n, 1));
+    n = &strip(child(*n, 0));
+  }
+  if (kind(*n) != "DeclRefExpr") refuse(e, "a subscript of something other than an array variable (a pointer: not yet taken)");
+  Var& v = var_of(*n);
+  if (v.kind != Var::Kind::Array) refuse(e, fmt::format("a subscript of '{}', which is not an array", decl_name(*n)));
+  if (idx.size() != v.dims.size())
+    refuse(e, fmt::format("'{}' with {} subscript(s): it has {} dimension(s)", decl_name(*n), idx.size(), v.dims.size()));
+  std::string flat;  // row-major, as C stores it: ((i0 * d1 + i1) * d2 + i2)
+  for (size_t k = 0; k < idx.size(); ++k) {
+    std::string i = value(*idx[k], "");
+    flat = k == 0 ? i : fmt::format("({}) * {} + {}", flat, v.dims[k], i);
+  }
+  if (!v.offset.empty()) flat = fmt::format("{} + {}", v.offset, flat);
+  if (reductions_.count(v.name)) refuse(e, "an array in a reduction clause");
+  return fmt::format("{}[{}]", v.name, flat);
+}
+
+std::string Translator::value(const json& e0, const std::string& want) {
+  const json& e = strip(e0);
+  std::string k = kind(e);
+  if (k == "IntegerLiteral") return e.value("value", "0");
+  if (k == "CharacterLiteral") return std::to_string(e.value("value", 0));
+  if (k == "FloatingLiteral") {
+    std::string v = e.value("value", "0");
+    if (v.find_first_of(".eEna") == std::string::npos) v += ".0";
+    return v;
+  }
+  if (k == "DeclRefExpr") {
+    Var& v = var_of(e);
+    if (v.kind == Var::Kind::Cell) {
+      if (reductions_.count(v.name)) refuse(e, fmt::format("a read of the reduction variable '{}' inside its loop", decl_name(e)));
+      return v.name + "[]";
+    }
+    if (v.kind == Var::Kind::Array) refuse(e, fmt::format("the array '{}' used as a value (a pointer: not yet taken)", decl_name(e)));
+    if (v.kind == Var::Kind::Loop && !bound_.count(decl_id(e))) refuse(e, fmt::format("the loop counter '{}' read outside its loop", decl_name(e)));
+    if (shared_.count(decl_id(e))) return v.name + "[]";
+    return v.name;
+  }
+  if (k == "ArraySubscriptExpr") return subscript(e);
+  if (k == "ImplicitCastExpr" || k == "CStyleCastExpr") {
+    std::string to = scalar_type(type_of(e));
+    std::string from = scalar_type(type_of(strip(child(e, 0))));
+    if (to.empty()) refuse(e, fmt::format("a cast to '{}'", type_of(e)));
+    std::string inner = value(child(e, 0), from);
+    if (to == from || (to == "bool" && want.empty())) return inner;
+    if (is_integer_type(to) && is_integer_type(from) && want.empty()) return inner;  // an index: exact anyway
+    return fmt::format("{}({})", to, inner);
+  }
+  if (k == "BinaryOperator") {
+    std::string op = e.value("opcode", "");
+    static const std::set<std::string> arith = {"+", "-", "*", "/", "%"}, cmp = {"<", "<=", ">", ">=", "==", "!="}, logic = {"&&", "||"};
+    std::string t = scalar_type(type_of(e));
+    std::string operand_type = scalar_type(type_of(strip(child(e, 0))));
+    if (arith.count(op)) {
+      std::string a = value(child(e, 0), want.empty() ? "" : t), b = value(child(e, 1), want.empty() ? "" : t);
+      if ((op == "/" || op == "%") && is_integer_type(t)) return integer_division(e, op, a, b);
+      return fmt::format("({} {} {})", a, op, b);
+    }
+    if (cmp.count(op)) {
+      std::string ot = is_integer_type(operand_type) ? "" : operand_type;
+      return fmt::format("({} {} {})", value(child(e, 0), ot), op, value(child(e, 1), ot));
+    }
+    if (logic.count(op)) return fmt::format("({} {} {})", value(child(e, 0), ""), op, value(child(e, 1), ""));
+    refuse(e, fmt::format("the operator '{}' (not yet taken)", op));
+  }
+  if (k == "UnaryOperator") {
+    std::string op = e.value("opcode", "");
+    if (op == "-") return fmt::format("(-{})", value(child(e, 0), want));
+    if (op == "+") return value(child(e, 0), want);
+    if (op == "!") return fmt::format("!({})", value(child(e, 0), ""));
+    refuse(e, fmt::format("the operator '{}' in an expression (not yet taken)", op));
+  }
+  if (k == "CallExpr") {
+    std::string f = decl_name(strip(child(e, 0)));
+    static const std::map<std::string, std::string> math = {{"sqrt", "sqrt"}, {"sqrtf", "sqrt"}, {"exp", "exp"}, {"expf", "exp"}, {"log", "log"},
+                                                            {"logf", "log"},  {"pow", "pow"},   {"powf", "pow"}, {"fabs", "abs"}, {"fabsf", "abs"},
+                                                            {"floor", "floor"}, {"ceil", "ceil"}, {"abs", "abs"}};
+    auto it = math.find(f);
+    if (it == math.end()) refuse(e, fmt::format("a call of '{}' (not yet taken)", f));
+    std::vector<std::string> args;
+    std::string t = scalar_type(type_of(e));
+    for (size_t a = 1; a < children(e).size(); ++a) args.push_back(value(child(e, a), t));
+    return fmt::format("{}({})", it->second, fmt::join(args, ", "));
+  }
+  if (k == "ConditionalOperator") refuse(e, "the conditional operator '?:' (not yet taken)");
+  refuse(e, fmt::format("the expression '{}'", k.empty() ? "?" : k));
+}
+
+std::string Translator::integer_division(const json& e, const std::string& op, const std::string& a, const std::string& b) {
+  std::optional<int64_t> d = constant(child(e, 1));
+  if (!d || *d <= 0) refuse(e, fmt::format("an integer '{}' by something other than a positive constant (C truncates, SCHED rounds down: not yet taken)", op));
+  if (nonnegative(child(e, 0))) return fmt::format("({} {} {})", a, op, b);
+  std::string q = fmt::format("select({} >= 0, {} / {}, -((-{}) / {}))", a, a, b, a, b);
+  return op == "/" ? q : fmt::format("({} - {} * {})", a, b, q);
+}
+
+bool Translator::nonnegative(const json& e0) {
+  const json& e = strip(e0);
+  if (auto c = constant(e)) return *c >= 0;
+  std::string k = kind(e);
+  if (k == "DeclRefExpr") {  // (a parameter may be given a negative value with -p)
+    auto it = vars_.find(decl_id(e));
+    return it != vars_.end() && it->second.kind == Var::Kind::Loop && it->second.nonnegative;
+  }
+  if (k == "BinaryOperator") {
+    std::string op = e.value("opcode", "");
+    if (op == "+" || op == "*" || op == "/" || op == "%") return nonnegative(child(e, 0)) && nonnegative(child(e, 1));
+  }
+  return false;
+}
+
+}  // namespace sched::cfront

@@ -1,0 +1,409 @@
+// The C front end's translator: vars (translator.hpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+
+#include "c/translator.hpp"
+#include "interpreter/reserved.hpp"
+
+namespace sched::cfront {
+
+std::string Translator::run() {
+  const json* body = body_of(fn_);
+  for (const json* c : children(fn_))
+    if (kind(*c) == "ParmVarDecl" && decl_name(*c) != "argc" && decl_name(*c) != "argv")
+      refuse(*c, fmt::format("a function parameter ('{}': only main(argc, argv) is imported for now)", decl_name(*c)));
+  for (const json* f : functions(tu_, file_.name)) count_writes(*body_of(*f), false);
+  prog_.comment(fmt::format("imported from C: {}() of {} (sched import, docs/c.md)", decl_name(fn_), file_.name));
+  for (const json* d : declarations(tu_, file_.name))  // the file's global variables
+    if (kind(*d) == "VarDecl") {
+      c_names_[decl_id(*d)] = decl_name(*d);
+      declare(*d, true);
+    }
+  block(*body, true);
+  return prog_.text();
+}
+
+const json* Translator::body_of(const json& fn) {
+  for (const json* c : children(fn))
+    if (kind(*c) == "CompoundStmt") return c;
+  refuse(fn, "a function without a body");
+}
+
+void Translator::count_writes(const json& n, bool in_header) {
+  std::string k = kind(n);
+  if (k == "IfStmt" && argument_override(n)) {  // the value from the command line: the parameter's
+    const json& then = child(n, 1);
+    for (const json* a : kind(then) == "CompoundStmt" ? children(then) : std::vector<const json*>{&then}) overridden_.insert(decl_id(strip(child(*a, 0))));
+    return;
+  }
+  auto target = [&](const json& t) -> const json* {
+    const json& s = strip(t);
+    return kind(s) == "DeclRefExpr" ? &s : nullptr;
+  };
+  if (k == "BinaryOperator" && n.value("opcode", "") == "=")
+    if (const json* t = target(child(n, 0))) ++(in_header ? header_writes_ : writes_)[decl_id(*t)];
+  if (k == "CompoundAssignOperator")
+    if (const json* t = target(child(n, 0))) ++(in_header ? header_writes_ : writes_)[decl_id(*t)];
+  if (k == "UnaryOperator") {
+    std::string op = n.value("opcode", "");
+    if (op == "++" || op == "--")
+      if (const json* t = target(child(n, 0))) ++(in_header ? header_writes_ : writes_)[decl_id(*t)];
+    if (op == "&")
+      if (const json* t = target(child(n, 0))) writes_[decl_id(*t)] += 1000;
+  }
+  if (k == "ForStmt") {
+    std::vector<const json*> cs = children(n);
+    for (size_t i = 0; i < cs.size(); ++i) count_writes(*cs[i], i == 0 || i == 3);  // init and increment
+    return;
+  }
+  for (const json* c : children(n)) count_writes(*c, in_header);
+}
+
+std::string Translator::fresh(const std::string& want) {
+  std::string n = want;
+  if (reserved_word(n) || n.rfind("__", 0) == 0) n += "_";
+  for (int k = 2; taken_.count(n); ++k) n = fmt::format("{}_{}", want, k);
+  taken_.insert(n);
+  return n;
+}
+
+Translator::Var& Translator::var_of(const json& ref) {
+  auto it = vars_.find(decl_id(ref));
+  if (it == vars_.end()) refuse(ref, fmt::format("'{}', which is not a variable of the function (a global or a function)", decl_name(ref)));
+  return it->second;
+}
+
+void Translator::declare(const json& d, bool top) {
+  std::string id = decl_id(d), c_type = type_of(d);
+  Var v;
+  v.name = fresh(decl_name(d));
+  v.par_depth = par_depth_;
+  size_t bracket = c_type.find('[');
+  if (bracket != std::string::npos) {  // an array: int[1000][10], double[len]
+    v.kind = Var::Kind::Array;
+    std::string base = c_type.substr(0, bracket);
+    while (!base.empty() && base.back() == ' ') base.pop_back();
+    v.type = scalar_type(base);
+    if (v.type.empty()) refuse(d, fmt::format("an array of '{}'", base));
+    for (size_t k = bracket; k < c_type.size() && c_type[k] == '[';) {
+      size_t close = c_type.find(']', k);
+      if (close == std::string::npos) refuse(d, fmt::format("the array type '{}'", c_type));
+      std::string size = c_type.substr(k + 1, close - k - 1);
+      bool number = !size.empty() && std::all_of(size.begin(), size.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+      if (number) v.dims.push_back(size);
+      else if (auto p = param_named(size)) v.dims.push_back(*p);
+      else refuse(d, fmt::format("an array whose size '{}' is not a constant or an integer set once to a constant", size));
+      k = close + 1;
+    }
+    if (!top) refuse(d, "an array declared inside a block (a private array: not yet taken)");
+    // C's cells are contiguous: one dimension, so that b[i][-1] is the cell before b[i][0]
+    std::string cells = v.dims.size() == 1 ? v.dims[0] : fmt::format("{}", fmt::join(v.dims, " * "));
+    // its cells hold whatever they hold: values of an input (seeded, or --data), never undefined
+    prog_.declaration(fmt::format("input {}[d0] : {}[{}];", v.name, v.type, cells), origin(d));
+    vars_[id] = v;
+    if (d.value("init", "") != "") initial_values(d, vars_[id]);
+    return;
+  }
+  if (c_type.size() > 2 && c_type.back() == '*') {  // a pointer: into a malloc'ed block or another array
+    pointer(d, top, v);
+    return;
+  }
+  v.type = scalar_type(c_type);
+  if (v.type.empty()) refuse(d, fmt::format("a variable of type '{}'", c_type));
+  bool written = writes_.count(id) > 0, in_headers = header_writes_.count(id) > 0;
+  const json* init = d.value("init", "") != "" ? &child(d, 0) : nullptr;
+  int64_t k = 0;
+  bool is_constant = false;
+  if (init)
+    if (std::optional<int64_t> c = constant(*init)) k = *c, is_constant = true;
+  if (top && !written && !in_headers && is_constant && is_integer_type(v.type)) {
+    v.kind = Var::Kind::Param;  // an integer set once to a constant: a parameter, with that value
+    v.value = k;
+    prog_.param(v.name, k);
+    // the C program runs with that value only, unless its command line gives another (a size)
+    if (overridden_.count(id)) prog_.precondition(fmt::format("assume {} >= 0;  {}", v.name, origin_comment(origin(d))));
+    else prog_.precondition(fmt::format("assume {} == {};  {}", v.name, k, origin_comment(origin(d))));
+    vars_[id] = v;
+    return;
+  }
+  if (top && !written && !in_headers && init && is_integer_type(v.type) && over_parameters(*init)) {
+    v.kind = Var::Kind::Param;  // `int n = len;`: another name of an expression over parameters
+    v.name = fmt::format("({})", value(*init, ""));
+    vars_[id] = v;
+    return;
+  }
+  if (!written && in_headers && is_integer_type(v.type) && !init) {
+    v.kind = Var::Kind::Loop;  // written only by for headers: each such loop binds it
+    vars_[id] = v;
+    return;
+  }
+  v.kind = Var::Kind::Cell;
+  vars_[id] = v;
+  if (top) prog_.declaration(fmt::format("input {}[] : {}[];", v.name, v.type), origin(d));
+  else {
+    body_.open(fmt::format("allocate {} : {}[] {{", v.name, v.type), origin(d));
+    ++scopes_.back();
+  }
+  if (init) body_.line(fmt::format("{}[] := {};", v.name, value(*init, v.type)), origin(d));
+}
+
+bool Translator::argument_override(const json& s) {
+  if (kind(s) != "IfStmt" || s.value("hasElse", false)) return false;
+  bool mentions_argc = false;
+  std::function<void(const json&)> find = [&](const json& n) {
+    if (kind(n) == "DeclRefExpr" && decl_name(n) == "argc") mentions_argc = true;
+    for (const json* c : children(n)) find(*c);
+  };
+  find(child(s, 0));
+  if (!mentions_argc) return false;
+  const json& then = child(s, 1);
+  std::vector<const json*> stmts = kind(then) == "CompoundStmt" ? children(then) : std::vector<const json*>{&then};
+  for (const json* a : stmts) {
+    if (kind(*a) != "BinaryOperator" || a->value("opcode", "") != "=" || kind(strip(child(*a, 0))) != "DeclRefExpr") return false;
+    bool from_argv = false;
+    std::function<void(const json&)> argv = [&](const json& n) {
+      if (kind(n) == "DeclRefExpr" && decl_name(n) == "argv") from_argv = true;
+      for (const json* c : children(n)) argv(*c);
+    };
+    argv(child(*a, 1));
+    if (!from_argv) return false;
+  }
+  return !stmts.empty();
+}
+
+bool Translator::allocation_check(const json& s) {
+  if (kind(s) != "IfStmt") return false;
+  const json& c = strip(child(s, 0));
+  const json* p = nullptr;
+  if (kind(c) == "BinaryOperator" && c.value("opcode", "") == "==") {
+    const json &a = strip(child(c, 0)), &b = strip(child(c, 1));
+    bool a_null = constant(a) == 0 || kind(a) == "GNUNullExpr" || (kind(a) == "CStyleCastExpr" && constant(child(a, 0)) == 0);
+    bool b_null = constant(b) == 0 || kind(b) == "GNUNullExpr" || (kind(b) == "CStyleCastExpr" && constant(child(b, 0)) == 0);
+    p = b_null ? &a : a_null ? &b : nullptr;
+  } else if (kind(c) == "UnaryOperator" && c.value("opcode", "") == "!") {
+    p = &strip(child(c, 0));
+  }
+  if (!p || kind(*p) != "DeclRefExpr") return false;
+  auto it = vars_.find(decl_id(*p));
+  return it != vars_.end() && it->second.kind == Var::Kind::Array && allocated_.count(decl_id(*p));
+}
+
+void Translator::initial_values(const json& d, const Var& v) {
+  std::vector<int64_t> sizes;
+  for (const auto& x : v.dims) {
+    std::optional<int64_t> n;
+    try {
+      n = std::stoll(x);
+    } catch (const std::exception&) {
+    }
+    if (!n) refuse(d, "an initializer of an array whose size is not a constant");
+    sizes.push_back(*n);
+  }
+  int64_t total = 1;
+  for (int64_t n : sizes) total *= n;
+  if (total > 65536) refuse(d, fmt::format("an initializer of {} cells (at most 65536 are taken)", total));
+  std::vector<std::string> cells(static_cast<size_t>(total), v.type[0] == 'f' ? "0.0" : "0");
+  std::function<void(const json&, size_t, int64_t)> fill = [&](const json& list, size_t dim, int64_t at) {
+    if (kind(list) != "InitListExpr") {
+      if (dim != sizes.size()) refuse(list, "an initializer that is not a list per dimension");
+      cells[static_cast<size_t>(at)] = value(list, v.type);
+      return;
+    }
+    int64_t stride = 1;
+    for (size_t k = dim + 1; k < sizes.size(); ++k) stride *= sizes[k];
+    std::vector<const json*> elems;
+    if (list.contains("array_filler") && list["array_filler"].is_array()) {
+      for (size_t k = 1; k < list["array_filler"].size(); ++k) elems.push_back(&list["array_filler"][k]);
+    } else {
+      elems = children(list);
+    }
+    if (dim >= sizes.size() || static_cast<int64_t>(elems.size()) > sizes[dim]) refuse(list, "an initializer longer than its array");
+    for (size_t k = 0; k < elems.size(); ++k)
+      if (kind(*elems[k]) != "ImplicitValueInitExpr") fill(*elems[k], dim + 1, at + static_cast<int64_t>(k) * stride);
+  };
+  fill(child(d, 0), 0, 0);
+  for (size_t k = 0; k < cells.size(); ++k) body_.line(fmt::format("{}[{}] := {};", v.name, k, cells[k]), k == 0 ? origin(d) : Origin{});
+}
+
+void Translator::pointer(const json& d, bool top, Var& v) {
+  std::string pointee = type_of(d).substr(0, type_of(d).size() - 1);
+  while (!pointee.empty() && pointee.back() == ' ') pointee.pop_back();
+  v.type = scalar_type(pointee);
+  if (v.type.empty()) refuse(d, fmt::format("a pointer to '{}'", pointee));
+  if (d.value("init", "") == "") refuse(d, "a pointer declared without its value");
+  if (writes_.count(decl_id(d))) refuse(d, "a pointer that is assigned again (not yet taken)");
+  const json& init = strip(child(d, 0));
+  const json* e = &init;
+  while (kind(*e) == "CStyleCastExpr" || kind(*e) == "ImplicitCastExpr" || kind(*e) == "ParenExpr") e = &strip(child(*e, 0));
+  if (kind(*e) == "CallExpr" && (decl_name(strip(child(*e, 0))) == "malloc" || decl_name(strip(child(*e, 0))) == "calloc")) {
+    if (!top) refuse(d, "an allocation inside a block (not yet taken)");
+    std::string cells = allocation_cells(*e, pointee);
+    v.kind = Var::Kind::Array;
+    v.dims = {cells};
+    prog_.declaration(fmt::format("input {}[d0] : {}[{}];", v.name, v.type, cells), origin(d));
+    allocated_.insert(decl_id(d));
+    vars_[decl_id(d)] = v;
+    return;
+  }
+  // into another array: p, p + k, &p[k]
+  std::string offset;
+  const json* base = e;
+  if (kind(*e) == "BinaryOperator" && e->value("opcode", "") == "+") {
+    base = &strip(child(*e, 0));
+    offset = value(child(*e, 1), "");
+  } else if (kind(*e) == "UnaryOperator" && e->value("opcode", "") == "&" && kind(strip(child(*e, 0))) == "ArraySubscriptExpr") {
+    const json& sub = strip(child(*e, 0));
+    base = &strip(child(sub, 0));
+    offset = value(child(sub, 1), "");
+  }
+  if (kind(*base) != "DeclRefExpr" || !vars_.count(decl_id(*base)) || vars_.at(decl_id(*base)).kind != Var::Kind::Array ||
+      vars_.at(decl_id(*base)).dims.size() != 1)
+    refuse(d, "a pointer that does not point into a one-dimensional array or a malloc'ed block");
+  Var alias = vars_.at(decl_id(*base));
+  if (!offset.empty()) alias.offset = alias.offset.empty() ? offset : fmt::format("{} + {}", alias.offset, offset);
+  vars_[decl_id(d)] = alias;
+}
+
+std::string Translator::allocation_cells(const json& call, const std::string& pointee) {
+  auto is_sizeof = [&](const json& x) {
+    const json& y = strip(x);
+    return kind(y) == "UnaryExprOrTypeTraitExpr" && y.value("name", "") == "sizeof";
+  };
+  if (decl_name(strip(child(call, 0))) == "calloc") {
+    if (children(call).size() != 3 || !is_sizeof(child(call, 2))) refuse(call, "calloc(n, sizeof(T)) of another form");
+    return value(child(call, 1), "");
+  }
+  const json& size = strip(child(call, 1));
+  if (kind(size) == "BinaryOperator" && size.value("opcode", "") == "*") {
+    if (is_sizeof(child(size, 0))) return value(child(size, 1), "");
+    if (is_sizeof(child(size, 1))) return value(child(size, 0), "");
+  }
+  refuse(call, fmt::format("malloc of a size that is not n * sizeof({})", pointee));
+}
+
+bool Translator::over_parameters(const json& e0) const {
+  const json& e = strip(e0);
+  std::string k = kind(e);
+  if (constant(e)) return true;
+  if (k == "DeclRefExpr") {
+    auto it = vars_.find(decl_id(e));
+    return it != vars_.end() && it->second.kind == Var::Kind::Param;
+  }
+  if (k == "ImplicitCastExpr" || k == "CStyleCastExpr") return over_parameters(child(e, 0));
+  if (k == "BinaryOperator") {
+    std::string op = e.value("opcode", "");
+    return (op == "+" || op == "-" || op == "*") && over_parameters(child(e, 0)) && over_parameters(child(e, 1));
+  }
+  return false;
+}
+
+std::optional<std::string> Translator::param_named(const std::string& c_name) const {
+  for (const auto& [id, v] : vars_)
+    if (v.kind == Var::Kind::Param && c_names_.count(id) && c_names_.at(id) == c_name) return v.name;
+  return std::nullopt;
+}
+
+Origin Translator::origin(const json& n) const {
+  Loc l = position(n, file_);
+  return {file_.name, l.line, l.col};
+}
+
+void Translator::declare_loop_counter(const json& d) {
+  Var v;
+  v.kind = Var::Kind::Loop;
+  v.par_depth = par_depth_;
+  v.name = fresh(decl_name(d));
+  v.type = scalar_type(type_of(d));
+  if (!is_integer_type(v.type)) refuse(d, fmt::format("a for loop over a counter of type '{}'", type_of(d)));
+  vars_[decl_id(d)] = v;
+}
+
+std::string Translator::id_of(const Var& v) const {
+  for (const auto& [id, x] : vars_)
+    if (&x == &v) return id;
+  return "";
+}
+
+const Translator::Var* Translator::vars_by_name(const std::string& sched_name) const {
+  for (const auto& [id, v] : vars_)
+    if (v.name == sched_name) return &v;
+  return nullptr;
+}
+
+int Translator::bind_arguments(const json& call, const json& fn) {
+  std::vector<const json*> params;
+  for (const json* c : children(fn))
+    if (kind(*c) == "ParmVarDecl") params.push_back(c);
+  if (params.size() != children(call).size() - 1)
+    refuse(call, fmt::format("a call of '{}' with {} argument(s) for {} parameter(s)", decl_name(fn), children(call).size() - 1, params.size()));
+  int opened = 0;
+  for (size_t k = 0; k < params.size(); ++k) {
+    const json& p = *params[k];
+    const json& arg = child(call, k + 1);
+    std::string id = decl_id(p), t = type_of(p);
+    c_names_[id] = decl_name(p);
+    if (t.find('*') != std::string::npos || t.find('[') != std::string::npos) {
+      vars_[id] = array_argument(arg);
+      continue;
+    }
+    Var v;
+    v.type = scalar_type(t);
+    if (v.type.empty()) refuse(p, fmt::format("a parameter of type '{}'", t));
+    v.par_depth = par_depth_;
+    if (is_integer_type(v.type) && !writes_.count(id) && over_bound_names(arg)) {
+      v.kind = Var::Kind::Param;
+      v.name = fmt::format("({})", value(arg, ""));
+      vars_[id] = v;
+      continue;
+    }
+    v.kind = Var::Kind::Cell;
+    v.name = fresh(decl_name(p));
+    std::string text = value(arg, v.type);
+    body_.open(fmt::format("allocate {} : {}[] {{", v.name, v.type), origin(call));
+    body_.line(fmt::format("{}[] := {};", v.name, text), origin(call));
+    ++opened;
+    vars_[id] = v;
+  }
+  return opened;
+}
+
+Translator::Var Translator::array_argument(const json& arg0) {
+  const json& arg = strip(arg0);
+  const json* base = &arg;
+  std::string offset;
+  if (kind(arg) == "BinaryOperator" && arg.value("opcode", "") == "+") {
+    base = &strip(child(arg, 0));
+    offset = value(child(arg, 1), "");
+  } else if (kind(arg) == "UnaryOperator" && arg.value("opcode", "") == "&" && kind(strip(child(arg, 0))) == "ArraySubscriptExpr") {
+    const json& sub = strip(child(arg, 0));
+    base = &strip(child(sub, 0));
+    offset = value(child(sub, 1), "");
+  }
+  if (kind(*base) != "DeclRefExpr") refuse(arg, "an argument for a pointer parameter that is not an array");
+  Var v = var_of(*base);
+  if (v.kind != Var::Kind::Array) refuse(arg, fmt::format("'{}' passed for a pointer parameter: it is not an array", decl_name(*base)));
+  if (!offset.empty()) {
+    if (v.dims.size() != 1) refuse(arg, "a pointer into a multidimensional array");
+    v.offset = v.offset.empty() ? offset : fmt::format("{} + {}", v.offset, offset);
+  }
+  return v;
+}
+
+bool Translator::over_bound_names(const json& e0) const {
+  const json& e = strip(e0);
+  if (kind(e) == "DeclRefExpr") {
+    auto it = vars_.find(decl_id(e));
+    return it != vars_.end() && (it->second.kind == Var::Kind::Param || (it->second.kind == Var::Kind::Loop && bound_.count(decl_id(e)) && !shared_.count(decl_id(e))));
+  }
+  if (kind(e) == "ImplicitCastExpr" || kind(e) == "CStyleCastExpr") return over_bound_names(child(e, 0));
+  if (kind(e) == "BinaryOperator") {
+    std::string op = e.value("opcode", "");
+    return (op == "+" || op == "-" || op == "*") && over_bound_names(child(e, 0)) && over_bound_names(child(e, 1));
+  }
+  return constant(e).has_value();
+}
+
+}  // namespace sched::cfront

@@ -1,0 +1,183 @@
+// The C front end's translator (translate.hpp): its state and its parts. The variables and
+// declarations are in translate_vars.cpp, statements, loops and OpenMP in translate_loops.cpp,
+// assignments and expressions in translate_values.cpp.
+#pragma once
+#include <fmt/format.h>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "c/clang_ast.hpp"
+#include "c/pragma.hpp"
+#include "interpreter/program_text.hpp"
+
+namespace sched::cfront {
+
+
+// A construct the translation does not take: the node where it is and what it is.
+struct Refusal {
+  const json* at;
+  std::string what;
+};
+[[noreturn]] void refuse(const json& n, std::string what);
+
+std::string scalar_type(std::string t);                        // the SCHED type of a C scalar type ("" : none)
+bool is_integer_type(const std::string& sched_type);
+const json& strip(const json& n);                              // through parentheses and the casts that change nothing here
+std::optional<int64_t> constant(const json& n);                // an integer constant (a literal, negated or cast)
+
+class Translator {
+ public:
+  Translator(const json& tu, const json& fn, const SourceFile& file) : tu_(tu), fn_(fn), file_(file) {}
+
+  std::string run();
+
+  static const json* body_of(const json& fn);
+
+ private:
+  // ---- variables ----
+  struct Var {
+    enum class Kind { Param, Loop, Cell, Array } kind = Kind::Cell;
+    std::string name;               // in SCHED
+    std::string type;               // the SCHED type of a scalar or of an array's cells
+    std::vector<std::string> dims;  // an array's sizes, as C has them (its cells are stored flat)
+    std::string offset;             // a pointer into an array: where it points
+    int64_t value = 0;              // a parameter's value in the C program
+    bool nonnegative = false;       // a loop counter that counts up from a constant >= 0
+    int par_depth = 0;              // how many parallel loops enclose its declaration
+  };
+
+  // Counts the writes of every scalar: `=`, compound assignments, `++`, `--`, `&x` (any write);
+  // the writes in a for loop's header are counted apart (a counter written only there is a loop's).
+  void count_writes(const json& n, bool in_header);
+
+  std::string fresh(const std::string& want);
+
+  Var& var_of(const json& ref);
+
+  // A VarDecl: what it becomes (declared in the program's header when at the function's top level).
+  void declare(const json& d, bool top);
+
+  // `if (argc > 1) len = atoi(argv[1]);`: the program's sizes from its command line. The variable
+  // is a parameter (its value in the file is its value without -p); the statement is not run.
+  static bool argument_override(const json& s);
+
+  // `if (p == NULL) { ... }` after a malloc: allocation does not fail here.
+  bool allocation_check(const json& s);
+
+  // An array's initializer `{1, 2, {3}}`: every cell written before the function runs (the ones
+  // the list leaves out are 0, as in C).
+  void initial_values(const json& d, const Var& v);
+
+  // `T* p = (T*) malloc(n * sizeof(T))` (an array of n cells), `T* q = p + k` or `&p[k]` (the same
+  // array, from cell k).
+  void pointer(const json& d, bool top, Var& v);
+
+  // The cells of `malloc(n * sizeof(T))` (also `sizeof(T) * n`, `calloc(n, sizeof(T))`).
+  std::string allocation_cells(const json& call, const std::string& pointee);
+
+  // Whether an integer expression uses only constants and parameters.
+  bool over_parameters(const json& e0) const;
+
+  std::optional<std::string> param_named(const std::string& c_name) const;
+
+  Origin origin(const json& n) const;
+
+  // ---- statements ----
+  // `inlined`: a called function's body (its final return ends it, as main's does).
+  void block(const json& b, bool top, bool inlined = false);
+
+  void statement(const json& s, bool top = false);
+
+  void if_statement(const json& s);
+
+  // A for loop of the canonical form: `for (v = lo; v < hi; v++)` (also <=, >, >=, ++v, v += k,
+  // v--, v -= k, v = v + k), whose counter the body does not write.
+  struct Canonical {
+    const json* counter;  // the DeclRefExpr or VarDecl of v
+    const json* lo;
+    const json* bound;
+    std::string cmp;  // < <= > >=
+    int64_t step = 1; // negative: downwards
+  };
+
+  Canonical canonical(const json& f);
+
+  // `keyword`: for or par; `collapse`: how many loops nested in this one are par too.
+  // `header`: the origin of the loop's line (a parallel loop's: its directive).
+  void for_loop(const json& f, const char* keyword, const std::vector<std::string>& privates, int collapse = 1, const Origin* header = nullptr);
+
+  void declare_loop_counter(const json& d);
+
+  std::string id_of(const Var& v) const;
+
+  const Var* vars_by_name(const std::string& sched_name) const;
+
+  // ---- OpenMP ----
+  static const json& associated(const json& d);
+
+  Pragma pragma_of(const json& d);
+
+  // The Var of a name in a clause.
+  const Var* clause_var(const json& d, const std::string& c_name);
+
+  void directive(const json& d);
+
+  // ---- assignments ----
+  void call_statement(const json& s);
+
+  // The parameters of an inlined function, bound to the call's arguments: an array (a pointer)
+  // is the argument's array from where it points; an integer the callee does not write and whose
+  // argument uses only constants, parameters and loop counters is that expression; any other
+  // scalar is a cell of its own, set to the argument (C passes by value). Returns how many
+  // allocations it opened.
+  int bind_arguments(const json& call, const json& fn);
+
+  // The array an argument passes: `a`, `a + k`, `&a[k]`.
+  Var array_argument(const json& arg0);
+
+  // Whether an integer expression uses only constants, parameters and the loop counters bound here.
+  bool over_bound_names(const json& e0) const;
+
+  std::string target(const json& t0);
+
+  void assignment(const json& s);
+
+  // ---- expressions ----
+  std::string subscript(const json& e);
+
+  // `want`: the SCHED type the context expects ("" : an index or a condition).
+  std::string value(const json& e0, const std::string& want);
+
+  // C's integer division truncates; SCHED's rounds down. They agree when the dividend is not
+  // negative; by a positive constant the truncation is written out, else it is refused.
+  std::string integer_division(const json& e, const std::string& op, const std::string& a, const std::string& b);
+
+  // Whether an integer expression is never negative: literals, loop counters from 0 up, and sums
+  // and products of those.
+  bool nonnegative(const json& e0);
+
+  const json& tu_;
+  const json& fn_;
+  const SourceFile& file_;
+  std::set<std::string> allocated_;           // pointers to malloc'ed blocks (by declaration id)
+  std::set<std::string> overridden_;          // variables the command line may set (argc, argv)
+  std::set<std::string> private_, shared_, shared_declared_;  // loop counters: private to the parallel loop; shared (cells)
+  int par_depth_ = 0;                         // parallel loops around the statement being translated
+  std::vector<std::string> calls_;            // the functions being inlined
+  ProgramText prog_;
+  BodyText& body_ = prog_.body;
+  std::map<std::string, Var> vars_;           // by clang's declaration id
+  std::map<std::string, std::string> c_names_;  // declaration id -> the C name
+  std::map<std::string, int> writes_, header_writes_;
+  std::set<std::string> taken_, bound_;       // SCHED names given; loop counters bound here
+  std::set<std::string> reductions_;          // SCHED names of the scalars reduced by the enclosing loop
+  std::vector<int> scopes_;                   // per open block: the allocations it opened
+  bool atomic_ = false;    // inside `omp atomic` or `omp critical`: updates are atomic accumulations
+  bool critical_ = false;  // inside `omp critical`
+};
+
+}  // namespace sched::cfront

@@ -1,0 +1,13 @@
+// expect: ok
+int main(void) {
+  int i, tmp;
+  int len = 64;
+  double a[64];
+  for (i = 0; i < len; i++) a[i] = i;
+#pragma omp parallel for private(tmp)
+  for (i = 0; i < len; i++) {
+    tmp = a[i] + i;
+    a[i] = tmp;
+  }
+  return 0;
+}
