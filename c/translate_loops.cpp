@@ -104,7 +104,7 @@ Translator::Canonical Translator::canonical(const json& f) {
   return c;
 }
 
-void Translator::for_loop(const json& f, const char* keyword, const std::vector<std::string>& privates, int collapse, const Origin* header) {
+void Translator::for_loop(const json& f, const char* keyword, const std::vector<PrivateCopy>& privates, int collapse, const Origin* header) {
   Canonical c = canonical(f);
   std::string id = decl_id(*c.counter);
   if (!vars_.count(id) && kind(*c.counter) == "VarDecl") declare_loop_counter(*c.counter);
@@ -145,9 +145,17 @@ void Translator::for_loop(const json& f, const char* keyword, const std::vector<
     ++par_depth_;
     private_.insert(id);  // the parallel loop's own counter
   }
+  // a private scalar: one per iteration, under a name of its own (a firstprivate one starts with
+  // the shared value; a lastprivate one is copied out by the last iteration)
   int opened = 0;
-  for (const std::string& p : privates) {  // a private scalar: one per iteration
-    body_.open(fmt::format("allocate {} : {}[] {{", p, vars_by_name(p)->type));
+  std::vector<std::pair<std::string, Var>> renamed;
+  for (const PrivateCopy& p : privates) {
+    Var& shared_var = vars_.at(p.id);
+    std::string mine = fresh(shared_var.name + "_private");
+    body_.open(fmt::format("allocate {} : {}[] {{", mine, shared_var.type), at);
+    if (p.first) body_.line(fmt::format("{}[] := {}[];", mine, shared_var.name), at);
+    renamed.emplace_back(p.id, shared_var);
+    shared_var.name = mine;
     ++opened;
   }
   const json& body = child(f, 4);
@@ -158,6 +166,18 @@ void Translator::for_loop(const json& f, const char* keyword, const std::vector<
   } else {
     statement(body);
   }
+  for (const auto& [pid, original] : renamed) {
+    const PrivateCopy* p = nullptr;
+    for (const auto& q : privates)
+      if (q.id == pid) p = &q;
+    if (p && p->last) {
+      if (c.step != 1 || collapse > 1) refuse(f, "lastprivate on a loop whose step is not 1 or that is collapsed (not yet taken)");
+      body_.open(fmt::format("if {} == {} {{", x, last), at);
+      body_.line(fmt::format("{}[] := {}[];", original.name, vars_.at(pid).name), at);
+      body_.close();
+    }
+  }
+  for (auto it = renamed.rbegin(); it != renamed.rend(); ++it) vars_.at(it->first) = it->second;
   for (; opened > 0; --opened) body_.close();
   bound_.erase(id);
   shared_.erase(id);
@@ -197,17 +217,26 @@ void Translator::directive(const json& d) {
   const std::string& w = p.directive;
   if (w == "parallel for" || w == "for" || w == "parallel for simd" || w == "for simd" || w == "simd") {
     if (w == "for" || w == "for simd") refuse(d, "'omp for' inside a parallel region (not yet taken; 'omp parallel for' is)");
-    std::vector<std::string> privates;
+    std::vector<PrivateCopy> privates;
     std::set<std::string> reductions, private_ids;
+    auto private_copy = [&](const std::string& n, bool first, bool last) {
+      const Var* v = clause_var(d, n);
+      std::string vid = id_of(*v);
+      if (v->kind == Var::Kind::Cell) {
+        for (auto& q : privates)
+          if (q.id == vid) return void(q.first |= first), void(q.last |= last);
+        privates.push_back({vid, first, last});
+      } else if (v->kind == Var::Kind::Array) {
+        refuse(d, fmt::format("a private array ('{}': not yet taken)", n));
+      } else if (v->kind == Var::Kind::Loop) {
+        if (last) refuse(d, fmt::format("lastprivate({}) of a loop counter (not yet taken)", n));
+        private_ids.insert(vid);
+      }  // a constant: the same in every copy
+    };
     int collapse = 1;
     for (const Clause& c : p.clauses) {
-      if (c.name == "private") {
-        for (const auto& n : c.vars) {
-          const Var* v = clause_var(d, n);
-          if (v->kind == Var::Kind::Cell) privates.push_back(v->name);
-          else if (v->kind == Var::Kind::Array) refuse(d, fmt::format("a private array ('{}': not yet taken)", n));
-          else if (v->kind == Var::Kind::Loop) private_ids.insert(id_of(*v));
-        }
+      if (c.name == "private" || c.name == "firstprivate" || c.name == "lastprivate") {
+        for (const auto& n : c.vars) private_copy(n, c.name == "firstprivate", c.name == "lastprivate");
       } else if (c.name == "reduction") {
         if (c.op != "+" && c.op != "*" && c.op != "min" && c.op != "max") refuse(d, fmt::format("a reduction with '{}' (not yet taken: + * min max are)", c.op));
         for (const auto& n : c.vars) {
@@ -223,9 +252,6 @@ void Translator::directive(const json& d) {
         }
         if (!k || *k < 1 || *k > 8) refuse(d, fmt::format("collapse({})", c.arg));
         collapse = static_cast<int>(*k);
-      } else if (c.name == "firstprivate" || c.name == "lastprivate") {
-        for (const auto& n : c.vars)
-          if (clause_var(d, n)->kind == Var::Kind::Cell) refuse(d, fmt::format("{}({}) (not yet taken)", c.name, n));
       } else if (!ignored.count(c.name)) {
         refuse(d, fmt::format("the clause '{}' (not yet taken)", c.name));
       }

@@ -68,7 +68,7 @@ std::string Translator::target(const json& t0) {
   refuse(t, "an assignment to something other than a variable or an array cell");
 }
 
-void Translator::assignment(const json& s) {
+void Translator::assignment_core(const json& s) {
   std::string k = kind(s), op = s.value("opcode", "");
   Origin at = origin(s);
   const json& lhs = child(s, 0);
@@ -138,6 +138,7 @@ std::string Translator::subscript(const json& e) {
 
 std::string Translator::value(const json& e0, const std::string& want) {
   const json& e = strip(e0);
+  if (auto it = stepped_.find(&e); it != stepped_.end()) return it->second;  // `x++` inside the statement
   std::string k = kind(e);
   if (k == "IntegerLiteral") return e.value("value", "0");
   if (k == "CharacterLiteral") return std::to_string(e.value("value", 0));
@@ -228,6 +229,39 @@ bool Translator::nonnegative(const json& e0) {
     if (op == "+" || op == "*" || op == "/" || op == "%") return nonnegative(child(e, 0)) && nonnegative(child(e, 1));
   }
   return false;
+}
+
+}  // namespace sched::cfront
+
+namespace sched::cfront {
+
+void Translator::assignment(const json& s) {
+  // `out[n++] = e`: the counter's step before the statement, the value it had in the statement
+  std::vector<const json*> steps;
+  std::function<void(const json&, bool)> find = [&](const json& n, bool top) {
+    std::string op = n.value("opcode", "");
+    if (!top && kind(n) == "UnaryOperator" && (op == "++" || op == "--")) steps.push_back(&n);
+    for (const json* c : children(n)) find(*c, false);
+  };
+  find(s, true);
+  if (steps.empty()) return assignment_core(s);
+  if (steps.size() > 1) refuse(*steps[1], "a second ++ or -- in one statement");
+  const json& step = *steps[0];
+  const json& x = strip(child(step, 0));
+  if (kind(x) != "DeclRefExpr" || var_of(x).kind != Var::Kind::Cell) refuse(step, "++ or -- inside an expression on something other than a scalar");
+  const Var& v = var_of(x);
+  std::string op = step.value("opcode", "");
+  bool postfix = step.value("isPostfix", false);
+  std::string t = fresh(v.name + "_was");
+  Origin at = origin(s);
+  body_.open(fmt::format("allocate {} : {}[] {{", t, v.type), at);
+  if (postfix) body_.line(fmt::format("{}[] := {}[];", t, v.name), at);
+  body_.line(fmt::format("{}[] := ({}[] {} 1);", v.name, v.name, op == "++" ? "+" : "-"), at);
+  if (!postfix) body_.line(fmt::format("{}[] := {}[];", t, v.name), at);
+  stepped_[&step] = t + "[]";
+  assignment_core(s);
+  stepped_.erase(&step);
+  body_.close();
 }
 
 }  // namespace sched::cfront

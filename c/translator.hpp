@@ -108,7 +108,13 @@ class Translator {
 
   // `keyword`: for or par; `collapse`: how many loops nested in this one are par too.
   // `header`: the origin of the loop's line (a parallel loop's: its directive).
-  void for_loop(const json& f, const char* keyword, const std::vector<std::string>& privates, int collapse = 1, const Origin* header = nullptr);
+  // A private copy of a scalar in a parallel loop (private, firstprivate, lastprivate).
+  struct PrivateCopy {
+    std::string id;     // the shared variable's declaration
+    bool first = false;  // starts with the shared value
+    bool last = false;   // the last iteration's value is copied out
+  };
+  void for_loop(const json& f, const char* keyword, const std::vector<PrivateCopy>& privates, int collapse = 1, const Origin* header = nullptr);
 
   void declare_loop_counter(const json& d);
 
@@ -144,7 +150,8 @@ class Translator {
 
   std::string target(const json& t0);
 
-  void assignment(const json& s);
+  void assignment(const json& s);       // with `x++` inside: the step first (assignment_core: the rest)
+  void assignment_core(const json& s);
 
   // ---- expressions ----
   std::string subscript(const json& e);
@@ -178,6 +185,7 @@ class Translator {
   std::vector<int> scopes_;                   // per open block: the allocations it opened
   bool atomic_ = false;    // inside `omp atomic` or `omp critical`: updates are atomic accumulations
   bool critical_ = false;  // inside `omp critical`
+  std::map<const json*, std::string> stepped_;  // `x++` in the statement at hand: the cell holding its value
 };
 
 }  // namespace sched::cfront

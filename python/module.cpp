@@ -21,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include "c/frontend.hpp"
 #include "python/results.hpp"
 
 namespace py = pybind11;
@@ -29,6 +30,7 @@ using namespace sched::python;
 
 PYBIND11_MODULE(pysched, m) {
   m.doc() = "SCHED, the loop-and-array language of tensor compilers: run, verify and explore programs on NumPy arrays";
+  sched::cfront::register_front_end();  // .c files (docs/c.md), as `sched` reads them
   static py::exception<BadInputError> bad_input(m, "BadInput", PyExc_ValueError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {

@@ -35,7 +35,7 @@ LAYERS = {
     "mlir": BELOW_DRIVER + ["driver", "fuzz"],  # mlir/import includes MLIR's own headers (mlir/IR/..., llvm/...), not ours
     "c": BELOW_DRIVER + ["driver"],  # the C front end: clang runs as a child, its JSON tree is read here
     "report": ["interpreter/limits.hpp"],  # fmt and nlohmann-json otherwise: the pages draw the commands' JSON
-    "python": BELOW_DRIVER + ["driver"],
+    "python": BELOW_DRIVER + ["driver", "c"],
     "cli": BELOW_DRIVER + ["driver", "fuzz", "halide", "mlir", "c", "report"],
     "bench": BELOW_DRIVER + ["driver", "fuzz", "halide"],
     "tests": None,  # anything

@@ -1,0 +1,13 @@
+// expect: ok
+int main(void) {
+  int i;
+  int n = 32;
+  double scale = 2.0, a[32];
+  for (i = 0; i < n; i++) a[i] = i;
+#pragma omp parallel for firstprivate(scale)
+  for (i = 0; i < n; i++) {
+    scale = scale + 1.0;
+    a[i] = a[i] * scale;
+  }
+  return 0;
+}
