@@ -67,7 +67,15 @@ Imported import(const std::string& file, const std::string& function, double tim
     i.messages = fmt::format("inconclusive: clang's syntax tree of {} does not read: {}\n", file, x.what());
     return i;
   }
-  Translation t = translate(tu, source, function);
+  Translation t;
+  try {
+    t = translate(tu, source, function);
+  } catch (const std::exception& x) {  // a tree of a shape the translation does not expect: ours to fix
+    i.status = Imported::Status::Inconclusive;
+    i.compiler_status = "import-failed";
+    i.messages = fmt::format("inconclusive: internal error in the C import of {}: {}\n", file, x.what());
+    return i;
+  }
   if (!t.ok) {
     i.status = Imported::Status::BadInput;
     i.compiler_status = "bad-input";

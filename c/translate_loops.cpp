@@ -97,7 +97,7 @@ Translator::Canonical Translator::canonical(const json& f) {
     if ((eo == "+" || eo == "-") && on_counter(child(e, 0)) && constant(child(e, 1))) c.step = eo == "+" ? *constant(child(e, 1)) : -*constant(child(e, 1));
     else refuse(inc, "a for loop whose step is not a constant");
   } else {
-    refuse(inc.is_null() ? f : inc, "a for loop whose step is not `v++`, `v--`, `v += k` or `v -= k` with k constant");
+    refuse(kind(inc).empty() ? f : inc, "a for loop whose step is not `v++`, `v--`, `v += k` or `v -= k` with k constant");
   }
   if (c.step == 0) refuse(inc, "a for loop whose step is 0");
   if ((c.step > 0) != (c.cmp == "<" || c.cmp == "<=")) refuse(cond, "a for loop whose condition and step go in opposite directions");
