@@ -11,10 +11,10 @@
 #include "cli/time_limit.hpp"
 #include "driver/bench.hpp"
 #include "interpreter/files.hpp"
+#include "driver/frontend.hpp"
 #include "interpreter/load.hpp"
 #ifdef SCHED_HAVE_HALIDE
 #include "halide/jit.hpp"
-#include "driver/frontend.hpp"
 #endif
 
 namespace sched::cli {
