@@ -212,8 +212,10 @@ const Translator::Var* Translator::clause_var(const json& d, const std::string& 
 
 void Translator::directive(const json& d) {
   Pragma p = pragma_of(d);
-  static const std::set<std::string> ignored = {"shared", "default", "schedule", "num_threads", "nowait", "proc_bind", "if", "simdlen", "safelen",
-                                                "aligned", "linear_", "name"};
+  // clauses that change nothing about which accesses may happen at once (`if`, which may make
+  // the loop sequential, and `safelen`, which bounds the lanes' distance, are refused: ignoring
+  // them would report races the program cannot have)
+  static const std::set<std::string> ignored = {"shared", "default", "schedule", "num_threads", "nowait", "proc_bind", "simdlen", "aligned", "name"};
   const std::string& w = p.directive;
   if (w == "parallel for" || w == "for" || w == "parallel for simd" || w == "for simd" || w == "simd") {
     if (w == "for" || w == "for simd") refuse(d, "'omp for' inside a parallel region (not yet taken; 'omp parallel for' is)");
