@@ -19,10 +19,10 @@ namespace sched::cfront {
 namespace {
 
 // "file:line:col: error: the C import does not take WHAT" with the line and a caret.
-std::string refusal_text(const SourceFile& f, const json& at, const json& fn, const std::string& what) {
-  Loc l = position(at, f);
-  if (!l.line) l = position(fn, f);  // a node clang gives no position (an empty part): its function's
-  Diagnostics d(std::make_shared<SourceFile>(f.name, f.text));
+std::string refusal_text(const std::shared_ptr<const SourceFile>& f, const json& at, const json& fn, const std::string& what) {
+  Loc l = position(at, *f);
+  if (!l.line) l = position(fn, *f);  // a node clang gives no position (an empty part): its function's
+  Diagnostics d(f);
   d.error(l, "the C import does not take " + what);
   return d.render();
 }
@@ -49,7 +49,7 @@ Translation translate(const json& tu, const std::shared_ptr<const SourceFile>& f
     t.text = tr.run();
     t.ok = true;
   } catch (const Refusal& r) {
-    t.error = refusal_text(*file, *r.at, *fn, r.what);
+    t.error = refusal_text(file, *r.at, *fn, r.what);
   }
   return t;
 }

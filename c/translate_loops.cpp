@@ -204,9 +204,9 @@ Pragma Translator::pragma_of(const json& d) {
   return p;
 }
 
-const Translator::Var* Translator::clause_var(const json& d, const std::string& c_name) {
+std::string Translator::clause_var(const json& d, const std::string& c_name) {
   for (const auto& [id, name] : c_names_)
-    if (name == c_name && vars_.count(id)) return &vars_.at(id);
+    if (name == c_name && vars_.count(id)) return id;
   refuse(d, fmt::format("the variable '{}' of a clause, which the function does not declare before it", c_name));
 }
 
@@ -222,8 +222,8 @@ void Translator::directive(const json& d) {
     std::vector<PrivateCopy> privates;
     std::set<std::string> reductions, private_ids;
     auto private_copy = [&](const std::string& n, bool first, bool last) {
-      const Var* v = clause_var(d, n);
-      std::string vid = id_of(*v);
+      std::string vid = clause_var(d, n);
+      const Var* v = &vars_.at(vid);
       if (v->kind == Var::Kind::Cell) {
         for (auto& q : privates)
           if (q.id == vid) return void(q.first |= first), void(q.last |= last);
@@ -242,7 +242,7 @@ void Translator::directive(const json& d) {
       } else if (c.name == "reduction") {
         if (c.op != "+" && c.op != "*" && c.op != "min" && c.op != "max") refuse(d, fmt::format("a reduction with '{}' (not yet taken: + * min max are)", c.op));
         for (const auto& n : c.vars) {
-          const Var* v = clause_var(d, n);
+          const Var* v = &vars_.at(clause_var(d, n));
           if (v->kind != Var::Kind::Cell) refuse(d, fmt::format("a reduction over '{}', which is not a scalar the loop writes", n));
           reductions.insert(v->name);
         }

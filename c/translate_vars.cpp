@@ -129,7 +129,7 @@ void Translator::declare(const json& d, bool top) {
     vars_[id] = v;
     return;
   }
-  if (top && !written && !in_headers && init && is_integer_type(v.type) && over_parameters(*init)) {
+  if (top && !written && !in_headers && init && is_integer_type(v.type) && over_names(*init, false)) {
     v.kind = Var::Kind::Param;  // `int n = len;`: another name of an expression over parameters
     v.name = fmt::format("({})", value(*init, ""));
     vars_[id] = v;
@@ -249,22 +249,9 @@ void Translator::pointer(const json& d, bool top, Var& v) {
     return;
   }
   // into another array: p, p + k, &p[k]
-  std::string offset;
-  const json* base = e;
-  if (kind(*e) == "BinaryOperator" && e->value("opcode", "") == "+") {
-    base = &strip(child(*e, 0));
-    offset = value(child(*e, 1), "");
-  } else if (kind(*e) == "UnaryOperator" && e->value("opcode", "") == "&" && kind(strip(child(*e, 0))) == "ArraySubscriptExpr") {
-    const json& sub = strip(child(*e, 0));
-    base = &strip(child(sub, 0));
-    offset = value(child(sub, 1), "");
-  }
-  if (kind(*base) != "DeclRefExpr" || !vars_.count(decl_id(*base)) || vars_.at(decl_id(*base)).kind != Var::Kind::Array ||
-      vars_.at(decl_id(*base)).dims.size() != 1)
-    refuse(d, "a pointer that does not point into a one-dimensional array or a malloc'ed block");
-  Var alias = vars_.at(decl_id(*base));
-  if (!offset.empty()) alias.offset = alias.offset.empty() ? offset : fmt::format("{} + {}", alias.offset, offset);
-  vars_[decl_id(d)] = alias;
+  std::optional<Var> alias = pointed_array(init);
+  if (!alias || alias->dims.size() != 1) refuse(d, "a pointer that does not point into a one-dimensional array or a malloc'ed block");
+  vars_[decl_id(d)] = *alias;
 }
 
 std::string Translator::allocation_cells(const json& call, const std::string& pointee) {
@@ -284,18 +271,20 @@ std::string Translator::allocation_cells(const json& call, const std::string& po
   refuse(call, fmt::format("malloc of a size that is not n * sizeof({})", pointee));
 }
 
-bool Translator::over_parameters(const json& e0) const {
+bool Translator::over_names(const json& e0, bool loops) const {
   const json& e = strip(e0);
   std::string k = kind(e);
   if (constant(e)) return true;
   if (k == "DeclRefExpr") {
     auto it = vars_.find(decl_id(e));
-    return it != vars_.end() && it->second.kind == Var::Kind::Param;
+    if (it == vars_.end()) return false;
+    const Var& v = it->second;
+    return v.kind == Var::Kind::Param || (loops && v.kind == Var::Kind::Loop && bound_.count(decl_id(e)) && !shared_.count(decl_id(e)));
   }
-  if (k == "ImplicitCastExpr" || k == "CStyleCastExpr") return over_parameters(child(e, 0));
+  if (k == "ImplicitCastExpr" || k == "CStyleCastExpr") return over_names(child(e, 0), loops);
   if (k == "BinaryOperator") {
     std::string op = e.value("opcode", "");
-    return (op == "+" || op == "-" || op == "*") && over_parameters(child(e, 0)) && over_parameters(child(e, 1));
+    return (op == "+" || op == "-" || op == "*") && over_names(child(e, 0), loops) && over_names(child(e, 1), loops);
   }
   return false;
 }
@@ -321,18 +310,6 @@ void Translator::declare_loop_counter(const json& d) {
   vars_[decl_id(d)] = v;
 }
 
-std::string Translator::id_of(const Var& v) const {
-  for (const auto& [id, x] : vars_)
-    if (&x == &v) return id;
-  return "";
-}
-
-const Translator::Var* Translator::vars_by_name(const std::string& sched_name) const {
-  for (const auto& [id, v] : vars_)
-    if (v.name == sched_name) return &v;
-  return nullptr;
-}
-
 int Translator::bind_arguments(const json& call, const json& fn) {
   std::vector<const json*> params;
   for (const json* c : children(fn))
@@ -346,14 +323,16 @@ int Translator::bind_arguments(const json& call, const json& fn) {
     std::string id = decl_id(p), t = type_of(p);
     c_names_[id] = decl_name(p);
     if (t.find('*') != std::string::npos || t.find('[') != std::string::npos) {
-      vars_[id] = array_argument(arg);
+      std::optional<Var> a = pointed_array(arg);
+      if (!a) refuse(arg, "an argument for a pointer parameter that is not an array");
+      vars_[id] = *a;
       continue;
     }
     Var v;
     v.type = scalar_type(t);
     if (v.type.empty()) refuse(p, fmt::format("a parameter of type '{}'", t));
     v.par_depth = par_depth_;
-    if (is_integer_type(v.type) && !writes_.count(id) && over_bound_names(arg)) {
+    if (is_integer_type(v.type) && !writes_.count(id) && over_names(arg, true)) {
       v.kind = Var::Kind::Param;
       v.name = fmt::format("({})", value(arg, ""));
       vars_[id] = v;
@@ -370,40 +349,26 @@ int Translator::bind_arguments(const json& call, const json& fn) {
   return opened;
 }
 
-Translator::Var Translator::array_argument(const json& arg0) {
-  const json& arg = strip(arg0);
-  const json* base = &arg;
+std::optional<Translator::Var> Translator::pointed_array(const json& e0) {
+  const json* e = &strip(e0);
+  while (kind(*e) == "CStyleCastExpr" || kind(*e) == "ImplicitCastExpr" || kind(*e) == "ParenExpr") e = &strip(child(*e, 0));
+  const json* base = e;
   std::string offset;
-  if (kind(arg) == "BinaryOperator" && arg.value("opcode", "") == "+") {
-    base = &strip(child(arg, 0));
-    offset = value(child(arg, 1), "");
-  } else if (kind(arg) == "UnaryOperator" && arg.value("opcode", "") == "&" && kind(strip(child(arg, 0))) == "ArraySubscriptExpr") {
-    const json& sub = strip(child(arg, 0));
+  if (kind(*e) == "BinaryOperator" && e->value("opcode", "") == "+") {
+    base = &strip(child(*e, 0));
+    offset = value(child(*e, 1), "");
+  } else if (kind(*e) == "UnaryOperator" && e->value("opcode", "") == "&" && kind(strip(child(*e, 0))) == "ArraySubscriptExpr") {
+    const json& sub = strip(child(*e, 0));
     base = &strip(child(sub, 0));
     offset = value(child(sub, 1), "");
   }
-  if (kind(*base) != "DeclRefExpr") refuse(arg, "an argument for a pointer parameter that is not an array");
-  Var v = var_of(*base);
-  if (v.kind != Var::Kind::Array) refuse(arg, fmt::format("'{}' passed for a pointer parameter: it is not an array", decl_name(*base)));
+  if (kind(*base) != "DeclRefExpr" || !vars_.count(decl_id(*base)) || vars_.at(decl_id(*base)).kind != Var::Kind::Array) return std::nullopt;
+  Var v = vars_.at(decl_id(*base));
   if (!offset.empty()) {
-    if (v.dims.size() != 1) refuse(arg, "a pointer into a multidimensional array");
+    if (v.dims.size() != 1) refuse(e0, "a pointer into a multidimensional array");
     v.offset = v.offset.empty() ? offset : fmt::format("{} + {}", v.offset, offset);
   }
   return v;
-}
-
-bool Translator::over_bound_names(const json& e0) const {
-  const json& e = strip(e0);
-  if (kind(e) == "DeclRefExpr") {
-    auto it = vars_.find(decl_id(e));
-    return it != vars_.end() && (it->second.kind == Var::Kind::Param || (it->second.kind == Var::Kind::Loop && bound_.count(decl_id(e)) && !shared_.count(decl_id(e))));
-  }
-  if (kind(e) == "ImplicitCastExpr" || kind(e) == "CStyleCastExpr") return over_bound_names(child(e, 0));
-  if (kind(e) == "BinaryOperator") {
-    std::string op = e.value("opcode", "");
-    return (op == "+" || op == "-" || op == "*") && over_bound_names(child(e, 0)) && over_bound_names(child(e, 1));
-  }
-  return constant(e).has_value();
 }
 
 }  // namespace sched::cfront

@@ -79,8 +79,9 @@ class Translator {
   // The cells of `malloc(n * sizeof(T))` (also `sizeof(T) * n`, `calloc(n, sizeof(T))`).
   std::string allocation_cells(const json& call, const std::string& pointee);
 
-  // Whether an integer expression uses only constants and parameters.
-  bool over_parameters(const json& e0) const;
+  // Whether an integer expression uses only constants, parameters, and (with `loops`) the loop
+  // counters bound here that are not shared.
+  bool over_names(const json& e0, bool loops) const;
 
   std::optional<std::string> param_named(const std::string& c_name) const;
 
@@ -118,17 +119,14 @@ class Translator {
 
   void declare_loop_counter(const json& d);
 
-  std::string id_of(const Var& v) const;
-
-  const Var* vars_by_name(const std::string& sched_name) const;
 
   // ---- OpenMP ----
   static const json& associated(const json& d);
 
   Pragma pragma_of(const json& d);
 
-  // The Var of a name in a clause.
-  const Var* clause_var(const json& d, const std::string& c_name);
+  // The declaration id of a name in a clause.
+  std::string clause_var(const json& d, const std::string& c_name);
 
   void directive(const json& d);
 
@@ -142,11 +140,9 @@ class Translator {
   // allocations it opened.
   int bind_arguments(const json& call, const json& fn);
 
-  // The array an argument passes: `a`, `a + k`, `&a[k]`.
-  Var array_argument(const json& arg0);
-
-  // Whether an integer expression uses only constants, parameters and the loop counters bound here.
-  bool over_bound_names(const json& e0) const;
+  // The array a pointer expression points into, from where: `a`, `a + k`, `&a[k]` (a pointer
+  // declared with such a value, an argument for a pointer parameter); nullopt when it is not one.
+  std::optional<Var> pointed_array(const json& e0);
 
   std::string target(const json& t0);
 

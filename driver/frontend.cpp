@@ -92,6 +92,10 @@ Loaded load_generated(const std::string& text, const std::string& name = "<lower
   return load_source(file, typecheck_too);
 }
 
+// The lowered program nests past SCHED's depth limit: the user's program is too deep, not our
+// text wrong.
+bool at_depth_limit(const Loaded& l) { return l.diagnostics.find("nesting deeper than") != std::string::npos; }
+
 }  // namespace
 
 void load_import(const FrontEnd& f, const ImportRequest& r, Imported& i) {
@@ -102,7 +106,7 @@ void load_import(const FrontEnd& f, const ImportRequest& r, Imported& i) {
     return;
   }
   i.status = Imported::Status::BadInput;
-  if (l.diagnostics.find("nesting deeper than") != std::string::npos)  // a limit, not our error
+  if (at_depth_limit(l))
     i.messages += fmt::format("error: {}: the lowered program nests deeper than {} levels (SCHED's limit, docs/limits.md): long chains "
                               "of inlined funcs; compute some of them at root (F.compute_root()) so that they are stored\n",
                               r.source->name, kMaxTreeDepth);
@@ -131,7 +135,7 @@ Loaded load_program(const std::string& path, bool typecheck_too) {
     return out;
   }
   Loaded l = load_generated(i.text, fmt::format("{} (as SCHED)", path), typecheck_too);
-  if (l.stage == LoadStage::Parse || (l.stage == LoadStage::Type && l.diagnostics.find("nesting deeper than") == std::string::npos))
+  if (l.stage != LoadStage::Ok && !at_depth_limit(l))
     l.diagnostics = fmt::format("internal error: the program imported from {} does not load ({} front end):\n{}", path, f->name, l.diagnostics);
   return l;
 }

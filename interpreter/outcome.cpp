@@ -18,18 +18,13 @@ std::string_view outcome_name(OutcomeKind k) {
   return "?";
 }
 
-namespace {
-
 nlohmann::json origin_json(const Origin& o) { return {{"file", o.file}, {"line", o.line}, {"col", o.col}}; }
-
-}  // namespace
 
 std::string Outcome::render(const Diagnostics& where) const {
   std::string out;
   if (kind == OutcomeKind::Ok) out = fmt::format("ok: {}\n", message);
   else out = fmt::format("{}: {}: {}\n", where.where(loc), outcome_name(kind), message);
-  const SourceFile* f = where.file();
-  if (const Origin* o = f && loc.line && !f->generated ? f->origin(loc.line) : nullptr) out += fmt::format("  from {}\n", o->text());
+  out += from_origin(where.file(), loc);
   for (const auto& d : details) out += "  " + d + "\n";
   return out;
 }

@@ -12,6 +12,9 @@ enum class OutcomeKind { Ok, Race, OutOfBounds, Error, Mismatch, Annotation, Ref
 
 std::string_view outcome_name(OutcomeKind k);  // "ok", "race", "out-of-bounds", ...
 
+// {"file", "line", "col"}: a statement's origin in the user's file, as every JSON gives it.
+nlohmann::json origin_json(const Origin& o);
+
 struct Outcome {
   OutcomeKind kind = OutcomeKind::Ok;
   Loc loc;                           // the statement, loop or declaration concerned

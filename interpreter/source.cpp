@@ -58,6 +58,11 @@ std::string Diagnostics::where(Loc loc) const {
   return fmt::format("{}:{}:{}", name, loc.line, loc.col);
 }
 
+std::string from_origin(const SourceFile* f, Loc loc) {
+  const Origin* o = f && loc.line && !f->generated ? f->origin(loc.line) : nullptr;
+  return o ? fmt::format("  from {}\n", o->text()) : std::string();
+}
+
 std::string line_col(const SourceFile* f, Loc loc) {
   std::string here = fmt::format("{}:{}", loc.line, loc.col);
   const Origin* o = f ? f->origin(loc.line) : nullptr;
@@ -104,9 +109,7 @@ std::string caret_at(const SourceFile& f, Loc loc) {
   if (o && f.generated)
     if (auto user = SourceFile::load(o->file); user && o->line <= user->line_starts.size())
       return caret_lines(user->line(o->line), o->col ? o->col : 1);
-  std::string out = caret_lines(f.line(loc.line), loc.col);
-  if (o && !f.generated) out += fmt::format("  from {}\n", o->text());
-  return out;
+  return caret_lines(f.line(loc.line), loc.col) + from_origin(&f, loc);
 }
 
 }  // namespace

@@ -73,6 +73,9 @@ class Diagnostics {
 // A position for a detail line: "12:3", or with the line's origin "12:3 (kernel.mlir:11:9)", or
 // the origin alone in a generated text.
 std::string line_col(const SourceFile* f, Loc loc);
+// "  from kernel.mlir:11:9\n" under a finding at `loc` in a file on disk whose line records its
+// origin; "" otherwise (a generated text names the origin itself).
+std::string from_origin(const SourceFile* f, Loc loc);
 
 // The closest of `words` to `w` when it is a likely misspelling (edit distance at most 2 and
 // less than half its length), else "".

@@ -1,6 +1,7 @@
 #include "verifier/verify.hpp"
 
 #include "interpreter/eval.hpp"
+#include "interpreter/outcome.hpp"
 #include "polyhedral/watchdog.hpp"
 
 #include <fmt/format.h>
@@ -494,11 +495,11 @@ std::string render(const Verdict& v, const Program& p, const std::string& path, 
   if (v.kind == Verdict::Kind::Refuted) {
     for (size_t k = 0; k < v.problems.size(); ++k) {
       const Problem& pr = v.problems[k];
-      // a generated program's position is its origin in the user's file, when it has one
-      const Origin* origin = p.file && pr.loc.line ? p.file->origin(pr.loc.line) : nullptr;
-      if (origin && p.file->generated) out += fmt::format("{}: refuted: {}: {}\n", origin->text(), pr.rule, pr.message);
-      else out += fmt::format("{}:{}:{}: refuted: {}: {}\n", path, pr.loc.line, pr.loc.col, pr.rule, pr.message);
-      if (origin && !p.file->generated) out += fmt::format("  from {}\n", origin->text());
+      // a generated program's position is named as Diagnostics names it (its origin in the user's
+      // file, else its own text's), a file's by the path it was given as
+      std::string at = p.file && p.file->generated ? Diagnostics(p.file).where(pr.loc) : fmt::format("{}:{}:{}", path, pr.loc.line, pr.loc.col);
+      out += fmt::format("{}: refuted: {}: {}\n", at, pr.rule, pr.message);
+      out += from_origin(p.file.get(), pr.loc);
       for (const auto& in : pr.inputs) {  // the input values the counterexample depends on
         std::vector<std::string> pts;
         for (const auto& [at, val] : in.points) pts.push_back(fmt::format("{}({}) = {}", in.tensor, fmt::join(at, ", "), val));
@@ -539,7 +540,7 @@ nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& pa
     q["col"] = pr.loc.col;
     q["position"] = {{"file", text_name}, {"line", pr.loc.line}, {"col", pr.loc.col}};
     if (const Origin* o = p.file && pr.loc.line ? p.file->origin(pr.loc.line) : nullptr)
-      q["origin"] = {{"file", o->file}, {"line", o->line}, {"col", o->col}};
+      q["origin"] = origin_json(*o);
     q["message"] = pr.message;
     q["params"] = nlohmann::json::object();
     for (const auto& [n, val] : pr.params) q["params"][n] = val;
