@@ -25,6 +25,7 @@ void Translator::block(const json& b, bool top, bool inlined) {
 void Translator::statement(const json& s, bool top) {
   std::string k = kind(s);
   if (k == "CompoundStmt") return block(s, false);
+  if (assertion(s)) return;
   if (k == "ParenExpr") return statement(strip(s));
   if (k == "NullStmt") return;
   if (k == "DeclStmt") {
@@ -36,7 +37,7 @@ void Translator::statement(const json& s, bool top) {
     return;
   }
   if (k == "ForStmt") return for_loop(s, "for", {});
-  if (k == "IfStmt" && (argument_override(s) || allocation_check(s))) return;
+  if (k == "IfStmt" && (argument_override(s) || allocation_check(s) || without_arguments_false(s))) return;
   if (k == "IfStmt") return if_statement(s);
   if (k.rfind("OMP", 0) == 0) return directive(s);
   if (k == "CallExpr") return call_statement(s);
@@ -125,15 +126,35 @@ void Translator::for_loop(const json& f, const char* keyword, const std::vector<
   std::optional<int64_t> first = constant(*c.lo);
   v.nonnegative = c.step > 0 && first && *first >= 0;
   Origin at = header ? *header : origin(f);
-  if (c.step == 1) {
+  int extra = 0;  // blocks opened besides the loop's own
+  int64_t s = c.step;
+  // how many iterations: the loop over them is n, the counter derived from n
+  std::string count = s == 1 && c.cmp == "<" ? (lo == "0" ? bound : fmt::format("{} - ({})", bound, lo))
+                     : s == 1 ? fmt::format("{} - ({}) + 1", last, lo)
+                     : s > 0 ? fmt::format("(({}) - ({}) + {}) / {}", last, lo, s, s)
+                             : fmt::format("(({}) - ({}) + {}) / {}", lo, last, -s, -s);
+  std::string counter = s == 1 && lo == "0" ? "" : s == 1 ? lo + " + {}" : fmt::format("{} {} {{}} * {}", lo, s > 0 ? "+" : "-", s > 0 ? s : -s);
+  if (distribute_) {  // a worksharing loop: thread t's iterations
+    distribute_ = false;
+    std::string n = fresh(x + "_n");
+    extra = thread_chunk(n, count, keyword, at) - 1;
+    body_.line(fmt::format("let {} = {};", x, counter.empty() ? n : fmt::format(fmt::runtime(counter), n)));
+  } else if (safelen_ > 0) {  // omp simd safelen(k): k consecutive iterations at once, chunk after chunk
+    int64_t k = safelen_;
+    safelen_ = 0;
+    std::string chunk = fresh(x + "_chunk"), lane = fresh(x + "_lane"), n = fresh(x + "_n");
+    body_.open(fmt::format("for {} = 0 to ({} + {}) / {} - 1 {{", chunk, count, k - 1, k), at);
+    body_.open(fmt::format("{} {} = 0 to {} {{", keyword, lane, k - 1), at);
+    body_.line(fmt::format("let {} = {} * {} + {};", n, chunk, k, lane));
+    body_.open(fmt::format("if {} < {} {{", n, count), at);
+    extra = 2;
+    body_.line(fmt::format("let {} = {};", x, counter.empty() ? n : fmt::format(fmt::runtime(counter), n)));
+  } else if (s == 1) {
     body_.open(fmt::format("{} {} = {} to {} {{", keyword, x, lo, last), at);
   } else {
-    // counted: n < (last - lo) / step + 1 iterations, the counter derived from n
-    int64_t s = c.step;
     std::string n = fresh(x + "_n");
-    std::string count = s > 0 ? fmt::format("(({}) - ({}) + {}) / {}", last, lo, s, s) : fmt::format("(({}) - ({}) + {}) / {}", lo, last, -s, -s);
     body_.open(fmt::format("{} {} < {} {{", keyword, n, count), at);
-    body_.line(fmt::format("let {} = {} {} {} * {};", x, lo, s > 0 ? "+" : "-", n, s > 0 ? s : -s));
+    body_.line(fmt::format("let {} = {};", x, fmt::format(fmt::runtime(counter), n)));
   }
   if (shared) {
     body_.line(fmt::format("{}[] := {};", v.name, x), origin(f));
@@ -153,9 +174,10 @@ void Translator::for_loop(const json& f, const char* keyword, const std::vector<
     Var& shared_var = vars_.at(p.id);
     std::string mine = fresh(shared_var.name + "_private");
     body_.open(fmt::format("allocate {} : {}[] {{", mine, shared_var.type), at);
-    if (p.first) body_.line(fmt::format("{}[] := {}[];", mine, shared_var.name), at);
+    if (p.first) body_.line(fmt::format("{}[] := {};", mine, cell_ref(shared_var)), at);
     renamed.emplace_back(p.id, shared_var);
     shared_var.name = mine;
+    shared_var.cell.clear();
     ++opened;
   }
   const json& body = child(f, 4);
@@ -163,6 +185,8 @@ void Translator::for_loop(const json& f, const char* keyword, const std::vector<
     const json& inner = kind(body) == "CompoundStmt" && children(body).size() == 1 ? child(body, 0) : body;
     if (kind(inner) != "ForStmt") refuse(body, "collapse over loops that are not perfectly nested");
     for_loop(inner, keyword, {}, collapse - 1, header);
+  } else if (&body == phased_body_) {
+    phase_body(body);
   } else {
     statement(body);
   }
@@ -173,7 +197,7 @@ void Translator::for_loop(const json& f, const char* keyword, const std::vector<
     if (p && p->last) {
       if (c.step != 1 || collapse > 1) refuse(f, "lastprivate on a loop whose step is not 1 or that is collapsed (not yet taken)");
       body_.open(fmt::format("if {} == {} {{", x, last), at);
-      body_.line(fmt::format("{}[] := {}[];", original.name, vars_.at(pid).name), at);
+      body_.line(fmt::format("{} := {};", cell_ref(original), cell_ref(vars_.at(pid))), at);
       body_.close();
     }
   }
@@ -182,6 +206,7 @@ void Translator::for_loop(const json& f, const char* keyword, const std::vector<
   bound_.erase(id);
   shared_.erase(id);
   if (par) --par_depth_;
+  for (; extra > 0; --extra) body_.close();
   body_.close();
 }
 
@@ -205,67 +230,99 @@ Pragma Translator::pragma_of(const json& d) {
 }
 
 std::string Translator::clause_var(const json& d, const std::string& c_name) {
+  // clang's clauses (the directive's children without a kind) refer to the declaration the name
+  // means at the directive
+  std::function<const json*(const json&)> ref = [&](const json& n) -> const json* {
+    if (kind(n) == "DeclRefExpr" && decl_name(n) == c_name) return &n;
+    for (const json* c : children(n))
+      if (const json* r = ref(*c)) return r;
+    return nullptr;
+  };
+  for (const json* c : children(d))
+    if (kind(*c).empty())
+      if (const json* r = ref(*c); r && vars_.count(decl_id(*r))) return decl_id(*r);
   for (const auto& [id, name] : c_names_)
     if (name == c_name && vars_.count(id)) return id;
   refuse(d, fmt::format("the variable '{}' of a clause, which the function does not declare before it", c_name));
 }
 
-void Translator::directive(const json& d) {
-  Pragma p = pragma_of(d);
+Translator::LoopClauses Translator::loop_clauses(const json& d, const Pragma& p) {
   // clauses that change nothing about which accesses may happen at once (`if`, which may make
   // the loop sequential, and `safelen`, which bounds the lanes' distance, are refused: ignoring
   // them would report races the program cannot have)
   static const std::set<std::string> ignored = {"shared", "default", "schedule", "num_threads", "nowait", "proc_bind", "simdlen", "aligned", "name"};
-  const std::string& w = p.directive;
-  if (w == "parallel for" || w == "for" || w == "parallel for simd" || w == "for simd" || w == "simd") {
-    if (w == "for" || w == "for simd") refuse(d, "'omp for' inside a parallel region (not yet taken; 'omp parallel for' is)");
-    std::vector<PrivateCopy> privates;
-    std::set<std::string> reductions, private_ids;
-    auto private_copy = [&](const std::string& n, bool first, bool last) {
-      std::string vid = clause_var(d, n);
-      const Var* v = &vars_.at(vid);
-      if (v->kind == Var::Kind::Cell) {
-        for (auto& q : privates)
-          if (q.id == vid) return void(q.first |= first), void(q.last |= last);
-        privates.push_back({vid, first, last});
-      } else if (v->kind == Var::Kind::Array) {
-        refuse(d, fmt::format("a private array ('{}': not yet taken)", n));
-      } else if (v->kind == Var::Kind::Loop) {
-        if (last) refuse(d, fmt::format("lastprivate({}) of a loop counter (not yet taken)", n));
-        private_ids.insert(vid);
-      }  // a constant: the same in every copy
-    };
-    int collapse = 1;
-    for (const Clause& c : p.clauses) {
-      if (c.name == "private" || c.name == "firstprivate" || c.name == "lastprivate") {
-        for (const auto& n : c.vars) private_copy(n, c.name == "firstprivate", c.name == "lastprivate");
-      } else if (c.name == "reduction") {
-        if (c.op != "+" && c.op != "*" && c.op != "min" && c.op != "max") refuse(d, fmt::format("a reduction with '{}' (not yet taken: + * min max are)", c.op));
-        for (const auto& n : c.vars) {
-          const Var* v = &vars_.at(clause_var(d, n));
-          if (v->kind != Var::Kind::Cell) refuse(d, fmt::format("a reduction over '{}', which is not a scalar the loop writes", n));
-          reductions.insert(v->name);
-        }
-      } else if (c.name == "collapse") {
-        std::optional<int64_t> k;
-        try {
-          k = std::stoll(c.arg);
-        } catch (const std::exception&) {
-        }
-        if (!k || *k < 1 || *k > 8) refuse(d, fmt::format("collapse({})", c.arg));
-        collapse = static_cast<int>(*k);
-      } else if (!ignored.count(c.name)) {
-        refuse(d, fmt::format("the clause '{}' (not yet taken)", c.name));
-      }
+  LoopClauses lc;
+  auto positive = [&](const Clause& c) {
+    std::optional<int64_t> k;
+    try {
+      k = std::stoll(c.arg);
+    } catch (const std::exception&) {
     }
+    if (!k || *k < 1 || *k > 1 << 20) refuse(d, fmt::format("{}({}): not a positive constant", c.name, c.arg));
+    return *k;
+  };
+  auto private_copy = [&](const std::string& n, bool first, bool last) {
+    std::string vid = clause_var(d, n);
+    const Var* v = &vars_.at(vid);
+    if (v->kind == Var::Kind::Cell) {
+      for (auto& q : lc.privates)
+        if (q.id == vid) return void(q.first |= first), void(q.last |= last);
+      lc.privates.push_back({vid, first, last});
+    } else if (v->kind == Var::Kind::Array) {
+      refuse(d, fmt::format("a private array ('{}': not yet taken)", n));
+    } else if (v->kind == Var::Kind::Loop) {
+      if (last) refuse(d, fmt::format("lastprivate({}) of a loop counter (not yet taken)", n));
+      lc.private_ids.insert(vid);
+    }  // a constant: the same in every copy
+  };
+  for (const Clause& c : p.clauses) {
+    if (c.name == "private" || c.name == "firstprivate" || c.name == "lastprivate") {
+      for (const auto& n : c.vars) private_copy(n, c.name == "firstprivate", c.name == "lastprivate");
+    } else if (c.name == "reduction") {
+      if (c.op != "+" && c.op != "*" && c.op != "min" && c.op != "max") refuse(d, fmt::format("a reduction with '{}' (not yet taken: + * min max are)", c.op));
+      for (const auto& n : c.vars) {
+        const Var* v = &vars_.at(clause_var(d, n));
+        if (v->kind != Var::Kind::Cell) refuse(d, fmt::format("a reduction over '{}', which is not a scalar the loop writes", n));
+        lc.reductions.insert(v->name);
+      }
+    } else if (c.name == "collapse") {
+      int64_t k = positive(c);
+      if (k > 8) refuse(d, fmt::format("collapse({}): more than 8 loops", c.arg));
+      lc.collapse = static_cast<int>(k);
+    } else if (c.name == "safelen") {
+      lc.safelen = positive(c);
+    } else if (!ignored.count(c.name)) {
+      refuse(d, fmt::format("the clause '{}' (not yet taken)", c.name));
+    }
+  }
+  return lc;
+}
+
+void Translator::directive(const json& d) {
+  Pragma p = pragma_of(d);
+  const std::string& w = p.directive;
+  if (w == "parallel") return parallel_region(d, p);
+  if (w == "for" || w == "for simd") return worksharing_loop(d, p);
+  if (w == "single") return single(d, p);
+  if (w == "master" || w == "masked") return master(d);
+  if (w == "barrier") refuse(d, "a barrier inside an if, a loop whose bounds differ between threads, or a called function, or outside a parallel region (not yet taken)");
+  if (w == "parallel for" || w == "parallel for simd" || w == "simd") {
+    if (region_ && w != "simd") refuse(d, "a parallel loop inside a parallel region (nested parallelism: not yet taken)");
+    LoopClauses lc = loop_clauses(d, p);
     const json& loop = associated(d);
     if (kind(loop) != "ForStmt") refuse(d, "an 'omp " + w + "' without its for loop");
+    // safelen(k) bounds how far apart the lanes of one thread are; the threads of a parallel
+    // loop run any iterations at once anyway
+    if (w == "simd" && lc.safelen > 0) {
+      if (lc.collapse > 1) refuse(d, "safelen on a collapsed simd loop (not yet taken)");
+      safelen_ = lc.safelen;
+    }
     auto saved = reductions_;
     auto saved_private = private_;
-    reductions_ = reductions;
-    private_.insert(private_ids.begin(), private_ids.end());
+    reductions_.insert(lc.reductions.begin(), lc.reductions.end());
+    private_.insert(lc.private_ids.begin(), lc.private_ids.end());
     Origin at = origin(d);  // the directive's line: where a race on the loop is reported
-    for_loop(loop, "par", privates, collapse, &at);
+    for_loop(loop, "par", lc.privates, lc.collapse, &at);
     reductions_ = saved;
     private_ = saved_private;
     return;
@@ -295,8 +352,24 @@ void Translator::directive(const json& d) {
 
 void Translator::call_statement(const json& s) {
   std::string callee = decl_name(strip(child(s, 0)));
-  static const std::set<std::string> output = {"printf", "fprintf", "puts", "putchar", "fflush", "free"};
-  if (output.count(callee)) return;  // what the program prints is not a cell of its memory
+  // what the program prints is not a cell of its memory, but printing reads the values printed
+  // (a read that may race): each is read into a cell of its own
+  static const std::set<std::string> output = {"printf", "fprintf", "puts", "putchar", "fflush", "free",
+                                               "polybench_timer_start", "polybench_timer_stop", "polybench_timer_print"};
+  if (callee == "printf" || callee == "fprintf") {
+    for (size_t a = callee == "printf" ? 2 : 3; a < children(s).size(); ++a) {
+      const json& arg = child(s, a);
+      std::string t = scalar_type(type(arg));
+      if (t.empty()) continue;  // a string or a pointer: not a value of the memory's cells
+      std::string cell = fresh("printed");
+      body_.open(fmt::format("allocate {} : {}[] {{", cell, t), origin(arg));
+      body_.line(fmt::format("{}[] := {};", cell, value(arg, t)), origin(arg));
+      body_.close();
+    }
+    return;
+  }
+  if (output.count(callee) || callee == "fclose") return;
+  if (callee == "memset") return zero_fill(s);
   for (const json* f : functions(tu_, file_.name))  // a function of the file: inlined
     if (decl_name(*f) == callee) {
       if (std::find(calls_.begin(), calls_.end(), callee) != calls_.end() || calls_.size() >= 16) refuse(s, fmt::format("a recursive call of '{}'", callee));

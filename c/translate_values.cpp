@@ -61,10 +61,14 @@ std::string Translator::target(const json& t0) {
   const json& t = strip(t0);
   if (kind(t) == "DeclRefExpr") {
     Var& v = var_of(t);
-    if (v.kind == Var::Kind::Cell) return v.name + "[]";
+    if (v.kind == Var::Kind::Cell) {
+      thread_cell_in_single(t, v);
+      return cell_ref(v);
+    }
     refuse(t, fmt::format("an assignment to '{}', {}", decl_name(t), v.kind == Var::Kind::Array ? "an array" : "a loop counter or a constant"));
   }
   if (kind(t) == "ArraySubscriptExpr") return subscript(t);
+  if (kind(t) == "UnaryOperator" && t.value("opcode", "") == "*") return dereference(t);
   refuse(t, "an assignment to something other than a variable or an array cell");
 }
 
@@ -72,8 +76,14 @@ void Translator::assignment_core(const json& s) {
   std::string k = kind(s), op = s.value("opcode", "");
   Origin at = origin(s);
   const json& lhs = child(s, 0);
+  if (kind(strip(lhs)) == "DeclRefExpr" && vars_.count(decl_id(strip(lhs))) && vars_.at(decl_id(strip(lhs))).kind == Var::Kind::Stream) return;  // f = fopen(...)
+  if (k == "BinaryOperator" && op == "=" && kind(strip(lhs)) == "DeclRefExpr" && vars_.count(decl_id(strip(lhs))) &&
+      vars_.at(decl_id(strip(lhs))).kind == Var::Kind::Unset) {  // a pointer's one assignment: its value
+    if (scopes_.size() != 1 || par_depth_ > 0 || !calls_.empty()) refuse(s, "a pointer's value assigned inside a block, a loop or a called function (not yet taken)");
+    return point(strip(lhs), child(s, 1), vars_.at(decl_id(strip(lhs))));
+  }
   std::string tgt = target(lhs);
-  std::string type = scalar_type(type_of(lhs));
+  std::string ltype = scalar_type(type(lhs));
   bool reduction = kind(strip(lhs)) == "DeclRefExpr" && reductions_.count(var_of(strip(lhs)).name);
   auto emit_update = [&](const std::string& how, const std::string& operand) {  // tgt how= operand
     if (reduction || atomic_) {
@@ -91,25 +101,31 @@ void Translator::assignment_core(const json& s) {
   if (k == "CompoundAssignOperator") {
     std::string how = op.substr(0, op.size() - 1);
     if (how != "+" && how != "-" && how != "*" && how != "/" && how != "%") refuse(s, fmt::format("the operator '{}' (not yet taken)", op));
-    // C computes in the operands' common type, then converts back: `float s; s += d` (d double) is s = (float)((double)s + d)
-    std::string computation = scalar_type(s.value("computeResultType", json::object()).value("qualType", type_of(lhs)));
-    if (computation.empty()) refuse(s, "a compound assignment computed in a type SCHED does not have");
-    if (computation != type) {
-      if (reduction || atomic_) refuse(s, "an atomic or reduction update computed in another type (not yet taken)");
-      return body_.line(fmt::format("{} := {}({}({}) {} {});", tgt, type, computation, tgt, how, value(child(s, 1), computation)), at);
+    // C computes in the operands' common ltype, then converts back: `float s; s += d` (d double) is s = (float)((double)s + d)
+    std::string computation = scalar_type(s.value("computeResultType", json::object()).value("qualType", type(lhs)));
+    if (computation.empty()) refuse(s, "a compound assignment computed in a ltype SCHED does not have");
+    if (computation != ltype) {
+      std::string update = fmt::format("{} := {}({}({}) {} {});", tgt, ltype, computation, tgt, how, value(child(s, 1), computation));
+      if (!(reduction || atomic_)) return body_.line(update, at);
+      // a reduction's or atomic update computed in a wider type (float s += double e): an atomic
+      // accumulation of the term in s's type, which commutes as OpenMP's reduction does (the
+      // term is rounded once more than C rounds it: the order of a reduction's additions is open)
+      if (how == "+" || how == "*") return body_.line(fmt::format("atomic {} {}= {}({});", tgt, how, ltype, value(child(s, 1), computation)), at);
+      if (how == "-") return body_.line(fmt::format("atomic {} += -{}({});", tgt, ltype, value(child(s, 1), computation)), at);
+      refuse(s, "an atomic or reduction update with '/' or '%' computed in another type (not yet taken)");
     }
-    return emit_update(how, value(child(s, 1), type));
+    return emit_update(how, value(child(s, 1), ltype));
   }
   if (k == "BinaryOperator" && op == "=") {
     const json& rhs = strip(child(s, 1));
     // x = x + e on a reduction variable (or under omp atomic): an update
     if ((reduction || atomic_) && kind(rhs) == "BinaryOperator") {
       std::string ro = rhs.value("opcode", "");
-      if ((ro == "+" || ro == "*" || ro == "-") && target(child(rhs, 0)) == tgt) return emit_update(ro, value(child(rhs, 1), type));
+      if ((ro == "+" || ro == "*" || ro == "-") && target(child(rhs, 0)) == tgt) return emit_update(ro, value(child(rhs, 1), ltype));
     }
     if (reduction) refuse(s, "a write of a reduction variable that is not an update (x = x + e)");
     if (critical_) refuse(s, "a write in a critical section that is not an update x = x + e (not yet taken)");
-    return body_.line(fmt::format("{} := {};", tgt, value(child(s, 1), type)), at);
+    return body_.line(fmt::format("{} := {};", tgt, value(child(s, 1), ltype)), at);
   }
   refuse(s, fmt::format("the expression statement '{}'", op.empty() ? k : op));
 }
@@ -121,6 +137,8 @@ std::string Translator::subscript(const json& e) {
     idx.insert(idx.begin(), &child(*n, 1));
     n = &strip(child(*n, 0));
   }
+  if (kind(*n) == "UnaryOperator" && n->value("opcode", "") == "*" && kind(strip(child(*n, 0))) == "DeclRefExpr" && var_of(strip(child(*n, 0))).pointee_array)
+    n = &strip(child(*n, 0));  // (*A)[i][j], A a pointer to arrays
   if (kind(*n) != "DeclRefExpr") refuse(e, "a subscript of something other than an array variable (a pointer: not yet taken)");
   Var& v = var_of(*n);
   if (v.kind != Var::Kind::Array) refuse(e, fmt::format("a subscript of '{}', which is not an array", decl_name(*n)));
@@ -150,19 +168,22 @@ std::string Translator::value(const json& e0, const std::string& want) {
   if (k == "DeclRefExpr") {
     Var& v = var_of(e);
     if (v.kind == Var::Kind::Cell) {
+      if (parse_type(e).shape != CType::Shape::Scalar) refuse(e, fmt::format("the pointer '{}' used as a value", decl_name(e)));
+      thread_cell_in_single(e, v);
       if (reductions_.count(v.name)) refuse(e, fmt::format("a read of the reduction variable '{}' inside its loop", decl_name(e)));
-      return v.name + "[]";
+      return cell_ref(v);
     }
     if (v.kind == Var::Kind::Array) refuse(e, fmt::format("the array '{}' used as a value (a pointer: not yet taken)", decl_name(e)));
+    if (v.kind == Var::Kind::Stream) refuse(e, fmt::format("the file '{}' used as a value", decl_name(e)));
     if (v.kind == Var::Kind::Loop && !bound_.count(decl_id(e))) refuse(e, fmt::format("the loop counter '{}' read outside its loop", decl_name(e)));
     if (shared_.count(decl_id(e))) return v.name + "[]";
     return v.name;
   }
   if (k == "ArraySubscriptExpr") return subscript(e);
   if (k == "ImplicitCastExpr" || k == "CStyleCastExpr") {
-    std::string to = scalar_type(type_of(e));
-    std::string from = scalar_type(type_of(strip(child(e, 0))));
-    if (to.empty()) refuse(e, fmt::format("a cast to '{}'", type_of(e)));
+    std::string to = scalar_type(type(e));
+    std::string from = scalar_type(type(strip(child(e, 0))));
+    if (to.empty()) refuse(e, fmt::format("a cast to '{}'", type(e)));
     std::string inner = value(child(e, 0), from);
     if (to == from || (to == "bool" && want.empty())) return inner;
     if (is_integer_type(to) && is_integer_type(from) && want.empty()) return inner;  // an index: exact anyway
@@ -171,8 +192,8 @@ std::string Translator::value(const json& e0, const std::string& want) {
   if (k == "BinaryOperator") {
     std::string op = e.value("opcode", "");
     static const std::set<std::string> arith = {"+", "-", "*", "/", "%"}, cmp = {"<", "<=", ">", ">=", "==", "!="}, logic = {"&&", "||"};
-    std::string t = scalar_type(type_of(e));
-    std::string operand_type = scalar_type(type_of(strip(child(e, 0))));
+    std::string t = scalar_type(type(e));
+    std::string operand_type = scalar_type(type(strip(child(e, 0))));
     if (arith.count(op)) {
       std::string a = value(child(e, 0), want.empty() ? "" : t), b = value(child(e, 1), want.empty() ? "" : t);
       if ((op == "/" || op == "%") && is_integer_type(t)) return integer_division(e, op, a, b);
@@ -190,22 +211,46 @@ std::string Translator::value(const json& e0, const std::string& want) {
     if (op == "-") return fmt::format("(-{})", value(child(e, 0), want));
     if (op == "+") return value(child(e, 0), want);
     if (op == "!") return fmt::format("!({})", value(child(e, 0), ""));
+    if (op == "*") return dereference(e);
     refuse(e, fmt::format("the operator '{}' in an expression (not yet taken)", op));
   }
   if (k == "CallExpr") {
     std::string f = decl_name(strip(child(e, 0)));
+    if (f == "omp_get_thread_num") {  // outside a region, the one thread is thread 0
+      if (in_single_) refuse(e, "the thread's number inside an omp single (which thread runs it is not known)");
+      return region_ ? region_->thread : "0";
+    }
+    if (f == "omp_get_num_threads") return region_ ? region_->count : "1";
+    if (f == "fclose" || f == "remove" || f == "fflush") return "0";  // the file calls succeed
     static const std::map<std::string, std::string> math = {{"sqrt", "sqrt"}, {"sqrtf", "sqrt"}, {"exp", "exp"}, {"expf", "exp"}, {"log", "log"},
                                                             {"logf", "log"},  {"pow", "pow"},   {"powf", "pow"}, {"fabs", "abs"}, {"fabsf", "abs"},
                                                             {"floor", "floor"}, {"ceil", "ceil"}, {"abs", "abs"}};
     auto it = math.find(f);
     if (it == math.end()) refuse(e, fmt::format("a call of '{}' (not yet taken)", f));
     std::vector<std::string> args;
-    std::string t = scalar_type(type_of(e));
+    std::string t = scalar_type(type(e));
     for (size_t a = 1; a < children(e).size(); ++a) args.push_back(value(child(e, a), t));
     return fmt::format("{}({})", it->second, fmt::join(args, ", "));
   }
-  if (k == "ConditionalOperator") refuse(e, "the conditional operator '?:' (not yet taken)");
+  if (k == "ConditionalOperator") {  // select evaluates both sides: taken when neither reads memory
+    if (reads_memory(child(e, 1)) || reads_memory(child(e, 2)))
+      refuse(e, "the conditional operator '?:' with a side that reads memory (select would read both: not yet taken)");
+    return fmt::format("select({}, {}, {})", value(child(e, 0), ""), value(child(e, 1), want), value(child(e, 2), want));
+  }
   refuse(e, fmt::format("the expression '{}'", k.empty() ? "?" : k));
+}
+
+bool Translator::reads_memory(const json& e) const {
+  std::string k = kind(e);
+  if (k == "DeclRefExpr") {
+    auto it = vars_.find(decl_id(e));
+    return it == vars_.end() || it->second.kind == Var::Kind::Cell || it->second.kind == Var::Kind::Array || shared_.count(decl_id(e));
+  }
+  if (k == "CallExpr" || k == "ArraySubscriptExpr") return true;
+  if (k == "UnaryOperator" && e.value("opcode", "") == "*") return true;
+  for (const json* c : children(e))
+    if (reads_memory(*c)) return true;
+  return false;
 }
 
 std::string Translator::integer_division(const json& e, const std::string& op, const std::string& a, const std::string& b) {
@@ -255,9 +300,9 @@ void Translator::assignment(const json& s) {
   std::string t = fresh(v.name + "_was");
   Origin at = origin(s);
   body_.open(fmt::format("allocate {} : {}[] {{", t, v.type), at);
-  if (postfix) body_.line(fmt::format("{}[] := {}[];", t, v.name), at);
-  body_.line(fmt::format("{}[] := ({}[] {} 1);", v.name, v.name, op == "++" ? "+" : "-"), at);
-  if (!postfix) body_.line(fmt::format("{}[] := {}[];", t, v.name), at);
+  if (postfix) body_.line(fmt::format("{}[] := {};", t, cell_ref(v)), at);
+  body_.line(fmt::format("{} := ({} {} 1);", cell_ref(v), cell_ref(v), op == "++" ? "+" : "-"), at);
+  if (!postfix) body_.line(fmt::format("{}[] := {};", t, cell_ref(v)), at);
   stepped_[&step] = t + "[]";
   assignment_core(s);
   stepped_.erase(&step);

@@ -15,6 +15,8 @@ std::string Translator::run() {
   for (const json* c : children(fn_))
     if (kind(*c) == "ParmVarDecl" && decl_name(*c) != "argc" && decl_name(*c) != "argv")
       refuse(*c, fmt::format("a function parameter ('{}': only main(argc, argv) is imported for now)", decl_name(*c)));
+  for (const json* d : children(tu_))
+    if (kind(*d) == "TypedefDecl" && d->contains("type") && (*d)["type"].is_object()) typedefs_[decl_name(*d)] = type_of(*d);
   for (const json* f : functions(tu_, file_.name)) count_writes(*body_of(*f), false);
   prog_.comment(fmt::format("imported from C: {}() of {} (sched import, docs/c.md)", decl_name(fn_), file_.name));
   for (const json* d : declarations(tu_, file_.name))  // the file's global variables
@@ -73,31 +75,24 @@ std::string Translator::fresh(const std::string& want) {
 Translator::Var& Translator::var_of(const json& ref) {
   auto it = vars_.find(decl_id(ref));
   if (it == vars_.end()) refuse(ref, fmt::format("'{}', which is not a variable of the function (a global or a function)", decl_name(ref)));
+  if (it->second.kind == Var::Kind::Unset) refuse(ref, fmt::format("the pointer '{}' used before its value", decl_name(ref)));
   return it->second;
 }
 
-void Translator::declare(const json& d, bool top) {
+void Translator::declare(const json& d, bool top0) {
   std::string id = decl_id(d), c_type = type_of(d);
+  bool is_static = d.value("storageClass", "") == "static";  // one for the whole program, as a global
+  bool top = top0 || is_static;
+  if (is_static && !top0 && d.value("init", "") != "") refuse(d, "a static variable with an initial value inside a block (not yet taken)");
   Var v;
   v.name = fresh(decl_name(d));
-  v.par_depth = par_depth_;
-  size_t bracket = c_type.find('[');
-  if (bracket != std::string::npos) {  // an array: int[1000][10], double[len]
+  v.par_depth = is_static ? 0 : par_depth_;
+  CType ct = parse_type(d);
+  if (ct.shape == CType::Shape::Array) {  // an array: int[1000][10], double[len]
     v.kind = Var::Kind::Array;
-    std::string base = c_type.substr(0, bracket);
-    while (!base.empty() && base.back() == ' ') base.pop_back();
-    v.type = scalar_type(base);
-    if (v.type.empty()) refuse(d, fmt::format("an array of '{}'", base));
-    for (size_t k = bracket; k < c_type.size() && c_type[k] == '[';) {
-      size_t close = c_type.find(']', k);
-      if (close == std::string::npos) refuse(d, fmt::format("the array type '{}'", c_type));
-      std::string size = c_type.substr(k + 1, close - k - 1);
-      bool number = !size.empty() && std::all_of(size.begin(), size.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
-      if (number) v.dims.push_back(size);
-      else if (auto p = param_named(size)) v.dims.push_back(*p);
-      else refuse(d, fmt::format("an array whose size '{}' is not a constant or an integer set once to a constant", size));
-      k = close + 1;
-    }
+    v.type = scalar_type(ct.base);
+    if (v.type.empty()) refuse(d, fmt::format("an array of '{}'", ct.base));
+    v.dims = ct.dims;
     if (!top) refuse(d, "an array declared inside a block (a private array: not yet taken)");
     // C's cells are contiguous: one dimension, so that b[i][-1] is the cell before b[i][0]
     std::string cells = v.dims.size() == 1 ? v.dims[0] : fmt::format("{}", fmt::join(v.dims, " * "));
@@ -107,11 +102,11 @@ void Translator::declare(const json& d, bool top) {
     if (d.value("init", "") != "") initial_values(d, vars_[id]);
     return;
   }
-  if (c_type.size() > 2 && c_type.back() == '*') {  // a pointer: into a malloc'ed block or another array
+  if (ct.shape != CType::Shape::Scalar) {  // a pointer: into a malloc'ed block or another array
     pointer(d, top, v);
     return;
   }
-  v.type = scalar_type(c_type);
+  v.type = scalar_type(ct.base);
   if (v.type.empty()) refuse(d, fmt::format("a variable of type '{}'", c_type));
   bool written = writes_.count(id) > 0, in_headers = header_writes_.count(id) > 0;
   const json* init = d.value("init", "") != "" ? &child(d, 0) : nullptr;
@@ -174,6 +169,16 @@ bool Translator::argument_override(const json& s) {
   return !stmts.empty();
 }
 
+bool Translator::without_arguments_false(const json& s) {
+  if (kind(s) != "IfStmt" || s.value("hasElse", false)) return false;
+  const json* c = &strip(child(s, 0));
+  while (kind(*c) == "BinaryOperator" && c->value("opcode", "") == "&&") c = &strip(child(*c, 0));  // its first conjunct
+  if (kind(*c) != "BinaryOperator" || decl_name(strip(child(*c, 0))) != "argc") return false;
+  std::optional<int64_t> k = constant(child(*c, 1));
+  std::string op = c->value("opcode", "");
+  return k && ((op == ">" && *k >= 1) || (op == ">=" && *k >= 2) || (op == "==" && *k != 1));
+}
+
 bool Translator::allocation_check(const json& s) {
   if (kind(s) != "IfStmt") return false;
   const json& c = strip(child(s, 0));
@@ -188,7 +193,7 @@ bool Translator::allocation_check(const json& s) {
   }
   if (!p || kind(*p) != "DeclRefExpr") return false;
   auto it = vars_.find(decl_id(*p));
-  return it != vars_.end() && it->second.kind == Var::Kind::Array && allocated_.count(decl_id(*p));
+  return it != vars_.end() && ((it->second.kind == Var::Kind::Array && allocated_.count(decl_id(*p))) || it->second.kind == Var::Kind::Stream);
 }
 
 void Translator::initial_values(const json& d, const Var& v) {
@@ -226,49 +231,6 @@ void Translator::initial_values(const json& d, const Var& v) {
   };
   fill(child(d, 0), 0, 0);
   for (size_t k = 0; k < cells.size(); ++k) body_.line(fmt::format("{}[{}] := {};", v.name, k, cells[k]), k == 0 ? origin(d) : Origin{});
-}
-
-void Translator::pointer(const json& d, bool top, Var& v) {
-  std::string pointee = type_of(d).substr(0, type_of(d).size() - 1);
-  while (!pointee.empty() && pointee.back() == ' ') pointee.pop_back();
-  v.type = scalar_type(pointee);
-  if (v.type.empty()) refuse(d, fmt::format("a pointer to '{}'", pointee));
-  if (d.value("init", "") == "") refuse(d, "a pointer declared without its value");
-  if (writes_.count(decl_id(d))) refuse(d, "a pointer that is assigned again (not yet taken)");
-  const json& init = strip(child(d, 0));
-  const json* e = &init;
-  while (kind(*e) == "CStyleCastExpr" || kind(*e) == "ImplicitCastExpr" || kind(*e) == "ParenExpr") e = &strip(child(*e, 0));
-  if (kind(*e) == "CallExpr" && (decl_name(strip(child(*e, 0))) == "malloc" || decl_name(strip(child(*e, 0))) == "calloc")) {
-    if (!top) refuse(d, "an allocation inside a block (not yet taken)");
-    std::string cells = allocation_cells(*e, pointee);
-    v.kind = Var::Kind::Array;
-    v.dims = {cells};
-    prog_.declaration(fmt::format("input {}[d0] : {}[{}];", v.name, v.type, cells), origin(d));
-    allocated_.insert(decl_id(d));
-    vars_[decl_id(d)] = v;
-    return;
-  }
-  // into another array: p, p + k, &p[k]
-  std::optional<Var> alias = pointed_array(init);
-  if (!alias || alias->dims.size() != 1) refuse(d, "a pointer that does not point into a one-dimensional array or a malloc'ed block");
-  vars_[decl_id(d)] = *alias;
-}
-
-std::string Translator::allocation_cells(const json& call, const std::string& pointee) {
-  auto is_sizeof = [&](const json& x) {
-    const json& y = strip(x);
-    return kind(y) == "UnaryExprOrTypeTraitExpr" && y.value("name", "") == "sizeof";
-  };
-  if (decl_name(strip(child(call, 0))) == "calloc") {
-    if (children(call).size() != 3 || !is_sizeof(child(call, 2))) refuse(call, "calloc(n, sizeof(T)) of another form");
-    return value(child(call, 1), "");
-  }
-  const json& size = strip(child(call, 1));
-  if (kind(size) == "BinaryOperator" && size.value("opcode", "") == "*") {
-    if (is_sizeof(child(size, 0))) return value(child(size, 1), "");
-    if (is_sizeof(child(size, 1))) return value(child(size, 0), "");
-  }
-  refuse(call, fmt::format("malloc of a size that is not n * sizeof({})", pointee));
 }
 
 bool Translator::over_names(const json& e0, bool loops) const {
@@ -320,16 +282,14 @@ int Translator::bind_arguments(const json& call, const json& fn) {
   for (size_t k = 0; k < params.size(); ++k) {
     const json& p = *params[k];
     const json& arg = child(call, k + 1);
-    std::string id = decl_id(p), t = type_of(p);
+    std::string id = decl_id(p), t = type(p);
     c_names_[id] = decl_name(p);
     if (t.find('*') != std::string::npos || t.find('[') != std::string::npos) {
-      std::optional<Var> a = pointed_array(arg);
-      if (!a) refuse(arg, "an argument for a pointer parameter that is not an array");
-      vars_[id] = *a;
+      opened += bind_pointer(p, arg);
       continue;
     }
     Var v;
-    v.type = scalar_type(t);
+    v.type = scalar_type(parse_type(p).base);
     if (v.type.empty()) refuse(p, fmt::format("a parameter of type '{}'", t));
     v.par_depth = par_depth_;
     if (is_integer_type(v.type) && !writes_.count(id) && over_names(arg, true)) {
@@ -347,28 +307,6 @@ int Translator::bind_arguments(const json& call, const json& fn) {
     vars_[id] = v;
   }
   return opened;
-}
-
-std::optional<Translator::Var> Translator::pointed_array(const json& e0) {
-  const json* e = &strip(e0);
-  while (kind(*e) == "CStyleCastExpr" || kind(*e) == "ImplicitCastExpr" || kind(*e) == "ParenExpr") e = &strip(child(*e, 0));
-  const json* base = e;
-  std::string offset;
-  if (kind(*e) == "BinaryOperator" && e->value("opcode", "") == "+") {
-    base = &strip(child(*e, 0));
-    offset = value(child(*e, 1), "");
-  } else if (kind(*e) == "UnaryOperator" && e->value("opcode", "") == "&" && kind(strip(child(*e, 0))) == "ArraySubscriptExpr") {
-    const json& sub = strip(child(*e, 0));
-    base = &strip(child(sub, 0));
-    offset = value(child(sub, 1), "");
-  }
-  if (kind(*base) != "DeclRefExpr" || !vars_.count(decl_id(*base)) || vars_.at(decl_id(*base)).kind != Var::Kind::Array) return std::nullopt;
-  Var v = vars_.at(decl_id(*base));
-  if (!offset.empty()) {
-    if (v.dims.size() != 1) refuse(e0, "a pointer into a multidimensional array");
-    v.offset = v.offset.empty() ? offset : fmt::format("{} + {}", v.offset, offset);
-  }
-  return v;
 }
 
 }  // namespace sched::cfront

@@ -40,11 +40,15 @@ class Translator {
  private:
   // ---- variables ----
   struct Var {
-    enum class Kind { Param, Loop, Cell, Array } kind = Kind::Cell;
+    // Unset: a pointer declared without its value, until its one assignment
+    // Stream: a FILE* (what is written to files is not a cell of the memory)
+    enum class Kind { Param, Loop, Cell, Array, Unset, Stream } kind = Kind::Cell;
     std::string name;               // in SCHED
     std::string type;               // the SCHED type of a scalar or of an array's cells
     std::vector<std::string> dims;  // an array's sizes, as C has them (its cells are stored flat)
     std::string offset;             // a pointer into an array: where it points
+    bool pointee_array = false;     // a pointer to arrays (T (*)[M]): dims are the arrays' (*A is one)
+    std::string cell;               // a scalar's subscript: "" (x[]), or a thread's cell of a parallel region (x[t])
     int64_t value = 0;              // a parameter's value in the C program
     bool nonnegative = false;       // a loop counter that counts up from a constant >= 0
     int par_depth = 0;              // how many parallel loops enclose its declaration
@@ -65,6 +69,10 @@ class Translator {
   // is a parameter (its value in the file is its value without -p); the statement is not run.
   static bool argument_override(const json& s);
 
+  // `if (argc > 42 && ...) { ... }`: false when the program runs without arguments (argc is 1),
+  // as it does here; the statement is not run.
+  static bool without_arguments_false(const json& s);
+
   // `if (p == NULL) { ... }` after a malloc: allocation does not fail here.
   bool allocation_check(const json& s);
 
@@ -72,12 +80,35 @@ class Translator {
   // the list leaves out are 0, as in C).
   void initial_values(const json& d, const Var& v);
 
-  // `T* p = (T*) malloc(n * sizeof(T))` (an array of n cells), `T* q = p + k` or `&p[k]` (the same
-  // array, from cell k).
-  void pointer(const json& d, bool top, Var& v);
+  // ---- types, pointers, allocations (translate_pointers.cpp) ----
+  std::string type(const json& n) const;  // its C type, typedefs replaced by what they name
+  struct CType {
+    enum class Shape { Scalar, Array, Pointer, PointerToArray } shape = Shape::Scalar;
+    std::string base;               // the cells' type ("double")
+    std::vector<std::string> dims;  // an array's sizes; a pointer to arrays: the arrays' sizes
+  };
+  CType parse_type(const json& n);
 
-  // The cells of `malloc(n * sizeof(T))` (also `sizeof(T) * n`, `calloc(n, sizeof(T))`).
-  std::string allocation_cells(const json& call, const std::string& pointee);
+  // A pointer's declaration (translate_pointers.cpp, at the top).
+  void pointer(const json& d, bool top, Var& v);
+  // Its value: an allocation, `&x`, or a place in another array.
+  void point(const json& d, const json& init, Var v);
+  // An array seen through a pointer of another type: T (*)[M] (rows of M cells) or T* (its cells in a row).
+  Var viewed_as(const json& at, Var a, const std::vector<std::string>& dims, bool pointee_array);
+
+  // The cells of `malloc(n * sizeof(T))` (also `sizeof(T) * n`, `sizeof(T)`, `calloc(n, sizeof(T))`,
+  // polybench's `polybench_alloc_data(n, sizeof(T))`).
+  std::string allocation_cells(const json& call, const std::string& type);
+
+  // `memset(p, 0, n * sizeof(T))`, `memset(a, 0, sizeof(a))`: a loop that writes the zeros.
+  void zero_fill(const json& call);
+  // glibc's `assert(e)`: e is read (the program does not stop here when it is false).
+  bool assertion(const json& s);
+
+  // `*p`: the cell p points to.
+  std::string dereference(const json& e);
+  // A pointer parameter bound to its argument: an array from where it points, or a variable (&x).
+  int bind_pointer(const json& p, const json& arg);
 
   // Whether an integer expression uses only constants, parameters, and (with `loops`) the loop
   // counters bound here that are not shared.
@@ -86,6 +117,8 @@ class Translator {
   std::optional<std::string> param_named(const std::string& c_name) const;
 
   Origin origin(const json& n) const;
+
+  static std::string cell_ref(const Var& v) { return fmt::format("{}[{}]", v.name, v.cell); }
 
   // ---- statements ----
   // `inlined`: a called function's body (its final return ends it, as main's does).
@@ -130,6 +163,53 @@ class Translator {
 
   void directive(const json& d);
 
+  // The clauses of a loop directive: its private copies, reductions, private counters, collapse.
+  struct LoopClauses {
+    std::vector<PrivateCopy> privates;
+    std::set<std::string> reductions, private_ids;
+    int collapse = 1;
+    int64_t safelen = 0;  // simd: at most this many consecutive iterations at once (0: any)
+  };
+  LoopClauses loop_clauses(const json& d, const Pragma& p);
+
+  // ---- OpenMP parallel regions (translate_region.cpp) ----
+  struct Region {
+    std::string thread;  // the thread's number: the phases' par counter
+    std::string count;   // the thread count
+    std::string cells;   // a hoisted variable's cells: the thread count (+ 1 for a single's lane)
+    bool phased = false; // threads wait for each other somewhere in it: variables are hoisted
+    int depth = 0;       // par_depth_ inside it
+    Origin at;           // its directive
+    bool open = false;   // a phase is open
+    bool single_lane = false;  // the open phase has a lane for its omp single
+    std::string singles;       // the open phase's omp single constructs, as text
+    std::set<std::string> hoisted;  // variables declared in it, one cell per thread
+    std::vector<std::pair<std::string, std::string>> thread_allocations;  // private copies, allocated in each phase
+    std::vector<std::pair<std::string, std::string>> firstprivate;        // (copy, shared) set when a phase starts
+  };
+  void parallel_region(const json& d, const Pragma& p);
+  // Whether threads wait for each other in s (a barrier, an omp for or single without nowait),
+  // through the calls of the file's functions.
+  bool has_barrier(const json& s, int depth);
+  std::string value_of_clause(const json& d, const Clause& c);
+  // The variables declared in a region with barriers: one cell per thread, allocated around the
+  // phases. Returns how many allocations it opened.
+  int hoist(const std::vector<const json*>& list, const Origin& at);
+  // A region's statements, cut into phases at its barriers.
+  void phases(const std::vector<const json*>& list, const Origin& at);
+  void phase_body(const json& body);  // a loop's body that holds a barrier
+  void open_phase(const std::vector<const json*>& list, size_t from, const Origin& at);
+  void close_phase();
+  void single(const json& d, const Pragma& p);
+  void master(const json& d);
+  // A thread's own variable is not taken inside an omp single, whose lane is no thread's.
+  void thread_cell_in_single(const json& ref, const Var& v) const;
+  void worksharing_loop(const json& d, const Pragma& p);
+  // Opens the loop over thread t's iterations n of a worksharing loop of `count` iterations
+  // (the static schedule's chunks); returns how many blocks it opened.
+  // `keyword`: for, or par for an omp for simd (the chunk's iterations at once).
+  int thread_chunk(const std::string& n, const std::string& count, const char* keyword, const Origin& at);
+
   // ---- assignments ----
   void call_statement(const json& s);
 
@@ -159,6 +239,9 @@ class Translator {
   // negative; by a positive constant the truncation is written out, else it is refused.
   std::string integer_division(const json& e, const std::string& op, const std::string& a, const std::string& b);
 
+  // Whether evaluating e reads a cell (a variable, an array, a call): select would read both sides.
+  bool reads_memory(const json& e) const;
+
   // Whether an integer expression is never negative: literals, loop counters from 0 up, and sums
   // and products of those.
   bool nonnegative(const json& e0);
@@ -174,6 +257,7 @@ class Translator {
   ProgramText prog_;
   BodyText& body_ = prog_.body;
   std::map<std::string, Var> vars_;           // by clang's declaration id
+  std::map<std::string, std::string> typedefs_;  // a typedef's name -> the type it names
   std::map<std::string, std::string> c_names_;  // declaration id -> the C name
   std::map<std::string, int> writes_, header_writes_;
   std::set<std::string> taken_, bound_;       // SCHED names given; loop counters bound here
@@ -182,6 +266,14 @@ class Translator {
   bool atomic_ = false;    // inside `omp atomic` or `omp critical`: updates are atomic accumulations
   bool critical_ = false;  // inside `omp critical`
   std::map<const json*, std::string> stepped_;  // `x++` in the statement at hand: the cell holding its value
+  std::optional<Region> region_;          // the parallel region being translated
+  std::string threads_;                   // the thread count parameter, once a region needs it
+  bool in_single_ = false;                // inside an omp single (its own lane)
+  bool distribute_ = false;               // the next for loop is a worksharing loop: thread t's chunks
+  int64_t chunk_ = 0;                     // its schedule's chunk (0: static's default)
+  int64_t safelen_ = 0;                   // the next for loop is an omp simd safelen(k)
+  const json* phased_body_ = nullptr;     // the body of a loop that holds a barrier
+  const json* phase_statement_ = nullptr; // the region's statement being translated in its phase
 };
 
 }  // namespace sched::cfront

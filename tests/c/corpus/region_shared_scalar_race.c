@@ -1,0 +1,12 @@
+// expect: race 8 9
+#include <omp.h>
+int main(void) {
+  int out[16];
+  int mine;
+#pragma omp parallel num_threads(4)
+  {
+    mine = omp_get_thread_num();
+    out[mine] = mine;
+  }
+  return out[0];
+}
