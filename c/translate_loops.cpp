@@ -250,7 +250,9 @@ Translator::LoopClauses Translator::loop_clauses(const json& d, const Pragma& p)
   // clauses that change nothing about which accesses may happen at once (`if`, which may make
   // the loop sequential, and `safelen`, which bounds the lanes' distance, are refused: ignoring
   // them would report races the program cannot have)
-  static const std::set<std::string> ignored = {"shared", "default", "schedule", "num_threads", "nowait", "proc_bind", "simdlen", "aligned", "name"};
+  static const std::set<std::string> ignored = {"shared",      "default",   "schedule",      "num_threads", "nowait",        "proc_bind",
+                                                "simdlen",     "aligned",   "name",          "map",         "device",        "defaultmap",
+                                                "num_teams",   "thread_limit", "dist_schedule", "is_device_ptr", "use_device_ptr", "has_device_addr"};
   LoopClauses lc;
   auto positive = [&](const Clause& c) {
     std::optional<int64_t> k;
@@ -300,7 +302,17 @@ Translator::LoopClauses Translator::loop_clauses(const json& d, const Pragma& p)
 
 void Translator::directive(const json& d) {
   Pragma p = pragma_of(d);
-  const std::string& w = p.directive;
+  std::string w = p.directive;
+  if (w == "target" || w.rfind("target ", 0) == 0) {  // the device runs it while the host waits: the same accesses
+    for (const Clause& c : p.clauses)
+      if (c.name == "nowait" || c.name == "depend") refuse(d, fmt::format("'omp target' with {} (a deferred target task: not yet taken)", c.name));
+    if (w == "target") return statement(associated(d));
+    w = w.substr(7);
+  }
+  if (w == "teams") return teams(d, p);
+  if (w.rfind("teams ", 0) == 0) w = w.substr(6);
+  if (w == "distribute" || w.rfind("distribute ", 0) == 0) w = "parallel for";  // the teams' iterations, at once
+  if (w == "parallel sections") return sections(d, p);
   if (w == "parallel") return parallel_region(d, p);
   if (w == "for" || w == "for simd") return worksharing_loop(d, p);
   if (w == "single") return single(d, p);

@@ -234,6 +234,8 @@ void Translator::zero_fill(const json& call) {
 }
 
 bool Translator::assertion(const json& s) {
+  std::string k = kind(s);  // an expression statement (the macro's expansion), not a loop around one
+  if (k != "ParenExpr" && k != "BinaryOperator" && k != "ConditionalOperator" && k != "CStyleCastExpr") return false;
   const json* cond = nullptr;
   std::function<void(const json&)> find = [&](const json& n) {
     if (cond) return;

@@ -361,4 +361,62 @@ int Translator::thread_chunk(const std::string& n, const std::string& count, con
   return opened;
 }
 
+void Translator::teams(const json& d, const Pragma& p) {
+  // a league of teams whose body is one distribute loop: that loop's iterations run at once
+  const json* body = &associated(d);
+  if (kind(*body) == "CompoundStmt" && children(*body).size() == 1) body = &child(*body, 0);
+  if (kind(*body).rfind("OMPDistribute", 0) != 0) refuse(d, "an 'omp teams' whose body is not one distribute loop (not yet taken)");
+  auto saved = reductions_;
+  for (const Clause& c : p.clauses) {
+    if (c.name == "reduction") {
+      if (c.op != "+" && c.op != "*") refuse(d, fmt::format("a reduction with '{}' over teams (not yet taken: + and * are)", c.op));
+      for (const auto& n : c.vars) reductions_.insert(vars_.at(clause_var(d, n)).name);
+    } else if (c.name != "num_teams" && c.name != "thread_limit" && c.name != "shared" && c.name != "default" && c.name != "map") {
+      refuse(d, fmt::format("the clause '{}' of omp teams (not yet taken)", c.name));
+    }
+  }
+  statement(*body);
+  reductions_ = saved;
+}
+
+void Translator::sections(const json& d, const Pragma& p) {
+  // each section runs on a thread of its own, at the same time as the others
+  if (region_) refuse(d, "'omp parallel sections' inside a parallel region (nested parallelism: not yet taken)");
+  const json& body = associated(d);
+  std::vector<std::vector<const json*>> parts(1);
+  for (const json* s : statements_of(body)) {
+    if (kind(*s) == "OMPSectionDirective") {
+      if (!parts.back().empty()) parts.emplace_back();
+      parts.back().push_back(&associated(*s));
+    } else {
+      parts.back().push_back(s);
+    }
+  }
+  auto saved = reductions_;
+  for (const Clause& c : p.clauses) {
+    if (c.name == "reduction") {
+      if (c.op != "+" && c.op != "*") refuse(d, fmt::format("a reduction with '{}' over sections (not yet taken: + and * are)", c.op));
+      for (const auto& n : c.vars) reductions_.insert(vars_.at(clause_var(d, n)).name);
+    } else if (c.name != "shared" && c.name != "default" && c.name != "num_threads" && c.name != "proc_bind") {
+      refuse(d, fmt::format("the clause '{}' of omp parallel sections (not yet taken)", c.name));
+    }
+  }
+  Origin at = origin(d);
+  std::string s = fresh("section");
+  body_.open(fmt::format("par {} = 0 to {} {{", s, parts.size() - 1), at);
+  ++par_depth_;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    if (k == 0) body_.open(fmt::format("if {} == 0 {{", s), at);
+    else body_.reopen(fmt::format("}} else if {} == {} {{", s, k));
+    scopes_.push_back(0);
+    for (const json* st : parts[k]) statement(*st);
+    for (int n = scopes_.back(); n > 0; --n) body_.close();
+    scopes_.pop_back();
+  }
+  body_.close();
+  --par_depth_;
+  body_.close();
+  reductions_ = saved;
+}
+
 }  // namespace sched::cfront

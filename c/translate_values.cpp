@@ -116,6 +116,12 @@ void Translator::assignment_core(const json& s) {
     }
     return emit_update(how, value(child(s, 1), ltype));
   }
+  if (k == "BinaryOperator" && op == "=" && kind(strip(child(s, 1))) == "BinaryOperator" && strip(child(s, 1)).value("opcode", "") == "=") {
+    const json& inner = strip(child(s, 1));  // a = b = e: b = e, then a = b
+    assignment_core(inner);
+    std::string from = target(child(inner, 0)), from_type = scalar_type(type(child(inner, 0)));
+    return body_.line(fmt::format("{} := {};", tgt, from_type == ltype ? from : fmt::format("{}({})", ltype, from)), at);
+  }
   if (k == "BinaryOperator" && op == "=") {
     const json& rhs = strip(child(s, 1));
     // x = x + e on a reduction variable (or under omp atomic): an update
@@ -232,6 +238,7 @@ std::string Translator::value(const json& e0, const std::string& want) {
     for (size_t a = 1; a < children(e).size(); ++a) args.push_back(value(child(e, a), t));
     return fmt::format("{}({})", it->second, fmt::join(args, ", "));
   }
+  if (k == "ConditionalOperator" && folded(child(e, 0))) return value(child(e, *folded(child(e, 0)) ? 1 : 2), want);  // (16 < 0 ? ... : ...)
   if (k == "ConditionalOperator") {  // select evaluates both sides: taken when neither reads memory
     if (reads_memory(child(e, 1)) || reads_memory(child(e, 2)))
       refuse(e, "the conditional operator '?:' with a side that reads memory (select would read both: not yet taken)");
@@ -253,12 +260,45 @@ bool Translator::reads_memory(const json& e) const {
   return false;
 }
 
+// An integer expression of literals only, folded (C's operators on int64; nullopt when it is not
+// one, or divides by zero, or overflows).
+std::optional<int64_t> folded(const json& n0) {
+  const json& n = strip(n0);
+  if (auto c = constant(n)) return c;
+  std::string k = kind(n), op = n.value("opcode", "");
+  if (k == "ParenExpr" || k == "ImplicitCastExpr" || k == "CStyleCastExpr") return folded(child(n, 0));
+  if (k == "UnaryOperator" && (op == "-" || op == "!")) {
+    auto a = folded(child(n, 0));
+    if (!a || *a == INT64_MIN) return std::nullopt;
+    return op == "-" ? -*a : int64_t(*a == 0);
+  }
+  if (k != "BinaryOperator") return std::nullopt;
+  auto a = folded(child(n, 0)), b = folded(child(n, 1));
+  if (!a || !b) return std::nullopt;
+  int64_t r = 0;
+  if (op == "+" && !__builtin_add_overflow(*a, *b, &r)) return r;
+  if (op == "-" && !__builtin_sub_overflow(*a, *b, &r)) return r;
+  if (op == "*" && !__builtin_mul_overflow(*a, *b, &r)) return r;
+  if ((op == "/" || op == "%") && *b != 0 && !(*a == INT64_MIN && *b == -1)) return op == "/" ? *a / *b : *a % *b;
+  if (op == "<") return int64_t(*a < *b);
+  if (op == "<=") return int64_t(*a <= *b);
+  if (op == ">") return int64_t(*a > *b);
+  if (op == ">=") return int64_t(*a >= *b);
+  if (op == "==") return int64_t(*a == *b);
+  if (op == "!=") return int64_t(*a != *b);
+  if (op == "&&") return int64_t(*a && *b);
+  if (op == "||") return int64_t(*a || *b);
+  return std::nullopt;
+}
+
 std::string Translator::integer_division(const json& e, const std::string& op, const std::string& a, const std::string& b) {
-  std::optional<int64_t> d = constant(child(e, 1));
-  if (!d || *d <= 0) refuse(e, fmt::format("an integer '{}' by something other than a positive constant (C truncates, SCHED rounds down: not yet taken)", op));
-  if (nonnegative(child(e, 0))) return fmt::format("({} {} {})", a, op, b);
-  std::string q = fmt::format("select({} >= 0, {} / {}, -((-{}) / {}))", a, a, b, a, b);
-  return op == "/" ? q : fmt::format("({} - {} * {})", a, b, q);
+  std::optional<int64_t> d = folded(child(e, 1));
+  if (!d || *d == 0 || *d == INT64_MIN) refuse(e, fmt::format("an integer '{}' by something other than a constant (C truncates, SCHED rounds down: not yet taken)", op));
+  // by -k: C's a / -k is -(a / k), and a % -k is a % k
+  std::string k = *d > 0 ? b : std::to_string(-*d);
+  std::string q = nonnegative(child(e, 0)) ? fmt::format("({} / {})", a, k) : fmt::format("select({} >= 0, {} / {}, -((-{}) / {}))", a, a, k, a, k);
+  if (op == "%") return nonnegative(child(e, 0)) ? fmt::format("({} % {})", a, k) : fmt::format("({} - {} * {})", a, k, q);
+  return *d > 0 ? q : fmt::format("(-{})", q);
 }
 
 bool Translator::nonnegative(const json& e0) {

@@ -28,6 +28,7 @@ std::string scalar_type(std::string t);                        // the SCHED type
 bool is_integer_type(const std::string& sched_type);
 const json& strip(const json& n);                              // through parentheses and the casts that change nothing here
 std::optional<int64_t> constant(const json& n);                // an integer constant (a literal, negated or cast)
+std::optional<int64_t> folded(const json& n);                  // an integer expression of literals, computed
 
 class Translator {
  public:
@@ -205,6 +206,8 @@ class Translator {
   // A thread's own variable is not taken inside an omp single, whose lane is no thread's.
   void thread_cell_in_single(const json& ref, const Var& v) const;
   void worksharing_loop(const json& d, const Pragma& p);
+  void teams(const json& d, const Pragma& p);     // omp teams around one distribute loop
+  void sections(const json& d, const Pragma& p);  // omp parallel sections: one lane per section
   // Opens the loop over thread t's iterations n of a worksharing loop of `count` iterations
   // (the static schedule's chunks); returns how many blocks it opened.
   // `keyword`: for, or par for an omp for simd (the chunk's iterations at once).
