@@ -162,6 +162,7 @@ void Translator::for_loop(const json& f, const char* keyword, const std::vector<
   }
   bound_.insert(id);
   bool par = std::string(keyword) == "par";
+  if (par && par_depth_ == 0) excluded_by_.clear();  // a new parallel construct
   if (par) {
     ++par_depth_;
     private_.insert(id);  // the parallel loop's own counter
@@ -310,7 +311,20 @@ void Translator::directive(const json& d) {
     w = w.substr(7);
   }
   if (w == "teams") return teams(d, p);
-  if (w.rfind("teams ", 0) == 0) w = w.substr(6);
+  if (w.rfind("teams ", 0) == 0) {  // teams distribute ...: critical sections exclude only a team's threads
+    bool was = in_teams_;
+    in_teams_ = true;
+    p.directive = w.substr(6);
+    directive_words(d, p);  // (a refusal ends the whole import)
+    in_teams_ = was;
+    return;
+  }
+  p.directive = w;
+  directive_words(d, p);
+}
+
+void Translator::directive_words(const json& d, Pragma& p) {
+  std::string w = p.directive;
   if (w == "distribute" || w.rfind("distribute ", 0) == 0) w = "parallel for";  // the teams' iterations, at once
   if (w == "parallel sections") return sections(d, p);
   if (w == "parallel") return parallel_region(d, p);
@@ -345,21 +359,33 @@ void Translator::directive(const json& d) {
         refuse(d, fmt::format("'omp atomic {}' (not yet taken)", c.name));
     const json& s = associated(d);
     bool was = atomic_;
+    std::string was_exclusion = exclusion_;
     atomic_ = true;
+    exclusion_ = "#atomic";
     statement(s);
-    atomic_ = was;
+    atomic_ = was, exclusion_ = was_exclusion;
     return;
   }
   if (w == "critical") {
     // mutual exclusion: its updates (x = x op e) become atomic accumulations, which commute;
-    // SCHED checks the order of any other write, so that is not taken yet
+    // SCHED checks the order of any other write, so that is not taken yet. Inside omp teams a
+    // critical section excludes only its team's threads: not the other teams'
+    if (in_teams_) return statement(associated(d));
     bool was = atomic_, was_critical = critical_;
+    std::string was_exclusion = exclusion_;
     atomic_ = critical_ = true;
+    const Clause* name = p.find("name");
+    exclusion_ = name ? name->arg : "";
     statement(associated(d));
-    atomic_ = was, critical_ = was_critical;
+    atomic_ = was, critical_ = was_critical, exclusion_ = was_exclusion;
     return;
   }
   refuse(d, fmt::format("'#pragma omp {}' (not yet taken)", w));
+}
+
+bool Translator::excludes(const std::string& array) {
+  auto [it, first] = excluded_by_.emplace(array, exclusion_);
+  return first || it->second == exclusion_;
 }
 
 void Translator::call_statement(const json& s) {

@@ -109,6 +109,7 @@ void Translator::parallel_region(const json& d, const Pragma& p) {
     return false;
   };
   r.cells = has_single(body) ? fmt::format("{} + 1", r.count) : r.count;  // the single's lane has a cell too
+  excluded_by_.clear();  // a new parallel construct
   r.depth = ++par_depth_;
   region_ = r;
   auto saved_reductions = reductions_;
@@ -375,7 +376,10 @@ void Translator::teams(const json& d, const Pragma& p) {
       refuse(d, fmt::format("the clause '{}' of omp teams (not yet taken)", c.name));
     }
   }
+  bool was = in_teams_;
+  in_teams_ = true;
   statement(*body);
+  in_teams_ = was;
   reductions_ = saved;
 }
 
@@ -404,6 +408,7 @@ void Translator::sections(const json& d, const Pragma& p) {
   Origin at = origin(d);
   std::string s = fresh("section");
   body_.open(fmt::format("par {} = 0 to {} {{", s, parts.size() - 1), at);
+  excluded_by_.clear();  // a new parallel construct
   ++par_depth_;
   for (size_t k = 0; k < parts.size(); ++k) {
     if (k == 0) body_.open(fmt::format("if {} == 0 {{", s), at);

@@ -85,8 +85,11 @@ void Translator::assignment_core(const json& s) {
   std::string tgt = target(lhs);
   std::string ltype = scalar_type(type(lhs));
   bool reduction = kind(strip(lhs)) == "DeclRefExpr" && reductions_.count(var_of(strip(lhs)).name);
+  // a critical section excludes only the ones of its name (and omp atomic only atomic updates):
+  // a cell updated under two of them is updated plainly, so that the race shows
+  bool excluded = reduction || (atomic_ && excludes(tgt.substr(0, tgt.find('['))));
   auto emit_update = [&](const std::string& how, const std::string& operand) {  // tgt how= operand
-    if (reduction || atomic_) {
+    if (excluded) {
       if (how == "+" || how == "*") return body_.line(fmt::format("atomic {} {}= {};", tgt, how, operand), at);
       if (how == "-") return body_.line(fmt::format("atomic {} += -({});", tgt, operand), at);
       if (atomic_) {
@@ -106,7 +109,7 @@ void Translator::assignment_core(const json& s) {
     if (computation.empty()) refuse(s, "a compound assignment computed in a ltype SCHED does not have");
     if (computation != ltype) {
       std::string update = fmt::format("{} := {}({}({}) {} {});", tgt, ltype, computation, tgt, how, value(child(s, 1), computation));
-      if (!(reduction || atomic_)) return body_.line(update, at);
+      if (!excluded) return body_.line(update, at);
       // a reduction's or atomic update computed in a wider type (float s += double e): an atomic
       // accumulation of the term in s's type, which commutes as OpenMP's reduction does (the
       // term is rounded once more than C rounds it: the order of a reduction's additions is open)
@@ -207,16 +210,16 @@ std::string Translator::value(const json& e0, const std::string& want) {
     }
     if (cmp.count(op)) {
       std::string ot = is_integer_type(operand_type) ? "" : operand_type;
-      return fmt::format("({} {} {})", value(child(e, 0), ot), op, value(child(e, 1), ot));
+      return truth_value(fmt::format("({} {} {})", value(child(e, 0), ot), op, value(child(e, 1), ot)), want);
     }
-    if (logic.count(op)) return fmt::format("({} {} {})", value(child(e, 0), ""), op, value(child(e, 1), ""));
+    if (logic.count(op)) return truth_value(fmt::format("({} {} {})", value(child(e, 0), ""), op, value(child(e, 1), "")), want);
     refuse(e, fmt::format("the operator '{}' (not yet taken)", op));
   }
   if (k == "UnaryOperator") {
     std::string op = e.value("opcode", "");
     if (op == "-") return fmt::format("(-{})", value(child(e, 0), want));
     if (op == "+") return value(child(e, 0), want);
-    if (op == "!") return fmt::format("!({})", value(child(e, 0), ""));
+    if (op == "!") return truth_value(fmt::format("!({})", value(child(e, 0), "")), want);
     if (op == "*") return dereference(e);
     refuse(e, fmt::format("the operator '{}' in an expression (not yet taken)", op));
   }
@@ -289,6 +292,11 @@ std::optional<int64_t> folded(const json& n0) {
   if (op == "&&") return int64_t(*a && *b);
   if (op == "||") return int64_t(*a || *b);
   return std::nullopt;
+}
+
+std::string truth_value(const std::string& condition, const std::string& want) {
+  if (want.empty() || want == "bool") return condition;  // a condition where one is expected
+  return want[0] == 'f' ? fmt::format("select({}, 1.0, 0.0)", condition) : fmt::format("select({}, 1, 0)", condition);  // C's int 1 or 0
 }
 
 std::string Translator::integer_division(const json& e, const std::string& op, const std::string& a, const std::string& b) {

@@ -29,6 +29,9 @@ bool is_integer_type(const std::string& sched_type);
 const json& strip(const json& n);                              // through parentheses and the casts that change nothing here
 std::optional<int64_t> constant(const json& n);                // an integer constant (a literal, negated or cast)
 std::optional<int64_t> folded(const json& n);                  // an integer expression of literals, computed
+// A C truth value (int 1 or 0) where a value of type `want` is expected; the condition itself where
+// a condition or an index is.
+std::string truth_value(const std::string& condition, const std::string& want);
 
 class Translator {
  public:
@@ -163,6 +166,7 @@ class Translator {
   std::string clause_var(const json& d, const std::string& c_name);
 
   void directive(const json& d);
+  void directive_words(const json& d, Pragma& p);  // after target and teams
 
   // The clauses of a loop directive: its private copies, reductions, private counters, collapse.
   struct LoopClauses {
@@ -268,6 +272,11 @@ class Translator {
   std::vector<int> scopes_;                   // per open block: the allocations it opened
   bool atomic_ = false;    // inside `omp atomic` or `omp critical`: updates are atomic accumulations
   bool critical_ = false;  // inside `omp critical`
+  std::string exclusion_;  // the lock of the update at hand: a critical section's name, or "#atomic"
+  std::map<std::string, std::string> excluded_by_;  // per array: the lock its updates took, in this parallel construct
+  bool in_teams_ = false;  // inside omp teams: a critical section excludes only its own team's threads
+  // Whether the array's updates all take exclusion_ so far (records it on the first).
+  bool excludes(const std::string& array);
   std::map<const json*, std::string> stepped_;  // `x++` in the statement at hand: the cell holding its value
   std::optional<Region> region_;          // the parallel region being translated
   std::string threads_;                   // the thread count parameter, once a region needs it
