@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <regex>
 
 #include "c/translator.hpp"
 
@@ -68,6 +69,7 @@ void Translator::parallel_region(const json& d, const Pragma& p) {
   Region r;
   std::vector<PrivateCopy> privates;
   std::set<std::string> reductions, private_ids;
+  std::vector<Var> copyin;
   for (const Clause& c : p.clauses) {
     if (c.name == "num_threads") {
       r.count = value_of_clause(d, c);
@@ -86,18 +88,17 @@ void Translator::parallel_region(const json& d, const Pragma& p) {
         if (c.op != "+" && c.op != "*") refuse(d, fmt::format("a reduction with '{}' over a region (not yet taken: + and * are)", c.op));
         reductions.insert(v.name);
       }
+    } else if (c.name == "copyin") {  // each thread's copy starts with the master's
+      for (const auto& n : c.vars) {
+        const Var& v = vars_.at(clause_var(d, n));
+        if (v.cell != kThreadCell) refuse(d, fmt::format("copyin({}) of a variable that is not threadprivate", n));
+        copyin.push_back(v);
+      }
     } else if (c.name != "shared" && c.name != "default" && c.name != "proc_bind") {
       refuse(d, fmt::format("the clause '{}' of a parallel region (not yet taken)", c.name));
     }
   }
-  if (r.count.empty()) {
-    if (threads_.empty()) {
-      threads_ = fresh("threads");
-      prog_.param(threads_, 4);
-      prog_.precondition(fmt::format("assume {} >= 1;  {}", threads_, origin_comment(at)));
-    }
-    r.count = threads_;
-  }
+  if (r.count.empty()) r.count = threads_param(at);
   const json& body = associated(d);
   r.thread = fresh("t");
   r.at = at;
@@ -136,6 +137,13 @@ void Translator::parallel_region(const json& d, const Pragma& p) {
       if (q.first) region_->firstprivate.emplace_back(cell_ref(mine), cell_ref(shared));
     }
     shared = mine;
+  }
+  if (!copyin.empty()) {  // copyin: a phase of its own, before the region's statements
+    body_.open(fmt::format("par {} = 0 to {} - 1 {{", r.thread, r.count), at);
+    body_.open(fmt::format("if {} > 0 {{", r.thread), at);
+    for (const Var& v : copyin) body_.line(fmt::format("{} := {}[0];", cell_ref(v), v.name), at);
+    body_.close();
+    body_.close();
   }
   if (r.phased && !region_->firstprivate.empty()) {  // the copies, before the region's first phase
     open_phase({}, 0, at);
@@ -300,8 +308,41 @@ void Translator::single(const json& d, const Pragma& p) {
   region_->singles += lane.text();
 }
 
+std::string Translator::threads_param(const Origin& at) {
+  if (threads_.empty()) {
+    threads_ = fresh("threads");
+    prog_.param(threads_, 4);
+    prog_.precondition(fmt::format("assume {} >= 1;  {}", threads_, origin_comment(at)));
+  }
+  return threads_;
+}
+
+void Translator::threadprivate(const json& d, Var& v) {
+  // one copy per thread, at least as many as any region of the file has threads (num_threads(k))
+  if (d.value("storageClass", "") == "static" && par_depth_ > 0) refuse(d, "a threadprivate variable declared inside a parallel construct");
+  int64_t most = 1;
+  static const std::regex num_threads(R"(num_threads\s*\(\s*(\d{1,6})\s*\))");
+  for (std::sregex_iterator it(file_.text.begin(), file_.text.end(), num_threads), end; it != end; ++it) most = std::max<int64_t>(most, std::stoll((*it)[1]));
+  std::string cells = fmt::format("max({}, {}) + 1", threads_param(origin(d)), most);
+  v.kind = Var::Kind::Cell;
+  v.cell = kThreadCell;
+  prog_.declaration(fmt::format("input {}[d0] : {}[{}];", v.name, v.type, cells), origin(d));
+  vars_[decl_id(d)] = v;
+  if (d.value("init", "") != "") {  // every copy starts with the initial value
+    std::string c = fresh("copy");
+    body_.open(fmt::format("for {} = 0 to {} - 1 {{", c, cells), origin(d));
+    body_.line(fmt::format("{}[{}] := {};", v.name, c, value(child(d, 0), v.type)), origin(d));
+    body_.close();
+  }
+}
+
+std::string Translator::cell_ref(const Var& v) const {
+  if (v.cell != kThreadCell) return fmt::format("{}[{}]", v.name, v.cell);
+  return fmt::format("{}[{}]", v.name, region_ ? region_->thread : "0");  // the thread's copy; outside a region the master's
+}
+
 void Translator::thread_cell_in_single(const json& ref, const Var& v) const {
-  if (in_single_ && region_ && v.par_depth >= region_->depth)
+  if (in_single_ && region_ && (v.par_depth >= region_->depth || v.cell == kThreadCell))
     refuse(ref, fmt::format("'{}', a thread's own variable, inside an omp single (which thread runs it is not known)", decl_name(ref)));
 }
 

@@ -94,6 +94,8 @@ void Translator::declare(const json& d, bool top0) {
     if (v.type.empty()) refuse(d, fmt::format("an array of '{}'", ct.base));
     v.dims = ct.dims;
     if (!top) refuse(d, "an array declared inside a block (a private array: not yet taken)");
+    for (const json* a : children(d))
+      if (kind(*a) == "OMPThreadPrivateDeclAttr") refuse(d, "a threadprivate array (not yet taken)");
     // C's cells are contiguous: one dimension, so that b[i][-1] is the cell before b[i][0]
     std::string cells = v.dims.size() == 1 ? v.dims[0] : fmt::format("{}", fmt::join(v.dims, " * "));
     // its cells hold whatever they hold: values of an input (seeded, or --data), never undefined
@@ -108,6 +110,8 @@ void Translator::declare(const json& d, bool top0) {
   }
   v.type = scalar_type(ct.base);
   if (v.type.empty()) refuse(d, fmt::format("a variable of type '{}'", c_type));
+  for (const json* a : children(d))
+    if (kind(*a) == "OMPThreadPrivateDeclAttr") return threadprivate(d, v);
   bool written = writes_.count(id) > 0, in_headers = header_writes_.count(id) > 0;
   const json* init = d.value("init", "") != "" ? &child(d, 0) : nullptr;
   int64_t k = 0;

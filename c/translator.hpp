@@ -122,7 +122,12 @@ class Translator {
 
   Origin origin(const json& n) const;
 
-  static std::string cell_ref(const Var& v) { return fmt::format("{}[{}]", v.name, v.cell); }
+  // A scalar's cell: x[], a hoisted one's x[t], a threadprivate one's copy of the thread at hand.
+  std::string cell_ref(const Var& v) const;
+  static constexpr const char* kThreadCell = "@thread";  // Var::cell of a threadprivate variable
+  // `#pragma omp threadprivate(x)`: one cell per thread (translate_region.cpp).
+  void threadprivate(const json& d, Var& v);
+  std::string threads_param(const Origin& at);  // the thread count parameter, declared once
 
   // ---- statements ----
   // `inlined`: a called function's body (its final return ends it, as main's does).
