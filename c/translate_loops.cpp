@@ -12,12 +12,14 @@ namespace sched::cfront {
 
 void Translator::block(const json& b, bool top, bool inlined) {
   scopes_.push_back(0);
+  size_t held = held_.size();
   std::vector<const json*> cs = children(b);
   for (size_t k = 0; k < cs.size(); ++k) {
     const json& s = *cs[k];
     if ((top || inlined) && kind(s) == "ReturnStmt" && k + 1 == cs.size()) break;  // its value is not an output
     statement(s, top);
   }
+  if (held_.size() != held) refuse(b, "a lock set in a block and not unset in the same block (not yet taken)");
   for (int k = scopes_.back(); k > 0; --k) body_.close();
   scopes_.pop_back();
 }
@@ -383,6 +385,27 @@ void Translator::directive_words(const json& d, Pragma& p) {
   refuse(d, fmt::format("'#pragma omp {}' (not yet taken)", w));
 }
 
+bool Translator::lock_call(const json& s, const std::string& callee) {
+  static const std::set<std::string> calls = {"omp_init_lock", "omp_destroy_lock", "omp_set_lock", "omp_unset_lock", "omp_test_lock"};
+  if (!calls.count(callee)) return false;
+  const json* a = children(s).size() == 2 ? &strip(child(s, 1)) : nullptr;
+  if (a && kind(*a) == "UnaryOperator" && a->value("opcode", "") == "&") a = &strip(child(*a, 0));
+  if (!a || kind(*a) != "DeclRefExpr" || var_of(*a).kind != Var::Kind::Lock) refuse(s, fmt::format("{} of something other than a lock variable's address", callee));
+  if (callee == "omp_test_lock") refuse(s, "omp_test_lock (whether it gets the lock is not known: not yet taken)");
+  std::string lock = "lock " + decl_id(*a);
+  if (callee == "omp_set_lock") {  // up to its omp_unset_lock: a critical section of the lock's own
+    if (!held_.empty() && held_.back().lock == lock) refuse(s, "omp_set_lock of a lock this thread holds (a deadlock)");
+    held_.push_back({lock, atomic_, critical_, exclusion_});
+    atomic_ = critical_ = true;
+    exclusion_ = lock;
+  } else if (callee == "omp_unset_lock") {
+    if (held_.empty() || held_.back().lock != lock) refuse(s, "omp_unset_lock of a lock not set before it in the same block");
+    atomic_ = held_.back().atomic, critical_ = held_.back().critical, exclusion_ = held_.back().exclusion;
+    held_.pop_back();
+  }
+  return true;
+}
+
 bool Translator::excludes(const std::string& array) {
   auto [it, first] = excluded_by_.emplace(array, exclusion_);
   return first || it->second == exclusion_;
@@ -408,6 +431,8 @@ void Translator::call_statement(const json& s) {
   }
   if (output.count(callee) || callee == "fclose") return;
   if (callee == "memset") return zero_fill(s);
+  if (callee == "omp_set_dynamic" || callee == "omp_set_nested") return;  // which threads exist changes nothing here
+  if (lock_call(s, callee)) return;
   for (const json* f : functions(tu_, file_.name))  // a function of the file: inlined
     if (decl_name(*f) == callee) {
       if (std::find(calls_.begin(), calls_.end(), callee) != calls_.end() || calls_.size() >= 16) refuse(s, fmt::format("a recursive call of '{}'", callee));

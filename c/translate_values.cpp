@@ -183,7 +183,7 @@ std::string Translator::value(const json& e0, const std::string& want) {
       return cell_ref(v);
     }
     if (v.kind == Var::Kind::Array) refuse(e, fmt::format("the array '{}' used as a value (a pointer: not yet taken)", decl_name(e)));
-    if (v.kind == Var::Kind::Stream) refuse(e, fmt::format("the file '{}' used as a value", decl_name(e)));
+    if (v.kind == Var::Kind::Stream || v.kind == Var::Kind::Lock) refuse(e, fmt::format("the file or lock '{}' used as a value", decl_name(e)));
     if (v.kind == Var::Kind::Loop && !bound_.count(decl_id(e))) refuse(e, fmt::format("the loop counter '{}' read outside its loop", decl_name(e)));
     if (shared_.count(decl_id(e))) return v.name + "[]";
     return v.name;
@@ -230,6 +230,7 @@ std::string Translator::value(const json& e0, const std::string& want) {
       return region_ ? region_->thread : "0";
     }
     if (f == "omp_get_num_threads") return region_ ? region_->count : "1";
+    if (f == "omp_get_max_threads") return threads_param(origin(e));
     if (f == "fclose" || f == "remove" || f == "fflush") return "0";  // the file calls succeed
     static const std::map<std::string, std::string> math = {{"sqrt", "sqrt"}, {"sqrtf", "sqrt"}, {"exp", "exp"}, {"expf", "exp"}, {"log", "log"},
                                                             {"logf", "log"},  {"pow", "pow"},   {"powf", "pow"}, {"fabs", "abs"}, {"fabsf", "abs"},

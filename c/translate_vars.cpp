@@ -108,6 +108,13 @@ void Translator::declare(const json& d, bool top0) {
     pointer(d, top, v);
     return;
   }
+  std::string base = ct.base.rfind("struct ", 0) == 0 ? ct.base.substr(7) : ct.base;
+  if (base == "omp_lock_t" || base == "omp_nest_lock_t") {
+    if (base == "omp_nest_lock_t") refuse(d, "a nested lock (not yet taken)");
+    v.kind = Var::Kind::Lock;
+    vars_[id] = v;
+    return;
+  }
   v.type = scalar_type(ct.base);
   if (v.type.empty()) refuse(d, fmt::format("a variable of type '{}'", c_type));
   for (const json* a : children(d))

@@ -46,7 +46,8 @@ class Translator {
   struct Var {
     // Unset: a pointer declared without its value, until its one assignment
     // Stream: a FILE* (what is written to files is not a cell of the memory)
-    enum class Kind { Param, Loop, Cell, Array, Unset, Stream } kind = Kind::Cell;
+    // Lock: an omp_lock_t (no cell: omp_set_lock ... omp_unset_lock is a critical section of its own)
+    enum class Kind { Param, Loop, Cell, Array, Unset, Stream, Lock } kind = Kind::Cell;
     std::string name;               // in SCHED
     std::string type;               // the SCHED type of a scalar or of an array's cells
     std::vector<std::string> dims;  // an array's sizes, as C has them (its cells are stored flat)
@@ -224,6 +225,14 @@ class Translator {
 
   // ---- assignments ----
   void call_statement(const json& s);
+  // omp_init_lock, omp_set_lock, omp_unset_lock, omp_destroy_lock; false for another call.
+  bool lock_call(const json& s, const std::string& callee);
+  struct Held {  // a lock set in the block at hand, and what it replaced
+    std::string lock;
+    bool atomic, critical;
+    std::string exclusion;
+  };
+  std::vector<Held> held_;
 
   // The parameters of an inlined function, bound to the call's arguments: an array (a pointer)
   // is the argument's array from where it points; an integer the callee does not write and whose
