@@ -17,6 +17,7 @@ void Translator::block(const json& b, bool top, bool inlined) {
   for (size_t k = 0; k < cs.size(); ++k) {
     const json& s = *cs[k];
     if ((top || inlined) && kind(s) == "ReturnStmt" && k + 1 == cs.size()) break;  // its value is not an output
+    previous_ = k > 0 ? cs[k - 1] : nullptr;
     statement(s, top);
   }
   if (held_.size() != held) refuse(b, "a lock set in a block and not unset in the same block (not yet taken)");
@@ -44,7 +45,8 @@ void Translator::statement(const json& s, bool top) {
   if (k.rfind("OMP", 0) == 0) return directive(s);
   if (k == "CallExpr") return call_statement(s);
   if (k == "BinaryOperator" || k == "CompoundAssignOperator" || k == "UnaryOperator") return assignment(s);
-  if (k == "WhileStmt" || k == "DoStmt") refuse(s, "a while loop (not yet taken)");
+  if (k == "WhileStmt") return while_loop(s);
+  if (k == "DoStmt") refuse(s, "a do-while loop (not yet taken)");
   if (k == "ReturnStmt") refuse(s, "a return before the end of the function");
   refuse(s, fmt::format("the statement '{}'", k));
 }
@@ -211,6 +213,70 @@ void Translator::for_loop(const json& f, const char* keyword, const std::vector<
   if (par) --par_depth_;
   for (; extra > 0; --extra) body_.close();
   body_.close();
+}
+
+void Translator::while_loop(const json& w) {
+  const json* before = previous_;
+  const json& cond = strip(child(w, 0));
+  const std::string refusal = "a while loop that is not counted (`v = e; while (v < n) { ...; v++; }`, v written nowhere else in it)";
+  if (kind(cond) != "BinaryOperator") refuse(w, refusal);
+  std::string cmp = cond.value("opcode", "");
+  const json *counter = &strip(child(cond, 0)), *bound = &child(cond, 1);
+  if (kind(*counter) != "DeclRefExpr" || !vars_.count(decl_id(*counter))) {
+    static const std::map<std::string, std::string> flip = {{"<", ">"}, {">", "<"}, {"<=", ">="}, {">=", "<="}};
+    counter = &strip(child(cond, 1)), bound = &child(cond, 0);
+    cmp = flip.count(cmp) ? flip.at(cmp) : cmp;
+  }
+  if (kind(*counter) != "DeclRefExpr" || (cmp != "<" && cmp != "<=" && cmp != ">" && cmp != ">=")) refuse(w, refusal);
+  std::string id = decl_id(*counter);
+  const Var& v = var_of(*counter);
+  if (v.kind != Var::Kind::Cell || !v.cell.empty() || !is_integer_type(v.type) || !over_names(*bound, true)) refuse(w, refusal);
+  std::vector<const json*> body = kind(child(w, 1)) == "CompoundStmt" ? children(child(w, 1)) : std::vector<const json*>{&child(w, 1)};
+  if (body.empty()) refuse(w, refusal);
+  // the step: the body's last statement
+  const json& inc = strip(*body.back());
+  std::string ik = kind(inc), op = inc.value("opcode", "");
+  auto on_counter = [&](const json& x) { return kind(strip(x)) == "DeclRefExpr" && decl_id(strip(x)) == id; };
+  std::optional<int64_t> step;
+  if (ik == "UnaryOperator" && (op == "++" || op == "--") && on_counter(child(inc, 0))) step = op == "++" ? 1 : -1;
+  else if (ik == "CompoundAssignOperator" && (op == "+=" || op == "-=") && on_counter(child(inc, 0)) && constant(child(inc, 1)))
+    step = op == "+=" ? *constant(child(inc, 1)) : -*constant(child(inc, 1));
+  else if (ik == "BinaryOperator" && op == "=" && on_counter(child(inc, 0)) && kind(strip(child(inc, 1))) == "BinaryOperator") {
+    const json& e = strip(child(inc, 1));
+    std::string eo = e.value("opcode", "");
+    if ((eo == "+" || eo == "-") && on_counter(child(e, 0)) && constant(child(e, 1))) step = eo == "+" ? *constant(child(e, 1)) : -*constant(child(e, 1));
+  }
+  if (!step || *step == 0 || (*step > 0) != (cmp == "<" || cmp == "<=")) refuse(w, refusal);
+  // the start: the statement before the loop sets the counter to an expression of parameters
+  const json* start = nullptr;
+  if (before && kind(*before) == "BinaryOperator" && before->value("opcode", "") == "=" && on_counter(child(*before, 0))) start = &child(*before, 1);
+  if (before && kind(*before) == "DeclStmt" && !children(*before).empty())
+    if (const json& d = *children(*before).back(); decl_id(d) == id && d.value("init", "") != "") start = &child(d, 0);
+  if (!start || !over_names(*start, true)) refuse(w, refusal + ": the statement before it does not set the counter to an expression of the sizes");
+  int writes = 0;  // the counter is written nowhere else in the loop
+  std::function<void(const json&)> count = [&](const json& n) {
+    std::string k = kind(n), o = n.value("opcode", "");
+    if ((k == "BinaryOperator" && o == "=") || k == "CompoundAssignOperator" || (k == "UnaryOperator" && (o == "++" || o == "--" || o == "&")))
+      if (on_counter(child(n, 0))) ++writes;
+    for (const json* c : children(n)) count(*c);
+  };
+  for (size_t k = 0; k + 1 < body.size(); ++k) count(*body[k]);
+  if (writes) refuse(w, refusal);
+  int64_t s = *step;
+  std::string lo = value(*start, ""), b = value(*bound, "");
+  std::string last = cmp == "<" ? fmt::format("{} - 1", b) : cmp == ">" ? fmt::format("{} + 1", b) : b;
+  std::string iterations = s > 0 ? fmt::format("(({}) - ({}) + {}) / {}", last, lo, s, s) : fmt::format("(({}) - ({}) + {}) / {}", lo, last, -s, -s);
+  std::string n = fresh(v.name + "_n");
+  Origin at = origin(w);
+  body_.open(fmt::format("for {} < {} {{", n, iterations), at);
+  body_.line(fmt::format("{} := {} + {} * {};", cell_ref(v), lo, n, s), at);
+  scopes_.push_back(0);
+  for (size_t k = 0; k + 1 < body.size(); ++k) statement(*body[k]);
+  for (int k = scopes_.back(); k > 0; --k) body_.close();
+  scopes_.pop_back();
+  body_.close();
+  // the counter after the loop: its start moved by every step taken
+  body_.line(fmt::format("{} := {} + max({}, 0) * {};", cell_ref(v), lo, iterations, s), at);
 }
 
 const json& Translator::associated(const json& d) {

@@ -1,7 +1,11 @@
-// expect: refused 5:3 a while loop
+// expect: refused 7:3 a while loop that is not counted
 int main(void) {
-  int i = 0;
-  int a[10];
-  while (i < 10) { a[i] = i; i++; }
+  int i;
+  double a[100];
+  for (i = 0; i < 100; i++) a[i] = i;
+  int n = 99;
+  while (a[n] > 1.0) {
+    a[n] = a[n] / 2;
+  }
   return 0;
 }
