@@ -355,7 +355,9 @@ class Engine {
           k = 1;
           while (k < ws.size() && !a0->mixed && !accumulating(ws[k].first, l)->mixed && accumulating(ws[k].first, l)->op == a0->op) ++k;
         }
-        race(c, mu, first, kind, l, ws[0].first, ws[k].first, ws[0].second, ws[k].second);
+        // each side's access of its own kind: an overwrite may be followed by accumulations
+        auto own = [&](size_t i) { return accumulating(i, l) ? "accumulate" : "write"; };
+        race(c, mu, first, kind, l, ws[0].first, ws[k].first, ws[0].second, ws[k].second, own(ws[0].first), own(ws[k].first));
       }
       AccTrace t{a0->op, false, {}};
       Value x;
@@ -396,13 +398,13 @@ class Engine {
   }
 
   [[noreturn]] void race(const Cmd& c, const View& mu, int64_t first, const char* kind, const Location& l, size_t i, size_t j,
-                         const Value& vi, std::optional<Value> vj) {
+                         const Value& vi, std::optional<Value> vj, const char* want_i = "", const char* want_j = "") {
     Outcome o = race_outcome(c, kind, loc_text(l), first + static_cast<int64_t>(i), first + static_cast<int64_t>(j), vi, vj, accumulation_rule(kind));
     for (auto& at : at_vars(c)) o.details.push_back(std::move(at));  // the iteration of the enclosing loops
     std::string_view k = kind;
     bool reads = k == "read-write" || k == "lost update" || k == "read-accumulate";
-    auto a = retrace(c, mu, first + static_cast<int64_t>(i), l, false);
-    auto b = retrace(c, mu, first + static_cast<int64_t>(j), l, reads);
+    auto a = retrace(c, mu, first + static_cast<int64_t>(i), l, want_i);
+    auto b = retrace(c, mu, first + static_cast<int64_t>(j), l, reads ? "read" : want_j);
     if (a && b) add_race_accesses(o, p_.file.get(), *a, *b);
     throw Stuck{std::move(o)};
   }
@@ -421,8 +423,10 @@ class Engine {
   }
 
   // Iteration x of par loop c, run again in μ (as it ran before the race was found: the same
-  // accesses): its first read of `cell` (read) or its last write or accumulation.
-  std::optional<RaceAccess> retrace(const Cmd& c, const View& mu, int64_t x, const Location& cell, bool read) {
+  // accesses): its first read of `cell` (want "read"), its last write ("write") or accumulation
+  // ("accumulate"), or its last write or accumulation ("").
+  std::optional<RaceAccess> retrace(const Cmd& c, const View& mu, int64_t x, const Location& cell, std::string_view want) {
+    bool read = want == "read";
     if (trace_ || !o_.trace_races) return std::nullopt;
     Trace t{cell, {}};
     EngineStats saved_stats = stats_;
@@ -443,7 +447,7 @@ class Engine {
     if (!had_deferred) deferred_.reset();
     for (size_t k = 0; k < t.accesses.size(); ++k) {
       const RaceAccess& a = read ? t.accesses[k] : t.accesses[t.accesses.size() - 1 - k];
-      if ((a.access == "read") == read) return a;
+      if (want.empty() ? a.access != "read" : a.access == want) return a;
     }
     return std::nullopt;
   }

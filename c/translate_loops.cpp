@@ -459,9 +459,11 @@ bool Translator::lock_call(const json& s, const std::string& callee) {
   if (!a || kind(*a) != "DeclRefExpr" || var_of(*a).kind != Var::Kind::Lock) refuse(s, fmt::format("{} of something other than a lock variable's address", callee));
   if (callee == "omp_test_lock") refuse(s, "omp_test_lock (whether it gets the lock is not known: not yet taken)");
   std::string lock = "lock " + decl_id(*a);
-  if (callee == "omp_set_lock") {  // up to its omp_unset_lock: a critical section of the lock's own
+  if (callee == "omp_set_lock") {  // up to its omp_unset_lock: a critical section of the lock's own (in teams, as
+                                   // a critical section there, it excludes no other team's threads)
     if (!held_.empty() && held_.back().lock == lock) refuse(s, "omp_set_lock of a lock this thread holds (a deadlock)");
     held_.push_back({lock, atomic_, critical_, exclusion_});
+    if (in_teams_) return true;  // a lock excludes only its contention group: the threads of one team
     atomic_ = critical_ = true;
     exclusion_ = lock;
   } else if (callee == "omp_unset_lock") {

@@ -117,6 +117,32 @@ for o < 2 {
   EXPECT_EQ(fast.outcome.data["race"], ref.outcome.data["race"]);
 }
 
+// A write-accumulate race names the overwrite, not the overwriting iteration's later accumulation
+// (OpenMP's `master: s = 0;` then `for reduction(+:s)` in one region: DataRaceBench's pair is the
+// overwrite against the reduction).
+TEST(Reference, WriteAccumulateRaceNamesTheOverwrite) {
+  const char* text = R"(array s : i32[];
+s[] := 1;
+par t < 2 {
+  if t == 0 {
+    s[] := 0;
+  }
+  atomic s[] += t;
+}
+)";
+  Loaded l = load_text(text, "wa.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  driver::Instance inst = driver::make_instance(*l.program, {});
+  driver::EngineRun ref = driver::run(driver::Engine::Reference, inst, {});
+  ASSERT_EQ(ref.outcome.kind, OutcomeKind::Race) << joined(ref.outcome);
+  const auto& acc = ref.outcome.data["race"]["accesses"];
+  ASSERT_EQ(acc.size(), 2u) << joined(ref.outcome);
+  EXPECT_EQ(acc[0]["access"], "write") << joined(ref.outcome);
+  EXPECT_EQ(acc[0]["line"], 5);
+  EXPECT_EQ(acc[1]["access"], "accumulate");
+  EXPECT_EQ(acc[1]["line"], 7);
+}
+
 TEST(Reference, CoveredRacesDependOnTheRaceSemantics) {
   std::string covered = "array x : i32[];\npar i < 2 { x[] := i; x[] := 7 }\n";
   EXPECT_EQ(run_text(covered).outcome.kind, OutcomeKind::Ok) << "the thesis' δμ-compatibility accepts it";
