@@ -69,11 +69,50 @@ Translator::CType Translator::parse_type(const json& n) {
     std::string size = trimmed(dims.substr(k + 1, close - k - 1));
     bool number = !size.empty() && std::all_of(size.begin(), size.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
     if (number) c.dims.push_back(size);
-    else if (auto p = param_named(size)) c.dims.push_back(*p);
-    else refuse(n, fmt::format("an array whose size '{}' is not a constant or an integer set once to a constant", size));
+    else if (auto p = size_expression(size)) c.dims.push_back(*p);
+    else refuse(n, fmt::format("an array whose size '{}' is not an expression (+ - * and parentheses) of constants and integers set once to a constant", size));
     k = close + 1;
   }
   return c;
+}
+
+std::optional<std::string> Translator::size_expression(const std::string& text) const {
+  // clang prints a variable-length array's size as its source text: `2 * len`, `(n + 1)`
+  if (auto p = param_named(text)) return *p;
+  std::string out;
+  for (size_t k = 0; k < text.size();) {
+    char ch = text[k];
+    if (std::isspace(static_cast<unsigned char>(ch))) {
+      ++k;
+    } else if (std::isdigit(static_cast<unsigned char>(ch))) {
+      size_t e = k;
+      while (e < text.size() && std::isdigit(static_cast<unsigned char>(text[e]))) ++e;
+      out += text.substr(k, e - k);
+      k = e;
+    } else if (std::isalpha(static_cast<unsigned char>(ch)) || ch == '_') {
+      size_t e = k;
+      while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_')) ++e;
+      auto p = param_named(text.substr(k, e - k));
+      if (!p) return std::nullopt;
+      out += *p;
+      k = e;
+    } else if (ch == '+' || ch == '-' || ch == '*') {
+      out += fmt::format(" {} ", ch);
+      ++k;
+    } else if (ch == '(' || ch == ')') {
+      out += ch;
+      ++k;
+    } else {
+      return std::nullopt;  // '/' and '%' truncate in C, sizeof, casts, calls: not taken
+    }
+  }
+  int depth = 0;
+  for (char ch : out) {
+    depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+    if (depth < 0) return std::nullopt;
+  }
+  if (out.empty() || depth != 0) return std::nullopt;
+  return "(" + out + ")";
 }
 
 void Translator::pointer(const json& d, bool top, Var& v) {

@@ -120,6 +120,9 @@ class Translator {
   bool over_names(const json& e0, bool loops) const;
 
   std::optional<std::string> param_named(const std::string& c_name) const;
+  // An array size as clang prints it (`2 * len`) over parameters and constants with + - * and
+  // parentheses: its SCHED expression, parenthesised; nullopt for anything else.
+  std::optional<std::string> size_expression(const std::string& text) const;
 
   Origin origin(const json& n) const;
 

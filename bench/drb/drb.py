@@ -42,6 +42,25 @@ def pairs_of(text):
     return out
 
 
+REST = re.compile(r"\b(task\w*|target|teams|distribute|sections?|threadprivate|copyin|ordered|depend|flush|declare|requires|masked|loop|scan|omp_\w*lock\w*)\b")
+REGION = re.compile(r"\b(barrier|single|master|nowait)\b|^parallel\s*($|[a-z_]+\s*\(|(private|shared|firstprivate|default|num_threads|reduction|if|proc_bind)\b)")
+
+
+def category_of(text):
+    """The issue's classes, from the file's OpenMP: 'rest' (tasks, target, teams, locks, sections,
+    threadprivate, ordered, flush), 'simd', 'region' (parallel regions, barrier, single, master,
+    nowait, thread ids) or 'loop' (parallel for with its clauses, atomic, critical, reduction)."""
+    pragmas = [m.group(1).strip() for m in re.finditer(r"^\s*#\s*pragma\s+omp\s+(.*)$", text, re.M)]
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
+    if any(REST.search(p) for p in pragmas) or re.search(r"\bomp_\w*lock\b|\bomp_lock_t\b", code):
+        return "rest"
+    if any(re.search(r"\bsimd\b", p) for p in pragmas):
+        return "simd"
+    if any(REGION.search(p) and not p.startswith("parallel for") for p in pragmas) or re.search(r"\bomp_get_(thread_num|num_threads)\b", code):
+        return "region"
+    return "loop"
+
+
 def run(sched, path, timeout, verify):
     r = run_once(sched, path, timeout, verify)
     if not verify and r["status"] in ("inconclusive", "timeout"):  # too long a run at the file's sizes: the proof for all sizes
@@ -224,15 +243,19 @@ def main():
     files = sorted(f for f in os.listdir(d) if re.match(r"DRB\d{3}-.*-(yes|no)\.c$", f))
     files = [f for f in files if a.first <= int(f[3:6]) <= a.last]
     ours, theirs = Score(), Score()
+    by_category = {c: [0, 0] for c in ("loop", "region", "simd", "rest")}  # kernels, supported
     rows = []
     work = tempfile.mkdtemp(prefix="drb-tsan-") if a.tsan else None
     for f in files:
         path = os.path.join(d, f)
         truth = f.endswith("-yes.c")
         with open(path, errors="replace") as fh:
-            gt = pairs_of(fh.read())
+            text = fh.read()
+        gt, cat = pairs_of(text), category_of(text)
         r = run(a.sched, path, a.timeout, a.verify)
-        r["file"], r["truth"] = f, truth
+        r["file"], r["truth"], r["category"] = f, truth, cat
+        by_category[cat][0] += 1
+        by_category[cat][1] += r["status"] in ("race", "ok")
         ours.add(r, truth, gt)
         row = {k: v for k, v in r.items() if k not in ("json", "stdout")}
         st = r["status"]
@@ -249,10 +272,11 @@ def main():
     n = len(files)
     print()
     ours.print("sched", n)
+    print("  supported by class (category_of): " + ", ".join(f"{c} {v[1]} of {v[0]}" for c, v in by_category.items()))
     if a.tsan:
         theirs.print(f"ThreadSanitizer + Archer ({a.threads} threads, {a.runs} runs)", n)
     if a.json:
-        out = dict(ours.summary(n), rows=rows)
+        out = dict(ours.summary(n), rows=rows, by_category={c: {"kernels": v[0], "supported": v[1]} for c, v in by_category.items()})
         if a.tsan:
             out["tsan"] = theirs.summary(n)
         with open(a.json, "w") as fh:
