@@ -233,20 +233,37 @@ void Translator::while_loop(const json& w) {
   if (v.kind != Var::Kind::Cell || !v.cell.empty() || !is_integer_type(v.type) || !over_names(*bound, true)) refuse(w, refusal);
   std::vector<const json*> body = kind(child(w, 1)) == "CompoundStmt" ? children(child(w, 1)) : std::vector<const json*>{&child(w, 1)};
   if (body.empty()) refuse(w, refusal);
-  // the step: the body's last statement
-  const json& inc = strip(*body.back());
-  std::string ik = kind(inc), op = inc.value("opcode", "");
+  // the step: a statement of the body's own (`v++;`, `v += k;`, `v = v + k;`), after which the body
+  // does not use v
   auto on_counter = [&](const json& x) { return kind(strip(x)) == "DeclRefExpr" && decl_id(strip(x)) == id; };
+  auto step_of = [&](const json& inc) -> std::optional<int64_t> {
+    std::string ik = kind(inc), op = inc.value("opcode", "");
+    if (ik == "UnaryOperator" && (op == "++" || op == "--") && on_counter(child(inc, 0))) return op == "++" ? 1 : -1;
+    if (ik == "CompoundAssignOperator" && (op == "+=" || op == "-=") && on_counter(child(inc, 0)) && constant(child(inc, 1)))
+      return op == "+=" ? *constant(child(inc, 1)) : -*constant(child(inc, 1));
+    if (ik == "BinaryOperator" && op == "=" && on_counter(child(inc, 0)) && kind(strip(child(inc, 1))) == "BinaryOperator") {
+      const json& e = strip(child(inc, 1));
+      std::string eo = e.value("opcode", "");
+      if ((eo == "+" || eo == "-") && on_counter(child(e, 0)) && constant(child(e, 1))) return eo == "+" ? *constant(child(e, 1)) : -*constant(child(e, 1));
+    }
+    return std::nullopt;
+  };
   std::optional<int64_t> step;
-  if (ik == "UnaryOperator" && (op == "++" || op == "--") && on_counter(child(inc, 0))) step = op == "++" ? 1 : -1;
-  else if (ik == "CompoundAssignOperator" && (op == "+=" || op == "-=") && on_counter(child(inc, 0)) && constant(child(inc, 1)))
-    step = op == "+=" ? *constant(child(inc, 1)) : -*constant(child(inc, 1));
-  else if (ik == "BinaryOperator" && op == "=" && on_counter(child(inc, 0)) && kind(strip(child(inc, 1))) == "BinaryOperator") {
-    const json& e = strip(child(inc, 1));
-    std::string eo = e.value("opcode", "");
-    if ((eo == "+" || eo == "-") && on_counter(child(e, 0)) && constant(child(e, 1))) step = eo == "+" ? *constant(child(e, 1)) : -*constant(child(e, 1));
-  }
+  size_t at_step = body.size();
+  for (size_t k = 0; k < body.size(); ++k)
+    if (auto s = step_of(strip(*body[k]))) {
+      if (step) refuse(w, refusal);
+      step = s, at_step = k;
+    }
   if (!step || *step == 0 || (*step > 0) != (cmp == "<" || cmp == "<=")) refuse(w, refusal);
+  std::function<bool(const json&)> uses = [&](const json& n) {
+    if (on_counter(n)) return true;
+    for (const json* c : children(n))
+      if (uses(*c)) return true;
+    return false;
+  };
+  for (size_t k = at_step + 1; k < body.size(); ++k)
+    if (uses(*body[k])) refuse(*body[k], refusal + ": the counter is used after its step");
   // the start: the statement before the loop sets the counter to an expression of parameters
   const json* start = nullptr;
   if (before && kind(*before) == "BinaryOperator" && before->value("opcode", "") == "=" && on_counter(child(*before, 0))) start = &child(*before, 1);
@@ -260,7 +277,8 @@ void Translator::while_loop(const json& w) {
       if (on_counter(child(n, 0))) ++writes;
     for (const json* c : children(n)) count(*c);
   };
-  for (size_t k = 0; k + 1 < body.size(); ++k) count(*body[k]);
+  for (size_t k = 0; k < body.size(); ++k)
+    if (k != at_step) count(*body[k]);
   if (writes) refuse(w, refusal);
   int64_t s = *step;
   std::string lo = value(*start, ""), b = value(*bound, "");
@@ -271,7 +289,8 @@ void Translator::while_loop(const json& w) {
   body_.open(fmt::format("for {} < {} {{", n, iterations), at);
   body_.line(fmt::format("{} := {} + {} * {};", cell_ref(v), lo, n, s), at);
   scopes_.push_back(0);
-  for (size_t k = 0; k + 1 < body.size(); ++k) statement(*body[k]);
+  for (size_t k = 0; k < body.size(); ++k)
+    if (k != at_step) statement(*body[k]);
   for (int k = scopes_.back(); k > 0; --k) body_.close();
   scopes_.pop_back();
   body_.close();

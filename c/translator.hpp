@@ -165,9 +165,9 @@ class Translator {
 
   void declare_loop_counter(const json& d);
 
-  // `v = e; while (v < n) { ...; v++; }` (<=, >, >=, v += k, v -= k, v = v + k; v written nowhere
-  // else in the loop, e and n expressions of the sizes): `for v_n < count { v[] := e + v_n * k; ... }`
-  // and v's value after the loop.
+  // `v = e; while (v < n) { ...; v++; ... }` (<=, >, >=, v += k, v -= k, v = v + k: one statement of
+  // the body's own, after which the body does not use v; v written nowhere else in the loop, e and
+  // n expressions of the sizes): `for v_n < count { v[] := e + v_n * k; ... }` and v's value after.
   void while_loop(const json& w);
   const json* previous_ = nullptr;  // the statement before the one at hand in its block
 
