@@ -373,7 +373,7 @@ Translator::LoopClauses Translator::loop_clauses(const json& d, const Pragma& p)
       for (const auto& n : c.vars) {
         const Var* v = &vars_.at(clause_var(d, n));
         if (v->kind != Var::Kind::Cell) refuse(d, fmt::format("a reduction over '{}', which is not a scalar the loop writes", n));
-        lc.reductions.insert(v->name);
+        lc.reductions.emplace(v->name, clause_origin(d, "reduction", n));
       }
     } else if (c.name == "collapse") {
       int64_t k = positive(c);
@@ -400,7 +400,7 @@ void Translator::directive(const json& d) {
   if (w == "teams") return teams(d, p);
   if (w.rfind("teams ", 0) == 0) {  // teams distribute ...: critical sections exclude only a team's threads
     bool was = in_teams_;
-    in_teams_ = true;
+    in_teams_ = several_teams(p);
     p.directive = w.substr(6);
     directive_words(d, p);  // (a refusal ends the whole import)
     in_teams_ = was;
@@ -432,7 +432,7 @@ void Translator::directive_words(const json& d, Pragma& p) {
     }
     auto saved = reductions_;
     auto saved_private = private_;
-    reductions_.insert(lc.reductions.begin(), lc.reductions.end());
+    for (const auto& [n, at] : lc.reductions) reductions_[n] = at;  // an inner clause's position wins
     private_.insert(lc.private_ids.begin(), lc.private_ids.end());
     Origin at = origin(d);  // the directive's line: where a race on the loop is reported
     for_loop(loop, "par", lc.privates, lc.collapse, &at);
@@ -468,6 +468,38 @@ void Translator::directive_words(const json& d, Pragma& p) {
     return;
   }
   refuse(d, fmt::format("'#pragma omp {}' (not yet taken)", w));
+}
+
+Origin Translator::clause_origin(const json& d, const std::string& clause, const std::string& var) const {
+  // the variable's column inside `clause(...)` on the directive's lines (a pragma may continue
+  // with a backslash); the directive's own position when it is not found
+  Origin at = origin(d);
+  const std::string& t = file_.text;
+  if (at.line == 0 || at.line > file_.line_starts.size()) return at;
+  size_t begin = file_.line_starts[at.line - 1], end = begin;
+  while (end < t.size() && t[end] != '\n') {
+    ++end;
+    if (end < t.size() && t[end] == '\n' && end > begin && t[end - 1] == '\\') ++end;
+  }
+  auto word_at = [&](size_t k, const std::string& w) {
+    auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+    return t.compare(k, w.size(), w) == 0 && (k == 0 || !ident(t[k - 1])) && (k + w.size() >= t.size() || !ident(t[k + w.size()]));
+  };
+  for (size_t k = begin; k < end; ++k) {
+    if (!word_at(k, clause)) continue;
+    size_t open = t.find('(', k), close = open == std::string::npos ? open : t.find(')', open);
+    if (open == std::string::npos || close == std::string::npos || close > end) break;
+    for (size_t v = open; v < close; ++v)
+      if (word_at(v, var)) {
+        uint32_t line = at.line, col = 0;
+        for (size_t x = begin; x < v; ++x) {
+          if (t[x] == '\n') ++line, col = 0;
+          else ++col;
+        }
+        return {at.file, line, col + 1};
+      }
+  }
+  return at;
 }
 
 bool Translator::lock_call(const json& s, const std::string& callee) {

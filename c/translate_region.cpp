@@ -68,7 +68,8 @@ void Translator::parallel_region(const json& d, const Pragma& p) {
   Origin at = origin(d);
   Region r;
   std::vector<PrivateCopy> privates;
-  std::set<std::string> reductions, private_ids;
+  std::map<std::string, Origin> reductions;
+  std::set<std::string> private_ids;
   std::vector<Var> copyin;
   for (const Clause& c : p.clauses) {
     if (c.name == "num_threads") {
@@ -86,7 +87,7 @@ void Translator::parallel_region(const json& d, const Pragma& p) {
         const Var& v = vars_.at(clause_var(d, n));
         if (v.kind != Var::Kind::Cell) refuse(d, fmt::format("a reduction over '{}', which is not a scalar the region writes", n));
         if (c.op != "+" && c.op != "*") refuse(d, fmt::format("a reduction with '{}' over a region (not yet taken: + and * are)", c.op));
-        reductions.insert(v.name);
+        reductions.emplace(v.name, clause_origin(d, "reduction", n));
       }
     } else if (c.name == "copyin") {  // each thread's copy starts with the master's
       for (const auto& n : c.vars) {
@@ -115,7 +116,7 @@ void Translator::parallel_region(const json& d, const Pragma& p) {
   region_ = r;
   auto saved_reductions = reductions_;
   auto saved_private = private_;
-  reductions_.insert(reductions.begin(), reductions.end());
+  for (const auto& [n, at] : reductions) reductions_[n] = at;
   private_.insert(private_ids.begin(), private_ids.end());
   int opened = 0;
   std::vector<std::pair<std::string, Var>> renamed;
@@ -403,6 +404,17 @@ int Translator::thread_chunk(const std::string& n, const std::string& count, con
   return opened;
 }
 
+bool Translator::several_teams(const Pragma& p) {
+  // without num_teams the implementation chooses how many (DataRaceBench and the OpenMP spec
+  // allow more than one); num_teams(1) is one team, whose threads a lock or critical excludes
+  const Clause* c = p.find("num_teams");
+  if (!c) return true;
+  std::string n;
+  for (char ch : c->arg)
+    if (!std::isspace(static_cast<unsigned char>(ch))) n += ch;
+  return n != "1";
+}
+
 void Translator::teams(const json& d, const Pragma& p) {
   // a league of teams whose body is one distribute loop: that loop's iterations run at once
   const json* body = &associated(d);
@@ -412,13 +424,13 @@ void Translator::teams(const json& d, const Pragma& p) {
   for (const Clause& c : p.clauses) {
     if (c.name == "reduction") {
       if (c.op != "+" && c.op != "*") refuse(d, fmt::format("a reduction with '{}' over teams (not yet taken: + and * are)", c.op));
-      for (const auto& n : c.vars) reductions_.insert(vars_.at(clause_var(d, n)).name);
+      for (const auto& n : c.vars) reductions_.emplace(vars_.at(clause_var(d, n)).name, clause_origin(d, "reduction", n));
     } else if (c.name != "num_teams" && c.name != "thread_limit" && c.name != "shared" && c.name != "default" && c.name != "map") {
       refuse(d, fmt::format("the clause '{}' of omp teams (not yet taken)", c.name));
     }
   }
   bool was = in_teams_;
-  in_teams_ = true;
+  in_teams_ = several_teams(p);
   statement(*body);
   in_teams_ = was;
   reductions_ = saved;
@@ -441,7 +453,7 @@ void Translator::sections(const json& d, const Pragma& p) {
   for (const Clause& c : p.clauses) {
     if (c.name == "reduction") {
       if (c.op != "+" && c.op != "*") refuse(d, fmt::format("a reduction with '{}' over sections (not yet taken: + and * are)", c.op));
-      for (const auto& n : c.vars) reductions_.insert(vars_.at(clause_var(d, n)).name);
+      for (const auto& n : c.vars) reductions_.emplace(vars_.at(clause_var(d, n)).name, clause_origin(d, "reduction", n));
     } else if (c.name != "shared" && c.name != "default" && c.name != "num_threads" && c.name != "proc_bind") {
       refuse(d, fmt::format("the clause '{}' of omp parallel sections (not yet taken)", c.name));
     }

@@ -85,6 +85,7 @@ void Translator::assignment_core(const json& s) {
   std::string tgt = target(lhs);
   std::string ltype = scalar_type(type(lhs));
   bool reduction = kind(strip(lhs)) == "DeclRefExpr" && reductions_.count(var_of(strip(lhs)).name);
+  if (reduction) at = reductions_.at(var_of(strip(lhs)).name);  // the shared variable is written where its clause combines
   // a critical section excludes only the ones of its name (and omp atomic only atomic updates):
   // a cell updated under two of them is updated plainly, so that the race shows
   bool excluded = reduction || (atomic_ && excludes(tgt.substr(0, tgt.find('['))));

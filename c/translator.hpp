@@ -186,7 +186,8 @@ class Translator {
   // The clauses of a loop directive: its private copies, reductions, private counters, collapse.
   struct LoopClauses {
     std::vector<PrivateCopy> privates;
-    std::set<std::string> reductions, private_ids;
+    std::map<std::string, Origin> reductions;  // SCHED name: where its clause names it
+    std::set<std::string> private_ids;
     int collapse = 1;
     int64_t safelen = 0;  // simd: at most this many consecutive iterations at once (0: any)
   };
@@ -291,7 +292,15 @@ class Translator {
   std::map<std::string, std::string> c_names_;  // declaration id -> the C name
   std::map<std::string, int> writes_, header_writes_;
   std::set<std::string> taken_, bound_;       // SCHED names given; loop counters bound here
-  std::set<std::string> reductions_;          // SCHED names of the scalars reduced by the enclosing loop
+  // The scalars reduced by the enclosing constructs (SCHED name) and where their clause names them:
+  // OpenMP combines the private copies into the shared variable there, at the construct's end, so
+  // an update of a reduction variable is an atomic accumulation at the clause (DataRaceBench names
+  // a reduction's write at its clause: `a@27:33:W`).
+  std::map<std::string, Origin> reductions_;
+  Origin clause_origin(const json& d, const std::string& clause, const std::string& var) const;
+  // Whether an omp teams construct may have more than one team (a lock or critical section
+  // excludes only its own team's threads): all but num_teams(1).
+  static bool several_teams(const Pragma& p);
   std::vector<int> scopes_;                   // per open block: the allocations it opened
   bool atomic_ = false;    // inside `omp atomic` or `omp critical`: updates are atomic accumulations
   bool critical_ = false;  // inside `omp critical`
