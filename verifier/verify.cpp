@@ -334,6 +334,21 @@ bool before(const Loc& a, const Loc& b) { return a.line != b.line ? a.line < b.l
 
 namespace {
 
+// Verdict::races (verify.hpp)
+std::string races_of(const Generated& gen, const Verdict& v) {
+  auto race = [](const std::string& rule) { return rule == "race" || rule == "write-write"; };
+  for (const auto& pr : v.problems)
+    if (race(pr.rule)) return "present";
+  // a finding other than an unannotated write may have stopped the generator before every race
+  // was looked for
+  for (const auto& f : gen.findings)
+    if (f.rule != "unannotated write") return "unknown";
+  for (const auto& r : v.vcs)
+    if (r.rule == "write-write" && r.status != "proved") return "unknown";
+  return "absent";
+}
+
+
 // Whether a template reads the value of an unannotated write (an Opaque node).
 bool mentions_opaque(const TPtr& n) {
   if (!n) return false;
@@ -462,6 +477,7 @@ Verdict verify_program(const Program& p, const Options& opts) {
             break;
           }
       v.kind = !v.problems.empty() ? Verdict::Kind::Refuted : unknown ? Verdict::Kind::Unknown : Verdict::Kind::Verified;
+      v.races = races_of(gen, v);
     } catch (const Vacuous&) {
       v.kind = Verdict::Kind::Unknown;
       v.problems.clear();
@@ -510,6 +526,7 @@ std::string render(const Verdict& v, const Program& p, const std::string& path, 
     }
   } else if (v.kind == Verdict::Kind::Unknown) {
     out += fmt::format("{}: unknown: {}\n", path, v.reason);
+    if (v.races == "absent") out += "  races: none, for every parameter value the assumptions allow (proved)\n";
   } else {
     out += fmt::format("{}: verified ({} VC(s) proved, {:.2f} s)\n", path, v.proved, v.seconds);
   }
@@ -530,6 +547,7 @@ nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& pa
   const std::string& text_name = p.file && p.file->generated ? p.file->name : path;
   j["verdict"] = verdict_word(v.kind);
   if (!v.reason.empty()) j["reason"] = v.reason;
+  j["races"] = v.races;
   j["seconds"] = v.seconds;
   j["problems"] = nlohmann::json::array();
   for (size_t k = 0; k < v.problems.size(); ++k) {

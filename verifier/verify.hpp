@@ -60,6 +60,12 @@ struct Verdict {
   enum class Kind { Verified, Refuted, Unknown } kind = Kind::Unknown;
   std::vector<Problem> problems;     // refuted: every failed condition, in program order
   std::string reason;                // unknown: why
+  // Race freedom on its own, whatever the values: "absent" when every side condition was
+  // generated (the program is in the affine fragment), none is a race and every write-write VC
+  // is proved, for every parameter value the assumptions allow; "present" when a race was found;
+  // "unknown" otherwise. A program without a specification (an imported C kernel) gets an
+  // unknown verdict and may still have its races proved absent.
+  std::string races = "unknown";
   std::vector<VcReport> vcs;
   int proved = 0;
   double seconds = 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """DataRaceBench scored from its own sources (docs/c.md, "DataRaceBench").
 
-  bench/drb/drb.py SCHED DRB_CHECKOUT [--first 1 --last 100] [--timeout 60] [--verify] [--json OUT]
+  bench/drb/drb.py SCHED DRB_CHECKOUT [--first 1 --last 100] [--timeout 120] [--verify] [--json OUT]
                    [--tsan CLANG [--threads 4] [--runs 3]]
 
 Each C kernel of micro-benchmarks/ (DRBnnn-name-yes.c has a race, -no.c has none) is run with
@@ -72,8 +72,8 @@ def run(sched, path, timeout, verify):
 
 
 def run_once(sched, path, timeout, verify):
-    # a run stops at 10^8 steps (inconclusive): then the verifier decides for all sizes
-    cmd = [sched, "verify", "--json", path] if verify else [sched, "run", "--json", "--max-steps", "100000000", path]
+    # a run stops at 2·10^8 steps (inconclusive): then the verifier decides for all sizes
+    cmd = [sched, "verify", "--json", path] if verify else [sched, "run", "--json", "--max-steps", "200000000", path]
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -97,8 +97,12 @@ def run_once(sched, path, timeout, verify):
         return r
     r["json"] = j
     if verify:
-        race = any(q.get("rule") == "race" for q in j.get("problems", []))
-        r["status"] = "race" if race else ("ok" if j.get("verdict") in ("verified", "unknown") else j.get("verdict", "?"))
+        race = any(q.get("rule") == "race" for q in j.get("problems", [])) or j.get("races") == "present"
+        # race-free only when proved so for every size (an unknown verdict about values may still
+        # have proved the races absent); anything else is inconclusive, never ok
+        r["status"] = "race" if race else ("ok" if j.get("races") == "absent" else "inconclusive")
+        if r["status"] == "inconclusive":
+            r["stderr"] = j.get("reason", "")
         lines = set()
         for q in j.get("problems", []):
             if q.get("rule") == "race" and "origin" in q:
@@ -232,7 +236,7 @@ def main():
     ap.add_argument("checkout")
     ap.add_argument("--first", type=int, default=1)
     ap.add_argument("--last", type=int, default=100)
-    ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--verify", action="store_true", help="sched verify instead of sched run")
     ap.add_argument("--tsan", metavar="CLANG", help="also ThreadSanitizer with Archer, compiled by this clang, on the same kernels")
     ap.add_argument("--threads", type=int, default=4, help="OMP_NUM_THREADS of the ThreadSanitizer runs (4)")
