@@ -359,31 +359,6 @@ par i = 0 to 1 {
 // A value read twice in one operation (`t[i] * t[i]`, Halide's Ix * Ix) takes one set of
 // holes: the operation combines the read with itself, not every pair of its pieces. Two
 // different reads keep their own holes, and a wrong annotation over them is still refuted.
-// Race freedom stands on its own: a program whose writes have no specification (an imported C
-// kernel) has an unknown verdict, and its races are proved absent for every size, found, or
-// unknown outside the affine fragment.
-TEST(Verifier, RaceFreedomIsProvedWithoutASpecification) {
-  auto races = [](const char* text) {
-    Loaded l = load_text(text, "k.sched");
-    EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
-    if (l.stage != LoadStage::Ok) return std::pair<Verdict::Kind, std::string>{Verdict::Kind::Unknown, "?"};
-    Verdict v = verify_program(*l.program, Options{});
-    return std::pair{v.kind, v.races};
-  };
-  auto [k1, r1] = races("param N;\nassume N >= 1;\ninput b[i] : f64[N];\narray a : f64[N];\nfor i < N { a[i] := b[i] * 2.0; }\n"
-                        "par i < N { a[i] := a[i] + 1.0; }\n");
-  EXPECT_EQ(k1, Verdict::Kind::Unknown);
-  EXPECT_EQ(r1, "absent");
-  auto [k2, r2] = races("param N;\nassume N >= 2;\ninput b[i] : f64[N];\narray a : f64[N];\nfor i < N { a[i] := b[i] * 2.0; }\n"
-                        "par i < N - 1 { a[i + 1] := a[i] + 1.0; }\n");
-  EXPECT_EQ(k2, Verdict::Kind::Refuted);
-  EXPECT_EQ(r2, "present");
-  auto [k3, r3] = races("param N;\nparam T;\nassume N >= 1;\nassume T >= 1;\ninput b[i] : f64[N];\narray a : f64[N];\n"
-                        "par t < T { for i = t * ((N + T - 1) / T) to min(t * ((N + T - 1) / T) + (N + T - 1) / T, N) - 1 { a[i] := b[i]; } }\n");
-  EXPECT_EQ(k3, Verdict::Kind::Unknown);
-  EXPECT_EQ(r3, "unknown") << "outside the affine fragment nothing is proved";
-}
-
 TEST(Verifier, AValueReadTwiceSharesItsHoles) {
   auto program = [](const char* second) {
     return fmt::format(R"(param N;
