@@ -130,6 +130,17 @@ void Translator::for_loop(const json& f, const char* keyword, const std::vector<
   std::optional<int64_t> first = constant(*c.lo);
   v.nonnegative = c.step > 0 && first && *first >= 0;
   Origin at = header ? *header : origin(f);
+  // a copy that starts from the shared value and is copied out by the last iteration reads a
+  // snapshot taken before the loop (OpenMP copies in before and out after the loop: no race)
+  std::map<std::string, std::string> start_from;
+  for (const PrivateCopy& p : privates)
+    if ((p.first || p.linear) && p.last) {
+      const Var& sv = vars_.at(p.id);
+      std::string snap = fresh(sv.name + "_start");
+      body_.open(fmt::format("allocate {} : {}[] {{", snap, sv.type), at);
+      body_.line(fmt::format("{}[] := {};", snap, cell_ref(sv)), at);
+      start_from[p.id] = snap + "[]";
+    }
   int extra = 0;  // blocks opened besides the loop's own
   int64_t s = c.step;
   // how many iterations: the loop over them is n, the counter derived from n
@@ -179,7 +190,12 @@ void Translator::for_loop(const json& f, const char* keyword, const std::vector<
     Var& shared_var = vars_.at(p.id);
     std::string mine = fresh(shared_var.name + "_private");
     body_.open(fmt::format("allocate {} : {}[] {{", mine, shared_var.type), at);
-    if (p.first) body_.line(fmt::format("{}[] := {};", mine, cell_ref(shared_var)), at);
+    std::string start = start_from.count(p.id) ? start_from.at(p.id) : cell_ref(shared_var);
+    if (p.first) body_.line(fmt::format("{}[] := {};", mine, start), at);
+    if (p.linear) {
+      if (c.step != 1 || collapse > 1) refuse(f, "linear on a loop whose step is not 1 or that is collapsed (not yet taken)");
+      body_.line(fmt::format("{}[] := ({} + {}(({} - ({})) * {}));", mine, start, shared_var.type, x, lo, p.linear), at);
+    }
     renamed.emplace_back(p.id, shared_var);
     shared_var.name = mine;
     shared_var.cell.clear();
@@ -213,6 +229,7 @@ void Translator::for_loop(const json& f, const char* keyword, const std::vector<
   if (par) --par_depth_;
   for (; extra > 0; --extra) body_.close();
   body_.close();
+  for (size_t k = 0; k < start_from.size(); ++k) body_.close();
 }
 
 void Translator::while_loop(const json& w) {
@@ -368,6 +385,8 @@ Translator::LoopClauses Translator::loop_clauses(const json& d, const Pragma& p)
   for (const Clause& c : p.clauses) {
     if (c.name == "private" || c.name == "firstprivate" || c.name == "lastprivate") {
       for (const auto& n : c.vars) private_copy(n, c.name == "firstprivate", c.name == "lastprivate");
+    } else if (c.name == "linear") {
+      for (const auto& item : c.vars) linear_copy(d, item, lc);
     } else if (c.name == "reduction") {
       if (c.op != "+" && c.op != "*" && c.op != "min" && c.op != "max") refuse(d, fmt::format("a reduction with '{}' (not yet taken: + * min max are)", c.op));
       for (const auto& n : c.vars) {
@@ -470,6 +489,34 @@ void Translator::directive_words(const json& d, Pragma& p) {
   refuse(d, fmt::format("'#pragma omp {}' (not yet taken)", w));
 }
 
+void Translator::linear_copy(const json& d, const std::string& item, LoopClauses& lc) {
+  // linear(x) or linear(x:k): each iteration's own x, started at the shared x moved by k per
+  // iteration before it, and the last iteration's copied out
+  auto trimmed = [](std::string s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.erase(0, 1);
+    return s;
+  };
+  std::string n = item;
+  int64_t k = 1;
+  if (size_t colon = item.rfind(':'); colon != std::string::npos) {
+    n = trimmed(item.substr(0, colon));
+    std::string step = trimmed(item.substr(colon + 1));
+    bool number = !step.empty() && std::all_of(step.begin() + (step[0] == '-'), step.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }) &&
+                  step.size() < 12 && step != "-";
+    if (!number) refuse(d, fmt::format("linear({}): a step that is not a constant (not yet taken)", item));
+    k = std::stoll(step);
+  }
+  if (n.find('(') != std::string::npos) refuse(d, fmt::format("linear({}): a modifier (not yet taken)", item));
+  std::string vid = clause_var(d, n);
+  const Var& v = vars_.at(vid);
+  if (v.kind == Var::Kind::Loop) return void(lc.private_ids.insert(vid));  // the loop's own counter is linear anyway
+  if (v.kind != Var::Kind::Cell || !is_integer_type(v.type)) refuse(d, fmt::format("linear({}) of something other than an integer scalar (not yet taken)", n));
+  for (const auto& q : lc.privates)
+    if (q.id == vid) refuse(d, fmt::format("'{}' in linear and another data-sharing clause", n));
+  lc.privates.push_back({vid, false, true, k});
+}
+
 Origin Translator::clause_origin(const json& d, const std::string& clause, const std::string& var) const {
   // the variable's column inside `clause(...)` on the directive's lines (a pragma may continue
   // with a backslash); the directive's own position when it is not found
@@ -551,6 +598,14 @@ void Translator::call_statement(const json& s) {
   if (output.count(callee) || callee == "fclose") return;
   if (callee == "memset") return zero_fill(s);
   if (callee == "omp_set_dynamic" || callee == "omp_set_nested") return;  // which threads exist changes nothing here
+  if (callee == "omp_set_num_threads") {  // the thread count of the regions after it without num_threads
+    if (scopes_.size() != 1 || par_depth_ > 0 || !calls_.empty() || children(s).size() != 2)
+      refuse(s, "omp_set_num_threads inside a block, a loop, a parallel construct or a called function (not yet taken)");
+    std::optional<int64_t> k = constant(child(s, 1));
+    if (!k || *k < 1 || *k > 4096) refuse(s, "omp_set_num_threads of something other than a constant from 1 to 4096 (not yet taken)");
+    set_threads_ = fmt::format("{}", *k);
+    return;
+  }
   if (lock_call(s, callee)) return;
   for (const json* f : functions(tu_, file_.name))  // a function of the file: inlined
     if (decl_name(*f) == callee) {

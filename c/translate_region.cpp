@@ -99,7 +99,7 @@ void Translator::parallel_region(const json& d, const Pragma& p) {
       refuse(d, fmt::format("the clause '{}' of a parallel region (not yet taken)", c.name));
     }
   }
-  if (r.count.empty()) r.count = threads_param(at);
+  if (r.count.empty()) r.count = set_threads_.empty() ? threads_param(at) : set_threads_;
   const json& body = associated(d);
   r.thread = fresh("t");
   r.at = at;
@@ -322,7 +322,7 @@ void Translator::threadprivate(const json& d, Var& v) {
   // one copy per thread, at least as many as any region of the file has threads (num_threads(k))
   if (d.value("storageClass", "") == "static" && par_depth_ > 0) refuse(d, "a threadprivate variable declared inside a parallel construct");
   int64_t most = 1;
-  static const std::regex num_threads(R"(num_threads\s*\(\s*(\d{1,6})\s*\))");
+  static const std::regex num_threads(R"((?:num_threads|omp_set_num_threads)\s*\(\s*(\d{1,6})\s*\))");
   for (std::sregex_iterator it(file_.text.begin(), file_.text.end(), num_threads), end; it != end; ++it) most = std::max<int64_t>(most, std::stoll((*it)[1]));
   std::string cells = fmt::format("max({}, {}) + 1", threads_param(origin(d)), most);
   v.kind = Var::Kind::Cell;
@@ -450,10 +450,20 @@ void Translator::sections(const json& d, const Pragma& p) {
     }
   }
   auto saved = reductions_;
+  auto saved_private = private_;
+  std::vector<PrivateCopy> privates;  // one copy per section, as a loop's per iteration
   for (const Clause& c : p.clauses) {
     if (c.name == "reduction") {
       if (c.op != "+" && c.op != "*") refuse(d, fmt::format("a reduction with '{}' over sections (not yet taken: + and * are)", c.op));
       for (const auto& n : c.vars) reductions_.emplace(vars_.at(clause_var(d, n)).name, clause_origin(d, "reduction", n));
+    } else if (c.name == "private" || c.name == "firstprivate") {
+      for (const auto& n : c.vars) {
+        std::string vid = clause_var(d, n);
+        const Var& v = vars_.at(vid);
+        if (v.kind == Var::Kind::Array) refuse(d, fmt::format("a private array ('{}': not yet taken)", n));
+        if (v.kind == Var::Kind::Cell) privates.push_back({vid, c.name == "firstprivate", false});
+        if (v.kind == Var::Kind::Loop) private_.insert(vid);
+      }
     } else if (c.name != "shared" && c.name != "default" && c.name != "num_threads" && c.name != "proc_bind") {
       refuse(d, fmt::format("the clause '{}' of omp parallel sections (not yet taken)", c.name));
     }
@@ -463,6 +473,17 @@ void Translator::sections(const json& d, const Pragma& p) {
   body_.open(fmt::format("par {} = 0 to {} {{", s, parts.size() - 1), at);
   excluded_by_.clear();  // a new parallel construct
   ++par_depth_;
+  std::vector<std::pair<std::string, Var>> renamed;
+  for (const PrivateCopy& q : privates) {
+    Var& shared_var = vars_.at(q.id);
+    std::string mine = fresh(shared_var.name + "_private");
+    body_.open(fmt::format("allocate {} : {}[] {{", mine, shared_var.type), at);
+    if (q.first) body_.line(fmt::format("{}[] := {};", mine, cell_ref(shared_var)), at);
+    renamed.emplace_back(q.id, shared_var);
+    shared_var.name = mine;
+    shared_var.cell.clear();
+    shared_var.par_depth = par_depth_;
+  }
   for (size_t k = 0; k < parts.size(); ++k) {
     if (k == 0) body_.open(fmt::format("if {} == 0 {{", s), at);
     else body_.reopen(fmt::format("}} else if {} == {} {{", s, k));
@@ -472,9 +493,12 @@ void Translator::sections(const json& d, const Pragma& p) {
     scopes_.pop_back();
   }
   body_.close();
+  for (auto it = renamed.rbegin(); it != renamed.rend(); ++it) vars_.at(it->first) = it->second;
+  for (size_t k = 0; k < renamed.size(); ++k) body_.close();
   --par_depth_;
   body_.close();
   reductions_ = saved;
+  private_ = saved_private;
 }
 
 }  // namespace sched::cfront

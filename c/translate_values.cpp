@@ -231,7 +231,7 @@ std::string Translator::value(const json& e0, const std::string& want) {
       return region_ ? region_->thread : "0";
     }
     if (f == "omp_get_num_threads") return region_ ? region_->count : "1";
-    if (f == "omp_get_max_threads") return threads_param(origin(e));
+    if (f == "omp_get_max_threads") return set_threads_.empty() ? threads_param(origin(e)) : set_threads_;
     if (f == "fclose" || f == "remove" || f == "fflush") return "0";  // the file calls succeed
     static const std::map<std::string, std::string> math = {{"sqrt", "sqrt"}, {"sqrtf", "sqrt"}, {"exp", "exp"}, {"expf", "exp"}, {"log", "log"},
                                                             {"logf", "log"},  {"pow", "pow"},   {"powf", "pow"}, {"fabs", "abs"}, {"fabsf", "abs"},

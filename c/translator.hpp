@@ -132,6 +132,7 @@ class Translator {
   // `#pragma omp threadprivate(x)`: one cell per thread (translate_region.cpp).
   void threadprivate(const json& d, Var& v);
   std::string threads_param(const Origin& at);  // the thread count parameter, declared once
+  std::string set_threads_;  // omp_set_num_threads(k)'s k (top level, constant): the regions after it
 
   // ---- statements ----
   // `inlined`: a called function's body (its final return ends it, as main's does).
@@ -160,6 +161,7 @@ class Translator {
     std::string id;     // the shared variable's declaration
     bool first = false;  // starts with the shared value
     bool last = false;   // the last iteration's value is copied out
+    int64_t linear = 0;  // linear(x:k): iteration n's copy starts at x + n * k (and is copied out)
   };
   void for_loop(const json& f, const char* keyword, const std::vector<PrivateCopy>& privates, int collapse = 1, const Origin* header = nullptr);
 
@@ -192,6 +194,7 @@ class Translator {
     int64_t safelen = 0;  // simd: at most this many consecutive iterations at once (0: any)
   };
   LoopClauses loop_clauses(const json& d, const Pragma& p);
+  void linear_copy(const json& d, const std::string& item, LoopClauses& lc);  // linear(x[:k])
 
   // ---- OpenMP parallel regions (translate_region.cpp) ----
   struct Region {
