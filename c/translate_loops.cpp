@@ -18,6 +18,8 @@ void Translator::block(const json& b, bool top, bool inlined) {
     const json& s = *cs[k];
     if ((top || inlined) && kind(s) == "ReturnStmt" && k + 1 == cs.size()) break;  // its value is not an output
     previous_ = k > 0 ? cs[k - 1] : nullptr;
+    in_block_ = &s;
+    top_level_ = top && !inlined ? &s : nullptr;
     statement(s, top);
   }
   if (held_.size() != held) refuse(b, "a lock set in a block and not unset in the same block (not yet taken)");
@@ -135,6 +137,8 @@ void Translator::for_loop(const json& f, const char* keyword, const std::vector<
   std::map<std::string, std::string> start_from;
   for (const PrivateCopy& p : privates)
     if ((p.first || p.linear) && p.last) {
+      // in a region the threads would each take the snapshot while another copies out
+      if (distribute_) refuse(f, "firstprivate and lastprivate, or linear, of one variable on an 'omp for' in a parallel region (not yet taken)");
       const Var& sv = vars_.at(p.id);
       std::string snap = fresh(sv.name + "_start");
       body_.open(fmt::format("allocate {} : {}[] {{", snap, sv.type), at);
@@ -233,7 +237,8 @@ void Translator::for_loop(const json& f, const char* keyword, const std::vector<
 }
 
 void Translator::while_loop(const json& w) {
-  const json* before = previous_;
+  // the statement before it in its own block (an if's or a loop's unbraced while has none)
+  const json* before = in_block_ == &w ? previous_ : nullptr;
   const json& cond = strip(child(w, 0));
   const std::string refusal = "a while loop that is not counted (`v = e; while (v < n) { ...; v++; }`, v written nowhere else in it)";
   if (kind(cond) != "BinaryOperator") refuse(w, refusal);
@@ -297,6 +302,17 @@ void Translator::while_loop(const json& w) {
   for (size_t k = 0; k < body.size(); ++k)
     if (k != at_step) count(*body[k]);
   if (writes) refuse(w, refusal);
+  // a function of the file called in the loop may write the counter (a global): not taken
+  std::set<std::string> own;
+  for (const json* f : functions(tu_, file_.name)) own.insert(decl_name(*f));
+  std::function<bool(const json&)> calls_own = [&](const json& n) {
+    if (kind(n) == "CallExpr" && !children(n).empty() && own.count(decl_name(strip(child(n, 0))))) return true;
+    for (const json* c : children(n))
+      if (calls_own(*c)) return true;
+    return false;
+  };
+  for (const json* b : body)
+    if (calls_own(*b)) refuse(*b, refusal + ": the loop calls a function of the file, which may write the counter");
   int64_t s = *step;
   std::string lo = value(*start, ""), b = value(*bound, "");
   std::string last = cmp == "<" ? fmt::format("{} - 1", b) : cmp == ">" ? fmt::format("{} + 1", b) : b;
@@ -386,13 +402,19 @@ Translator::LoopClauses Translator::loop_clauses(const json& d, const Pragma& p)
     if (c.name == "private" || c.name == "firstprivate" || c.name == "lastprivate") {
       for (const auto& n : c.vars) private_copy(n, c.name == "firstprivate", c.name == "lastprivate");
     } else if (c.name == "linear") {
-      for (const auto& item : c.vars) linear_copy(d, item, lc);
+      // linear(j, k : 2): the step after the last colon is every item's
+      size_t colon = c.arg.rfind(':');
+      std::string step = colon == std::string::npos ? "" : c.arg.substr(colon);
+      for (const auto& item : c.vars) {
+        std::string name = item.find(':') == std::string::npos ? item : item.substr(0, item.find(':'));
+        linear_copy(d, name + step, lc);
+      }
     } else if (c.name == "reduction") {
       if (c.op != "+" && c.op != "*" && c.op != "min" && c.op != "max") refuse(d, fmt::format("a reduction with '{}' (not yet taken: + * min max are)", c.op));
       for (const auto& n : c.vars) {
         const Var* v = &vars_.at(clause_var(d, n));
         if (v->kind != Var::Kind::Cell) refuse(d, fmt::format("a reduction over '{}', which is not a scalar the loop writes", n));
-        lc.reductions.emplace(v->name, clause_origin(d, "reduction", n));
+        lc.reductions.insert(v->name);
       }
     } else if (c.name == "collapse") {
       int64_t k = positive(c);
@@ -451,7 +473,7 @@ void Translator::directive_words(const json& d, Pragma& p) {
     }
     auto saved = reductions_;
     auto saved_private = private_;
-    for (const auto& [n, at] : lc.reductions) reductions_[n] = at;  // an inner clause's position wins
+    reductions_.insert(lc.reductions.begin(), lc.reductions.end());
     private_.insert(lc.private_ids.begin(), lc.private_ids.end());
     Origin at = origin(d);  // the directive's line: where a race on the loop is reported
     for_loop(loop, "par", lc.privates, lc.collapse, &at);
@@ -517,38 +539,6 @@ void Translator::linear_copy(const json& d, const std::string& item, LoopClauses
   lc.privates.push_back({vid, false, true, k});
 }
 
-Origin Translator::clause_origin(const json& d, const std::string& clause, const std::string& var) const {
-  // the variable's column inside `clause(...)` on the directive's lines (a pragma may continue
-  // with a backslash); the directive's own position when it is not found
-  Origin at = origin(d);
-  const std::string& t = file_.text;
-  if (at.line == 0 || at.line > file_.line_starts.size()) return at;
-  size_t begin = file_.line_starts[at.line - 1], end = begin;
-  while (end < t.size() && t[end] != '\n') {
-    ++end;
-    if (end < t.size() && t[end] == '\n' && end > begin && t[end - 1] == '\\') ++end;
-  }
-  auto word_at = [&](size_t k, const std::string& w) {
-    auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
-    return t.compare(k, w.size(), w) == 0 && (k == 0 || !ident(t[k - 1])) && (k + w.size() >= t.size() || !ident(t[k + w.size()]));
-  };
-  for (size_t k = begin; k < end; ++k) {
-    if (!word_at(k, clause)) continue;
-    size_t open = t.find('(', k), close = open == std::string::npos ? open : t.find(')', open);
-    if (open == std::string::npos || close == std::string::npos || close > end) break;
-    for (size_t v = open; v < close; ++v)
-      if (word_at(v, var)) {
-        uint32_t line = at.line, col = 0;
-        for (size_t x = begin; x < v; ++x) {
-          if (t[x] == '\n') ++line, col = 0;
-          else ++col;
-        }
-        return {at.file, line, col + 1};
-      }
-  }
-  return at;
-}
-
 bool Translator::lock_call(const json& s, const std::string& callee) {
   static const std::set<std::string> calls = {"omp_init_lock", "omp_destroy_lock", "omp_set_lock", "omp_unset_lock", "omp_test_lock"};
   if (!calls.count(callee)) return false;
@@ -599,7 +589,7 @@ void Translator::call_statement(const json& s) {
   if (callee == "memset") return zero_fill(s);
   if (callee == "omp_set_dynamic" || callee == "omp_set_nested") return;  // which threads exist changes nothing here
   if (callee == "omp_set_num_threads") {  // the thread count of the regions after it without num_threads
-    if (scopes_.size() != 1 || par_depth_ > 0 || !calls_.empty() || children(s).size() != 2)
+    if (top_level_ != &s || par_depth_ > 0 || !calls_.empty() || children(s).size() != 2)
       refuse(s, "omp_set_num_threads inside a block, a loop, a parallel construct or a called function (not yet taken)");
     std::optional<int64_t> k = constant(child(s, 1));
     if (!k || *k < 1 || *k > 4096) refuse(s, "omp_set_num_threads of something other than a constant from 1 to 4096 (not yet taken)");

@@ -68,7 +68,7 @@ void Translator::parallel_region(const json& d, const Pragma& p) {
   Origin at = origin(d);
   Region r;
   std::vector<PrivateCopy> privates;
-  std::map<std::string, Origin> reductions;
+  std::set<std::string> reductions;
   std::set<std::string> private_ids;
   std::vector<Var> copyin;
   for (const Clause& c : p.clauses) {
@@ -87,7 +87,7 @@ void Translator::parallel_region(const json& d, const Pragma& p) {
         const Var& v = vars_.at(clause_var(d, n));
         if (v.kind != Var::Kind::Cell) refuse(d, fmt::format("a reduction over '{}', which is not a scalar the region writes", n));
         if (c.op != "+" && c.op != "*") refuse(d, fmt::format("a reduction with '{}' over a region (not yet taken: + and * are)", c.op));
-        reductions.emplace(v.name, clause_origin(d, "reduction", n));
+        reductions.insert(v.name);
       }
     } else if (c.name == "copyin") {  // each thread's copy starts with the master's
       for (const auto& n : c.vars) {
@@ -116,7 +116,7 @@ void Translator::parallel_region(const json& d, const Pragma& p) {
   region_ = r;
   auto saved_reductions = reductions_;
   auto saved_private = private_;
-  for (const auto& [n, at] : reductions) reductions_[n] = at;
+  reductions_.insert(reductions.begin(), reductions.end());
   private_.insert(private_ids.begin(), private_ids.end());
   int opened = 0;
   std::vector<std::pair<std::string, Var>> renamed;
@@ -424,7 +424,7 @@ void Translator::teams(const json& d, const Pragma& p) {
   for (const Clause& c : p.clauses) {
     if (c.name == "reduction") {
       if (c.op != "+" && c.op != "*") refuse(d, fmt::format("a reduction with '{}' over teams (not yet taken: + and * are)", c.op));
-      for (const auto& n : c.vars) reductions_.emplace(vars_.at(clause_var(d, n)).name, clause_origin(d, "reduction", n));
+      for (const auto& n : c.vars) reductions_.insert(vars_.at(clause_var(d, n)).name);
     } else if (c.name != "num_teams" && c.name != "thread_limit" && c.name != "shared" && c.name != "default" && c.name != "map") {
       refuse(d, fmt::format("the clause '{}' of omp teams (not yet taken)", c.name));
     }
@@ -455,7 +455,7 @@ void Translator::sections(const json& d, const Pragma& p) {
   for (const Clause& c : p.clauses) {
     if (c.name == "reduction") {
       if (c.op != "+" && c.op != "*") refuse(d, fmt::format("a reduction with '{}' over sections (not yet taken: + and * are)", c.op));
-      for (const auto& n : c.vars) reductions_.emplace(vars_.at(clause_var(d, n)).name, clause_origin(d, "reduction", n));
+      for (const auto& n : c.vars) reductions_.insert(vars_.at(clause_var(d, n)).name);
     } else if (c.name == "private" || c.name == "firstprivate") {
       for (const auto& n : c.vars) {
         std::string vid = clause_var(d, n);

@@ -85,14 +85,16 @@ void Translator::assignment_core(const json& s) {
   std::string tgt = target(lhs);
   std::string ltype = scalar_type(type(lhs));
   bool reduction = kind(strip(lhs)) == "DeclRefExpr" && reductions_.count(var_of(strip(lhs)).name);
-  if (reduction) at = reductions_.at(var_of(strip(lhs)).name);  // the shared variable is written where its clause combines
+  auto accumulate = [&](const std::string& how, const std::string& term) {  // atomic tgt how= term
+    if (how == "-") return body_.line(fmt::format("atomic {} += -({});", tgt, term), at);
+    body_.line(fmt::format("atomic {} {}= {};", tgt, how, term), at);
+  };
   // a critical section excludes only the ones of its name (and omp atomic only atomic updates):
   // a cell updated under two of them is updated plainly, so that the race shows
   bool excluded = reduction || (atomic_ && excludes(tgt.substr(0, tgt.find('['))));
   auto emit_update = [&](const std::string& how, const std::string& operand) {  // tgt how= operand
     if (excluded) {
-      if (how == "+" || how == "*") return body_.line(fmt::format("atomic {} {}= {};", tgt, how, operand), at);
-      if (how == "-") return body_.line(fmt::format("atomic {} += -({});", tgt, operand), at);
+      if (how == "+" || how == "*" || how == "-") return accumulate(how, operand);
       if (atomic_) {
         body_.open("atomic {", at);
         body_.line(fmt::format("{} := ({} {} {});", tgt, tgt, how, operand), at);
@@ -114,14 +116,14 @@ void Translator::assignment_core(const json& s) {
       // a reduction's or atomic update computed in a wider type (float s += double e): an atomic
       // accumulation of the term in s's type, which commutes as OpenMP's reduction does (the
       // term is rounded once more than C rounds it: the order of a reduction's additions is open)
-      if (how == "+" || how == "*") return body_.line(fmt::format("atomic {} {}= {}({});", tgt, how, ltype, value(child(s, 1), computation)), at);
-      if (how == "-") return body_.line(fmt::format("atomic {} += -{}({});", tgt, ltype, value(child(s, 1), computation)), at);
+      if (how == "+" || how == "*" || how == "-") return accumulate(how, fmt::format("{}({})", ltype, value(child(s, 1), computation)));
       refuse(s, "an atomic or reduction update with '/' or '%' computed in another type (not yet taken)");
     }
     return emit_update(how, value(child(s, 1), ltype));
   }
   if (k == "BinaryOperator" && op == "=" && kind(strip(child(s, 1))) == "BinaryOperator" && strip(child(s, 1)).value("opcode", "") == "=") {
     const json& inner = strip(child(s, 1));  // a = b = e: b = e, then a = b
+    if (reduction) refuse(s, "a write of a reduction variable that is not an update (x = x + e)");
     assignment_core(inner);
     std::string from = target(child(inner, 0)), from_type = scalar_type(type(child(inner, 0)));
     return body_.line(fmt::format("{} := {};", tgt, from_type == ltype ? from : fmt::format("{}({})", ltype, from)), at);

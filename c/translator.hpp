@@ -172,6 +172,8 @@ class Translator {
   // n expressions of the sizes): `for v_n < count { v[] := e + v_n * k; ... }` and v's value after.
   void while_loop(const json& w);
   const json* previous_ = nullptr;  // the statement before the one at hand in its block
+  const json* in_block_ = nullptr;   // the statement at hand when a block's loop reached it (not an if's or loop's body)
+  const json* top_level_ = nullptr;  // ... when it is a statement of the function's own top block
 
 
   // ---- OpenMP ----
@@ -188,8 +190,7 @@ class Translator {
   // The clauses of a loop directive: its private copies, reductions, private counters, collapse.
   struct LoopClauses {
     std::vector<PrivateCopy> privates;
-    std::map<std::string, Origin> reductions;  // SCHED name: where its clause names it
-    std::set<std::string> private_ids;
+    std::set<std::string> reductions, private_ids;
     int collapse = 1;
     int64_t safelen = 0;  // simd: at most this many consecutive iterations at once (0: any)
   };
@@ -295,12 +296,9 @@ class Translator {
   std::map<std::string, std::string> c_names_;  // declaration id -> the C name
   std::map<std::string, int> writes_, header_writes_;
   std::set<std::string> taken_, bound_;       // SCHED names given; loop counters bound here
-  // The scalars reduced by the enclosing constructs (SCHED name) and where their clause names them:
-  // OpenMP combines the private copies into the shared variable there, at the construct's end, so
-  // an update of a reduction variable is an atomic accumulation at the clause (DataRaceBench names
-  // a reduction's write at its clause: `a@27:33:W`).
-  std::map<std::string, Origin> reductions_;
-  Origin clause_origin(const json& d, const std::string& clause, const std::string& var) const;
+  // The scalars reduced by the enclosing constructs (SCHED names): an update of one is an atomic
+  // accumulation at the update's own line (what it reads is read there too).
+  std::set<std::string> reductions_;
   // Whether an omp teams construct may have more than one team (a lock or critical section
   // excludes only its own team's threads): all but num_teams(1).
   static bool several_teams(const Pragma& p);

@@ -124,4 +124,10 @@ TEST(Verifier, RaceFreedomIsProvedWithoutASpecification) {
                         "par t < T { for i = t * ((N + T - 1) / T) to min(t * ((N + T - 1) / T) + (N + T - 1) / T, N) - 1 { a[i] := b[i]; } }\n");
   EXPECT_EQ(k3, Verdict::Kind::Unknown);
   EXPECT_EQ(r3, "unknown") << "outside the affine fragment nothing is proved";
+  // a refuted annotation may hide a write-write race (both writes map to one template point):
+  // races are claimed absent only when every value VC is proved
+  auto [k4, r4] = races("tensor Y(i) : i32;\ntensor Seven() : i32 = 7;\ninput y[i] : i32[2] = Y(i);\noutput x[] : i32[] = Seven();\n"
+                        "par i < 2 { x[] {Seven()} := y[i]; }\n");
+  EXPECT_NE(k4, Verdict::Kind::Verified);
+  EXPECT_NE(r4, "absent");
 }

@@ -343,8 +343,10 @@ std::string races_of(const Generated& gen, const Verdict& v) {
   // was looked for
   for (const auto& f : gen.findings)
     if (f.rule != "unannotated write") return "unknown";
+  // the write-write VCs compare the values the annotations give: they stand only when every
+  // value VC is proved (a refuted annotation may hide two different values written to a cell)
   for (const auto& r : v.vcs)
-    if (r.rule == "write-write" && r.status != "proved") return "unknown";
+    if ((r.rule == "write-write" || r.rule == "value") && r.status != "proved") return "unknown";
   return "absent";
 }
 
