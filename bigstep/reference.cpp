@@ -356,8 +356,9 @@ class Engine {
           while (k < ws.size() && !a0->mixed && !accumulating(ws[k].first, l)->mixed && accumulating(ws[k].first, l)->op == a0->op) ++k;
         }
         // each side's access of its own kind: an overwrite may be followed by accumulations
-        auto own = [&](size_t i) { return accumulating(i, l) ? "accumulate" : "write"; };
-        race(c, mu, first, kind, l, ws[0].first, ws[k].first, ws[0].second, ws[k].second, own(ws[0].first), own(ws[k].first));
+        const char* own_i = accumulating(ws[0].first, l) ? "accumulate" : "write";
+        const char* own_k = accumulating(ws[k].first, l) ? "accumulate" : "write";
+        race(c, mu, first, kind, l, ws[0].first, ws[k].first, ws[0].second, ws[k].second, own_i, own_k);
       }
       AccTrace t{a0->op, false, {}};
       Value x;
