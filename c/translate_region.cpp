@@ -75,13 +75,7 @@ void Translator::parallel_region(const json& d, const Pragma& p) {
     if (c.name == "num_threads") {
       r.count = value_of_clause(d, c);
     } else if (c.name == "private" || c.name == "firstprivate") {
-      for (const auto& n : c.vars) {
-        std::string vid = clause_var(d, n);
-        const Var& v = vars_.at(vid);
-        if (v.kind == Var::Kind::Array) refuse(d, fmt::format("a private array ('{}': not yet taken)", n));
-        if (v.kind == Var::Kind::Cell) privates.push_back({vid, c.name == "firstprivate", false});
-        if (v.kind == Var::Kind::Loop) private_ids.insert(vid);
-      }
+      private_clause(d, c, privates, private_ids);
     } else if (c.name == "reduction") {
       for (const auto& n : c.vars) {
         const Var& v = vars_.at(clause_var(d, n));
@@ -436,6 +430,16 @@ void Translator::teams(const json& d, const Pragma& p) {
   reductions_ = saved;
 }
 
+void Translator::private_clause(const json& d, const Clause& c, std::vector<PrivateCopy>& privates, std::set<std::string>& loop_ids) {
+  for (const auto& n : c.vars) {
+    std::string vid = clause_var(d, n);
+    const Var& v = vars_.at(vid);
+    if (v.kind == Var::Kind::Array) refuse(d, fmt::format("a private array ('{}': not yet taken)", n));
+    if (v.kind == Var::Kind::Cell) privates.push_back({vid, c.name == "firstprivate", false});
+    if (v.kind == Var::Kind::Loop) loop_ids.insert(vid);
+  }
+}
+
 void Translator::sections(const json& d, const Pragma& p) {
   // each section runs on a thread of its own, at the same time as the others
   if (region_) refuse(d, "'omp parallel sections' inside a parallel region (nested parallelism: not yet taken)");
@@ -457,13 +461,7 @@ void Translator::sections(const json& d, const Pragma& p) {
       if (c.op != "+" && c.op != "*") refuse(d, fmt::format("a reduction with '{}' over sections (not yet taken: + and * are)", c.op));
       for (const auto& n : c.vars) reductions_.insert(vars_.at(clause_var(d, n)).name);
     } else if (c.name == "private" || c.name == "firstprivate") {
-      for (const auto& n : c.vars) {
-        std::string vid = clause_var(d, n);
-        const Var& v = vars_.at(vid);
-        if (v.kind == Var::Kind::Array) refuse(d, fmt::format("a private array ('{}': not yet taken)", n));
-        if (v.kind == Var::Kind::Cell) privates.push_back({vid, c.name == "firstprivate", false});
-        if (v.kind == Var::Kind::Loop) private_.insert(vid);
-      }
+      private_clause(d, c, privates, private_);
     } else if (c.name != "shared" && c.name != "default" && c.name != "num_threads" && c.name != "proc_bind") {
       refuse(d, fmt::format("the clause '{}' of omp parallel sections (not yet taken)", c.name));
     }

@@ -196,6 +196,9 @@ class Translator {
   };
   LoopClauses loop_clauses(const json& d, const Pragma& p);
   void linear_copy(const json& d, const std::string& item, LoopClauses& lc);  // linear(x[:k])
+  // private(x...) or firstprivate(x...) of a region or sections: a scalar's copy in `privates`,
+  // a loop counter's id in `loop_ids`; an array is refused
+  void private_clause(const json& d, const Clause& c, std::vector<PrivateCopy>& privates, std::set<std::string>& loop_ids);
 
   // ---- OpenMP parallel regions (translate_region.cpp) ----
   struct Region {
