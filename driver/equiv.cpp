@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <map>
 
@@ -115,8 +116,17 @@ struct Point {
   std::vector<int64_t> values;  // by parameter id of the first program
 };
 
-// The first cell where the outputs of two ok runs differ, as a Difference (params filled by the caller).
-std::optional<Difference> first_difference(const Program& a, const Memory& ma, const Program& b, const Memory& mb) {
+// Whether two float results are one real number rounded two ways (`--float real`: a reassociated
+// sum): within 1e-3 of each other, relative to the larger of them and 1.
+bool same_real(const Value& u, const Value& v) {
+  double x = u.as_double(), y = v.as_double();
+  if (std::isnan(x) || std::isnan(y) || std::isinf(x) || std::isinf(y)) return false;
+  return std::fabs(x - y) <= 1e-3 * std::max({1.0, std::fabs(x), std::fabs(y)});
+}
+
+// The first cell where the outputs of two ok runs differ, as a Difference (params filled by the
+// caller); with `reals`, floats that round one real number differently do not differ.
+std::optional<Difference> first_difference(const Program& a, const Memory& ma, const Program& b, const Memory& mb, bool reals) {
   for (size_t i = 0; i < a.arrays.size(); ++i) {
     if (a.arrays[i].role != ArrayRole::Output) continue;
     int j = b.find_array(a.arrays[i].name);
@@ -125,7 +135,8 @@ std::optional<Difference> first_difference(const Program& a, const Memory& ma, c
     const ArrayState& y = mb.arrays[static_cast<size_t>(j)];
     for (size_t c = 0; c < x.size() && c < y.size(); ++c) {
       const Value &u = x.cells[c], &v = y.cells[c];
-      bool same = (!u.defined && !v.defined) || (u.defined && v.defined && identical(u, v));
+      bool same = (!u.defined && !v.defined) ||
+                  (u.defined && v.defined && (identical(u, v) || (reals && is_float(u.type) && u.type == v.type && same_real(u, v))));
       if (same) continue;
       Difference d;
       d.cell = cell_text(x.name, unflatten(x.shape, c));
@@ -168,7 +179,7 @@ ModelOptions wide_inputs(const Program& p, const Instance& at, uint64_t seed) {
 
 class Runner {
  public:
-  Runner(const Program& a, const Program& b, EquivResult& r) : a_(a), b_(b), r_(r) {}
+  Runner(const Program& a, const Program& b, EquivResult& r, bool reals) : a_(a), b_(b), r_(r), reals_(reals) {}
 
   // Runs both at `values` (by the first program's parameter ids) with `model`'s inputs: true
   // when the verdict is decided (different, defective).
@@ -211,7 +222,7 @@ class Runner {
       decide_stop(2, rb.outcome, values, model);
       return true;
     }
-    if (auto d = first_difference(a_, ra.final, b_, rb.final)) {
+    if (auto d = first_difference(a_, ra.final, b_, rb.final, reals_)) {
       d->params = named(values);
       d->seed = model.seed;
       d->data = data_;
@@ -259,6 +270,7 @@ class Runner {
   const Program& a_;
   const Program& b_;
   EquivResult& r_;
+  bool reals_;  // floats compared as reals (`--float real`)
 };
 
 // Small parameter points, the smallest first: every parameter 1, 2, 3, 4, then seeded values in [0, 12].
@@ -411,7 +423,7 @@ bool decided_by_runs(const Program& a, const Program& b, const EquivOptions& opt
           auto mw = inputs(w, s);
           if (!mw) break;
           EquivResult probe;
-          Runner other(a, b, probe);
+          Runner other(a, b, probe, opts.floats == verify::FloatMode::Real);
           other.data_ = runner.data_;
           if (!other.compare(w, *mw) || probe.verdict != r.verdict || probe.which != r.which) break;
           v = w;
@@ -498,7 +510,7 @@ void prove(const Program& a, const Program& b, const EquivOptions& opts, const M
     r.reason = "internal error: the sequential form does not load: " + (sa.stage != LoadStage::Ok ? sa.diagnostics : sb.diagnostics);
     return;
   }
-  verify::Lifted lifted = verify::lift_pair(*sa.program, *sb.program);
+  verify::Lifted lifted = verify::lift_pair(*sa.program, *sb.program, opts.floats == verify::FloatMode::Real);
   r.annotated = lifted.annotated;
   r.assignments = lifted.assignments;
   if (!lifted.unknown.empty()) {
@@ -564,7 +576,7 @@ EquivResult check_equivalence(const Program& a, const Program& b, const EquivOpt
   auto started = Clock::now();
   EquivResult r;
   r.floats = verify::float_mode_name(opts.floats);
-  Runner runner(a, b, r);
+  Runner runner(a, b, r, opts.floats == verify::FloatMode::Real);
   ModelOptions base;
   std::string err;
   if (!opts.data.empty() && !read_data(opts.data, base, err)) {

@@ -31,13 +31,15 @@ TEST(Driver, EquivExamplePairsGetTheirVerdicts) {
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
     std::istringstream words(line);
-    std::string a, b, want;
-    words >> a >> b >> want;
+    std::string a, b, want, option;
+    words >> a >> b >> want >> option;
+    driver::EquivOptions o = options();
+    if (option == "--float=real") o.floats = verify::FloatMode::Real;
     Loaded la = load_file(kDir + a), lb = load_file(kDir + b);
     ASSERT_EQ(la.stage, LoadStage::Ok) << la.diagnostics;
     ASSERT_EQ(lb.stage, LoadStage::Ok) << lb.diagnostics;
     ASSERT_EQ(driver::interface_difference(*la.program, *lb.program), "") << a << " " << b;
-    driver::EquivResult r = driver::check_equivalence(*la.program, *lb.program, options());
+    driver::EquivResult r = driver::check_equivalence(*la.program, *lb.program, o);
     EXPECT_EQ(driver::verdict_word(r.verdict), want) << a << " " << b << ": " << r.reason;
 #ifdef NDEBUG  // the sanitizer builds are 5-10x slower
     EXPECT_LT(r.seconds, 10) << a << " " << b;
@@ -47,19 +49,19 @@ TEST(Driver, EquivExamplePairsGetTheirVerdicts) {
     if (r.verdict == driver::EquivResult::Verdict::Different || r.verdict == driver::EquivResult::Verdict::Defective) {
       // the replay: both programs at the difference's point and inputs give the same verdict
       ASSERT_TRUE(r.difference) << a << " " << b;
-      driver::EquivOptions o = options();
-      for (const auto& [n, v] : r.difference->params) o.params.push_back(n + "=" + std::to_string(v));
-      o.data = r.difference->data;
-      o.seed = r.difference->seed;
-      o.seeds = 1;
-      driver::EquivResult again = driver::check_equivalence(*la.program, *lb.program, o);
+      driver::EquivOptions replay = o;
+      for (const auto& [n, v] : r.difference->params) replay.params.push_back(n + "=" + std::to_string(v));
+      replay.data = r.difference->data;
+      replay.seed = r.difference->seed;
+      replay.seeds = 1;
+      driver::EquivResult again = driver::check_equivalence(*la.program, *lb.program, replay);
       EXPECT_EQ(again.verdict, r.verdict) << a << " " << b << ": " << again.reason;
       ASSERT_TRUE(again.difference);
       EXPECT_EQ(again.difference->cell, r.difference->cell);
       EXPECT_EQ(again.difference->second, r.difference->second);
     }
   }
-  EXPECT_GE(pairs, 25);
+  EXPECT_GE(pairs, 36);
   std::cout << "pairs: " << pairs << " (equivalent " << seen["equivalent"] << ", different " << seen["different"]
             << ", defective " << seen["defective"] << ", unknown " << seen["unknown"] << ")\n";
 }

@@ -2,7 +2,6 @@
 #include "verifier/lift.hpp"
 
 #include <fmt/format.h>
-#include <isl/ast_build.h>
 #include <isl/flow.h>
 #include <isl/map.h>
 #include <isl/set.h>
@@ -14,17 +13,29 @@
 
 #include "interpreter/printer.hpp"
 #include "interpreter/visit.hpp"
-#include "polyhedral/ast_text.hpp"
-#include "polyhedral/params.hpp"
-#include "verifier/presburger.hpp"
+#include "verifier/lift_internal.hpp"
 
 namespace sched::verify {
 
 namespace {
 
-using poly::checked;
+using namespace lifting;
 
 // ---- the sequential program ----
+
+// `c[ι] := e ⊙ c[ι]` written `c[ι] := c[ι] ⊙ e` when ⊙ commutes (integers, booleans, float + and *;
+// not float min and max, which NaN makes order-dependent), so that the accumulations of two
+// programs have one shape (reduction chains: lift_internal.hpp).
+void accumulator_first(Cmd& c) {
+  std::optional<ChainForm> f = chain_form(c);
+  if (!f || f->side == 0) return;
+  Expr& v = *c.value;
+  if (is_float(v.type) && (f->op == RedOp::Min || f->op == RedOp::Max)) return;
+  if (v.args.size() != 2 || v.args[1]->args.size() != c.idx.size()) return;
+  for (size_t k = 0; k < c.idx.size(); ++k)
+    if (print_expr(*v.args[1]->args[k]) != print_expr(*c.idx[k])) return;  // another cell of the array
+  std::swap(v.args[0], v.args[1]);
+}
 
 CmdPtr sequential(const Cmd& c) {
   CmdPtr out = c.clone();
@@ -37,6 +48,7 @@ CmdPtr sequential(const Cmd& c) {
       return;
     }
     if (x->kind == CmdKind::Assign) {
+      accumulator_first(*x);
       x->annot.reset();
       x->annot_at.reset();
       x->red_idx.clear();
@@ -66,346 +78,7 @@ CmdPtr sequential(const Cmd& c) {
   return out;
 }
 
-// ---- isl expressions as SCHED text ----
-
-// The expression `build` makes in `context` (a set of parameter values, taken), as SCHED text;
-// an isl failure or an expression with no SCHED form throws (a lifted equation is never guessed).
-template <class Build>
-std::string built_text(isl_set* context, const char* what, Build build) {
-  isl_ctx* ctx = isl_set_get_ctx(context);
-  isl_ast_build* b = isl_ast_build_from_context(context);
-  isl_ast_expr* e = build(b);
-  isl_ast_build_free(b);
-  if (!e) throw isl::exception(isl_ctx_last_error_msg(ctx) ? isl_ctx_last_error_msg(ctx) : what);
-  std::optional<std::string> t = poly::ast_text(e);
-  isl_ast_expr_free(e);
-  if (!t) throw std::runtime_error(fmt::format("{}: an isl expression with no SCHED form", what));
-  return *t;
-}
-
-// The set dimensions named `names`, made parameters (so that an AST build prints them by name).
-isl_set* dims_as_params(isl_set* s, const std::vector<std::string>& names) {
-  isl_size n = isl_set_dim(s, isl_dim_set);
-  for (isl_size k = 0; k < n && s; ++k) s = isl_set_set_dim_name(s, isl_dim_set, static_cast<unsigned>(k), names.at(static_cast<size_t>(k)).c_str());
-  isl_size np = isl_set_dim(s, isl_dim_param);
-  if (s) s = isl_set_move_dims(s, isl_dim_param, static_cast<unsigned>(np), isl_dim_set, 0, static_cast<unsigned>(n));
-  return s;
-}
-
-isl_pw_aff* dims_as_params(isl_pw_aff* f, const std::vector<std::string>& names) {
-  isl_size n = isl_pw_aff_dim(f, isl_dim_in);
-  for (isl_size k = 0; k < n && f; ++k) f = isl_pw_aff_set_dim_id(f, isl_dim_in, static_cast<unsigned>(k), isl_id_alloc(isl_pw_aff_get_ctx(f), names.at(static_cast<size_t>(k)).c_str(), nullptr));
-  isl_size np = isl_pw_aff_dim(f, isl_dim_param);
-  if (f) f = isl_pw_aff_move_dims(f, isl_dim_param, static_cast<unsigned>(np), isl_dim_in, 0, static_cast<unsigned>(n));
-  if (f) f = isl_pw_aff_project_domain_on_params(f);  // a function of the parameters only (no dimension left)
-  return f;
-}
-
-// A condition: the set `s` over dimensions named `names` (and the parameters); "" when universal.
-std::string condition_text(const isl::set& s, const std::vector<std::string>& names, const isl::set& context) {
-  isl_set* p = dims_as_params(s.copy(), names);
-  isl_set* c = isl_set_params(dims_as_params(context.copy(), names));
-  p = isl_set_params(p);
-  p = isl_set_gist_params(p, isl_set_copy(c));
-  if (!p) { isl_set_free(c); throw isl::exception("isl: a condition"); }
-  if (isl_set_is_empty(p) == isl_bool_true) { isl_set_free(p); isl_set_free(c); return "false"; }  // isl prints no empty set
-  if (isl_set_plain_is_universe(p)) { isl_set_free(p); isl_set_free(c); return ""; }
-  c = isl_set_align_params(c, isl_set_get_space(p));
-  p = isl_set_align_params(p, isl_set_get_space(c));
-  return built_text(c, "isl: a condition", [&](isl_ast_build* b) { return isl_ast_build_expr_from_set(b, p); });
-}
-
-// A value: the function `f` over dimensions named `names`, where `context` (over the same) holds.
-std::string value_text(isl_pw_aff* f, const std::vector<std::string>& names, const isl::set& context) {
-  isl_set* c = isl_set_params(dims_as_params(context.copy(), names));
-  f = dims_as_params(f, names);
-  c = isl_set_align_params(c, isl_pw_aff_get_space(f));  // the build's parameters are the value's
-  f = isl_pw_aff_align_params(f, isl_set_get_space(c));
-  f = isl_pw_aff_gist_params(f, isl_set_copy(c));
-  if (f && isl_pw_aff_n_piece(f) == 0) {  // defined nowhere (an instance that never runs): any value
-    isl_pw_aff_free(f);
-    isl_set_free(c);
-    return "0";
-  }
-  return built_text(c, "isl: a value", [&](isl_ast_build* b) { return isl_ast_build_expr_from_pw_aff(b, f); });
-}
-
-// A value over the parameters (loop variables are parameters named as in the text).
-std::string param_text(const isl::pw_aff& f) {
-  return built_text(isl_set_params(isl_pw_aff_domain(f.copy())), "isl: a value",
-                    [&](isl_ast_build* b) { return isl_ast_build_expr_from_pw_aff(b, f.copy()); });
-}
-
-// The components of a multi-valued function over `names` as texts.
-std::vector<std::string> args_text(isl::multi_aff f, const std::vector<std::string>& names, const isl::set& context) {
-  std::vector<std::string> out;
-  isl_size n = isl_multi_aff_dim(f.get(), isl_dim_out);
-  for (isl_size k = 0; k < n; ++k)
-    out.push_back(value_text(isl_pw_aff_from_aff(isl_multi_aff_get_aff(f.get(), k)), names, context));
-  return out;
-}
-
-std::string call(const std::string& f, const std::vector<std::string>& args) {
-  std::string s = f + "(";
-  for (size_t k = 0; k < args.size(); ++k) s += (k ? ", " : "") + args[k];
-  return s + ")";
-}
-
-// ---- tuple names ----
-
-std::string in_name(const isl::map& m) { return or_unnamed(isl_map_get_tuple_name(m.get(), isl_dim_in)); }
-std::string out_name(const isl::map& m) { return or_unnamed(isl_map_get_tuple_name(m.get(), isl_dim_out)); }
-isl::map with_in_name(const isl::map& m, const std::string& n) {
-  return checked<isl::map>(isl_map_set_tuple_name(m.copy(), isl_dim_in, n.c_str()), m.ctx());
-}
-isl::set with_name(const isl::set& s, const std::string& n) {
-  return checked<isl::set>(isl_set_set_tuple_name(s.copy(), n.c_str()), s.ctx());
-}
-
-// ---- the polyhedral model of a program ----
-
-struct Stmt {
-  std::string tuple;                   // isl's name of its instances: "A_S3"
-  int number = 0;
-  const Cmd* cmd = nullptr;
-  std::vector<std::string> vars;       // its loop variables' names, unique (the tensor's index names)
-  bool renamed = false;                // a var differs from the loop variable's own name
-  isl::set cond;                       // its domain, over the parameters (vars included)
-  isl::set domain;                     // tuple[vars]
-  std::vector<isl::pw_aff> time;       // 2d+1 schedule, over the parameters
-  isl::map schedule;
-  isl::map write;                      // tuple[vars] -> array[cell]
-  Type elem = Type::Invalid;           // the written array's element type
-  std::vector<const Expr*> reads;      // the array reads of the value, in pre-order
-  std::vector<isl::map> read_maps;
-  std::map<int, isl::pw_aff> lets;     // the `let` slots in scope and their values
-  std::map<std::string, isl::pw_aff> named;  // every loop and `let` variable in scope by its name (inner ones hide outer ones)
-  std::map<int, std::string> slot_var; // loop slots in scope and their names in `vars`
-};
-
-std::string array_tuple(const std::string& name, bool local) { return (local ? "local_" : "array_") + name; }
-
-class Model {
- public:
-  Model(isl::ctx ctx, const Program& p, std::string prefix) : ctx_(ctx), p_(p), prefix_(std::move(prefix)) {
-    n_.ctx = ctx;
-    for (const auto& pd : p.params) { n_.params.push_back(pd.name); n_.declared.push_back(pd.name); }
-    n_.slots.resize(static_cast<size_t>(std::max(p.num_slots, 1)));
-  }
-
-  std::deque<Stmt> stmts;  // a deque: isl objects are copied, not moved, when a vector grows
-
-  // The parameter values the program is for: its assumptions, and every array size >= 0.
-  isl::set context() const {
-    isl::set c = all_params(ctx_);
-    for (const auto& e : p_.assumes) c = c.intersect(condition(*e, n_));
-    for (const auto& d : p_.arrays)
-      for (const auto& e : d.dims) c = c.intersect(index(*e, n_).ge_set(const_aff(ctx_, 0)));
-    return c;
-  }
-
-  void extract() {
-    walk(*p_.body, context(), {const_aff(ctx_, 0)});
-    size_t len = 0;
-    for (const auto& s : stmts) len = std::max(len, s.time.size());
-    for (auto& s : stmts) {
-      std::vector<isl::pw_aff> t = s.time;
-      while (t.size() < len) t.push_back(const_aff(ctx_, 0));
-      s.schedule = access(s.cond, s.vars, s.tuple, "", t);
-    }
-    length = len;
-  }
-  size_t length = 0;
-
-  isl::map access(const isl::set& cond, const std::vector<std::string>& vars, const std::string& in, const std::string& out,
-                  const std::vector<isl::pw_aff>& values) const {
-    isl::set s = cond;
-    std::vector<std::string> dims = vars;
-    for (size_t k = 0; k < values.size(); ++k) {
-      std::string t = fmt::format("__o{}", k);
-      s = s.intersect(param_aff(ctx_, t).eq_set(values[k]));
-      dims.push_back(t);
-    }
-    isl::set x = poly::params_to_dims(s, dims, "");
-    isl_map* m = isl_map_from_range(x.release());
-    m = isl_map_move_dims(m, isl_dim_in, 0, isl_dim_out, 0, static_cast<unsigned>(vars.size()));
-    m = isl_map_set_tuple_name(m, isl_dim_in, in.c_str());
-    if (!out.empty()) m = isl_map_set_tuple_name(m, isl_dim_out, out.c_str());
-    return checked<isl::map>(m, ctx_);
-  }
-
-  const Names& names() const { return n_; }
-
- private:
-  struct Loop { std::string var; int slot; };
-
-  std::string unique(const std::string& name) const {
-    std::string u = name;
-    auto taken = [&](const std::string& s) {
-      if (p_.find_param(s) >= 0 || is_isl_keyword(s)) return true;
-      for (const auto& l : loops_) if (l.var == s) return true;
-      return false;
-    };
-    for (int k = 1; taken(u); ++k) u = fmt::format("{}_{}", name, k);
-    return u;
-  }
-
-  void walk(const Cmd& c, const isl::set& cond, std::vector<isl::pw_aff> time) {
-    switch (c.kind) {
-      case CmdKind::Skip: return;
-      case CmdKind::Seq:
-        for (size_t k = 0; k < c.seq.size(); ++k) {
-          auto t = time;
-          t.push_back(const_aff(ctx_, static_cast<int64_t>(k)));
-          walk(*c.seq[k], cond, t);
-        }
-        return;
-      case CmdKind::If: {
-        isl::set holds = condition(*c.value, n_);
-        auto t = time;
-        t.push_back(const_aff(ctx_, 0));
-        walk(*c.body, cond.intersect(holds), t);
-        if (c.els) {
-          t.back() = const_aff(ctx_, 1);
-          walk(*c.els, cond.intersect(holds.complement()), t);
-        }
-        return;
-      }
-      case CmdKind::Let: {
-        if (c.value->type != Type::Int) throw NotAffine(c.loc, "a boolean `let` (only integer ones are lifted)");
-        auto saved = n_.slots[static_cast<size_t>(c.slot)];
-        n_.slots[static_cast<size_t>(c.slot)] = index(*c.value, n_);
-        lets_[c.slot] = *n_.slots[static_cast<size_t>(c.slot)];
-        auto outer = named_.find(c.name);
-        std::optional<isl::pw_aff> hidden = outer == named_.end() ? std::nullopt : std::optional<isl::pw_aff>(outer->second);
-        named_.insert_or_assign(c.name, lets_.at(c.slot));
-        walk(*c.body, cond, time);
-        lets_.erase(c.slot);
-        if (hidden) named_.insert_or_assign(c.name, *hidden); else named_.erase(c.name);
-        n_.slots[static_cast<size_t>(c.slot)] = saved;
-        return;
-      }
-      case CmdKind::For:
-      case CmdKind::Par: {
-        std::string v = unique(c.name);
-        isl::pw_aff x = param_aff(ctx_, v);
-        isl::set in = c.lo ? x.ge_set(index(*c.lo, n_)).intersect(x.le_set(index(*c.value, n_))) : x.ge_set(const_aff(ctx_, 0)).intersect(x.lt_set(index(*c.value, n_)));
-        auto saved = n_.slots[static_cast<size_t>(c.slot)];
-        n_.slots[static_cast<size_t>(c.slot)] = x;
-        n_.declared.push_back(v);
-        loops_.push_back({v, c.slot});
-        auto outer = named_.find(c.name);
-        std::optional<isl::pw_aff> hidden = outer == named_.end() ? std::nullopt : std::optional<isl::pw_aff>(outer->second);
-        named_.insert_or_assign(c.name, x);
-        renamed_.push_back(v != c.name);
-        auto t = time;
-        t.push_back(x);
-        walk(*c.body, cond.intersect(in), t);
-        renamed_.pop_back();
-        loops_.pop_back();
-        if (hidden) named_.insert_or_assign(c.name, *hidden); else named_.erase(c.name);
-        n_.declared.pop_back();
-        n_.slots[static_cast<size_t>(c.slot)] = saved;
-        return;
-      }
-      case CmdKind::Alloc: {
-        // each instance of the allocation is a fresh array: its cells are told apart by the
-        // iteration of the loops around it (array expansion), so that a read never finds a
-        // writer in another instance
-        auto outer = local_.find(c.name);
-        std::optional<Local> hidden = outer == local_.end() ? std::nullopt : std::optional<Local>(outer->second);
-        local_.insert_or_assign(c.name, Local{fmt::format("{}local{}_{}", prefix_, locals_++, c.name), loops_.size(), c.elem});
-        walk(*c.body, cond, time);
-        if (hidden) local_.insert_or_assign(c.name, *hidden); else local_.erase(c.name);
-        return;
-      }
-      case CmdKind::Atomic:
-        throw NotAffine(c.loc, "a critical section");
-      case CmdKind::Assign:
-        assignment(c, cond, std::move(time));
-        return;
-    }
-  }
-
-  void assignment(const Cmd& c, const isl::set& cond, std::vector<isl::pw_aff> time) {
-    Stmt& s = stmts.emplace_back();  // filled in place (a null isl object cannot be copied)
-    s.number = static_cast<int>(stmts.size()) - 1;
-    s.tuple = fmt::format("{}S{}", prefix_, s.number);
-    s.cmd = &c;
-    for (const auto& l : loops_) { s.vars.push_back(l.var); s.slot_var[l.slot] = l.var; }
-    for (bool r : renamed_) s.renamed = s.renamed || r;
-    s.lets = lets_;
-    s.named = named_;
-    s.cond = cond;
-    s.domain = poly::params_to_dims(cond, s.vars, s.tuple);
-    s.time = std::move(time);
-    std::vector<isl::pw_aff> cell = instance_of(c.name);
-    for (const auto& e : c.idx) cell.push_back(index(*e, n_));
-    s.write = access(cond, s.vars, s.tuple, tuple_of(c.name), cell);
-    auto local = local_.find(c.name);
-    int global = p_.find_array(c.name);
-    s.elem = local != local_.end() ? local->second.elem : global >= 0 ? p_.arrays[static_cast<size_t>(global)].elem : Type::Invalid;
-    const Expr* gather = nullptr;
-    each_expr(*c.value, [&](const Expr& e) {
-      if (e.kind != ExprKind::ArrayRead) return;
-      std::vector<isl::pw_aff> at = instance_of(e.name);
-      for (const auto& a : e.args) {
-        if (!gather && find_expr(*a, [](const Expr& x) { return x.kind == ExprKind::ArrayRead; })) gather = &e;
-      }
-      if (gather) return;
-      for (const auto& a : e.args) at.push_back(index(*a, n_));
-      s.reads.push_back(&e);
-      s.read_maps.push_back(access(cond, s.vars, s.tuple, tuple_of(e.name), at));
-    });
-    if (gather) throw NotAffine(gather->loc, fmt::format("a read of {} at a subscript read from memory", gather->name));
-  }
-
-  isl::ctx ctx_;
-  const Program& p_;
-  std::string prefix_;
-  Names n_;
-  std::vector<Loop> loops_;
-  std::vector<bool> renamed_;
-  std::map<int, isl::pw_aff> lets_;
-  std::map<std::string, isl::pw_aff> named_;
-  // The arrays of `allocate`s in scope: a tuple per allocation, and how many loops surround it.
-  struct Local {
-    std::string tuple;
-    size_t depth;
-    Type elem;
-  };
-  std::map<std::string, Local> local_;
-  int locals_ = 0;
-
-  std::string tuple_of(const std::string& array) const {
-    auto l = local_.find(array);
-    return l == local_.end() ? array_tuple(array, false) : l->second.tuple;
-  }
-  // The instance of a local array: the values of the loops around its allocation.
-  std::vector<isl::pw_aff> instance_of(const std::string& array) const {
-    std::vector<isl::pw_aff> at;
-    auto l = local_.find(array);
-    if (l != local_.end())
-      for (size_t d = 0; d < l->second.depth; ++d) at.push_back(param_aff(ctx_, loops_[d].var));
-    return at;
-  }
-};
-
 // ---- the source's equations ----
-
-// `e` printed with each node `f` gives a text for replaced by that text (in parentheses).
-std::string replaced(const Expr& e, const std::function<std::optional<std::string>(const Expr&)>& f) {
-  ExprPtr c = e.clone();
-  std::function<void(ExprPtr&)> go = [&](ExprPtr& x) {
-    if (auto t = f(*x)) {
-      x = make_var("(" + *t + ")", x->loc);
-      return;
-    }
-    each_child(*x, [&](ExprPtr& k, Part, bool) { go(k); });
-  };
-  go(c);
-  return print_expr(*c);
-}
 
 struct Equations {
   std::string text;                               // tensor declarations
@@ -414,26 +87,43 @@ struct Equations {
 
 class Lifter {
  public:
-  Lifter(const Program& p, Model& m) : p_(p), m_(m) {}
+  Lifter(const Program& p, Model& m, bool floats_reassociate) : p_(p), m_(m), reassociate_(floats_reassociate) {}
 
-  std::string tensor(int k) const { return fmt::format("_S{}", k); }
+  static std::string tensor(int k) { return fmt::format("_S{}", k); }
 
   Equations run() {
+    collect();
+    isl::union_access_info info(sinks_);
+    info = info.set_must_source(sources_).set_schedule_map(times_);
+    isl::union_flow flow = info.compute_flow();
+    isl::union_map from = flow.must_dependence().reverse();  // sink -> its source
+    isl::union_map none = flow.must_no_source();             // sink -> the cell no one wrote before
+    chains = find_chains(m_, from, none, reassociate_);
+    from.foreach_map([&](isl::map m) { written_cases(m); });
+    none.foreach_map([&](isl::map m) { initial_cases(m); });
+    return equations();
+  }
+
+  std::optional<Loc> undefined_;
+  std::vector<Chain> chains;
+
+ private:
+  struct Sink {
+    int number = 0;  // the statement, or the output array
+    int read = -1;   // the statement's read; -1: the reader of an output after the program
+    isl::map access, schedule;
+  };
+
+  // Every read of every statement, and a reader of every output cell after the program.
+  void collect() {
     isl::ctx ctx = m_.names().ctx;
-    isl::union_map sinks = isl::union_map::empty(ctx), sources = isl::union_map::empty(ctx), times = isl::union_map::empty(ctx);
-    std::map<std::string, std::pair<int, int>> sink_of;  // sink tuple -> (statement, read) ; read -1: output reader
+    sinks_ = sources_ = times_ = isl::union_map::empty(ctx);
     for (const auto& s : m_.stmts) {
-      sources = sources.unite(isl::union_map(s.write));
-      times = times.unite(isl::union_map(s.schedule));
-      for (size_t r = 0; r < s.read_maps.size(); ++r) {
-        std::string tag = fmt::format("{}_r{}", s.tuple, r);
-        sink_of[tag] = {s.number, static_cast<int>(r)};
-        sinks = sinks.unite(isl::union_map(with_in_name(s.read_maps[r], tag)));
-        times = times.unite(isl::union_map(with_in_name(s.schedule, tag)));
-      }
+      sources_ = sources_.unite(isl::union_map(s.write));
+      times_ = times_.unite(isl::union_map(s.schedule));
+      for (size_t r = 0; r < s.read_maps.size(); ++r)
+        add_sink(fmt::format("{}_r{}", s.tuple, r), {s.number, static_cast<int>(r), s.read_maps[r], s.schedule});
     }
-    // a reader of every output cell, after the program
-    std::map<std::string, isl::set> out_cells;
     for (size_t a = 0; a < p_.arrays.size(); ++a) {
       const ArrayDecl& d = p_.arrays[a];
       if (d.role != ArrayRole::Output) continue;
@@ -448,120 +138,138 @@ class Lifter {
       }
       while (t.size() < m_.length) t.push_back(const_aff(ctx, 0));
       std::string tag = "OUT_" + d.name;
-      sink_of[tag] = {static_cast<int>(a), -1};
-      isl::map rd = m_.access(cond, xs, tag, array_tuple(d.name, false), at);
-      sinks = sinks.unite(isl::union_map(rd));
-      times = times.unite(isl::union_map(m_.access(cond, xs, tag, "", t)));
-      out_cells[tag] = rd.domain();
+      add_sink(tag, {static_cast<int>(a), -1, m_.access(cond, xs, tag, array_tuple(d.name, false), at), m_.access(cond, xs, tag, "", t)});
     }
-    isl::union_access_info info(sinks);
-    info = info.set_must_source(sources).set_schedule_map(times);
-    isl::union_flow flow = info.compute_flow();
-    isl::union_map from = flow.must_dependence().reverse();  // sink -> its source
-    isl::union_map none = flow.must_no_source();             // sink -> the cell no one wrote before
+  }
 
-    std::map<std::string, std::vector<std::string>> cases;   // sink tuple -> its cases
-    std::map<std::string, bool> single_whole;                // one case that covers the sink's domain
-    auto sink_vars = [&](const std::string& tag) -> std::vector<std::string> {
-      auto [k, r] = sink_of.at(tag);
-      if (r >= 0) return m_.stmts[static_cast<size_t>(k)].vars;
-      return p_.arrays[static_cast<size_t>(k)].idx;
-    };
-    auto sink_domain = [&](const std::string& tag) -> isl::set {
-      auto [k, r] = sink_of.at(tag);
-      if (r >= 0) return with_name(m_.stmts[static_cast<size_t>(k)].domain, tag);
-      return out_cells.at(tag);
-    };
-    std::map<std::string, std::vector<std::string>> plain;   // sink -> case values without conditions (when whole)
-    from.foreach_map([&](isl::map m) {
-      std::string tag = in_name(m);
-      std::string src = out_name(m);
-      int k = std::stoi(src.substr(src.find('S') + 1));
-      auto vars = sink_vars(tag);
-      isl::set dom = sink_domain(tag);
-      bool whole = dom.is_subset(m.domain());
-      isl::pw_multi_aff f = isl::pw_multi_aff(checked<isl::pw_multi_aff>(isl_pw_multi_aff_from_map(m.copy()), m.ctx()));
-      f.foreach_piece([&](isl::set piece, isl::multi_aff v) {
-        std::string value = call(tensor(k), args_text(v, vars, piece));
-        std::string c = condition_text(piece, vars, isl::set::universe(piece.space()));
-        cases[tag].push_back(c.empty() ? value : value + " if " + c);
-        plain[tag].push_back(value);
-      });
-      if (whole && cases[tag].size() == 1) single_whole[tag] = true;
-    });
-    none.foreach_map([&](isl::map m) {
-      std::string tag = in_name(m);
-      std::string arr = out_name(m).substr(6);  // "array_"
-      int a = p_.find_array(arr);
-      if (a < 0) return;
-      const ArrayDecl& d = p_.arrays[static_cast<size_t>(a)];
-      if (d.role != ArrayRole::Input || !d.init) return;  // never written before: ⊥, no case
-      auto vars = sink_vars(tag);
-      isl::set dom = sink_domain(tag);
-      bool whole = dom.is_subset(m.domain()) && !cases.count(tag);
-      isl::pw_multi_aff f = checked<isl::pw_multi_aff>(isl_pw_multi_aff_from_map(m.copy()), m.ctx());
-      f.foreach_piece([&](isl::set piece, isl::multi_aff v) {
-        std::vector<std::string> cell = args_text(v, vars, piece);
-        std::string value = replaced(*d.init, [&](const Expr& e) -> std::optional<std::string> {
-          if (e.kind != ExprKind::Var || e.var_kind != VarKind::Local) return std::nullopt;
-          for (size_t i = 0; i < d.idx_slots.size(); ++i)
-            if (d.idx_slots[i] == e.slot) return cell.at(i);
-          return std::nullopt;
-        });
-        std::string c = condition_text(piece, vars, isl::set::universe(piece.space()));
-        cases[tag].push_back(c.empty() ? value : value + " if " + c);
-        plain[tag].push_back(value);
-      });
-      if (whole && cases[tag].size() == 1) single_whole[tag] = true;
-    });
+  void add_sink(const std::string& tag, Sink s) {
+    s.access = with_in_name(s.access, tag);
+    s.schedule = with_in_name(s.schedule, tag);
+    sinks_ = sinks_.unite(isl::union_map(s.access));
+    times_ = times_.unite(isl::union_map(s.schedule));
+    sink_of_.emplace(tag, std::move(s));
+  }
 
+  std::vector<std::string> sink_vars(const Sink& s) const {
+    if (s.read >= 0) return m_.stmts[static_cast<size_t>(s.number)].vars;
+    return p_.arrays[static_cast<size_t>(s.number)].idx;
+  }
+
+  // The cases of a read whose cells some statement wrote before: that statement's tensor at the
+  // writing instance, or the reduction of the writer's chain where every instance of it ran.
+  void written_cases(const isl::map& m) {
+    std::string tag = in_name(m);
+    const Sink& sink = sink_of_.at(tag);
+    int k = std::stoi(out_name(m).substr(out_name(m).find('S') + 1));
+    auto vars = sink_vars(sink);
+    const Chain* ch = chain_with(chains, k);
+    isl::set partial = ch ? incomplete(m_, *ch, sink.access, sink.schedule) : isl::set::empty(m.domain().space());
+    bool whole = sink.access.domain().is_subset(m.domain());
+    isl::pw_multi_aff f = checked<isl::pw_multi_aff>(isl_pw_multi_aff_from_map(m.copy()), m.ctx());
+    f.foreach_piece([&](isl::set piece, isl::multi_aff v) {
+      std::string value = call(tensor(k), args_text(v, vars, piece));
+      if (ch && piece.intersect(partial).is_empty())
+        if (auto r = reduction_read(*ch, sink.access.intersect_domain(piece), vars, piece)) value = *r;
+      add_case(tag, value, condition_text(piece, vars, isl::set::universe(piece.space())));
+    });
+    if (whole && cases_[tag].size() == 1) single_whole_.insert(tag);
+  }
+
+  // `_R<k>(cell)`, the cell a sink reads in `piece` (one affine function of its variables).
+  static std::optional<std::string> reduction_read(const Chain& ch, const isl::map& access, const std::vector<std::string>& vars, const isl::set& piece) {
+    isl::pw_multi_aff cell = checked<isl::pw_multi_aff>(isl_pw_multi_aff_from_map(access.copy()), access.ctx());
+    if (isl_pw_multi_aff_n_piece(cell.get()) != 1) return std::nullopt;
+    std::optional<std::string> out;
+    cell.foreach_piece([&](isl::set, isl::multi_aff c) { out = call(ch.tensor, args_text(c, vars, piece)); });
+    return out;
+  }
+
+  // The cases of a read of cells nothing wrote before: an input's tensor expression (⊥ otherwise).
+  void initial_cases(const isl::map& m) {
+    std::string tag = in_name(m);
+    int a = p_.find_array(out_name(m).substr(6));  // "array_"
+    if (a < 0) return;
+    const ArrayDecl& d = p_.arrays[static_cast<size_t>(a)];
+    if (d.role != ArrayRole::Input || !d.init) return;  // never written before: ⊥, no case
+    const Sink& sink = sink_of_.at(tag);
+    auto vars = sink_vars(sink);
+    bool whole = sink.access.domain().is_subset(m.domain()) && !cases_.count(tag);
+    isl::pw_multi_aff f = checked<isl::pw_multi_aff>(isl_pw_multi_aff_from_map(m.copy()), m.ctx());
+    f.foreach_piece([&](isl::set piece, isl::multi_aff v) {
+      std::vector<std::string> cell = args_text(v, vars, piece);
+      std::string value = replaced(*d.init, [&](const Expr& e) -> std::optional<std::string> {
+        if (e.kind != ExprKind::Var || e.var_kind != VarKind::Local) return std::nullopt;
+        for (size_t i = 0; i < d.idx_slots.size(); ++i)
+          if (d.idx_slots[i] == e.slot) return cell.at(i);
+        return std::nullopt;
+      });
+      add_case(tag, value, condition_text(piece, vars, isl::set::universe(piece.space())));
+    });
+    if (whole && cases_[tag].size() == 1) single_whole_.insert(tag);
+  }
+
+  void add_case(const std::string& tag, const std::string& value, const std::string& cond) {
+    cases_[tag].push_back(cond.empty() ? value : value + " if " + cond);
+    plain_[tag].push_back(value);
+  }
+
+  // A read's value: its one case, or a tensor by cases ("" when nothing wrote its cells: ⊥).
+  std::string read_value(Equations& eq, const std::string& tag, const std::vector<std::string>& vars, Type t) {
+    if (!cases_.count(tag)) return "";
+    if (single_whole_.count(tag)) return plain_[tag].front();
+    std::string name = tag.rfind("OUT_", 0) == 0 ? "_out_" + tag.substr(4) : tag.substr(1);  // "A_S3_r0" -> "_S3_r0"
+    eq.text += fmt::format("tensor {}({}) : {} =\n    {};\n", name, fmt::join(vars, ", "), type_name(t), fmt::join(cases_[tag], "\n  | "));
+    return call(name, vars);
+  }
+
+  Equations equations() {
     Equations eq;
-    auto read_value = [&](const std::string& tag, const std::vector<std::string>& vars, Type t) -> std::string {
-      if (!cases.count(tag)) return "";  // never written: ⊥
-      if (single_whole.count(tag)) return plain[tag].front();
-      std::string name = tag.rfind("OUT_", 0) == 0 ? "_out_" + tag.substr(4) : tag.substr(prefix_len());
-      eq.text += fmt::format("tensor {}({}) : {} =\n    {};\n", name, fmt::join(vars, ", "), type_name(t), fmt::join(cases[tag], "\n  | "));
-      return call(name, vars);
-    };
     for (const auto& s : m_.stmts) {
       std::vector<std::string> reads;
       for (size_t r = 0; r < s.reads.size(); ++r) {
-        std::string tag = fmt::format("{}_r{}", s.tuple, r);
-        std::string v = read_value(tag, s.vars, s.reads[r]->type);
-        if (v.empty()) v = "undefined";  // marked: the read's cell is ⊥ (the source reads it uninitialised)
-        reads.push_back(v);
+        std::string v = read_value(eq, fmt::format("{}_r{}", s.tuple, r), s.vars, s.reads[r]->type);
+        reads.push_back(v.empty() ? "undefined" : v);  // marked: the source reads the cell uninitialised
       }
       if (std::find(reads.begin(), reads.end(), "undefined") != reads.end()) {
         undefined_ = s.cmd->loc;
         continue;  // no equation: the statement's value is ⊥
       }
-      size_t next = 0;
-      std::string value = replaced(*s.cmd->value, [&](const Expr& e) -> std::optional<std::string> {
-        if (e.kind == ExprKind::ArrayRead) return reads.at(next++);
-        if (e.kind == ExprKind::Var && e.var_kind == VarKind::Local) {
-          if (auto v = s.slot_var.find(e.slot); v != s.slot_var.end()) return v->second;
-          if (auto l = s.lets.find(e.slot); l != s.lets.end()) return param_text(l->second);
-        }
-        return std::nullopt;
-      });
+      auto lifted = [&](const Expr& e, size_t first_read) {
+        size_t next = first_read;
+        return replaced(e, [&](const Expr& x) -> std::optional<std::string> {
+          if (x.kind == ExprKind::ArrayRead) return reads.at(next++);
+          if (x.kind == ExprKind::Var && x.var_kind == VarKind::Local) {
+            if (auto v = s.slot_var.find(x.slot); v != s.slot_var.end()) return v->second;
+            if (auto l = s.lets.find(x.slot); l != s.lets.end()) return param_text(l->second);
+          }
+          return std::nullopt;
+        });
+      };
       std::string c = condition_text(s.domain, s.vars, isl::set::universe(s.domain.space()));
-      eq.text += fmt::format("tensor {}({}) : {} = {}{};\n", tensor(s.number), fmt::join(s.vars, ", "), type_name(s.elem), value, c.empty() ? "" : " if " + c);
+      eq.text += fmt::format("tensor {}({}) : {} = {}{};\n", tensor(s.number), fmt::join(s.vars, ", "), type_name(s.elem), lifted(*s.cmd->value, 0), c.empty() ? "" : " if " + c);
+      for (const auto& ch : chains) {
+        if (ch.red != s.number) continue;
+        size_t side = static_cast<size_t>(ch.form.side);
+        eq.text += chain_equation(m_, ch, lifted(*s.cmd->value->args[1 - side], side == 0 ? 1 : 0));
+      }
     }
-    for (const auto& [tag, ak] : sink_of) {
-      if (ak.second >= 0) continue;
-      const ArrayDecl& d = p_.arrays[static_cast<size_t>(ak.first)];
-      std::string v = read_value(tag, d.idx, d.elem);
+    for (const auto& [tag, sink] : sink_of_) {
+      if (sink.read >= 0) continue;
+      const ArrayDecl& d = p_.arrays[static_cast<size_t>(sink.number)];
+      std::string v = read_value(eq, tag, d.idx, d.elem);
       if (!v.empty()) eq.outputs[d.name] = v;
     }
     return eq;
   }
 
-  std::optional<Loc> undefined_;
-
- private:
-  static size_t prefix_len() { return 1; }  // "A_S3_r0" -> "_S3_r0"
   const Program& p_;
   Model& m_;
+  bool reassociate_;
+  isl::union_map sinks_, sources_, times_;
+  std::map<std::string, Sink> sink_of_;                     // sink tuple -> what it reads
+  std::map<std::string, std::vector<std::string>> cases_;   // sink tuple -> its cases
+  std::map<std::string, std::vector<std::string>> plain_;   // sink -> case values without conditions
+  std::set<std::string> single_whole_;                      // one case that covers the sink's domain
 };
 
 // The shape of a value: its operators, literals and the arrays it reads in order (an array the
@@ -595,29 +303,57 @@ std::set<std::string> written_arrays(const std::deque<Stmt>& stmts) {
 // defined on all of them.
 class Correspondence {
  public:
-  Correspondence(const Model& source, const Model& target) : a_(source), b_(target) {
+  Correspondence(const Model& source, const Model& target, const std::vector<Chain>& chains) : a_(source), b_(target), chains_(chains) {
     wa_ = written_arrays(a_.stmts);
     wb_ = written_arrays(b_.stmts);
     for (const auto& x : a_.stmts) shapes_.push_back(shape(*x.cmd->value, wa_));
   }
 
-  // The annotation of target statement `k` (in program order; every earlier one first), or "".
-  std::string annotate(size_t k) {
+  struct Annotation {
+    std::string value;             // the annotation's text ("": none)
+    const Chain* chain = nullptr;  // an accumulation into a chain's cell: `c := c ⊙ e` becomes `c {value} ⊙{position}= e`
+    int side = 0;                  // e's operand is the other one
+    std::vector<std::string> position;
+  };
+
+  // The annotation of target statement `k` (in program order; every earlier one first).
+  Annotation annotate(size_t k) {
     const Stmt& b = b_.stmts.at(k);
     std::optional<isl::map> rel = by_shape(b);
     found_.push_back(rel);
-    if (b.renamed) return "";  // a loop variable hidden by an inner one of the same name: no text names it
-    if (!rel) return by_copy(b, k);
-    return call(tensor_of(*rel), args_of(*rel, b));
+    chain_of_.push_back(nullptr);
+    if (b.renamed) return {};  // a loop variable hidden by an inner one of the same name: no text names it
+    if (!rel) return {by_copy(b, k), nullptr, 0, {}};
+    if (const Chain* ch = accumulation(b, statement_of(*rel))) {
+      chain_of_.back() = ch;
+      isl::map cell = rel->apply_range(a_.stmts[static_cast<size_t>(ch->red)].write);
+      return {call(ch->tensor, args_of(cell, b)), ch, chain_form(*b.cmd)->side, args_of(*rel, b)};
+    }
+    return {call(tensor_of(*rel), args_of(*rel, b)), nullptr, 0, {}};
   }
 
   // Tensors the annotations of copies need, by cases.
   std::string equations;
 
  private:
-  static std::string tensor_of(const isl::map& rel) {
+  static int statement_of(const isl::map& rel) {
     std::string src = out_name(rel);
-    return fmt::format("_S{}", std::stoi(src.substr(src.find('S') + 1)));
+    return std::stoi(src.substr(src.find('S') + 1));
+  }
+  static std::string tensor_of(const isl::map& rel) { return fmt::format("_S{}", statement_of(rel)); }
+
+  // The chain of source statement `j` when target statement `b` accumulates into its own cell
+  // with the chain's operator.
+  const Chain* accumulation(const Stmt& b, int j) const {
+    for (const auto& ch : chains_) {
+      if (ch.red != j) continue;
+      std::optional<ChainForm> form = chain_form(*b.cmd);
+      if (!form || form->op != ch.form.op) return nullptr;
+      auto at = std::find(b.reads.begin(), b.reads.end(), form->accumulator);
+      if (at == b.reads.end() || !b.read_maps[static_cast<size_t>(at - b.reads.begin())].is_equal(b.write)) return nullptr;
+      return &ch;
+    }
+    return nullptr;
   }
   // The source instance of each target instance, as texts over the target's variables.
   static std::vector<std::string> args_of(const isl::map& rel, const Stmt& b) {
@@ -702,10 +438,15 @@ class Correspondence {
       if (j >= found_.size() || !found_[j]) { all = false; return; }
       isl::map c = with_in_name(m, b.tuple).apply_range(*found_[j]);
       covered = covered.unite(c.domain());
+      std::string tensor = tensor_of(c);
+      if (const Chain* ch = chain_of_[j]) {  // an accumulation: the cell holds its reduction
+        c = c.apply_range(a_.stmts[static_cast<size_t>(ch->red)].write);
+        tensor = ch->tensor;
+      }
       isl::pw_multi_aff f = checked<isl::pw_multi_aff>(isl_pw_multi_aff_from_map(c.copy()), ctx);
       f.foreach_piece([&](isl::set piece, isl::multi_aff v) {
         std::string cond = condition_text(piece, b.vars, isl::set::universe(piece.space()));
-        std::string value = call(tensor_of(c), args_text(v, b.vars, piece));
+        std::string value = call(tensor, args_text(v, b.vars, piece));
         cases.push_back(cond.empty() ? value : value + " if " + cond);
       });
     });
@@ -719,12 +460,14 @@ class Correspondence {
   const Model& b_;
   std::set<std::string> wa_, wb_;
   std::vector<std::string> shapes_;
+  const std::vector<Chain>& chains_;
   std::vector<std::optional<isl::map>> found_;
+  std::vector<const Chain*> chain_of_;
 };
 
 }  // namespace
 
-Lifted lift_pair(const Program& source, const Program& target) {
+Lifted lift_pair(const Program& source, const Program& target, bool floats_reassociate) {
   Lifted out;
   for (const Program* p : {&source, &target}) {
     for (const auto& t : p->tensors)
@@ -735,7 +478,7 @@ Lifted lift_pair(const Program& source, const Program& target) {
   try {
     Model a(ctx, source, "A_");
     a.extract();
-    Lifter lifter(source, a);
+    Lifter lifter(source, a, floats_reassociate);
     Equations eq = lifter.run();
     if (lifter.undefined_)
       throw NotAffine(*lifter.undefined_, "the first program reads a cell that nothing wrote before (⊥)");
@@ -748,12 +491,20 @@ Lifted lift_pair(const Program& source, const Program& target) {
       if (!known) q.assumes.push_back(e->clone());
     }
     size_t next = 0;
-    Correspondence match(a, b);
+    Correspondence match(a, b, lifter.chains);
     std::function<void(Cmd&)> annotate = [&](Cmd& c) {
       if (c.kind == CmdKind::Assign) {
-        std::string t = match.annotate(next++);
+        auto t = match.annotate(next++);
         ++out.assignments;
-        if (!t.empty()) { c.annot = make_var(t, c.loc); ++out.annotated; }
+        if (t.value.empty()) return;
+        c.annot = make_var(t.value, c.loc);
+        ++out.annotated;
+        if (t.chain) {  // the same assignment, written as the accumulation it is
+          ExprPtr e = std::move(c.value->args[static_cast<size_t>(1 - t.side)]);
+          c.value = std::move(e);
+          c.acc = t.chain->form.op;
+          for (const auto& p : t.position) c.red_idx.push_back(make_var(p, c.loc));
+        }
         return;
       }
       each_child(c, [](ExprPtr&, Part, bool) {}, [&](CmdPtr& k, Part, bool) { annotate(*k); });

@@ -51,6 +51,7 @@ struct Lifted {
 
 // The combined program: `source`'s equations, `target`'s declarations and annotated body.
 // Both are typed, sequential (sequential_text, loaded), with the same interface.
-Lifted lift_pair(const Program& source, const Program& target);
+// With `floats_reassociate` (floats proved as reals), float sums are reductions like integer ones.
+Lifted lift_pair(const Program& source, const Program& target, bool floats_reassociate = false);
 
 }  // namespace sched::verify
