@@ -1,6 +1,7 @@
 // `sched equiv` on random pairs (driver/equiv.hpp): a random kernel and a random legal
 // reordering of it (reversal, tiling with a guarded tail, index-set splitting, unrolling with a
-// tail, peeling, parallelisation, fission with interchange), or the same with one defect (a
+// tail, peeling, parallelisation, fission with interchange; on integers also a reversed, so
+// reassociated, sum or product), or the same with one defect (a
 // dropped iteration, a wrong subscript, a shortened sum, a missing initialisation, a racy `par`).
 // No legal pair is called different or defective; no broken pair is called equivalent; every
 // `different` replays; every `equivalent` is run again at fresh points and inputs, outputs
@@ -24,6 +25,7 @@ struct Kernel {
   int o1 = 0, o2 = 1;
   int op = 0;           // + - *
   int init = 0;         // 0.0, 1.0
+  bool ints = false;    // i32 instead of f32: a sum or product may then be reassociated (integers wrap)
 };
 
 const char* op_text(int op) { return op == 0 ? "+" : op == 1 ? "-" : "*"; }
@@ -82,13 +84,14 @@ std::string program(const Kernel& k, Form fi, Form fk, bool fission, Defect d, i
   std::string n = d == Defect::DropLast ? "N - 1" : "N";
   int o1 = k.o1, o2 = k.o2;
   if (d == Defect::WrongSubscript) o1 = (o1 + 1) % 3;
+  const char* t = k.ints ? "i32" : "f32";
   if (!k.reduce) {
-    std::string head = "param N;\nassume N >= 1;\ninput x[i] : f32[N + 2];\noutput y[i] : f32[N];\n\n";
+    std::string head = fmt::format("param N;\nassume N >= 1;\ninput x[i] : {}[N + 2];\noutput y[i] : {}[N];\n\n", t, t);
     std::string body = fmt::format("y[i] := x[i + {}] {} x[i + {}];\n", o1, op_text(k.op), o2);
     return head + loop(fi, "i", n, body, tile);
   }
-  std::string head = "param N, K;\nassume N >= 1;\nassume K >= 0;\ninput x[i, k] : f32[N, K + 2];\noutput y[i] : f32[N];\n\n";
-  std::string init = d == Defect::NoInit ? "" : fmt::format("y[i] := {}.0;\n", k.init);
+  std::string head = fmt::format("param N, K;\nassume N >= 1;\nassume K >= 0;\ninput x[i, k] : {}[N, K + 2];\noutput y[i] : {}[N];\n\n", t, t);
+  std::string init = d == Defect::NoInit ? "" : fmt::format("y[i] := {}{};\n", k.init, k.ints ? "" : ".0");
   std::string kb = d == Defect::ShortSum ? "K - 1" : "K";
   std::string update = fmt::format("y[i] := y[i] {} x[i, k + {}];\n", op_text(k.op), o1);
   Form kf = d == Defect::RacyPar ? Form::Par : fk;
@@ -125,7 +128,7 @@ bool same_outputs(const Program& a, const Program& b, uint64_t seed, std::string
 
 TEST(Properties, VerifierEquivRandomPairs) {
   std::map<std::string, int> verdicts, forms;
-  int pairs = 0, replayed = 0, rerun = 0;
+  int pairs = 0, replayed = 0, rerun = 0, reassociated = 0, reassociated_proved = 0;
   bool passed = rc::check("equiv: legal reorderings are not different, defects are not equivalent, differences replay", [&] {
     Kernel k;
     k.reduce = *rc::gen::arbitrary<bool>();
@@ -133,8 +136,12 @@ TEST(Properties, VerifierEquivRandomPairs) {
     k.o2 = *rc::gen::inRange(0, 3);
     k.op = *rc::gen::inRange(0, 3);
     k.init = *rc::gen::inRange(0, 2);
+    k.ints = *rc::gen::arbitrary<bool>();
     Form fi = *rc::gen::elementOf(kForms);
-    Form fk = *rc::gen::elementOf(std::vector<Form>{Form::Plain, Form::Split, Form::Unrolled, Form::Peeled, Form::Tiled});
+    std::vector<Form> kforms = {Form::Plain, Form::Split, Form::Unrolled, Form::Peeled, Form::Tiled};
+    if (k.ints && k.op != 1)  // a reassociated sum or product, legal on integers (weighted: the path under test)
+      kforms.insert(kforms.end(), 5, Form::Reversed);
+    Form fk = *rc::gen::elementOf(kforms);
     bool fission = k.reduce && *rc::gen::arbitrary<bool>();
     int tile = *rc::gen::inRange(2, 5);
     std::vector<Defect> ds = {Defect::None, Defect::None, Defect::DropLast, Defect::WrongSubscript};
@@ -154,6 +161,10 @@ TEST(Properties, VerifierEquivRandomPairs) {
       std::cout << "first " << defect_name(d) << " -> unknown: " << r.reason << "\n" << tb;
     ++forms[form_name(fi)];
     ++pairs;
+    if (k.reduce && fk == Form::Reversed && d == Defect::None) {
+      ++reassociated;
+      if (r.verdict == driver::EquivResult::Verdict::Equivalent) ++reassociated_proved;
+    }
     std::string context = "\n--- first\n" + ta + "--- second\n" + tb + "--- " + w + ": " + r.reason;
     if (d == Defect::None) {
       if (r.verdict == driver::EquivResult::Verdict::Different || r.verdict == driver::EquivResult::Verdict::Defective)
@@ -183,7 +194,8 @@ TEST(Properties, VerifierEquivRandomPairs) {
       ++replayed;
     }
   });
-  std::cout << pairs << " random pairs: " << rerun << " equivalent ones run again, " << replayed << " differences replayed\n";
+  std::cout << pairs << " random pairs: " << rerun << " equivalent ones run again, " << replayed << " differences replayed, "
+            << reassociated_proved << " of " << reassociated << " legal reassociated integer reductions proved\n";
   for (const auto& [v, n] : verdicts) std::cout << "  " << v << ": " << n << "\n";
   for (const auto& [f, n] : forms) std::cout << "  loop of i " << f << ": " << n << "\n";
   EXPECT_TRUE(passed);
