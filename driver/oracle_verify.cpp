@@ -18,6 +18,7 @@ Oracle verify_oracle() {
     verify::Options vo = verify::Options::within(in.budget->verify_timeout_s);
     vo.smt.isolate = !in.budget->in_case_process;
     vo.smt.leave_context_at_exit = in.budget->in_case_process;
+    vo.parallel = in.use != Use::Fuzz;  // a campaign's jobs share the cores already
     verify::Verdict vd = verify::verify_program(*in.program, vo);
     OracleRun r = oracle_run(vd);
     if (in.use == Use::Check && vd.kind != verify::Verdict::Kind::Verified) r.report = verify::render(vd, *in.program, in.program->file->name, false);

@@ -33,6 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   o.isl_max_ops = 5'000'000;
   o.smt.timeout_ms = 10'000;
   o.smt.isolate = false;  // no fork per query inside the fuzzer (libFuzzer's -timeout bounds a stall)
+  o.parallel = false;
   verify::Verdict v = verify::verify_program(p, o);
   if (std::getenv("SCHED_FUZZ_VERBOSE"))  // one line per input: the verdict
     std::fprintf(stderr, "%s%s: %s\n", c.family.c_str(), c.defect.empty() ? "" : (" " + c.defect).c_str(),

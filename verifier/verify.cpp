@@ -11,6 +11,7 @@
 #include <charconv>
 #include <chrono>
 #include <optional>
+#include <thread>
 
 #include <isl/aff.h>
 #include <isl/options.h>
@@ -20,6 +21,7 @@
 
 #include "verifier/presburger.hpp"
 #include "verifier/templates.hpp"
+#include "verifier/vc_helper.hpp"
 #include "verifier/vcgen.hpp"
 
 namespace sched::verify {
@@ -408,6 +410,30 @@ Verdict verify_program(const Program& p, const Options& opts) {
       for (const auto& vc : gen.vcs) order.push_back(&vc);
       std::stable_partition(order.begin(), order.end(), [](const VC* vc) { return vc->rule == "value"; });
       std::vector<Loc> refuted_annotations;
+      auto ask = [&](size_t k) {  // VC k of `order`, within the time left
+        SmtAnswer a;
+        double left = stop_at - elapsed();
+        if (left <= 0) {
+          a.reason = "time limit";
+          return a;
+        }
+        try {
+          a = smt->check(*order[k], static_cast<int>(k), static_cast<unsigned>(left * 1000) + 1);
+        } catch (const std::exception& e) {
+          // the encoding reads isl objects, which fail once the watchdog has fired: the VC is
+          // undecided, not the verification broken (an exception here escaped before)
+          a.status = SmtAnswer::Status::Unknown;
+          a.reason = watchdog.fired() ? fmt::format("the time limit ({} s) was reached in isl", opts.timeout_s) : e.what();
+        }
+        return a;
+      };
+      std::optional<VcHelper> helper;  // every other VC, in a second process
+      if (opts.parallel && order.size() >= 4 && (opts.all || v.problems.empty()) && std::thread::hardware_concurrency() >= 2) {
+        smt.emplace(p, t, opts.smt);
+        std::vector<size_t> odd;
+        for (size_t k = 1; k < order.size(); k += 2) odd.push_back(k);
+        helper.emplace(odd, ask);
+      }
       for (const VC* vcp : order) {
         const VC& vc = *vcp;
         VcReport r{vc.rule, vc.loc, vc_text(vc, t), "unknown", 0};
@@ -428,16 +454,18 @@ Verdict verify_program(const Program& p, const Options& opts) {
         if (opts.progress) opts.progress(index, static_cast<int>(order.size()), fmt::format("{} at {}:{}", vc.rule, vc.loc.line, vc.loc.col));
         auto q0 = Clock::now();
         if (!smt) smt.emplace(p, t, opts.smt);
+        size_t k = static_cast<size_t>(index++);
+        std::optional<std::pair<SmtAnswer, double>> helped;
+        if (helper && k % 2 == 1) helped = helper->answer(k, t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(stop_at)));
         SmtAnswer a;
-        try {
-          a = smt->check(vc, index++, static_cast<unsigned>(left * 1000) + 1);
-        } catch (const std::exception& e) {
-          // the encoding reads isl objects, which fail once the watchdog has fired: the VC is
-          // undecided, not the verification broken (an exception here escaped before)
-          a.status = SmtAnswer::Status::Unknown;
-          a.reason = watchdog.fired() ? fmt::format("the time limit ({} s) was reached in isl", opts.timeout_s) : e.what();
+        if (helped) {
+          a = std::move(helped->first);
+        } else if (helper && k % 2 == 1 && !helper->ended()) {
+          a.reason = "time limit";  // the helper had not answered by the time limit
+        } else {
+          a = ask(k);
         }
-        r.seconds = std::chrono::duration<double>(Clock::now() - q0).count();
+        r.seconds = helped ? helped->second : std::chrono::duration<double>(Clock::now() - q0).count();
         if (a.status == SmtAnswer::Status::Proved) {
           r.status = "proved";
           ++v.proved;

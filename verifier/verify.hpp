@@ -26,6 +26,9 @@ struct Options {
   // found (a race, an out-of-bounds access) skips the z3 queries, and the first refuted VC the
   // rest (their status "skipped").
   bool all = false;
+  // With two cores or more, a second process proves every other VC (vc_helper.hpp). Off where
+  // processes already share the cores (a campaign's jobs).
+  bool parallel = true;
   // Progress, when set: called when the VCs are being generated (done = total = 0) and before
   // each z3 query (done queries, all of them, the VC's rule and position "value at 22:5").
   std::function<void(int done, int total, const std::string& current)> progress;
