@@ -21,8 +21,6 @@
 
 namespace sched {
 
-namespace {
-
 void write_all(int fd, const std::string& s) {
   size_t done = 0;
   while (done < s.size()) {
@@ -32,8 +30,6 @@ void write_all(int fd, const std::string& s) {
     done += static_cast<size_t>(n);
   }
 }
-
-}  // namespace
 
 Spawned spawn_child(const std::function<int(int fd)>& body) {
   Spawned out;

@@ -42,6 +42,9 @@ struct Spawned {
 };
 Spawned spawn_child(const std::function<int(int fd)>& body);
 
+// Writes all of `s` to `fd` (a child's answer into its pipe); stops at the first failure.
+void write_all(int fd, const std::string& s);
+
 // A child's end in words: "died of signal 11 (Segmentation fault)", "exited with status 3".
 std::string exit_words(int status);
 

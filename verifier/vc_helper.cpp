@@ -24,16 +24,6 @@ const char* status_word(SmtAnswer::Status s) {
   return "unknown";
 }
 
-void send(int fd, const std::string& s) {
-  size_t done = 0;
-  while (done < s.size()) {
-    ssize_t n = write(fd, s.data() + done, s.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    done += static_cast<size_t>(n);
-  }
-}
-
 }  // namespace
 
 std::string VcHelper::encode(size_t k, const SmtAnswer& a, double seconds) {
@@ -88,7 +78,7 @@ VcHelper::VcHelper(const std::vector<size_t>& mine, const Check& check) {
     for (size_t k : mine) {
       auto t0 = std::chrono::steady_clock::now();
       SmtAnswer a = check(k);
-      send(fd, encode(k, a, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+      write_all(fd, encode(k, a, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
     }
     return 0;
   });

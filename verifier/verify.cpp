@@ -362,6 +362,37 @@ bool mentions_opaque(const TPtr& n) {
   return false;
 }
 
+// What VC `vc`'s answer `a` makes of the verification: its report's status, a problem, or the
+// reason the verdict is unknown.
+void record(const VC& vc, const SmtAnswer& a, const Templates& t, const Program& p, FloatMode floats, const std::vector<std::string>& uf_tensors,
+            std::vector<Loc>& refuted_annotations, VcReport& r, Verdict& v, bool& unknown) {
+  if (a.status == SmtAnswer::Status::Proved) {
+    r.status = "proved";
+    ++v.proved;
+  } else if (a.status == SmtAnswer::Status::Refuted && mentions_opaque(t.at(vc.eq).root) && !a.whatever_unannotated) {
+    unknown = true;  // refuted only through the opaque value of an unannotated write: no replay can show it
+    if (v.reason.empty()) v.reason = fmt::format("the VC at {}:{} depends on the value of an unannotated write", vc.loc.line, vc.loc.col);
+  } else if (std::string f = a.status == SmtAnswer::Status::Refuted ? uninterpreted_in(t.at(vc.eq).root, uf_tensors, floats) : "";
+             !f.empty()) {
+    unknown = true;  // z3 chose the values of exp (sqrt, ...) itself: no run computes them
+    r.status = "unknown";
+    if (v.reason.empty())
+      v.reason = fmt::format("z3's counterexample to the VC at {}:{} depends on the values it chose for {} (an uninterpreted function with --float {}): not a refutation",
+                             vc.loc.line, vc.loc.col, f, floats == FloatMode::Ieee ? "ieee" : "real");
+  } else if (a.status == SmtAnswer::Status::Refuted && vc.rule != "value" &&
+             std::any_of(refuted_annotations.begin(), refuted_annotations.end(),
+                         [&](const Loc& l) { return vc.rule != "write-write" || (l.line == vc.loc.line && l.col == vc.loc.col); })) {
+    r.status = "dependent";
+  } else if (a.status == SmtAnswer::Status::Refuted) {
+    r.status = "refuted";
+    if (vc.rule == "value") refuted_annotations.push_back(vc.loc);
+    v.problems.push_back(from_vc(vc, a, t, p));
+  } else {
+    unknown = true;
+    if (v.reason.empty()) v.reason = fmt::format("z3 could not decide the VC at {}:{} ({})", vc.loc.line, vc.loc.col, a.reason);
+  }
+}
+
 }  // namespace
 
 Verdict verify_program(const Program& p, const Options& opts) {
@@ -466,31 +497,7 @@ Verdict verify_program(const Program& p, const Options& opts) {
           a = ask(k);
         }
         r.seconds = helped ? helped->second : std::chrono::duration<double>(Clock::now() - q0).count();
-        if (a.status == SmtAnswer::Status::Proved) {
-          r.status = "proved";
-          ++v.proved;
-        } else if (a.status == SmtAnswer::Status::Refuted && mentions_opaque(t.at(vc.eq).root) && !a.whatever_unannotated) {
-          unknown = true;  // refuted only through the opaque value of an unannotated write: no replay can show it
-          if (v.reason.empty()) v.reason = fmt::format("the VC at {}:{} depends on the value of an unannotated write", vc.loc.line, vc.loc.col);
-        } else if (std::string f = a.status == SmtAnswer::Status::Refuted ? uninterpreted_in(t.at(vc.eq).root, uf_tensors, opts.smt.floats) : "";
-                   !f.empty()) {
-          unknown = true;  // z3 chose the values of exp (sqrt, ...) itself: no run computes them
-          r.status = "unknown";
-          if (v.reason.empty())
-            v.reason = fmt::format("z3's counterexample to the VC at {}:{} depends on the values it chose for {} (an uninterpreted function with --float {}): not a refutation",
-                                   vc.loc.line, vc.loc.col, f, opts.smt.floats == FloatMode::Ieee ? "ieee" : "real");
-        } else if (a.status == SmtAnswer::Status::Refuted && vc.rule != "value" &&
-                   std::any_of(refuted_annotations.begin(), refuted_annotations.end(),
-                               [&](const Loc& l) { return vc.rule != "write-write" || (l.line == vc.loc.line && l.col == vc.loc.col); })) {
-          r.status = "dependent";
-        } else if (a.status == SmtAnswer::Status::Refuted) {
-          r.status = "refuted";
-          if (vc.rule == "value") refuted_annotations.push_back(vc.loc);
-          v.problems.push_back(from_vc(vc, a, t, p));
-        } else {
-          unknown = true;
-          if (v.reason.empty()) v.reason = fmt::format("z3 could not decide the VC at {}:{} ({})", vc.loc.line, vc.loc.col, a.reason);
-        }
+        record(vc, a, t, p, opts.smt.floats, uf_tensors, refuted_annotations, r, v, unknown);
         v.vcs.push_back(std::move(r));
       }
       std::stable_sort(v.problems.begin(), v.problems.end(), [](const Problem& a, const Problem& b) { return before(a.loc, b.loc); });
