@@ -13,6 +13,7 @@
 #include "interpreter/files.hpp"
 #include "interpreter/load.hpp"
 #include "driver/frontend.hpp"
+#include "report/pages.hpp"
 
 namespace sched::cli {
 
@@ -24,12 +25,12 @@ void register_equiv(CLI::App& app) {
       "equations by exact dataflow, the second verified against them). Verdicts: equivalent (exit 0),\n"
       "different with a replayable counterexample or defective (a program races or fails alone) (exit 1),\n"
       "unknown (exit 3). Interfaces that differ are bad input (exit 2).");
-  static std::string first, second, floats = "ieee", sarif, lifted, cex;
+  static std::string first, second, floats = "ieee", sarif, lifted, cex, html;
   static std::vector<std::string> params, data;
   static uint64_t seed = 1;
   static int points = 6, seeds = 2;
   static double timeout = 60;
-  static bool json = false, progress = false, quiet = false;
+  static bool json = false, progress = false, quiet = false, serial = false;
   cmd->add_option("FIRST", first, "the program before (its dataflow gives the equations)")->required()->check(CLI::ExistingFile);
   cmd->add_option("SECOND", second, "the program after")->required()->check(CLI::ExistingFile);
   cmd->add_option("-p,--param", params, "run both at this point only (N=4; the proof is for all values)");
@@ -43,9 +44,11 @@ void register_equiv(CLI::App& app) {
   cmd->add_option("--cex", cex, "write a counterexample's input tensors into this directory (TENSOR.npy); the replay passes them");
   cmd->add_option("--lifted", lifted, "write the second program annotated against the first's equations (SCHED) to this file");
   cmd->add_option("--sarif", sarif, "also write the verdict as a SARIF 2.1.0 log to this file");
+  cmd->add_option("--html", html, "also write the verdict as a self-contained HTML page: the difference and its replay, both programs, the lifted one");
   cmd->add_flag("--json", json, "one JSON object on stdout (docs/formats.md)");
   cmd->add_flag("--progress", progress, "show the current step on stderr (default when stderr is a terminal, without --json)");
   cmd->add_flag("--quiet", quiet, "no progress on stderr");
+  cmd->add_flag("--serial", serial, "prove every verification condition in this process (by default, with two cores or more, a second process proves every other one)");
   cmd->callback([] {
     std::string why;
     if (!cex.empty() && !make_output_dir(cex, why)) {
@@ -74,6 +77,7 @@ void register_equiv(CLI::App& app) {
     o.floats = driver::parse_floats(floats).value_or(verify::FloatMode::Ieee);
     o.timeout_s = timeout;
     o.cex_dir = cex;
+    o.parallel = !serial;
     driver::LiveStatus status(!quiet && (progress || (!json && isatty(STDERR_FILENO))), "equiv");
     o.progress = [&](const std::string& s) { status.update(s); };
     driver::EquivResult r = driver::check_equivalence(*la.program, *lb.program, o);
@@ -90,8 +94,16 @@ void register_equiv(CLI::App& app) {
       std::cerr << "sched equiv: --lifted: " << err << "\n";
       code = driver::worse(code, kBadInput);
     }
-    if (json) std::cout << driver::to_json(r, first, second).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    nlohmann::json rj = driver::to_json(r, first, second);
+    if (json) std::cout << rj.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else std::cout << driver::render(r, first, second);
+    if (!html.empty()) {
+      auto text_of = [](const Loaded& l) { return l.program->file ? l.program->file->text : std::string(); };
+      if (!write_file_atomically(html, report::equiv_page(rj, text_of(la), text_of(lb), r.lifted), err)) {
+        std::cerr << "sched equiv: --html: " << err << "\n";
+        code = driver::worse(code, kBadInput);
+      }
+    }
     if (!sarif.empty()) {
       std::vector<Finding> f;
       if (code != kClean)

@@ -28,7 +28,7 @@ void register_verify(CLI::App& app) {
   static std::vector<std::string> files;
   static std::string floats = "real";
   static double timeout = 60;
-  static bool json = false, show_vcs = false, all_vcs = false, progress = false, quiet = false;
+  static bool json = false, show_vcs = false, all_vcs = false, progress = false, quiet = false, serial = false;
   static std::string sarif, cex, html;
   static std::string smt2;
   cmd->add_option("FILE", files, "programs to verify: .sched files, or files another front end reads (.algo, .mlir: imported on the fly)")->required()->check(CLI::ExistingFile);
@@ -43,6 +43,7 @@ void register_verify(CLI::App& app) {
   cmd->add_option("--html", html, "also write the verdict as a self-contained HTML page (one file; with several files, the last one's)");
   cmd->add_flag("--progress", progress, "show the VC being checked on stderr (default when stderr is a terminal, without --json)");
   cmd->add_flag("--quiet", quiet, "no progress on stderr");
+  cmd->add_flag("--serial", serial, "prove every VC in this process (by default, with two cores or more, a second process proves every other one)");
   cmd->add_flag("--all", all_vcs, "check every verification condition (by default the first refutation ends the run; the rest are 'skipped')");
   cmd->callback([] {
     int worst = kClean;
@@ -73,6 +74,7 @@ void register_verify(CLI::App& app) {
       };
       o.smt.floats = driver::parse_floats(floats).value_or(verify::FloatMode::Real);  // checked by the option
       o.all = all_vcs;
+      o.parallel = !serial;
       if (!smt2.empty()) o.smt.smt2_dir = files.size() > 1 ? smt2 + "/" + std::filesystem::path(f).stem().string() : smt2;
       verify::Verdict v = verify::verify_program(*l.program, o);
       status.clear();

@@ -432,7 +432,7 @@ bool decided_by_runs(const Program& a, const Program& b, const EquivOptions& opt
           r.loc = probe.loc;
           r.difference = probe.difference;
         }
-      if (!m->data.empty() && opts.data.empty() && r.difference && r.difference->data.empty()) {
+      if (opts.write_inputs && !m->data.empty() && opts.data.empty() && r.difference && r.difference->data.empty()) {
         std::string why, dir = opts.cex_dir.empty() ? private_dir(why) : opts.cex_dir;
         for (const auto& [name, arr] : m->data) {
           std::string f = dir + "/" + name + ".npy";
@@ -458,6 +458,7 @@ bool decided_by_races(const Program& a, const Program& b, const EquivOptions& op
     const Program& p = which == 1 ? a : b;
     say(fmt::format("checking the {} program for races", which == 1 ? "first" : "second"));
     verify::Options vo = verify::Options::within(std::max(0.05, budget / 2));
+    vo.parallel = opts.parallel;
     verify::Verdict v = verify::verify_program(unspecified(p), vo);
     if (v.kind == verify::Verdict::Kind::Refuted && !v.problems.empty()) {
       const auto& pr = v.problems.front();
@@ -483,10 +484,12 @@ void prove(const Program& a, const Program& b, const EquivOptions& opts, const M
     say("verifying both programs against their common specification");
     verify::Options vo = verify::Options::within(left() / 2);
     vo.smt.floats = opts.floats;
+    vo.parallel = opts.parallel;
     verify::Verdict va = verify::verify_program(a, vo);
     if (va.kind == verify::Verdict::Kind::Verified) {
       vo = verify::Options::within(left());
       vo.smt.floats = opts.floats;
+      vo.parallel = opts.parallel;
       verify::Verdict vb = verify::verify_program(b, vo);
       if (vb.kind == verify::Verdict::Kind::Verified) {
         r.verdict = EquivResult::Verdict::Equivalent;
@@ -526,6 +529,7 @@ void prove(const Program& a, const Program& b, const EquivOptions& opts, const M
   say("verifying the second program against the first's equations");
   verify::Options vo = verify::Options::within(left());
   vo.smt.floats = opts.floats;
+  vo.parallel = opts.parallel;
   verify::Verdict v = verify::verify_program(*q.program, vo);
   // positions in the lifted text, as the second program's
   std::vector<Loc> in_q = assignment_locs(*q.program), in_b = assignment_locs(b);

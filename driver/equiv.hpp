@@ -46,6 +46,8 @@ struct EquivOptions {
                                          // the race checks, the rest for the proof
   std::string cex_dir;                   // where a counterexample's inputs are written (empty: a private temporary directory)
   bool runs_only = false;                // step 1 only (a campaign's quick check): runs that agree are `unknown`, not proved
+  bool parallel = true;                  // the verifier's second process (verify::Options::parallel)
+  bool write_inputs = true;              // a difference found on full-significand inputs writes them as .npy files (its replay)
   std::function<void(const std::string&)> progress;
 };
 

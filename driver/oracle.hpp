@@ -10,7 +10,7 @@
 //            code where the model did not run ok, in `check`)
 //   rule     its agreement rule (optional): the disagreements it sees among the runs of a case
 //   column   its column in `sched check`'s table and the key of its field in the JSON
-// Oracles run in registration order (model, reference, strict, fast, explore, verify, native:
+// Oracles run in registration order (model, reference, strict, fast, explore, verify, equiv, native:
 // native code compiles last); each sees the runs before it (OracleInput::earlier).
 //
 // Adding an oracle is a file (its run and rule) and one line in oracle_registry.cpp; a program
@@ -59,6 +59,9 @@ struct OracleInput {
   std::string instance_error;          // ... and why
   const OracleBudget* budget = nullptr;
   const CaseResult* earlier = nullptr;  // the runs of the oracles before this one
+  // A campaign's schedule case: its algorithm lowered without a schedule (the equiv oracle
+  // compares the two); nullptr otherwise.
+  const Program* unscheduled = nullptr;
 };
 
 // Where an oracle's result appears in `sched check`: its table column and JSON field.

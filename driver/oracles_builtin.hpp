@@ -11,6 +11,7 @@ Oracle strict_oracle();     // oracle_engines.cpp: the reference engine with str
 Oracle fast_oracle();       // oracle_engines.cpp: the parallel engine
 Oracle explore_oracle();    // oracle_explore.cpp: the small-step semantics on a small instance
 Oracle verify_oracle();     // oracle_verify.cpp: the static verifier, for all parameters
+Oracle equiv_oracle();      // oracle_equiv.cpp: a schedule's program against the unscheduled one (campaigns)
 Oracle native_oracle();     // oracle_engines.cpp: the generated C++/OpenMP kernel (last: it compiles)
 
 }  // namespace sched::driver

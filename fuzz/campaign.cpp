@@ -26,7 +26,9 @@ bool lower_into(Case& c, const ScheduledCase& s) {
   c.algorithm = s.algorithm;
   c.schedule = s.schedule;
   std::string errors;
-  if (lower_case(s, c.text, errors)) return true;
+  ScheduledCase none = s;
+  none.schedule.clear();
+  if (lower_case(s, c.text, errors) && lower_case(none, c.unscheduled, errors)) return true;
   c.error = "lowering failed: " + errors;
   return false;
 }
@@ -65,6 +67,10 @@ Case user_case(Case c, std::mt19937_64& rng, const Pick& pick, const std::vector
     if (!algo::lower_source(src, c.schedule, text, errors)) {
       c.kind = "refused";
       c.where = errors.substr(0, 400);
+      return c;
+    }
+    if (!algo::lower_source(src, "", c.unscheduled, errors)) {
+      c.error = "lowering without a schedule failed: " + errors;
       return c;
     }
     if (!mutation) {
@@ -155,6 +161,7 @@ Case make_case(uint64_t seed, uint64_t index, const std::vector<BuiltinAlgorithm
     if (!m) continue;
     c.algorithm = base.algorithm;
     c.schedule = base.schedule;
+    c.unscheduled = base.unscheduled;
     c.text = m->text;
     c.where = m->where;
     choose_params(c, rng, 7);

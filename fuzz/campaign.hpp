@@ -32,6 +32,7 @@ struct Case {
   std::string expect;   // what the defect should trigger
   std::string algorithm, schedule, where;
   std::string text;     // the program
+  std::string unscheduled;  // a schedule's case: its algorithm lowered without a schedule (the equiv oracle's other program)
   std::vector<std::string> param_names;
   std::vector<int64_t> params;
   std::string error;    // generation failed (a scheduler bug: reported as a finding)

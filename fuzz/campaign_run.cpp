@@ -29,7 +29,7 @@ using nlohmann::json;
 
 json case_json(const Case& c) {
   return {{"index", c.index}, {"kind", c.kind}, {"class", c.cls}, {"expect", c.expect}, {"algorithm", c.algorithm},
-          {"schedule", c.schedule}, {"where", c.where}, {"text", c.text}, {"param_names", c.param_names}, {"params", c.params}, {"error", c.error}};
+          {"schedule", c.schedule}, {"where", c.where}, {"text", c.text}, {"unscheduled", c.unscheduled}, {"param_names", c.param_names}, {"params", c.params}, {"error", c.error}};
 }
 Case case_from(const json& j) {
   Case c;
@@ -41,6 +41,7 @@ Case case_from(const json& j) {
   c.schedule = j.value("schedule", "");
   c.where = j.value("where", "");
   c.text = j.value("text", "");
+  c.unscheduled = j.value("unscheduled", "");
   c.param_names = j.value("param_names", std::vector<std::string>{});
   c.params = j.value("params", std::vector<int64_t>{});
   c.error = j.value("error", "");
@@ -86,7 +87,7 @@ json run_case(const Case& c, const CampaignOptions& campaign, bool native) {
     r["disagreements"] = json::array({"case generation failed: " + c.error.substr(0, 400)});
     return r;
   }
-  CaseResult res = run_oracles(c.text, c.params, o.oracles, native);
+  CaseResult res = run_oracles(c.text, c.params, o.oracles, native, c.unscheduled);
   Judgement j = judge(res, c.expectation());
   json orc = json::array();
   for (const auto& x : res.oracles) orc.push_back(x.to_json());
@@ -100,7 +101,7 @@ json run_case(const Case& c, const CampaignOptions& campaign, bool native) {
     std::string sig = signature(j.disagreements[0].text);
     OracleSet few = involved(o.oracles, j.disagreements[0]);
     Case small = reduce(c, [&](const Case& t) {
-      CaseResult tr = run_oracles(t.text, t.params, few, native);
+      CaseResult tr = run_oracles(t.text, t.params, few, native, t.unscheduled);
       Judgement tj = judge(tr, t.expectation());
       for (const auto& d : tj.disagreements)
         if (signature(d.text) == sig) return true;
@@ -181,6 +182,9 @@ json run_campaign(const CampaignOptions& o) {
       std::string f = fmt::format("finding-{}.sched", c.index);
       save_to(s, o.out_dir, f, header(red, o.seed, r, "finding") + red.text);
       if (red.text != c.text) save_to(s, o.out_dir, fmt::format("finding-{}-original.sched", c.index), header(c, o.seed, r, "finding (unreduced)") + c.text);
+      if (!c.unscheduled.empty())  // the equiv oracle's other program: `sched equiv finding-N-unscheduled.sched finding-N.sched`
+        save_to(s, o.out_dir, fmt::format("finding-{}-unscheduled.sched", c.index),
+                fmt::format("// sched fuzz: case {}'s algorithm ({}) lowered without a schedule\n", c.index, c.algorithm) + c.unscheduled);
       s["findings"].push_back({{"case", c.index}, {"kind", c.kind}, {"class", c.cls}, {"disagreements", dis}, {"file", f},
                                {"reduced_lines", std::count(red.text.begin(), red.text.end(), '\n')},
                                {"original_lines", std::count(c.text.begin(), c.text.end(), '\n')}});

@@ -2,6 +2,7 @@
 #include "fuzz/oracles.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "interpreter/load.hpp"
 
@@ -15,7 +16,8 @@ driver::OracleBudget OracleSet::campaign_budget() {
   return b;
 }
 
-CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& params, const OracleSet& set, bool native) {
+CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& params, const OracleSet& set, bool native,
+                       const std::string& unscheduled) {
   Loaded l = load_text(text, "case.sched");
   if (l.stage != LoadStage::Ok) {
     CaseResult res;
@@ -29,6 +31,11 @@ CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& para
   in.program = &*l.program;
   in.instance = &inst;
   in.budget = &set.budget;
+  std::optional<Loaded> u;
+  if (!unscheduled.empty()) {
+    u = load_text(unscheduled, "unscheduled.sched");
+    if (u->stage == LoadStage::Ok) in.unscheduled = &*u->program;
+  }
   std::vector<std::string> enabled = set.enabled;
   if (!native) enabled.erase(std::remove(enabled.begin(), enabled.end(), "native"), enabled.end());
   return driver::run_oracles(in, enabled);

@@ -28,7 +28,9 @@ using driver::Judgement;
 using driver::OracleRun;
 using driver::judge;
 
-// Runs the enabled oracles; `native` false skips the native oracle for this case.
-CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& params, const OracleSet& set, bool native);
+// Runs the enabled oracles; `native` false skips the native oracle for this case; `unscheduled`
+// (a schedule's case): its algorithm lowered without a schedule, for the equiv oracle.
+CaseResult run_oracles(const std::string& text, const std::vector<int64_t>& params, const OracleSet& set, bool native,
+                       const std::string& unscheduled = "");
 
 }  // namespace sched::fuzz

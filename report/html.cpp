@@ -79,13 +79,13 @@ std::string page(const std::string& title, const std::string& body) {
                      escape(title), kStyle, kScript, body, SCHED_VERSION);
 }
 
-std::string source(const std::string& text, const std::map<int, std::string>& marks) {
+std::string source(const std::string& text, const std::map<int, std::string>& marks, const std::string& anchor) {
   std::string out = "<pre class=\"src\">";
   std::istringstream in(text);
   std::string l;
   for (int n = 1; std::getline(in, l); ++n) {
     auto m = marks.find(n);
-    out += fmt::format(R"(<span class="l{}" id="L{}"><span class="n">{}</span>{}{}</span>)", m != marks.end() ? " mark" : "", n, n, escape(l),
+    out += fmt::format(R"(<span class="l{}" id="{}{}"><span class="n">{}</span>{}{}</span>)", m != marks.end() ? " mark" : "", escape(anchor), n, n, escape(l),
                        m != marks.end() ? fmt::format(R"(   <span class="note">&#8592; {}</span>)", escape(m->second)) : "");
   }
   return out + "</pre>";

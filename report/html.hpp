@@ -21,7 +21,8 @@ namespace sched::report {
 
 std::string escape(const std::string& text);
 std::string page(const std::string& title, const std::string& body);
-std::string source(const std::string& text, const std::map<int, std::string>& marks);
+// `anchor`: the lines' ids are anchor + number ("L12"); another letter for a second source on a page.
+std::string source(const std::string& text, const std::map<int, std::string>& marks, const std::string& anchor = "L");
 std::string table(const std::vector<std::pair<std::string, std::string>>& rows);
 
 }  // namespace sched::report

@@ -1,4 +1,4 @@
-// The HTML reports of `sched report` and of `--html FILE` on run, verify, explore, check and fuzz: one
+// The HTML reports of `sched report` and of `--html FILE` on run, verify, equiv, explore, check and fuzz: one
 // self-contained page per result (report/html.hpp), its pictures as inline SVG (report/svg.hpp).
 // Each page is built from the JSON the command prints with --json (docs/formats.md), plus what
 // that JSON does not hold and the command has at hand (the source, whole arrays, step traces).
@@ -10,6 +10,9 @@
 //                  its value and the expected one)
 //   verify_page    the verdict; per refutation its rule, message, counterexample parameters and
 //                  loop values, input values, the VC and the replay command; every VC's status
+//   equiv_page     two programs' verdict; a difference's cell, both values, parameters, inputs
+//                  and replay; the defective program's finding in its source; both sources and
+//                  the lifted program the verifier checked
 //   explore_page   the verdict; the first two end states' schedules as per-thread timelines (the
 //                  steps where they part marked; hover: statement, cells read and written)
 //   check_page     `sched check`'s table, each verdict coloured, with the counts as bars
@@ -47,6 +50,11 @@ struct RunReport {
 std::string run_page(const RunReport& r);
 
 std::string verify_page(const nlohmann::json& verdict, const std::string& source);
+
+// `sched equiv --json`'s object, the two programs' sources and the lifted program (the second
+// annotated with the first's equations; "" when none): the verdict, the difference with its
+// replay, the defective program's finding marked in its source, both sources.
+std::string equiv_page(const nlohmann::json& verdict, const std::string& first_source, const std::string& second_source, const std::string& lifted);
 
 struct ExploreReport {
   std::string file, source;
