@@ -46,7 +46,7 @@
 namespace sched::driver {
 
 struct OracleRun {
-  std::string name;       // model reference strict fast explore verify native
+  std::string name;       // model reference strict fast explore verify equiv native
   std::string status;     // ok, an outcome name, verified/refuted/unknown, deterministic/nondeterministic,
                           // sampled, stuck, disagrees, skipped, crash
   std::string detail;     // the first line of the finding

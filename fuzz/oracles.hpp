@@ -1,5 +1,5 @@
 // The oracles of a fuzz campaign (issue 7): the registered oracles of driver/oracle.hpp that a
-// campaign runs (model reference fast explore verify native by default, in that order), on one
+// campaign runs (model reference fast explore verify equiv native by default, in that order), on one
 // program and one parameter instance; the agreement rules are driver::judge, the same function
 // `sched check` uses.
 #pragma once

@@ -78,7 +78,7 @@ TEST(Oracle, RegistryRefusesATakenOrEmptyName) {
 // columns keep their order, and the rules apply in their rank (the fast engine's first: a case's
 // first disagreement names its finding).
 TEST(Oracle, BuiltInOrdersAreKept) {
-  EXPECT_EQ(driver::default_oracles(driver::Use::Fuzz), (std::vector<std::string>{"model", "reference", "fast", "explore", "verify", "native"}));
+  EXPECT_EQ(driver::default_oracles(driver::Use::Fuzz), (std::vector<std::string>{"model", "reference", "fast", "explore", "verify", "equiv", "native"}));
   std::vector<std::string> cols;
   for (const auto* c : driver::check_columns({})) cols.push_back(c->name);
   EXPECT_EQ(cols, (std::vector<std::string>{"model", "strict", "fast", "native", "verify"}));
