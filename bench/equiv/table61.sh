@@ -1,7 +1,7 @@
 #!/bin/sh
 # Halide 14's export of each Table 6.1 kernel against our scheduler's lowering of the same
 # algorithm and schedule (`sched equiv`): one line per kernel, verdict and seconds.
-#   bench/equiv/table61.sh [SCHED] [TIMEOUT]     (default: build/release/cli/sched, 120 s)
+#   [FLOATS=ieee] bench/equiv/table61.sh [SCHED] [TIMEOUT]     (default: build/release/cli/sched, 120 s, floats real)
 set -u
 SCHED=${1:-build/release/cli/sched}
 TIMEOUT=${2:-120}
@@ -17,7 +17,7 @@ for algo in "$DIR"/*.algo; do
     continue
   fi
   start=$(date +%s.%N)
-  "$SCHED" equiv "$WORK/$k.halide.sched" "$WORK/$k.ours.sched" --json --quiet --float real --timeout "$TIMEOUT" >"$WORK/$k.json" 2>"$WORK/$k.err"
+  "$SCHED" equiv "$WORK/$k.halide.sched" "$WORK/$k.ours.sched" --json --quiet --float "${FLOATS:-real}" --timeout "$TIMEOUT" >"$WORK/$k.json" 2>"$WORK/$k.err"
   end=$(date +%s.%N)
   /usr/bin/python3 - "$WORK/$k.json" "$k" "$start" "$end" <<'PY'
 import json, sys

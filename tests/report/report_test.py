@@ -1,5 +1,5 @@
 """The HTML reports in a real browser: each kind of page (race, out of bounds, mismatch, refutation,
-interleavings, campaign, check table) is written by `sched` from the examples, loaded by headless Chromium,
+interleavings, campaign, check table, equivalence) is written by `sched` from the examples, loaded by headless Chromium,
 and must (1) render without a script error (the page's script sets <body data-render="ok">, or
 "error: ..." on any error), (2) hold the words of its finding, and (3) give a screenshot that is not
 blank (many distinct pixel values). Also `sched report` on a saved JSON and a campaign summary.
@@ -111,7 +111,15 @@ run(["fuzz", "--seed", "1", "--cases", "16", "--jobs", "2", "--oracles", "model,
 check_page("campaign", f"{pages}/campaign.html", ["Cases per second", "Cases flagged per oracle", "Mutation score per defect class"])
 run(["check", ex("race_read_write.sched"), ex("matmul_par.sched"), ex("outer_product_oob.sched"), "--html", f"{pages}/check.html"])
 check_page("check", f"{pages}/check.html", ["sched check: 3 file(s)", "3 as expected", "race_read_write.sched", "as expected"])
+run(["equiv", ex("equiv/gemm.sched"), ex("equiv/gemm_bad_tail.sched"), "--html", f"{pages}/equiv.html"])
+check_page("equiv-different", f"{pages}/equiv.html", ["different", "Difference", "c[0, 0]", "Replay", "sched equiv", "First program", "Second program"])
+run(["equiv", ex("equiv/isum.sched"), ex("equiv/isum_reversed.sched"), "--html", f"{pages}/equiv-proved.html"])
+check_page("equiv-equivalent", f"{pages}/equiv-proved.html", ["equivalent", "against the first", "_R1("])
 # sched report: the same pages from saved JSON
+p = run(["equiv", "--json", ex("equiv/gemm.sched"), ex("equiv/gemm_par_race.sched")])
+open(f"{work}/equiv.json", "w").write(p.stdout)
+run(["report", f"{work}/equiv.json", "-o", f"{pages}/report-equiv.html"], codes=(0,))
+check_page("report-equiv", f"{pages}/report-equiv.html", ["defective", "the finding", "gemm_par_race.sched"])
 p = run(["verify", "--json", ex("matmul_wrong_annotation.sched")])
 open(f"{work}/verdict.json", "w").write(p.stdout)
 run(["report", f"{work}/verdict.json", "-o", f"{pages}/report-verdict.html"], codes=(0,))
