@@ -48,9 +48,11 @@ std::string equiv_page(const json& j, const std::string& first_src, const std::s
     body += fmt::format("<h2>Difference</h2>{}", table(rows));
     if (!text(d, "replay").empty()) body += fmt::format("<h3>Replay</h3><pre class=\"src\"><span class=\"l\">{}</span></pre>", escape(text(d, "replay")));
   }
-  body += fmt::format("<h2>How</h2>{}", table({{"parameter points run", std::to_string(whole(j, "points"))},
-                                              {"runs of both compared", std::to_string(whole(j, "runs"))},
-                                              {"second program's assignments annotated", fmt::format("{} of {}", whole(j, "annotated"), whole(j, "assignments"))}}));
+  std::vector<std::pair<std::string, std::string>> how = {{"parameter points run", std::to_string(whole(j, "points"))},
+                                                          {"runs of both compared", std::to_string(whole(j, "runs"))}};
+  if (whole(j, "assignments") > 0)  // the proof lifted the first program
+    how.emplace_back("second program's assignments annotated", fmt::format("{} of {}", whole(j, "annotated"), whole(j, "assignments")));
+  body += fmt::format("<h2>How</h2>{}", table(how));
   body += program_section("First program", first, first_src, marks_first, "A");
   body += program_section("Second program", second, second_src, marks_second, "B");
   if (!lifted.empty())
