@@ -6,6 +6,7 @@
 #include <isl/map.h>
 #include <isl/set.h>
 
+#include <cctype>
 #include <deque>
 #include <functional>
 #include <map>
@@ -465,14 +466,49 @@ class Correspondence {
   std::vector<const Chain*> chain_of_;
 };
 
+// Whether `name` is in one of the lifting's own name spaces: its tensors _S<k>..., _R<k>, _C<k>
+// and _out_<array>, its cells' indices _c<k>, and isl's dimensions __x<k>, __o<k> (a program's
+// name there would be captured by, or capture, the lifting's own).
+bool lifting_name(const std::string& n) {
+  if (n.rfind("__", 0) == 0 || n.rfind("_out_", 0) == 0) return true;
+  return n.size() >= 3 && n[0] == '_' && std::string("SRCc").find(n[1]) != std::string::npos && std::isdigit(static_cast<unsigned char>(n[2]));
+}
+
+// "LINE:COL: ..." for the first name of `p` in the lifting's name spaces, "" when none.
+std::string reserved_name(const Program& p) {
+  auto clash = [](Loc l, const std::string& n) {
+    return fmt::format("{}:{}: the name {} is one the lifted equations use (_S1, _R1, _C1, _c0, _out_..., __...): rename it", l.line, l.col, n);
+  };
+  for (const auto& x : p.params)
+    if (lifting_name(x.name)) return clash(x.loc, x.name);
+  for (const auto& x : p.arrays) {
+    if (lifting_name(x.name)) return clash(x.loc, x.name);
+    for (const auto& i : x.idx)
+      if (lifting_name(i)) return clash(x.loc, i);
+  }
+  for (const auto& x : p.tensors) {
+    if (lifting_name(x.name)) return clash(x.loc, x.name);
+    for (const auto& i : x.idx)
+      if (lifting_name(i)) return clash(x.loc, i);
+  }
+  std::string found;
+  if (p.body)
+    each_cmd(*p.body, [&](const Cmd& c) {
+      bool binds = c.is_loop() || c.kind == CmdKind::Let || c.kind == CmdKind::Alloc;
+      if (found.empty() && binds && lifting_name(c.name)) found = clash(c.loc, c.name);
+    });
+  return found;
+}
+
 }  // namespace
 
 Lifted lift_pair(const Program& source, const Program& target, bool floats_reassociate) {
   Lifted out;
-  for (const Program* p : {&source, &target}) {
-    for (const auto& t : p->tensors)
-      if (t.name.rfind("_S", 0) == 0) { out.unknown = fmt::format("{}:{}: the names _S... are the lifted equations' (rename tensor {})", t.loc.line, t.loc.col, t.name); return out; }
-  }
+  for (const Program* p : {&source, &target})
+    if (std::string clash = reserved_name(*p); !clash.empty()) {
+      out.unknown = clash;
+      return out;
+    }
   poly::OwnedCtx owned;
   isl::ctx ctx(owned.raw);
   try {

@@ -43,8 +43,6 @@ isl::set with_name(const isl::set& s, const std::string& n);
 
 // ---- the polyhedral model of a program ----
 
-// ---- the polyhedral model of a program ----
-
 struct Stmt {
   std::string tuple;                   // isl's name of its instances: "A_S3"
   int number = 0;

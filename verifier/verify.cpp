@@ -463,7 +463,13 @@ Verdict verify_program(const Program& p, const Options& opts) {
         smt.emplace(p, t, opts.smt);
         std::vector<size_t> odd;
         for (size_t k = 1; k < order.size(); k += 2) odd.push_back(k);
-        helper.emplace(odd, ask);
+        // the watchdog's thread does not survive the fork: the helper starts its own, so that
+        // isl's work there stops at the time limit too
+        std::optional<poly::Watchdog> helper_watchdog;
+        helper.emplace(odd, [&](size_t k) {
+          if (!helper_watchdog) helper_watchdog.emplace(raw, t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(stop_at)));
+          return ask(k);
+        });
       }
       for (const VC* vcp : order) {
         const VC& vc = *vcp;
