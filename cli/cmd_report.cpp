@@ -42,15 +42,15 @@ void register_report(CLI::App& app) {
       src.clear();  // the JSON's file is gone: the page goes without the source
     }
     std::string first_src, second_src;  // an equivalence's two programs, when their files are still there
-    if (j.contains("first") && j.contains("second") && j.contains("verdict")) {
+    bool equiv = report::is_equiv_result(j);
+    if (equiv) {
       if (!read_input_file(report::text(j, "first"), uint64_t{64} << 20, first_src, err)) first_src.clear();
       if (!read_input_file(report::text(j, "second"), uint64_t{64} << 20, second_src, err)) second_src.clear();
     }
     std::string in_dir = std::filesystem::path(input).parent_path().string(), out_dir = std::filesystem::path(output).parent_path().string();
     std::string page;
     try {  // the pages read typed fields (report/json_fields.hpp); anything else wrong in a damaged file is bad input
-      page = j.contains("first") && j.contains("second") && j.contains("verdict")
-                 ? report::equiv_page(j, first_src, second_src, "")
+      page = equiv ? report::equiv_page(j, first_src, second_src, "")
                  : report::page_for_json(j, src, in_dir.empty() ? "." : in_dir, out_dir.empty() ? "." : out_dir);
     } catch (const nlohmann::json::exception& e) {
       std::cerr << "sched report: " << input << ": a field of the wrong type (" << json_error_text(e) << ")\n";

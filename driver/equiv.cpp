@@ -473,6 +473,14 @@ bool decided_by_races(const Program& a, const Program& b, const EquivOptions& op
   return false;
 }
 
+// The verifier's options for the proof: the whole `seconds`, the pair's float semantics.
+verify::Options proof_options(const EquivOptions& opts, double seconds) {
+  verify::Options vo = verify::Options::within(seconds);
+  vo.smt.floats = opts.floats;
+  vo.parallel = opts.parallel;
+  return vo;
+}
+
 // Step 3: the proof, through a common specification or the first program's equations.
 void prove(const Program& a, const Program& b, const EquivOptions& opts, const ModelOptions& base, Runner& runner, EquivResult& r,
            double budget) {
@@ -482,15 +490,9 @@ void prove(const Program& a, const Program& b, const EquivOptions& opts, const M
   std::string scope = same_assumptions(a, b) ? "" : ", where the assumptions of both hold";
   if (common_specification(a, b)) {
     say("verifying both programs against their common specification");
-    verify::Options vo = verify::Options::within(left() / 2);
-    vo.smt.floats = opts.floats;
-    vo.parallel = opts.parallel;
-    verify::Verdict va = verify::verify_program(a, vo);
+    verify::Verdict va = verify::verify_program(a, proof_options(opts, left() / 2));
     if (va.kind == verify::Verdict::Kind::Verified) {
-      vo = verify::Options::within(left());
-      vo.smt.floats = opts.floats;
-      vo.parallel = opts.parallel;
-      verify::Verdict vb = verify::verify_program(b, vo);
+      verify::Verdict vb = verify::verify_program(b, proof_options(opts, left()));
       if (vb.kind == verify::Verdict::Kind::Verified) {
         r.verdict = EquivResult::Verdict::Equivalent;
         r.reason = fmt::format("proved for all parameters and inputs through their common specification (each verified against it: "
@@ -527,10 +529,7 @@ void prove(const Program& a, const Program& b, const EquivOptions& opts, const M
   }
   r.lifted = print_program(*q.program);  // with the printer's parentheses
   say("verifying the second program against the first's equations");
-  verify::Options vo = verify::Options::within(left());
-  vo.smt.floats = opts.floats;
-  vo.parallel = opts.parallel;
-  verify::Verdict v = verify::verify_program(*q.program, vo);
+  verify::Verdict v = verify::verify_program(*q.program, proof_options(opts, left()));
   // positions in the lifted text, as the second program's
   std::vector<Loc> in_q = assignment_locs(*q.program), in_b = assignment_locs(b);
   auto original = [&](Loc l) {
@@ -609,6 +608,15 @@ std::string replay_command(const Difference& d, const std::string& a, const std:
   else
     s += fmt::format(" --seed {}", d.seed);
   return s;
+}
+
+EquivOptions replay_options(EquivOptions base, const Difference& d) {
+  base.params.clear();
+  for (const auto& [n, v] : d.params) base.params.push_back(fmt::format("{}={}", n, v));
+  base.data = d.data;
+  base.seed = d.seed;
+  base.seeds = 1;
+  return base;
 }
 
 std::string render(const EquivResult& r, const std::string& a, const std::string& b) {

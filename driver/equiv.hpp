@@ -85,6 +85,8 @@ EquivResult check_equivalence(const Program& a, const Program& b, const EquivOpt
 
 // The replay of a difference: `sched equiv A B -p N=2 ... --seed S` (or `--data` items).
 std::string replay_command(const Difference& d, const std::string& a, const std::string& b);
+// The options of that replay: `base` at the difference's parameters, with its inputs (data or seed).
+EquivOptions replay_options(EquivOptions base, const Difference& d);
 
 std::string render(const EquivResult& r, const std::string& a, const std::string& b);
 nlohmann::json to_json(const EquivResult& r, const std::string& a, const std::string& b);

@@ -69,7 +69,7 @@ Case user_case(Case c, std::mt19937_64& rng, const Pick& pick, const std::vector
       c.where = errors.substr(0, 400);
       return c;
     }
-    if (!algo::lower_source(src, "", c.unscheduled, errors)) {
+    if (c.unscheduled.empty() && !algo::lower_source(src, "", c.unscheduled, errors)) {  // once, whatever the attempts
       c.error = "lowering without a schedule failed: " + errors;
       return c;
     }

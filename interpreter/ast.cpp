@@ -187,17 +187,21 @@ std::optional<Loc> reduction_in(const Cmd* c) {
 }
 }  // namespace
 
+RedOp combining_op(const Expr& e) {
+  if (e.args.size() != 2) return RedOp::None;
+  if (e.kind == ExprKind::Binary)
+    return e.bop == BinOp::Add ? RedOp::Add : e.bop == BinOp::Mul ? RedOp::Mul : e.bop == BinOp::And ? RedOp::And
+         : e.bop == BinOp::Or ? RedOp::Or : RedOp::None;
+  if (e.kind == ExprKind::Call && (e.fn == Builtin::Min || e.fn == Builtin::Max)) return e.fn == Builtin::Min ? RedOp::Min : RedOp::Max;
+  return RedOp::None;
+}
+
 const Expr* split_reduction(const Expr& e0, const Expr** init) {
   const Expr& e = skip_implicit(e0);
   if (init) *init = nullptr;
   if (e.kind == ExprKind::Reduce) return &e;
   if (e.args.size() != 2) return nullptr;
-  RedOp op = RedOp::None;
-  if (e.kind == ExprKind::Binary)
-    op = e.bop == BinOp::Add ? RedOp::Add : e.bop == BinOp::Mul ? RedOp::Mul : e.bop == BinOp::And ? RedOp::And
-       : e.bop == BinOp::Or ? RedOp::Or : RedOp::None;
-  else if (e.kind == ExprKind::Call && (e.fn == Builtin::Min || e.fn == Builtin::Max))
-    op = e.fn == Builtin::Min ? RedOp::Min : RedOp::Max;
+  RedOp op = combining_op(e);
   const Expr& r = skip_implicit(*e.args[1]);
   if (op == RedOp::None || r.kind != ExprKind::Reduce || r.rop != op) return nullptr;
   if (init) *init = e.args[0].get();

@@ -242,6 +242,10 @@ bool equal(const Program& a, const Program& b);
 // specification, an accumulation `⊙=`, a critical section `atomic { }`), if any.
 std::optional<Loc> first_reduction(const Program& p);
 
+// The reduction operator ⊙ an expression `a ⊙ b` applies at its top: + * && || as Add Mul And Or,
+// `min(a, b)` and `max(a, b)` as Min and Max; None for any other expression.
+RedOp combining_op(const Expr& e);
+
 // The reduction an expression of reduction type ⊙ⁿτ denotes (thesis 7.4): the reduction itself,
 // or the right operand of `init ⊙ reduction` with the reduction's own operator (`x + sum(...)`,
 // `min(x, min(...))`); `init` receives the left operand (nullptr for a bare reduction).

@@ -102,7 +102,7 @@ std::string page_for_json(const json& j, const std::string& src, const std::stri
   if (j.contains("oracles") && j.contains("classes") && j.contains("findings")) return campaign_page(j, json_dir, page_dir);
   if (j.contains("files") && j.contains("as_expected")) return check_page(j);
   if (j.contains("verdict") && j.contains("vcs")) return verify_page(j, src);
-  if (j.contains("verdict") && j.contains("first") && j.contains("second")) return equiv_page(j, "", "", "");
+  if (is_equiv_result(j)) return equiv_page(j, "", "", "");
   if (j.contains("verdict") && j.contains("finals")) {
     ExploreReport e{text(j, "file"), src, j, {}};
     if (j.contains("trace")) e.traces.push_back(field(j, "trace"));

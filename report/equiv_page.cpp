@@ -27,6 +27,8 @@ std::string program_section(const char* title, const std::string& file, const st
 
 }  // namespace
 
+bool is_equiv_result(const json& j) { return j.is_object() && j.contains("verdict") && j.contains("first") && j.contains("second"); }
+
 std::string equiv_page(const json& j, const std::string& first_src, const std::string& second_src, const std::string& lifted) {
   std::string first = text(j, "first"), second = text(j, "second"), verdict = text(j, "verdict");
   std::string body = fmt::format("<h1>{}: {} and {}</h1><p class=\"sub\">sched equiv: the same outputs for every parameter value and input "

@@ -55,6 +55,8 @@ std::string verify_page(const nlohmann::json& verdict, const std::string& source
 // annotated with the first's equations; "" when none): the verdict, the difference with its
 // replay, the defective program's finding marked in its source, both sources.
 std::string equiv_page(const nlohmann::json& verdict, const std::string& first_source, const std::string& second_source, const std::string& lifted);
+// Whether `j` is what `sched equiv --json` prints (its two programs are "first" and "second").
+bool is_equiv_result(const nlohmann::json& j);
 
 struct ExploreReport {
   std::string file, source;

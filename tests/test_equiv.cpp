@@ -50,12 +50,7 @@ TEST(Driver, EquivExamplePairsGetTheirVerdicts) {
     if (r.verdict == driver::EquivResult::Verdict::Different || r.verdict == driver::EquivResult::Verdict::Defective) {
       // the replay: both programs at the difference's point and inputs give the same verdict
       ASSERT_TRUE(r.difference) << a << " " << b;
-      driver::EquivOptions replay = o;
-      for (const auto& [n, v] : r.difference->params) replay.params.push_back(n + "=" + std::to_string(v));
-      replay.data = r.difference->data;
-      replay.seed = r.difference->seed;
-      replay.seeds = 1;
-      driver::EquivResult again = driver::check_equivalence(*la.program, *lb.program, replay);
+      driver::EquivResult again = driver::check_equivalence(*la.program, *lb.program, driver::replay_options(o, *r.difference));
       EXPECT_EQ(again.verdict, r.verdict) << a << " " << b << ": " << again.reason;
       ASSERT_TRUE(again.difference);
       EXPECT_EQ(again.difference->cell, r.difference->cell);

@@ -183,12 +183,7 @@ TEST(Properties, VerifierEquivRandomPairs) {
     }
     if (r.verdict == driver::EquivResult::Verdict::Different || r.verdict == driver::EquivResult::Verdict::Defective) {
       if (!r.difference) RC_FAIL("no replay" + context);
-      driver::EquivOptions again = o;
-      for (const auto& [n, v] : r.difference->params) again.params.push_back(n + "=" + std::to_string(v));
-      again.data = r.difference->data;
-      again.seed = r.difference->seed;
-      again.seeds = 1;
-      driver::EquivResult x = driver::check_equivalence(*la.program, *lb.program, again);
+      driver::EquivResult x = driver::check_equivalence(*la.program, *lb.program, driver::replay_options(o, *r.difference));
       if (x.verdict != r.verdict || !x.difference || x.difference->cell != r.difference->cell || x.difference->second != r.difference->second)
         RC_FAIL("the replay gives " + driver::verdict_word(x.verdict) + ": " + x.reason + context);
       ++replayed;

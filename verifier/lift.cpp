@@ -161,7 +161,7 @@ class Lifter {
   void written_cases(const isl::map& m) {
     std::string tag = in_name(m);
     const Sink& sink = sink_of_.at(tag);
-    int k = std::stoi(out_name(m).substr(out_name(m).find('S') + 1));
+    int k = statement_number(out_name(m));
     auto vars = sink_vars(sink);
     const Chain* ch = chain_with(chains, k);
     isl::set partial = ch ? incomplete(m_, *ch, sink.access, sink.schedule) : isl::set::empty(m.domain().space());
@@ -325,10 +325,11 @@ class Correspondence {
     chain_of_.push_back(nullptr);
     if (b.renamed) return {};  // a loop variable hidden by an inner one of the same name: no text names it
     if (!rel) return {by_copy(b, k), nullptr, 0, {}};
-    if (const Chain* ch = accumulation(b, statement_of(*rel))) {
+    int side = 0;
+    if (const Chain* ch = accumulation(b, statement_number(out_name(*rel)), side)) {
       chain_of_.back() = ch;
       isl::map cell = rel->apply_range(a_.stmts[static_cast<size_t>(ch->red)].write);
-      return {call(ch->tensor, args_of(cell, b)), ch, chain_form(*b.cmd)->side, args_of(*rel, b)};
+      return {call(ch->tensor, args_of(cell, b)), ch, side, args_of(*rel, b)};
     }
     return {call(tensor_of(*rel), args_of(*rel, b)), nullptr, 0, {}};
   }
@@ -337,21 +338,16 @@ class Correspondence {
   std::string equations;
 
  private:
-  static int statement_of(const isl::map& rel) {
-    std::string src = out_name(rel);
-    return std::stoi(src.substr(src.find('S') + 1));
-  }
-  static std::string tensor_of(const isl::map& rel) { return fmt::format("_S{}", statement_of(rel)); }
+  static std::string tensor_of(const isl::map& rel) { return fmt::format("_S{}", statement_number(out_name(rel))); }
 
   // The chain of source statement `j` when target statement `b` accumulates into its own cell
-  // with the chain's operator.
-  const Chain* accumulation(const Stmt& b, int j) const {
+  // with the chain's operator (`side`: b's accumulator operand).
+  const Chain* accumulation(const Stmt& b, int j, int& side) const {
     for (const auto& ch : chains_) {
       if (ch.red != j) continue;
       std::optional<ChainForm> form = chain_form(*b.cmd);
-      if (!form || form->op != ch.form.op) return nullptr;
-      auto at = std::find(b.reads.begin(), b.reads.end(), form->accumulator);
-      if (at == b.reads.end() || !b.read_maps[static_cast<size_t>(at - b.reads.begin())].is_equal(b.write)) return nullptr;
+      if (!form || form->op != ch.form.op || !accumulator_read(b, *form)) return nullptr;
+      side = form->side;
       return &ch;
     }
     return nullptr;
@@ -434,8 +430,7 @@ class Correspondence {
     isl::set covered = isl::set::empty(b.domain.space());
     bool all = true;
     flow.must_dependence().reverse().foreach_map([&](isl::map m) {  // tag[y] -> writer[y']
-      std::string w = out_name(m);
-      size_t j = static_cast<size_t>(std::stoi(w.substr(w.find('S') + 1)));
+      size_t j = static_cast<size_t>(statement_number(out_name(m)));
       if (j >= found_.size() || !found_[j]) { all = false; return; }
       isl::map c = with_in_name(m, b.tuple).apply_range(*found_[j]);
       covered = covered.unite(c.domain());

@@ -12,20 +12,8 @@ namespace sched::verify::lifting {
 std::optional<ChainForm> chain_form(const Cmd& c) {
   if (c.kind != CmdKind::Assign || c.acc != RedOp::None || !c.value) return std::nullopt;
   const Expr& v = *c.value;
-  RedOp op = RedOp::None;
-  if (v.kind == ExprKind::Binary) {
-    switch (v.bop) {
-      case BinOp::Add: op = RedOp::Add; break;
-      case BinOp::Mul: op = RedOp::Mul; break;
-      case BinOp::And: op = RedOp::And; break;
-      case BinOp::Or: op = RedOp::Or; break;
-      default: return std::nullopt;
-    }
-  } else if (v.kind == ExprKind::Call && (v.fn == Builtin::Min || v.fn == Builtin::Max) && v.args.size() == 2) {
-    op = v.fn == Builtin::Min ? RedOp::Min : RedOp::Max;
-  } else {
-    return std::nullopt;
-  }
+  RedOp op = combining_op(v);
+  if (op == RedOp::None) return std::nullopt;
   for (int side = 0; side < 2; ++side) {
     const Expr& a = *v.args[static_cast<size_t>(side)];
     if (a.kind == ExprKind::ArrayRead && a.name == c.name && a.type == v.type) return ChainForm{op, side, &a};
@@ -33,9 +21,17 @@ std::optional<ChainForm> chain_form(const Cmd& c) {
   return std::nullopt;
 }
 
-namespace {
+std::optional<size_t> accumulator_read(const Stmt& s, const ChainForm& form) {
+  auto at = std::find(s.reads.begin(), s.reads.end(), form.accumulator);
+  if (at == s.reads.end()) return std::nullopt;
+  size_t k = static_cast<size_t>(at - s.reads.begin());
+  if (!s.read_maps[k].is_equal(s.write)) return std::nullopt;  // another cell of the array
+  return k;
+}
 
-int statement_of(const std::string& tuple) { return std::stoi(tuple.substr(tuple.find('S') + 1)); }
+int statement_number(const std::string& tuple) { return std::stoi(tuple.substr(tuple.find('S') + 1)); }
+
+namespace {
 
 // The statement that writes each cell before the chain's first accumulation into it, when the
 // accumulator's read has no other source (`-1` otherwise).
@@ -45,7 +41,7 @@ int init_of(const Stmt& s, const std::string& tag, const isl::union_map& from, c
   int init = -1;
   from.foreach_map([&](isl::map m) {
     if (in_name(m) != tag) return;
-    int k = statement_of(out_name(m));
+    int k = statement_number(out_name(m));
     if (k == s.number) return;
     if (init >= 0 && init != k) other = true;
     init = k;
@@ -61,13 +57,11 @@ std::vector<Chain> find_chains(const Model& m, const isl::union_map& from, const
     std::optional<ChainForm> form = chain_form(*s.cmd);
     if (!form || s.vars.empty() || !reduction_applies(form->op, s.elem) || s.elem != s.cmd->value->type) continue;
     if (is_float(s.elem) && !floats_reassociate) continue;  // IEEE floats: the order is the value
-    auto at = std::find(s.reads.begin(), s.reads.end(), form->accumulator);
-    if (at == s.reads.end()) continue;
-    size_t acc = static_cast<size_t>(at - s.reads.begin());
-    if (!s.read_maps[acc].is_equal(s.write)) continue;  // the accumulator is the written cell
-    int init = init_of(s, fmt::format("{}_r{}", s.tuple, acc), from, none);
+    std::optional<size_t> acc = accumulator_read(s, *form);
+    if (!acc) continue;
+    int init = init_of(s, fmt::format("{}_r{}", s.tuple, *acc), from, none);
     if (init < 0 || !m.stmts[static_cast<size_t>(init)].write.is_injective()) continue;
-    out.push_back(Chain{s.number, init, acc, *form, fmt::format("_R{}", s.number)});
+    out.push_back(Chain{s.number, init, *form, fmt::format("_R{}", s.number)});
   }
   return out;
 }
@@ -80,16 +74,10 @@ const Chain* chain_with(const std::vector<Chain>& chains, int statement) {
 
 namespace {
 
+// `init ⊙ reduction` as the specification writes it (docs/language.md).
 std::string combined(RedOp op, const std::string& init, const std::string& reduction) {
-  switch (op) {
-    case RedOp::Add: return fmt::format("{} + {}", init, reduction);
-    case RedOp::Mul: return fmt::format("{} * {}", init, reduction);
-    case RedOp::And: return fmt::format("{} && {}", init, reduction);
-    case RedOp::Or: return fmt::format("{} || {}", init, reduction);
-    case RedOp::Min: return fmt::format("min({}, {})", init, reduction);
-    case RedOp::Max: return fmt::format("max({}, {})", init, reduction);
-    default: return reduction;
-  }
+  if (op == RedOp::Min || op == RedOp::Max) return fmt::format("{}({}, {})", accumulate_text(op), init, reduction);
+  return fmt::format("{} {} {}", init, accumulate_text(op), reduction);
 }
 
 }  // namespace

@@ -191,10 +191,14 @@ std::optional<ChainForm> chain_form(const Cmd& c);
 struct Chain {
   int red = -1;        // the accumulating statement
   int init = -1;       // the statement that initialises each cell
-  size_t acc = 0;      // the accumulator's index among red's reads
   ChainForm form;
   std::string tensor;  // "_R<red>"
 };
+
+// The accumulator's index among `s`'s reads when it reads the very cell `s` writes.
+std::optional<size_t> accumulator_read(const Stmt& s, const ChainForm& form);
+// The statement an isl tuple names: 3 for "A_S3" (and for a read's "A_S3_r0").
+int statement_number(const std::string& tuple);
 
 std::vector<Chain> find_chains(const Model& m, const isl::union_map& from, const isl::union_map& none, bool floats_reassociate);
 // The chain whose accumulation or initialisation `statement` is, or null.

@@ -409,7 +409,8 @@ Verdict verify_program(const Program& p, const Options& opts) {
     // least 0.1 s before it (isl takes a while to unwind and free a large context: 0.1-0.15 s
     // on a 2-core EPYC; the whole run stays within the limit)
     const double stop_at = std::max(0.5 * opts.timeout_s, std::min(0.93 * opts.timeout_s, opts.timeout_s - 0.1));
-    poly::Watchdog watchdog(raw, t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(stop_at)));
+    const auto stop_time = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(stop_at));
+    poly::Watchdog watchdog(raw, stop_time);
     try {
       if (opts.progress) opts.progress(0, 0, "generating the VCs and side conditions (isl)");
       Generator g(p, ctx, t, opts.smt.floats == FloatMode::Ieee);
@@ -467,7 +468,7 @@ Verdict verify_program(const Program& p, const Options& opts) {
         // isl's work there stops at the time limit too
         std::optional<poly::Watchdog> helper_watchdog;
         helper.emplace(odd, [&](size_t k) {
-          if (!helper_watchdog) helper_watchdog.emplace(raw, t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(stop_at)));
+          if (!helper_watchdog) helper_watchdog.emplace(raw, stop_time);
           return ask(k);
         });
       }
@@ -492,12 +493,13 @@ Verdict verify_program(const Program& p, const Options& opts) {
         auto q0 = Clock::now();
         if (!smt) smt.emplace(p, t, opts.smt);
         size_t k = static_cast<size_t>(index++);
+        bool helpers = helper && k % 2 == 1;  // the helper's VC
         std::optional<std::pair<SmtAnswer, double>> helped;
-        if (helper && k % 2 == 1) helped = helper->answer(k, t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(stop_at)));
+        if (helpers) helped = helper->answer(k, stop_time);
         SmtAnswer a;
         if (helped) {
           a = std::move(helped->first);
-        } else if (helper && k % 2 == 1 && !helper->ended()) {
+        } else if (helpers && !helper->ended()) {
           a.reason = "time limit";  // the helper had not answered by the time limit
         } else {
           a = ask(k);
