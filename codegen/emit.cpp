@@ -1,5 +1,6 @@
 #include "codegen/emit.hpp"
 
+#include "codegen/lane_form.hpp"
 #include "codegen/register_tile.hpp"
 #include "codegen/versioning.hpp"
 
@@ -369,8 +370,8 @@ class Emitter {
     if (o_.count_steps && !c.lo) line(indent, fmt::format("const i64 {} = steps_over(E, 5, {}_all, {}) ? 0 : {}_all;", count, count, stmt, count));
   }
 
-  // The tile's cells loaded into (load) or stored from the locals: its loops, the lets that do
-  // not depend on the loop's variable, and the statement's cell.
+  // The tile's cells loaded into (load) or stored from the locals: its loops (not its reduction
+  // loops), the lets that do not depend on the loop's variable, and the statement's cell.
   void tile_cells(const Cmd& c, const RegisterTile& t, int indent, bool load) {
     switch (c.kind) {
       case CmdKind::Seq: tile_cells(*c.seq[0], t, indent, load); return;
@@ -383,6 +384,7 @@ class Emitter {
         line(indent, "}");
         return;
       case CmdKind::For: case CmdKind::Par: {
+        if (std::find(t.loops.begin(), t.loops.end(), &c) == t.loops.end()) return tile_cells(*c.body, t, indent, load);  // a reduction loop
         std::string v = ident("v", c.slot, c.name);
         std::string lo = c.lo ? expr(*c.lo, 0) : "0";
         line(indent, fmt::format("for (i64 {}_k = 0; {}_k < {}; ++{}_k) {{", v, v, *codegen::constant_count(c), v));
@@ -460,7 +462,6 @@ class Emitter {
       else if (*n >= kMinParallelLanes) pragma = "#pragma omp parallel for schedule(static)";
       // else a few lanes, known here: a plain loop (even an `if` clause calls into OpenMP)
     }
-    else if (par && !has_par(*c.body) && (straight_line(*c.body) || (tile_.stmt && tile_lanes(*c.body, dropped_guards_)))) pragma = "#pragma omp simd";
     std::optional<std::string> safe;
     std::set<const Cmd*> box_guards;  // nest versioning: guards proven on the whole box when guard_cond holds
     std::string guard_cond;
@@ -485,7 +486,11 @@ class Emitter {
           return;
         }
       }
+      // an inner `par` of straight-line lanes (its guard dropped where proven): one SIMD loop
+      bool lanes = par && pragma.empty() && !has_par(*c.body) &&
+                   (straight_line(*c.body) || ((unchecked_ || tile_.stmt) && tile_lanes(*c.body, dropped_guards_)));
       if (!pragma.empty()) line(ind, pragma);
+      else if (lanes) line(ind, "#pragma omp simd");
       line(ind, fmt::format("for (i64 {}_k = 0; {}_k < {}; ++{}_k) {{", v, v, count, v));
       line(ind + 1, fmt::format("const i64 {} = {} + {}_k;", v, first, v));
       ++loop_depth_;
@@ -654,6 +659,10 @@ void Emitter::alloc_cmd(const Cmd& c, int indent, bool in_par) {
 
 }  // namespace
 
-EmittedKernel emit_cpp(const Program& p, EmitOptions o) { return Emitter(p, o).run(); }
+EmittedKernel emit_cpp(const Program& p, EmitOptions o) {
+  Program shaped = p.clone();
+  codegen::lane_form(shaped, {.sink_lanes = !o.count_steps});
+  return Emitter(shaped, o).run();
+}
 
 }  // namespace sched

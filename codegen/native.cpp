@@ -164,7 +164,7 @@ struct SharedBytes {
 
 }  // namespace
 
-Outcome run_native(const Program& p, Memory& st, const NativeKernel& k, double* kernel_seconds, uint64_t max_steps) {
+Outcome run_native(const Program& p, Memory& st, const NativeKernel& k, double* kernel_seconds, uint64_t max_steps, bool warm) {
   // typed buffers from the initial memory (⊥ as 0), in memory shared with the child below
   std::vector<size_t> offset(st.arrays.size());
   size_t total = 0;
@@ -198,6 +198,12 @@ Outcome run_native(const Program& p, Memory& st, const NativeKernel& k, double* 
   // while the kernel runs); it answers through the shared memory, not the pipe
   Spawned child = spawn_child([&](int) {
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);  // not a sanitizer's handler: die by it
+    if (warm) {  // an untimed call on the same memory, then the arrays as they were
+      std::vector<unsigned char> initial(mem.p, mem.p + total);
+      if (k.fn(params.data(), ptrs.data(), dims.data(), err) != 0 || err[0] != 0) return 1;
+      std::memcpy(mem.p, initial.data(), total);
+      err[3] = err[5] = 0;  // the step counts start again (the bound err[4] stays)
+    }
     timespec t0{}, t1{};
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = k.fn(params.data(), ptrs.data(), dims.data(), err);

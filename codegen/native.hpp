@@ -44,6 +44,11 @@ double run_timing_driver(const std::string& exe, const std::vector<int64_t>& par
 // receives the time of the kernel call alone (measured in the child: no copy of the arrays,
 // no fork), what a benchmark compares with Halide's JIT.
 // `max_steps` (a kernel built with count_steps; 0: none): past it the outcome is Inconclusive.
-Outcome run_native(const Program& p, Memory& state, const NativeKernel& k, double* kernel_seconds = nullptr, uint64_t max_steps = 0);
+// `warm` (what `sched bench` times): the child first runs the kernel untimed on the same memory
+// (every page of the arrays mapped, the heap grown, OpenMP's threads started), puts the arrays
+// back as they were, and times a second call; the outcome is the second call's, which a
+// deterministic kernel leaves equal to the first (a failing first call is the outcome).
+Outcome run_native(const Program& p, Memory& state, const NativeKernel& k, double* kernel_seconds = nullptr, uint64_t max_steps = 0,
+                   bool warm = false);
 
 }  // namespace sched

@@ -27,9 +27,9 @@ bool reads_only_at(const Expr& e, int id, const std::vector<ExprPtr>& idx, bool 
 std::optional<RegisterTile> register_tile(const Cmd& loop, const std::set<const Cmd*>& dropped, int64_t max_cells) {
   if (loop.kind != CmdKind::For || !loop.body) return std::nullopt;
   RegisterTile t;
-  t.varying.insert(loop.slot);
-  std::map<int, const Expr*> lets;  // the tile's lets, by slot
-  std::set<int> tile_vars, bound;
+  std::vector<std::pair<int, const Expr*>> lets;  // the tile's lets, outermost first
+  std::vector<std::pair<const Cmd*, int64_t>> inner;  // the loops inside, outermost first, with their counts
+  std::set<int> bound;
   const Cmd* c = loop.body.get();
   for (;;) {
     if (c->kind == CmdKind::Seq && c->seq.size() == 1) {
@@ -37,16 +37,13 @@ std::optional<RegisterTile> register_tile(const Cmd& loop, const std::set<const 
     } else if (c->kind == CmdKind::Let) {
       if (bound.count(c->slot) || c->value->type != Type::Int) return std::nullopt;
       bound.insert(c->slot);
-      lets[c->slot] = c->value.get();
-      if (mentions(*c->value, t.varying)) t.varying.insert(c->slot);
+      lets.emplace_back(c->slot, c->value.get());
       c = c->body.get();
     } else if (c->kind == CmdKind::For || c->kind == CmdKind::Par) {
       std::optional<int64_t> n = constant_count(*c);
-      if (!n || *n < 1 || bound.count(c->slot) || __builtin_mul_overflow(t.cells, *n, &t.cells) || t.cells > max_cells) return std::nullopt;
+      if (!n || *n < 1 || bound.count(c->slot)) return std::nullopt;
       bound.insert(c->slot);
-      tile_vars.insert(c->slot);
-      t.loops.push_back(c);
-      t.extents.push_back(*n);
+      inner.emplace_back(c, *n);
       c = c->body.get();
     } else if (c->kind == CmdKind::If && !c->els && dropped.count(c)) {
       c = c->body.get();
@@ -57,6 +54,29 @@ std::optional<RegisterTile> register_tile(const Cmd& loop, const std::set<const 
   }
   // 1, 2: one statement updating the cell it reads
   if (c->kind != CmdKind::Assign || c->atomic) return std::nullopt;
+  // the slots that change with a set of variables: theirs and the lets computed from them
+  auto dependents = [&](std::set<int> vars) {
+    for (const auto& [slot, v] : lets)
+      if (mentions(*v, vars)) vars.insert(slot);
+    return vars;
+  };
+  // an inner loop whose variable no subscript uses is a reduction loop: it runs inside the tile,
+  // updating the same cells (a `for` that runs at least once); the others are the tile's loops
+  std::set<int> tile_vars, reduction_vars{loop.slot};
+  for (const auto& [l, n] : inner) {
+    std::set<int> dep = dependents({l->slot});
+    bool subscript = false;
+    for (const auto& s : c->idx) subscript = subscript || mentions(*s, dep);
+    if (!subscript && l->kind == CmdKind::For) {
+      reduction_vars.insert(l->slot);
+      continue;
+    }
+    if (__builtin_mul_overflow(t.cells, n, &t.cells) || t.cells > max_cells) return std::nullopt;
+    tile_vars.insert(l->slot);
+    t.loops.push_back(l);
+    t.extents.push_back(n);
+  }
+  t.varying = dependents(reduction_vars);
   for (const auto& s : c->idx)
     if (mentions(*s, t.varying)) return std::nullopt;  // 3 (mentions: a let expression counts too)
   if (!reads_only_at(*c->value, c->id, c->idx)) return std::nullopt;
@@ -68,8 +88,9 @@ std::optional<RegisterTile> register_tile(const Cmd& loop, const std::set<const 
   AffineRules r;
   r.term = [&](int slot) { return tile_vars.count(slot) > 0; };
   r.definition = [&](int slot) -> const Expr* {
-    auto it = lets.find(slot);
-    return it == lets.end() ? nullptr : it->second;
+    for (const auto& [s, v] : lets)
+      if (s == slot) return v;
+    return nullptr;
   };
   std::vector<const Expr*> atoms;  // sub-expressions that no tile variable changes: the tile's base
   r.atom = [&](const Expr& e) -> std::optional<int> {

@@ -10,8 +10,16 @@
 // in the loop, and the 8 cells stored back (the lowered sgemm of examples/algorithms: gcc keeps
 // a store and a reload of each cell per step otherwise, since it cannot tell the 8 cells apart).
 //
+// Inner `for` loops whose variables no subscript uses (a convolution's ry, rx under its rc) are
+// reduction loops: they run inside the tile on the same cells, and must run at least once
+// (a constant count), so that the tile touches only cells the loop updates:
+//
+//   for rc < CI { for ry < 3 { for rx < 3 { par xi < 4 { c[y, x] := c[y, x] + w[..] * in[..] } } } }
+//
+// keeps c's 4 cells of the tile in locals across the whole rc loop.
+//
 // The same result, cell for cell and bit for bit, when
-//   1. the statement is the tile's only command besides `let`s and guards proven true (the
+//   1. the statement is the tile's only command besides `let`s, loops and guards proven true (the
 //      emitter's dropped guards);
 //   2. its value reads its own array only at its own subscripts (and through no `let` expression),
 //      and it is not an atomic accumulation;
@@ -33,9 +41,10 @@ namespace sched::codegen {
 
 struct RegisterTile {
   const Cmd* stmt = nullptr;        // the updating statement
-  std::vector<const Cmd*> loops;    // the tile's loops, outermost first (none: one cell)
+  std::vector<const Cmd*> loops;    // the tile's loops, outermost first (none: one cell); the
+                                    // other loops inside are reduction loops
   std::vector<int64_t> extents;     // their constant trip counts (each >= 1)
-  std::set<int> varying;            // the loop's variable and the tile's lets that depend on it
+  std::set<int> varying;            // the loop's and reduction loops' variables, and the lets that depend on them
   int64_t cells = 1;                // the product of the extents
 };
 

@@ -183,10 +183,11 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
   Outcome o;
   if (r.engine == Engine::Native) {
     double kernel_secs = 0;
-    o = run_native(p, r.final, *kernel, &kernel_secs, opts.max_steps);
+    o = run_native(p, r.final, *kernel, &kernel_secs, opts.max_steps, opts.warm_native);
     double secs = seconds();
-    r.summary = fmt::format("native kernel ({} in {:.3f} s, ran in {:.3f} s, the kernel call {:.3f} s; races and undefined values are not checked natively)",
-                            kernel->cached ? "cached" : "compiled", kernel->compile_seconds, secs, kernel_secs);
+    r.summary = fmt::format("native kernel ({} in {:.3f} s, ran in {:.3f} s, the kernel call {:.3f} s{}; races and undefined values are not checked natively)",
+                            kernel->cached ? "cached" : "compiled", kernel->compile_seconds, secs, kernel_secs,
+                            opts.warm_native ? " after an untimed call on the same memory" : "");
     r.stats = {{"kernel_seconds", kernel_secs}, {"run_seconds", secs}, {"compile_seconds", kernel->compile_seconds}};
   } else if (r.engine == Engine::Fast) {
     FastOptions fo;

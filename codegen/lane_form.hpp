@@ -1,0 +1,43 @@
+// The loop shapes the native code is fast on, made on a copy of the program before it is emitted
+// (codegen/emit.cpp). Two rewrites, each one of the runs the semantics allows:
+//
+//   invariant lets   a `let` at the head of a loop's body whose value reads no array and uses
+//                    no variable bound in the loop moves out of the loop (the loop-invariant
+//                    code motion Halide's lowering does on its lets). A nest's subscripts then
+//                    become affine in its own variables, and nest versioning proves them:
+//       for xo < n { par xi < 4 { let x = xo * 4 + xi; let y = yo * 8 + yi; b[y, x] := a[y % 4, x] } }
+//   ->  let y = yo * 8 + yi; for xo < n { par xi < 4 { let x = xo * 4 + xi; b[y, x] := a[y % 4, x] } }
+//                    A value that reads no array is total (integer division by 0 is 0), so
+//                    computing it before a loop of no iteration changes nothing.
+//
+//   lane sinking     a `par` of a few iterations (at most kMaxLanes: the vector lanes of a
+//                    schedule) around a perfect nest of `for` loops whose bounds do not use its
+//                    variable moves inside the nest, so that its iterations become one SIMD loop
+//                    (Halide's VectorizeLoops widens the whole body of a vectorised loop):
+//       par xi < 4 { for rc < C { for rx < 3 { c[x] := c[x] + w[rc, rx] * in[rc, x + rx] } } }
+//   ->  for rc < C { for rx < 3 { par xi < 4 { c[x] := c[x] + w[rc, rx] * in[rc, x + rx] } } }
+//                    Each iteration of the `par` still runs its own steps in their order, so the
+//                    run is one interleaving of its iterations (docs/semantics.md, "par"): the
+//                    same final memory when the loop is race-free, one of the allowed ones when
+//                    it is not. Not done when the body holds `atomic` (its order is fixed by the
+//                    engines) or an `allocate`, nor when the kernel counts steps (the loops'
+//                    trip counts at entry would differ from the reference engine's).
+#pragma once
+#include "interpreter/ast.hpp"
+
+namespace sched::codegen {
+
+constexpr int64_t kMaxLanes = 16;
+
+struct LaneFormOptions {
+  bool sink_lanes = true;
+};
+
+// Both rewrites, in place, on a type-checked program (slots and ids kept).
+void lane_form(Program& p, LaneFormOptions o = {});
+
+// Each rewrite alone (tests).
+void hoist_invariant_lets(CmdPtr& c);
+void sink_lanes(CmdPtr& c);
+
+}  // namespace sched::codegen

@@ -1,0 +1,186 @@
+// The shapes native code is fast on (codegen/lane_form.hpp): lets out of loops that do not change
+// them, vector lanes inside their nest, and register tiles across reduction loops; each checked
+// on its text and, with tails, cell for cell against the reference engine.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "codegen/emit.hpp"
+#include "codegen/lane_form.hpp"
+#include "codegen/register_tile.hpp"
+#include "interpreter/printer.hpp"
+#include "tests/native_compare.hpp"
+#include "tests/test_util.hpp"
+
+namespace sched::test {
+namespace {
+
+// The body of the program after lane_form, printed.
+std::string shaped(const std::string& text, bool sink = true) {
+  Loaded l = load_text(text, "t.sched");
+  EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  if (l.stage != LoadStage::Ok) return "";
+  codegen::lane_form(*l.program, {.sink_lanes = sink});
+  return print_cmd(*l.program->body);
+}
+
+bool has_tile(const std::string& text, int cells) {
+  Loaded l = load_text(text, "t.sched");
+  EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  return l.stage == LoadStage::Ok &&
+         emit_cpp(*l.program).source.find("// register tile: the " + std::to_string(cells) + " cell(s)") != std::string::npos;
+}
+
+// Blur's second stage as lowered: `y` is computed in the lanes but changes only with yo, yi.
+const char* kRollingRow = R"(param W, H;
+tensor In(x, y) : f32;
+input src[y, x] : f32[H + 3, W] = In(x, y);
+array out : f32[H, W];
+par yo < (H - 1) / 2 + 1 {
+  allocate buf : f32[4, W] {
+    for yi < 2 {
+      for x < W { buf[(yo * 2 + yi) % 4, x] := src[yo * 2 + yi, x] }
+      for xo < (W - 1) / 4 + 1 {
+        par xi < 4 {
+          let x = xo * 4 + xi;
+          let y = yo * 2 + yi;
+          if y < H && x < W { out[y, x] := buf[y % 4, x] * 2.0 }
+        }
+      }
+    }
+  }
+}
+)";
+
+TEST(LaneForm, LetsThatALoopDoesNotChangeLeaveIt) {
+  std::string s = shaped(kRollingRow);
+  // `let y` now stands before the xo loop; `let x` stays in the lanes
+  size_t y = s.find("let y = "), xo = s.find("for xo < "), x = s.find("let x = ");
+  ASSERT_NE(y, std::string::npos);
+  ASSERT_NE(xo, std::string::npos);
+  EXPECT_LT(y, xo) << s;
+  EXPECT_GT(x, xo) << s;
+  for (const char* w : {"W=8", "W=5"})
+    for (const char* h : {"H=4", "H=3"}) EXPECT_GT(compare_engines(kRollingRow, {w, h}), 0u) << w << " " << h;
+}
+
+TEST(LaneForm, LetsThatReadArraysOrCaptureANameStay) {
+  // the value reads an array: it stays (the loop could change the cell)
+  std::string reads = R"(param N;
+input a[i] : i32[N + 1];
+array b : i32[N];
+for i < N { let v = a[0]; b[i] := v + i }
+)";
+  std::string s = shaped(reads);
+  EXPECT_LT(s.find("for i"), s.find("let v")) << s;
+  // the value uses the loop's variable: it stays
+  std::string varies = R"(param N;
+array b : i32[N];
+for i < N { let v = i * 2; b[i] := v }
+)";
+  s = shaped(varies);
+  EXPECT_LT(s.find("for i"), s.find("let v")) << s;
+  EXPECT_EQ(compare_engines(varies, {"N=7"}), 7u);
+}
+
+// A convolution's update as lowered by `sched lower` (the lanes of x outside the reduction).
+std::string conv(const std::string& guard) {
+  return R"(param C, W;
+tensor In(c, x) : f32;
+tensor Wt(c, r) : f32;
+input src[c, x] : f32[C, W + 2] = In(c, x);
+input w[c, r] : f32[C, 3] = Wt(c, r);
+array out : f32[W];
+for x < W { out[x] := 0.5 }
+par xo < (W - 1) / 4 + 1 {
+  par xi < 4 {
+    for rc < C {
+      for rx < 3 {
+        let x = xo * 4 + xi;
+        )" + guard + R"( { out[x] := out[x] + w[rc, rx] * src[rc, x + rx] }
+      }
+    }
+  }
+}
+)";
+}
+
+TEST(LaneForm, LanesMoveInsideTheirNestAndTheTileSpansTheReduction) {
+  std::string text = conv("if x < W");
+  std::string s = shaped(text);
+  EXPECT_LT(s.find("for rx"), s.find("par xi")) << s;
+  EXPECT_TRUE(has_tile(text, 4));  // the 4 lanes' cells in locals across rc (rx a reduction loop)
+  for (int w : {8, 5, 1, 13})
+    for (int c : {1, 3})
+      EXPECT_EQ(compare_engines(text, {"W=" + std::to_string(w), "C=" + std::to_string(c)}), static_cast<size_t>(c * (w + 2) + 3 * c + w))
+          << w << " " << c;
+}
+
+TEST(LaneForm, LanesStayWhereMovingThemWouldChangeTheRun) {
+  // the nest's bound uses the lane's variable
+  std::string bound = R"(param N;
+array out : i32[4, N];
+par xi < 4 { for r < xi + 1 { out[xi, r] := r } }
+)";
+  std::string s = shaped(bound);
+  EXPECT_LT(s.find("par xi"), s.find("for r")) << s;
+  EXPECT_EQ(compare_engines(bound, {"N=4"}), 10u);
+  // an atomic accumulation (its order is the engines'), an allocation in the body
+  std::string atomic = R"(param N;
+array out : f32[1];
+par xi < 4 { for r < N { atomic out[0] += 1.5 } }
+)";
+  s = shaped(atomic);
+  EXPECT_LT(s.find("par xi"), s.find("for r")) << s;
+  std::string alloc = R"(param N;
+array out : i32[4];
+par xi < 4 { for r < N { allocate t : i32[2] { t[0] := r; out[xi] := t[0] } } }
+)";
+  s = shaped(alloc);
+  EXPECT_LT(s.find("par xi"), s.find("for r")) << s;
+  EXPECT_EQ(compare_engines(alloc, {"N=3"}), 4u);
+  // more lanes than a vector holds, and a kernel that counts its steps
+  std::string wide = R"(param N;
+array out : i32[32, N];
+par xi < 32 { for r < N { out[xi, r] := r } }
+)";
+  s = shaped(wide);
+  EXPECT_LT(s.find("par xi"), s.find("for r")) << s;
+  s = shaped(conv("if x < W"), false);
+  EXPECT_LT(s.find("par xi"), s.find("for rc")) << s;
+}
+
+// A reduction loop that may run no iteration keeps the tile inside it: the tile would otherwise
+// load and store cells the program never touches (another thread's, in a race-free program).
+TEST(LaneForm, ATileSpansOnlyReductionLoopsThatRun) {
+  std::string text = R"(param C, R;
+input w[c, r] : f32[C, R];
+array out : f32[8];
+for x < 8 { out[x] := 0.5 }
+for rc < C { for rx < R { par xi < 8 { out[xi] := out[xi] + w[rc, rx] } } }
+)";
+  Loaded l = load_text(text, "t.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  const Cmd& rc = *l.program->body->seq[1];
+  EXPECT_FALSE(codegen::register_tile(rc, {}));  // rx may not run
+  std::optional<codegen::RegisterTile> inner = codegen::register_tile(*rc.body, {});
+  ASSERT_TRUE(inner);
+  EXPECT_EQ(inner->cells, 8);
+  // with a reduction loop of constant count, the tile spans it
+  std::string fixed = R"(param C;
+input w[c, r] : f32[C, 3];
+array out : f32[8];
+for x < 8 { out[x] := 0.5 }
+for rc < C { for rx < 3 { par xi < 8 { out[xi] := out[xi] + w[rc, rx] } } }
+)";
+  Loaded f = load_text(fixed, "t.sched");
+  ASSERT_EQ(f.stage, LoadStage::Ok) << f.diagnostics;
+  std::optional<codegen::RegisterTile> spans = codegen::register_tile(*f.program->body->seq[1], {});
+  ASSERT_TRUE(spans);
+  EXPECT_EQ(spans->cells, 8);
+  EXPECT_EQ(compare_engines(fixed, {"C=3"}), 9u + 8u);
+  for (const char* r : {"R=0", "R=2"}) EXPECT_GT(compare_engines(text, {"C=3", r}), 0u) << r;
+}
+
+}  // namespace
+}  // namespace sched::test
