@@ -74,6 +74,10 @@ std::string sanitize(const std::string& s) {
   return r;
 }
 
+// An `allocate` of at most this many bytes is a stack buffer (OpenMP's threads have megabytes of
+// stack; a few nested tiles of 16 KB fit).
+constexpr int kMaxStackBytes = 16384;
+
 // A parallel loop without a loop in its body forks an OpenMP team from this many iterations on.
 constexpr int kMinParallelLanes = 4096;
 
@@ -196,8 +200,9 @@ class Emitter {
   std::map<int, Type> array_type_;
   int tmp_ = 0;
   bool unchecked_ = false;  // inside a loop version whose accesses were proved in bounds
-  int loop_depth_ = 0;      // loops around the command being emitted
   std::set<const Cmd*> dropped_guards_;  // `if`s proven true on every iteration they run in (guard hoisting)
+  std::map<const Expr*, const Expr*> decided_;  // min/max/select decided on a versioned nest's box: their arm
+  int loops_in_block_ = 0;  // loops around the command since the innermost `allocate` (nest versioning starts there)
   // the register tile being emitted (codegen/register_tile.hpp): its statement updates acc[flat]
   struct Tile {
     const Cmd* stmt = nullptr;
@@ -267,6 +272,7 @@ class Emitter {
       }
       case ExprKind::Binary: return binary(e, stmt);
       case ExprKind::Call: {
+        if (auto d = decided_.find(&e); d != decided_.end()) return expr(*d->second, stmt);
         std::vector<std::string> a;
         for (const auto& x : e.args) a.push_back(expr(*x, stmt));
         if (e.fn == Builtin::Cast) return cast(e.args[0]->type, e.cast_to, a[0]);
@@ -423,9 +429,9 @@ class Emitter {
     tile_cells(*c.body, t, ind + 1, true);
     line(ind + 1, fmt::format("for (i64 {}_k = 0; {}_k < {}; ++{}_k) {{", v, v, count, v));
     line(ind + 2, fmt::format("const i64 {} = {} + {}_k;", v, first, v));
-    ++loop_depth_;
+    ++loops_in_block_;
     cmd(*c.body, ind + 2, in_par);
-    --loop_depth_;
+    --loops_in_block_;
     line(ind + 1, "}");
     tile_cells(*c.body, t, ind + 1, false);
     line(ind, "}");
@@ -468,12 +474,15 @@ class Emitter {
     // nest versioning at two levels (the emitted code grows with each): the nest's outermost
     // loop, and the loops just around innermost ones (a tile's rows around its vector lanes)
     VersionContext vx{[this](const Expr& e) { return expr(e, 0); }, array_names_, tmp_};
-    if (!unchecked_ && has_loop(*c.body) && (loop_depth_ == 0 || !loop_in_loop(*c.body))) {
+    std::map<const Expr*, const Expr*> subscript_choices, value_choices;  // decided on the box (versioning.hpp)
+    if (!unchecked_ && has_loop(*c.body) && (loops_in_block_ == 0 || !loop_in_loop(*c.body))) {
       if (auto nest = nest_in_bounds(vx, c, first, count)) {
         for (const auto& d : nest->decls) line(indent + 1, d);
         safe = nest->cond;
         box_guards = std::move(nest->guards);
         guard_cond = std::move(nest->guard_cond);
+        subscript_choices = std::move(nest->subscript_choices);
+        value_choices = std::move(nest->value_choices);
       }
     } else if (!unchecked_ && !(par && !in_par)) {
       safe = loop_in_bounds(vx, c, first, count);
@@ -493,9 +502,9 @@ class Emitter {
       else if (lanes) line(ind, "#pragma omp simd");
       line(ind, fmt::format("for (i64 {}_k = 0; {}_k < {}; ++{}_k) {{", v, v, count, v));
       line(ind + 1, fmt::format("const i64 {} = {} + {}_k;", v, first, v));
-      ++loop_depth_;
+      ++loops_in_block_;
       cmd(*c.body, ind + 1, in_par || par);
-      --loop_depth_;
+      --loops_in_block_;
       line(ind, "}");
     };
     // in a version without checks, an innermost loop's guard proven for the whole loop
@@ -522,14 +531,19 @@ class Emitter {
         line(indent + 1, fmt::format("if ({} > 0 && ({}) && ({})) {{", count, *safe, guard_cond));
         unchecked_ = true;
         dropped_guards_ = box_guards;
+        decided_ = subscript_choices;
+        decided_.insert(value_choices.begin(), value_choices.end());
         body(indent + 2);
+        decided_.clear();
         dropped_guards_.clear();
         unchecked_ = false;
         line(indent + 1, "} else");
       }
       line(indent + 1, fmt::format("if ({} <= 0 || ({})) {{", count, *safe));
       unchecked_ = true;
+      decided_ = subscript_choices;
       hoisted(indent + 2);
+      decided_.clear();
       unchecked_ = false;
       line(indent + 1, "} else {");
       body(indent + 2);
@@ -647,12 +661,21 @@ void Emitter::alloc_cmd(const Cmd& c, int indent, bool in_par) {
   for (const auto& d : dims) list += (list.empty() ? "" : ", ") + d;
   line(indent + 1, fmt::format("const long long {}_dims[] = {{{}}};", n, dims.empty() ? "0" : list));
   line(indent + 1, fmt::format("const i64 {}_size = cells_of({}_dims, {}, {}LL);", n, n, dims.size(), kMaxLocalCells));
-  line(indent + 1, fmt::format("{}* __restrict {} = {}_size < 0 ? 0 : ({}*)malloc((unsigned long)({}_size > 0 ? {}_size : 1) * sizeof({}));", ctype(c.elem), n,
-                               n, ctype(c.elem), n, n, ctype(c.elem)));
+  // a small buffer lives on the stack for its block (a variable-length array: Halide's small
+  // allocations are on the stack too), a larger one on the heap: a tile's buffers allocated in
+  // every iteration of a loop cost no malloc
+  const char* t = ctype(c.elem);
+  line(indent + 1, fmt::format("const bool {}_small = {}_size >= 0 && {}_size * (i64)sizeof({}) <= {};", n, n, n, t, kMaxStackBytes));
+  line(indent + 1, fmt::format("{} {}_stack[{}_small && {}_size > 0 ? {}_size : 1];", t, n, n, n, n));
+  line(indent + 1, fmt::format("{}* __restrict {} = {}_size < 0 ? 0 : {}_small ? {}_stack : ({}*)malloc((unsigned long)({}_size > 0 ? {}_size : 1) * sizeof({}));",
+                               t, n, n, n, n, t, n, n, t));
   line(indent + 1, fmt::format("if ({}_size < 0) {{ fail_at(E, {}_size == -1 ? 4 : 5, {}); }} else if (!{}) {{ fail_at(E, 3, {}); }} else {{", n, n,
                                stmt, n, stmt));
+  int saved_loops = loops_in_block_;
+  loops_in_block_ = 0;  // nest versioning stops at an allocation: it starts again inside
   cmd(*c.body, indent + 2, in_par);
-  line(indent + 2, fmt::format("free({});", n));
+  loops_in_block_ = saved_loops;
+  line(indent + 2, fmt::format("if (!{}_small) free({});", n, n));
   line(indent + 1, "}");
   line(indent, "}");
 }

@@ -19,9 +19,11 @@
 // are not tracked: native runs are meant for programs that run `ok`.
 //
 // `for` is a C++ loop; the outermost `par` is `#pragma omp parallel for`; an innermost `par` of
-// small constant extent is `#pragma omp simd`; `allocate` is a local buffer (per thread inside
-// `par`). Program names appear only inside generated identifiers (a<id>_<name>, v<slot>_<name>)
-// and comments, never on a command line or in a file name.
+// small constant extent is `#pragma omp simd` (the program first put in the shapes of
+// codegen/lane_form.hpp: lanes inside their nest, invariant lets out of loops); `allocate` is a
+// local buffer (per thread inside `par`; on the stack up to 16 KB, else on the heap). Program
+// names appear only inside generated identifiers (a<id>_<name>, v<slot>_<name>) and comments,
+// never on a command line or in a file name.
 #pragma once
 #include <string>
 #include <vector>

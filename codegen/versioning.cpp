@@ -43,9 +43,35 @@ BodyBindings body_bindings(const Cmd& c) {
   return out;
 }
 
+namespace {
+
+// hi - lo when it is a constant: both affine over the same locals and parameters (Halide's
+// `for x = m to m + 16 - 1`, m a let), else nullopt.
+std::optional<int64_t> constant_difference(const Expr& hi, const Expr& lo) {
+  AffineRules r;
+  r.atom = [](const Expr& e) -> std::optional<int> {
+    if (e.kind == ExprKind::Var && e.var_kind == VarKind::Param) return -1 - e.slot;  // a parameter: a variable of its own
+    return std::nullopt;
+  };
+  auto h = affine_of(hi, r), l = affine_of(lo, r);
+  if (!h || !l) return std::nullopt;
+  SlotForm d = *h;
+  if (!d.add(*l, -1)) return std::nullopt;
+  for (const auto& [v, k] : d.t)
+    if (k != 0) return std::nullopt;
+  return d.c;
+}
+
+}  // namespace
+
 std::optional<int64_t> constant_count(const Cmd& c) {
   Value hi = constant_value(*c.value);
   Value lo = c.lo ? constant_value(*c.lo) : Value::of_int(0);
+  if (c.lo && (!hi.defined || !lo.defined)) {  // `m to m + k - 1`
+    std::optional<int64_t> d = constant_difference(*c.value, *c.lo);
+    if (!d || *d == INT64_MAX) return std::nullopt;
+    return *d < 0 ? 0 : *d + 1;
+  }
   if (!hi.defined || !lo.defined || hi.type != Type::Int || lo.type != Type::Int) return std::nullopt;
   if (!c.lo) return std::max<int64_t>(hi.i, 0);
   int64_t d = 0;
@@ -109,6 +135,13 @@ class Analysis {
       atoms.push_back(&a);
       return -static_cast<int>(atoms.size());  // atom i is the variable -(i + 1)
     };
+    if (!choices_.empty())
+      r.chosen = [this](const Expr& c) -> const Expr* {
+        auto it = choices_.find(&c);
+        if (it == choices_.end()) return nullptr;
+        used_.insert(&c);
+        return it->second;
+      };
     auto f = affine_of(e, r);
     if (!f) return std::nullopt;
     Affine out{{}, int_lit(f->c)};
@@ -207,6 +240,7 @@ class Analysis {
       if (terms.count(slot)) return std::nullopt;
     auto acc = accesses_of(*loop.body);
     if (acc.empty()) return std::nullopt;
+    std::map<const Expr*, std::string> clause = decide_choices(*loop.body, ranges, terms, all, lets);
     Conjunction cond;
     for (const auto& [id, idx] : acc) {
       if (!arrays_.count(id)) return std::nullopt;
@@ -217,6 +251,14 @@ class Analysis {
       }
     }
     NestCheck out;
+    // the choices the subscripts were analysed through hold wherever the unchecked copy runs;
+    // the others (in values and conditions) only where the guards are dropped too
+    Conjunction value_cond;
+    for (const auto& [c, arm] : choices_) {
+      bool subscript = used_.count(c) > 0;
+      (subscript ? out.subscript_choices : out.value_choices)[c] = arm;
+      (subscript ? cond : value_cond).add(clause.at(c));
+    }
     out.decls = std::move(decls);
     out.cond = cond.text();
     std::vector<const Cmd*> ifs;
@@ -227,8 +269,39 @@ class Analysis {
         out.guards.insert(g);
         guard_cond.add(*gc);
       }
+    for (const auto& c : value_cond.clauses) guard_cond.add(c);
     if (!guard_cond.clauses.empty()) out.guard_cond = guard_cond.text();
     return out;
+  }
+
+  // The min, max and select expressions of Int operands in a nest (annotations aside) whose
+  // choice is the same over the whole box, each with the test that says so: min(a, b) is a where
+  // a <= b at every point of the box (max: a >= b), select(c, a, b) is a where c holds on the
+  // box (Halide's clamps `min(i, N - 1)` and tails `select(i < N, .., 0)` inside a tile that
+  // stays within the extents). Inner ones first, so that `max(min(x, W - 1), 0)` sees its min
+  // decided. Fills choices_ (arm by expression); returns the tests.
+  std::map<const Expr*, std::string> decide_choices(const Cmd& body, const std::map<int, std::pair<std::string, std::string>>& ranges,
+                                                    const std::set<int>& terms, const std::set<int>& all, const std::map<int, const Expr*>& lets) {
+    std::vector<const Expr*> found;
+    each_expr(body, [&](const Expr& e) {
+      if (e.kind == ExprKind::Call && (e.fn == Builtin::Min || e.fn == Builtin::Max || e.fn == Builtin::Select) && mentions(e, all)) found.push_back(&e);
+    }, [](Part p) { return !is_annotation(p); });
+    std::map<const Expr*, std::string> tests;
+    for (auto it = found.rbegin(); it != found.rend(); ++it) {
+      const Expr& e = **it;
+      std::optional<std::string> test;
+      if (e.fn == Builtin::Select) {
+        test = box_condition(*e.args[0], ranges, terms, all, lets);
+      } else if (e.type == Type::Int) {
+        auto a = affine(*e.args[0], terms, all, lets), b = affine(*e.args[1], terms, all, lets);
+        if (a && b) test = fmt::format("sp_cmp({}, {}, {})", span_text(*a, ranges), span_text(*b, ranges), e.fn == Builtin::Min ? 1 : 3);
+      }
+      if (!test) continue;
+      choices_[&e] = e.fn == Builtin::Select ? e.args[1].get() : e.args[0].get();
+      tests[&e] = *test;
+    }
+    used_.clear();  // the tests above analysed their operands through earlier choices: not a use
+    return tests;
   }
 
   // The comparison operators guards may use, as cmp_all and sp_cmp number them.
@@ -307,6 +380,8 @@ class Analysis {
   const std::function<std::string(const Expr&)>& render_;
   const std::map<int, std::string>& arrays_;
   int& tmp_;
+  std::map<const Expr*, const Expr*> choices_;  // decided min/max/select: the arm (decide_choices)
+  std::set<const Expr*> used_;                  // the choices an affine form went through
 };
 
 }  // namespace

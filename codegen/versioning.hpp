@@ -8,7 +8,9 @@
 //                     for x < n { a[2 * x + 1] := 0 }  ->  span_in(1, 2, 0, n, dim(a))
 //   nest versioning   a nest's subscripts over the box of its loops' ranges (bounds fixed for the
 //                     nest), and its guards on that box: a tiled nest whose tiles divide the
-//                     extents runs without a check or a guard
+//                     extents runs without a check or a guard; a min, max or select whose choice
+//                     is the same on the whole box is decided there (`a[min(i, N - 1)]` inside a
+//                     tile within the extents is a[i], affine)
 //   guard hoisting    an innermost loop's `if`, a conjunction of comparisons affine in the loop
 //                     variable, at both ends: the lanes of a tile run without it
 #pragma once
@@ -38,6 +40,9 @@ struct NestCheck {
   std::string cond;
   std::set<const Cmd*> guards;
   std::string guard_cond;
+  // min, max and select expressions decided on the box, by their arm: those the subscripts go
+  // through hold where `cond` does; the others where `guard_cond` does too
+  std::map<const Expr*, const Expr*> subscript_choices, value_choices;
 };
 
 // Loop versioning: every access of an innermost `loop` in bounds for x in [first, first + count - 1].

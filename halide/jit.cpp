@@ -11,6 +11,7 @@
 #include "interpreter/child.hpp"
 #include "interpreter/load.hpp"
 #include "interpreter/printer.hpp"
+#include "halide/spec.hpp"
 #include "scheduler/lower.hpp"
 
 namespace sched::halide {
@@ -138,13 +139,16 @@ JitRun jit_check(const algo::Algorithm& a, const std::vector<algo::Directive>& e
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;
   };
-  // The specification: the algorithm's SARE and its input and output arrays.
-  std::string text;
-  Diagnostics d;
-  if (!algo::specification(a, text, d)) {
-    r.message = "the specification cannot be derived: " + d.render();
+  // The specification: the algorithm's SARE (its rfactor'ed and atomic() updates specified as
+  // reductions, as the export specifies them: a float sum Halide adds in another order compares
+  // up to its rounding, interpreter/reordered_sum.hpp) and its input and output arrays.
+  algo::Sare sare;
+  Diagnostics d, dx;
+  if (!derive_spec(a, extra, sare, d, dx)) {
+    r.message = "the specification cannot be derived: " + d.render() + dx.render();
     return done();
   }
+  std::string text = algo::specification_text(a, sare);
   Loaded l = load_text(text, "specification", true);
   if (l.stage != LoadStage::Ok) {
     r.message = "the specification does not load: " + l.diagnostics;

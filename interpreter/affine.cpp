@@ -19,6 +19,8 @@ std::optional<SlotForm> bounded(std::optional<SlotForm> f, const AffineRules& r)
 std::optional<SlotForm> form(const Expr& e, const AffineRules& r) {
   if (r.atom)
     if (auto id = r.atom(e)) return SlotForm::variable(*id);
+  if (r.chosen)
+    if (const Expr* arm = r.chosen(e)) return form(*arm, r);
   if (e.type != Type::Int) return std::nullopt;
   switch (e.kind) {
     case ExprKind::IntLit: return SlotForm::constant(e.ival);

@@ -105,6 +105,9 @@ struct AffineRules {
   // An opaque sub-expression standing for one variable: its id, or nullopt to analyse it (asked
   // first for every sub-expression; empty: none).
   std::function<std::optional<int>(const Expr& e)> atom;
+  // A sub-expression analysed as another (a min, max or select the caller has decided: the arm
+  // it takes), asked after `atom` (empty: none).
+  std::function<const Expr*(const Expr& e)> chosen;
   size_t max_terms = std::numeric_limits<size_t>::max();         // of every sub-expression's form
   int64_t max_magnitude = std::numeric_limits<int64_t>::max();   // of every sub-expression's form (exclusive)
   bool refuse_cancellation = false;  // a coefficient that sums to 0 refuses the form

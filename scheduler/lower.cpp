@@ -456,7 +456,12 @@ bool lower(const Algorithm& a, const std::vector<Directive>& extra, std::string&
 bool specification(const Algorithm& a, std::string& out, Diagnostics& diags) {
   Sare sare;
   if (!derive_sare(a, sare, diags)) return false;
-  out = "// the specification derived from the algorithm (thesis 2.4.4), without a loop nest\n";
+  out = specification_text(a, sare);
+  return true;
+}
+
+std::string specification_text(const Algorithm& a, const Sare& sare) {
+  std::string out = "// the specification derived from the algorithm (thesis 2.4.4), without a loop nest\n";
   if (!a.params.empty()) out += fmt::format("param {};\n", join(a.params));
   for (const auto& e : a.assumes) out += fmt::format("assume {};\n", show(*e));
   out += "\n" + sare.text + "\n";
@@ -468,7 +473,7 @@ bool specification(const Algorithm& a, std::string& out, Diagnostics& diags) {
     out += fmt::format("{} {}[{}] : {}[{}] = {}({});\n", f.input ? "input" : "output", buf, join(f.vars), f.type, join(sh),
                        f.input ? f.name : sare.funcs.at(f.name).final_tensor, join(f.vars));
   }
-  return true;
+  return out;
 }
 
 bool lower_source(const std::shared_ptr<SourceFile>& src, const std::string& schedule, std::string& out, std::string& errors) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "scheduler/algo.hpp"
+#include "scheduler/sare.hpp"
 
 namespace sched::algo {
 
@@ -35,6 +36,9 @@ bool lower(const Algorithm& a, const std::vector<Directive>& extra, std::string&
 // output arrays (named as `lower` names them), without a loop nest: the model of the expected
 // outputs (for Halide's JIT oracle), also for algorithms our scheduler does not lower.
 bool specification(const Algorithm& a, std::string& out, Diagnostics& diags);
+// The same with a SARE derived otherwise (halide::derive_spec: rfactor'ed and atomic() updates
+// specified as reductions, so that float sums in another order compare up to their rounding).
+std::string specification_text(const Algorithm& a, const Sare& sare);
 
 bool lower_source(const std::shared_ptr<SourceFile>& src, const std::string& schedule, std::string& out, std::string& errors);
 

@@ -182,5 +182,48 @@ for rc < C { for rx < 3 { par xi < 8 { out[xi] := out[xi] + w[rc, rx] } } }
   for (const char* r : {"R=0", "R=2"}) EXPECT_GT(compare_engines(text, {"C=3", r}), 0u) << r;
 }
 
+
+// Halide's clamps and tails inside a tile (sgemm1024 of Table 6.1): `min(i, N - 1)` in a
+// subscript and `select(i < N, .., 0)` are decided on the nest's box where the tile lies within
+// the extents, so the nest runs unchecked (its subscripts affine) and keeps its 16 cells in
+// locals; the last tile of N = 20 does not lie within them and runs checked, with the clamp.
+TEST(LaneForm, ClampsDecidedOnTheBoxLeaveTheTileUnchecked) {
+  std::string text = R"(param N, K;
+input a[k, i] : f32[K, N];
+output out[i] : f32[N];
+par io < (N + 15) / 16 {
+  allocate t : f32[16] {
+    par ii < 16 { t[ii] := 0.0 }
+    for r < K {
+      par ii < 16 {
+        let i = io * 16 + ii;
+        t[ii] := t[ii] + select(i < N, a[r, min(i, N - 1)], 0.0)
+      }
+    }
+    par ii < 16 { let i = io * 16 + ii; if i < N { out[i] := t[ii] } }
+  }
+}
+)";
+  EXPECT_TRUE(has_tile(text, 16));
+  for (int n : {32, 20, 1})
+    for (int k : {1, 5}) EXPECT_EQ(compare_engines(text, {"N=" + std::to_string(n), "K=" + std::to_string(k)}), static_cast<size_t>(k * n + n)) << n << " " << k;
+}
+
+// A choice that differs inside the box is not decided: `min(x, W - 4)` of a tail shifted
+// inwards (Halide's ShiftInwards) changes in the last tile, so that nest keeps its min.
+TEST(LaneForm, ChoicesThatChangeInTheBoxStay) {
+  std::string text = R"(param W;
+input src[x] : f32[W];
+output out[x] : f32[W];
+for xo < (W + 3) / 4 {
+  for xi < 4 {
+    let x = min(xo * 4, W - 4) + xi;
+    out[x] := src[x] * 2.0
+  }
+}
+)";
+  for (int w : {8, 10, 4}) EXPECT_EQ(compare_engines(text, {"W=" + std::to_string(w)}), static_cast<size_t>(2 * w)) << w;
+}
+
 }  // namespace
 }  // namespace sched::test
