@@ -42,6 +42,9 @@ fuzz::HalideCampaignOptions halide_options(const fuzz::CampaignOptions& o, bool 
   fuzz::HalideCampaignOptions h;
   static_cast<fuzz::CampaignSettings&>(h) = o;  // seed, cases, time, shard, jobs, algorithms, out, progress, reports
   h.case_timeout_s = case_timeout_given ? o.case_timeout_s : 300.0;
+  // a process a case: a case reads the findings seen before it started (its reduction is skipped
+  // for a known signature), and Halide's compiler keeps state in its process
+  h.cases_per_process = 1;
   // each compiler step ends (inconclusive) before the case's process is killed: the lowering
   // and the complete lowering share one limit, the JIT has another (halide/bridge.hpp)
   h.compiler_timeout_ms = static_cast<unsigned>(std::clamp(h.case_timeout_s * 400.0, 100.0, 60000.0));
@@ -405,6 +408,10 @@ void register_fuzz(CLI::App& app) {
   cmd->add_option("--cases", o.cases, "number of case indices (of this shard's seed range 0..N-1)")->check(whole_number(1, 1'000'000'000));
   cmd->add_option("--seed", o.seed, "campaign seed: case i of seed S is always the same program")->capture_default_str()->check(whole_number(0, UINT64_MAX));
   cmd->add_option("--jobs,-j", o.jobs, "cases run side by side (one process each)")->capture_default_str()->check(whole_number(1, 256));
+  cmd->add_option("--cases-per-process", o.cases_per_process,
+                  "cases a process runs in turn before a fresh one starts (1: a process a case; with --compiler halide always 1)")
+      ->capture_default_str()
+      ->check(whole_number(1, 1'000'000));
   cmd->add_option("--shard", a.shard, "run the indices i = I mod N only (I/N), to split a campaign across machines")->capture_default_str();
   cmd->add_option("--oracles", a.oracles, fmt::format("comma-separated oracles of: {} (default: {})", driver::oracle_list(), fmt::join(driver::default_oracles(driver::Use::Fuzz), ",")));
   cmd->add_option("--native-every", o.native_every, "run the native oracle (a C++ compile) on every n-th case; 0: never")->capture_default_str()->check(whole_number(0, 1'000'000'000));

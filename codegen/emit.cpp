@@ -366,7 +366,13 @@ class Emitter {
       line(indent, fmt::format("const i64 {} = {};", first, expr(*c.lo, stmt)));
       line(indent, fmt::format("const i64 {}_hi = {};", first, expr(*c.value, stmt)));
       std::string all = count + (o_.count_steps ? "_all" : "");
-      line(indent, fmt::format("const i64 {} = {}_hi < {} ? 0 : w_add<i64>(w_sub<i64>({}_hi, {}), 1);", all, first, first, first, first));
+      // `m to m + 15`: hi - lo is 15 modulo 2^64 whatever m is, so when hi >= lo it is 15 (the
+      // compiler then sees a count of 0 or 16, and unrolls and vectorises the loop)
+      std::optional<int64_t> size = codegen::constant_count(c);
+      if (size && *size > 0)
+        line(indent, fmt::format("const i64 {} = {}_hi < {} ? 0 : {}LL;", all, first, first, *size));
+      else
+        line(indent, fmt::format("const i64 {} = {}_hi < {} ? 0 : w_add<i64>(w_sub<i64>({}_hi, {}), 1);", all, first, first, first, first));
       if (o_.count_steps) line(indent, fmt::format("const i64 {} = steps_over(E, 5, {}, {}) ? 0 : {};", count, all, stmt, all));
     } else {
       line(indent, fmt::format("const i64 {} = 0;", first));

@@ -125,11 +125,13 @@ class Analysis {
     AffineRules r;
     r.term = [&terms](int slot) { return terms.count(slot) > 0; };
     // a `let` inside the loop (the split's `let j = jo * 4 + ji`) stands for its value
-    r.definition = [&lets](int slot) -> const Expr* {
+    r.definition = [&lets, this](int slot) -> const Expr* {
+      if (auto s = shifted_.find(slot); s != shifted_.end()) return s->second.get();  // first + k (inner_ranges)
       auto it = lets.find(slot);
       return it == lets.end() ? nullptr : it->second;  // nullptr: not a term, so no form
     };
     r.atom = [&](const Expr& a) -> std::optional<int> {
+      if (a.kind == ExprKind::Var && a.var_kind == VarKind::Local && (shifted_.count(a.slot) || a.slot >= kShiftSlots)) return std::nullopt;
       if (a.kind == ExprKind::Var && a.var_kind == VarKind::Local && lets.count(a.slot) && lets.at(a.slot)) return std::nullopt;  // its definition
       if (a.kind == ExprKind::IntLit || mentions(a, bound) || reads_any(a)) return std::nullopt;  // a literal: a constant (`io * 2`)
       atoms.push_back(&a);
@@ -197,12 +199,45 @@ class Analysis {
   // nest, false when a loop's bounds vary inside the nest (mention a slot of `bound` or read an
   // array) or a slot is bound twice. The declarations go to `decls`.
   bool inner_ranges(const Cmd& c, const std::set<int>& bound, std::map<int, std::pair<std::string, std::string>>& ranges,
-                    std::vector<std::string>& decls) {
+                    std::vector<std::string>& decls, const std::map<int, const Expr*>& lets) {
     if (c.is_loop()) {
-      if ((c.lo && (mentions(*c.lo, bound) || reads_any(*c.lo))) || mentions(*c.value, bound) || reads_any(*c.value)) return false;
+      if ((c.lo && reads_any(*c.lo)) || reads_any(*c.value)) return false;
       std::string f = fmt::format("bx{}_f", tmp_), n = fmt::format("bx{}_n", tmp_);
       ++tmp_;
-      if (c.lo) {
+      bool varies = (c.lo && mentions(*c.lo, bound)) || mentions(*c.value, bound);
+      std::optional<int64_t> fixed_count = varies && c.lo ? constant_difference(*c.value, *c.lo) : std::nullopt;
+      if (fixed_count && *fixed_count >= 0 && *fixed_count < INT64_MAX) {
+        // a window that moves with the outer loops but keeps its size (`for r = ro * 8 to ro * 8
+        // + 7`): r is first + k, k in [0, size), exactly, so `r - ro * 8` is k
+        int k = kShiftSlots + c.slot;
+        auto var = std::make_unique<Expr>();
+        var->kind = ExprKind::Var;
+        var->var_kind = VarKind::Local;
+        var->slot = k;
+        var->type = Type::Int;
+        auto sum = std::make_unique<Expr>();
+        sum->kind = ExprKind::Binary;
+        sum->bop = BinOp::Add;
+        sum->type = Type::Int;
+        sum->args.push_back(c.lo->clone());
+        sum->args.push_back(std::move(var));
+        if (!shifted_.emplace(c.slot, std::move(sum)).second || !ranges.emplace(k, std::make_pair(std::string("0LL"), int_lit(*fixed_count + 1))).second)
+          return false;
+      } else if (varies) {
+        // bounds that move with the nest's outer loops (`for r = ro * 8 to ro * 8 + 7`): the loop's
+        // range over the box is from the least first to the greatest last (a larger box: sound)
+        std::set<int> outer;
+        for (const auto& [slot, r] : ranges) outer.insert(slot);
+        auto hi = affine(*c.value, outer, bound, lets);
+        auto lo = c.lo ? affine(*c.lo, outer, bound, lets) : std::optional<Affine>(Affine{{}, "0LL"});
+        if (!hi || !lo) return false;
+        decls.push_back(fmt::format("const Span {}_l = {};", f, span_text(*lo, ranges)));
+        decls.push_back(fmt::format("const Span {}_h = {};", f, span_text(*hi, ranges)));
+        decls.push_back(fmt::format("const i64 {} = {}_l.lo;", f, f));
+        // `x < n`: the last is n - 1; `lo to hi`: hi (sp_count: 0 when empty or on overflow, so the nest runs checked)
+        decls.push_back(c.lo ? fmt::format("const i64 {} = {}_l.ok && {}_h.ok ? sp_count({}, {}_h.hi) : 0;", n, f, f, f, f)
+                             : fmt::format("const i64 {} = {}_h.ok && {}_h.hi > 0 ? {}_h.hi : 0;", n, f, f, f));
+      } else if (c.lo) {
         decls.push_back(fmt::format("const i64 {} = {};", f, render_(*c.lo)));
         decls.push_back(fmt::format("const i64 {}_hi = {};", f, render_(*c.value)));
         decls.push_back(fmt::format("const i64 {} = {}_hi < {} ? 0 : w_add<i64>(w_sub<i64>({}_hi, {}), 1);", n, f, f, f, f));
@@ -210,27 +245,42 @@ class Analysis {
         decls.push_back(fmt::format("const i64 {} = 0;", f));
         decls.push_back(fmt::format("const i64 {} = {};", n, render_(*c.value)));
       }
-      if (!ranges.emplace(c.slot, std::make_pair(f, n)).second) return false;
+      if (!shifted_.count(c.slot) && !ranges.emplace(c.slot, std::make_pair(f, n)).second) return false;
     }
     for (const auto& x : c.seq)
-      if (!inner_ranges(*x, bound, ranges, decls)) return false;
-    return (!c.body || inner_ranges(*c.body, bound, ranges, decls)) && (!c.els || inner_ranges(*c.els, bound, ranges, decls));
+      if (!inner_ranges(*x, bound, ranges, decls, lets)) return false;
+    return (!c.body || inner_ranges(*c.body, bound, ranges, decls, lets)) && (!c.els || inner_ranges(*c.els, bound, ranges, decls, lets));
   }
   // Nest versioning: the condition under which every access of a nest (`loop`, whose body holds
   // loops) is in bounds over the box of its loops' ranges, `loop` running over [first, first +
-  // count - 1]; nullopt when it cannot be stated (an allocation inside, a loop whose bounds vary
-  // in the nest, a subscript not affine in the loop variables). Sound without the guards: the box holds every iteration the nest runs, so a
+  // count - 1]; nullopt when it cannot be stated (an allocation whose size varies in the nest, a
+  // loop whose bounds vary in the nest, a subscript not affine in the loop variables). Sound without the guards: the box holds every iteration the nest runs, so a
   // tiled nest whose tiles divide its extents runs unchecked, and the others fall back on the
   // versioning of inner loops.
   std::optional<NestCheck> nest_in_bounds_condition(const Cmd& loop, const std::string& first, const std::string& count) {
     auto [inner, lets] = body_bindings(*loop.body);
-    if (!allocated_inside(*loop.body).empty() || inner.count(loop.slot)) return std::nullopt;
+    if (inner.count(loop.slot)) return std::nullopt;
     std::set<int> all = inner;
     all.insert(loop.slot);
+    // arrays allocated in the nest: their sizes, when the nest does not change them, computed
+    // before it (a tile's buffers allocated in each iteration of a loop of the nest)
+    std::map<int, std::vector<std::string>> local_dims;
+    bool sizes_fixed = true;
+    each_cmd(*loop.body, [&](const Cmd& x) {
+      if (x.kind != CmdKind::Alloc) return;
+      for (const auto& d : x.idx) {
+        ExprPtr size = d->clone();  // the lets of the nest replaced by their values (`f32[extent]`, `let extent = 8`)
+        inline_lets(size, lets, 0);
+        sizes_fixed = sizes_fixed && !mentions(*size, all) && !reads_any(*size);
+        if (sizes_fixed) local_dims[x.id].push_back(fmt::format("({})", render_(*size)));
+      }
+      if (x.idx.empty()) local_dims[x.id];
+    });
+    if (!sizes_fixed) return std::nullopt;
     std::map<int, std::pair<std::string, std::string>> ranges{{loop.slot, {first, count}}};
     std::vector<std::string> decls;
     int saved_tmp = tmp_;
-    if (!inner_ranges(*loop.body, all, ranges, decls)) {
+    if (!inner_ranges(*loop.body, all, ranges, decls, lets)) {
       tmp_ = saved_tmp;
       return std::nullopt;
     }
@@ -243,11 +293,13 @@ class Analysis {
     std::map<const Expr*, std::string> clause = decide_choices(*loop.body, ranges, terms, all, lets);
     Conjunction cond;
     for (const auto& [id, idx] : acc) {
-      if (!arrays_.count(id)) return std::nullopt;
+      auto local = local_dims.find(id);
+      if (local == local_dims.end() && !arrays_.count(id)) return std::nullopt;
       for (size_t k = 0; k < idx->size(); ++k) {
         auto f = affine(*(*idx)[k], terms, all, lets);
         if (!f) return std::nullopt;
-        cond.add(fmt::format("sp_in({}, {}_d{})", span_text(*f, ranges), arrays_.at(id), k));
+        std::string dim = local != local_dims.end() ? local->second.at(k) : fmt::format("{}_d{}", arrays_.at(id), k);
+        cond.add(fmt::format("sp_in({}, {})", span_text(*f, ranges), dim));
       }
     }
     NestCheck out;
@@ -276,7 +328,8 @@ class Analysis {
 
   // The min, max and select expressions of Int operands in a nest (annotations aside) whose
   // choice is the same over the whole box, each with the test that says so: min(a, b) is a where
-  // a <= b at every point of the box (max: a >= b), select(c, a, b) is a where c holds on the
+  // a <= b at every point of the box (max: a >= b; b first when only b moves with the nest's
+  // variables), select(c, a, b) is a where c holds on the
   // box (Halide's clamps `min(i, N - 1)` and tails `select(i < N, .., 0)` inside a tile that
   // stays within the extents). Inner ones first, so that `max(min(x, W - 1), 0)` sees its min
   // decided. Fills choices_ (arm by expression); returns the tests.
@@ -290,18 +343,36 @@ class Analysis {
     for (auto it = found.rbegin(); it != found.rend(); ++it) {
       const Expr& e = **it;
       std::optional<std::string> test;
+      const Expr* arm = e.args[e.fn == Builtin::Select ? 1 : 0].get();
       if (e.fn == Builtin::Select) {
         test = box_condition(*e.args[0], ranges, terms, all, lets);
       } else if (e.type == Type::Int) {
-        auto a = affine(*e.args[0], terms, all, lets), b = affine(*e.args[1], terms, all, lets);
+        // the arm that moves with the nest's variables is the one a clamp keeps inside the
+        // extents (`min(N - 1, i)`: i); the first when both or neither move
+        size_t k = !mentions(*e.args[0], all) && mentions(*e.args[1], all) ? 1 : 0;
+        arm = e.args[k].get();
+        auto a = affine(*e.args[k], terms, all, lets), b = affine(*e.args[1 - k], terms, all, lets);
         if (a && b) test = fmt::format("sp_cmp({}, {}, {})", span_text(*a, ranges), span_text(*b, ranges), e.fn == Builtin::Min ? 1 : 3);
       }
       if (!test) continue;
-      choices_[&e] = e.fn == Builtin::Select ? e.args[1].get() : e.args[0].get();
+      choices_[&e] = arm;
       tests[&e] = *test;
     }
     used_.clear();  // the tests above analysed their operands through earlier choices: not a use
     return tests;
+  }
+
+  // e with the lets of `lets` replaced by their values, to a depth of 16.
+  static void inline_lets(ExprPtr& e, const std::map<int, const Expr*>& lets, int depth) {
+    if (e->kind == ExprKind::Var && e->var_kind == VarKind::Local) {
+      auto it = lets.find(e->slot);
+      if (it != lets.end() && it->second && depth < 16) {
+        e = it->second->clone();
+        inline_lets(e, lets, depth + 1);
+      }
+      return;
+    }
+    each_child(*e, [&](ExprPtr& x, Part, bool) { inline_lets(x, lets, depth); });
   }
 
   // The comparison operators guards may use, as cmp_all and sp_cmp number them.
@@ -381,6 +452,10 @@ class Analysis {
   const std::map<int, std::string>& arrays_;
   int& tmp_;
   std::map<const Expr*, const Expr*> choices_;  // decided min/max/select: the arm (decide_choices)
+  // inner loops of a fixed size whose window moves (inner_ranges): the variable as `first + k`,
+  // k the variable kShiftSlots + slot ranging over [0, size)
+  static constexpr int kShiftSlots = 1 << 30;
+  std::map<int, ExprPtr> shifted_;
   std::set<const Expr*> used_;                  // the choices an affine form went through
 };
 

@@ -50,6 +50,9 @@ struct OracleBudget {
   // The caller is a process of its own, killed at a deadline (a campaign's case): the verifier's
   // z3 queries then run in it under z3's timeout, without a fork each (SmtOptions::isolate).
   bool in_case_process = false;
+  // ... which runs further cases after this one: the verifier frees its z3 contexts at each
+  // case's end instead of leaving them to the process's exit
+  bool case_process_reused = false;
 };
 
 struct OracleInput {

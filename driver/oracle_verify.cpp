@@ -17,7 +17,7 @@ Oracle verify_oracle() {
   o.run = [](const OracleInput& in) -> std::optional<OracleRun> {
     verify::Options vo = verify::Options::within(in.budget->verify_timeout_s);
     vo.smt.isolate = !in.budget->in_case_process;
-    vo.smt.leave_context_at_exit = in.budget->in_case_process;
+    vo.smt.leave_context_at_exit = in.budget->in_case_process && !in.budget->case_process_reused;
     vo.parallel = in.use != Use::Fuzz;  // a campaign's jobs share the cores already
     verify::Verdict vd = verify::verify_program(*in.program, vo);
     OracleRun r = oracle_run(vd);

@@ -54,6 +54,10 @@ Case reduce(const Case& c, const std::function<bool(const Case&)>& still, double
 // The campaign's options: the shared ones (campaign_core.hpp; `algorithms` are the user's `--algo`
 // files, empty: the built-in cases), its oracles and how often native code is compiled.
 struct CampaignOptions : CampaignSettings {
+  CampaignOptions() { cases_per_process = kCasesPerProcess; }
+  // the cases a process runs before the next one starts (its oracles leave nothing behind but
+  // memory, freed at each case's end)
+  static constexpr int kCasesPerProcess = 64;
   OracleSet oracles;
   int native_every = 8;   // the native oracle compiles a kernel: on every n-th case
 };

@@ -38,6 +38,8 @@ struct CampaignSettings {
   std::string out_dir;    // "" : no files
   bool progress = true;
   CaseReporter on_case;   // each finished case (optional)
+  // cases one process runs in turn (fuzz/pool.hpp: its memory faulted in once); 1: a process a case
+  int cases_per_process = 1;
 };
 
 class CampaignCore {
@@ -63,6 +65,12 @@ class CampaignCore {
   const CampaignSettings& o_;
   std::string label_;
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
+  long minor_faults0_ = minor_faults();  // this process and its ended children, at the start
+ public:
+  // Minor page faults so far (getrusage): this process's and those of every child it waited for
+  // (and theirs): a campaign's cost in first touches of memory.
+  static long minor_faults();
+ private:
   double last_progress_ = -1;
   std::function<std::string()> status_;
 };

@@ -78,6 +78,7 @@ json& obj(json& j, const std::string& k) {
 json run_case(const Case& c, const CampaignOptions& campaign, bool native) {
   CampaignOptions o = campaign;
   o.oracles.budget.in_case_process = true;  // this is the case's own process (run_pool), killed at --case-timeout
+  o.oracles.budget.case_process_reused = campaign.cases_per_process > 1;  // ... and the next cases' too
   json r = {{"index", c.index}};
   if (c.kind == "refused") {  // our scheduler does not lower this schedule of a user's algorithm: nothing to check
     r["disagreements"] = json::array();
@@ -274,6 +275,7 @@ json merge_summaries(const std::vector<json>& parts) {
     const json& p = parts[i];
     m["cases"] = m.value("cases", 0) + p.value("cases", 0);
     m["inconclusive"] = m.value("inconclusive", 0) + p.value("inconclusive", 0);
+    m["minor_page_faults"] = m.value("minor_page_faults", 0L) + p.value("minor_page_faults", 0L);
     m["seconds"] = std::max(m.value("seconds", 0.0), p.value("seconds", 0.0));  // shards run side by side
     m["shard"] = m.value("shard", "") + "+" + p.value("shard", "");
     for (const auto& f : member(p, "findings", true)) m["findings"].push_back(f);
@@ -290,6 +292,7 @@ json merge_summaries(const std::vector<json>& parts) {
       }
   }
   m["cases_per_second"] = m.value("seconds", 0.0) > 0 ? m.value("cases", 0.0) / m.value("seconds", 1.0) : 0.0;
+  m["minor_page_faults_per_case"] = m.value("cases", 0.0) > 0 ? m.value("minor_page_faults", 0.0) / m.value("cases", 1.0) : 0.0;
   m.erase("timeline");  // each shard's own pace; a merged campaign has none
   // the shards of the campaign that no part is: the summary covers the others only
   std::set<unsigned> have;
@@ -313,6 +316,9 @@ std::string summary_markdown(const json& s) {
   md += fmt::format("{} cases in {:.1f} s ({:.2f} cases/s), {} finding(s) (disagreements of the oracles), {} inconclusive.\n\n",
                     s.value("cases", 0), s.value("seconds", 0.0), s.value("cases_per_second", 0.0), member(s, "findings", true).size(),
                     s.value("inconclusive", 0));
+  if (s.contains("minor_page_faults"))
+    md += fmt::format("{} minor page faults ({:.0f} a case; {} case(s) per process).\n\n", s.value("minor_page_faults", 0L),
+                      s.value("minor_page_faults_per_case", 0.0), s.value("cases_per_process", 1));
   if (s.contains("missing_shards") && s["missing_shards"].is_array() && !s["missing_shards"].empty()) {
     std::vector<std::string> names;
     for (const auto& x : s["missing_shards"]) names.push_back(x.is_string() ? x.get<std::string>() : x.dump());

@@ -9,8 +9,14 @@
 //            [&] { progress(); });
 //
 // The child sends JSON documents, one per line, through a pipe; the parent collects them until the
-// child ends or its time is up (then it is killed). SIGINT or SIGTERM stop the pool: no new task
-// starts, running ones are killed and not reported.
+// task ends or its time is up (then its process is killed). SIGINT or SIGTERM stop the pool: no
+// new task starts, running ones are killed and not reported.
+//
+// With `tasks_per_worker` > 1 a process runs up to that many tasks one after another (the parent
+// sends it each task's index; it answers the task's lines, then an end line), so that the memory
+// it touched is faulted in once, not once a task; a task that times out or kills its process
+// ends that process, and the next task starts in a fresh one. `work` must then depend on nothing
+// the parent changes after the pool starts.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -24,6 +30,7 @@ namespace sched::fuzz {
 struct PoolOptions {
   int jobs = 1;
   double task_timeout_s = 120;
+  int tasks_per_worker = 1;  // 1: a fresh process per task
 };
 
 struct TaskEnd {

@@ -225,5 +225,57 @@ for xo < (W + 3) / 4 {
   for (int w : {8, 10, 4}) EXPECT_EQ(compare_engines(text, {"W=" + std::to_string(w)}), static_cast<size_t>(2 * w)) << w;
 }
 
+
+// A window that moves with an outer loop and a buffer allocated in each of its iterations (the
+// tiles of Halide's exports): `r` is base + k over [0, 8), so `win[r - base]` is in bounds over
+// the whole nest, and the nest is versioned above the allocation. A window whose end is a `min`
+// is not affine: inner loops keep their own tests. Both are compared with the reference engine,
+// with and without a tail.
+TEST(LaneForm, MovingWindowsAndBuffersInsideANestAreVersionedAboveThem) {
+  auto text = [](const std::string& last) {
+    return R"(param N;
+input a[i] : f32[N];
+output out[i] : f32[N];
+par t < (N + 7) / 8 {
+  let base = t * 8;
+  allocate win : f32[8] {
+    for r = base to )" + last + R"( { if r < N { win[r - base] := a[r] * 2.0 } }
+    for r = base to )" + last + R"( { if r < N { out[r] := win[r - base] + 1.0 } }
+  }
+}
+)";
+  };
+  for (const std::string& last : {std::string("base + 7"), std::string("min(base + 7, N - 1)")}) {
+    Loaded l = load_text(text(last), "t.sched");
+    ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+    std::string src = emit_cpp(*l.program).source;
+    size_t nest = src.find("// nest versioning"), alloc = src.find("// allocate win");
+    if (last == "base + 7") EXPECT_LT(nest, alloc) << src;  // the test stands above the allocation
+    else EXPECT_EQ(nest, std::string::npos) << src;
+    for (int n : {16, 13, 1}) EXPECT_EQ(compare_engines(text(last), {"N=" + std::to_string(n)}), static_cast<size_t>(2 * n)) << last << " " << n;
+  }
+}
+
+
+// A window whose size changes with the outer loop (`for r = 0 to t`) is ranged over the box: r
+// in [0, N - 1], within the buffer, so the nest is versioned above the allocation all the same.
+TEST(LaneForm, WindowsOfChangingSizeAreRangedOverTheBox) {
+  std::string text = R"(param N;
+output out[t] : i32[N];
+par t < N {
+  allocate win : i32[N] {
+    for r = 0 to t { win[r] := r * 2 }
+    for r = 0 to t { out[t] := win[r] + t }
+  }
+}
+)";
+  Loaded l = load_text(text, "t.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  std::string src = emit_cpp(*l.program).source;
+  EXPECT_LT(src.find("// nest versioning"), src.find("// allocate win")) << src;
+  EXPECT_NE(src.find("sp_count("), std::string::npos);
+  for (int n : {1, 7}) EXPECT_EQ(compare_engines(text, {"N=" + std::to_string(n)}), static_cast<size_t>(n)) << n;
+}
+
 }  // namespace
 }  // namespace sched::test
