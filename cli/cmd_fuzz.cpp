@@ -107,6 +107,7 @@ mlir::CampaignOptions mlir_options(const fuzz::CampaignOptions& o, bool case_tim
   mlir::CampaignOptions m;
   static_cast<fuzz::CampaignSettings&>(m) = o;
   m.case_timeout_s = case_timeout_given ? o.case_timeout_s : 240.0;
+  m.cases_per_process = 1;  // a case reads the findings seen before it started (as Halide's campaign)
   m.reduce_seconds = std::min(m.reduce_seconds, m.case_timeout_s * 0.4);
   return m;
 }
@@ -409,7 +410,7 @@ void register_fuzz(CLI::App& app) {
   cmd->add_option("--seed", o.seed, "campaign seed: case i of seed S is always the same program")->capture_default_str()->check(whole_number(0, UINT64_MAX));
   cmd->add_option("--jobs,-j", o.jobs, "cases run side by side (one process each)")->capture_default_str()->check(whole_number(1, 256));
   cmd->add_option("--cases-per-process", o.cases_per_process,
-                  "cases a process runs in turn before a fresh one starts (1: a process a case; with --compiler halide always 1)")
+                  "cases a process runs in turn before a fresh one starts (1: a process a case; with --compiler halide or mlir always 1)")
       ->capture_default_str()
       ->check(whole_number(1, 1'000'000));
   cmd->add_option("--shard", a.shard, "run the indices i = I mod N only (I/N), to split a campaign across machines")->capture_default_str();

@@ -150,10 +150,11 @@ bool pool_stopping() { return g_stop != 0; }
 
 namespace {
 
-// Sends task idx to an idle worker (a new one when none is idle); false when no process can run it.
-bool assign(std::vector<Worker>& workers, const std::function<void(uint64_t, const Emit&)>& work, uint64_t idx) {
+// Sends task idx to an idle worker that has run fewer than per_worker tasks (a new one when none
+// is); false when no process can run it.
+bool assign(std::vector<Worker>& workers, const std::function<void(uint64_t, const Emit&)>& work, uint64_t idx, int per_worker) {
   for (int attempt = 0; attempt < 2; ++attempt) {
-    auto idle = std::find_if(workers.begin(), workers.end(), [](const Worker& w) { return !w.busy; });
+    auto idle = std::find_if(workers.begin(), workers.end(), [&](const Worker& w) { return !w.busy && w.tasks < per_worker; });
     if (idle == workers.end()) {
       Worker w;
       if (!start_worker(workers, work, w)) return false;
@@ -186,7 +187,7 @@ long run_pool(const PoolOptions& o, const std::function<bool(uint64_t&)>& next, 
   while ((more && !g_stop) || busy() > 0) {
     while (more && !g_stop && busy() < jobs) {
       uint64_t idx = 0;
-      if (!next(idx) || !assign(workers, work, idx)) more = false;
+      if (!next(idx) || !assign(workers, work, idx, std::max(1, o.tasks_per_worker))) more = false;
     }
     if (g_stop) {  // stopped: the running tasks are killed and not reported
       long abandoned = busy();
