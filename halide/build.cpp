@@ -433,4 +433,11 @@ bool read_algorithm(const std::shared_ptr<SourceFile>& src, const std::string& s
   return true;
 }
 
+Halide::Target runnable_host_target() {
+  Halide::Target t = Halide::get_host_target();
+  if (t.has_feature(Halide::Target::AVX512_SapphireRapids) && !__builtin_cpu_supports("avxvnni"))
+    t = t.without_feature(Halide::Target::AVX512_SapphireRapids);
+  return t;
+}
+
 }  // namespace sched::halide

@@ -60,4 +60,11 @@ Halide::Type halide_type(const std::string& sched_type);
 // Halide's message without its trailing newlines and spaces ("Halide::Error" if empty).
 std::string error_text(const Halide::Error& e);
 
+// The host target, less what the CPU cannot run: Halide 14 takes a CPU with AVX-512 BF16 for a
+// Sapphire Rapids (AVX512_SapphireRapids) and then emits AVX-VNNI and AVX512-FP16 instructions,
+// which AMD's Zen 4 does not have: a JIT-compiled pipeline dies of SIGILL (halide/Halide#7834,
+// fixed after Halide 14). Without AVX-VNNI the feature is dropped (Cannonlake's AVX-512 stays).
+// The lowering (passes.cpp) and the JIT (jit.cpp) both target it.
+Halide::Target runnable_host_target();
+
 }  // namespace sched::halide

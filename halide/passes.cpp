@@ -1,4 +1,5 @@
 #include "halide/passes.hpp"
+#include "halide/build.hpp"
 
 #include <fmt/format.h>
 
@@ -178,7 +179,7 @@ Lowered lower(const std::vector<Func>& output_funcs, const std::map<std::string,
   for (const auto& s : skip)
     if (!skippable(s))
       throw CompileError(fmt::format("cannot skip '{}': not a pass of the list ({})", s, fmt::join(pass_names(), ", ")));
-  Target t = get_host_target();
+  Target t = runnable_host_target();
   if (strict_float) t.set_feature(Target::StrictFloat);
   std::vector<Function> outputs;
   for (const auto& f : output_funcs) outputs.push_back(f.function());
@@ -245,7 +246,7 @@ std::vector<Expr> lower_checks(const std::vector<Func>& outputs, bool strict_flo
 Stmt lower_final(const std::vector<Func>& output_funcs) {
   std::vector<Function> outputs;
   for (const auto& f : output_funcs) outputs.push_back(f.function());
-  return lower_main_stmt(outputs, "sched_export", get_host_target());
+  return lower_main_stmt(outputs, "sched_export", runnable_host_target());
 }
 
 }  // namespace sched::halide
