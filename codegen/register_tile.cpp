@@ -1,5 +1,7 @@
 #include "codegen/register_tile.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
 
 #include "codegen/versioning.hpp"
@@ -98,18 +100,27 @@ std::optional<RegisterTile> register_tile(const Cmd& loop, const std::set<const 
     atoms.push_back(&e);
     return -static_cast<int>(atoms.size());
   };
+  std::map<int, int64_t> extent;  // of each tile variable
+  for (size_t k = 0; k < t.loops.size(); ++k) extent[t.loops[k]->slot] = t.extents[k];
   std::map<int, int> uses;  // tile variable -> subscripts it appears in
   for (const auto& s : c->idx) {
     std::optional<SlotForm> f = affine_of(*s, r);
     if (!f || f->cancelled) return std::nullopt;
-    int here = 0;
+    std::vector<std::pair<int64_t, int64_t>> terms;  // (|coefficient|, extent) of the tile variables here
     for (const auto& [v, k] : f->t) {
       if (v < 0) continue;  // an atom
-      if (!tile_vars.count(v) || k == 0) return std::nullopt;
+      if (!tile_vars.count(v) || k == 0 || k == INT64_MIN) return std::nullopt;
       ++uses[v];
-      ++here;
+      terms.emplace_back(k < 0 ? -k : k, extent.at(v));
     }
-    if (here > 1) return std::nullopt;
+    // several tile variables in one subscript (`cu * 8 + cv`, cv < 8) tell their cells apart when
+    // each coefficient exceeds the span of the smaller ones (a mixed radix)
+    std::sort(terms.begin(), terms.end());
+    int64_t span = 0;
+    for (const auto& [k, n] : terms) {
+      int64_t step = 0;
+      if (k <= span || __builtin_mul_overflow(k, n - 1, &step) || __builtin_add_overflow(span, step, &span)) return std::nullopt;
+    }
   }
   for (int v : tile_vars)
     if (uses[v] != 1) return std::nullopt;

@@ -277,5 +277,25 @@ par t < N {
   for (int n : {1, 7}) EXPECT_EQ(compare_engines(text, {"N=" + std::to_string(n)}), static_cast<size_t>(n)) << n;
 }
 
+
+// Two tile variables in one subscript, `cu * 4 + cv` with cv < 4, tell their cells apart (a mixed
+// radix): the 8 cells stay in locals; `cu * 2 + cv` with cv < 4 does not (cells 2 and 3 are
+// updated by two iterations each), and keeps its loads and stores.
+TEST(LaneForm, TileVariablesOfOneSubscriptFormAMixedRadix) {
+  auto text = [](int k) {
+    return "param R;\ninput a[r] : f32[R];\narray c : f32[12];\nfor x < 12 { c[x] := 0.5 }\n"
+           "for r < R { for cu < 2 { par cv < 4 { c[cu * " + std::to_string(k) + " + cv] := c[cu * " + std::to_string(k) +
+           " + cv] + a[r] } } }\n";
+  };
+  Loaded radix = load_text(text(4), "t.sched"), overlap = load_text(text(2), "t.sched");
+  ASSERT_EQ(radix.stage, LoadStage::Ok) << radix.diagnostics;
+  ASSERT_EQ(overlap.stage, LoadStage::Ok) << overlap.diagnostics;
+  std::optional<codegen::RegisterTile> t = codegen::register_tile(*radix.program->body->seq[1], {});
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->cells, 8);
+  EXPECT_FALSE(codegen::register_tile(*overlap.program->body->seq[1], {}));
+  for (int k : {4, 2}) EXPECT_EQ(compare_engines(text(k), {"R=3"}), 3u + 12u) << k;
+}
+
 }  // namespace
 }  // namespace sched::test
