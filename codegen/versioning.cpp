@@ -258,7 +258,9 @@ class Analysis {
   // tiled nest whose tiles divide its extents runs unchecked, and the others fall back on the
   // versioning of inner loops.
   std::optional<NestCheck> nest_in_bounds_condition(const Cmd& loop, const std::string& first, const std::string& count) {
-    auto [inner, lets] = body_bindings(*loop.body);
+    BodyBindings bindings = body_bindings(*loop.body);  // (not a structured binding: a lambda below reads it)
+    const std::set<int>& inner = bindings.bound;
+    const std::map<int, const Expr*>& lets = bindings.lets;
     if (inner.count(loop.slot)) return std::nullopt;
     std::set<int> all = inner;
     all.insert(loop.slot);

@@ -1,5 +1,9 @@
 #include "halide/build.hpp"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 #include <fmt/format.h>
 
 #include <map>
@@ -433,9 +437,23 @@ bool read_algorithm(const std::shared_ptr<SourceFile>& src, const std::string& s
   return true;
 }
 
+namespace {
+
+// CPUID leaf 7, subleaf 1, EAX bit 4: AVX-VNNI (clang 14's __builtin_cpu_supports does not know it).
+bool has_avx_vnni() {
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  return __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a & (1u << 4)) != 0;
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
 Halide::Target runnable_host_target() {
   Halide::Target t = Halide::get_host_target();
-  if (t.has_feature(Halide::Target::AVX512_SapphireRapids) && !__builtin_cpu_supports("avxvnni"))
+  if (t.has_feature(Halide::Target::AVX512_SapphireRapids) && !has_avx_vnni())
     t = t.without_feature(Halide::Target::AVX512_SapphireRapids);
   return t;
 }
