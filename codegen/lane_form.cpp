@@ -12,10 +12,9 @@ namespace sched::codegen {
 
 namespace {
 
-void each_child(Cmd& c, void (*f)(CmdPtr&)) {
-  for (auto& s : c.seq) f(s);
-  if (c.body) f(c.body);
-  if (c.els) f(c.els);
+// f on each command child of c (interpreter/visit.hpp's traversal, expressions skipped).
+void each_command(Cmd& c, void (*f)(CmdPtr&)) {
+  each_child(c, [](ExprPtr&, Part, bool) {}, [f](CmdPtr& x, Part, bool) { f(x); });
 }
 
 bool uses(const Expr* e, int slot) { return e && mentions(*e, {slot}); }
@@ -24,7 +23,7 @@ bool uses(const Expr* e, int slot) { return e && mentions(*e, {slot}); }
 
 // Bottom-up: a let hoisted out of an inner loop heads the outer loop's body and may move again.
 void hoist_invariant_lets(CmdPtr& c) {
-  each_child(*c, hoist_invariant_lets);
+  each_command(*c, hoist_invariant_lets);
   if (!c->is_loop()) return;
   std::set<int> bound{c->slot};         // the loop's variable and the lets that stay
   std::vector<const Expr*> stay_values;  // the values of the lets that stay, above the next one
@@ -60,7 +59,7 @@ bool holds_order_or_storage(const Cmd& c) {
 }  // namespace
 
 void sink_lanes(CmdPtr& c) {
-  each_child(*c, sink_lanes);
+  each_command(*c, sink_lanes);
   if (c->kind != CmdKind::Par || !c->body) return;
   std::optional<int64_t> n = constant_count(*c);
   if (!n || *n > kMaxLanes || *n < 2) return;

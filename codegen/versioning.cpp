@@ -205,27 +205,23 @@ class Analysis {
       std::string f = fmt::format("bx{}_f", tmp_), n = fmt::format("bx{}_n", tmp_);
       ++tmp_;
       bool varies = (c.lo && mentions(*c.lo, bound)) || mentions(*c.value, bound);
-      std::optional<int64_t> fixed_count = varies && c.lo ? constant_difference(*c.value, *c.lo) : std::nullopt;
-      if (fixed_count && *fixed_count >= 0 && *fixed_count < INT64_MAX) {
+      std::optional<int64_t> size = varies && c.lo ? constant_count(c) : std::nullopt;
+      if (size && *size > 0) {
         // a window that moves with the outer loops but keeps its size (`for r = ro * 8 to ro * 8
         // + 7`): r is first + k, k in [0, size), exactly, so `r - ro * 8` is k
         int k = kShiftSlots + c.slot;
-        auto var = std::make_unique<Expr>();
-        var->kind = ExprKind::Var;
+        ExprPtr var = make_var(c.name + "'");
         var->var_kind = VarKind::Local;
         var->slot = k;
         var->type = Type::Int;
-        auto sum = std::make_unique<Expr>();
-        sum->kind = ExprKind::Binary;
-        sum->bop = BinOp::Add;
+        ExprPtr sum = make_binary(BinOp::Add, c.lo->clone(), std::move(var));
         sum->type = Type::Int;
-        sum->args.push_back(c.lo->clone());
-        sum->args.push_back(std::move(var));
-        if (!shifted_.emplace(c.slot, std::move(sum)).second || !ranges.emplace(k, std::make_pair(std::string("0LL"), int_lit(*fixed_count + 1))).second)
+        if (!shifted_.emplace(c.slot, std::move(sum)).second || !ranges.emplace(k, std::make_pair(std::string("0LL"), int_lit(*size))).second)
           return false;
       } else if (varies) {
-        // bounds that move with the nest's outer loops (`for r = ro * 8 to ro * 8 + 7`): the loop's
-        // range over the box is from the least first to the greatest last (a larger box: sound)
+        // bounds that move with the nest's outer loops otherwise (`for r = 0 to t`, t an outer
+        // loop's variable): the loop's range over the box is from the least first to the greatest
+        // last (a larger box: sound)
         std::set<int> outer;
         for (const auto& [slot, r] : ranges) outer.insert(slot);
         auto hi = affine(*c.value, outer, bound, lets);

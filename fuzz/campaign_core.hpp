@@ -56,9 +56,14 @@ class CampaignCore {
   // one; the progress line ends with `status()`. Returns the cases abandoned at SIGINT/SIGTERM (-1: none).
   long run(const std::function<void(uint64_t, const Emit&)>& work, const std::function<void(TaskEnd&)>& finished,
            const std::function<std::string()>& status);
-  // The last progress line; seconds, cases_per_second, jobs and `interrupted` into s; then
+  // The last progress line; seconds, cases_per_second, jobs, cases_per_process, the minor page
+  // faults (in all and a case) and `interrupted` into s; then
   // summary.md (`markdown(s)`) and summary.json (last: it lists every failed write) under out_dir.
   void finish(nlohmann::json& s, long abandoned, const std::function<std::string(const nlohmann::json&)>& markdown);
+
+  // Minor page faults so far (getrusage): this process's and those of every child it waited for
+  // (and theirs): a campaign's cost in first touches of memory.
+  static long minor_faults();
 
  private:
   void progress(bool final);
@@ -66,11 +71,6 @@ class CampaignCore {
   std::string label_;
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
   long minor_faults0_ = minor_faults();  // this process and its ended children, at the start
- public:
-  // Minor page faults so far (getrusage): this process's and those of every child it waited for
-  // (and theirs): a campaign's cost in first touches of memory.
-  static long minor_faults();
- private:
   double last_progress_ = -1;
   std::function<std::string()> status_;
 };
