@@ -16,6 +16,7 @@ namespace {
 
 struct ImportArgs {
   std::string file, via, schedule, function, out;
+  std::vector<std::string> assumptions;
   double timeout = 60;
   bool json = false;
 };
@@ -68,7 +69,9 @@ void run_import(const ImportArgs& a) {
                         : !f ? fmt::format("error: --via {}: no such front end (front ends: {})\n", a.via, driver::front_end_list())
                         : !f->takes_schedule && !a.schedule.empty() ? fmt::format("error: --schedule: the {} front end takes no schedule\n", f->name)
                         : !f->takes_function && !a.function.empty() ? fmt::format("error: --func: the {} front end reads one program a file\n", f->name)
-                                                                    : "";
+                        : !f->takes_function && !a.assumptions.empty()
+                            ? fmt::format("error: --assume: the {} front end takes no assumptions (the MLIR front end does)\n", f->name)
+                            : "";
   if (!refusal.empty()) {
     std::cerr << refusal;
     set_exit(kBadInput);
@@ -79,6 +82,7 @@ void run_import(const ImportArgs& a) {
   r.source = src;
   r.schedule = a.schedule;
   r.function = a.function;
+  r.assumptions = a.assumptions;
   r.timeout_s = a.timeout;
   driver::Imported i = driver::import_file(*f, r);
   std::cerr << i.messages;
@@ -104,6 +108,7 @@ void register_import(CLI::App& app) {
   cmd->add_option("--via", a.via, "the front end (default: the first that reads the file's extension)");
   cmd->add_option("--schedule", a.schedule, "more schedule directives, for a front end that takes a schedule (.algo)");
   cmd->add_option("--func", a.function, "the function to import, for a file that holds several (.mlir)");
+  cmd->add_option("--assume", a.assumptions, "a precondition on the parameters, e.g. 'A_d1 == B_d0' (.mlir: sizes of dynamic memrefs; repeatable)");
   cmd->add_option("-o,--output", a.out, "write the program here (default: standard output)");
   cmd->add_option("--timeout", a.timeout, "the time limit of a compiler's own lowering (reached: exit 3)")->check(positive_seconds())->capture_default_str();
   cmd->add_flag("--json", a.json, "one JSON object: file, front_end, status, later, messages, and the program (or output)");

@@ -78,12 +78,13 @@ void register_mlir(CLI::App& app) {
       "after each pass, and check that the after-program is race-free and equivalent to the before-program (sched equiv).\n"
       "The first pass that fails is named, with both programs, the cell, its values and the inputs (docs/mlir.md).\n"
       "Usage: sched mlir FILE.mlir [OPTIONS] -- PASS...   (each of mlir-opt's pass flags after -- is one step;\n"
-      "--pass-pipeline=... is one step). Example: sched mlir gemm.mlir -- --affine-loop-tile=tile-size=4 --affine-loop-unroll");
+      "--pass-pipeline=... is split into its passes). Example: sched mlir gemm.mlir -- --affine-loop-tile=tile-size=4 --affine-loop-unroll");
   static mlir::PipelineOptions o;
   static std::string floats = "ieee";
   static bool json = false, progress = false, quiet = false;
   cmd->add_option("FILE", o.file, "the MLIR file (func.func with affine, arith, math, memref, scf)")->required()->check(CLI::ExistingFile);
   cmd->add_option("--func", o.function, "check this function only (default: every function that can be imported)");
+  cmd->add_option("--assume", o.assumptions, "a precondition on the parameters, e.g. 'A_d1 == B_d0' (sizes of dynamic memrefs; repeatable)");
   cmd->add_option("--mlir-opt", o.mlir_opt, "the mlir-opt to run (an absolute path no other user can write)")->capture_default_str();
   cmd->add_option("--keep", o.keep_dir, "keep every step's .mlir and .sched files in this directory (default: kept only for a finding)");
   cmd->add_option("--timeout", o.timeout_s, "time limit of the whole validation in seconds (reached: unknown)")->check(positive_seconds())->capture_default_str();

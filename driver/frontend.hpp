@@ -44,6 +44,7 @@ struct ImportRequest {
   bool fast_float = false;               // the compiler's default float semantics instead of strict IEEE
   double timeout_s = 60;                 // the compiler's time limit (reached: inconclusive)
   std::string function;                  // the function to import, for a front end whose file holds several (MLIR)
+  std::vector<std::string> assumptions;  // preconditions on the parameters (`A_d1 == B_d0`), for a front end that takes them (MLIR)
 };
 
 struct Imported {

@@ -20,9 +20,11 @@ namespace sched::mlir {
 
 namespace {
 
-// MLIR's own lowering to the LLVM dialect (mlir-cpu-runner's input).
+// MLIR's own lowering to the LLVM dialect (mlir-cpu-runner's input). `--lower-affine` runs again
+// after `--convert-vector-to-scf`, whose unrolling of vector transfers of 2 and more dimensions
+// makes affine.apply.
 const std::vector<std::string> kLowering = {
-    "--lower-affine", "--convert-vector-to-scf", "--convert-scf-to-cf", "--convert-vector-to-llvm", "--expand-strided-metadata",
+    "--lower-affine", "--convert-vector-to-scf", "--lower-affine", "--convert-scf-to-cf", "--convert-vector-to-llvm", "--expand-strided-metadata",
     "--finalize-memref-to-llvm", "--convert-math-to-llvm", "--convert-func-to-llvm", "--arith-expand", "--convert-arith-to-llvm",
     "--convert-index-to-llvm", "--convert-cf-to-llvm", "--reconcile-unrealized-casts"};
 

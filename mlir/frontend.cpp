@@ -54,7 +54,7 @@ std::vector<Function> functions(const std::string& file, double timeout_s, std::
 }
 
 Imported import(const std::string& file, const std::string& function, const std::vector<std::string>& arg_names, double timeout_s,
-                const std::string& prefix) {
+                const std::string& prefix, const std::vector<std::string>& assumptions) {
   Imported i;
   std::string why;
   std::string exe = importer(why);
@@ -68,6 +68,7 @@ Imported import(const std::string& file, const std::string& function, const std:
   if (!function.empty()) argv.insert(argv.end(), {"--func", function});
   if (!arg_names.empty()) argv.insert(argv.end(), {"--arg-names", fmt::format("{}", fmt::join(arg_names, ","))});
   if (!prefix.empty()) argv.insert(argv.end(), {"--name-prefix", prefix});
+  for (const std::string& a : assumptions) argv.insert(argv.end(), {"--assume", a});
   driver::External e = driver::run_external(argv, limits_of(timeout_s));
   if (e.status == driver::External::Status::Exited && e.code == 0) {
     i.text = e.out;
@@ -93,7 +94,7 @@ void register_front_end() {
   f.summary = "MLIR's affine programs (.mlir: func, affine, arith, math, memref, scf) through MLIR 19's parser (docs/mlir.md)";
   f.extensions = {".mlir"};
   f.takes_function = true;
-  f.import = [](const driver::ImportRequest& r) { return import(r.source->name, r.function, {}, r.timeout_s); };
+  f.import = [](const driver::ImportRequest& r) { return import(r.source->name, r.function, {}, r.timeout_s, "", r.assumptions); };
   driver::register_front_end(std::move(f));
 }
 

@@ -36,7 +36,8 @@ std::vector<Function> functions(const std::string& file, double timeout_s, std::
 // `file`'s function `function` ("" : the only importable one) as SCHED, its arguments named
 // `arg_names` (empty: as the file names them).
 // `prefix` (may be empty) goes before every other name the import makes.
+// `assumptions` become `assume` lines (sizes of dynamic memrefs the function relies on).
 driver::Imported import(const std::string& file, const std::string& function, const std::vector<std::string>& arg_names, double timeout_s,
-                        const std::string& prefix = "");
+                        const std::string& prefix = "", const std::vector<std::string>& assumptions = {});
 
 }  // namespace sched::mlir

@@ -15,6 +15,7 @@
 #include "interpreter/files.hpp"
 #include "interpreter/load.hpp"
 #include "mlir/frontend.hpp"
+#include "mlir/pass_pipeline.hpp"
 #include "smallstep/explore.hpp"
 
 namespace sched::mlir {
@@ -54,8 +55,8 @@ bool refuses_arguments(const std::string& err) {
 
 // Imports `function` of `mlir` (step `step`) and writes its SCHED text beside it.
 std::optional<Imported> import_step(const std::string& mlir, const std::string& function, const std::vector<std::string>& names, int step,
-                                    const std::string& dir, double timeout_s, std::string& why) {
-  driver::Imported i = import(mlir, function, names, timeout_s, step ? fmt::format("s{}_", step) : "");
+                                    const std::string& dir, double timeout_s, const std::vector<std::string>& assumptions, std::string& why) {
+  driver::Imported i = import(mlir, function, names, timeout_s, step ? fmt::format("s{}_", step) : "", assumptions);
   if (i.status != driver::Imported::Status::Ok) {
     why = i.messages;
     return std::nullopt;
@@ -230,14 +231,25 @@ int exit_code(PipelineResult::Verdict v) {
 
 std::vector<std::string> split_passes(const std::vector<std::string>& arguments, std::vector<std::string>& global, std::string& error) {
   std::vector<std::string> steps;
-  for (const auto& a : arguments) {
-    if (a.empty() || a[0] != '-' || a == "-" || a == "-o" || a.rfind("--o=", 0) == 0) {
+  for (std::size_t i = 0; i < arguments.size();) {
+    const std::string& a = arguments[i];
+    if (a.empty() || a[0] != '-' || a.find_first_not_of('-') == std::string::npos || a == "-o" || a.rfind("--o=", 0) == 0) {
       error = fmt::format("'{}': expected a pass flag of mlir-opt (--affine-loop-tile, --pass-pipeline=...); the file and -o are sched's", a);
       return {};
     }
     std::string bare = a.substr(a.find_first_not_of('-'));
-    if (bare.rfind("mlir-", 0) == 0 || bare == "allow-unregistered-dialect") global.push_back(a);
-    else steps.push_back(a);
+    if (bare.rfind("mlir-", 0) == 0 || bare == "allow-unregistered-dialect") {
+      global.push_back(a);
+      ++i;
+      continue;
+    }
+    std::vector<std::string> more = argument_steps(arguments, i, error);  // a pipeline: one step per pass (pass_pipeline.hpp)
+    if (!error.empty()) return {};
+    steps.insert(steps.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    if (steps.size() > kMaxPipelineSteps) {
+      error = fmt::format("more than {} steps: give mlir-opt's passes in several runs", kMaxPipelineSteps);
+      return {};
+    }
   }
   if (steps.empty()) error = "no pass to validate: give mlir-opt's pass flags after --";
   return steps;
@@ -294,7 +306,7 @@ bool run_step(const PipelineOptions& o, const std::vector<std::string>& global, 
     c.before_sched = before.sched;
     left = std::chrono::duration<double>(deadline - Clock::now()).count();
     std::string why;
-    auto after = import_step(out, fname, names.at(fname), k, dir, std::max(1.0, std::min(left, 60.0)), why);
+    auto after = import_step(out, fname, names.at(fname), k, dir, std::max(1.0, std::min(left, 60.0)), o.assumptions, why);
     if (!after) {
       c.verdict = "unknown";
       c.reason = "the import does not take what the pass made, so this step is not checked: " + why;
@@ -384,7 +396,7 @@ PipelineResult validate_pipeline(const PipelineOptions& o) {
   }
   std::map<std::string, Imported> last;
   for (const auto& [fname, args] : names) {
-    auto first = import_step(o.file, fname, args, 0, dir, 60, why);
+    auto first = import_step(o.file, fname, args, 0, dir, 60, o.assumptions, why);
     if (!first) {
       r.verdict = why.rfind("inconclusive", 0) == 0 ? PipelineResult::Verdict::Unknown : PipelineResult::Verdict::BadInput;
       r.message = why;

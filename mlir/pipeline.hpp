@@ -1,13 +1,13 @@
 // Translation validation of MLIR passes, one pass at a time (`sched mlir FILE -- PASSES`).
 //
 // The user's arguments for mlir-opt are split into steps (each pass flag is one; a
-// `--pass-pipeline=...` is one; options of mlir-opt itself, `--mlir-...`, go to every step). Each
-// step runs mlir-opt on the previous step's output; every importable function of the file (or the
-// one named) is imported before and after the step and the two programs compared by
-// driver::check_equivalence: the after-program must be race-free and compute the same outputs as
-// the before-program for all parameters and inputs. The first step that fails is named, with
-// both .mlir files, both SCHED programs, the cell, its two values and the inputs, and the commands
-// that reproduce it.
+// `--pass-pipeline=...` gives one per pass, nested under its anchors: mlir/pass_pipeline.hpp;
+// options of mlir-opt itself, `--mlir-...`, go to every step). Each step runs mlir-opt on the
+// previous step's output; every importable function of the file (or the one named) is imported
+// before and after the step and the two programs compared by driver::check_equivalence: the
+// after-program must be race-free and compute the same outputs as the before-program for all
+// parameters and inputs. The first step that fails is named, with both .mlir files, both SCHED
+// programs, the cell, its two values and the inputs, and the commands that reproduce it.
 //
 //   sched mlir gemm.mlir -- --affine-loop-tile=tile-size=4 --affine-loop-unroll
 //   step 1 --affine-loop-tile=tile-size=4: @gemm equivalent (proved ...)
@@ -37,6 +37,7 @@ struct PipelineOptions {
   std::string file;                    // the user's .mlir
   std::vector<std::string> arguments;  // for mlir-opt, as the user gives them
   std::string function;                // "": every importable function
+  std::vector<std::string> assumptions;  // `assume` lines for every import (sizes of dynamic memrefs)
   std::string mlir_opt = "/usr/bin/mlir-opt-19";
   std::string keep_dir;                // where the steps' files stay ("": a private directory, removed after unless a step fails)
   double timeout_s = 600;              // the whole validation
@@ -70,7 +71,8 @@ struct PipelineResult {
   double seconds = 0;
 };
 
-// The steps of the user's mlir-opt arguments; "" in `error` unless one is not a flag.
+// The steps of the user's mlir-opt arguments; "" in `error` unless one is not a flag, a pipeline
+// is malformed, or there are more than kMaxPipelineSteps steps.
 std::vector<std::string> split_passes(const std::vector<std::string>& arguments, std::vector<std::string>& global, std::string& error);
 
 PipelineResult validate_pipeline(const PipelineOptions& o);

@@ -8,10 +8,13 @@
 //                                              TAB its MLIR type TAB written (0/1) TAB its sizes
 //   sched-mlir-import FILE.mlir --list          one line per function: NAME TAB ok | why not TAB
 //                                              its arguments' names, separated by commas
+//   --assume EXPR (repeated)                    a precondition on the parameters (`A_d1 == B_d0`),
+//                                              added to the program as `assume EXPR;`
 //
 // Exit codes: 0 translated; 2 bad input (MLIR's own parse or verification error, a construct the
 // import does not take, no or several functions to choose from), with file:line:col and a caret
 // on standard error.
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -38,7 +41,7 @@ namespace {
 constexpr uint64_t kMaxFileBytes = 64ull << 20;
 
 int usage() {
-  std::cerr << "usage: sched-mlir-import FILE.mlir [--func NAME] [--arg-names A,B,...] [--signature] | FILE.mlir --list\n";
+  std::cerr << "usage: sched-mlir-import FILE.mlir [--func NAME] [--arg-names A,B,...] [--assume EXPR]... [--signature] | FILE.mlir --list\n";
   return 2;
 }
 
@@ -49,7 +52,8 @@ std::vector<mlir::func::FuncOp> functions(mlir::Block& top) {
   return fs;
 }
 
-// The function to translate: the one named, or the only importable one; null with a message.
+// The function to translate: the one named, or the only importable one that no other calls (a
+// function another calls is checked where it is inlined); null with a message.
 mlir::func::FuncOp choose(const std::vector<mlir::func::FuncOp>& fs, const std::string& file, const std::string& wanted) {
   std::vector<mlir::func::FuncOp> ok;
   std::string names;
@@ -60,23 +64,31 @@ mlir::func::FuncOp choose(const std::vector<mlir::func::FuncOp>& fs, const std::
       std::cerr << file << ": error: @" << wanted << " cannot be imported: " << why << "\n";
       return nullptr;
     }
-    if (sched::mlir_import::importable(f, why)) {
+    if (sched::mlir_import::importable(f, why) && sched::mlir_import::caller_of(f).empty()) {
       ok.push_back(f);
       names += (names.empty() ? "@" : ", @") + f.getSymName().str();
     }
   }
   if (!wanted.empty()) std::cerr << file << ": error: no function @" << wanted << " in the file\n";
-  else if (ok.empty()) std::cerr << file << ": error: no function to import (a function with a body that calls no other and returns nothing)\n";
+  else if (ok.empty()) std::cerr << file << ": error: no function to import (a function with a body that returns nothing and calls only functions of the file)\n";
   else if (ok.size() > 1) std::cerr << file << ": error: several functions (" << names << "): name one with --func\n";
   else return ok.front();
   return nullptr;
+}
+
+// An assumption is an index expression: names, numbers, operators and parentheses only.
+bool plain_expression(const std::string& e) {
+  if (e.empty() || e.size() > 4096) return false;
+  for (char c : e)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && !std::strchr("_ +-*/%()<>=!&|,", c)) return false;
+  return true;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string file, wanted, prefix;
-  std::vector<std::string> arg_names;
+  std::vector<std::string> arg_names, assumptions;
   bool list = false, signature = false;
   for (int k = 1; k < argc; ++k) {
     if (!std::strcmp(argv[k], "--func") && k + 1 < argc) wanted = argv[++k];
@@ -86,6 +98,13 @@ int main(int argc, char** argv) {
         if (c != ',') { cur += c; continue; }
         arg_names.push_back(cur);
         cur.clear();
+      }
+    }
+    else if (!std::strcmp(argv[k], "--assume") && k + 1 < argc) {
+      assumptions.push_back(argv[++k]);
+      if (!plain_expression(assumptions.back())) {
+        std::cerr << "error: --assume '" << assumptions.back() << "': expected an expression over the parameters (names, numbers, + - * / % comparisons && || and parentheses)\n";
+        return 2;
       }
     }
     else if (!std::strcmp(argv[k], "--list")) list = true;
@@ -121,6 +140,10 @@ int main(int argc, char** argv) {
     for (auto f : fs) {
       std::string why;
       bool ok = sched::mlir_import::importable(f, why);
+      if (std::string caller = ok ? sched::mlir_import::caller_of(f) : ""; !caller.empty()) {
+        ok = false;
+        why = "called by @" + caller + " (checked where it is inlined)";
+      }
       std::string names;
       for (const auto& n : sched::mlir_import::argument_names(f, &state)) names += (names.empty() ? "" : ",") + n;
       std::cout << f.getSymName().str() << "\t" << (ok ? "ok" : why) << "\t" << names << "\n";
@@ -130,7 +153,7 @@ int main(int argc, char** argv) {
   mlir::func::FuncOp f = choose(fs, file, wanted);
   if (!f) return 2;
   sched::mlir_import::Translation t = signature ? sched::mlir_import::function_signature(f, &state, arg_names)
-                                                : sched::mlir_import::translate_function(f, &state, arg_names, prefix);
+                                                : sched::mlir_import::translate_function(f, &state, arg_names, prefix, assumptions);
   if (t.status != sched::mlir_import::Translation::Status::Ok) {
     std::cerr << t.message;
     return 2;

@@ -2,6 +2,8 @@
 // arguments, the body; a refusal becomes file:line:col, the line and a caret.
 #include "mlir/import/translate.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -24,12 +26,46 @@ std::string refusal_message(mlir::Operation* op, const std::string& what) {
   return text;
 }
 
+// The first name in `e` that is not one of `names` ("" when there is none).
+std::string name_outside(const std::string& e, const std::vector<std::string>& names) {
+  for (size_t i = 0; i < e.size();) {
+    if (!std::isalpha(static_cast<unsigned char>(e[i])) && e[i] != '_') {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < e.size() && (std::isalnum(static_cast<unsigned char>(e[j])) || e[j] == '_')) ++j;
+    std::string w = e.substr(i, j - i);
+    if (std::find(names.begin(), names.end(), w) == names.end()) return w;
+    i = j;
+  }
+  return "";
+}
+
 }  // namespace
 
 Translation Translator::run() {
   Translation t;
   try {
     declarations();
+    std::vector<std::string> all = assumptions;
+    mlir::Attribute attr = f_->getAttr("sched.assume");
+    if (auto one = llvm::dyn_cast_or_null<mlir::StringAttr>(attr)) all.push_back(one.str());
+    else if (auto many = llvm::dyn_cast_or_null<mlir::ArrayAttr>(attr))
+      for (mlir::Attribute a : many)
+        if (auto s = llvm::dyn_cast<mlir::StringAttr>(a)) all.push_back(s.str());
+        else throw Refusal{f_, "a sched.assume attribute that is not a string or an array of strings"};
+    else if (attr) throw Refusal{f_, "a sched.assume attribute that is not a string or an array of strings"};
+    for (const std::string& a : all) {
+      if (a.find_first_of(";{}[]\n") != std::string::npos) throw Refusal{f_, "an assumption that is not one expression: " + a};
+      std::string unknown = name_outside(a, params_);
+      if (!unknown.empty()) {
+        std::string list;
+        for (const auto& p : params_) list += (list.empty() ? "" : ", ") + p;
+        throw Refusal{f_, "an assumption naming '" + unknown + "', which is not a parameter (the parameters: " + (list.empty() ? "none" : list) + ")"};
+      }
+      prog_.precondition("assume " + a + ";");
+    }
     copies_of_written_inputs();
     block(f_.getBody().front());
   } catch (const Refusal& r) {
@@ -60,7 +96,7 @@ Translation function_signature(mlir::func::FuncOp f, const mlir::AsmParserState*
 }
 
 Translation translate_function(mlir::func::FuncOp f, const mlir::AsmParserState* state, const std::vector<std::string>& arg_names,
-                               const std::string& prefix) {
+                               const std::string& prefix, const std::vector<std::string>& assumptions) {
   if (!arg_names.empty() && arg_names.size() != f.getNumArguments()) {
     Translation t;
     t.status = Translation::Status::BadInput;
@@ -68,7 +104,9 @@ Translation translate_function(mlir::func::FuncOp f, const mlir::AsmParserState*
                 std::to_string(arg_names.size()) + " (--arg-names)\n";
     return t;
   }
-  return Translator(f, state, arg_names, prefix).run();
+  Translator t(f, state, arg_names, prefix);
+  t.assumptions = assumptions;
+  return t.run();
 }
 
 std::vector<std::string> argument_names(mlir::func::FuncOp f, const mlir::AsmParserState* state) {
@@ -79,6 +117,27 @@ std::vector<std::string> argument_names(mlir::func::FuncOp f, const mlir::AsmPar
   return names;
 }
 
+namespace {
+
+// Why `f`'s calls cannot be inlined ("" when they can): a call of a declaration, or recursion.
+std::string uninlinable_calls(mlir::func::FuncOp f, std::vector<mlir::func::FuncOp>& stack) {
+  if (stack.size() > 16) return "its calls nest more than 16 deep";
+  for (mlir::func::FuncOp g : stack)
+    if (g == f) return "it calls itself (@" + f.getSymName().str() + ", through its calls)";
+  std::string why;
+  stack.push_back(f);
+  f.walk([&](mlir::func::CallOp c) {
+    if (!why.empty()) return;
+    mlir::func::FuncOp g = callee(c);
+    if (!g) why = "it calls @" + c.getCallee().str() + ", a declaration";
+    else why = uninlinable_calls(g, stack);
+  });
+  stack.pop_back();
+  return why;
+}
+
+}  // namespace
+
 bool importable(mlir::func::FuncOp f, std::string& why) {
   if (f.isExternal()) {
     why = "a declaration";
@@ -88,17 +147,26 @@ bool importable(mlir::func::FuncOp f, std::string& why) {
     why = "it returns values";
     return false;
   }
-  std::string callee;
-  f.walk([&](mlir::func::CallOp c) { callee = c.getCallee().str(); });
-  if (!callee.empty()) {
-    why = "it calls @" + callee;
-    return false;
-  }
+  std::vector<mlir::func::FuncOp> stack;
+  why = uninlinable_calls(f, stack);
+  if (!why.empty()) return false;
   if (f.getBody().getBlocks().size() != 1) {
     why = "its body has several blocks";
     return false;
   }
   return true;
+}
+
+std::string caller_of(mlir::func::FuncOp f) {
+  std::string caller;
+  mlir::Block* top = f->getBlock();
+  if (!top) return "";
+  for (mlir::Operation& x : *top)
+    x.walk([&](mlir::func::CallOp c) {
+      if (caller.empty() && callee(c) == f)
+        if (auto from = c->getParentOfType<mlir::func::FuncOp>(); from && from != f) caller = from.getSymName().str();
+    });
+  return caller;
 }
 
 }  // namespace sched::mlir_import

@@ -49,8 +49,11 @@ struct Translation {
 // every step of a pipeline as the user's file does, since mlir-opt prints %arg0.
 // `prefix` goes before every other name (loop variables, cells): `sched mlir` gives each step
 // its own, since mlir-opt numbers values afresh (%arg3 is not the same loop in two steps).
+// `assumptions` are preconditions on the parameters (`A_d1 == B_d0`: the sizes of dynamic memrefs
+// that the function relies on), added as `assume` lines, with those of the function's attribute
+// `sched.assume` (a string or an array of strings).
 Translation translate_function(mlir::func::FuncOp f, const mlir::AsmParserState* state, const std::vector<std::string>& arg_names = {},
-                               const std::string& prefix = "");
+                               const std::string& prefix = "", const std::vector<std::string>& assumptions = {});
 // The arguments as the translation declares them, one line each: NAME TAB index|memref|scalar
 // TAB the MLIR type TAB written (0 or 1) TAB the sizes (integers or parameters, with commas).
 Translation function_signature(mlir::func::FuncOp f, const mlir::AsmParserState* state, const std::vector<std::string>& arg_names = {});
@@ -58,7 +61,10 @@ Translation function_signature(mlir::func::FuncOp f, const mlir::AsmParserState*
 std::vector<std::string> argument_names(mlir::func::FuncOp f, const mlir::AsmParserState* state);
 
 // Whether the function can be imported alone: false (with a reason) for a declaration, a function
-// that calls another, or one that returns values.
+// that returns values, or one whose calls cannot be inlined (a call of a declaration, recursion).
 bool importable(mlir::func::FuncOp f, std::string& why);
+// A function of the module that calls `f` ("" when none does): `f` is then checked where it is
+// inlined, not alone.
+std::string caller_of(mlir::func::FuncOp f);
 
 }  // namespace sched::mlir_import

@@ -1,6 +1,14 @@
-// The translator's state, shared by its three parts: names.cpp (SCHED names for SSA values),
-// values.cpp (values as SCHED expressions: arith, math, affine maps) and commands.cpp (operations
-// with effects and regions as SCHED commands). translate.hpp states the contract.
+// The translator's state, shared by its parts: names.cpp (SCHED names for SSA values), values.cpp
+// (values as SCHED expressions: arith, math, affine maps), commands.cpp (operations with effects
+// and regions as SCHED commands), vectors.cpp (the vector dialect's values as lanes), calls.cpp
+// (func.call inlined) and reductions.cpp (affine.parallel / scf.parallel reductions).
+// translate.hpp states the contract.
+//
+// A vector value is a template: its expression with a placeholder for each lane index (lane(k)),
+// replaced by lane variables where the value is stored or materialised. For
+//   %v = vector.transfer_read %A[%i, %j], %pad {in_bounds = [true]} : memref<4x16xf32>, vector<8xf32>
+//   %w = arith.mulf %v, %v : vector<8xf32>
+// the template of %w is (A[i, (j + L0)] * A[i, (j + L0)]), L0 standing for lane(0).
 #pragma once
 #include <set>
 #include <string>
@@ -26,6 +34,7 @@ class Translator {
   Translator(mlir::func::FuncOp f, const mlir::AsmParserState* state, std::vector<std::string> arg_names = {}, std::string prefix = "")
       : f_(f), state_(state), arg_names_(std::move(arg_names)), prefix_(std::move(prefix)) {}
   Translation run();
+  std::vector<std::string> assumptions;  // `assume` lines (translate.hpp)
   // One line per argument, in order: NAME TAB index|memref|scalar TAB its MLIR type TAB
   // written (0 or 1) TAB its sizes (integers or parameters, separated by commas).
   Translation signature();
@@ -40,7 +49,14 @@ class Translator {
   std::string affine(mlir::AffineExpr e, mlir::ValueRange operands, unsigned dims);
   std::string bound(mlir::AffineMap m, mlir::ValueRange operands, bool lower);  // max / min of results
   std::string condition(mlir::IntegerSet s, mlir::ValueRange operands);
-  static std::string type_name(mlir::Type t, mlir::Operation* where);  // f32, i32, bool; "" for index
+  // f32, i32, bool; "" for index; a vector's element type
+  static std::string type_name(mlir::Type t, mlir::Operation* where);
+
+  // vectors.cpp
+  static std::string lane(unsigned k);  // the placeholder of lane index k in a vector's template
+  // `text` with lane(k) replaced by vars[k]
+  static std::string at_lanes(const std::string& text, const std::vector<std::string>& vars);
+  static std::vector<int64_t> vector_shape(mlir::Type t, mlir::Operation* where);  // {} for a scalar
 
  private:
   std::string pure(mlir::Operation* op);  // values.cpp: the expression of a pure operation's result
@@ -48,6 +64,18 @@ class Translator {
   std::string compare(mlir::Operation* op);
   std::string cast(mlir::Operation* op);
   std::string constant(mlir::Operation* op);
+  std::string vector_value(mlir::Operation* op);  // vectors.cpp: "" when `op` is not a vector operation
+  // A vector transfer's access (vectors.cpp): each memref dimension's index (lanes included), the
+  // condition under which a lane touches memory (masks, out-of-bounds lanes), and whether its
+  // indices must be clamped to stay in the memref where the condition is false.
+  struct Access {
+    std::vector<std::string> index, size;
+    std::vector<bool> laned;
+    std::string condition;  // "" when every lane touches memory
+  };
+  Access transfer_access(mlir::Operation* op, mlir::Value memref, mlir::ValueRange indices, mlir::AffineMap perm, mlir::Value mask);
+  Access vector_access(mlir::Value memref, mlir::AffineMap map, mlir::ValueRange operands, mlir::Type vector);
+  std::string clamped_read(const Access& a, mlir::Value memref, mlir::Operation* where);
 
   // commands.cpp
   void declarations();
@@ -59,10 +87,32 @@ class Translator {
   void affine_for(mlir::Operation* op, int& opened);
   void scf_for(mlir::Operation* op, int& opened);
   void loop(mlir::Operation* op, const std::string& lb, const std::string& ub, int64_t step, mlir::Block& body, const char* keyword);
-  void affine_parallel(mlir::Operation* op);
+  void affine_parallel(mlir::Operation* op, int& opened);
   void if_op(mlir::Operation* op, const std::string& cond, mlir::Block* then_b, mlir::Block* else_b, int& opened);
   void allocation(mlir::Operation* op, int& opened);
-  void yield_into(mlir::Operation* yield, const std::vector<std::string>& cells);
+  void memref_cast(mlir::Operation* op);
+  void yield_into(mlir::Operation* yield);
+  void assign(const std::string& cell, mlir::Value v, mlir::Operation* where, const std::string& accumulate = "");
+  std::vector<std::string> open_cells(mlir::ValueRange results, mlir::ValueRange inits, int& opened);
+  // vectors.cpp
+  bool vector_command(mlir::Operation* op, int& opened);  // false when `op` is not a vector store
+  void vector_store(mlir::Operation* op, mlir::Value v, mlir::Value memref, const Access& a, int& opened);
+  // v's value now, in a new cell (an allocation left open: `opened` counts it); returns the cell's
+  // text (a template for a vector)
+  std::string materialise(mlir::Value v, int& opened);
+  // `par` loops over a vector's lanes (none for a scalar), their variables in `vars`
+  void lane_loops(const std::vector<int64_t>& shape, std::vector<std::string>& vars, mlir::Operation* where);
+  void close_lane_loops(size_t n);
+  void guarded_read(mlir::Operation* op, int& opened);
+  void vector_reduction(mlir::Operation* op, int& opened);
+  void forget(mlir::func::FuncOp g);  // calls.cpp: the callee's values, before it is inlined again
+  // calls.cpp
+  void call(mlir::Operation* op, int& opened);
+  // reductions.cpp
+  static std::string accumulation(llvm::StringRef kind, mlir::Operation* where);  // "+", "*", "min", "max", "&&", "||"
+  std::string neutral(llvm::StringRef kind, mlir::Type t, mlir::Operation* where);
+  void scf_parallel(mlir::Operation* op, int& opened);
+  void scf_reduce(mlir::Operation* op);
   bool keep_in_cell(mlir::Operation* op);  // a memory-reading value used after a write
   void lazy_select(mlir::Operation* op, int& opened);
   bool may_be_undefined(mlir::Value v);
@@ -86,8 +136,17 @@ class Translator {
     std::vector<std::string> dims;
   };
   std::vector<Copy> copies_;                            // written memref arguments: output := input first
-  llvm::DenseMap<mlir::Value, std::string> copy_shapes_;  // memref arguments: their SCHED name (memref.dim)
-  std::vector<std::vector<std::string>> yield_cells_;   // the cells the innermost region's yield assigns
+  llvm::DenseMap<mlir::Value, std::vector<std::string>> dims_;  // memrefs: the size of each dimension
+  llvm::DenseMap<mlir::Value, bool> allocated_;          // memrefs made by memref.alloc / alloca (may hold undefined cells)
+  // What the innermost region's terminator (yield, return, reduce) does with its values: the cells
+  // (a vector cell is a template) and, for a parallel reduction, the accumulation's operator.
+  struct YieldTarget {
+    std::vector<std::string> cells;
+    std::vector<std::string> accumulate;  // "" for an assignment
+  };
+  std::vector<YieldTarget> yield_cells_;
+  std::vector<std::string> params_;                    // the program's parameters (what an assumption may name)
+  std::vector<mlir::Operation*> inlining_;             // the calls being inlined (a recursive call is refused)
   std::string signature_;
 };
 
@@ -98,5 +157,16 @@ bool writes_memory(mlir::Operation* op, const std::vector<mlir::Value>& memrefs)
 Origin origin(mlir::Operation* op);
 // The memref a load reads (null for other operations).
 mlir::Value memref_read(mlir::Operation* op);
+// The memref a store writes (null for other operations).
+mlir::Value memref_written(mlir::Operation* op);
+// The memref a value names: through memref.cast to the array it is (casts alias their source).
+mlir::Value root_memref(mlir::Value m);
+// Whether the memref `m` (an argument, an allocation or a cast) is written by the function,
+// through the calls it makes too.
+bool is_written(mlir::Value m);
+// IEEE 754-2019's maximum (mx) or minimum of two floats' texts (arith.maximumf / minimumf).
+std::string float_maximum(const std::string& a, const std::string& b, bool mx);
+// The function a call names (null when it is not defined in the module: a declaration).
+mlir::func::FuncOp callee(mlir::Operation* call);
 
 }  // namespace sched::mlir_import

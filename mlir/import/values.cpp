@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/import/translator.hpp"
 
 #include <cmath>
@@ -63,12 +64,40 @@ std::string float_compare(llvm::StringRef pred, const std::string& a, const std:
 
 bool is_value_op(llvm::StringRef name) {
   return name.starts_with("arith.") || name.starts_with("math.") || name == "affine.apply" || name == "affine.min" ||
-         name == "affine.max" || name == "affine.load" || name == "memref.load" || name == "memref.dim";
+         name == "affine.max" || name == "affine.load" || name == "memref.load" || name == "memref.dim" || name == "affine.vector_load" ||
+         (name.starts_with("vector.") && name != "vector.transfer_write");
+}
+
+}  // namespace
+
+// IEEE 754-2019's maximum / minimum (arith.maximumf / minimumf): NaN when either is; -0 < +0.
+std::string float_maximum(const std::string& a, const std::string& b, bool mx) {
+  std::string neg_a = std::string("(-").append(a).append(")"), neg_b = std::string("(-").append(b).append(")");
+  std::string zeros = mx ? paren(a + " + " + b) : std::string("(-").append(paren(neg_a + " + " + neg_b)).append(")");
+  return "select(" + paren(paren(a + " != " + a) + " || " + paren(b + " != " + b)) + ", " + paren(a + " + " + b) + ", select(" +
+         paren(paren(a + " == " + b) + " && " + paren(a + " == 0")) + ", " + zeros + ", " + (mx ? "max(" : "min(") + a + ", " + b + ")))";
+}
+
+namespace {
+
+// Division and remainder of an integer `a` by a positive constant `c` (typed literals `one`,
+// `zero` of a's type: "1" on index): truncated (divsi, remsi), floor (floordivsi), ceiling
+// (ceildivsi). SCHED's `/` and `%` are Euclidean (floor and a non-negative remainder for c > 0),
+// and these forms never overflow, even at INT_MIN.
+std::string divide(llvm::StringRef n, const std::string& a, const std::string& c, const std::string& one, const std::string& zero) {
+  std::string q = paren(a + " / " + c), r = paren(a + " % " + c);
+  std::string inexact = paren(r + " != " + zero);
+  if (n == "arith.floordivsi") return q;
+  if (n == "arith.ceildivsi") return paren(q + " + select(" + inexact + ", " + one + ", " + zero + ")");
+  std::string negative_inexact = paren(paren(a + " < " + zero) + " && " + inexact);
+  if (n == "arith.divsi") return paren(q + " + select(" + negative_inexact + ", " + one + ", " + zero + ")");
+  return "select(" + negative_inexact + ", " + paren(r + " - " + c) + ", " + r + ")";  // remsi
 }
 
 }  // namespace
 
 std::string Translator::type_name(mlir::Type t, mlir::Operation* where) {
+  if (auto v = llvm::dyn_cast<mlir::VectorType>(t)) t = v.getElementType();
   if (t.isIndex()) return "";
   if (t.isF32()) return "f32";
   if (t.isF64()) return "f64";
@@ -147,11 +176,12 @@ std::string Translator::pure(mlir::Operation* op) {
     auto k = dim.getConstantIndex();
     auto type = llvm::dyn_cast<mlir::MemRefType>(dim.getSource().getType());
     if (!k || !type || *k < 0 || *k >= type.getRank()) throw Refusal{op, "memref.dim of a dimension that is not a constant"};
-    auto shape = copy_shapes_.find(dim.getSource());
-    if (shape == copy_shapes_.end()) throw Refusal{op, "memref.dim of a memref that is not an argument"};
-    if (!type.isDynamicDim(*k)) return std::to_string(type.getDimSize(*k));
-    return shape->second + "_d" + std::to_string(*k);
+    auto shape = dims_.find(dim.getSource());
+    if (shape == dims_.end() || static_cast<size_t>(*k) >= shape->second.size()) throw Refusal{op, "memref.dim of a memref the import does not know"};
+    return shape->second[*k];
   }
+  std::string v = vector_value(op);
+  if (!v.empty()) return v;
   if (name == "arith.constant") return constant(op);
   if (name.starts_with("arith.cmp")) return compare(op);
   std::string r = arith_op(op);
@@ -172,7 +202,17 @@ std::string Translator::constant(mlir::Operation* op) {
     type_name(t, op);
     return float_literal(x.getValue(), t, op);
   }
-  throw Refusal{op, "a constant that is not a scalar (vector and tensor constants are not taken)"};
+  if (auto d = llvm::dyn_cast<mlir::DenseElementsAttr>(c.getValue()); d && d.isSplat() && llvm::isa<mlir::VectorType>(t)) {
+    mlir::Type elem = llvm::cast<mlir::VectorType>(t).getElementType();
+    mlir::Attribute one = d.getSplatValue<mlir::Attribute>();
+    if (auto i = llvm::dyn_cast<mlir::IntegerAttr>(one)) {
+      if (elem.isInteger(1)) return i.getValue().isZero() ? "false" : "true";
+      if (elem.isIndex()) throw Refusal{op, "a vector of index values"};
+      return type_name(elem, op) + "(" + std::to_string(i.getValue().getSExtValue()) + ")";
+    }
+    if (auto x = llvm::dyn_cast<mlir::FloatAttr>(one)) return float_literal(x.getValue(), elem, op);
+  }
+  throw Refusal{op, "a constant that is not a scalar or a vector of one value (tensor constants and vectors of several values are not taken)"};
 }
 
 std::string Translator::compare(mlir::Operation* op) {
@@ -235,20 +275,16 @@ std::string Translator::arith_op(mlir::Operation* op) {
     return "select(" + paren(b + " != " + b) + ", " + a + ", select(" + paren(a + " != " + a) + ", " + b + ", select(" +
            paren(paren(a + " == " + b) + " && " + paren(a + " == 0")) + ", " + zeros + ", " + (mx ? "max(" : "min(") + a + ", " + b + "))))";
   }
-  if (n == "arith.maximumf" || n == "arith.minimumf") {  // NaN when either is; -0 < +0
-    bool mx = n == "arith.maximumf";
-    std::string zeros = mx ? paren(a + " + " + b) : paren("-" + paren(paren("-" + a) + " + " + paren("-" + b)));
-    return "select(" + paren(paren(a + " != " + a) + " || " + paren(b + " != " + b)) + ", " + paren(a + " + " + b) + ", select(" +
-           paren(paren(a + " == " + b) + " && " + paren(a + " == 0")) + ", " + zeros + ", " + (mx ? "max(" : "min(") + a + ", " + b + ")))";
-  }
-  if (t && t.isIndex() && (n == "arith.floordivsi" || n == "arith.ceildivsi" || n == "arith.divsi" || n == "arith.remsi")) {
-    auto c = op->getOperand(1).getDefiningOp<mlir::arith::ConstantIndexOp>();
-    if (!c || c.value() <= 0) throw Refusal{op, "an index division by a value that is not a positive constant"};
-    std::string k = std::to_string(c.value());
-    if (n == "arith.floordivsi") return paren(a + " / " + k);
-    if (n == "arith.ceildivsi") return paren("-(" + paren("-" + a) + " / " + k + ")");
-    if (n == "arith.divsi") return "select(" + paren(a + " >= 0") + ", " + paren(a + " / " + k) + ", " + paren("-(" + paren("-" + a) + " / " + k + ")") + ")";
-    return "select(" + paren(a + " >= 0") + ", " + paren(a + " % " + k) + ", " + paren("-(" + paren("-" + a) + " % " + k + ")") + ")";
+  if (n == "arith.maximumf" || n == "arith.minimumf") return float_maximum(a, b, n == "arith.maximumf");
+  if (n == "arith.floordivsi" || n == "arith.ceildivsi" || n == "arith.divsi" || n == "arith.remsi") {
+    mlir::IntegerAttr c;
+    if (!mlir::matchPattern(op->getOperand(1), mlir::m_Constant(&c)) || c.getValue().isNegative() || c.getValue().isZero())
+      throw Refusal{op, "an integer division by a value that is not a positive constant (MLIR's division by zero and INT_MIN / -1 are undefined)"};
+    std::string ty = type_name(t, op);
+    if (ty == "bool") throw Refusal{op, "a division of i1 values"};
+    std::string k = ty.empty() ? std::to_string(c.getValue().getSExtValue()) : ty + "(" + std::to_string(c.getValue().getSExtValue()) + ")";
+    std::string one = ty.empty() ? "1" : ty + "(1)", zero = ty.empty() ? "0" : ty + "(0)";
+    return divide(n, a, k, one, zero);
   }
   return "";
 }
