@@ -42,11 +42,14 @@ def pipelines():
             continue
         cols = [c.strip() for c in line.split("|")]
         f, steps, want = cols[0], [s.strip() for s in cols[1].split(";")], cols[2]
+        # `--assume=...` is sched's option (before --), every other step mlir-opt's
+        options = [s for s in steps if s.startswith("--assume=")]
+        steps = [s for s in steps if not s.startswith("--assume=")]
         kind = cols[3] if len(cols) > 3 else None
         t0 = time.time()
         # an `agrees` line is about the import's semantics (step 0): its proof gets 5 s
         budget = ["--equiv-timeout", "5"] if want == "agrees" else []
-        p = run(["mlir", os.path.join(MLIR, f), "--quiet", "--json"] + budget + ["--"] + steps)
+        p = run(["mlir", os.path.join(MLIR, f), "--quiet", "--json"] + budget + options + ["--"] + steps)
         took = time.time() - t0
         n += 1
         try:
@@ -67,8 +70,10 @@ def pipelines():
         expected_exit = {"valid": 0, "miscompiled": 1, "unknown": 3}[want]
         if p.returncode != expected_exit:
             fail(f"{f} {steps}: exit {p.returncode}, expected {expected_exit}")
-        if want == "valid" and verdicts != ["equivalent"] * len(steps):
+        if want == "valid" and verdicts != ["equivalent"] * len(j["steps"]):
             fail(f"{f} {steps}: valid, but the steps say {verdicts}")
+        if any(s.startswith("--pass-pipeline") for s in steps) and len(j["steps"]) <= len(steps):
+            fail(f"{f} {steps}: the pipeline is not split into its passes: {j['steps']}")
         if want == "miscompiled":
             bad = [c for c in j["checks"] if c["verdict"] not in ("equivalent", "unknown")]
             if len(bad) != 1 or bad[0]["verdict"] != kind or bad[0]["pass"] != steps[-1]:
@@ -127,6 +132,27 @@ def bad_inputs():
         ("unknown pass", os.path.join(MLIR, "kernels", "gemm.mlir"), ["mlir", "--quiet", "--", "--no-such-pass"], [2], ["mlir-opt refuses"]),
         ("no pass", os.path.join(MLIR, "kernels", "gemm.mlir"), ["mlir", "--quiet"], [2], ["no pass"]),
         ("a pass that is not a flag", os.path.join(MLIR, "kernels", "gemm.mlir"), ["mlir", "--quiet", "--", "x.mlir"], [2], ["expected a pass flag"]),
+        ("a call of a declaration", write("decl.mlir", "func.func private @ext(memref<4xf32>)\nfunc.func @f(%a: memref<4xf32>) {\n"
+                                                       "  func.call @ext(%a) : (memref<4xf32>) -> ()\n  return\n}\n"),
+         ["import", "--func", "f"], [2], ["@ext, a declaration"]),
+        ("recursion", write("rec.mlir", "func.func @f(%a: memref<4xf32>) {\n  func.call @f(%a) : (memref<4xf32>) -> ()\n  return\n}\n"),
+         ["import", "--func", "f"], [2], ["calls itself"]),
+        ("a reduction kind not taken", write("redkind.mlir", "func.func @f(%a: memref<4xf32>, %o: memref<1xf32>) {\n"
+                                                              "  %s = affine.parallel (%i) = (0) to (4) reduce (\"maxnumf\") -> f32 {\n"
+                                                              "    %x = affine.load %a[%i] : memref<4xf32>\n    affine.yield %x : f32\n  }\n"
+                                                              "  affine.store %s, %o[0] : memref<1xf32>\n  return\n}\n"),
+         ["import"], [2], ["redkind.mlir:2:8", "maxnumf", "^"]),
+        ("a vector.reduction kind not taken", write("vredkind.mlir", "func.func @f(%a: memref<8xi32>, %o: memref<1xi32>) {\n  %c0 = arith.constant 0 : index\n"
+                                                                     "  %v = affine.vector_load %a[0] : memref<8xi32>, vector<8xi32>\n"
+                                                                     "  %r = vector.reduction <minui>, %v : vector<8xi32> into i32\n"
+                                                                     "  affine.store %r, %o[0] : memref<1xi32>\n  return\n}\n"),
+         ["import"], [2], ["vredkind.mlir:4:8", "minui", "^"]),
+        ("an assumption naming no parameter", os.path.join(MLIR, "kernels", "matmul_inplace.mlir"), ["import", "--assume", "Q == B_d0"], [2],
+         ["'Q', which is not a parameter", "^"]),
+        ("an assumption that is not an expression", os.path.join(MLIR, "kernels", "matmul_inplace.mlir"), ["import", "--assume", "A_d0; x"], [2],
+         ["--assume"]),
+        ("a malformed pass pipeline", os.path.join(MLIR, "kernels", "gemm.mlir"), ["mlir", "--quiet", "--", "--pass-pipeline=builtin.module(cse"],
+         [2], ["expected ')'"]),
         ("mlir-opt not trusted", os.path.join(MLIR, "kernels", "gemm.mlir"), ["mlir", "--quiet", "--mlir-opt", "mlir-opt-19", "--", "--cse"], [2],
          ["not an absolute path"]),
     ]
