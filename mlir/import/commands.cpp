@@ -90,7 +90,6 @@ static bool is_written_at(mlir::Value m, int depth) {
 
 bool is_written(mlir::Value m) { return is_written_at(m, 0); }
 
-void Translator::line(const std::string& s, const Origin& o) { body_.line(s, o); }
 
 Origin origin(mlir::Operation* op) {
   mlir::Location loc = op->getLoc();
@@ -262,7 +261,8 @@ void Translator::command(mlir::Operation* op, int& opened) {
   if (auto i = llvm::dyn_cast<mlir::affine::AffineIfOp>(op))
     return if_op(op, condition(i.getIntegerSet(), i.getOperands()), i.getThenBlock(), i.hasElse() ? i.getElseBlock() : nullptr, opened);
   if (auto i = llvm::dyn_cast<mlir::scf::IfOp>(op))
-    return if_op(op, value(i.getCondition()), &i.getThenRegion().front(), i.getElseRegion().empty() ? nullptr : &i.getElseRegion().front(), opened);
+    return if_op(op, eager(value(i.getCondition())), &i.getThenRegion().front(), i.getElseRegion().empty() ? nullptr : &i.getElseRegion().front(),
+                 opened);
   if (llvm::isa<mlir::memref::AllocOp, mlir::memref::AllocaOp>(op)) return allocation(op, opened);
   if (llvm::isa<mlir::memref::CastOp>(op)) return memref_cast(op);
   if (llvm::isa<mlir::memref::DeallocOp>(op)) return;
@@ -321,7 +321,7 @@ bool Translator::may_be_undefined(mlir::Value v) {
   if (!op) return false;
   llvm::StringRef n = op->getName().getStringRef();
   if (n == "arith.fptosi" || n == "arith.fptoui") return true;
-  if (mlir::Value m = memref_read(op)) return m.getDefiningOp() != nullptr;  // not an argument: an allocation
+  if (mlir::Value m = memref_read(op)) return allocated_.lookup(m) || m.getDefiningOp() != nullptr;  // an allocation (also through a call)
   for (mlir::Value x : op->getOperands())
     if (may_be_undefined(x)) return true;
   return false;

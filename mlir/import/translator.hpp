@@ -76,6 +76,12 @@ class Translator {
   Access transfer_access(mlir::Operation* op, mlir::Value memref, mlir::ValueRange indices, mlir::AffineMap perm, mlir::Value mask);
   Access vector_access(mlir::Value memref, mlir::AffineMap map, mlir::ValueRange operands, mlir::Type vector);
   std::string clamped_read(const Access& a, mlir::Value memref, mlir::Operation* where);
+  // A guarded read: `read` where `cond` holds, `pad` elsewhere, as a marked group in the text
+  // (\x03 cond \x05 read \x05 clamped \x05 pad \x04) that line() splits the statement on;
+  // eager() makes it select(cond, clamped, pad), for a text that is not a statement.
+  static std::string guarded(const std::string& cond, const std::string& read, const std::string& clamped, const std::string& pad);
+  static std::string eager(std::string text);
+  void split_on_guards(const std::string& s, const Origin& o, int depth);
 
   // commands.cpp
   void declarations();
@@ -100,10 +106,17 @@ class Translator {
   // v's value now, in a new cell (an allocation left open: `opened` counts it); returns the cell's
   // text (a template for a vector)
   std::string materialise(mlir::Value v, int& opened);
+  bool reads_memref(mlir::Value v, mlir::Value memref);  // whether v's text reads that memref (through casts)
+  struct Pinned {
+    std::vector<std::pair<mlir::Value, std::string>> saved;  // the values' own texts
+    int opened = 0;
+    bool block = false;
+  };
+  void pin(mlir::Value v, mlir::Value memref, Pinned& p);
+  void unpin(Pinned& p);
   // `par` loops over a vector's lanes (none for a scalar), their variables in `vars`
   void lane_loops(const std::vector<int64_t>& shape, std::vector<std::string>& vars, mlir::Operation* where);
   void close_lane_loops(size_t n);
-  void guarded_read(mlir::Operation* op, int& opened);
   void vector_reduction(mlir::Operation* op, int& opened);
   void forget(mlir::func::FuncOp g);  // calls.cpp: the callee's values, before it is inlined again
   // calls.cpp

@@ -117,6 +117,7 @@ std::string Translator::value(mlir::Value v) {
   if (!op) throw Refusal{f_, "a block argument the import does not know (an unstructured region)"};
   if (!is_value_op(op->getName().getStringRef())) throw Refusal{op, "a value of '" + op->getName().getStringRef().str() + "'"};
   std::string text = pure(op);
+  if (v.getType().isIndex()) text = eager(text);  // an index goes into bounds, subscripts and lets, not statements to split
   if (text.size() > kMaxExpression) throw Refusal{op, "a value whose expression exceeds 1 MB of text"};
   exprs_[v] = text;
   return text;
@@ -277,8 +278,13 @@ std::string Translator::arith_op(mlir::Operation* op) {
   }
   if (n == "arith.maximumf" || n == "arith.minimumf") return float_maximum(a, b, n == "arith.maximumf");
   if (n == "arith.floordivsi" || n == "arith.ceildivsi" || n == "arith.divsi" || n == "arith.remsi") {
+    mlir::Attribute k_attr;
     mlir::IntegerAttr c;
-    if (!mlir::matchPattern(op->getOperand(1), mlir::m_Constant(&c)) || c.getValue().isNegative() || c.getValue().isZero())
+    if (mlir::matchPattern(op->getOperand(1), mlir::m_Constant(&k_attr))) {
+      c = llvm::dyn_cast<mlir::IntegerAttr>(k_attr);
+      if (auto d = llvm::dyn_cast<mlir::DenseElementsAttr>(k_attr); d && d.isSplat()) c = d.getSplatValue<mlir::IntegerAttr>();  // a vector of one value
+    }
+    if (!c || c.getValue().isNegative() || c.getValue().isZero())
       throw Refusal{op, "an integer division by a value that is not a positive constant (MLIR's division by zero and INT_MIN / -1 are undefined)"};
     std::string ty = type_name(t, op);
     if (ty == "bool") throw Refusal{op, "a division of i1 values"};

@@ -16,11 +16,14 @@
 //     if ((j + l) < 20) { B[i, (j + l)] := select(((j + l) < 20), A[i, max(min((j + l), 20 - 1), 0)], pad); }
 //   }
 //
-// A read whose lanes may leave the memref clamps its indices inside it and chooses the padding by
-// `select`, when every cell it may touch is defined (an argument of static sizes); otherwise (an
-// allocation, whose cells may be undefined, or a dynamic size, which may be 0) the value is read
-// into a cell under `if`. A store whose value reads the memref it writes stores a copy.
+// A read whose lanes may leave the memref or be masked off is, from an argument of sizes that are
+// constants (every cell defined), a select of the read with its indices clamped inside the memref;
+// otherwise a guarded read (guarded()): the statement that uses it is split on the lane's
+// condition, so a lane reads the memref only where MLIR does (translator.hpp, line()): no cell of
+// an empty memref, no undefined cell of an allocation (LLVM's poison, where MLIR never uses it). A store whose value, mask or indices read the
+// memref it writes computes them first (lanes would read what other lanes wrote).
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/VectorInterfaces.h"
@@ -36,17 +39,17 @@ constexpr int64_t kMaxLanes = 1 << 16;  // lanes of one vector value
 
 std::string paren(const std::string& s) { return "(" + s + ")"; }
 
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
 bool positive_literal(const std::string& s) {
   if (s.empty() || s == "0") return false;
   for (char c : s)
     if (!std::isdigit(static_cast<unsigned char>(c))) return false;
   return true;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
 }
 
 // A vector's dimensions and lane placeholders, as an allocation's sizes and a cell's indices.
@@ -176,36 +179,16 @@ std::string Translator::clamped_read(const Access& a, mlir::Value memref, mlir::
   return array_of(memref, where) + "[" + join(idx) + "]";
 }
 
-void Translator::guarded_read(mlir::Operation* op, int& opened) {
-  auto r = llvm::cast<mlir::vector::TransferReadOp>(op);
-  mlir::Value memref = op->getOperand(0);
-  Access a = transfer_access(op, memref, r.getIndices(), r.getPermutationMap(), r.getMask());
-  mlir::Value res = op->getResult(0);
-  std::vector<int64_t> shape = vector_shape(res.getType(), op);
-  auto [dims, lanes] = dims_and_lanes(shape);
-  std::string pad = value(r.getPadding()), name = name_of(res, "t");
-  body_.open("allocate " + name + " : " + type_name(res.getType(), op) + "[" + dims + "] {");
-  ++opened;
-  std::string cell = name + "[" + lanes + "]";
-  std::vector<std::string> vars;
-  lane_loops(shape, vars, op);
-  std::string c = at_lanes(cell, vars);
-  line("if " + at_lanes(a.condition, vars) + " { " + c + " := " + at_lanes(array_of(memref, op) + "[" + join(a.index) + "]", vars) + "; } else { " + c +
-           " := " + pad + "; }",
-       origin(op));
-  close_lane_loops(vars.size());
-  exprs_[res] = cell;
-  reads_[res] = {};
+bool Translator::reads_memref(mlir::Value v, mlir::Value memref) {
+  for (mlir::Value m : reads_.lookup(v))
+    if (root_memref(m) == root_memref(memref)) return true;
+  return false;
 }
 
 void Translator::vector_store(mlir::Operation* op, mlir::Value v, mlir::Value memref, const Access& a, int& opened) {
   std::string text = value(v);
   int copies = 0;
-  for (mlir::Value m : reads_.lookup(v))
-    if (root_memref(m) == root_memref(memref)) {
-      text = materialise(v, copies);  // lanes would read what other lanes wrote
-      break;
-    }
+  if (reads_memref(v, memref)) text = materialise(v, copies);  // lanes would read what other lanes wrote
   std::vector<std::string> vars;
   lane_loops(vector_shape(v.getType(), op), vars, op);
   std::string stmt = at_lanes(array_of(memref, op) + "[" + join(a.index) + "]", vars) + " := " + at_lanes(text, vars) + ";";
@@ -216,26 +199,49 @@ void Translator::vector_store(mlir::Operation* op, mlir::Value v, mlir::Value me
   (void)opened;
 }
 
+// A store's indices and mask that read the memref it writes, computed before its lanes run: in a
+// block of their own, an index as a `let`, a mask in a cell; their texts are the store's while it
+// is written, and the values' own after (unpin).
+void Translator::pin(mlir::Value v, mlir::Value memref, Pinned& p) {
+  if (!v || !reads_memref(v, memref)) return;
+  if (!p.block) {
+    body_.open("{");
+    p.block = true;
+  }
+  std::string text = value(v);
+  p.saved.push_back({v, text});
+  if (!vector_shape(v.getType(), v.getDefiningOp()).empty()) {
+    exprs_[v] = materialise(v, p.opened);
+    return;
+  }
+  std::string x = fresh("x");
+  line("let " + x + " = " + text + ";");
+  exprs_[v] = x;
+}
+
+void Translator::unpin(Pinned& p) {
+  for (auto& [v, text] : p.saved) exprs_[v] = text;
+  for (; p.opened > 0; --p.opened) body_.close();
+  if (p.block) body_.close();
+}
+
 bool Translator::vector_command(mlir::Operation* op, int& opened) {
   if (auto w = llvm::dyn_cast<mlir::vector::TransferWriteOp>(op)) {
     if (op->getNumResults()) throw Refusal{op, "a vector.transfer_write to a tensor"};
     mlir::Value memref = op->getOperand(1);  // (vector, memref, indices..., mask)
+    Pinned p;
+    for (mlir::Value i : w.getIndices()) pin(i, memref, p);
+    pin(w.getMask(), memref, p);
     vector_store(op, w.getVector(), memref, transfer_access(op, memref, w.getIndices(), w.getPermutationMap(), w.getMask()), opened);
+    unpin(p);
     return true;
   }
   if (auto s = llvm::dyn_cast<mlir::affine::AffineVectorStoreOp>(op)) {
+    Pinned p;
+    for (mlir::Value i : s.getMapOperands()) pin(i, s.getMemRef(), p);
     Access a = vector_access(s.getMemRef(), s.getAffineMap(), s.getMapOperands(), s.getValueToStore().getType());
     vector_store(op, s.getValueToStore(), s.getMemRef(), a, opened);
-    return true;
-  }
-  if (auto r = llvm::dyn_cast<mlir::vector::TransferReadOp>(op)) {
-    mlir::Value memref = op->getOperand(0);
-    Access a = transfer_access(op, memref, r.getIndices(), r.getPermutationMap(), r.getMask());
-    bool defined = !allocated_.lookup(memref);
-    for (size_t m = 0; m < a.size.size(); ++m)
-      if (a.laned[m] && !positive_literal(a.size[m])) defined = false;
-    if (a.condition.empty() || defined) return false;  // an expression (vector_value)
-    guarded_read(op, opened);
+    unpin(p);
     return true;
   }
   if (llvm::isa<mlir::vector::ReductionOp>(op)) {
@@ -251,7 +257,15 @@ std::string Translator::vector_value(mlir::Operation* op) {
     mlir::Value memref = op->getOperand(0);
     Access a = transfer_access(op, memref, r.getIndices(), r.getPermutationMap(), r.getMask());
     if (a.condition.empty()) return clamped_read(a, memref, op);
-    return "select(" + a.condition + ", " + clamped_read(a, memref, op) + ", " + value(r.getPadding()) + ")";
+    // every cell of an argument is defined: with sizes that are not 0, a select of the clamped read
+    // (one statement, which the proofs take best); else a guarded read
+    bool defined = !allocated_.lookup(memref) && !may_be_undefined(r.getPadding());
+    for (size_t m = 0; m < a.size.size(); ++m)
+      if (a.laned[m] && !positive_literal(a.size[m])) defined = false;
+    if (defined) return "select(" + a.condition + ", " + clamped_read(a, memref, op) + ", " + value(r.getPadding()) + ")";
+    Access unclamped = a;
+    unclamped.condition.clear();
+    return guarded(a.condition, clamped_read(unclamped, memref, op), clamped_read(a, memref, op), value(r.getPadding()));
   }
   if (auto l = llvm::dyn_cast<mlir::affine::AffineVectorLoadOp>(op))
     return clamped_read(vector_access(l.getMemRef(), l.getAffineMap(), l.getMapOperands(), l.getResult().getType()), l.getMemRef(), op);
@@ -308,6 +322,8 @@ std::string Translator::vector_value(mlir::Operation* op) {
 //   allocate r : f32[] { r[] := f32(0); for l < 8 { r[] := (r[] + v(l)); } ... }
 void Translator::vector_reduction(mlir::Operation* op, int& opened) {
   auto r = llvm::cast<mlir::vector::ReductionOp>(op);
+  if (auto fm = op->getAttrOfType<mlir::arith::FastMathFlagsAttr>("fastmath"); fm && fm.getValue() != mlir::arith::FastMathFlags::none)
+    throw Refusal{op, "'vector.reduction' with fastmath flags (LLVM reduces it as a tree, in an order of its choosing)"};
   std::vector<int64_t> shape = vector_shape(r.getVector().getType(), op);
   if (shape.size() != 1) throw Refusal{op, "a vector.reduction of a vector that is not one-dimensional"};
   std::string kind(mlir::vector::stringifyCombiningKind(r.getKind()));
@@ -320,7 +336,8 @@ void Translator::vector_reduction(mlir::Operation* op, int& opened) {
   std::string cell = name_of(op->getResult(0), "t") + "[]";
   std::string l = fresh("l"), e = at_lanes(src, {l}), acc = cell;
   std::string combined;
-  if (kind == "add" || kind == "mul") combined = paren(acc + (kind == "add" ? " + " : " * ") + e);
+  if ((kind == "add" || kind == "mul") && ty == "bool") combined = paren(acc + (kind == "add" ? " != " : " && ") + e);  // i1: xor, and
+  else if (kind == "add" || kind == "mul") combined = paren(acc + (kind == "add" ? " + " : " * ") + e);
   else if ((kind == "minsi" || kind == "maxsi") && !is_float && ty != "bool") combined = (kind == "minsi" ? "min(" : "max(") + acc + ", " + e + ")";
   else if ((kind == "and" || kind == "or" || kind == "xor") && ty == "bool")
     combined = paren(acc + (kind == "and" ? " && " : kind == "or" ? " || " : " != ") + e);
@@ -336,6 +353,67 @@ void Translator::vector_reduction(mlir::Operation* op, int& opened) {
   line(cell + " := " + combined + ";", origin(op));
   body_.close();
   exprs_[op->getResult(0)] = cell;
+}
+
+std::string Translator::guarded(const std::string& cond, const std::string& read, const std::string& clamped, const std::string& pad) {
+  return "\x03" + cond + "\x05" + read + "\x05" + clamped + "\x05" + pad + "\x04";
+}
+
+namespace {
+
+constexpr int kMaxGuards = 4;  // guarded reads a statement is split on (2^4 copies); past it: select
+
+struct Group {
+  size_t begin = std::string::npos, end = 0;  // [begin, end) in the text
+  std::string cond, read, clamped, pad;
+};
+
+// The innermost guarded read of `s` (none: begin == npos).
+Group innermost(const std::string& s) {
+  Group g;
+  size_t close = s.find('\x04');
+  if (close == std::string::npos) return g;
+  size_t open = s.rfind('\x03', close);
+  std::vector<std::string> parts(1);
+  for (size_t k = open + 1; k < close; ++k) {
+    if (s[k] == '\x05') parts.emplace_back();
+    else parts.back() += s[k];
+  }
+  if (parts.size() != 4) return g;
+  g = {open, close + 1, parts[0], parts[1], parts[2], parts[3]};
+  return g;
+}
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
+  return s;
+}
+
+}  // namespace
+
+std::string Translator::eager(std::string s) {
+  for (Group g = innermost(s); g.begin != std::string::npos; g = innermost(s))
+    s = replace_all(s, s.substr(g.begin, g.end - g.begin), "select(" + g.cond + ", " + g.clamped + ", " + g.pad + ")");
+  return s;
+}
+
+void Translator::line(const std::string& s, const Origin& o) {
+  if (s.find('\x03') == std::string::npos) return body_.line(s, o);
+  if (s.rfind("let ", 0) == 0) return body_.line(eager(s), o);  // a `let` scopes over what follows: not split
+  split_on_guards(s, o, 0);
+}
+
+// `s` once per choice of its guarded reads: `if cond { s with the read } else { s with the padding }`.
+void Translator::split_on_guards(const std::string& s, const Origin& o, int depth) {
+  Group g = innermost(s);
+  if (g.begin == std::string::npos) return body_.line(s, o);
+  if (depth >= kMaxGuards) return body_.line(eager(s), o);
+  std::string whole = s.substr(g.begin, g.end - g.begin);
+  body_.open("if " + eager(g.cond) + " {");
+  split_on_guards(replace_all(s, whole, g.read), o, depth + 1);
+  body_.reopen("} else {");
+  split_on_guards(replace_all(s, whole, g.pad), o, depth + 1);
+  body_.close();
 }
 
 }  // namespace sched::mlir_import
