@@ -147,13 +147,6 @@ void confirm_defect(const PipelineOptions& o, const std::string& dir, const std:
   c.execution = runs[0].status != Execution::Status::Agree || runs[1].status != Execution::Status::Agree
                     ? fmt::format("MLIR's execution did not run ({})", runs[0].status != Execution::Status::Agree ? runs[0].message : runs[1].message)
                     : "MLIR's execution of the two programs gives the same outputs (the defect's value does not reach them there)";
-  // An access out of bounds is the pass's whatever the outputs (MLIR reads or writes outside a
-  // buffer); an undefined value that MLIR's outputs do not show may be our translation's (a lane
-  // MLIR reads as poison and never uses): not a finding.
-  if (c.reason.find("out-of-bounds") == std::string::npos) {
-    c.verdict = "unknown";
-    c.reason = "not confirmed: " + c.reason + "; " + c.execution;
-  }
 }
 
 // A race in the after-program: MLIR runs affine.parallel in order, so its execution cannot show
@@ -334,6 +327,10 @@ bool run_step(const PipelineOptions& o, const std::vector<std::string>& global, 
       c.verdict = driver::verdict_word(q.verdict);
       c.reason = q.reason;
       if (q.verdict == driver::EquivResult::Verdict::Defective && q.which == 1) c.verdict = "input-defective";
+      if (c.verdict == "input-defective" && before.step > 0) {  // not the user's program: what step `before.step` made
+        c.verdict = "unknown";
+        c.reason = fmt::format("the program step {} made fails alone (that step was not judged defective): {}", before.step, q.reason);
+      }
       if (q.difference) c.reproduce = driver::replay_command(*q.difference, c.before_sched, c.after_sched);
       c.equiv = std::move(q);
     }
