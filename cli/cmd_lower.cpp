@@ -96,7 +96,7 @@ void run_lower(const LowerArgs& a) {
   const driver::FrontEnd* f = driver::find_front_end(a.via);
   if (!f) bad_input(fmt::format("error: --via {}: this sched was built without Halide 14 (scripts/setup.sh installs it)\n", a.via));
   if (!f->takes_passes && !a.skip.empty()) bad_input("error: --skip-pass needs --via halide\n");
-  driver::ImportRequest r{src, a.schedule, a.skip, a.fast_float, a.timeout, ""};
+  driver::ImportRequest r{src, a.schedule, a.skip, a.fast_float, a.timeout, "", {}};
   // Halide's JIT and C++ program run even where its export fails (its lowering may still compile)
   driver::Imported i = f->import(r);
   bool jit_failed = f->name == "halide" && halide_extras(a, src, i.compiler_status);
