@@ -298,11 +298,8 @@ void Translator::lazy_select(mlir::Operation* op, int& opened) {
   std::string cond = value(op->getOperand(0)), a = value(op->getOperand(1)), b = value(op->getOperand(2));
   std::vector<int64_t> shape = vector_shape(op->getResult(0).getType(), op);
   std::string t = type_name(op->getResult(0).getType(), op);
-  std::string cell = name_of(op->getResult(0), "t"), dims, lanes;
-  for (size_t k = 0; k < shape.size(); ++k) {
-    dims.append(k ? ", " : "").append(std::to_string(shape[k]));
-    lanes.append(k ? ", " : "").append(lane(k));
-  }
+  std::string cell = name_of(op->getResult(0), "t");
+  auto [dims, lanes] = dims_and_lanes(shape);
   body_.open("allocate " + cell + " : " + t + "[" + dims + "] {");
   ++opened;
   std::vector<std::string> vars;
@@ -337,11 +334,8 @@ std::vector<std::string> Translator::open_cells(mlir::ValueRange results, mlir::
     std::string ty = type_name(results[k].getType(), where);
     if (ty.empty()) throw Refusal{where, "a loop-carried or yielded index value"};
     std::vector<int64_t> shape = vector_shape(results[k].getType(), where);
-    std::string name = name_of(results[k], "r"), dims, lanes;
-    for (size_t d = 0; d < shape.size(); ++d) {
-      dims.append(d ? ", " : "").append(std::to_string(shape[d]));
-      lanes.append(d ? ", " : "").append(lane(d));
-    }
+    std::string name = name_of(results[k], "r");
+    auto [dims, lanes] = dims_and_lanes(shape);
     body_.open("allocate " + name + " : " + ty + "[" + dims + "] {");
     ++opened;
     std::string cell = name + "[" + lanes + "]";
@@ -474,27 +468,28 @@ void Translator::affine_parallel(mlir::Operation* op, int& opened) {
   unsigned n = p.getNumDims();
   int headers = 0;
   for (unsigned k = 0; k < n; ++k) {
-    std::string lb = bound(p.getLowerBoundMap(k), p.getLowerBoundsOperands(), true);
-    std::string ub = bound(p.getUpperBoundMap(k), p.getUpperBoundsOperands(), false);
-    mlir::Value iv = p.getIVs()[k];
-    std::string x = name_of(iv, "i");
-    exprs_[iv] = x;
-    int64_t s = steps[k];
-    if (s == 1) {
-      body_.open("par " + x + " = " + lb + " to " + ub + " - 1 {", origin(op));
-    } else {
-      // the lower bound bound once (the par loop's header evaluates its upper bound once)
-      std::string t = fresh(x + "_n"), first = fresh(x + "_lb");
-      line("let " + first + " = " + lb + ";");
-      body_.open("par " + t + " < (" + ub + " - " + first + " + " + std::to_string(s - 1) + ") / " + std::to_string(s) + " {", origin(op));
-      line("let " + x + " = " + first + " + " + t + " * " + std::to_string(s) + ";");
-    }
+    parallel_header(op, p.getIVs()[k], bound(p.getLowerBoundMap(k), p.getLowerBoundsOperands(), true),
+                    bound(p.getUpperBoundMap(k), p.getUpperBoundsOperands(), false), steps[k]);
     ++headers;
   }
   yield_cells_.push_back(target);
   block(*p.getBody());
   yield_cells_.pop_back();
   for (; headers > 0; --headers) body_.close();
+}
+
+void Translator::parallel_header(mlir::Operation* op, mlir::Value iv, const std::string& lb, const std::string& ub, int64_t step) {
+  std::string x = name_of(iv, "i");
+  exprs_[iv] = x;
+  if (step == 1) {
+    body_.open("par " + x + " = " + lb + " to " + ub + " - 1 {", origin(op));
+    return;
+  }
+  // the lower bound bound once (the par loop's header evaluates its upper bound once)
+  std::string t = fresh(x + "_n"), first = fresh(x + "_lb");
+  line("let " + first + " = " + lb + ";");
+  body_.open("par " + t + " < (" + ub + " - " + first + " + " + std::to_string(step - 1) + ") / " + std::to_string(step) + " {", origin(op));
+  line("let " + x + " = " + first + " + " + t + " * " + std::to_string(step) + ";");
 }
 
 void Translator::if_op(mlir::Operation* op, const std::string& cond, mlir::Block* then_b, mlir::Block* else_b, int& opened) {

@@ -14,7 +14,6 @@
 // Exit codes: 0 translated; 2 bad input (MLIR's own parse or verification error, a construct the
 // import does not take, no or several functions to choose from), with file:line:col and a caret
 // on standard error.
-#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -76,14 +75,6 @@ mlir::func::FuncOp choose(const std::vector<mlir::func::FuncOp>& fs, const std::
   return nullptr;
 }
 
-// An assumption is an index expression: names, numbers, operators and parentheses only.
-bool plain_expression(const std::string& e) {
-  if (e.empty() || e.size() > 4096) return false;
-  for (char c : e)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && !std::strchr("_ +-*/%()<>=!&|,", c)) return false;
-  return true;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -102,7 +93,7 @@ int main(int argc, char** argv) {
     }
     else if (!std::strcmp(argv[k], "--assume") && k + 1 < argc) {
       assumptions.push_back(argv[++k]);
-      if (!plain_expression(assumptions.back())) {
+      if (!sched::mlir_import::plain_expression(assumptions.back())) {
         std::cerr << "error: --assume '" << assumptions.back() << "': expected an expression over the parameters (names, numbers, + - * / % comparisons && || and parentheses)\n";
         return 2;
       }

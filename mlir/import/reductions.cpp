@@ -52,18 +52,7 @@ void Translator::scf_parallel(mlir::Operation* op, int& opened) {
   for (unsigned k = 0; k < p.getNumLoops(); ++k) {
     auto step = mlir::getConstantIntValue(p.getStep()[k]);
     if (!step || *step <= 0) throw Refusal{op, "an scf.parallel whose step is not a positive constant"};
-    std::string lb = value(p.getLowerBound()[k]), ub = value(p.getUpperBound()[k]);
-    mlir::Value iv = p.getInductionVars()[k];
-    std::string x = name_of(iv, "i");
-    exprs_[iv] = x;
-    if (*step == 1) {
-      body_.open("par " + x + " = " + lb + " to " + ub + " - 1 {", origin(op));
-    } else {
-      std::string t = fresh(x + "_n"), first = fresh(x + "_lb");
-      line("let " + first + " = " + lb + ";");
-      body_.open("par " + t + " < (" + ub + " - " + first + " + " + std::to_string(*step - 1) + ") / " + std::to_string(*step) + " {", origin(op));
-      line("let " + x + " = " + first + " + " + t + " * " + std::to_string(*step) + ";");
-    }
+    parallel_header(op, p.getInductionVars()[k], value(p.getLowerBound()[k]), value(p.getUpperBound()[k]), *step);
     ++headers;
   }
   yield_cells_.push_back(target);
@@ -87,7 +76,7 @@ void Translator::scf_reduce(mlir::Operation* op) {
                   b.back().getNumOperands() == 1 && b.back().getOperand(0) == c->getResult(0) &&
                   ((c->getOperand(0) == b.getArgument(0) && c->getOperand(1) == b.getArgument(1)) ||
                    (c->getOperand(0) == b.getArgument(1) && c->getOperand(1) == b.getArgument(0)));
-    if (auto fm = c->getAttrOfType<mlir::arith::FastMathFlagsAttr>("fastmath"); fm && fm.getValue() != mlir::arith::FastMathFlags::none) simple = false;
+    if (has_fastmath(c)) simple = false;
     llvm::StringRef n = c->getName().getStringRef();
     bool boolean = op->getOperand(k).getType().isInteger(1);
     std::string sym = !simple ? ""

@@ -63,6 +63,9 @@ std::vector<std::string> argument_names(mlir::func::FuncOp f, const mlir::AsmPar
 // Whether the function can be imported alone: false (with a reason) for a declaration, a function
 // that returns values, or one whose calls cannot be inlined (a call of a declaration, recursion).
 bool importable(mlir::func::FuncOp f, std::string& why);
+// Whether an assumption's text is an index expression: names, numbers, operators and parentheses
+// only (the command line's and the `sched.assume` attribute's alike).
+bool plain_expression(const std::string& e);
 // A function of the module that calls `f` ("" when none does): `f` is then checked where it is
 // inlined, not alone.
 std::string caller_of(mlir::func::FuncOp f);

@@ -57,6 +57,9 @@ class Translator {
   // `text` with lane(k) replaced by vars[k]
   static std::string at_lanes(const std::string& text, const std::vector<std::string>& vars);
   static std::vector<int64_t> vector_shape(mlir::Type t, mlir::Operation* where);  // {} for a scalar
+  // A vector's sizes and lane placeholders, as an allocation's sizes and a cell's indices ("8, 4",
+  // "L0, L1"; both "" for a scalar).
+  static std::pair<std::string, std::string> dims_and_lanes(const std::vector<int64_t>& shape);
 
  private:
   std::string pure(mlir::Operation* op);  // values.cpp: the expression of a pure operation's result
@@ -102,7 +105,7 @@ class Translator {
   std::vector<std::string> open_cells(mlir::ValueRange results, mlir::ValueRange inits, int& opened);
   // vectors.cpp
   bool vector_command(mlir::Operation* op, int& opened);  // false when `op` is not a vector store
-  void vector_store(mlir::Operation* op, mlir::Value v, mlir::Value memref, const Access& a, int& opened);
+  void vector_store(mlir::Operation* op, mlir::Value v, mlir::Value memref, const Access& a);
   // v's value now, in a new cell (an allocation left open: `opened` counts it); returns the cell's
   // text (a template for a vector)
   std::string materialise(mlir::Value v, int& opened);
@@ -125,6 +128,9 @@ class Translator {
   static std::string accumulation(llvm::StringRef kind, mlir::Operation* where);  // "+", "*", "min", "max", "&&", "||"
   std::string neutral(llvm::StringRef kind, mlir::Type t, mlir::Operation* where);
   void scf_parallel(mlir::Operation* op, int& opened);
+  // `par x = lb to ub - 1 {` (a step of 1), else `par x_n < count {` with `let x` after: opens
+  // one block (plus a `let` of the first value before it)
+  void parallel_header(mlir::Operation* op, mlir::Value iv, const std::string& lb, const std::string& ub, int64_t step);
   void scf_reduce(mlir::Operation* op);
   bool keep_in_cell(mlir::Operation* op);  // a memory-reading value used after a write
   void lazy_select(mlir::Operation* op, int& opened);
@@ -177,6 +183,8 @@ mlir::Value root_memref(mlir::Value m);
 // Whether the memref `m` (an argument, an allocation or a cast) is written by the function,
 // through the calls it makes too.
 bool is_written(mlir::Value m);
+// Whether `op` carries fastmath flags other than none (its result then depends on LLVM).
+bool has_fastmath(mlir::Operation* op);
 // IEEE 754-2019's maximum (mx) or minimum of two floats' texts (arith.maximumf / minimumf).
 std::string float_maximum(const std::string& a, const std::string& b, bool mx);
 // The function a call names (null when it is not defined in the module: a declaration).

@@ -70,6 +70,11 @@ bool is_value_op(llvm::StringRef name) {
 
 }  // namespace
 
+bool has_fastmath(mlir::Operation* op) {
+  auto fm = op->getAttrOfType<mlir::arith::FastMathFlagsAttr>("fastmath");
+  return fm && fm.getValue() != mlir::arith::FastMathFlags::none;
+}
+
 // IEEE 754-2019's maximum / minimum (arith.maximumf / minimumf): NaN when either is; -0 < +0.
 std::string float_maximum(const std::string& a, const std::string& b, bool mx) {
   std::string neg_a = std::string("(-").append(a).append(")"), neg_b = std::string("(-").append(b).append(")");
@@ -160,7 +165,7 @@ std::string Translator::condition(mlir::IntegerSet s, mlir::ValueRange operands)
 
 std::string Translator::pure(mlir::Operation* op) {
   llvm::StringRef name = op->getName().getStringRef();
-  if (auto fm = op->getAttrOfType<mlir::arith::FastMathFlagsAttr>("fastmath"); fm && fm.getValue() != mlir::arith::FastMathFlags::none)
+  if (has_fastmath(op))
     throw Refusal{op, "'" + name.str() + "' with fastmath flags (its result depends on the code generator: contraction into FMA, reassociation)"};
   if (auto load = llvm::dyn_cast<mlir::affine::AffineLoadOp>(op))
     return array_of(load.getMemRef(), op) + "[" + index_list(load.getAffineMap(), load.getMapOperands()) + "]";

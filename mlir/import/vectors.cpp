@@ -52,16 +52,6 @@ std::string join(const std::vector<std::string>& v) {
   return s;
 }
 
-// A vector's dimensions and lane placeholders, as an allocation's sizes and a cell's indices.
-std::pair<std::string, std::string> dims_and_lanes(const std::vector<int64_t>& shape) {
-  std::string dims, lanes;
-  for (size_t k = 0; k < shape.size(); ++k) {
-    dims.append(k ? ", " : "").append(std::to_string(shape[k]));
-    lanes.append(k ? ", " : "").append(Translator::lane(k));
-  }
-  return {dims, lanes};
-}
-
 }  // namespace
 
 std::string Translator::lane(unsigned k) {
@@ -83,6 +73,15 @@ std::string Translator::at_lanes(const std::string& text, const std::vector<std:
     i = j + 1;
   }
   return out;
+}
+
+std::pair<std::string, std::string> Translator::dims_and_lanes(const std::vector<int64_t>& shape) {
+  std::string dims, lanes;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    dims.append(k ? ", " : "").append(std::to_string(shape[k]));
+    lanes.append(k ? ", " : "").append(lane(static_cast<unsigned>(k)));
+  }
+  return {dims, lanes};
 }
 
 std::vector<int64_t> Translator::vector_shape(mlir::Type t, mlir::Operation* where) {
@@ -185,7 +184,7 @@ bool Translator::reads_memref(mlir::Value v, mlir::Value memref) {
   return false;
 }
 
-void Translator::vector_store(mlir::Operation* op, mlir::Value v, mlir::Value memref, const Access& a, int& opened) {
+void Translator::vector_store(mlir::Operation* op, mlir::Value v, mlir::Value memref, const Access& a) {
   std::string text = value(v);
   int copies = 0;
   if (reads_memref(v, memref)) text = materialise(v, copies);  // lanes would read what other lanes wrote
@@ -196,7 +195,6 @@ void Translator::vector_store(mlir::Operation* op, mlir::Value v, mlir::Value me
   line(stmt, origin(op));
   close_lane_loops(vars.size());
   for (; copies > 0; --copies) body_.close();
-  (void)opened;
 }
 
 // A store's indices and mask that read the memref it writes, computed before its lanes run: in a
@@ -232,7 +230,7 @@ bool Translator::vector_command(mlir::Operation* op, int& opened) {
     Pinned p;
     for (mlir::Value i : w.getIndices()) pin(i, memref, p);
     pin(w.getMask(), memref, p);
-    vector_store(op, w.getVector(), memref, transfer_access(op, memref, w.getIndices(), w.getPermutationMap(), w.getMask()), opened);
+    vector_store(op, w.getVector(), memref, transfer_access(op, memref, w.getIndices(), w.getPermutationMap(), w.getMask()));
     unpin(p);
     return true;
   }
@@ -240,7 +238,7 @@ bool Translator::vector_command(mlir::Operation* op, int& opened) {
     Pinned p;
     for (mlir::Value i : s.getMapOperands()) pin(i, s.getMemRef(), p);
     Access a = vector_access(s.getMemRef(), s.getAffineMap(), s.getMapOperands(), s.getValueToStore().getType());
-    vector_store(op, s.getValueToStore(), s.getMemRef(), a, opened);
+    vector_store(op, s.getValueToStore(), s.getMemRef(), a);
     unpin(p);
     return true;
   }
@@ -322,7 +320,7 @@ std::string Translator::vector_value(mlir::Operation* op) {
 //   allocate r : f32[] { r[] := f32(0); for l < 8 { r[] := (r[] + v(l)); } ... }
 void Translator::vector_reduction(mlir::Operation* op, int& opened) {
   auto r = llvm::cast<mlir::vector::ReductionOp>(op);
-  if (auto fm = op->getAttrOfType<mlir::arith::FastMathFlagsAttr>("fastmath"); fm && fm.getValue() != mlir::arith::FastMathFlags::none)
+  if (has_fastmath(op))
     throw Refusal{op, "'vector.reduction' with fastmath flags (LLVM reduces it as a tree, in an order of its choosing)"};
   std::vector<int64_t> shape = vector_shape(r.getVector().getType(), op);
   if (shape.size() != 1) throw Refusal{op, "a vector.reduction of a vector that is not one-dimensional"};
