@@ -25,6 +25,7 @@ nlohmann::json row_json(const verify::EncodingRow& r) {
                       {"verdict", std::string(verify::verdict_name(r.verdict))},
                       {"swept", r.swept},
                       {"ms", static_cast<int64_t>(r.ms)}};
+  if (r.uninterpreted) j["uninterpreted"] = true;
   if (!r.guard.empty()) j["guard"] = r.guard;
   if (!r.arguments.empty()) j["arguments"] = r.arguments;
   if (!r.reason.empty()) j["reason"] = r.reason;
@@ -35,6 +36,7 @@ std::string row_text(const verify::EncodingRow& r) {
   std::string what = r.op == "cast" ? fmt::format("{} -> {}", type_name(r.type), type_name(r.result))
                                     : fmt::format("{} on {}", r.op, type_name(r.type));
   std::string s = fmt::format("{:<14} {:<22} {:<13}", floats_word(r.floats), what, verify::verdict_name(r.verdict));
+  if (r.uninterpreted) s += " uninterpreted: true of any definition";
   if (r.swept) s += fmt::format(" swept {}", r.swept);
   if (!r.guard.empty()) s += "  where " + r.guard;
   if (!r.reason.empty()) s += "  " + r.reason;
@@ -89,9 +91,11 @@ void register_selfcheck(CLI::App& app) {
       }
     }
     std::map<verify::EncodingVerdict, int> counts;
+    int uninterpreted = 0;
     size_t n = 0;
     auto rows = verify::check_encodings(o, [&](const verify::EncodingRow& r) {
       ++counts[r.verdict];
+      uninterpreted += r.uninterpreted ? 1 : 0;
       if (json) {
         std::cout << row_json(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n" << std::flush;
       } else if (all || r.verdict == verify::EncodingVerdict::Refuted || r.verdict == verify::EncodingVerdict::Unknown) {
@@ -105,9 +109,8 @@ void register_selfcheck(CLI::App& app) {
       return;
     }
     if (!json) {
-      std::cout << fmt::format("{} rows: {} proved, {} guarded, {} assumed (𝔸 does not overflow), {} uninterpreted, {} refuted, {} unknown\n",
-                               rows.size(), counts[verify::EncodingVerdict::Proved], counts[verify::EncodingVerdict::Guarded],
-                               counts[verify::EncodingVerdict::Assumed], counts[verify::EncodingVerdict::Uninterpreted],
+      std::cout << fmt::format("{} rows: {} proved ({} of them uninterpreted functions, true of any definition), {} guarded, {} refuted, {} unknown\n",
+                               rows.size(), counts[verify::EncodingVerdict::Proved], uninterpreted, counts[verify::EncodingVerdict::Guarded],
                                counts[verify::EncodingVerdict::Refuted], counts[verify::EncodingVerdict::Unknown]);
     }
     if (counts[verify::EncodingVerdict::Refuted]) set_exit(kFinding);

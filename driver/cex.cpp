@@ -188,6 +188,7 @@ bool replay_shows(const verify::Problem& pr, const Outcome& o) {
   if (r == "refused parameters") return o.kind == OutcomeKind::Refused && here;
   if (r.rfind("out-of-bounds", 0) == 0) return o.kind == OutcomeKind::OutOfBounds && here;
   if (r == "value") return (o.kind == OutcomeKind::Annotation && here) || o.kind == OutcomeKind::Mismatch;
+  if (r == "int overflow") return o.kind == OutcomeKind::Error && here;  // the ⊥ it gives, stored or used as an index
   if (r == "undefined read") return o.kind == OutcomeKind::Error || o.kind == OutcomeKind::Mismatch;
   return o.kind == OutcomeKind::Mismatch || o.kind == OutcomeKind::Annotation;  // outputs, reductions
 }

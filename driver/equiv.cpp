@@ -481,6 +481,16 @@ verify::Options proof_options(const EquivOptions& opts, double seconds) {
   return vo;
 }
 
+// What a proof leaves out: the parameter values where an Int of a program leaves int64 (no run
+// gets there; verify.cpp states it), "" when there are none. `file`: the verified program's
+// name when its positions are the user's ("" for the lifted text's).
+std::string int_scope(const verify::Verdict& v, const std::string& file) {
+  if (!v.int_limit) return "";
+  const auto& l = *v.int_limit;
+  std::string at = file.empty() ? "" : fmt::format(" at {}:{}:{}", file, l.sites.front().loc.line, l.sites.front().loc.col);
+  return fmt::format(", where no Int leaves int64 ('{}'{} does where {}: {})", l.sites.front().expr, at, l.where, l.why);
+}
+
 // Step 3: the proof, through a common specification or the first program's equations.
 void prove(const Program& a, const Program& b, const EquivOptions& opts, const ModelOptions& base, Runner& runner, EquivResult& r,
            double budget) {
@@ -496,8 +506,9 @@ void prove(const Program& a, const Program& b, const EquivOptions& opts, const M
       if (vb.kind == verify::Verdict::Kind::Verified) {
         r.verdict = EquivResult::Verdict::Equivalent;
         r.reason = fmt::format("proved for all parameters and inputs through their common specification (each verified against it: "
-                               "{} and {} verification conditions, floats {}){}",
-                               va.proved, vb.proved, r.floats, scope);
+                               "{} and {} verification conditions, floats {}){}{}{}",
+                               va.proved, vb.proved, r.floats, scope, int_scope(va, a.file ? a.file->name : "first"),
+                               int_scope(vb, b.file ? b.file->name : "second"));
         return;
       }
     }
@@ -540,8 +551,8 @@ void prove(const Program& a, const Program& b, const EquivOptions& opts, const M
   if (v.kind == verify::Verdict::Kind::Verified) {
     r.verdict = EquivResult::Verdict::Equivalent;
     r.reason = fmt::format("proved for all parameters and inputs ({} of {} assignments of the second program annotated with the first's "
-                           "equations, {} verification conditions, floats {}){}",
-                           r.annotated, r.assignments, v.proved, r.floats, scope);
+                           "equations, {} verification conditions, floats {}){}{}",
+                           r.annotated, r.assignments, v.proved, r.floats, scope, int_scope(v, ""));
     return;
   }
   if (v.kind == verify::Verdict::Kind::Refuted && !v.problems.empty()) {

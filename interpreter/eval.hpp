@@ -159,7 +159,7 @@ inline std::string write_oob_message(const std::string& cell, const std::string&
 }
 inline std::string undefined_write_message(const std::string& cell, const std::string& first_bottom) {
   return fmt::format("the value assigned to {} is undefined{}", cell,
-                     first_bottom.empty() ? " (an undefined operation, e.g. a float-to-int cast out of range)"
+                     first_bottom.empty() ? " (an undefined operation: a float-to-int cast out of range, an Int past int64 or divided by zero)"
                                           : " (it reads " + first_bottom + ")");
 }
 

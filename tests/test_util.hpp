@@ -79,6 +79,15 @@ inline Outcome reference_run(const Program& p, const std::vector<int64_t>& param
   return std::move(r.outcome);
 }
 
+// A counterexample's replay: the reference engine at its parameter values (in the program's
+// order), on the seeded inputs.
+inline Outcome replay(const Program& p, const std::vector<std::pair<std::string, int64_t>>& params) {
+  std::vector<int64_t> ps;
+  for (const auto& [n, v] : params) ps.push_back(v);
+  Memory st;
+  return reference_run(p, ps, ModelOptions{}, st, 50'000'000);
+}
+
 inline std::string typecheck_errors(const std::string& text) {
   Loaded l = load_text(text, "t.sched", true);
   return l.stage == LoadStage::Ok ? std::string() : l.diagnostics;

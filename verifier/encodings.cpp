@@ -13,8 +13,6 @@ std::string_view verdict_name(EncodingVerdict v) {
   switch (v) {
     case EncodingVerdict::Proved: return "proved";
     case EncodingVerdict::Guarded: return "guarded";
-    case EncodingVerdict::Assumed: return "assumed";
-    case EncodingVerdict::Uninterpreted: return "uninterpreted";
     case EncodingVerdict::Refuted: return "refuted";
     case EncodingVerdict::Unknown: return "unknown";
   }
@@ -513,7 +511,8 @@ class EncodingChecker {
     if (!def) {  // an uninterpreted function in this mode: it must be one of the arguments, and nothing else
       bool opaque = enc.is_app() && enc.decl().decl_kind() == Z3_OP_UNINTERPRETED && enc.num_args() == args.size();
       for (unsigned k = 0; opaque && k < enc.num_args(); ++k) opaque = z3::eq(enc.arg(k), args[k]);
-      row.verdict = opaque ? EncodingVerdict::Uninterpreted : EncodingVerdict::Refuted;
+      row.verdict = opaque ? EncodingVerdict::Proved : EncodingVerdict::Refuted;
+      row.uninterpreted = opaque;
       if (!opaque) row.reason = "the language leaves it uninterpreted; the encoding is " + enc.to_string();
       return;
     }
@@ -521,7 +520,7 @@ class EncodingChecker {
   }
 
   // enc against def: where def is defined and the encoding's guards hold, equal; the encoding's
-  // ⊥-conditions exactly def's domain; no guard-free use outside def's domain (except 𝔸's)
+  // ⊥-conditions exactly def's domain; no guard-free use outside def's domain
   void compare(const Operation& op, Type t, const std::vector<z3::expr>& args, const z3::expr& enc, const Meaning& def,
                EncodingRow& row) {
     z3::context& c = impl_.ctx;
@@ -550,11 +549,6 @@ class EncodingChecker {
       return;
     }
     if (st != "sat") return unknown(row, st);
-    if (t == Type::Int || (op.kind == Operation::Kind::Cast && op.to == Type::Int && !is_float(t))) {
-      row.verdict = EncodingVerdict::Assumed;  // 𝔸 is exact: the verifier's one assumption
-      row.guard = one_line(def.defined.simplify());
-      return;
-    }
     refute(row, "the verifier uses a value where the language has none (a guard is missing)", at_model(args, op, t, enc, def.value));
   }
 
@@ -585,7 +579,8 @@ class EncodingChecker {
     std::optional<Meaning> def = ieee.of(op, t, fargs);
     if (!def) {  // exp, log, pow: uninterpreted in IEEE mode too
       bool opaque = enc.is_app() && enc.decl().decl_kind() == Z3_OP_UNINTERPRETED;
-      row.verdict = opaque ? EncodingVerdict::Uninterpreted : EncodingVerdict::Refuted;
+      row.verdict = opaque ? EncodingVerdict::Proved : EncodingVerdict::Refuted;
+      row.uninterpreted = opaque;
       return;
     }
     if (!read) return refute(row, "the encoding uses a function with no IEEE reading", enc.to_string());
@@ -690,11 +685,6 @@ class EncodingChecker {
     return out;
   }
 
-  // 𝔸's assumption (no overflow of int64) covers the row: a run's ⊥ there is not the encoding's
-  static bool index_assumption(const Operation& op, Type t) {
-    return t == Type::Int || (op.kind == Operation::Kind::Cast && op.to == Type::Int && !is_float(t));
-  }
-
   void sweep(const Operation& op, Type t, EncodingRow& row) {
     std::vector<std::vector<Value>> tuples;
     std::vector<Value> edges = edge_values(t);
@@ -717,8 +707,8 @@ class EncodingChecker {
       z3::expr bottom = impl_.all_of(impl_.conditions_in({enc}, Impl::Conditions::RunBottom)).simplify();
       ++row.swept;
       if (!run.defined) {
-        // ⊥ in a run: the encoding says so (a cast's condition is false), or 𝔸's assumption covers it
-        if (bottom.is_false() || index_assumption(op, t)) continue;
+        // ⊥ in a run: the encoding says so (a cast's range, 𝔸's int64, a divisor of 𝔸 is zero)
+        if (bottom.is_false()) continue;
         return refute(row, "the engines give ⊥ and the encoding a value", show(tu));
       }
       if (bottom.is_false()) return refute(row, "the encoding gives ⊥ and the engines a value", show(tu) + "; engines " + to_string(run));

@@ -17,12 +17,14 @@
 //    NaNs alike): IEEE rows and integer rows. Real and uninterpreted rows are not numbers a run
 //    computes; they have the proofs only.
 //
-// Verdicts: `proved` (equal wherever the language defines the operation, which is everywhere),
-// `guarded` (equal where `guard` holds, and the verifier requires the guard in its proofs:
-// real mode's b != 0, a float-to-int cast's range), `assumed` (the one stated assumption of the
-// verifier: 𝔸, the index type, is exact and does not overflow int64; runs give ⊥ and stop where
-// it does), `uninterpreted` (an uninterpreted function of the arguments: true of any definition),
-// `refuted` (with the arguments and both values), `unknown` (z3's resource limit).
+// Verdicts: `proved` (equal wherever the language defines the operation, which is everywhere;
+// or, flagged `uninterpreted`, an uninterpreted function of the arguments: exp, log, pow, real
+// mode's sqrt and round, every float operation with --float uninterpreted: true of any
+// definition, the engines' included, and a counterexample that depends on its values is never
+// a refutation, verify.cpp), `guarded` (equal where `guard` holds, and the verifier requires
+// the guard: real mode's b != 0 in its proofs; a float-to-int cast's range and 𝔸's int64, where
+// a run's value is ⊥, as what a counterexample may stand on, and int_domain.hpp for the affine
+// fragment), `refuted` (with the arguments and both values), `unknown` (z3's resource limit).
 //
 // Example: `/` on i32 is proved (x / 0 = 0, INT_MIN / -1 = INT_MIN); `/` on f32 in real mode is
 // guarded by b != 0; with `--plant sdiv-truncating` it is refuted at a = -1, b = 2 (encoding 0,
@@ -37,7 +39,7 @@
 
 namespace sched::verify {
 
-enum class EncodingVerdict { Proved, Guarded, Assumed, Uninterpreted, Refuted, Unknown };
+enum class EncodingVerdict { Proved, Guarded, Refuted, Unknown };
 std::string_view verdict_name(EncodingVerdict v);
 
 struct EncodingRow {
@@ -46,7 +48,8 @@ struct EncodingRow {
   Type result;         // the result's type (a cast's target, bool for comparisons)
   FloatMode floats;
   EncodingVerdict verdict = EncodingVerdict::Unknown;
-  std::string guard;      // Guarded and Assumed: where it holds (SMT-LIB, over a, b, c)
+  bool uninterpreted = false;  // Proved as an uninterpreted function (true of any definition)
+  std::string guard;      // Guarded: where it holds (SMT-LIB, over a, b, c)
   std::string arguments;  // Refuted: the arguments, the encoding's and the definition's values
   std::string reason;     // Refuted: which check; Unknown: z3's reason
   int swept = 0;          // edge-value tuples compared with the engines

@@ -61,7 +61,20 @@ std::optional<int64_t> constant_value_of(const isl::pw_aff& f) {
 }
 }  // namespace
 
+namespace {
+isl::pw_aff index_of(const Expr& e, const Names& n);
+}  // namespace
+
 isl::pw_aff index(const Expr& e, const Names& n) {
+  isl::pw_aff v = index_of(e, n);
+  bool arithmetic = (e.kind == ExprKind::Unary && e.uop == UnOp::Neg) ||
+                    (e.kind == ExprKind::Binary && (e.bop == BinOp::Add || e.bop == BinOp::Sub || e.bop == BinOp::Mul));
+  if (arithmetic && n.on_arithmetic) (*n.on_arithmetic)(e, v);
+  return v;
+}
+
+namespace {
+isl::pw_aff index_of(const Expr& e, const Names& n) {
   isl::ctx ctx = n.ctx;
   switch (e.kind) {
     case ExprKind::IntLit: return const_aff(ctx, e.ival);
@@ -115,6 +128,7 @@ isl::pw_aff index(const Expr& e, const Names& n) {
     default: not_affine(e, "not an index expression");
   }
 }
+}  // namespace
 
 isl::set equality(const isl::pw_aff& x, const Expr& e, const Names& n) { return x.eq_set(index(e, n)); }
 

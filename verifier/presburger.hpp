@@ -42,6 +42,10 @@ struct Names {
   std::vector<std::string> params;               // Program::params order
   std::vector<std::optional<isl::pw_aff>> slots;  // local slot -> its value (nullopt: unbound)
   std::vector<std::string> declared;             // every parameter in scope, in binding order
+  // When set, told of every Int operation `index` translates (+, -, *, unary -) with its value:
+  // where a run's int64 leaves its range (int_domain.hpp). Division and modulo by a positive
+  // constant, min, max and select make no value outside their operands' range.
+  const std::function<void(const Expr&, const isl::pw_aff&)>* on_arithmetic = nullptr;
 };
 
 // The shared constructors (polyhedral/params.hpp): `align(s, n.declared)` puts the parameters in

@@ -48,6 +48,7 @@ std::span<const EncodingFaultInfo> encoding_faults() {
     {EncodingFault::FloatNarrowTowardZero, "float-narrow-toward-zero", "f64 -> f32 rounds towards zero", "cast"},
     {EncodingFault::NegAsZeroMinus, "neg-as-zero-minus", "IEEE -x as 0 - x (+0 for x = +0)", "-"},
     {EncodingFault::BoolIntInverted, "bool-int-inverted", "true -> 0 and false -> 1", "cast"},
+    {EncodingFault::IntRangeUnguarded, "int-range-unguarded", "Int + - * used as if a run's value never left int64", "+"},
     {EncodingFault::RealFloorAsCeil, "real-floor-as-ceil", "real floor(x) as ceil(x)", "floor"},
     {EncodingFault::RoundTiesAway, "round-ties-away", "IEEE round ties away from zero", "round"},
   };

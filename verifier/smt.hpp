@@ -55,6 +55,7 @@ enum class EncodingFault : uint8_t {
   BoolIntInverted,        // true -> 0 and false -> 1
   RealFloorAsCeil,        // real floor(x) as ceil(x)
   RoundTiesAway,          // IEEE round ties away from zero
+  IntRangeUnguarded,      // 𝔸's + - * used as if a run's value never left int64
 };
 // Each fault's name (as `--plant` spells it) and what it plants.
 struct EncodingFaultInfo {

@@ -75,7 +75,7 @@ z3::expr Smt::Impl::unop(UnOp op, Type ty, const z3::expr& a) {
     }
     if (o.floats == FloatMode::Uninterpreted) return apply("neg", {a}, sort(ty));
   }
-  return -a;
+  return ty == Type::Int ? in_int64(-a) : -a;
 }
 
 z3::expr Smt::Impl::cmp(BinOp op, Type ty, const z3::expr& a, const z3::expr& b) {
@@ -149,18 +149,26 @@ z3::expr Smt::Impl::fbin(BinOp op, Type ty, const z3::expr& a, const z3::expr& b
   return r;
 }
 
+// 𝔸 is exact, and a run's value is ⊥ where the result leaves int64 (docs/language.md): the
+// condition a counterexample may stand on ("this side is undefined"), as a cast's range.
+z3::expr Smt::Impl::in_int64(const z3::expr& r, const z3::expr& also) {
+  if (planted(EncodingFault::IntRangeUnguarded)) return also.is_true() ? r : (require(r, also, true), r);
+  require(r, r >= ctx.int_val(INT64_MIN) && r <= ctx.int_val(INT64_MAX) && also, true);
+  return r;
+}
+
 z3::expr Smt::Impl::binop(BinOp op, Type ty, const z3::expr& a, const z3::expr& b) {
   if (op == BinOp::And) return a && b;
   if (op == BinOp::Or) return a || b;
   if (is_comparison(op)) return cmp(op, ty, a, b);
   if (is_float(ty)) return fbin(op, ty, a, b);
-  if (ty == Type::Int) {  // exact; SMT-LIB div/mod are Euclidean
+  if (ty == Type::Int) {  // exact; SMT-LIB div/mod are Euclidean; by zero a run's value is ⊥
     switch (op) {
-      case BinOp::Add: return a + b;
-      case BinOp::Sub: return a - b;
-      case BinOp::Mul: return a * b;
-      case BinOp::Div: return z3::expr(ctx, Z3_mk_div(ctx, a, b));
-      default: return z3::expr(ctx, Z3_mk_mod(ctx, a, b));
+      case BinOp::Add: return in_int64(a + b);
+      case BinOp::Sub: return in_int64(a - b);
+      case BinOp::Mul: return in_int64(a * b);
+      case BinOp::Div: return in_int64(z3::expr(ctx, Z3_mk_div(ctx, a, b)), b != 0);
+      default: return in_int64(z3::expr(ctx, Z3_mk_mod(ctx, a, b)), b != 0);
     }
   }
   unsigned bits = static_cast<unsigned>(type_bits(ty));
@@ -260,7 +268,8 @@ z3::expr Smt::Impl::cast(Type from, Type to, const z3::expr& a) {
     return is_signed_int(from) && !planted(EncodingFault::CastSignedZext) ? z3::sext(a, tb - fb) : z3::zext(a, tb - fb);
   }
   z3::expr i = to_int_term(a);
-  return to == Type::Int ? i : z3::int2bv(static_cast<unsigned>(type_bits(to)), i);
+  if (to == Type::Int) return from == Type::U64 ? in_int64(i) : i;  // u64 past 2^63 - 1 is no Int
+  return z3::int2bv(static_cast<unsigned>(type_bits(to)), i);
 }
 
 z3::expr Smt::Impl::builtin(Builtin f, Type ty, const std::vector<z3::expr>& a, const std::vector<Type>& at) {
@@ -309,7 +318,8 @@ z3::expr Smt::Impl::builtin(Builtin f, Type ty, const std::vector<z3::expr>& a, 
         z3::expr zero = ctx.bv_val(0, a[0].get_sort().bv_size());
         return z3::ite(planted(EncodingFault::AbsUnsignedCompare) ? z3::ult(a[0], zero) : z3::slt(a[0], zero), -a[0], a[0]);
       }
-      return z3::ite(a[0] < 0, -a[0], a[0]);
+      if (arg == Type::Int) return in_int64(z3::ite(a[0] < 0, -a[0], a[0]));
+      return z3::ite(a[0] < 0, -a[0], a[0]);  // reals
     case Builtin::Sqrt:
       if (o.floats == FloatMode::Ieee) return z3::expr(ctx, Z3_mk_fpa_sqrt(ctx, rne(), a[0]));
       return apply("sqrt", a, sort(ty));

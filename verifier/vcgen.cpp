@@ -414,6 +414,8 @@ Generated Generator::run(bool first_only) {
     for (isl::union_map* h : {&out_.initial, &out_.delta, &out_.final})
       if (h->is_null()) *h = none;
     if (out_.context.is_null()) out_.context = all_params(ctx_);
+    if (out_.assumptions.is_null()) out_.assumptions = out_.context;
+    if (out_.int_overflows.where.is_null()) out_.int_overflows.where = no_params(ctx_);  // (a null isl object is not copied)
     return std::move(out_);
   }
 }
@@ -439,16 +441,22 @@ Generated Generator::generate() {
     used_.insert(tuple);
     env.s.arrays[a] = tuple;
   }
-  // Γ0: the assumptions, and the global shapes are sizes (a run refuses negative ones). A
-  // requirement holds wherever the assumptions before it do, or the program refuses parameter
-  // values its specification is for (a finding); past it, runs satisfy it.
-  isl::set g = all_params(ctx_);
+  // Γ0: the parameters are int64s, the assumptions hold, and the global shapes are sizes (a run
+  // refuses negative ones). A requirement holds wherever the assumptions before it do, or the
+  // program refuses parameter values its specification is for (a finding); past it, runs
+  // satisfy it. A precondition whose Int leaves int64 fails there, as a run checks it.
+  isl::set g = align(int64_params(p_, ctx_), env.s.declared);
+  auto holding = [&](const Expr& c) {
+    isl::set holds = align(condition(c, env.s.names), env.s.declared);
+    isl::set overflows = int_overflows_of(p_, c, env.s.names, g);
+    return overflows.is_empty() ? holds : holds.subtract(align(overflows, env.s.declared));
+  };
   each_precondition(p_, [&](size_t a, const Requirement* r) {
     if (!r) {
-      g = g.intersect(condition(*p_.assumes[a], env.s.names));
+      g = g.intersect(holding(*p_.assumes[a]));
       return true;
     }
-    isl::set holds = condition(*r->cond, env.s.names);
+    isl::set holds = holding(*r->cond);
     isl::set refused = g.subtract(holds);
     if (!refused.is_empty())
       fail("refused parameters", r->loc, fmt::format("the program refuses parameter values the assumptions allow: its requirement '{}' fails", print_expr(*r->cond)),
@@ -462,6 +470,10 @@ Generated Generator::generate() {
       g = g.intersect(size.ge_set(const_aff(ctx_, 0)).unite(size.domain().complement()));
     }
   env.gamma = align(g, env.s.declared);
+  out_.assumptions = env.gamma;
+  out_.int_overflows = int_overflows(p_, env.s.names, env.gamma);
+  // the claims are for the values at which no Int overflows
+  if (!out_.int_overflows.where.is_empty()) env.gamma = env.gamma.subtract(align(out_.int_overflows.where, env.s.declared));
   out_.context = env.gamma;
   for (size_t a = 0; a < p_.arrays.size(); ++a) env.boxes.emplace(static_cast<int>(a), box(env, env.s.arrays[a], ptrs(p_.arrays[a].dims)));
 

@@ -17,6 +17,7 @@
 
 #include "interpreter/ast.hpp"
 #include "verifier/heap.hpp"
+#include "verifier/int_domain.hpp"
 #include "verifier/symbolic.hpp"
 #include "verifier/templates.hpp"
 
@@ -49,7 +50,11 @@ struct Generated {
   std::vector<Finding> findings;
   Heap initial, final;  // h0 (input declarations) and h0 ▷ Δh
   Heap delta;           // Δh of the body
-  isl::set context;     // Γ0: the assumptions
+  isl::set assumptions;  // the assumptions (and requirements, and sizes are not negative)
+  // Where an Int of the program leaves int64 (int_domain.hpp): the findings and VCs are those of
+  // the parameter values outside it, where runs compute what isl and z3 count
+  IntOverflows int_overflows;
+  isl::set context;     // Γ0: the assumptions, where no Int overflows
   int derived = 0;      // unannotated writes whose prophecy was derived (they read only read-only arrays)
 };
 

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <cmath>
+#include <limits>
 #include <charconv>
 #include <chrono>
 #include <optional>
@@ -60,7 +62,7 @@ std::optional<isl::point> lexmin_point(const isl::set& s, const std::vector<std:
   isl_set* u = isl_set_params(s.copy());  // the parameter values of s's points
   for (int i = 0, n = static_cast<int>(isl_set_dim(u, isl_dim_param)); i < n; ++i) {
     u = isl_set_lower_bound_si(u, isl_dim_param, static_cast<unsigned>(i), 0);
-    u = isl_set_upper_bound_si(u, isl_dim_param, static_cast<unsigned>(i), bound);
+    u = isl_set_upper_bound_val(u, isl_dim_param, static_cast<unsigned>(i), isl_val_int_from_si(isl_set_get_ctx(u), bound));
   }
   // parameters to set dimensions, `order` first: lexmin then minimises them in that order
   std::vector<std::string> moved;
@@ -85,7 +87,9 @@ std::optional<isl::point> lexmin_point(const isl::set& s, const std::vector<std:
     int64_t x = isl_val_get_num_si(v);
     isl_val_free(v);
     int at = isl_set_find_dim_by_name(fixed.get(), isl_dim_param, moved[k].c_str());
-    if (at >= 0) fixed = isl::manage(isl_set_fix_si(fixed.release(), isl_dim_param, static_cast<unsigned>(at), static_cast<int>(x)));
+    if (at < 0) continue;
+    isl_val* xv = isl_val_int_from_si(fixed.ctx().get(), x);
+    fixed = isl::manage(isl_set_fix_val(fixed.release(), isl_dim_param, static_cast<unsigned>(at), xv));
   }
   isl_point_free(m);
   if (fixed.is_empty()) return std::nullopt;
@@ -107,6 +111,7 @@ isl::point small_point(const isl::set& s, const std::vector<std::string>& order 
       if (!t.is_empty()) return t.sample_point();
     }
   }
+  if (auto m = lexmin_point(s, order, INT64_MAX)) return *m;  // (sizes past 2^20: where an Int overflows)
   return s.sample_point();
 }
 
@@ -259,7 +264,7 @@ Problem from_vc(const VC& vc, const SmtAnswer& a, const Templates& t, const Prog
   std::string where = at.empty() ? "" : " (at " + at + ")";
   if (a.undefined_side != 0) {  // the cast's value is ⊥ in a run: no number to show for that side
     pr.rule = "undefined value";
-    pr.message = fmt::format("a float-to-int cast in {} is out of range (NaN, or truncated past the type's range): a run's value is undefined{}",
+    pr.message = fmt::format("an operation in {} leaves its range (a float-to-int cast of NaN or past its type, an Int past int64 or divided by zero): a run's value is undefined{}",
                              t.show(eq->kids[a.undefined_side == 1 ? 0 : 1], &a.holes), where);
   } else {
     const char* what = vc.rule == "value"         ? "the value written differs from its annotation"
@@ -277,6 +282,100 @@ Problem from_vc(const VC& vc, const SmtAnswer& a, const Templates& t, const Prog
 
 // Thrown when the assumptions exclude every parameter value.
 struct Vacuous {};
+
+// A run's memory for the program's global arrays, in cells, at parameter values `at` (what
+// the run allocates before its first command; infinite where a size leaves int64).
+double global_cells(const Program& p, const std::vector<int64_t>& at) {
+  struct NoMemory {
+    bool read(int, const std::vector<int64_t>&, Value&) { return false; }
+    std::string cell(int, const std::vector<int64_t>&) { return ""; }
+    std::string shape(int) { return ""; }
+  } mem;
+  std::vector<Value> env;
+  Evaluator<NoMemory> ev(at, env, mem);
+  double cells = 0;
+  for (const auto& ad : p.arrays) {
+    double c = 1;
+    for (const auto& d : ad.dims) {
+      Value v = ev.eval(*d);  // a size past int64 (⊥): more than any run holds
+      c *= v.defined ? static_cast<double>(v.i) : std::numeric_limits<double>::infinity();
+    }
+    cells += c;
+  }
+  return cells;
+}
+
+std::vector<int64_t> param_values(const Problem& pr) {
+  std::vector<int64_t> v;
+  for (const auto& [n, x] : pr.params) v.push_back(x);
+  return v;
+}
+
+constexpr int64_t kRunnable = int64_t{1} << 32;
+
+// Whether a run gets to pr's parameter values: each within ±2^32 (its loops end) and the global
+// arrays at most 2^32 cells (the replay allocates them).
+bool runnable(const Program& p, const Problem& pr) {
+  for (const auto& [n, x] : pr.params)
+    if (x < -kRunnable || x > kRunnable) return false;
+  return global_cells(p, param_values(pr)) <= static_cast<double>(kRunnable);
+}
+
+// The points of s (a set of parameters) where every parameter lies within [-b, b].
+isl::set within_magnitude(const isl::set& s, int64_t b) {
+  isl_set* r = s.copy();
+  for (unsigned i = 0, n = static_cast<unsigned>(isl_set_dim(r, isl_dim_param)); i < n; ++i) {
+    r = isl_set_lower_bound_val(r, isl_dim_param, i, isl_val_int_from_si(isl_set_get_ctx(r), -b));
+    r = isl_set_upper_bound_val(r, isl_dim_param, i, isl_val_int_from_si(isl_set_get_ctx(r), b));
+  }
+  return isl::manage(r);
+}
+
+// gen's Int overflows (int_domain.hpp) as the verdict's: a problem where a run gets there (every
+// parameter within 2^32, so that its loops end, and the global arrays at most 2^32 cells, so
+// that the replay allocates them), else the limit of what the verdict says (only a run that no
+// machine holds, or that does not end, overflows).
+void int_overflow_outcome(const Generated& gen, const Program& p, Verdict& v) {
+  const IntOverflows& ov = gen.int_overflows;
+  if (ov.where.is_null() || ov.where.is_empty() || ov.sites.empty()) return;
+  std::vector<std::string> order;
+  for (const auto& pd : p.params) order.push_back(pd.name);
+  auto first_at = [&](const isl::set& region) {  // the first site at region's least point, and that point's problem
+    isl::point pt = small_point(region, order);
+    isl::set at = isl::manage(isl_set_from_point(pt.copy()));
+    const IntOverflow* first = &ov.sites.front();
+    for (const auto& s : ov.sites)
+      if (!s.where.intersect(at).is_empty()) {
+        first = &s;
+        break;
+      }
+    Finding f{"int overflow", first->loc,
+              fmt::format("'{}' leaves int64 (Int is exact; a run stops where it overflows)", first->expr), first->where.intersect(region), {}, {}};
+    return std::make_pair(first, from_finding(f, p));
+  };
+  isl::set small = within_magnitude(ov.where, kRunnable);
+  if (!small.is_empty()) {
+    auto [first, pr] = first_at(small);
+    if (runnable(p, pr)) {
+      v.problems.push_back(std::move(pr));
+      return;
+    }
+  }
+  auto [first, pr] = first_at(ov.where);
+  Verdict::IntLimit lim;
+  isl::set known = gen.assumptions.intersect(int64_params(p, ov.where.ctx()));  // what goes without saying
+  auto text = [&](const isl::set& s) { return taken(isl_set_to_str(s.gist_params(known).coalesce().get())); };
+  lim.where = text(ov.where);
+  lim.first = where_text(pr);
+  lim.cells = global_cells(p, param_values(pr));
+  if (std::isinf(lim.cells)) lim.why = "an array's size leaves int64 there";
+  else if (lim.cells > static_cast<double>(kRunnable)) lim.why = fmt::format("the arrays then hold {:.3g} cells, more than a run can", lim.cells);
+  else lim.why = "only at parameter values past 2^32, where a run's loops do not end";
+  lim.sites.push_back({first->loc, first->expr, text(first->where)});
+  for (const auto& s : ov.sites)
+    if (&s != first) lim.sites.push_back({s.loc, s.expr, text(s.where)});
+  v.int_limit = std::move(lim);
+}
 
 // Which tensors of `p` are defined, directly or through the tensors they read, with an
 // uninterpreted builtin (the first name found, per tensor id; empty when none).
@@ -383,6 +482,13 @@ void record(const VC& vc, const SmtAnswer& a, const Templates& t, const Program&
              std::any_of(refuted_annotations.begin(), refuted_annotations.end(),
                          [&](const Loc& l) { return vc.rule != "write-write" || (l.line == vc.loc.line && l.col == vc.loc.col); })) {
     r.status = "dependent";
+  } else if (Problem pr = a.status == SmtAnswer::Status::Refuted && a.undefined_side != 0 ? from_vc(vc, a, t, p) : Problem{};
+             !pr.params.empty() && !runnable(p, pr)) {
+    unknown = true;  // undefined only where no run gets (int_domain.hpp)
+    r.status = "unknown";
+    if (v.reason.empty())
+      v.reason = fmt::format("the VC at {}:{} fails only where a value is undefined at parameters whose arrays no run holds ({})",
+                             vc.loc.line, vc.loc.col, where_text(pr));
   } else if (a.status == SmtAnswer::Status::Refuted) {
     r.status = "refuted";
     if (vc.rule == "value") refuted_annotations.push_back(vc.loc);
@@ -394,6 +500,14 @@ void record(const VC& vc, const SmtAnswer& a, const Templates& t, const Program&
 }
 
 }  // namespace
+
+// Why nothing is verified when no parameter value is left to verify.
+std::string vacuous_reason(const Verdict& v) {
+  if (!v.int_limit) return "the assumptions hold for no parameter value: a proof would be vacuous, nothing is verified";
+  const auto& s = v.int_limit->sites.front();
+  return fmt::format("an Int of the program leaves int64 at every parameter value the assumptions allow ('{}' at {}:{}): "
+                     "a run stops there, nothing is verified", s.expr, s.loc.line, s.loc.col);
+}
 
 Verdict verify_program(const Program& p, const Options& opts) {
   Verdict v;
@@ -415,9 +529,10 @@ Verdict verify_program(const Program& p, const Options& opts) {
       if (opts.progress) opts.progress(0, 0, "generating the VCs and side conditions (isl)");
       Generator g(p, ctx, t, opts.smt.floats == FloatMode::Ieee);
       Generated gen = g.run(!opts.all);
-      // no parameter value satisfies the assumptions (`assume false`, or a Halide check no size
-      // passes): every VC would hold vacuously, and a vacuous proof verifies nothing
-      if (!gen.context.is_null() && gen.context.is_empty() && gen.findings.empty()) throw Vacuous{};
+      int_overflow_outcome(gen, p, v);
+      // no parameter value satisfies the assumptions (`assume false`, a Halide check no size
+      // passes) where no Int overflows: every VC would hold vacuously, a vacuous proof nothing
+      if (!gen.context.is_null() && gen.context.is_empty() && gen.findings.empty() && v.problems.empty()) throw Vacuous{};
       // an unannotated write cannot be specified (its value is an opaque function): it makes the
       // verdict unknown, never refuted; genuine problems (races, bounds) still refute
       std::string unannotated;
@@ -526,7 +641,7 @@ Verdict verify_program(const Program& p, const Options& opts) {
     } catch (const Vacuous&) {
       v.kind = Verdict::Kind::Unknown;
       v.problems.clear();
-      v.reason = "the assumptions hold for no parameter value: a proof would be vacuous, nothing is verified";
+      v.reason = vacuous_reason(v);
     } catch (const NotAffine& e) {
       v.kind = Verdict::Kind::Unknown;
       v.reason = fmt::format("{}:{}: {}", e.loc.line, e.loc.col, e.what());
@@ -575,6 +690,12 @@ std::string render(const Verdict& v, const Program& p, const std::string& path, 
   } else {
     out += fmt::format("{}: verified ({} VC(s) proved, {:.2f} s)\n", path, v.proved, v.seconds);
   }
+  if (v.int_limit && v.kind != Verdict::Kind::Refuted) {
+    const auto& l = *v.int_limit;
+    out += fmt::format("  int64: an Int leaves int64 only where {}: the verdict is for the other parameter values "
+                       "(first at {}: '{}' at {}:{}; {})\n",
+                       strip_braces(l.where), l.first, l.sites.front().expr, l.sites.front().loc.line, l.sites.front().loc.col, l.why);
+  }
   if (show_vcs)
     for (const auto& r : v.vcs) {
       std::string text = r.text;  // one piece per line, every line indented under its VC
@@ -594,6 +715,12 @@ nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& pa
   if (!v.reason.empty()) j["reason"] = v.reason;
   j["races"] = v.races;
   j["seconds"] = v.seconds;
+  if (v.int_limit) {
+    nlohmann::json sites = nlohmann::json::array();
+    for (const auto& st : v.int_limit->sites) sites.push_back({{"line", st.loc.line}, {"col", st.loc.col}, {"expr", st.expr}, {"where", st.where}});
+    j["int_overflow"] = {{"where", v.int_limit->where}, {"first", v.int_limit->first}, {"why", v.int_limit->why}, {"sites", sites}};
+    if (!std::isinf(v.int_limit->cells)) j["int_overflow"]["cells"] = v.int_limit->cells;
+  }
   j["problems"] = nlohmann::json::array();
   for (size_t k = 0; k < v.problems.size(); ++k) {
     const Problem& pr = v.problems[k];

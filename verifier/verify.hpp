@@ -8,6 +8,7 @@
 // unknown:  the program is outside the affine fragment, z3 gives up, or a limit is reached.
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,21 @@ struct Verdict {
   // unknown verdict and may still have its races proved absent.
   std::string races = "unknown";
   std::vector<VcReport> vcs;
+  // Where an Int of the program leaves int64 only at parameter values whose arrays no machine
+  // holds (at its smallest such point, more than 2^32 cells): the verdict is for the other
+  // values, and this says where it is not (empty: nowhere). Reachable overflows are problems.
+  struct IntLimit {
+    std::string where;   // isl's text of the parameter values
+    std::string first;   // its smallest point, "N = 4611686018427387904"
+    double cells = 0;    // the global arrays' cells there
+    std::string why;     // why no run gets there: "the arrays then hold 1.84e+19 cells, more than a run can"
+    struct Site {
+      Loc loc;
+      std::string expr, where;  // the operation as printed; where it leaves int64 (isl's text)
+    };
+    std::vector<Site> sites;  // the operations that leave int64 there, the first one's first
+  };
+  std::optional<IntLimit> int_limit;
   int proved = 0;
   double seconds = 0;
 };

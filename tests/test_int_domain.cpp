@@ -1,0 +1,185 @@
+// Where the program's Int arithmetic leaves int64 (verifier/int_domain.hpp): isl and z3 count
+// exactly, a run gives ⊥ past int64. The verifier's claims are for the parameter values where no
+// Int overflows; where one does at parameter values a run can take (its arrays fit a memory), it
+// is a finding whose replay shows the run's ⊥; where only arrays no memory holds reach it, the
+// verdict says so and for which values it stands.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "driver/cex.hpp"
+#include "tests/test_util.hpp"
+#include "verifier/verify.hpp"
+
+using namespace sched;
+using namespace sched::verify;
+using sched::test::replay;
+
+namespace {
+
+Verdict verified(const std::string& text, const char* name) {
+  Loaded l = load_text(text, name);
+  EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  if (l.stage != LoadStage::Ok) return {};
+  return verify_program(*l.program, Options{});
+}
+
+std::map<std::string, int64_t> at(const Problem& pr) { return {pr.params.begin(), pr.params.end()}; }
+
+const char* const kDoubling =
+    "input a[i] : f32[N] = A(i);\noutput b[i] : f32[N] = B(i);\ntensor A(i) : f32;\n"
+    "tensor B(i) : f32 = A(i) * 2.0 if 0 <= i && i < N;\nfor i < N {\n  b[i] {B(i)} := a[i] * 2.0;\n}\n";
+
+}  // namespace
+
+// The header's example: each operation's region is exact (`2 * i + 1` overflows only where the
+// loop reaches i = 2^62, at N = 2^62 + 1), and the arrays there hold 2^63 cells: a limit of the verdict, not a
+// finding, stated with its region, its least point and every site.
+TEST(VerifierIntDomain, SizesPastAnyMemoryLimitTheVerdictAndSayWhere) {
+  Verdict v = verified(R"(param N;
+assume N >= 1;
+tensor Z(i) : f32 = 0.0;
+output a[i] : f32[2 * N] = Z(i);
+for i < N {
+  a[2 * i + 1] {Z(2 * i + 1)} := 0.0;
+  a[2 * i] {Z(2 * i)} := 0.0;
+}
+)",
+                       "doubled.sched");
+  ASSERT_EQ(v.kind, Verdict::Kind::Verified) << v.reason;
+  ASSERT_TRUE(v.int_limit.has_value());
+  EXPECT_NE(v.int_limit->where.find("N >= 4611686018427387904"), std::string::npos) << v.int_limit->where;
+  EXPECT_EQ(v.int_limit->first, "N = 4611686018427387904");
+  EXPECT_GT(v.int_limit->cells, 4294967296.0);
+  std::map<std::string, int> sites;
+  for (const auto& s : v.int_limit->sites) {
+    ++sites[s.expr];
+    // the shape at N = 2^62; a subscript only from N = 2^62 + 1 on, where i reaches 2^62
+    EXPECT_EQ(s.where, s.expr == "2 * N" ? "[N] -> {  : N >= 4611686018427387904 }" : "[N] -> {  : N >= 4611686018427387905 }") << s.expr;
+  }
+  EXPECT_EQ(sites["2 * N"], 1);
+  EXPECT_EQ(sites["2 * i + 1"], 1);
+  EXPECT_EQ(sites["2 * i"], 2) << "in both statements (the first inside `2 * i + 1`)";
+}
+
+// blur3x3's `W + 2` (its input's shape) leaves int64 only at W >= 2^63 - 2: verified for the other
+// values, and the report says which.
+TEST(VerifierIntDomain, BlurIsVerifiedWhereItsSizesFit) {
+  Loaded l = load_file(std::string(SCHED_EXAMPLES_DIR) + "/blur3x3.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  Verdict v = verify_program(*l.program, Options{});
+  ASSERT_EQ(v.kind, Verdict::Kind::Verified) << v.reason;
+  ASSERT_TRUE(v.int_limit.has_value());
+  EXPECT_EQ(v.int_limit->where, "[W, H] -> {  : W >= 9223372036854775806 or H >= 9223372036854775806 }");
+  std::string text = render(v, *l.program, "blur3x3.sched", false);
+  EXPECT_NE(text.find("int64: an Int leaves int64 only where W >= 9223372036854775806"), std::string::npos) << text;
+  nlohmann::json j = to_json(v, *l.program, "blur3x3.sched");
+  ASSERT_TRUE(j.contains("int_overflow")) << j.dump();
+  EXPECT_FALSE(j["int_overflow"]["sites"].empty());
+  EXPECT_EQ(j["int_overflow"]["sites"][0]["line"], 11);
+}
+
+// Where an Int overflows at sizes a run takes, the program is refuted there, at the least such
+// value, and the replay shows the run's ⊥: stored (the value is undefined) or used as an index.
+TEST(VerifierIntDomain, AnOverflowARunReachesIsAFindingItsReplayShows) {
+  const char* stored = R"(param N;
+assume N >= 0 && N <= 1000;
+tensor X(i) : i64 = i64(9223372036854775000 + i);
+output x[i] : i64[N] = X(i);
+for i < N {
+  x[i] {X(i)} := i64(9223372036854775000 + i);
+}
+)";
+  const char* indexed = R"(param N;
+assume N >= 1 && N <= 1000;
+tensor A(i) : f32;
+input a[i] : f32[N] = A(i);
+output x[i] : f32[N] = A(i);
+for i < N {
+  x[i] {A(i)} := a[(i + 9223372036854775000) - 9223372036854775000];
+}
+)";
+  for (const char* text : {stored, indexed}) {
+    Loaded l = load_text(text, "overflow.sched");
+    ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+    Verdict v = verify_program(*l.program, Options{});
+    ASSERT_EQ(v.kind, Verdict::Kind::Refuted) << v.reason;
+    ASSERT_EQ(v.problems.size(), 1u);
+    const Problem& pr = v.problems[0];
+    EXPECT_EQ(pr.rule, "int overflow");
+    EXPECT_EQ(at(pr)["N"], 809) << "i = 808 is the first i with 9223372036854775000 + i past 2^63 - 1";
+    EXPECT_FALSE(v.int_limit.has_value());
+    Outcome o = replay(*l.program, pr.params);
+    EXPECT_EQ(o.kind, OutcomeKind::Error) << o.message;
+    EXPECT_TRUE(driver::replay_shows(pr, o)) << o.message;
+    EXPECT_TRUE(replay(*l.program, {{"N", 808}}).ok()) << "one fewer: no Int leaves int64";
+  }
+}
+
+// A condition narrows where an operation is evaluated: `N + 1` under `if N < 100` never
+// overflows, and the program is verified with no limit to state.
+TEST(VerifierIntDomain, ABranchNotTakenDoesNotOverflow) {
+  Verdict v = verified(R"(param N;
+assume N >= 1;
+tensor Z(i) : f32 = 0.0;
+output a[i] : f32[N] = Z(i);
+for i < N {
+  if N < 100 {
+    a[(i + N + 1) - N - 1] {Z(i)} := 0.0;
+  } else {
+    a[i] {Z(i)} := 0.0;
+  }
+}
+)",
+                       "narrowed.sched");
+  ASSERT_EQ(v.kind, Verdict::Kind::Verified) << v.reason;
+  EXPECT_FALSE(v.int_limit.has_value()) << v.int_limit->where;
+}
+
+// A run checks the assumptions and requirements first, in order, and one whose Int leaves int64
+// fails there: an assumption's failure is bad input (those values are not the program's), a
+// requirement's refuses allowed values (a finding, Verifier.RequirementsThatRefuse...).
+TEST(VerifierIntDomain, APreconditionThatOverflowsFailsAsARunChecksIt) {
+  Loaded wraps = load_text("param N, M;\nassume N >= 1 && M >= 1;\nassume N <= M;\nrequire N <= M + 1;\n" + std::string(kDoubling), "wraps.sched");
+  ASSERT_EQ(wraps.stage, LoadStage::Ok) << wraps.diagnostics;
+  Verdict wv = verify_program(*wraps.program, Options{});
+  ASSERT_EQ(wv.kind, Verdict::Kind::Refuted) << wv.reason;
+  ASSERT_EQ(wv.problems.size(), 1u);
+  EXPECT_EQ(wv.problems[0].rule, "refused parameters");
+  EXPECT_EQ(at(wv.problems[0])["M"], INT64_MAX);
+  Outcome wo = replay(*wraps.program, wv.problems[0].params);
+  EXPECT_EQ(wo.kind, OutcomeKind::Refused) << wo.message;
+  EXPECT_TRUE(driver::replay_shows(wv.problems[0], wo));
+
+  Loaded assumed = load_text("param N, M;\nassume N >= 1 && M >= 1;\nassume N <= M && M + 1 > 1;\nrequire N <= M;\n" + std::string(kDoubling), "assumed.sched");
+  ASSERT_EQ(assumed.stage, LoadStage::Ok) << assumed.diagnostics;
+  EXPECT_EQ(verify_program(*assumed.program, Options{}).kind, Verdict::Kind::Verified);
+  EXPECT_EQ(replay(*assumed.program, {{"N", 1}, {"M", INT64_MAX}}).kind, OutcomeKind::Error) << "its assumption fails: bad input";
+}
+
+// A tiled loop's `(N + 3) / 4` leaves int64 at N >= 2^63 - 3 with M = 0: no array is large there,
+// but no run of that size ends, and the verdict states the limit rather than a finding.
+TEST(VerifierIntDomain, ParameterValuesPastTwoToThe32AreALimitNotAFinding) {
+  Verdict v = verified(R"(param N, M;
+assume N >= 1 && M >= 0;
+tensor Z(i, j) : f32 = 0.0;
+output c[i, j] : f32[N, M] = Z(i, j);
+for io < (N + 3) / 4 {
+  for j < M {
+    for ii < 4 {
+      if io * 4 + ii < N {
+        c[io * 4 + ii, j] {Z(io * 4 + ii, j)} := 0.0;
+      }
+    }
+  }
+}
+)",
+                       "tiled.sched");
+  ASSERT_EQ(v.kind, Verdict::Kind::Verified) << v.reason;
+  ASSERT_TRUE(v.int_limit.has_value());
+  EXPECT_EQ(v.int_limit->first, "N = 9223372036854775805, M = 0") << "no cell at all there";
+  EXPECT_NE(v.int_limit->why.find("past 2^32"), std::string::npos) << v.int_limit->why;
+  EXPECT_EQ(v.int_limit->sites.front().expr, "N + 3");
+}
