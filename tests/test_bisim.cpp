@@ -77,7 +77,7 @@ TEST(Bisim, ExamplesAgree) {
 // Generated programs (affine, race-free by construction, annotated at random) and reduction
 // kernels, at three points each: no divergence.
 TEST(Bisim, GeneratedProgramsAgree) {
-  const int n = kSanitized ? 30 : 150;
+  const int n = kSanitized ? 30 : 1000;  // (issue 52: 1,000 programs at 3 points, about 7 s)
   int compared = 0, reductions = 0;
   uint64_t exits = 0, cells = 0;
   std::map<std::string, int> skipped;
@@ -104,7 +104,7 @@ TEST(Bisim, GeneratedProgramsAgree) {
   std::cout << n << " generated programs: " << compared << " compared (" << reductions << " reduction kernels), " << exits
             << " command exits, " << cells << " cells\n";
   for (const auto& [why, c] : skipped) std::cout << "  points skipped: " << c << " x " << why << "\n";
-  EXPECT_GE(compared, n / 3);
+  EXPECT_GE(compared, kSanitized ? n / 3 : n * 8 / 10) << "the rest stop at their first command (an out-of-bounds write drawn)";
   EXPECT_GT(reductions, 0);
 }
 

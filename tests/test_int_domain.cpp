@@ -61,7 +61,7 @@ for i < N {
   }
   EXPECT_EQ(sites["2 * N"], 1);
   EXPECT_EQ(sites["2 * i + 1"], 1);
-  EXPECT_EQ(sites["2 * i"], 2) << "in both statements (the first inside `2 * i + 1`)";
+  EXPECT_EQ(sites["2 * i"], 1) << "in both statements, one value in one scope: one site";
 }
 
 // blur3x3's `W + 2` (its input's shape) leaves int64 only at W >= 2^63 - 2: verified for the other

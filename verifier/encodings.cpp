@@ -443,6 +443,7 @@ class EncodingChecker {
     o.floats = m;
     o.isolate = false;
     o.planted = opts.planted;
+    o.guard_presburger_ints = true;  // (the verifier's int_domain enforces them there: smt.hpp)
     return o;
   }
   // the runs' numbers are compared bit for bit: integers in every mode, floats in IEEE mode

@@ -152,9 +152,42 @@ z3::expr Smt::Impl::fbin(BinOp op, Type ty, const z3::expr& a, const z3::expr& b
 // 𝔸 is exact, and a run's value is ⊥ where the result leaves int64 (docs/language.md): the
 // condition a counterexample may stand on ("this side is undefined"), as a cast's range.
 z3::expr Smt::Impl::in_int64(const z3::expr& r, const z3::expr& also) {
-  if (planted(EncodingFault::IntRangeUnguarded)) return also.is_true() ? r : (require(r, also, true), r);
+  bool decided = !o.guard_presburger_ints && presburger_term(r, 0);  // int_domain.hpp's (smt.hpp)
+  if (decided || planted(EncodingFault::IntRangeUnguarded)) return also.is_true() ? r : (require(r, also, true), r);
   require(r, r >= ctx.int_val(INT64_MIN) && r <= ctx.int_val(INT64_MAX) && also, true);
   return r;
+}
+
+// Whether `e` is a term isl decides: numerals, constants (parameters, loop and let variables),
+// and +, -, unary - of such terms, * by a numeral, / and % by a non-zero numeral, min and max
+// (ite). Deep terms count as not decided (the guard is then kept).
+bool Smt::Impl::presburger_term(const z3::expr& e, int depth) {
+  if (depth > 32) return false;
+  if (e.is_numeral()) return true;
+  if (!e.is_app()) return false;
+  auto all = [&](unsigned from) {
+    for (unsigned i = from; i < e.num_args(); ++i)
+      if (!presburger_term(e.arg(i), depth + 1)) return false;
+    return true;
+  };
+  switch (e.decl().decl_kind()) {
+    case Z3_OP_UNINTERPRETED: return e.num_args() == 0 && e.is_int();
+    case Z3_OP_ADD:
+    case Z3_OP_SUB:
+    case Z3_OP_UMINUS: return all(0);
+    case Z3_OP_MUL: {
+      unsigned numerals = 0;
+      for (unsigned i = 0; i < e.num_args(); ++i) numerals += e.arg(i).is_numeral();
+      return numerals + 1 >= e.num_args() && all(0);
+    }
+    case Z3_OP_IDIV:
+    case Z3_OP_MOD: {
+      int64_t d = 0;
+      return e.arg(1).is_numeral_i64(d) && d != 0 && presburger_term(e.arg(0), depth + 1);
+    }
+    case Z3_OP_ITE: return e.arg(0).is_bool() && all(1);
+    default: return false;
+  }
 }
 
 z3::expr Smt::Impl::binop(BinOp op, Type ty, const z3::expr& a, const z3::expr& b) {

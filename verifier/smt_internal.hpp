@@ -128,6 +128,7 @@ struct Smt::Impl {
   // r, an 𝔸 result, with its range (and `also`) as the condition of a run's value (require)
   z3::expr in_int64(const z3::expr& r, const z3::expr& also);
   z3::expr in_int64(const z3::expr& r) { return in_int64(r, ctx.bool_val(true)); }
+  bool presburger_term(const z3::expr& e, int depth);
   // Where an encoded operation means what a run computes, by its term's id: the term, the
   // condition, and whether a run's value is ⊥ outside it (a float-to-int cast out of range or
   // NaN: z3's term has a value there, a run's does not, so a counterexample may stand on such a

@@ -415,6 +415,8 @@ Generated Generator::run(bool first_only) {
       if (h->is_null()) *h = none;
     if (out_.context.is_null()) out_.context = all_params(ctx_);
     if (out_.assumptions.is_null()) out_.assumptions = out_.context;
+    if (out_.claimed.is_null()) out_.claimed = out_.context;
+    if (out_.computed.is_null()) out_.computed = all_params(ctx_);
     if (out_.int_overflows.where.is_null()) out_.int_overflows.where = no_params(ctx_);  // (a null isl object is not copied)
     return std::move(out_);
   }
@@ -441,11 +443,10 @@ Generated Generator::generate() {
     used_.insert(tuple);
     env.s.arrays[a] = tuple;
   }
-  // Γ0: the parameters are int64s, the assumptions hold, and the global shapes are sizes (a run
-  // refuses negative ones). A requirement holds wherever the assumptions before it do, or the
+  // Γ0: the assumptions hold, and the global shapes are sizes (a run refuses negative ones). A requirement holds wherever the assumptions before it do, or the
   // program refuses parameter values its specification is for (a finding); past it, runs
   // satisfy it. A precondition whose Int leaves int64 fails there, as a run checks it.
-  isl::set g = align(int64_params(p_, ctx_), env.s.declared);
+  isl::set g = all_params(ctx_);
   auto holding = [&](const Expr& c) {
     isl::set holds = align(condition(c, env.s.names), env.s.declared);
     isl::set overflows = int_overflows_of(p_, c, env.s.names, g);
@@ -472,8 +473,11 @@ Generated Generator::generate() {
   env.gamma = align(g, env.s.declared);
   out_.assumptions = env.gamma;
   out_.int_overflows = int_overflows(p_, env.s.names, env.gamma);
-  // the claims are for the values at which no Int overflows
-  if (!out_.int_overflows.where.is_empty()) env.gamma = env.gamma.subtract(align(out_.int_overflows.where, env.s.declared));
+  // Γ stays the assumptions' (isl and z3 prove the exact semantics there: a Γ with the
+  // overflows cut out costs every later operation its pieces); the claims are for `claimed`
+  out_.computed = align(int64_params(p_, ctx_), env.s.declared);
+  if (!out_.int_overflows.where.is_empty()) out_.computed = out_.computed.subtract(align(out_.int_overflows.where, env.s.declared));
+  out_.claimed = env.gamma.intersect(out_.computed);
   out_.context = env.gamma;
   for (size_t a = 0; a < p_.arrays.size(); ++a) env.boxes.emplace(static_cast<int>(a), box(env, env.s.arrays[a], ptrs(p_.arrays[a].dims)));
 

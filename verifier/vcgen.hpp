@@ -51,10 +51,13 @@ struct Generated {
   Heap initial, final;  // h0 (input declarations) and h0 ▷ Δh
   Heap delta;           // Δh of the body
   isl::set assumptions;  // the assumptions (and requirements, and sizes are not negative)
-  // Where an Int of the program leaves int64 (int_domain.hpp): the findings and VCs are those of
-  // the parameter values outside it, where runs compute what isl and z3 count
+  // Where an Int of the program leaves int64 (int_domain.hpp). isl and z3 prove the exact
+  // semantics over Γ0; runs compute it at `computed` (within int64, outside
+  // int_overflows.where: a finding elsewhere is not one, verify.cpp), and the verdict's claims
+  // are for `claimed`, Γ0 ∩ computed
   IntOverflows int_overflows;
-  isl::set context;     // Γ0: the assumptions, where no Int overflows
+  isl::set computed, claimed;
+  isl::set context;     // Γ0: the assumptions
   int derived = 0;      // unannotated writes whose prophecy was derived (they read only read-only arrays)
 };
 

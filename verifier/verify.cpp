@@ -321,6 +321,18 @@ bool runnable(const Program& p, const Problem& pr) {
   return global_cells(p, param_values(pr)) <= static_cast<double>(kRunnable);
 }
 
+// Whether pr's parameter values lie in `params` (a set of the program's parameters).
+bool within(const isl::set& params, const Problem& pr) {
+  isl_set* s = params.copy();
+  for (const auto& [n, x] : pr.params) {
+    int at = isl_set_find_dim_by_name(s, isl_dim_param, n.c_str());
+    if (at >= 0) s = isl_set_fix_val(s, isl_dim_param, static_cast<unsigned>(at), isl_val_int_from_si(isl_set_get_ctx(s), x));
+  }
+  bool empty = isl_set_is_empty(s) != isl_bool_false;
+  isl_set_free(s);
+  return !empty;
+}
+
 // The points of s (a set of parameters) where every parameter lies within [-b, b].
 isl::set within_magnitude(const isl::set& s, int64_t b) {
   isl_set* r = s.copy();
@@ -371,9 +383,11 @@ void int_overflow_outcome(const Generated& gen, const Program& p, Verdict& v) {
   if (std::isinf(lim.cells)) lim.why = "an array's size leaves int64 there";
   else if (lim.cells > static_cast<double>(kRunnable)) lim.why = fmt::format("the arrays then hold {:.3g} cells, more than a run can", lim.cells);
   else lim.why = "only at parameter values past 2^32, where a run's loops do not end";
+  // the first site and the next ones, up to 8 (each text is a gist: 73 of dsc's took 1 s)
   lim.sites.push_back({first->loc, first->expr, text(first->where)});
   for (const auto& s : ov.sites)
-    if (&s != first) lim.sites.push_back({s.loc, s.expr, text(s.where)});
+    if (&s != first && lim.sites.size() < 8) lim.sites.push_back({s.loc, s.expr, text(s.where)});
+  lim.more_sites = static_cast<int>(ov.sites.size() - lim.sites.size());
   v.int_limit = std::move(lim);
 }
 
@@ -464,7 +478,7 @@ bool mentions_opaque(const TPtr& n) {
 // What VC `vc`'s answer `a` makes of the verification: its report's status, a problem, or the
 // reason the verdict is unknown.
 void record(const VC& vc, const SmtAnswer& a, const Templates& t, const Program& p, FloatMode floats, const std::vector<std::string>& uf_tensors,
-            std::vector<Loc>& refuted_annotations, VcReport& r, Verdict& v, bool& unknown) {
+            const isl::set& computed, std::vector<Loc>& refuted_annotations, VcReport& r, Verdict& v, bool& unknown) {
   if (a.status == SmtAnswer::Status::Proved) {
     r.status = "proved";
     ++v.proved;
@@ -482,13 +496,14 @@ void record(const VC& vc, const SmtAnswer& a, const Templates& t, const Program&
              std::any_of(refuted_annotations.begin(), refuted_annotations.end(),
                          [&](const Loc& l) { return vc.rule != "write-write" || (l.line == vc.loc.line && l.col == vc.loc.col); })) {
     r.status = "dependent";
-  } else if (Problem pr = a.status == SmtAnswer::Status::Refuted && a.undefined_side != 0 ? from_vc(vc, a, t, p) : Problem{};
-             !pr.params.empty() && !runnable(p, pr)) {
-    unknown = true;  // undefined only where no run gets (int_domain.hpp)
+  } else if (Problem pr = a.status == SmtAnswer::Status::Refuted ? from_vc(vc, a, t, p) : Problem{};
+             !pr.params.empty() && ((a.undefined_side != 0 && !runnable(p, pr)) || !within(computed, pr))) {
+    unknown = true;  // undefined only where no run gets, or refuted where an Int leaves int64 (int_domain.hpp)
     r.status = "unknown";
     if (v.reason.empty())
-      v.reason = fmt::format("the VC at {}:{} fails only where a value is undefined at parameters whose arrays no run holds ({})",
-                             vc.loc.line, vc.loc.col, where_text(pr));
+      v.reason = fmt::format("the VC at {}:{} fails only at parameter values no run computes: {} ({})", vc.loc.line, vc.loc.col,
+                             within(computed, pr) ? "a value is undefined where the arrays hold more than a run can" : "an Int leaves int64 there",
+                             where_text(pr));
   } else if (a.status == SmtAnswer::Status::Refuted) {
     r.status = "refuted";
     if (vc.rule == "value") refuted_annotations.push_back(vc.loc);
@@ -532,7 +547,7 @@ Verdict verify_program(const Program& p, const Options& opts) {
       int_overflow_outcome(gen, p, v);
       // no parameter value satisfies the assumptions (`assume false`, a Halide check no size
       // passes) where no Int overflows: every VC would hold vacuously, a vacuous proof nothing
-      if (!gen.context.is_null() && gen.context.is_empty() && gen.findings.empty() && v.problems.empty()) throw Vacuous{};
+      if (!gen.claimed.is_null() && gen.claimed.is_empty() && gen.findings.empty() && v.problems.empty()) throw Vacuous{};
       // an unannotated write cannot be specified (its value is an opaque function): it makes the
       // verdict unknown, never refuted; genuine problems (races, bounds) still refute
       std::string unannotated;
@@ -541,7 +556,9 @@ Verdict verify_program(const Program& p, const Options& opts) {
           if (unannotated.empty()) unannotated = fmt::format("{}:{}: {}: annotate it ({{T(...)}}, thesis 5.6) to verify its value", f.loc.line, f.loc.col, f.message);
           continue;
         }
-        v.problems.push_back(from_finding(f, p));
+        Finding at = f;  // where a run computes what isl counted (none: only where an Int overflows)
+        at.where = f.where.intersect_params(gen.computed);
+        if (!at.where.is_empty()) v.problems.push_back(from_finding(at, p));
       }
       std::optional<Smt> smt;  // z3's context, made at the first query (a refutation by isl needs none)
       std::vector<std::string> uf_tensors = uninterpreted_tensors(p, opts.smt.floats);
@@ -620,7 +637,7 @@ Verdict verify_program(const Program& p, const Options& opts) {
           a = ask(k);
         }
         r.seconds = helped ? helped->second : std::chrono::duration<double>(Clock::now() - q0).count();
-        record(vc, a, t, p, opts.smt.floats, uf_tensors, refuted_annotations, r, v, unknown);
+        record(vc, a, t, p, opts.smt.floats, uf_tensors, gen.computed, refuted_annotations, r, v, unknown);
         v.vcs.push_back(std::move(r));
       }
       std::stable_sort(v.problems.begin(), v.problems.end(), [](const Problem& a, const Problem& b) { return before(a.loc, b.loc); });
@@ -718,7 +735,8 @@ nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& pa
   if (v.int_limit) {
     nlohmann::json sites = nlohmann::json::array();
     for (const auto& st : v.int_limit->sites) sites.push_back({{"line", st.loc.line}, {"col", st.loc.col}, {"expr", st.expr}, {"where", st.where}});
-    j["int_overflow"] = {{"where", v.int_limit->where}, {"first", v.int_limit->first}, {"why", v.int_limit->why}, {"sites", sites}};
+    j["int_overflow"] = {{"where", v.int_limit->where}, {"first", v.int_limit->first}, {"why", v.int_limit->why}, {"sites", sites},
+                         {"more_sites", v.int_limit->more_sites}};
     if (!std::isinf(v.int_limit->cells)) j["int_overflow"]["cells"] = v.int_limit->cells;
   }
   j["problems"] = nlohmann::json::array();

@@ -83,7 +83,8 @@ struct Verdict {
       Loc loc;
       std::string expr, where;  // the operation as printed; where it leaves int64 (isl's text)
     };
-    std::vector<Site> sites;  // the operations that leave int64 there, the first one's first
+    std::vector<Site> sites;  // the operations that leave int64 there, the first one's first (at most 8)
+    int more_sites = 0;       // and how many more
   };
   std::optional<IntLimit> int_limit;
   int proved = 0;
