@@ -183,3 +183,50 @@ for io < (N + 3) / 4 {
   EXPECT_NE(v.int_limit->why.find("past 2^32"), std::string::npos) << v.int_limit->why;
   EXPECT_EQ(v.int_limit->sites.front().expr, "N + 3");
 }
+
+// Found by an independent review (2026-12-07): an expression's `let` rebinding a name inside
+// one scope (one text, two values) was recorded once, and the program verified though a run at
+// N = 809 overflows.
+TEST(VerifierIntDomain, ALetInsideAnExpressionIsItsOwnScope) {
+  Loaded l = load_text(R"(param N;
+assume N >= 1 && N <= 2000;
+output x[i] : f32[N] = 1.0;
+for i < N {
+  x[(let y = 0 in y + i) - (let y = 9223372036854775000 in y + i) + 9223372036854775000 + i] {1.0} := 1.0;
+}
+)",
+                       "rebound.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  Verdict v = verify_program(*l.program, Options{});
+  ASSERT_EQ(v.kind, Verdict::Kind::Refuted) << v.reason;
+  EXPECT_EQ(v.problems[0].rule, "int overflow");
+  EXPECT_EQ(at(v.problems[0])["N"], 809);
+  Outcome o = replay(*l.program, v.problems[0].params);
+  EXPECT_EQ(o.kind, OutcomeKind::Error) << o.message;
+  EXPECT_TRUE(driver::replay_shows(v.problems[0], o)) << v.problems[0].message << ": " << o.message;
+}
+
+// Two statements leave int64 at the least point; the run stops at the one it meets first (z at
+// i = 0), which the finding lists, and its replay is accepted.
+TEST(VerifierIntDomain, SeveralSitesAtOnePointAreListed) {
+  Loaded l = load_text(R"(param N;
+assume N >= 1 && N <= 2000;
+output x[i] : i64[N];
+output z[i] : i64[N];
+for i < N {
+  x[i] := i64(9223372036854775000 + i);
+  z[i] := i64(9223372036854774999 + N);
+}
+)",
+                       "order.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  Verdict v = verify_program(*l.program, Options{});
+  ASSERT_EQ(v.kind, Verdict::Kind::Refuted) << v.reason;
+  const Problem& pr = v.problems[0];
+  EXPECT_EQ(pr.rule, "int overflow");
+  EXPECT_NE(pr.message.find("at 7:"), std::string::npos) << pr.message;
+  Outcome o = replay(*l.program, pr.params);
+  EXPECT_EQ(o.kind, OutcomeKind::Error) << o.message;
+  EXPECT_EQ(o.loc.line, 7);
+  EXPECT_TRUE(driver::replay_shows(pr, o)) << pr.message;
+}

@@ -147,15 +147,23 @@ class Walk {
 
   // every arithmetic operation of an Int expression in the fragment, told by `index`
   isl::pw_aff int_value(const Expr& e, const Where& w) {
-    std::function<void(const Expr&, const isl::pw_aff&)> note = [&](const Expr& op, const isl::pw_aff& v) { record(op, v, w); };
+    bool once = !has_let(e);  // (an expression's `let` rebinds a name inside one scope: `y + i` twice, two values)
+    std::function<void(const Expr&, const isl::pw_aff&)> note = [&](const Expr& op, const isl::pw_aff& v) { record(op, v, w, once); };
     Names n = w.names;
     n.on_arithmetic = &note;
     return index(e, n);
   }
 
-  void record(const Expr& op, const isl::pw_aff& v, const Where& w) {
+  static bool has_let(const Expr& e) {
+    if (e.kind == ExprKind::Let) return true;
+    for (const auto& a : e.args)
+      if (a && has_let(*a)) return true;
+    return false;
+  }
+
+  void record(const Expr& op, const isl::pw_aff& v, const Where& w, bool once) {
     std::string text = print_expr(op);
-    if (!seen_.emplace(text, w.id).second) return;  // (Halide's nests repeat `x + 2` statement after statement)
+    if (once && !seen_.emplace(text, w.id).second) return;  // (Halide's nests repeat `x + 2` statement after statement)
     isl::set out = v.lt_set(const_aff(ctx_, INT64_MIN)).unite(v.gt_set(const_aff(ctx_, INT64_MAX)));
     add_site(op.loc, text, out, w, &op);
   }
@@ -291,7 +299,7 @@ class Walk {
       isl::pw_aff lo = c.lo ? index(*c.lo, w.names) : const_aff(ctx_, 0), hi = index(*c.value, w.names);
       if (c.lo && !trips_far) {  // `x = lo to hi` runs hi - lo + 1 iterations: a run counts them first
         isl::pw_aff trips = hi.sub(lo).add(const_aff(ctx_, 1));
-        add_site(c.loc, fmt::format("the trip count {} - {} + 1 of '{} {}'", print_expr(*c.value), print_expr(*c.lo),
+        add_site(c.loc, fmt::format("the trip count ({}) - ({}) + 1 of '{} {}'", print_expr(*c.value), print_expr(*c.lo),
                                     c.kind == CmdKind::For ? "for" : "par", c.name),
                  trips.gt_set(const_aff(ctx_, INT64_MAX)), w, &c);
       }

@@ -12,7 +12,10 @@
 // overflows, and says where one does (verify.cpp). Int operations outside the fragment (a
 // product of two variables, one that reads an array) are the SMT encoding's: each carries its
 // range as a condition outside which a run's value is ⊥ (smt_encode.cpp, `require`).
-// Annotations and specifications are not commands: a run does not evaluate them. An expression
+// Annotations and specifications are not commands and are not walked. Not covered: an Int of
+// an output's specification that leaves int64 where a run evaluates it (the run compares with
+// ⊥; the verifier proves the exact value), as a cast's range there is not (docs/semantics.md).
+// An expression
 // whose operations an interval bound keeps within ±2^61 (the parameters' bounds in Γ0, the loop
 // ranges) costs no isl work: Halide's exports bound their sizes to int32.
 // Cost (2026-12-07, side by side): Table 6.1's dsc 3.7 -> 5.1-5.5 s, harris +0.1-0.3 s, sc32 none.

@@ -159,8 +159,8 @@ z3::expr Smt::Impl::in_int64(const z3::expr& r, const z3::expr& also) {
 }
 
 // Whether `e` is a term isl decides: numerals, constants (parameters, loop and let variables),
-// and +, -, unary - of such terms, * by a numeral, / and % by a non-zero numeral, min and max
-// (ite). Deep terms count as not decided (the guard is then kept).
+// and +, -, unary - of such terms, * by a numeral, / and % by a positive numeral, min and max
+// (an ite whose branches are its comparison's operands). Deep terms count as not decided.
 bool Smt::Impl::presburger_term(const z3::expr& e, int depth) {
   if (depth > 32) return false;
   if (e.is_numeral()) return true;
@@ -181,11 +181,16 @@ bool Smt::Impl::presburger_term(const z3::expr& e, int depth) {
       return numerals + 1 >= e.num_args() && all(0);
     }
     case Z3_OP_IDIV:
-    case Z3_OP_MOD: {
+    case Z3_OP_MOD: {  // (index() takes positive divisors only)
       int64_t d = 0;
-      return e.arg(1).is_numeral_i64(d) && d != 0 && presburger_term(e.arg(0), depth + 1);
+      return e.arg(1).is_numeral_i64(d) && d > 0 && presburger_term(e.arg(0), depth + 1);
     }
-    case Z3_OP_ITE: return e.arg(0).is_bool() && all(1);
+    case Z3_OP_ITE: {  // min and max: ite(a < b, a, b) and the like (abs, ite(a < 0, -a, a), is not one)
+      z3::expr c = e.arg(0);
+      if (!c.is_app() || c.num_args() != 2) return false;
+      bool same = (z3::eq(e.arg(1), c.arg(0)) && z3::eq(e.arg(2), c.arg(1))) || (z3::eq(e.arg(1), c.arg(1)) && z3::eq(e.arg(2), c.arg(0)));
+      return same && all(1);
+    }
     default: return false;
   }
 }

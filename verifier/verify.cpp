@@ -355,14 +355,17 @@ void int_overflow_outcome(const Generated& gen, const Program& p, Verdict& v) {
   auto first_at = [&](const isl::set& region) {  // the first site at region's least point, and that point's problem
     isl::point pt = small_point(region, order);
     isl::set at = isl::manage(isl_set_from_point(pt.copy()));
-    const IntOverflow* first = &ov.sites.front();
+    const IntOverflow* first = nullptr;
+    std::string also;  // the others there: a run stops at whichever it meets first
     for (const auto& s : ov.sites)
       if (!s.where.intersect(at).is_empty()) {
-        first = &s;
-        break;
+        if (!first) first = &s;
+        else if (std::count(also.begin(), also.end(), '\'') < 6) also += fmt::format("{}'{}' at {}:{}", also.empty() ? "" : ", ", s.expr, s.loc.line, s.loc.col);
       }
-    Finding f{"int overflow", first->loc,
-              fmt::format("'{}' leaves int64 (Int is exact; a run stops where it overflows)", first->expr), first->where.intersect(region), {}, {}};
+    if (!first) first = &ov.sites.front();
+    std::string message = fmt::format("'{}' leaves int64 (Int is exact; a run stops where it overflows)", first->expr);
+    if (!also.empty()) message += fmt::format("; so do {} there, and a run stops at the first it meets", also);
+    Finding f{"int overflow", first->loc, message, first->where.intersect(region), {}, {}};
     return std::make_pair(first, from_finding(f, p));
   };
   isl::set small = within_magnitude(ov.where, kRunnable);
