@@ -43,6 +43,9 @@ struct FastOptions {
   bool specialise = true;  // kernels also compile a version without the guards proven on entry
   bool lanes = true;       // innermost loops of kernels may run their iterations as lanes (fast_kernel_code.hpp Batch)
   bool accumulations = true;  // accumulation nests of kernels may run with their tile in locals (fast_kernel_code.hpp Accumulation)
+  // `sched run --hazards` (interpreter/hazard.hpp): every operation is watched, as the reference
+  // engine does; kernels and the typed nodes are not used (they do not watch).
+  bool hazards = false;
 };
 
 struct FastStats {

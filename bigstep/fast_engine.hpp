@@ -218,7 +218,8 @@ using CPtr = std::unique_ptr<CNode>;
 
 // Evaluates an expression that must be defined (a bound, a condition, a let value, a size);
 // any failure is explained by the shared Evaluator, which throws the reference's Stuck.
-Value must(Ctx& cx, const ENode& n, const char* what);
+// `at`: the command that evaluates it, where a hazard is placed (bigstep/report.hpp).
+Value must(Ctx& cx, const ENode& n, const char* what, const Cmd* at = nullptr);
 
 // A `for` or `par` loop.
 struct LoopNode : CNode {
@@ -299,8 +300,8 @@ inline void on_access(Ctx& cx, Arr& a, size_t flat, bool write, LevelMask mask) 
   note_access(cx, a, flat, write, mask);
 }
 inline void LoopNode::range(Ctx& cx, int64_t& first, int64_t& count) const {
-  int64_t l = lo ? must(cx, *lo, "loop bound").i : 0;
-  int64_t h = must(cx, *hi, "loop bound").i;
+  int64_t l = lo ? must(cx, *lo, "loop bound", src).i : 0;
+  int64_t h = must(cx, *hi, "loop bound", src).i;
   if (!trip_count(lo != nullptr, l, h, first, count)) throw_stuck(OutcomeKind::Error, src->loc, "the loop's trip count overflows");
   if (cx.sh->o.max_steps != 0) {
     cx.iterations += static_cast<uint64_t>(count);

@@ -129,7 +129,7 @@ bool SlowMem::read(int a, const std::vector<int64_t>& idx, Value& out) {
 
 std::string SlowMem::cell(int a, const std::vector<int64_t>& idx) const { return cell_text(cx.sh->names[static_cast<size_t>(a)], idx); }
 
-Value must(Ctx& cx, const ENode& n, const char* what) {
+Value must(Ctx& cx, const ENode& n, const char* what, const Cmd* at) {
   try {
     Value v = n.eval(cx);
     if (v.defined) return v;
@@ -137,7 +137,13 @@ Value must(Ctx& cx, const ENode& n, const char* what) {
   }
   SlowMem m{cx};  // the shared Evaluator decides: stuck as the reference, or the value
   Evaluator<SlowMem> ev(cx.sh->params, cx.env, m);
-  return ev.defined(*n.src, what);
+  ev.hazards = cx.sh->o.hazards;
+  try {
+    return ev.defined(*n.src, what);
+  } catch (Stuck& s) {
+    if (s.outcome.kind == OutcomeKind::Hazard && at) place_hazard(s.outcome, cx.sh->p, *at, cx.env, cx.sh->params, "");
+    throw;
+  }
 }
 
 namespace {
@@ -259,10 +265,17 @@ struct LoadNode : ENode {
     return to_value<T>(type, load_relaxed(a->data<T>()[f]));
   }
 };
+// Under hazards, an operation that starts one takes the slow path, where the shared Evaluator
+// reports it as the reference engine does (the typed nodes below are not used then).
 struct UnNode : ENode {
   UnOp op;
   EPtr a;
-  Value eval(Ctx& cx) const override { return apply_unop(op, a->eval(cx)); }
+  Value eval(Ctx& cx) const override {
+    Value x = a->eval(cx);
+    Value r = apply_unop(op, x);
+    if (cx.sh->o.hazards && unop_hazard(op, x, r)) [[unlikely]] throw SlowPath{};
+    return r;
+  }
 };
 struct BinNode : ENode {
   BinOp op;
@@ -270,7 +283,9 @@ struct BinNode : ENode {
   Value eval(Ctx& cx) const override {
     Value x = a->eval(cx);
     Value y = b->eval(cx);
-    return apply_binop(op, x, y);
+    Value r = apply_binop(op, x, y);
+    if (cx.sh->o.hazards && binop_hazard(op, x, y, r)) [[unlikely]] throw SlowPath{};
+    return r;
   }
 };
 // The common typed operations without the generic dispatch of ops.cpp (the same results:
@@ -323,14 +338,21 @@ struct CallNode : ENode {
     Value v[3];
     size_t n = args.size();
     for (size_t i = 0; i < n; ++i) v[i] = args[i]->eval(cx);
-    if (fn == Builtin::Cast) return cast_value(cast_to, v[0]);
-    return apply_builtin(fn, std::span<const Value>(v, n));
+    std::span<const Value> in(v, n);
+    Value r = fn == Builtin::Cast ? cast_value(cast_to, v[0]) : apply_builtin(fn, in);
+    if (cx.sh->o.hazards && (fn == Builtin::Cast ? cast_hazard(cast_to, v[0], r) : builtin_hazard(fn, in, r))) [[unlikely]] throw SlowPath{};
+    return r;
   }
 };
 struct CastNode : ENode {
   Type to;
   EPtr a;
-  Value eval(Ctx& cx) const override { return cast_value(to, a->eval(cx)); }
+  Value eval(Ctx& cx) const override {
+    Value x = a->eval(cx);
+    Value r = cast_value(to, x);
+    if (cx.sh->o.hazards && cast_hazard(to, x, r)) [[unlikely]] throw SlowPath{};
+    return r;
+  }
 };
 struct LetExprNode : ENode {
   size_t slot;
@@ -388,7 +410,14 @@ SlowTarget slow_target(Ctx& cx, const Cmd& c) {
     throw Stuck{std::move(o)};
   }
   ev.first_bottom.clear();
-  Value v = ev.eval(*c.value);
+  ev.hazards = cx.sh->o.hazards;
+  Value v;
+  try {
+    v = ev.eval(*c.value);
+  } catch (Stuck& s) {
+    if (s.outcome.kind == OutcomeKind::Hazard) place_hazard(s.outcome, cx.sh->p, c, cx.env, cx.sh->params, cell);
+    throw;
+  }
   if (!v.defined) throw_stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(cell, ev.first_bottom));
   return {a, flat_index(a->shape, idx), v};
 }
@@ -444,6 +473,7 @@ struct AccNode : CNode {
       throw_stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {}, which is undefined (initialise it first)", cell_name(*cx.sh, a, f)));
     if (cx.model && c.annot_at) check_annotation(cx, c, a, f, v, c.annot_at.get());
     Value x = accumulate(op, old, v);
+    if (cx.sh->o.hazards) watch_accumulation(cx, c, a, f, old, v, x);
     if (!x.defined) throw_stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {} is undefined", cell_name(*cx.sh, a, f)));
     if (atomic) {
       if (cx.mode == Mode::Exact) note_accumulation(cx, a, f, op, v);
@@ -457,13 +487,20 @@ struct AccNode : CNode {
     SlowTarget t = slow_target(cx, *src);
     apply(cx, *src, *t.a, t.flat, t.v);
   }
+  static void watch_accumulation(Ctx& cx, const Cmd& c, Arr& a, size_t f, const Value& old, const Value& v, const Value& x) {
+    std::string cell = cell_name(*cx.sh, a, f);
+    if (std::optional<Outcome> o = accumulation_hazard(c, cell, old, v, x)) {
+      place_hazard(*o, cx.sh->p, c, cx.env, cx.sh->params, cell);
+      throw Stuck{std::move(*o)};
+    }
+  }
 };
 
 struct IfNode : CNode {  // U-IF-TRUE, U-IF-FALSE
   EPtr cond;
   CPtr then_c, else_c;
   void exec(Ctx& cx) const override {
-    if (must(cx, *cond, "condition").b) then_c->exec(cx);
+    if (must(cx, *cond, "condition", src).b) then_c->exec(cx);
     else if (else_c) else_c->exec(cx);
   }
 };
@@ -473,7 +510,7 @@ struct LetNode : CNode {  // U-LET
   EPtr value;
   CPtr body;
   void exec(Ctx& cx) const override {
-    Value v = must(cx, *value, "let value");
+    Value v = must(cx, *value, "let value", src);
     Value saved = cx.env[slot];
     cx.env[slot] = v;
     body->exec(cx);
@@ -490,7 +527,7 @@ struct AllocNode : CNode {
     size_t k = 0;  // alloc_shape visits the dimensions in order, as they were compiled
     uint64_t cells;
     std::vector<int64_t> shape =
-        alloc_shape(c, cx.sh->o.max_local_cells, [&](const Expr&) { return must(cx, *dims[k++], "allocation size").i; }, cells);
+        alloc_shape(c, cx.sh->o.max_local_cells, [&](const Expr&) { return must(cx, *dims[k++], "allocation size", &c).i; }, cells);
     // every thread's live local arrays together stay within the memory budget
     struct Live {
       std::atomic<uint64_t>& n;
@@ -595,7 +632,7 @@ class Compiler {
         break;
       }
       case CmdKind::For: {
-        bool root = sh_.o.kernels && !in_kernel_ && kernel_eligible(c, depth_ > 0, sh_.o.check_races);
+        bool root = sh_.o.kernels && !sh_.o.hazards && !in_kernel_ && kernel_eligible(c, depth_ > 0, sh_.o.check_races);
         if (root) in_kernel_ = true;
         out = loop(std::make_unique<ForNode>(), c);
         if (root) {
@@ -784,7 +821,7 @@ class Compiler {
         break;
       }
       case ExprKind::Binary: {
-        Type t = e.args[0]->type;
+        Type t = sh_.o.hazards ? Type::Invalid : e.args[0]->type;  // hazards: the watched BinNode
         if (t == Type::F32) out = fast_bin<float>(e);
         else if (t == Type::F64) out = fast_bin<double>(e);
         else if (t == Type::Int) out = fast_bin<int64_t>(e);

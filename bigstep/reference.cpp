@@ -182,14 +182,25 @@ class Engine {
   Value defined(const Expr& e, const View& mu, RSet& rho, const char* what) {
     Mem m{*this, mu, rho};
     Eval ev(st_.params, env_, m);
+    ev.hazards = o_.hazards;
     return ev.defined(e, what);
   }
 
   // ---------------- commands: ℰ; μ ⊢ c ⇓u ⟨δμ; ρ⟩ (Fig 4.5) ----------------
   Result exec(const Cmd& c, const View& mu) {
-    Result r = exec_cmd(c, mu);
+    Result r = o_.hazards ? exec_watched(c, mu) : exec_cmd(c, mu);
     if (o_.on_exit && !trace_) exited(c, mu, r);
     return r;
+  }
+
+  // A hazard (only under o_.hazards) named at the innermost command running when it happened.
+  Result exec_watched(const Cmd& c, const View& mu) {
+    try {
+      return exec_cmd(c, mu);
+    } catch (Stuck& s) {
+      if (s.outcome.kind == OutcomeKind::Hazard) place_hazard(s.outcome, p_, c, env_, st_.params, "");
+      throw;
+    }
   }
 
   // on_exit at c's exit: μ ▷ δμ seen through the layers
@@ -267,6 +278,7 @@ class Engine {
   void bounds(const Cmd& c, const View& mu, RSet& rho, int64_t& first, int64_t& count) {
     Mem m{*this, mu, rho};
     Eval ev(st_.params, env_, m);
+    ev.hazards = o_.hazards;
     loop_bounds(c, ev, first, count);
     iterations_ += static_cast<uint64_t>(count);  // loops count against the step bound too
     if (iterations_ > o_.max_steps) iteration_bound_reached(c, o_.max_steps);
@@ -473,12 +485,13 @@ class Engine {
     Result r;
     Mem m{*this, mu, r.rho};
     Eval ev(st_.params, env_, m);
+    ev.hazards = o_.hazards;
     Location l{c.id, ev.subscripts(c.name, c.idx)};
     Value old;
     if (!lookup(mu, l, old))
       stuck(OutcomeKind::OutOfBounds, c.loc, write_oob_message(loc_text(l), shape_text(c.id, mu)), at_vars(c));
     ev.first_bottom.clear();
-    Value v = ev.eval(*c.value);
+    Value v = o_.hazards ? watched_value(c, l, ev) : ev.eval(*c.value);
     if (!v.defined)
       stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(loc_text(l), ev.first_bottom));
     if (o_.ghost && o_.annotations && c.annot) return ghost_write(c, l, r);
@@ -490,6 +503,16 @@ class Engine {
     return r;
   }
 
+  // The value assigned by c to l, a hazard in it placed at the cell.
+  Value watched_value(const Cmd& c, const Location& l, Eval& ev) {
+    try {
+      return ev.eval(*c.value);
+    } catch (Stuck& s) {
+      if (s.outcome.kind == OutcomeKind::Hazard) place_hazard(s.outcome, p_, c, env_, st_.params, loc_text(l));
+      throw;
+    }
+  }
+
   // `a[ι] ⊙= e` (RED-U-OPASSIGN): ℓ ↦ μ(ℓ) ⊙ v. Non-atomic, ℓ joins the reads (a concurrent
   // accumulation loses updates); atomic (or inside `atomic { }`), it does not, and the effect is
   // recorded as an accumulation, which commutes with others of the same operator.
@@ -499,6 +522,7 @@ class Engine {
     if (o_.annotations && c.annot_at) check_annotation(c, l, v, c.annot_at.get());
     if (trace_ && l == trace_->cell && !c.atomic && atomic_depth_ == 0) traced("read", c, old);  // read, then written
     Value x = accumulate(c.acc, old, v);
+    if (o_.hazards) watch_accumulation(c, l, old, v, x);
     if (!x.defined) stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {} is undefined", loc_text(l)));
     if (trace_ && l == trace_->cell) traced("accumulate", c, v);
     r.dmu[l] = x;
@@ -509,6 +533,13 @@ class Engine {
       r.rmw.insert(l);
     }
     return r;
+  }
+
+  void watch_accumulation(const Cmd& c, const Location& l, const Value& old, const Value& v, const Value& x) {
+    if (std::optional<Outcome> o = accumulation_hazard(c, loc_text(l), old, v, x)) {
+      place_hazard(*o, p_, c, env_, st_.params, loc_text(l));
+      throw Stuck{std::move(*o)};
+    }
   }
 
   // The ghost run's write: the annotation's value (T(ι0) for an accumulation, which reads the

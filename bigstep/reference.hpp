@@ -49,6 +49,9 @@ struct ReferenceOptions {
   // annotation's value and an accumulation `a[ι] {T(ι0)} ⊙= e` stores T(ι0), as the verifier's
   // symbolic heap holds them (its prophecies). Where every annotation holds it is the run.
   bool ghost = false;
+  // `sched run --hazards`: the first operation that makes NaN, an infinity or ⊥ of operands that
+  // were not (interpreter/hazard.hpp) stops the run with outcome `hazard`.
+  bool hazards = false;
   // Called at every command's exit (not while a race's accesses are traced again).
   std::function<void(const CommandExit&)> on_exit;
 };

@@ -1,9 +1,11 @@
 #include "bigstep/report.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
+#include "interpreter/eval.hpp"
 #include "interpreter/printer.hpp"
 
 namespace sched {
@@ -95,6 +97,77 @@ void add_race_accesses(Outcome& o, const SourceFile* file, const RaceAccess& fir
                     {"iteration", it}});
   }
   o.data["race"]["accesses"] = list;
+}
+
+namespace {
+
+// No memory: an annotation's subscripts read none (a read is stuck, and the cell is not named).
+struct NoMemory {
+  bool read(int, const std::vector<int64_t>&, Value&) { return false; }
+  std::string cell(int, const std::vector<int64_t>&) const { return ""; }
+  std::string shape(int) const { return ""; }
+};
+
+// "C(1, 2)": annotation `t`, a tensor read, at the current iteration; "" when it is another form.
+std::string specification_cell(const Expr& t, const std::vector<Value>& env, const std::vector<int64_t>& params) {
+  if (t.kind != ExprKind::TensorRead) return "";
+  std::vector<Value> slots = env;
+  NoMemory m;
+  Evaluator<NoMemory> ev(params, slots, m);
+  std::vector<std::string> idx;
+  try {
+    for (const auto& a : t.args) idx.push_back(to_string(ev.eval(*a)));
+  } catch (const Stuck&) {
+    return "";
+  }
+  return fmt::format("{}({})", t.name, fmt::join(idx, ", "));
+}
+
+}  // namespace
+
+void place_hazard(Outcome& o, const Program& p, const Cmd& c, const std::vector<Value>& env, const std::vector<int64_t>& params,
+                  const std::string& cell) {
+  nlohmann::json& h = o.data["hazard"];
+  if (h.contains("statement")) return;
+  h["statement"] = {{"line", c.loc.line}, {"col", c.loc.col}};
+  if (!cell.empty()) {
+    h["cell"] = cell;
+    o.details.push_back(fmt::format("in the value assigned to {} (statement at {}:{})", cell, c.loc.line, c.loc.col));
+  } else {
+    const char* what = c.kind == CmdKind::If ? "the condition of the 'if'" : c.kind == CmdKind::For || c.kind == CmdKind::Par ? "the bounds of the loop"
+                       : c.kind == CmdKind::Let ? "the value of the 'let'" : c.kind == CmdKind::Alloc ? "the size of the allocation" : "the statement";
+    o.details.push_back(fmt::format("in {} at {}:{}", what, c.loc.line, c.loc.col));
+  }
+  auto vars = enclosing_values(*p.body, c, env);
+  nlohmann::json it = nlohmann::json::object();
+  for (const auto& [n, v] : vars) {
+    if (v.type == Type::Int) it[n] = v.i;
+    else it[n] = to_string(v);
+  }
+  h["iteration"] = it;
+  if (!vars.empty()) o.details.push_back("at " + joined_vars(vars));
+  if (c.kind == CmdKind::Assign && c.annot) {
+    std::string spec = specification_cell(*c.annot, env, params);
+    h["annotation"] = print_expr(*c.annot);
+    if (!spec.empty()) h["specification"] = spec;
+    o.details.push_back(spec.empty() ? fmt::format("annotation {{{}}}", print_expr(*c.annot))
+                                     : fmt::format("specification's cell {} (annotation {{{}}})", spec, print_expr(*c.annot)));
+  }
+}
+
+std::optional<Outcome> accumulation_hazard(const Cmd& c, const std::string& cell, const Value& old, const Value& v, const Value& x) {
+  if (c.acc != RedOp::Add && c.acc != RedOp::Mul) return std::nullopt;
+  std::optional<Hazard> h = binop_hazard(c.acc == RedOp::Add ? BinOp::Add : BinOp::Mul, old, v, x);
+  if (!h) return std::nullopt;
+  std::string op(accumulate_text(c.acc));
+  Outcome o = Outcome::make(OutcomeKind::Hazard, c.loc,
+                            fmt::format("the accumulation '{} {}= {}' gives {}: {} ({} = {}, {} = {})", cell, op, print_expr(*c.value), to_string(x),
+                                        h->reason, cell, to_string(old), print_expr(*c.value), to_string(v)));
+  o.data["hazard"] = {{"kind", h->kind}, {"reason", h->reason}, {"operation", fmt::format("{} {}= {}", cell, op, print_expr(*c.value))},
+                      {"result", to_string(x)},
+                      {"operands", nlohmann::json::array({{{"expr", cell}, {"value", to_string(old)}, {"cell", cell}},
+                                                          {{"expr", print_expr(*c.value)}, {"value", to_string(v)}}})}};
+  return o;
 }
 
 Outcome annotation_outcome(const Program& p, const Cmd& c, const std::string& cell, const Value& v, const Value& want,

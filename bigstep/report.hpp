@@ -50,6 +50,17 @@ std::vector<std::pair<std::string, Value>> enclosing_values(const Cmd& root, con
 // outermost first (env: the slot values); "" when none.
 std::string enclosing_vars(const Cmd& root, const Cmd& target, const std::vector<Value>& env);
 
+// Places a hazard (`sched run --hazards`, interpreter/hazard.hpp) found while running command
+// `c`: the cell it was computing (an assignment's; "" otherwise), the iteration, and for an
+// annotated assignment the specification's cell ("C(1, 2)"), as details and in `hazard`'s JSON.
+// A hazard already placed (by the innermost command) is left as it is.
+void place_hazard(Outcome& o, const Program& p, const Cmd& c, const std::vector<Value>& env, const std::vector<int64_t>& params,
+                  const std::string& cell);
+
+// The hazard of accumulation c's step x = old ⊙ v into `cell`, if it is one (a sum that leaves
+// the float range, inf + -inf); not yet placed.
+std::optional<Outcome> accumulation_hazard(const Cmd& c, const std::string& cell, const Value& old, const Value& v, const Value& x);
+
 // The model could not evaluate the annotation of assignment `c` (`why`): an error.
 Outcome annotation_error(const Cmd& c, const std::string& why);
 

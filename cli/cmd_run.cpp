@@ -42,6 +42,7 @@ struct RunArgs {
   std::string races = "thesis";
   bool check_annotations = false;
   bool exact_floats = false;
+  bool hazards = false;        // run: watch every operation for NaN, infinities and ⊥ (interpreter/hazard.hpp)
   uint64_t max_steps = 0;  // 0: the engine's default
   int threads = 0;
   std::string max_memory;      // "" : the default budget
@@ -124,6 +125,7 @@ RunResult run_one(const RunArgs& a, const Loaded& l, driver::Phases& ph, TimeLim
   ro.races = driver::parse_races(a.races).value_or(driver::Races::Thesis);  // checked by the option
   ro.check_annotations = a.check_annotations;
   ro.exact_floats = a.exact_floats;
+  ro.hazards = a.hazards;
   ro.max_steps = a.max_steps;
   ro.threads = a.threads;
   ro.phases = &ph;
@@ -250,6 +252,10 @@ void register_run(CLI::App& app) {
   cmd->add_flag("--exact-floats", a.exact_floats,
                 "compare float sums with the specification bit for bit (by default a float sum computed in another order, as "
                 "rfactor or a vectorised reduction does, may differ by what two orders of its terms can make: docs/semantics.md)");
+  cmd->add_flag("--hazards", a.hazards,
+                "stop at the first operation that turns operands into NaN, an infinity or an undefined value (0/0, log(0), sqrt(-1), "
+                "exp overflow, inf - inf, an Int past int64, a float-to-int cast out of range): outcome 'hazard', exit 1 "
+                "(reference and fast engines; docs/hazards.md)");
   cmd->add_flag("--progress", a.progress, "print each phase and its time on stderr (default when stderr is a terminal)");
   cmd->add_flag("--quiet", a.quiet, "no phase lines on stderr");
   cmd->add_option("--sarif", a.sarif, "also write the finding as a SARIF 2.1.0 log to this file (docs/formats.md)");

@@ -158,6 +158,8 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
   if (!inst.prepared.ok()) return refuse(inst.prepared, EngineRun::Refusal::Instance);
   if (opts.races == Races::Off && r.engine != Engine::Fast)
     return refuse(Outcome::make(OutcomeKind::Error, {}, "'--races off' is an option of the fast engine"));
+  if (opts.hazards && r.engine == Engine::Native)
+    return refuse(Outcome::make(OutcomeKind::Error, {}, "'--hazards' is watched by the reference and fast engines, not in native code (use --engine fast)"));
   Phases quiet(false);
   Phases& ph = opts.phases ? *opts.phases : quiet;
   std::shared_ptr<NativeKernel> kernel;
@@ -196,6 +198,7 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
     fo.annotations = opts.check_annotations ? &inst.model : nullptr;
     fo.max_steps = opts.max_steps;
     fo.max_live_local_cells = inst.model.max_bytes / 64;  // --max-memory (0: the default budget)
+    fo.hazards = opts.hazards;
     FastStats fs;
     o = run_fast(p, r.final, fo, &fs);
     double secs = seconds();
@@ -212,6 +215,7 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
     if (opts.max_steps) ro.max_steps = opts.max_steps;
     ro.max_live_local_cells = inst.model.max_bytes / 64;
     ro.trace_races = opts.provenance;
+    ro.hazards = opts.hazards;
     ro.progress = [&ph](uint64_t steps) { ph.note(fmt::format("{} assignment(s)", steps)); };
     EngineStats es;
     o = run_reference(p, r.final, ro, &es);
@@ -219,6 +223,10 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
     r.stats = {{"steps", es.steps}, {"par_loops_checked", es.par_loops}};
   }
   r.engine_seconds = ph.done();
+  if (opts.hazards && r.engine != Engine::Native) {
+    r.stats["hazards_watched"] = true;
+    if (o.ok()) r.summary += ", no numerical hazard";
+  }
   if (o.ok()) {
     r.digest = outputs_digest(p, r.final.arrays);
     r.outputs_defined = outputs_defined(p, r.final.arrays);

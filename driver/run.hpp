@@ -83,6 +83,8 @@ struct RunOptions {
   bool provenance = true;          // a race names its two accesses (traced on the reference engine; a
                                    // fast engine's race is run again there, up to 20 million assignments)
   Phases* phases = nullptr;        // progress lines, when set
+  bool hazards = false;            // the first numerical hazard is the outcome (interpreter/hazard.hpp;
+                                   // reference and fast engines, refused natively)
   bool warm_native = false;        // native: time the kernel's second call on the same memory
                                    // (codegen/native.hpp run_native's `warm`: what sched bench times)
 };

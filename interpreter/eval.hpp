@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "interpreter/ast.hpp"
+#include "interpreter/hazard.hpp"
 #include "interpreter/ops.hpp"
 #include "interpreter/outcome.hpp"
 #include "interpreter/printer.hpp"
@@ -69,6 +70,9 @@ class Evaluator {
   Evaluator(const std::vector<int64_t>& params, std::vector<Value>& env, Mem& mem) : params_(params), env_(env), mem_(mem) {}
 
   std::string first_bottom;  // "a[3], which is undefined"
+  // `sched run --hazards`: the first operation that makes NaN, an infinity or ⊥ of operands
+  // that were not (hazard.hpp) is stuck with outcome `hazard`, named with its operands' values.
+  bool hazards = false;
 
   // Subscripts to a location; an undefined subscript is stuck.
   std::vector<int64_t> subscripts(const std::string& name, const std::vector<ExprPtr>& idx) {
@@ -108,21 +112,34 @@ class Evaluator {
       }
       case ExprKind::TensorRead: case ExprKind::Reduce: case ExprKind::At:
         throw_stuck(OutcomeKind::Error, e.loc, "internal: a specification expression in a semantic expression");
-      case ExprKind::Unary: return apply_unop(e.uop, eval(*e.args[0]));
-      case ExprKind::Binary: {
+      case ExprKind::Unary: {
         Value a = eval(*e.args[0]);
-        Value b = eval(*e.args[1]);
-        return apply_binop(e.bop, a, b);
+        Value r = apply_unop(e.uop, a);
+        if (hazards) [[unlikely]] watch(e, unop_hazard(e.uop, a, r), {&a, 1}, r);
+        return r;
+      }
+      case ExprKind::Binary: {
+        Value ab[2] = {eval(*e.args[0]), eval(*e.args[1])};
+        Value r = apply_binop(e.bop, ab[0], ab[1]);
+        if (hazards) [[unlikely]] watch(e, binop_hazard(e.bop, ab[0], ab[1], r), ab, r);
+        return r;
       }
       case ExprKind::Call: {
         // CALL and SELECT-TRUE/FALSE: every argument is evaluated (select is eager)
         Value args[3];
         size_t n = e.args.size();
         for (size_t i = 0; i < n; ++i) args[i] = eval(*e.args[i]);
-        if (e.fn == Builtin::Cast) return cast_value(e.cast_to, args[0]);
-        return apply_builtin(e.fn, std::span<const Value>(args, n));
+        std::span<const Value> in(args, n);
+        Value r = e.fn == Builtin::Cast ? cast_value(e.cast_to, args[0]) : apply_builtin(e.fn, in);
+        if (hazards) [[unlikely]] watch(e, e.fn == Builtin::Cast ? cast_hazard(e.cast_to, args[0], r) : builtin_hazard(e.fn, in, r), in, r);
+        return r;
       }
-      case ExprKind::Cast: return cast_value(e.cast_to, eval(*e.args[0]));
+      case ExprKind::Cast: {
+        Value a = eval(*e.args[0]);
+        Value r = cast_value(e.cast_to, a);
+        if (hazards) [[unlikely]] watch(e, cast_hazard(e.cast_to, a, r), {&a, 1}, r);
+        return r;
+      }
       case ExprKind::Let: {
         Value v0 = eval(*e.args[0]);
         size_t s = static_cast<size_t>(e.slot);
@@ -151,6 +168,31 @@ class Evaluator {
   const std::vector<int64_t>& params_;
   std::vector<Value>& env_;
   Mem& mem_;
+
+  // A hazard of operation e: stuck, with each operand's expression, value and (for a read) cell.
+  void watch(const Expr& e, const std::optional<Hazard>& h, std::span<const Value> operands, const Value& r) {
+    if (!h) return;
+    nlohmann::json ops = nlohmann::json::array();
+    std::string shown;
+    for (size_t k = 0; k < operands.size() && k < e.args.size(); ++k) {
+      const Expr& a = *e.args[k];
+      nlohmann::json o = {{"expr", print_expr(a)}, {"value", to_string(operands[k])}};
+      std::string text = print_expr(a);
+      if (a.kind == ExprKind::ArrayRead) {
+        std::string cell = mem_.cell(a.id, subscripts(a.name, a.args));
+        o["cell"] = cell;
+        if (cell != text) text += " = " + cell;
+      }
+      text += " = " + to_string(operands[k]);
+      if (a.kind == ExprKind::IntLit || a.kind == ExprKind::FloatLit) continue;
+      shown += (shown.empty() ? "" : ", ") + text;
+      ops.push_back(std::move(o));
+    }
+    Outcome out = Outcome::make(OutcomeKind::Hazard, e.loc,
+                                fmt::format("'{}' gives {}: {}{}", print_expr(e), to_string(r), h->reason, shown.empty() ? "" : " (" + shown + ")"));
+    out.data["hazard"] = {{"kind", h->kind}, {"reason", h->reason}, {"operation", print_expr(e)}, {"result", to_string(r)}, {"operands", std::move(ops)}};
+    throw Stuck{std::move(out)};
+  }
 };
 
 // The messages of U-ASSIGN's failures, shared by the engines so that they report alike.

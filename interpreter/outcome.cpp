@@ -14,6 +14,7 @@ std::string_view outcome_name(OutcomeKind k) {
     case OutcomeKind::Annotation: return "annotation";
     case OutcomeKind::Refused: return "refused";
     case OutcomeKind::Inconclusive: return "inconclusive";
+    case OutcomeKind::Hazard: return "hazard";
   }
   return "?";
 }

@@ -8,7 +8,8 @@
 
 namespace sched {
 
-enum class OutcomeKind { Ok, Race, OutOfBounds, Error, Mismatch, Annotation, Refused, Inconclusive };
+// Hazard: a numerical hazard, reported only under `sched run --hazards` (hazard.hpp).
+enum class OutcomeKind { Ok, Race, OutOfBounds, Error, Mismatch, Annotation, Refused, Inconclusive, Hazard };
 
 std::string_view outcome_name(OutcomeKind k);  // "ok", "race", "out-of-bounds", ...
 
