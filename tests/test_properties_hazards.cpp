@@ -1,0 +1,135 @@
+// `sched run --hazards` (interpreter/hazard.hpp) as properties: both engines stop at the same
+// first hazard with the same words on 1 and 2 threads, and watching changes nothing else.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <iostream>
+#include <map>
+
+#include "bigstep/fast.hpp"
+#include "bigstep/reference.hpp"
+#include "interpreter/load.hpp"
+#include "interpreter/setup.hpp"
+#include "tests/properties_support.hpp"
+
+using namespace sched;
+using namespace sched::props;
+
+namespace {
+
+// A float expression over x[i], x[i + 1] and literals near the thresholds, with the operations
+// that start hazards (division, log, sqrt, exp, pow) and those that hide one (min, select).
+rc::Gen<std::string> float_expr(int depth) {
+  auto leaf = rc::gen::element<std::string>("x[i]", "x[i + 1]", "0.0", "1.0", "-1.0", "0.5", "88.75", "1.0e30", "-1.0e30");
+  if (depth == 0) return leaf;
+  auto sub = [depth] { return float_expr(depth - 1); };
+  return rc::gen::oneOf(
+      leaf,
+      rc::gen::map(rc::gen::tuple(rc::gen::element<std::string>("+", "-", "*", "/"), sub(), sub()),
+                   [](const auto& t) { return "(" + std::get<1>(t) + " " + std::get<0>(t) + " " + std::get<2>(t) + ")"; }),
+      rc::gen::map(rc::gen::tuple(rc::gen::element<std::string>("log", "sqrt", "exp", "floor", "abs"), sub()),
+                   [](const auto& t) { return std::get<0>(t) + "(" + std::get<1>(t) + ")"; }),
+      rc::gen::map(rc::gen::tuple(rc::gen::element<std::string>("min", "max", "pow"), sub(), sub()),
+                   [](const auto& t) { return std::get<0>(t) + "(" + std::get<1>(t) + ", " + std::get<2>(t) + ")"; }),
+      rc::gen::map(rc::gen::tuple(sub(), sub(), sub()),
+                   [](const auto& t) { return "select(" + std::get<0>(t) + " < 0.25, " + std::get<1>(t) + ", " + std::get<2>(t) + ")"; }));
+}
+
+std::string hazard_program(const std::string& type, bool par, const std::string& e) {
+  return "param N;\nassume N >= 1;\ntensor X(i) : " + type + ";\ninput x[i] : " + type + "[N + 1] = X(i);\noutput y[i] : " + type +
+         "[N];\n" + (par ? "par" : "for") + " i = 0 to N - 1 {\n  y[i] := " + e + ";\n}\n";
+}
+
+// The three runs of `p` at `params` with hazards watched: the reference's outcome, checked
+// against the fast engine's on 1 and 2 threads.
+Outcome watched_alike(const Program& p, const std::vector<int64_t>& params, const ModelOptions& mo, Memory& init, bool& prepared) {
+  prepared = prepare_run(p, params, mo, init).ok();
+  if (!prepared) return {};
+  ReferenceOptions ro;
+  ro.max_steps = 1'000'000;
+  ro.hazards = true;
+  Memory ref = init;
+  Outcome o = run_reference(p, ref, ro);
+  for (int threads : {1, 2}) {
+    FastOptions fo;
+    fo.threads = threads;
+    fo.hazards = true;
+    Memory fast = init;
+    Outcome f = run_fast(p, fast, fo);
+    if (o.kind == OutcomeKind::Inconclusive) continue;
+    RC_ASSERT(f.kind == o.kind);
+    if (!o.ok()) {
+      RC_ASSERT(f.message == o.message);
+      RC_ASSERT(f.loc.line == o.loc.line);
+      RC_ASSERT(f.loc.col == o.loc.col);
+      RC_ASSERT(f.details == o.details);
+    }
+  }
+  return o;
+}
+
+}  // namespace
+
+TEST(Properties, HazardsAreFoundAlikeByBothEngines) {
+  int cases = 0, hazards = 0, ok = 0;
+  std::map<std::string, int> kinds;
+  bool passed = rc::check("float expressions: both engines stop at the same first hazard, with the same words", [&] {
+    std::string type = *rc::gen::element<std::string>("f32", "f64");
+    std::string e = *float_expr(3);
+    bool par = *rc::gen::arbitrary<bool>();
+    Loaded l = load_text(hazard_program(type, par, e), "h.sched");
+    RC_ASSERT(l.stage == LoadStage::Ok);
+    ++cases;
+    Memory init;
+    bool prepared = false;
+    Outcome o = watched_alike(*l.program, {*rc::gen::inRange<int64_t>(1, 6)}, draw_model_options(), init, prepared);
+    RC_ASSERT(prepared);
+    if (o.kind == OutcomeKind::Hazard) {
+      ++hazards;
+      kinds[o.data["hazard"]["kind"].get<std::string>() + ": " + o.data["hazard"]["reason"].get<std::string>().substr(0, 24)]++;
+      RC_ASSERT(o.data["hazard"]["cell"].is_string());
+    } else {
+      RC_ASSERT(o.ok());
+      ++ok;
+    }
+  });
+  EXPECT_TRUE(passed);
+  std::cout << "[hazards] cases " << cases << ": a hazard in " << hazards << ", none in " << ok << "; by kind:";
+  for (const auto& [k, v] : kinds) std::cout << " " << k << " " << v << ";";
+  std::cout << "\n";
+  EXPECT_GT(hazards, cases / 10);
+  EXPECT_GT(ok, cases / 10);
+}
+
+TEST(Properties, WatchingHazardsChangesNothingElse) {
+  int cases = 0, same = 0, hazards = 0;
+  bool passed = rc::check("generated programs: with the watch, the outcome without it, or a hazard", [&] {
+    fuzz::GenOptions go;
+    go.racy = *rc::gen::arbitrary<bool>();
+    auto g = *fuzz::gen_program(go);
+    Loaded l = load_generated(g);
+    ++cases;
+    std::vector<int64_t> params = draw_params(*l.program, 6);
+    ModelOptions mo = draw_model_options();
+    Memory init;
+    bool prepared = false;
+    Outcome o = watched_alike(*l.program, params, mo, init, prepared);
+    if (!prepared || o.kind == OutcomeKind::Inconclusive) return;
+    if (o.kind == OutcomeKind::Hazard) {
+      ++hazards;
+      return;
+    }
+    ReferenceOptions plain;
+    plain.max_steps = 1'000'000;
+    Memory again = init;
+    Outcome p = run_reference(*l.program, again, plain);
+    RC_ASSERT(p.kind == o.kind);
+    RC_ASSERT(p.message == o.message);
+    ++same;
+  });
+  EXPECT_TRUE(passed);
+  std::cout << "[hazards] generated programs " << cases << ": the same outcome as without the watch " << same << ", a hazard first "
+            << hazards << "\n";
+  EXPECT_GT(same, 0);
+}
