@@ -40,6 +40,7 @@ void register_check(CLI::App& app);
 void register_explore(CLI::App& app);
 void register_emit(CLI::App& app);
 void register_verify(CLI::App& app);
+void register_hazards(CLI::App& app);
 void register_equiv(CLI::App& app);
 void register_selfcheck(CLI::App& app);
 void register_selfcheck_bisim(CLI::App& selfcheck);  // `selfcheck bisim` (cmd_selfcheck_bisim.cpp)

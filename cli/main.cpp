@@ -26,6 +26,7 @@ int run_command(int argc, char** argv) {
   sched::cli::register_explore(app);
   sched::cli::register_emit(app);
   sched::cli::register_verify(app);
+  sched::cli::register_hazards(app);
   sched::cli::register_equiv(app);
   sched::cli::register_selfcheck(app);
   sched::cli::register_halide_front_end();

@@ -9,6 +9,8 @@
 
 #include "bigstep/fast.hpp"
 #include "bigstep/reference.hpp"
+#include "driver/run.hpp"
+#include "hazards/analysis.hpp"
 #include "interpreter/load.hpp"
 #include "interpreter/setup.hpp"
 #include "tests/properties_support.hpp"
@@ -132,4 +134,70 @@ TEST(Properties, WatchingHazardsChangesNothingElse) {
   std::cout << "[hazards] generated programs " << cases << ": the same outcome as without the watch " << same << ", a hazard first "
             << hazards << "\n";
   EXPECT_GT(same, 0);
+}
+
+// Soundness of `sched hazards` (hazards/analysis.hpp): on inputs drawn within the ranges, no run
+// stops at an operation the analysis marked safe or unreached.
+TEST(Properties, StaticallySafeOperationsNeverStartAHazard) {
+  int cases = 0, runs = 0, hazards_seen = 0, at_warnings = 0, safe_sites = 0, warned_sites = 0;
+  bool passed = rc::check("no run within the ranges starts a hazard at a safe operation", [&] {
+    std::string type = *rc::gen::element<std::string>("f32", "f64");
+    std::string e = *float_expr(3);
+    Loaded l = load_text(hazard_program(type, *rc::gen::arbitrary<bool>(), e), "h.sched");
+    RC_ASSERT(l.stage == LoadStage::Ok);
+    const Program& p = *l.program;
+    ++cases;
+    std::vector<double> ends = {-100.0, -2.0, -1.0, 0.0, 1e-30, 0.5, 1.0, 2.0, 100.0};
+    double a = *rc::gen::elementOf(ends), b = *rc::gen::elementOf(ends);
+    hazards::Options o;
+    o.ranges["X"] = hazards::Interval::of(std::min(a, b), std::max(a, b));
+    int64_t n = *rc::gen::inRange<int64_t>(1, 6);
+    o.params = {n};
+    hazards::Report rep = hazards::analyse(p, o);
+    for (const auto& s : rep.sites) (s.verdict == "safe" ? safe_sites : warned_sites)++;
+    for (int k = 0; k < 5; ++k) {
+      NpyArray x;
+      x.type = type == "f32" ? Type::F32 : Type::F64;
+      x.shape = {n + 1};
+      for (int64_t c = 0; c <= n; ++c) {
+        double lo = o.ranges["X"].lo, hi = o.ranges["X"].hi;
+        double v = *rc::gen::element(0, 1, 2) == 0 ? *rc::gen::elementOf(std::vector<double>{lo, hi}) : lo + (hi - lo) * (*rc::gen::inRange(0, 1001)) / 1000.0;
+        v = std::min(std::max(v, lo), hi);
+        x.bits.push_back(x.type == Type::F32 ? Value::of_f32(static_cast<float>(v)).bits() : Value::of_f64(v).bits());
+      }
+      if (x.type == Type::F32) {  // a range's ends as f32 may fall outside it: keep the cells inside
+        for (auto& bits : x.bits) {
+          float f = Value::from_bits(Type::F32, bits).f;
+          if (f < o.ranges["X"].lo) f = std::nextafter(f, 1e30f);
+          if (f > o.ranges["X"].hi) f = std::nextafter(f, -1e30f);
+          bits = Value::of_f32(f).bits();
+        }
+      }
+      ModelOptions mo;
+      mo.data["X"] = x;
+      driver::Instance inst = driver::make_instance(p, {n}, mo);
+      RC_ASSERT(inst.prepared.ok());
+      driver::RunOptions ro;
+      ro.hazards = true;
+      ro.compare_outputs = false;
+      ro.provenance = false;
+      Outcome out = driver::run(driver::Engine::Reference, inst, ro).outcome;
+      ++runs;
+      if (out.kind != OutcomeKind::Hazard) continue;
+      ++hazards_seen;
+      const hazards::Site* at = nullptr;
+      for (const auto& s : rep.sites)
+        if (s.expr->loc.line == out.loc.line && s.expr->loc.col == out.loc.col) at = &s;
+      RC_ASSERT(at != nullptr);
+      if (at->verdict == "safe" || at->verdict == "unreached")
+        RC_FAIL("a hazard at an operation marked " + at->verdict + ": " + out.message + " in\n" + print_program(p) + "\nrange " +
+                hazards::interval_text(o.ranges["X"]));
+      ++at_warnings;
+    }
+  });
+  EXPECT_TRUE(passed);
+  std::cout << "[hazards] static: programs " << cases << " (operations: " << safe_sites << " safe, " << warned_sites
+            << " not), runs within the ranges " << runs << ", hazards " << hazards_seen << ", each at a warned operation: " << at_warnings << "\n";
+  EXPECT_GT(hazards_seen, 0);
+  EXPECT_GT(safe_sites, 0);
 }

@@ -1,0 +1,597 @@
+#include "hazards/analysis.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+
+#include "interpreter/printer.hpp"
+
+namespace sched::hazards {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// the largest operands whose exp is finite (expf and exp of glibc; tests/test_hazards.cpp)
+constexpr double kExpMaxF32 = 0x1.62e42ep+6;
+constexpr double kExpMaxF64 = 0x1.62e42fefa39efp+9;
+
+double type_max(Type t) {
+  switch (t) {
+    case Type::F32: return FLT_MAX;
+    case Type::F64: return DBL_MAX;
+    case Type::Bool: return 1;
+    case Type::I8: return INT8_MAX;
+    case Type::I16: return INT16_MAX;
+    case Type::I32: return INT32_MAX;
+    case Type::U8: return UINT8_MAX;
+    case Type::U16: return UINT16_MAX;
+    case Type::U32: return UINT32_MAX;
+    case Type::U64: return static_cast<double>(UINT64_MAX);
+    default: return static_cast<double>(INT64_MAX);
+  }
+}
+double type_min(Type t) {
+  if (is_float(t)) return -type_max(t);
+  if (is_unsigned_int(t) || t == Type::Bool) return 0;
+  switch (t) {
+    case Type::I8: return INT8_MIN;
+    case Type::I16: return INT16_MIN;
+    case Type::I32: return INT32_MIN;
+    default: return static_cast<double>(INT64_MIN);
+  }
+}
+Interval type_range(Type t) { return {type_min(t), type_max(t)}; }
+Interval everything() { return {-kInf, kInf}; }
+
+Interval hull(const Interval& a, const Interval& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)};
+}
+Interval meet(const Interval& a, const Interval& b) { return {std::max(a.lo, b.lo), std::min(a.hi, b.hi)}; }
+bool same(const Interval& a, const Interval& b) { return (a.empty() && b.empty()) || (a.lo == b.lo && a.hi == b.hi); }
+
+Interval outward_unclamped(Interval r, Type t);
+
+// A float result's bounds one unit in the last place of its type outwards (the IEEE result at
+// any point lies inside), but not past the type's largest finite value where the bound was
+// within it (round to nearest never rounds a value within the range to an infinity); NaN
+// bounds (inf - inf of the bounds) make it everything.
+Interval outward(Interval r, Type t) {
+  if (std::isnan(r.lo) || std::isnan(r.hi)) return everything();
+  Interval o = outward_unclamped(r, t);
+  if (is_float(t)) {
+    double m = t == Type::F32 ? FLT_MAX : DBL_MAX;
+    if (r.hi <= m) o.hi = std::min(o.hi, m);
+    if (r.lo >= -m) o.lo = std::max(o.lo, -m);
+  }
+  return o;
+}
+
+Interval outward_unclamped(Interval r, Type t) {
+  if (t == Type::F32) {
+    auto down = [](double x) {
+      if (std::isinf(x)) return x;
+      float f = static_cast<float>(x);
+      if (static_cast<double>(f) > x) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+      return static_cast<double>(std::nextafter(f, -std::numeric_limits<float>::infinity()));
+    };
+    auto up = [](double x) {
+      if (std::isinf(x)) return x;
+      float f = static_cast<float>(x);
+      if (static_cast<double>(f) < x) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+      return static_cast<double>(std::nextafter(f, std::numeric_limits<float>::infinity()));
+    };
+    return {down(r.lo), up(r.hi)};
+  }
+  if (t == Type::F64) return {std::nextafter(r.lo, -kInf), std::nextafter(r.hi, kInf)};
+  return r;
+}
+
+// An integer result: within its type, else (wrap-around, or ⊥ for Int) the type's whole range.
+Interval integral(Interval r, Type t) {
+  if (std::isnan(r.lo) || std::isnan(r.hi) || r.lo < type_min(t) || r.hi > type_max(t)) return type_range(t);
+  return r;
+}
+
+Interval corners(double a, double b, double c, double d) {
+  auto fix = [](double x) { return std::isnan(x) ? 0.0 : x; };  // 0 * inf at a corner: 0 (the product of finite points)
+  double v[4] = {fix(a), fix(b), fix(c), fix(d)};
+  return {*std::min_element(v, v + 4), *std::max_element(v, v + 4)};
+}
+
+bool contains(const Interval& i, double x) { return !i.empty() && i.lo <= x && x <= i.hi; }
+
+// Accumulations into one array: for each statement, its operator, the most times it runs (the
+// product of its loops' trip counts) and the values it adds.
+struct Accumulation {
+  RedOp op = RedOp::None;
+  double times = 0;
+  Interval value;
+};
+
+class Analysis {
+ public:
+  Analysis(const Program& p, const Options& o) : p_(p), o_(o) {
+    size_t n = static_cast<size_t>(std::max(p.num_array_ids, 1));
+    plain_.assign(n, Interval::none());
+    types_.assign(n, Type::F32);
+    env_.assign(static_cast<size_t>(std::max(p.num_slots, 1)), everything());
+    for (size_t a = 0; a < p.arrays.size(); ++a) {
+      types_[a] = p.arrays[a].elem;
+      if (p.arrays[a].role == ArrayRole::Input) plain_[a] = input_range(p.arrays[a]);
+    }
+  }
+
+  Report run() {
+    Report r;
+    for (r.rounds = 1; r.rounds <= 8; ++r.rounds) {
+      auto before = values();
+      exec(*p_.body);
+      if (values_equal(before, values())) break;
+      if (r.rounds >= 3) widen(before);
+    }
+    for (const Expr* e : order_) r.sites.push_back(verdict(*e, sites_.at(e)));
+    each_unsafe(*p_.body, [&](const Expr& e) {
+      if (sites_.count(&e)) return;
+      Site s;
+      s.expr = &e;
+      s.operation = print_expr(e);
+      s.verdict = "unreached";
+      r.sites.push_back(std::move(s));
+    });
+    std::stable_sort(r.sites.begin(), r.sites.end(), [](const Site& a, const Site& b) {
+      return std::pair(a.expr->loc.line, a.expr->loc.col) < std::pair(b.expr->loc.line, b.expr->loc.col);
+    });
+    return r;
+  }
+
+  // The operations a verdict is given to, in the commands' expressions.
+  static bool unsafe(const Expr& e) {
+    if (e.kind == ExprKind::Binary) return is_arith(e.bop) && is_float(e.type);
+    if (e.kind == ExprKind::Cast || (e.kind == ExprKind::Call && e.fn == Builtin::Cast))
+      return is_float(e.args[0]->type) && (!is_float(e.cast_to) ? e.cast_to != Type::Bool : e.args[0]->type == Type::F64 && e.cast_to == Type::F32);
+    return e.kind == ExprKind::Call && is_float(e.type) && (e.fn == Builtin::Sqrt || e.fn == Builtin::Log || e.fn == Builtin::Exp || e.fn == Builtin::Pow);
+  }
+  template <class F>
+  static void each_unsafe(const Cmd& c, F f) {
+    std::function<void(const Expr&)> walk = [&](const Expr& e) {
+      if (e.kind == ExprKind::TensorRead || e.kind == ExprKind::Reduce || e.kind == ExprKind::At) return;
+      for (const auto& a : e.args) walk(*a);
+      if (unsafe(e)) f(e);
+    };
+    std::function<void(const Cmd&)> cmd = [&](const Cmd& x) {
+      for (const auto& i : x.idx) walk(*i);
+      if (x.value) walk(*x.value);
+      if (x.lo) walk(*x.lo);
+      for (const auto& s : x.seq) cmd(*s);
+      if (x.body) cmd(*x.body);
+      if (x.els) cmd(*x.els);
+    };
+    cmd(c);
+  }
+
+ private:
+  struct Acc {
+    std::vector<Interval> operands;
+    Interval result;
+  };
+  const Program& p_;
+  const Options& o_;
+  std::vector<Interval> plain_;  // by array id: initial values and values assigned with :=
+  std::vector<Type> types_;
+  std::map<int, std::map<const Cmd*, Accumulation>> accs_;  // by array id
+  std::vector<Interval> env_;
+  std::vector<double> trips_;  // the enclosing loops' trip counts (upper bounds)
+  std::map<std::string, Interval> refined_;  // expressions known to lie in an interval here (conditions)
+  std::map<const Expr*, Acc> sites_;
+  std::vector<const Expr*> order_;
+
+  Interval input_range(const ArrayDecl& a) {
+    if (auto it = o_.ranges.find(a.name); it != o_.ranges.end()) return it->second;
+    if (a.init && a.init->kind == ExprKind::TensorRead)
+      if (auto it = o_.ranges.find(a.init->name); it != o_.ranges.end()) return it->second;
+    return a.init ? prophetic(*a.init) : type_range(a.elem);
+  }
+  // An input's initial expression: a tensor's range where one was given, the type's otherwise.
+  Interval prophetic(const Expr& e) {
+    if (e.kind == ExprKind::TensorRead) {
+      auto it = o_.ranges.find(e.name);
+      return it != o_.ranges.end() ? it->second : type_range(e.type);
+    }
+    if (e.kind == ExprKind::IntLit || e.kind == ExprKind::FloatLit || e.kind == ExprKind::BoolLit || e.kind == ExprKind::Var ||
+        e.kind == ExprKind::Unary || e.kind == ExprKind::Binary || e.kind == ExprKind::Call || e.kind == ExprKind::Cast) {
+      bool reads = false;
+      std::function<void(const Expr&)> walk = [&](const Expr& x) {
+        reads = reads || x.kind == ExprKind::TensorRead || x.kind == ExprKind::Reduce || x.kind == ExprKind::At;
+        for (const auto& a : x.args) walk(*a);
+      };
+      walk(e);
+      if (!reads) return eval(e, false);  // f32(i - 2): the index expression's range
+    }
+    return type_range(e.type);
+  }
+
+  // ---- arrays ----
+  Interval value_of(int id) {
+    Interval v = plain_[static_cast<size_t>(id)];
+    auto it = accs_.find(id);
+    if (it == accs_.end() || v.empty()) return v;
+    Type t = types_[static_cast<size_t>(id)];
+    Interval sum{0, 0};
+    Interval out = v;
+    for (const auto& [c, a] : it->second) {
+      if (a.value.empty()) continue;
+      if (a.op == RedOp::Add) sum = {sum.lo + std::min(0.0, a.times * a.value.lo), sum.hi + std::max(0.0, a.times * a.value.hi)};
+      else if (a.op == RedOp::Min || a.op == RedOp::Max) out = hull(out, a.value);
+      else if (a.op == RedOp::Mul) out = a.value.lo >= -1 && a.value.hi <= 1 ? hull(out, {-std::max(std::abs(v.lo), std::abs(v.hi)), std::max(std::abs(v.lo), std::abs(v.hi))}) : everything();
+      else out = type_range(t);
+    }
+    Interval summed = is_float(t) ? outward({v.lo + sum.lo, v.hi + sum.hi}, t) : integral({v.lo + sum.lo, v.hi + sum.hi}, t);
+    return hull(out, summed);
+  }
+  std::vector<Interval> values() {
+    std::vector<Interval> out;
+    for (size_t a = 0; a < plain_.size(); ++a) out.push_back(value_of(static_cast<int>(a)));
+    return out;
+  }
+  static bool values_equal(const std::vector<Interval>& a, const std::vector<Interval>& b) {
+    for (size_t k = 0; k < a.size(); ++k)
+      if (!same(a[k], b[k])) return false;
+    return true;
+  }
+  void widen(const std::vector<Interval>& before) {
+    for (size_t a = 0; a < plain_.size(); ++a) {
+      Interval& v = plain_[a];
+      if (v.empty() || before[a].empty()) continue;
+      if (v.lo < before[a].lo) v.lo = -kInf;
+      if (v.hi > before[a].hi) v.hi = kInf;
+    }
+  }
+
+  // ---- commands ----
+  void exec(const Cmd& c) {
+    switch (c.kind) {
+      case CmdKind::Skip: return;
+      case CmdKind::Seq:
+        for (const auto& s : c.seq) exec(*s);
+        return;
+      case CmdKind::Atomic: exec(*c.body); return;
+      case CmdKind::Assign: return assign(c);
+      case CmdKind::Let: {
+        Interval v = eval(*c.value, true);
+        Interval saved = env_[static_cast<size_t>(c.slot)];
+        env_[static_cast<size_t>(c.slot)] = v;
+        exec(*c.body);
+        env_[static_cast<size_t>(c.slot)] = saved;
+        return;
+      }
+      case CmdKind::Alloc: {
+        for (const auto& d : c.idx) eval(*d, true);
+        if (static_cast<size_t>(c.id) < types_.size()) types_[static_cast<size_t>(c.id)] = c.elem;
+        exec(*c.body);
+        return;
+      }
+      case CmdKind::If: return branch(c);
+      case CmdKind::For: case CmdKind::Par: return loop(c);
+    }
+  }
+
+  void assign(const Cmd& c) {
+    for (const auto& i : c.idx) eval(*i, true);
+    Interval v = eval(*c.value, true);
+    size_t id = static_cast<size_t>(c.id);
+    if (c.acc == RedOp::None) {
+      plain_[id] = hull(plain_[id], v);
+      return;
+    }
+    double times = 1;
+    for (double t : trips_) times *= t;
+    Accumulation& a = accs_[c.id][&c];
+    a.op = c.acc;
+    a.times = std::max(a.times, times);
+    a.value = hull(a.value, v);
+  }
+
+  void branch(const Cmd& c) {
+    eval(*c.value, true);
+    auto saved = refined_;
+    refine(*c.value, true);
+    exec(*c.body);
+    refined_ = saved;
+    if (c.els) {
+      refine(*c.value, false);
+      exec(*c.els);
+      refined_ = saved;
+    }
+  }
+
+  void loop(const Cmd& c) {
+    Interval lo = c.lo ? eval(*c.lo, true) : Interval{0, 0};
+    Interval hi = eval(*c.value, true);
+    if (!c.lo) hi = {hi.lo - 1, hi.hi - 1};  // x < n
+    if (lo.empty() || hi.empty() || hi.hi < lo.lo) return;  // no iteration
+    Interval var{lo.lo, hi.hi};
+    double trips = std::isinf(var.lo) || std::isinf(var.hi) ? kInf : var.hi - var.lo + 1;
+    size_t slot = static_cast<size_t>(c.slot);
+    Interval saved = env_[slot];
+    env_[slot] = var;
+    trips_.push_back(trips);
+    for (int round = 1; round <= 8; ++round) {
+      auto before = values();
+      exec(*c.body);
+      if (values_equal(before, values())) break;
+      if (round >= 3) widen(before);
+    }
+    trips_.pop_back();
+    env_[slot] = saved;
+  }
+
+  // Inside a branch where `cond` is `truth`: `e op k` (k constant) narrows e's interval.
+  void refine(const Expr& cond, bool truth) {
+    if (cond.kind == ExprKind::Binary && cond.bop == BinOp::And && truth) {
+      refine(*cond.args[0], true);
+      refine(*cond.args[1], true);
+      return;
+    }
+    if (cond.kind == ExprKind::Binary && cond.bop == BinOp::Or && !truth) {
+      refine(*cond.args[0], false);
+      refine(*cond.args[1], false);
+      return;
+    }
+    if (cond.kind == ExprKind::Unary && cond.uop == UnOp::Not) return refine(*cond.args[0], !truth);
+    if (cond.kind != ExprKind::Binary || !is_comparison(cond.bop)) return;
+    BinOp op = cond.bop;
+    const Expr* e = cond.args[0].get();
+    Interval k = eval(*cond.args[1], false);
+    if (k.empty() || k.lo != k.hi) {  // k op e
+      k = eval(*cond.args[0], false);
+      e = cond.args[1].get();
+      if (k.empty() || k.lo != k.hi) return;
+      op = op == BinOp::Lt ? BinOp::Gt : op == BinOp::Gt ? BinOp::Lt : op == BinOp::Le ? BinOp::Ge : op == BinOp::Ge ? BinOp::Le : op;
+    }
+    if (!truth) {  // not (e < k) is e >= k for numbers (a NaN makes every comparison false: no hazard starts from one)
+      op = op == BinOp::Lt ? BinOp::Ge : op == BinOp::Ge ? BinOp::Lt : op == BinOp::Gt ? BinOp::Le : op == BinOp::Le ? BinOp::Gt
+           : op == BinOp::Eq ? BinOp::Ne : BinOp::Eq;
+    }
+    double x = k.lo;
+    bool strict_step = is_float(e->type);
+    auto above = [&](double v) { return strict_step ? std::nextafter(v, kInf) : v + 1; };
+    auto below = [&](double v) { return strict_step ? std::nextafter(v, -kInf) : v - 1; };
+    Interval r = everything();
+    switch (op) {
+      case BinOp::Lt: r = {-kInf, below(x)}; break;
+      case BinOp::Le: r = {-kInf, x}; break;
+      case BinOp::Gt: r = {above(x), kInf}; break;
+      case BinOp::Ge: r = {x, kInf}; break;
+      case BinOp::Eq: r = {x, x}; break;
+      default: return;
+    }
+    std::string key = print_expr(*e);
+    auto it = refined_.find(key);
+    refined_[key] = it == refined_.end() ? r : meet(it->second, r);
+  }
+
+  // ---- expressions ----
+  Interval eval(const Expr& e, bool record) {
+    Interval v = eval_raw(e, record);
+    if (!refined_.empty() && e.kind != ExprKind::IntLit && e.kind != ExprKind::FloatLit)
+      if (auto it = refined_.find(print_expr(e)); it != refined_.end()) v = meet(v, it->second);
+    return v;
+  }
+
+  void note(const Expr& e, std::vector<Interval> operands, const Interval& r, bool record) {
+    if (!record) return;
+    auto [it, fresh] = sites_.try_emplace(&e);
+    if (fresh) {
+      order_.push_back(&e);
+      it->second.operands = std::move(operands);
+      it->second.result = r;
+      return;
+    }
+    for (size_t k = 0; k < operands.size() && k < it->second.operands.size(); ++k) it->second.operands[k] = hull(it->second.operands[k], operands[k]);
+    it->second.result = hull(it->second.result, r);
+  }
+
+  Interval eval_raw(const Expr& e, bool record) {
+    switch (e.kind) {
+      case ExprKind::IntLit: case ExprKind::FloatLit: case ExprKind::BoolLit: {
+        double x = e.kind == ExprKind::FloatLit ? (e.type == Type::F32 ? static_cast<double>(static_cast<float>(e.fval)) : e.fval)
+                   : e.kind == ExprKind::BoolLit ? (e.bval ? 1.0 : 0.0)
+                                                 : static_cast<double>(e.ival);
+        return {x, x};
+      }
+      case ExprKind::Var:
+        if (e.var_kind == VarKind::Param) {
+          size_t k = static_cast<size_t>(e.slot);
+          if (k < o_.params.size()) return {static_cast<double>(o_.params[k]), static_cast<double>(o_.params[k])};
+          return type_range(Type::Int);
+        }
+        return env_[static_cast<size_t>(e.slot)];
+      case ExprKind::ArrayRead:
+        for (const auto& i : e.args) eval(*i, record);
+        return value_of(e.id);
+      case ExprKind::TensorRead: case ExprKind::Reduce: case ExprKind::At: return type_range(e.type);
+      case ExprKind::Let: {
+        Interval v = eval(*e.args[0], record);
+        size_t s = static_cast<size_t>(e.slot);
+        if (s >= env_.size()) env_.resize(s + 1, everything());
+        Interval saved = env_[s];
+        env_[s] = v;
+        Interval r = eval(*e.args[1], record);
+        env_[s] = saved;
+        return r;
+      }
+      case ExprKind::Unary: {
+        Interval a = eval(*e.args[0], record);
+        if (a.empty()) return a;
+        if (e.uop == UnOp::Not) return {0, 1};
+        Interval r{-a.hi, -a.lo};
+        return is_float(e.type) ? r : integral(r, e.type);
+      }
+      case ExprKind::Binary: return binary(e, record);
+      case ExprKind::Cast: return cast(e, eval(*e.args[0], record), record);
+      case ExprKind::Call: return call(e, record);
+    }
+    return everything();
+  }
+
+  Interval binary(const Expr& e, bool record) {
+    Interval a = eval(*e.args[0], record), b = eval(*e.args[1], record);
+    if (!is_arith(e.bop)) return {0, 1};
+    if (a.empty() || b.empty()) {
+      if (is_float(e.type)) note(e, {a, b}, Interval::none(), record);
+      return Interval::none();
+    }
+    Type t = e.type;
+    Interval r;
+    switch (e.bop) {
+      case BinOp::Add: r = {a.lo + b.lo, a.hi + b.hi}; break;
+      case BinOp::Sub: r = {a.lo - b.hi, a.hi - b.lo}; break;
+      case BinOp::Mul: r = corners(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi); break;
+      case BinOp::Div:
+        if (!is_float(t)) r = type_range(t);
+        else if (contains(b, 0.0)) r = everything();
+        else r = corners(a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi);
+        break;
+      default: {  // %: the remainder's sign is the divisor's (floats: x - y floor(x / y)), never past |y|
+        double m = std::max(std::abs(b.lo), std::abs(b.hi));
+        r = is_float(t) ? Interval{-m, m} : Interval{std::min(0.0, -m), m};
+        break;
+      }
+    }
+    if (!is_float(t)) return integral(r, t);
+    r = outward(r, t);
+    note(e, {a, b}, r, record);
+    return r;
+  }
+
+  Interval cast(const Expr& e, const Interval& a, bool record) {
+    Type from = e.args[0]->type, to = e.cast_to;
+    if (a.empty()) return a;
+    Interval r = a;
+    if (is_float(from) && !is_float(to) && to != Type::Bool) {
+      r = integral({std::trunc(a.lo), std::trunc(a.hi)}, to);
+      note(e, {a}, r, record);
+      return r;
+    }
+    if (to == Type::Bool) return {0, 1};
+    if (is_float(to)) {
+      r = outward(a, to);
+      if (from == Type::F64 && to == Type::F32) note(e, {a}, r, record);
+      return r;
+    }
+    return integral(r, to);
+  }
+
+  Interval call(const Expr& e, bool record) {
+    if (e.fn == Builtin::Cast) return cast(e, eval(*e.args[0], record), record);
+    if (e.fn == Builtin::Select) {
+      eval(*e.args[0], record);
+      auto saved = refined_;
+      refine(*e.args[0], true);
+      Interval x = eval(*e.args[1], record);
+      refined_ = saved;
+      refine(*e.args[0], false);
+      Interval y = eval(*e.args[2], record);
+      refined_ = saved;
+      return hull(x, y);
+    }
+    std::vector<Interval> a;
+    for (const auto& x : e.args) a.push_back(eval(*x, record));
+    Type t = e.type;
+    for (const auto& x : a)
+      if (x.empty()) {
+        if (is_float(t)) note(e, a, Interval::none(), record);
+        return Interval::none();
+      }
+    Interval r;
+    switch (e.fn) {
+      case Builtin::Min: return {std::min(a[0].lo, a[1].lo), std::min(a[0].hi, a[1].hi)};
+      case Builtin::Max: return {std::max(a[0].lo, a[1].lo), std::max(a[0].hi, a[1].hi)};
+      case Builtin::Abs: {
+        double lo = contains(a[0], 0.0) ? 0.0 : std::min(std::abs(a[0].lo), std::abs(a[0].hi));
+        r = {lo, std::max(std::abs(a[0].lo), std::abs(a[0].hi))};
+        return is_float(t) ? r : integral(r, t);
+      }
+      case Builtin::Floor: return {std::floor(a[0].lo), std::floor(a[0].hi)};
+      case Builtin::Ceil: return {std::ceil(a[0].lo), std::ceil(a[0].hi)};
+      case Builtin::Round: return {std::round(a[0].lo) - 1, std::round(a[0].hi) + 1};
+      case Builtin::Sqrt: r = a[0].hi < 0 ? everything() : Interval{std::sqrt(std::max(a[0].lo, 0.0)), std::sqrt(a[0].hi)}; break;
+      case Builtin::Log: r = a[0].hi < 0 ? everything() : Interval{a[0].lo <= 0 ? -kInf : std::log(a[0].lo), std::log(a[0].hi)}; break;
+      case Builtin::Exp: r = {std::exp(a[0].lo), std::exp(a[0].hi)}; break;
+      case Builtin::Pow:
+        if (a[0].lo > 0) r = corners(std::pow(a[0].lo, a[1].lo), std::pow(a[0].lo, a[1].hi), std::pow(a[0].hi, a[1].lo), std::pow(a[0].hi, a[1].hi));
+        else r = everything();
+        break;
+      default: return is_float(t) ? everything() : type_range(t);
+    }
+    if (!is_float(t)) return integral(r, t);
+    r = outward(r, t);
+    note(e, a, r, record);
+    return r;
+  }
+
+  // ---- verdicts ----
+  Site verdict(const Expr& e, const Acc& acc) {
+    Site s;
+    s.expr = &e;
+    s.operation = print_expr(e);
+    s.operands = acc.operands;
+    s.result = acc.result;
+    for (const auto& o : acc.operands)
+      if (o.empty()) {
+        s.verdict = "unknown";
+        s.danger = "an operand reads a cell no statement writes before";
+        return s;
+      }
+    Type t = e.type;
+    double max = type_max(is_float(t) ? t : e.args[0]->type);
+    auto warn = [&](std::string hazard, std::string danger) {
+      s.verdict = "warning";
+      s.hazard = std::move(hazard);
+      s.danger = std::move(danger);
+      return s;
+    };
+    const Interval& x = acc.operands[0];
+    if (e.kind == ExprKind::Call && e.fn == Builtin::Log && x.lo <= 0)
+      return warn("log of zero or of a negative number", fmt::format("operand in {}", interval_text({x.lo, std::min(x.hi, 0.0)})));
+    if (e.kind == ExprKind::Call && e.fn == Builtin::Sqrt && x.lo < 0)
+      return warn("sqrt of a negative number", fmt::format("operand in {}", interval_text({x.lo, std::min(x.hi, -0.0)})));
+    if (e.kind == ExprKind::Call && e.fn == Builtin::Exp) {
+      double last = t == Type::F32 ? kExpMaxF32 : kExpMaxF64;
+      if (x.hi > last)
+        return warn(fmt::format("exp past the {} range", type_name(t)), fmt::format("operand in {} (above {})", interval_text({std::max(x.lo, last), x.hi}), last));
+    }
+    if (e.kind == ExprKind::Call && e.fn == Builtin::Pow && x.lo <= 0)
+      return warn("pow of zero or of a negative base", fmt::format("base in {}", interval_text({x.lo, std::min(x.hi, 0.0)})));
+    if (e.kind == ExprKind::Binary && (e.bop == BinOp::Div || e.bop == BinOp::Mod) && contains(acc.operands[1], 0.0))
+      return warn(e.bop == BinOp::Div ? "division by zero" : "remainder by zero", fmt::format("divisor in {}, which holds 0", interval_text(acc.operands[1])));
+    if ((e.kind == ExprKind::Cast || (e.kind == ExprKind::Call && e.fn == Builtin::Cast)) && !is_float(e.cast_to)) {
+      Interval ok{type_min(e.cast_to) - 1, type_max(e.cast_to) + 1};
+      if (x.lo <= ok.lo || x.hi >= ok.hi)
+        return warn(fmt::format("a cast to {} out of its range", type_name(e.cast_to)), fmt::format("operand in {}", interval_text(x)));
+    } else if (acc.result.lo < -max || acc.result.hi > max) {
+      return warn(fmt::format("overflow past the {} range", type_name(t)), fmt::format("result in {}", interval_text(acc.result)));
+    }
+    s.verdict = "safe";
+    return s;
+  }
+};
+
+}  // namespace
+
+std::string interval_text(const Interval& i) {
+  if (i.empty()) return "(none)";
+  auto num = [](double x) { return std::isinf(x) ? std::string(x < 0 ? "-inf" : "inf") : fmt::format("{:.9g}", x); };
+  return fmt::format("[{}, {}]", num(i.lo), num(i.hi));
+}
+
+Report analyse(const Program& p, const Options& o) { return Analysis(p, o).run(); }
+
+}  // namespace sched::hazards
