@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "cli/commands.hpp"
 #include "driver/frontend.hpp"
@@ -104,40 +105,69 @@ std::vector<double> candidates(const hazards::Interval& r) {
 }
 
 struct Witness {
-  std::map<std::string, double> values;  // tensor -> the value of every cell
+  std::map<std::string, NpyArray> data;  // tensor -> its cells
+  std::string values;                    // for people: "P = 0" (every cell) or "P random (seed 3)"
   std::string message;                   // the run's hazard
 };
 
+// The reference engine, watching hazards, on `data`: the hazard's message when it stops at `site`.
+std::optional<std::string> stops_at(const Program& p, const std::vector<int64_t>& params, std::map<std::string, NpyArray> data, const Expr& site) {
+  ModelOptions mo;
+  mo.data = std::move(data);
+  driver::Instance inst = driver::make_instance(p, params, mo);
+  if (!inst.prepared.ok()) return std::nullopt;
+  driver::RunOptions ro;
+  ro.hazards = true;
+  ro.compare_outputs = false;
+  ro.provenance = false;
+  ro.max_steps = 20'000'000;
+  Outcome o = driver::run(driver::Engine::Reference, inst, ro).outcome;
+  if (o.kind == OutcomeKind::Hazard && o.loc.line == site.loc.line && o.loc.col == site.loc.col) return o.message;
+  return std::nullopt;
+}
+
 // Inputs within the ranges on which the reference engine, watching hazards, stops at `site`:
-// every combination of the candidate values, one value per tensor, up to 256 runs.
+// first every combination of the candidate values, one value for all the cells of a tensor (up
+// to 256 runs), then 64 random fills (seeded, reproducible), each cell within its range.
 std::optional<Witness> find_witness(const Program& p, const std::vector<int64_t>& params, const std::vector<Settable>& ins, const Expr& site) {
   std::vector<std::vector<double>> cand;
   size_t combos = 1;
   for (const auto& s : ins) {
     cand.push_back(candidates(s.range));
     combos *= std::max<size_t>(cand.back().size(), 1);
-    if (combos > 256) return std::nullopt;
   }
-  for (size_t k = 0; k < combos; ++k) {
-    ModelOptions mo;
+  for (size_t k = 0; k < combos && k < 256; ++k) {
     Witness w;
     size_t rest = k;
     for (size_t t = 0; t < ins.size(); ++t) {
       double v = cand[t][rest % cand[t].size()];
       rest /= cand[t].size();
-      mo.data[ins[t].tensor] = filled(ins[t], v);
-      w.values[ins[t].tensor] = v;
+      w.data[ins[t].tensor] = filled(ins[t], v);
+      w.values += fmt::format("{}every cell of {} = {}", w.values.empty() ? "" : ", ", ins[t].tensor, v);
     }
-    driver::Instance inst = driver::make_instance(p, params, mo);
-    if (!inst.prepared.ok()) continue;
-    driver::RunOptions ro;
-    ro.hazards = true;
-    ro.compare_outputs = false;
-    ro.provenance = false;
-    ro.max_steps = 20'000'000;
-    Outcome o = driver::run(driver::Engine::Reference, inst, ro).outcome;
-    if (o.kind == OutcomeKind::Hazard && o.loc.line == site.loc.line && o.loc.col == site.loc.col) {
-      w.message = o.message;
+    if (auto m = stops_at(p, params, w.data, site)) {
+      w.message = *m;
+      return w;
+    }
+  }
+  std::mt19937_64 rng(1);
+  for (int k = 0; k < 64; ++k) {
+    Witness w;
+    for (const auto& in : ins) {
+      NpyArray a = filled(in, 0.0);
+      std::uniform_real_distribution<double> u(std::isfinite(in.range.lo) ? in.range.lo : -1e30, std::isfinite(in.range.hi) ? in.range.hi : 1e30);
+      for (auto& bits : a.bits) {
+        double v = u(rng);
+        Value x = in.type == Type::F32 ? Value::of_f32(static_cast<float>(v)) : in.type == Type::F64 ? Value::of_f64(v)
+                                                                                                    : Value::of_wrapped(in.type, static_cast<uint64_t>(static_cast<int64_t>(v)));
+        if (in.type == Type::F32 && (static_cast<double>(x.f) < in.range.lo || static_cast<double>(x.f) > in.range.hi)) x = Value::of_f32(static_cast<float>(in.range.lo));
+        bits = x.bits();
+      }
+      w.data[in.tensor] = std::move(a);
+    }
+    w.values = fmt::format("random cells within the ranges (fill {} of seed 1)", k + 1);
+    if (auto m = stops_at(p, params, w.data, site)) {
+      w.message = *m;
       return w;
     }
   }
@@ -197,23 +227,20 @@ int run_hazards(const HazardArgs& a) {
       std::optional<Witness> w = s.verdict == "warning" && !ins.empty() ? find_witness(p, o.params, ins, *s.expr) : std::nullopt;
       if (w) {
         ++witnessed;
-        std::string data, values;
-        nlohmann::json jw = {{"values", w->values}, {"run", w->message}};
-        for (const auto& [t, v] : w->values) {
-          values += fmt::format("{}{} = {}", values.empty() ? "" : ", ", t, v);
-          if (!a.witness_dir.empty()) {
-            std::string path = (std::filesystem::path(a.witness_dir) / fmt::format("{}_{}_{}.npy", t, s.expr->loc.line, s.expr->loc.col)).string();
-            for (const auto& in : ins)
-              if (in.tensor == t) write_npy(path, filled(in, v));
-            data += fmt::format(" --data {}={}", t, path);
-          }
+        std::string data;
+        nlohmann::json jw = {{"inputs", w->values}, {"run", w->message}};
+        for (const auto& [t, arr] : w->data) {
+          if (a.witness_dir.empty()) continue;
+          std::string path = (std::filesystem::path(a.witness_dir) / fmt::format("{}_{}_{}.npy", t, s.expr->loc.line, s.expr->loc.col)).string();
+          write_npy(path, arr);
+          data += fmt::format(" --data {}={}", t, path);
         }
         std::string ps;
         for (size_t k = 0; k < p.params.size(); ++k) ps += fmt::format(" -p {}={}", p.params[k].name, o.params[k]);
         std::string replay = fmt::format("sched run {}{}{} --engine reference --hazards", a.file, ps, data);
         jw["replay"] = replay;
         js["witness"] = jw;
-        text += fmt::format("  witness: every cell of {} (a run stops there: {})\n", values, w->message);
+        text += fmt::format("  witness: {} (a run stops there: {})\n", w->values, w->message);
         if (!a.witness_dir.empty()) text += "  replay: " + replay + "\n";
       }
     }

@@ -56,41 +56,39 @@ Interval hull(const Interval& a, const Interval& b) {
 Interval meet(const Interval& a, const Interval& b) { return {std::max(a.lo, b.lo), std::min(a.hi, b.hi)}; }
 bool same(const Interval& a, const Interval& b) { return (a.empty() && b.empty()) || (a.lo == b.lo && a.hi == b.hi); }
 
-Interval outward_unclamped(Interval r, Type t);
-
-// A float result's bounds one unit in the last place of its type outwards (the IEEE result at
-// any point lies inside), but not past the type's largest finite value where the bound was
-// within it (round to nearest never rounds a value within the range to an infinity); NaN
-// bounds (inf - inf of the bounds) make it everything.
-Interval outward(Interval r, Type t) {
+// A float result's bounds rounded outwards to its type: `exact_op` (+ - * / sqrt and
+// conversions, correctly rounded in double, so that the run's rounding of the exact value lies
+// between the neighbours of the double bound) to the nearest value of the type on each side;
+// the C library's exp, log and pow one unit in the last place further. Not past the type's
+// largest finite value where the bound was within it (round to nearest never rounds a value
+// within the range to an infinity). NaN bounds (inf - inf of the bounds) make it everything.
+Interval outward(Interval r, Type t, bool exact_op = true) {
   if (std::isnan(r.lo) || std::isnan(r.hi)) return everything();
-  Interval o = outward_unclamped(r, t);
-  if (is_float(t)) {
-    double m = t == Type::F32 ? FLT_MAX : DBL_MAX;
-    if (r.hi <= m) o.hi = std::min(o.hi, m);
-    if (r.lo >= -m) o.lo = std::max(o.lo, -m);
-  }
-  return o;
-}
-
-Interval outward_unclamped(Interval r, Type t) {
+  if (!is_float(t)) return r;
+  double m = t == Type::F32 ? FLT_MAX : DBL_MAX;
+  Interval o = r;
   if (t == Type::F32) {
-    auto down = [](double x) {
+    auto down = [&](double x) {
       if (std::isinf(x)) return x;
       float f = static_cast<float>(x);
       if (static_cast<double>(f) > x) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
-      return static_cast<double>(std::nextafter(f, -std::numeric_limits<float>::infinity()));
+      if (!exact_op) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+      return static_cast<double>(f);
     };
-    auto up = [](double x) {
+    auto up = [&](double x) {
       if (std::isinf(x)) return x;
       float f = static_cast<float>(x);
       if (static_cast<double>(f) < x) f = std::nextafter(f, std::numeric_limits<float>::infinity());
-      return static_cast<double>(std::nextafter(f, std::numeric_limits<float>::infinity()));
+      if (!exact_op) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+      return static_cast<double>(f);
     };
-    return {down(r.lo), up(r.hi)};
+    o = {down(r.lo), up(r.hi)};
+  } else if (!exact_op) {
+    o = {std::nextafter(r.lo, -kInf), std::nextafter(r.hi, kInf)};
   }
-  if (t == Type::F64) return {std::nextafter(r.lo, -kInf), std::nextafter(r.hi, kInf)};
-  return r;
+  if (r.hi <= m) o.hi = std::min(o.hi, m);
+  if (r.lo >= -m) o.lo = std::max(o.lo, -m);
+  return o;
 }
 
 // An integer result: within its type, else (wrap-around, or ⊥ for Int) the type's whole range.
@@ -453,7 +451,14 @@ class Analysis {
     switch (e.bop) {
       case BinOp::Add: r = {a.lo + b.lo, a.hi + b.hi}; break;
       case BinOp::Sub: r = {a.lo - b.hi, a.hi - b.lo}; break;
-      case BinOp::Mul: r = corners(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi); break;
+      case BinOp::Mul:
+        if (print_expr(*e.args[0]) == print_expr(*e.args[1])) {  // x * x: one value, a square (an expression reads no changing state)
+          double m = std::max(a.lo * a.lo, a.hi * a.hi);
+          r = {contains(a, 0.0) ? 0.0 : std::min(a.lo * a.lo, a.hi * a.hi), m};
+        } else {
+          r = corners(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi);
+        }
+        break;
       case BinOp::Div:
         if (!is_float(t)) r = type_range(t);
         else if (contains(b, 0.0)) r = everything();
@@ -526,13 +531,14 @@ class Analysis {
       case Builtin::Log: r = a[0].hi < 0 ? everything() : Interval{a[0].lo <= 0 ? -kInf : std::log(a[0].lo), std::log(a[0].hi)}; break;
       case Builtin::Exp: r = {std::exp(a[0].lo), std::exp(a[0].hi)}; break;
       case Builtin::Pow:
-        if (a[0].lo > 0) r = corners(std::pow(a[0].lo, a[1].lo), std::pow(a[0].lo, a[1].hi), std::pow(a[0].hi, a[1].lo), std::pow(a[0].hi, a[1].hi));
+        if (a[0].lo > 0 || (a[0].lo >= 0 && a[1].lo >= 0)) r = corners(std::pow(a[0].lo, a[1].lo), std::pow(a[0].lo, a[1].hi), std::pow(a[0].hi, a[1].lo), std::pow(a[0].hi, a[1].hi));
         else r = everything();
         break;
       default: return is_float(t) ? everything() : type_range(t);
     }
     if (!is_float(t)) return integral(r, t);
-    r = outward(r, t);
+    r = outward(r, t, e.fn == Builtin::Sqrt);  // exp, log, pow: the C library's, within an ulp
+    if (e.fn == Builtin::Exp) r.lo = std::max(r.lo, 0.0);  // never negative, whatever the rounding
     note(e, a, r, record);
     return r;
   }
@@ -568,15 +574,23 @@ class Analysis {
       if (x.hi > last)
         return warn(fmt::format("exp past the {} range", type_name(t)), fmt::format("operand in {} (above {})", interval_text({std::max(x.lo, last), x.hi}), last));
     }
-    if (e.kind == ExprKind::Call && e.fn == Builtin::Pow && x.lo <= 0)
-      return warn("pow of zero or of a negative base", fmt::format("base in {}", interval_text({x.lo, std::min(x.hi, 0.0)})));
+    if (e.kind == ExprKind::Call && e.fn == Builtin::Pow) {
+      const Interval& y = acc.operands[1];
+      bool integer_exponent = y.lo == y.hi && std::trunc(y.lo) == y.lo;
+      if (x.lo < 0 && !integer_exponent)
+        return warn("pow of a negative base with an exponent that may not be an integer", fmt::format("base in {}", interval_text({x.lo, std::min(x.hi, -0.0)})));
+      if (contains(x, 0.0) && y.lo < 0)
+        return warn("pow of zero with a negative exponent", fmt::format("base holds 0, exponent in {}", interval_text(y)));
+    }
     if (e.kind == ExprKind::Binary && (e.bop == BinOp::Div || e.bop == BinOp::Mod) && contains(acc.operands[1], 0.0))
       return warn(e.bop == BinOp::Div ? "division by zero" : "remainder by zero", fmt::format("divisor in {}, which holds 0", interval_text(acc.operands[1])));
     if ((e.kind == ExprKind::Cast || (e.kind == ExprKind::Call && e.fn == Builtin::Cast)) && !is_float(e.cast_to)) {
       Interval ok{type_min(e.cast_to) - 1, type_max(e.cast_to) + 1};
       if (x.lo <= ok.lo || x.hi >= ok.hi)
         return warn(fmt::format("a cast to {} out of its range", type_name(e.cast_to)), fmt::format("operand in {}", interval_text(x)));
-    } else if (acc.result.lo < -max || acc.result.hi > max) {
+    } else if ((acc.result.lo < -max || acc.result.hi > max) &&
+               std::all_of(acc.operands.begin(), acc.operands.end(), [](const Interval& i) { return std::isfinite(i.lo) && std::isfinite(i.hi); })) {
+      // (an operand that may be infinite already carries an earlier operation's warning)
       return warn(fmt::format("overflow past the {} range", type_name(t)), fmt::format("result in {}", interval_text(acc.result)));
     }
     s.verdict = "safe";
