@@ -183,6 +183,7 @@ class Engine {
     Mem m{*this, mu, rho};
     Eval ev(st_.params, env_, m);
     ev.hazards = o_.hazards;
+    ev.observe = o_.observe ? &o_.observe : nullptr;
     return ev.defined(e, what);
   }
 
@@ -279,6 +280,7 @@ class Engine {
     Mem m{*this, mu, rho};
     Eval ev(st_.params, env_, m);
     ev.hazards = o_.hazards;
+    ev.observe = o_.observe ? &o_.observe : nullptr;
     loop_bounds(c, ev, first, count);
     iterations_ += static_cast<uint64_t>(count);  // loops count against the step bound too
     if (iterations_ > o_.max_steps) iteration_bound_reached(c, o_.max_steps);
@@ -486,6 +488,7 @@ class Engine {
     Mem m{*this, mu, r.rho};
     Eval ev(st_.params, env_, m);
     ev.hazards = o_.hazards;
+    ev.observe = o_.observe ? &o_.observe : nullptr;
     Location l{c.id, ev.subscripts(c.name, c.idx)};
     Value old;
     if (!lookup(mu, l, old))

@@ -52,6 +52,8 @@ struct ReferenceOptions {
   // `sched run --hazards`: the first operation that makes NaN, an infinity or ⊥ of operands that
   // were not (interpreter/hazard.hpp) stops the run with outcome `hazard`.
   bool hazards = false;
+  // Every operation's value, as it is computed (interpreter/eval.hpp's Evaluator::observe).
+  std::function<void(const Expr&, const Value&)> observe;
   // Called at every command's exit (not while a race's accesses are traced again).
   std::function<void(const CommandExit&)> on_exit;
 };

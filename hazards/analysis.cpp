@@ -178,6 +178,7 @@ class Analysis {
   struct Acc {
     std::vector<Interval> operands;
     Interval result;
+    Interval from_finite;  // the result of the operands' finite values only (a new infinity comes from these)
   };
   const Program& p_;
   const Options& o_;
@@ -383,17 +384,33 @@ class Analysis {
     return v;
   }
 
-  void note(const Expr& e, std::vector<Interval> operands, const Interval& r, bool record) {
+  void note(const Expr& e, std::vector<Interval> operands, const Interval& r, bool record, std::optional<Interval> from_finite = std::nullopt) {
     if (!record) return;
+    Interval fin = from_finite ? *from_finite : r;
     auto [it, fresh] = sites_.try_emplace(&e);
     if (fresh) {
       order_.push_back(&e);
       it->second.operands = std::move(operands);
       it->second.result = r;
+      it->second.from_finite = fin;
       return;
     }
     for (size_t k = 0; k < operands.size() && k < it->second.operands.size(); ++k) it->second.operands[k] = hull(it->second.operands[k], operands[k]);
     it->second.result = hull(it->second.result, r);
+    it->second.from_finite = hull(it->second.from_finite, fin);
+  }
+
+  // An operand's finite values (a float interval without its infinities). The finite values of
+  // a log are at least the log of the smallest positive value (-103.28 in f32, -744.45 in
+  // f64): its -inf is log(0)'s, already a warning of its own.
+  static Interval finite_part(const Expr& operand, const Interval& i, Type t) {
+    if (i.empty() || !is_float(t)) return i;
+    double m = type_max(t);
+    Interval c{std::max(i.lo, -m), std::min(i.hi, m)};
+    if (operand.kind == ExprKind::Call && operand.fn == Builtin::Log && operand.type == t)
+      c.lo = std::max(c.lo, -0.01 + (std::log(t == Type::F32 ? static_cast<double>(std::numeric_limits<float>::denorm_min())
+                                                                    : std::numeric_limits<double>::denorm_min())));
+    return c.empty() ? Interval::none() : c;
   }
 
   Interval eval_raw(const Expr& e, bool record) {
@@ -447,33 +464,36 @@ class Analysis {
       return Interval::none();
     }
     Type t = e.type;
-    Interval r;
+    Interval r = arith(e, a, b);
+    if (!is_float(t)) return integral(r, t);
+    r = outward(r, t);
+    Interval fa = finite_part(*e.args[0], a, t), fb = finite_part(*e.args[1], b, t);
+    Interval fin = fa.empty() || fb.empty() ? Interval::none() : outward(arith(e, fa, fb), t);
+    note(e, {a, b}, r, record, fin);
+    return r;
+  }
+
+  // The exact result of arithmetic e on operand intervals a and b (before rounding).
+  static Interval arith(const Expr& e, const Interval& a, const Interval& b) {
+    Type t = e.type;
     switch (e.bop) {
-      case BinOp::Add: r = {a.lo + b.lo, a.hi + b.hi}; break;
-      case BinOp::Sub: r = {a.lo - b.hi, a.hi - b.lo}; break;
+      case BinOp::Add: return {a.lo + b.lo, a.hi + b.hi};
+      case BinOp::Sub: return {a.lo - b.hi, a.hi - b.lo};
       case BinOp::Mul:
         if (print_expr(*e.args[0]) == print_expr(*e.args[1])) {  // x * x: one value, a square (an expression reads no changing state)
           double m = std::max(a.lo * a.lo, a.hi * a.hi);
-          r = {contains(a, 0.0) ? 0.0 : std::min(a.lo * a.lo, a.hi * a.hi), m};
-        } else {
-          r = corners(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi);
+          return {contains(a, 0.0) ? 0.0 : std::min(a.lo * a.lo, a.hi * a.hi), m};
         }
-        break;
+        return corners(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi);
       case BinOp::Div:
-        if (!is_float(t)) r = type_range(t);
-        else if (contains(b, 0.0)) r = everything();
-        else r = corners(a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi);
-        break;
+        if (!is_float(t)) return type_range(t);
+        if (contains(b, 0.0)) return everything();
+        return corners(a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi);
       default: {  // %: the remainder's sign is the divisor's (floats: x - y floor(x / y)), never past |y|
         double m = std::max(std::abs(b.lo), std::abs(b.hi));
-        r = is_float(t) ? Interval{-m, m} : Interval{std::min(0.0, -m), m};
-        break;
+        return is_float(t) ? Interval{-m, m} : Interval{std::min(0.0, -m), m};
       }
     }
-    if (!is_float(t)) return integral(r, t);
-    r = outward(r, t);
-    note(e, {a, b}, r, record);
-    return r;
   }
 
   Interval cast(const Expr& e, const Interval& a, bool record) {
@@ -515,32 +535,46 @@ class Analysis {
         if (is_float(t)) note(e, a, Interval::none(), record);
         return Interval::none();
       }
-    Interval r;
     switch (e.fn) {
       case Builtin::Min: return {std::min(a[0].lo, a[1].lo), std::min(a[0].hi, a[1].hi)};
       case Builtin::Max: return {std::max(a[0].lo, a[1].lo), std::max(a[0].hi, a[1].hi)};
       case Builtin::Abs: {
         double lo = contains(a[0], 0.0) ? 0.0 : std::min(std::abs(a[0].lo), std::abs(a[0].hi));
-        r = {lo, std::max(std::abs(a[0].lo), std::abs(a[0].hi))};
+        Interval r{lo, std::max(std::abs(a[0].lo), std::abs(a[0].hi))};
         return is_float(t) ? r : integral(r, t);
       }
       case Builtin::Floor: return {std::floor(a[0].lo), std::floor(a[0].hi)};
       case Builtin::Ceil: return {std::ceil(a[0].lo), std::ceil(a[0].hi)};
       case Builtin::Round: return {std::round(a[0].lo) - 1, std::round(a[0].hi) + 1};
-      case Builtin::Sqrt: r = a[0].hi < 0 ? everything() : Interval{std::sqrt(std::max(a[0].lo, 0.0)), std::sqrt(a[0].hi)}; break;
-      case Builtin::Log: r = a[0].hi < 0 ? everything() : Interval{a[0].lo <= 0 ? -kInf : std::log(a[0].lo), std::log(a[0].hi)}; break;
-      case Builtin::Exp: r = {std::exp(a[0].lo), std::exp(a[0].hi)}; break;
-      case Builtin::Pow:
-        if (a[0].lo > 0 || (a[0].lo >= 0 && a[1].lo >= 0)) r = corners(std::pow(a[0].lo, a[1].lo), std::pow(a[0].lo, a[1].hi), std::pow(a[0].hi, a[1].lo), std::pow(a[0].hi, a[1].hi));
-        else r = everything();
-        break;
+      case Builtin::Sqrt: case Builtin::Log: case Builtin::Exp: case Builtin::Pow: break;
       default: return is_float(t) ? everything() : type_range(t);
     }
-    if (!is_float(t)) return integral(r, t);
-    r = outward(r, t, e.fn == Builtin::Sqrt);  // exp, log, pow: the C library's, within an ulp
-    if (e.fn == Builtin::Exp) r.lo = std::max(r.lo, 0.0);  // never negative, whatever the rounding
-    note(e, a, r, record);
+    if (!is_float(t)) return integral(math(e.fn, a), t);
+    Interval r = math(e.fn, a);
+    std::vector<Interval> fa;
+    for (size_t k = 0; k < a.size(); ++k) fa.push_back(finite_part(*e.args[k], a[k], t));
+    bool finite_values = std::none_of(fa.begin(), fa.end(), [](const Interval& x) { return x.empty(); });
+    auto rounded = [&](Interval x) {
+      x = outward(x, t, e.fn == Builtin::Sqrt);  // exp, log, pow: the C library's, within an ulp
+      if (e.fn == Builtin::Exp) x.lo = std::max(x.lo, 0.0);  // never negative, whatever the rounding
+      return x;
+    };
+    r = rounded(r);
+    note(e, a, r, record, finite_values ? rounded(math(e.fn, fa)) : Interval::none());
     return r;
+  }
+
+  // sqrt, log, exp, pow on operand intervals (before rounding).
+  static Interval math(Builtin f, const std::vector<Interval>& a) {
+    switch (f) {
+      case Builtin::Sqrt: return a[0].hi < 0 ? everything() : Interval{std::sqrt(std::max(a[0].lo, 0.0)), std::sqrt(a[0].hi)};
+      case Builtin::Log: return a[0].hi < 0 ? everything() : Interval{a[0].lo <= 0 ? -kInf : std::log(a[0].lo), std::log(a[0].hi)};
+      case Builtin::Exp: return {std::exp(a[0].lo), std::exp(a[0].hi)};
+      default:
+        if (a[0].lo > 0 || (a[0].lo >= 0 && a[1].lo >= 0))
+          return corners(std::pow(a[0].lo, a[1].lo), std::pow(a[0].lo, a[1].hi), std::pow(a[0].hi, a[1].lo), std::pow(a[0].hi, a[1].hi));
+        return everything();
+    }
   }
 
   // ---- verdicts ----
@@ -588,10 +622,9 @@ class Analysis {
       Interval ok{type_min(e.cast_to) - 1, type_max(e.cast_to) + 1};
       if (x.lo <= ok.lo || x.hi >= ok.hi)
         return warn(fmt::format("a cast to {} out of its range", type_name(e.cast_to)), fmt::format("operand in {}", interval_text(x)));
-    } else if ((acc.result.lo < -max || acc.result.hi > max) &&
-               std::all_of(acc.operands.begin(), acc.operands.end(), [](const Interval& i) { return std::isfinite(i.lo) && std::isfinite(i.hi); })) {
-      // (an operand that may be infinite already carries an earlier operation's warning)
-      return warn(fmt::format("overflow past the {} range", type_name(t)), fmt::format("result in {}", interval_text(acc.result)));
+    } else if (!acc.from_finite.empty() && (acc.from_finite.lo < -max || acc.from_finite.hi > max)) {
+      // (from the operands' finite values: an infinity an operand already holds is no new one)
+      return warn(fmt::format("overflow past the {} range", type_name(t)), fmt::format("result in {}", interval_text(acc.from_finite)));
     }
     s.verdict = "safe";
     return s;

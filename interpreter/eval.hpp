@@ -14,6 +14,7 @@
 #pragma once
 #include <fmt/format.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,9 @@ class Evaluator {
   // `sched run --hazards`: the first operation that makes NaN, an infinity or ⊥ of operands
   // that were not (hazard.hpp) is stuck with outcome `hazard`, named with its operands' values.
   bool hazards = false;
+  // Called with every operation's value (unary, binary, call, cast) when set: what a run
+  // computes, for checking static ranges against it (tests of hazards/analysis.hpp).
+  const std::function<void(const Expr&, const Value&)>* observe = nullptr;
 
   // Subscripts to a location; an undefined subscript is stuck.
   std::vector<int64_t> subscripts(const std::string& name, const std::vector<ExprPtr>& idx) {
@@ -115,12 +119,14 @@ class Evaluator {
       case ExprKind::Unary: {
         Value a = eval(*e.args[0]);
         Value r = apply_unop(e.uop, a);
+        if (observe) [[unlikely]] (*observe)(e, r);
         if (hazards) [[unlikely]] watch(e, unop_hazard(e.uop, a, r), {&a, 1}, r);
         return r;
       }
       case ExprKind::Binary: {
         Value ab[2] = {eval(*e.args[0]), eval(*e.args[1])};
         Value r = apply_binop(e.bop, ab[0], ab[1]);
+        if (observe) [[unlikely]] (*observe)(e, r);
         if (hazards) [[unlikely]] watch(e, binop_hazard(e.bop, ab[0], ab[1], r), ab, r);
         return r;
       }
@@ -128,15 +134,18 @@ class Evaluator {
         // CALL and SELECT-TRUE/FALSE: every argument is evaluated (select is eager)
         Value args[3];
         size_t n = e.args.size();
+        if (e.fn == Builtin::Select && hazards) return watched_select(e);
         for (size_t i = 0; i < n; ++i) args[i] = eval(*e.args[i]);
         std::span<const Value> in(args, n);
         Value r = e.fn == Builtin::Cast ? cast_value(e.cast_to, args[0]) : apply_builtin(e.fn, in);
+        if (observe) [[unlikely]] (*observe)(e, r);
         if (hazards) [[unlikely]] watch(e, e.fn == Builtin::Cast ? cast_hazard(e.cast_to, args[0], r) : builtin_hazard(e.fn, in, r), in, r);
         return r;
       }
       case ExprKind::Cast: {
         Value a = eval(*e.args[0]);
         Value r = cast_value(e.cast_to, a);
+        if (observe) [[unlikely]] (*observe)(e, r);
         if (hazards) [[unlikely]] watch(e, cast_hazard(e.cast_to, a, r), {&a, 1}, r);
         return r;
       }
@@ -165,6 +174,32 @@ class Evaluator {
   }
 
  private:
+  // select(c, a, b) watching hazards: both arms are evaluated (select is eager: a read outside
+  // its array is stuck in either), but a hazard counts only in the arm c chooses; the other
+  // arm's value is discarded, and with it its NaN or infinity (hazard.hpp).
+  Value watched_select(const Expr& e) {
+    Value args[3];
+    args[0] = eval(*e.args[0]);
+    for (size_t k = 1; k < 3; ++k) {
+      bool chosen = !args[0].defined || args[0].b == (k == 1);
+      hazards = chosen;
+      const auto* seen = observe;
+      if (!chosen) observe = nullptr;  // a discarded value is no value of the run
+      try {
+        args[k] = eval(*e.args[k]);
+      } catch (...) {
+        hazards = true;
+        observe = seen;
+        throw;
+      }
+      hazards = true;
+      observe = seen;
+    }
+    Value r = apply_builtin(e.fn, std::span<const Value>(args, 3));
+    if (observe) [[unlikely]] (*observe)(e, r);
+    return r;
+  }
+
   const std::vector<int64_t>& params_;
   std::vector<Value>& env_;
   Mem& mem_;

@@ -261,3 +261,21 @@ for i = 0 to N + 9223372036854775800 - 9223372036854775800 { if (i < 4) { y[i] :
   EXPECT_EQ(o.data["hazard"]["kind"], "undefined");
   EXPECT_NE(joined(o).find("the bounds of the loop"), std::string::npos) << joined(o);
 }
+
+TEST(Hazards, OnlyTheArmSelectChoosesCounts) {
+  // select is eager (both arms run: a read outside its array would be stuck in either), but the
+  // arm it does not choose is discarded, and so is its NaN: log(x) at x = 0 is no hazard here
+  const char* guarded = R"(param N;
+tensor X(i) : f32 = f32(i);
+input x[i] : f32[N] = X(i);
+output y[i] : f32[N];
+for i = 0 to N - 1 { y[i] := select(x[i] > 0.0, log(x[i]), 0.0); }
+)";
+  Outcome o = watched(guarded, {"N=3"});
+  EXPECT_EQ(o.kind, OutcomeKind::Ok) << joined(o);
+  std::string chosen = guarded;
+  chosen.replace(chosen.find("x[i] > 0.0"), 10, "x[i] < 1.0");
+  Outcome bad = watched(chosen, {"N=3"});
+  ASSERT_EQ(bad.kind, OutcomeKind::Hazard) << joined(bad);
+  EXPECT_EQ(bad.data["hazard"]["reason"], "log of zero");
+}
