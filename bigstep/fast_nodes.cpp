@@ -138,12 +138,8 @@ Value must(Ctx& cx, const ENode& n, const char* what, const Cmd* at) {
   SlowMem m{cx};  // the shared Evaluator decides: stuck as the reference, or the value
   Evaluator<SlowMem> ev(cx.sh->params, cx.env, m);
   ev.hazards = cx.sh->o.hazards;
-  try {
-    return ev.defined(*n.src, what);
-  } catch (Stuck& s) {
-    if (s.outcome.kind == OutcomeKind::Hazard && at) place_hazard(s.outcome, cx.sh->p, *at, cx.env, cx.sh->params, "");
-    throw;
-  }
+  if (!at) return ev.defined(*n.src, what);
+  return placing_hazards([&] { return ev.defined(*n.src, what); }, cx.sh->p, *at, cx.env, cx.sh->params, "");
 }
 
 namespace {
@@ -411,13 +407,7 @@ SlowTarget slow_target(Ctx& cx, const Cmd& c) {
   }
   ev.first_bottom.clear();
   ev.hazards = cx.sh->o.hazards;
-  Value v;
-  try {
-    v = ev.eval(*c.value);
-  } catch (Stuck& s) {
-    if (s.outcome.kind == OutcomeKind::Hazard) place_hazard(s.outcome, cx.sh->p, c, cx.env, cx.sh->params, cell);
-    throw;
-  }
+  Value v = placing_hazards([&] { return ev.eval(*c.value); }, cx.sh->p, c, cx.env, cx.sh->params, cell);
   if (!v.defined) throw_stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(cell, ev.first_bottom));
   return {a, flat_index(a->shape, idx), v};
 }

@@ -189,19 +189,10 @@ class Engine {
 
   // ---------------- commands: ℰ; μ ⊢ c ⇓u ⟨δμ; ρ⟩ (Fig 4.5) ----------------
   Result exec(const Cmd& c, const View& mu) {
-    Result r = o_.hazards ? exec_watched(c, mu) : exec_cmd(c, mu);
+    // a hazard (only under o_.hazards) is named at the innermost command running when it happened
+    Result r = o_.hazards ? placing_hazards([&] { return exec_cmd(c, mu); }, p_, c, env_, st_.params, "") : exec_cmd(c, mu);
     if (o_.on_exit && !trace_) exited(c, mu, r);
     return r;
-  }
-
-  // A hazard (only under o_.hazards) named at the innermost command running when it happened.
-  Result exec_watched(const Cmd& c, const View& mu) {
-    try {
-      return exec_cmd(c, mu);
-    } catch (Stuck& s) {
-      if (s.outcome.kind == OutcomeKind::Hazard) place_hazard(s.outcome, p_, c, env_, st_.params, "");
-      throw;
-    }
   }
 
   // on_exit at c's exit: μ ▷ δμ seen through the layers
@@ -494,7 +485,7 @@ class Engine {
     if (!lookup(mu, l, old))
       stuck(OutcomeKind::OutOfBounds, c.loc, write_oob_message(loc_text(l), shape_text(c.id, mu)), at_vars(c));
     ev.first_bottom.clear();
-    Value v = o_.hazards ? watched_value(c, l, ev) : ev.eval(*c.value);
+    Value v = o_.hazards ? placing_hazards([&] { return ev.eval(*c.value); }, p_, c, env_, st_.params, loc_text(l)) : ev.eval(*c.value);
     if (!v.defined)
       stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(loc_text(l), ev.first_bottom));
     if (o_.ghost && o_.annotations && c.annot) return ghost_write(c, l, r);
@@ -506,16 +497,6 @@ class Engine {
     return r;
   }
 
-  // The value assigned by c to l, a hazard in it placed at the cell.
-  Value watched_value(const Cmd& c, const Location& l, Eval& ev) {
-    try {
-      return ev.eval(*c.value);
-    } catch (Stuck& s) {
-      if (s.outcome.kind == OutcomeKind::Hazard) place_hazard(s.outcome, p_, c, env_, st_.params, loc_text(l));
-      throw;
-    }
-  }
-
   // `a[ι] ⊙= e` (RED-U-OPASSIGN): ℓ ↦ μ(ℓ) ⊙ v. Non-atomic, ℓ joins the reads (a concurrent
   // accumulation loses updates); atomic (or inside `atomic { }`), it does not, and the effect is
   // recorded as an accumulation, which commutes with others of the same operator.
@@ -525,7 +506,10 @@ class Engine {
     if (o_.annotations && c.annot_at) check_annotation(c, l, v, c.annot_at.get());
     if (trace_ && l == trace_->cell && !c.atomic && atomic_depth_ == 0) traced("read", c, old);  // read, then written
     Value x = accumulate(c.acc, old, v);
-    if (o_.hazards) watch_accumulation(c, l, old, v, x);
+    if (std::optional<Outcome> h = o_.hazards ? accumulation_hazard(c, loc_text(l), old, v, x) : std::nullopt) {
+      place_hazard(*h, p_, c, env_, st_.params, loc_text(l));
+      throw Stuck{std::move(*h)};
+    }
     if (!x.defined) stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {} is undefined", loc_text(l)));
     if (trace_ && l == trace_->cell) traced("accumulate", c, v);
     r.dmu[l] = x;
@@ -536,13 +520,6 @@ class Engine {
       r.rmw.insert(l);
     }
     return r;
-  }
-
-  void watch_accumulation(const Cmd& c, const Location& l, const Value& old, const Value& v, const Value& x) {
-    if (std::optional<Outcome> o = accumulation_hazard(c, loc_text(l), old, v, x)) {
-      place_hazard(*o, p_, c, env_, st_.params, loc_text(l));
-      throw Stuck{std::move(*o)};
-    }
   }
 
   // The ghost run's write: the annotation's value (T(ι0) for an accumulation, which reads the

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "interpreter/ast.hpp"
+#include "interpreter/eval.hpp"
 #include "interpreter/outcome.hpp"
 #include "interpreter/value.hpp"
 
@@ -56,6 +57,18 @@ std::string enclosing_vars(const Cmd& root, const Cmd& target, const std::vector
 // A hazard already placed (by the innermost command) is left as it is.
 void place_hazard(Outcome& o, const Program& p, const Cmd& c, const std::vector<Value>& env, const std::vector<int64_t>& params,
                   const std::string& cell);
+
+// f(), a hazard it throws placed at command c with `cell` (the engines' commands and values).
+template <class F>
+auto placing_hazards(F f, const Program& p, const Cmd& c, const std::vector<Value>& env, const std::vector<int64_t>& params,
+                     const std::string& cell) -> decltype(f()) {
+  try {
+    return f();
+  } catch (Stuck& s) {
+    if (s.outcome.kind == OutcomeKind::Hazard) place_hazard(s.outcome, p, c, env, params, cell);
+    throw;
+  }
+}
 
 // The hazard of accumulation c's step x = old ⊙ v into `cell`, if it is one (a sum that leaves
 // the float range, inf + -inf); not yet placed.

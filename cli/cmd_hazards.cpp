@@ -3,17 +3,14 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <random>
 
 #include "cli/commands.hpp"
 #include "driver/frontend.hpp"
-#include "driver/run.hpp"
+#include "driver/hazards_report.hpp"
 #include "hazards/analysis.hpp"
 #include "interpreter/load.hpp"
-#include "interpreter/npy.hpp"
 #include "interpreter/params.hpp"
 #include "interpreter/printer.hpp"
 
@@ -53,127 +50,6 @@ bool parse_range(const std::string& item, std::string& name, hazards::Interval& 
   return true;
 }
 
-// The input tensors a witness can set: an input array initialised by its own tensor read at its
-// indices (`input p[i, j] : f32[N, M] = P(i, j)`), with the tensor's range and shape.
-struct Settable {
-  std::string tensor;
-  Type type;
-  std::vector<int64_t> shape;
-  hazards::Interval range;
-};
-std::vector<Settable> settable_inputs(const Program& p, const std::vector<int64_t>& params, const hazards::Options& o) {
-  std::vector<Settable> out;
-  for (size_t a = 0; a < p.arrays.size(); ++a) {
-    const ArrayDecl& d = p.arrays[a];
-    if (d.role != ArrayRole::Input || !d.init || d.init->kind != ExprKind::TensorRead || d.init->args.size() != d.idx.size()) continue;
-    bool identity = true;
-    for (size_t k = 0; k < d.idx.size(); ++k)
-      identity = identity && d.init->args[k]->kind == ExprKind::Var && d.init->args[k]->name == d.idx[k];
-    std::string err;
-    auto shape = array_shape(p, a, params, err);
-    if (!identity || !shape) continue;
-    auto r = o.ranges.find(d.init->name);
-    if (r == o.ranges.end()) r = o.ranges.find(d.name);
-    if (r == o.ranges.end()) continue;
-    out.push_back({d.init->name, d.elem, *shape, r->second});
-  }
-  return out;
-}
-
-NpyArray filled(const Settable& s, double v) {
-  NpyArray n;
-  n.type = s.type;
-  n.shape = s.shape;
-  size_t cells = 1;
-  for (int64_t d : s.shape) cells *= static_cast<size_t>(std::max<int64_t>(d, 0));
-  Value x = s.type == Type::F32 ? Value::of_f32(static_cast<float>(v)) : s.type == Type::F64 ? Value::of_f64(v)
-                                                                                             : Value::of_wrapped(s.type, static_cast<uint64_t>(static_cast<int64_t>(v)));
-  n.bits.assign(cells, x.bits());
-  return n;
-}
-
-// Candidate values of a range: its ends, zero, the middle, the smallest positive.
-std::vector<double> candidates(const hazards::Interval& r) {
-  std::vector<double> c = {r.lo, r.hi};
-  if (r.lo <= 0 && 0 <= r.hi) c.push_back(0.0);
-  if (std::isfinite(r.lo) && std::isfinite(r.hi)) c.push_back(r.lo + (r.hi - r.lo) / 2);
-  if (r.lo <= 1e-30 && 1e-30 <= r.hi) c.push_back(1e-30);
-  std::vector<double> out;
-  for (double x : c)
-    if (std::isfinite(x) && std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
-  return out;
-}
-
-struct Witness {
-  std::map<std::string, NpyArray> data;  // tensor -> its cells
-  std::string values;                    // for people: "P = 0" (every cell) or "P random (seed 3)"
-  std::string message;                   // the run's hazard
-};
-
-// The reference engine, watching hazards, on `data`: the hazard's message when it stops at `site`.
-std::optional<std::string> stops_at(const Program& p, const std::vector<int64_t>& params, std::map<std::string, NpyArray> data, const Expr& site) {
-  ModelOptions mo;
-  mo.data = std::move(data);
-  driver::Instance inst = driver::make_instance(p, params, mo);
-  if (!inst.prepared.ok()) return std::nullopt;
-  driver::RunOptions ro;
-  ro.hazards = true;
-  ro.compare_outputs = false;
-  ro.provenance = false;
-  ro.max_steps = 20'000'000;
-  Outcome o = driver::run(driver::Engine::Reference, inst, ro).outcome;
-  if (o.kind == OutcomeKind::Hazard && o.loc.line == site.loc.line && o.loc.col == site.loc.col) return o.message;
-  return std::nullopt;
-}
-
-// Inputs within the ranges on which the reference engine, watching hazards, stops at `site`:
-// first every combination of the candidate values, one value for all the cells of a tensor (up
-// to 256 runs), then 64 random fills (seeded, reproducible), each cell within its range.
-std::optional<Witness> find_witness(const Program& p, const std::vector<int64_t>& params, const std::vector<Settable>& ins, const Expr& site) {
-  std::vector<std::vector<double>> cand;
-  size_t combos = 1;
-  for (const auto& s : ins) {
-    cand.push_back(candidates(s.range));
-    combos *= std::max<size_t>(cand.back().size(), 1);
-  }
-  for (size_t k = 0; k < combos && k < 256; ++k) {
-    Witness w;
-    size_t rest = k;
-    for (size_t t = 0; t < ins.size(); ++t) {
-      double v = cand[t][rest % cand[t].size()];
-      rest /= cand[t].size();
-      w.data[ins[t].tensor] = filled(ins[t], v);
-      w.values += fmt::format("{}every cell of {} = {}", w.values.empty() ? "" : ", ", ins[t].tensor, v);
-    }
-    if (auto m = stops_at(p, params, w.data, site)) {
-      w.message = *m;
-      return w;
-    }
-  }
-  std::mt19937_64 rng(1);
-  for (int k = 0; k < 64; ++k) {
-    Witness w;
-    for (const auto& in : ins) {
-      NpyArray a = filled(in, 0.0);
-      std::uniform_real_distribution<double> u(std::isfinite(in.range.lo) ? in.range.lo : -1e30, std::isfinite(in.range.hi) ? in.range.hi : 1e30);
-      for (auto& bits : a.bits) {
-        double v = u(rng);
-        Value x = in.type == Type::F32 ? Value::of_f32(static_cast<float>(v)) : in.type == Type::F64 ? Value::of_f64(v)
-                                                                                                    : Value::of_wrapped(in.type, static_cast<uint64_t>(static_cast<int64_t>(v)));
-        if (in.type == Type::F32 && (static_cast<double>(x.f) < in.range.lo || static_cast<double>(x.f) > in.range.hi)) x = Value::of_f32(static_cast<float>(in.range.lo));
-        bits = x.bits();
-      }
-      w.data[in.tensor] = std::move(a);
-    }
-    w.values = fmt::format("random cells within the ranges (fill {} of seed 1)", k + 1);
-    if (auto m = stops_at(p, params, w.data, site)) {
-      w.message = *m;
-      return w;
-    }
-  }
-  return std::nullopt;
-}
-
 int run_hazards(const HazardArgs& a) {
   Loaded l = driver::load_program(a.file);
   nlohmann::json j = {{"schema_version", 1}, {"file", a.file}};
@@ -206,65 +82,15 @@ int run_hazards(const HazardArgs& a) {
     Precondition f = failed_precondition(p, o.params);
     if (f.cond && !f.required) return bad(fmt::format("error: the parameters do not satisfy the assumption '{}'", print_expr(*f.cond)));
   }
-  hazards::Report rep = hazards::analyse(p, o);
-  Diagnostics where(p.file);
-  std::vector<Settable> ins = with_params ? settable_inputs(p, o.params, o) : std::vector<Settable>{};
-  std::map<std::string, int> counts;
-  nlohmann::json sites = nlohmann::json::array();
-  std::string text;
-  int witnessed = 0;
-  for (const auto& s : rep.sites) {
-    counts[s.verdict]++;
-    nlohmann::json js = {{"line", s.expr->loc.line}, {"col", s.expr->loc.col}, {"operation", s.operation}, {"verdict", s.verdict}};
-    nlohmann::json ops = nlohmann::json::array();
-    for (const auto& x : s.operands) ops.push_back(hazards::interval_text(x));
-    js["operands"] = ops;
-    if (!s.result.empty()) js["result"] = hazards::interval_text(s.result);
-    if (s.verdict == "warning" || s.verdict == "unknown") {
-      js["hazard"] = s.hazard;
-      js["danger"] = s.danger;
-      text += fmt::format("{}: {}: {}: '{}': {}\n", where.where(s.expr->loc), s.verdict, s.verdict == "warning" ? s.hazard : "not bounded", s.operation, s.danger);
-      std::optional<Witness> w = s.verdict == "warning" && !ins.empty() ? find_witness(p, o.params, ins, *s.expr) : std::nullopt;
-      if (w) {
-        ++witnessed;
-        std::string data;
-        nlohmann::json jw = {{"inputs", w->values}, {"run", w->message}};
-        for (const auto& [t, arr] : w->data) {
-          if (a.witness_dir.empty()) continue;
-          std::string path = (std::filesystem::path(a.witness_dir) / fmt::format("{}_{}_{}.npy", t, s.expr->loc.line, s.expr->loc.col)).string();
-          write_npy(path, arr);
-          data += fmt::format(" --data {}={}", t, path);
-        }
-        std::string ps;
-        for (size_t k = 0; k < p.params.size(); ++k) ps += fmt::format(" -p {}={}", p.params[k].name, o.params[k]);
-        std::string replay = fmt::format("sched run {}{}{} --engine reference --hazards", a.file, ps, data);
-        jw["replay"] = replay;
-        js["witness"] = jw;
-        text += fmt::format("  witness: {} (a run stops there: {})\n", w->values, w->message);
-        if (!a.witness_dir.empty()) text += "  replay: " + replay + "\n";
-      }
-    }
-    sites.push_back(std::move(js));
-  }
-  int code = counts["warning"] ? kFinding : counts["unknown"] ? kInconclusive : kClean;
-  std::string summary = fmt::format("{} unsafe operation(s): {} safe, {} warning ({} with a witness), {} unknown, {} unreached", rep.sites.size(),
-                                    counts["safe"], counts["warning"], witnessed, counts["unknown"], counts["unreached"]);
+  driver::HazardsReport rep = driver::check_hazards(p, o, with_params, a.file, a.witness_dir);
   if (a.json) {
-    j["sites"] = sites;
-    j["summary"] = summary;
-    j["counts"] = counts;
-    j["ranges"] = nlohmann::json::object();
-    for (const auto& [n, r] : o.ranges) j["ranges"][n] = hazards::interval_text(r);
-    if (with_params) {
-      j["params"] = nlohmann::json::object();
-      for (size_t k = 0; k < p.params.size(); ++k) j["params"][p.params[k].name] = o.params[k];
-    }
-    j["verdict"] = code == kFinding ? "warning" : code == kInconclusive ? "unknown" : "safe";
-    std::cout << j.dump() << "\n";
+    rep.json["schema_version"] = 1;
+    rep.json["file"] = a.file;
+    std::cout << rep.json.dump() << "\n";
   } else {
-    std::cout << text << summary << "\n";
+    std::cout << rep.text;
   }
-  return code;
+  return rep.exit_code;
 }
 
 }  // namespace

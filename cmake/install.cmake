@@ -8,7 +8,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(SCHED_LIBRARIES sched_interpreter sched_polyhedral sched_bigstep sched_smallstep sched_codegen sched_verifier sched_scheduler
+set(SCHED_LIBRARIES sched_interpreter sched_polyhedral sched_bigstep sched_smallstep sched_codegen sched_verifier sched_scheduler sched_hazards
                     sched_fuzz sched_campaign sched_driver)
 foreach(lib IN LISTS SCHED_LIBRARIES)
   string(REPLACE "sched_" "" short ${lib})
@@ -20,7 +20,7 @@ install(TARGETS sched ${SCHED_LIBRARIES} EXPORT schedTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-foreach(dir interpreter polyhedral bigstep smallstep codegen verifier scheduler fuzz driver)
+foreach(dir interpreter polyhedral bigstep smallstep codegen verifier scheduler hazards fuzz driver)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sched/${dir}
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()

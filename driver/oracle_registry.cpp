@@ -14,7 +14,7 @@ namespace sched::driver {
 namespace {
 
 Registry<Oracle>& registry() {
-  static Registry<Oracle> r({model_oracle(), reference_oracle(), strict_oracle(), fast_oracle(), explore_oracle(), verify_oracle(), equiv_oracle(), native_oracle()},
+  static Registry<Oracle> r({model_oracle(), reference_oracle(), strict_oracle(), fast_oracle(), explore_oracle(), verify_oracle(), equiv_oracle(), native_oracle(), hazards_oracle()},
                             "oracle");
   return r;
 }

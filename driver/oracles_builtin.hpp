@@ -13,5 +13,6 @@ Oracle explore_oracle();    // oracle_explore.cpp: the small-step semantics on a
 Oracle verify_oracle();     // oracle_verify.cpp: the static verifier, for all parameters
 Oracle equiv_oracle();      // oracle_equiv.cpp: a schedule's program against the unscheduled one (campaigns)
 Oracle native_oracle();     // oracle_engines.cpp: the generated C++/OpenMP kernel (last: it compiles)
+Oracle hazards_oracle();    // oracle_hazards.cpp: sched hazards' intervals against a watched run (not a default)
 
 }  // namespace sched::driver

@@ -113,6 +113,15 @@ struct Accumulation {
   Interval value;
 };
 
+// What the abstract run saw of an operation, over every visit.
+struct Acc {
+  std::vector<Interval> operands;
+  Interval result;
+  Interval from_finite;  // the result of the operands' finite values only (a new infinity comes from these)
+};
+
+Site verdict(const Expr& e, const Acc& acc);
+
 class Analysis {
  public:
   Analysis(const Program& p, const Options& o) : p_(p), o_(o) {
@@ -175,11 +184,6 @@ class Analysis {
   }
 
  private:
-  struct Acc {
-    std::vector<Interval> operands;
-    Interval result;
-    Interval from_finite;  // the result of the operands' finite values only (a new infinity comes from these)
-  };
   const Program& p_;
   const Options& o_;
   std::vector<Interval> plain_;  // by array id: initial values and values assigned with :=
@@ -577,59 +581,62 @@ class Analysis {
     }
   }
 
-  // ---- verdicts ----
-  Site verdict(const Expr& e, const Acc& acc) {
-    Site s;
-    s.expr = &e;
-    s.operation = print_expr(e);
-    s.operands = acc.operands;
-    s.result = acc.result;
-    for (const auto& o : acc.operands)
-      if (o.empty()) {
-        s.verdict = "unknown";
-        s.danger = "an operand reads a cell no statement writes before";
-        return s;
-      }
-    Type t = e.type;
-    double max = type_max(is_float(t) ? t : e.args[0]->type);
-    auto warn = [&](std::string hazard, std::string danger) {
-      s.verdict = "warning";
-      s.hazard = std::move(hazard);
-      s.danger = std::move(danger);
-      return s;
-    };
-    const Interval& x = acc.operands[0];
-    if (e.kind == ExprKind::Call && e.fn == Builtin::Log && x.lo <= 0)
-      return warn("log of zero or of a negative number", fmt::format("operand in {}", interval_text({x.lo, std::min(x.hi, 0.0)})));
-    if (e.kind == ExprKind::Call && e.fn == Builtin::Sqrt && x.lo < 0)
-      return warn("sqrt of a negative number", fmt::format("operand in {}", interval_text({x.lo, std::min(x.hi, -0.0)})));
-    if (e.kind == ExprKind::Call && e.fn == Builtin::Exp) {
-      double last = t == Type::F32 ? kExpMaxF32 : kExpMaxF64;
-      if (x.hi > last)
-        return warn(fmt::format("exp past the {} range", type_name(t)), fmt::format("operand in {} (above {})", interval_text({std::max(x.lo, last), x.hi}), last));
-    }
-    if (e.kind == ExprKind::Call && e.fn == Builtin::Pow) {
-      const Interval& y = acc.operands[1];
-      bool integer_exponent = y.lo == y.hi && std::trunc(y.lo) == y.lo;
-      if (x.lo < 0 && !integer_exponent)
-        return warn("pow of a negative base with an exponent that may not be an integer", fmt::format("base in {}", interval_text({x.lo, std::min(x.hi, -0.0)})));
-      if (contains(x, 0.0) && y.lo < 0)
-        return warn("pow of zero with a negative exponent", fmt::format("base holds 0, exponent in {}", interval_text(y)));
-    }
-    if (e.kind == ExprKind::Binary && (e.bop == BinOp::Div || e.bop == BinOp::Mod) && contains(acc.operands[1], 0.0))
-      return warn(e.bop == BinOp::Div ? "division by zero" : "remainder by zero", fmt::format("divisor in {}, which holds 0", interval_text(acc.operands[1])));
-    if ((e.kind == ExprKind::Cast || (e.kind == ExprKind::Call && e.fn == Builtin::Cast)) && !is_float(e.cast_to)) {
-      Interval ok{type_min(e.cast_to) - 1, type_max(e.cast_to) + 1};
-      if (x.lo <= ok.lo || x.hi >= ok.hi)
-        return warn(fmt::format("a cast to {} out of its range", type_name(e.cast_to)), fmt::format("operand in {}", interval_text(x)));
-    } else if (!acc.from_finite.empty() && (acc.from_finite.lo < -max || acc.from_finite.hi > max)) {
-      // (from the operands' finite values: an infinity an operand already holds is no new one)
-      return warn(fmt::format("overflow past the {} range", type_name(t)), fmt::format("result in {}", interval_text(acc.from_finite)));
-    }
-    s.verdict = "safe";
-    return s;
-  }
 };
+
+// ---- verdicts ----
+
+// The verdict of operation e from what the abstract run saw of it.
+Site verdict(const Expr& e, const Acc& acc) {
+  Site s;
+  s.expr = &e;
+  s.operation = print_expr(e);
+  s.operands = acc.operands;
+  s.result = acc.result;
+  for (const auto& o : acc.operands)
+    if (o.empty()) {
+      s.verdict = "unknown";
+      s.danger = "an operand reads a cell no statement writes before";
+      return s;
+    }
+  Type t = e.type;
+  double max = type_max(is_float(t) ? t : e.args[0]->type);
+  auto warn = [&](std::string hazard, std::string danger) {
+    s.verdict = "warning";
+    s.hazard = std::move(hazard);
+    s.danger = std::move(danger);
+    return s;
+  };
+  const Interval& x = acc.operands[0];
+  if (e.kind == ExprKind::Call && e.fn == Builtin::Log && x.lo <= 0)
+    return warn("log of zero or of a negative number", fmt::format("operand in {}", interval_text({x.lo, std::min(x.hi, 0.0)})));
+  if (e.kind == ExprKind::Call && e.fn == Builtin::Sqrt && x.lo < 0)
+    return warn("sqrt of a negative number", fmt::format("operand in {}", interval_text({x.lo, std::min(x.hi, -0.0)})));
+  if (e.kind == ExprKind::Call && e.fn == Builtin::Exp) {
+    double last = t == Type::F32 ? kExpMaxF32 : kExpMaxF64;
+    if (x.hi > last)
+      return warn(fmt::format("exp past the {} range", type_name(t)), fmt::format("operand in {} (above {})", interval_text({std::max(x.lo, last), x.hi}), last));
+  }
+  if (e.kind == ExprKind::Call && e.fn == Builtin::Pow) {
+    const Interval& y = acc.operands[1];
+    bool integer_exponent = y.lo == y.hi && std::trunc(y.lo) == y.lo;
+    if (x.lo < 0 && !integer_exponent)
+      return warn("pow of a negative base with an exponent that may not be an integer", fmt::format("base in {}", interval_text({x.lo, std::min(x.hi, -0.0)})));
+    if (contains(x, 0.0) && y.lo < 0)
+      return warn("pow of zero with a negative exponent", fmt::format("base holds 0, exponent in {}", interval_text(y)));
+  }
+  if (e.kind == ExprKind::Binary && (e.bop == BinOp::Div || e.bop == BinOp::Mod) && contains(acc.operands[1], 0.0))
+    return warn(e.bop == BinOp::Div ? "division by zero" : "remainder by zero", fmt::format("divisor in {}, which holds 0", interval_text(acc.operands[1])));
+  if ((e.kind == ExprKind::Cast || (e.kind == ExprKind::Call && e.fn == Builtin::Cast)) && !is_float(e.cast_to)) {
+    Interval ok{type_min(e.cast_to) - 1, type_max(e.cast_to) + 1};
+    if (x.lo <= ok.lo || x.hi >= ok.hi)
+      return warn(fmt::format("a cast to {} out of its range", type_name(e.cast_to)), fmt::format("operand in {}", interval_text(x)));
+  } else if (!acc.from_finite.empty() && (acc.from_finite.lo < -max || acc.from_finite.hi > max)) {
+    // (from the operands' finite values: an infinity an operand already holds is no new one)
+    return warn(fmt::format("overflow past the {} range", type_name(t)), fmt::format("result in {}", interval_text(acc.from_finite)));
+  }
+  s.verdict = "safe";
+  return s;
+}
 
 }  // namespace
 

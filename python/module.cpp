@@ -10,6 +10,7 @@
 //   prog.verify().verdict                                 # "verified" | "refuted" | "unknown"
 //   prog.explore(N=2, K=1, M=1).verdict                   # "deterministic" | ...
 //   pysched.equiv(prog, other).verdict                    # "equivalent" | "different" | "defective" | "unknown"
+//   prog.hazards({"A": (-1, 1)}, N=8).verdict             # "safe" | "warning" | "unknown" (docs/hazards.md)
 //   pysched.lower("blur.algo", schedule="BlurY.parallel(y)")  # a Program lowered by our scheduler
 //
 // Bad input (unknown or missing parameters, data that does not fit, an unknown engine) raises
@@ -65,6 +66,15 @@ PYBIND11_MODULE(pysched, m) {
       .def_property_readonly("json", [](const Verification& v) { return to_python(v.json); })
       .def("__repr__", [](const Verification& v) { return fmt::format("<Verification {}>", v.verdict); });
 
+  py::class_<HazardReport>(m, "HazardReport", "Numerical hazards for input ranges (as `sched hazards --json`)")
+      .def_readonly("verdict", &HazardReport::verdict, "safe, warning or unknown")
+      .def_readonly("exit_code", &HazardReport::exit_code, "0 safe, 1 a warning, 3 unknown (as the command)")
+      .def_readonly("text", &HazardReport::text, "the report for people: each warning with its witness, a summary")
+      .def_property_readonly("sites", [](const HazardReport& h) { return to_python(h.json.value("sites", nlohmann::json::array())); },
+                             "each unsafe operation: line, col, operation, verdict, operands, hazard, danger, witness")
+      .def_property_readonly("json", [](const HazardReport& h) { return to_python(h.json); })
+      .def("__repr__", [](const HazardReport& h) { return fmt::format("<HazardReport {}>", h.verdict); });
+
   py::class_<Equivalence>(m, "Equivalence", "A verdict of `sched equiv` (as `sched equiv --json`)")
       .def_readonly("verdict", &Equivalence::verdict, "equivalent, different, defective or unknown")
       .def_readonly("exit_code", &Equivalence::exit_code)
@@ -95,9 +105,14 @@ PYBIND11_MODULE(pysched, m) {
       .def_property_readonly("text", &ProgramHandle::text, "the program, pretty-printed (as `sched fmt`)")
       .def("run", &ProgramHandle::run, py::arg("params") = py::none(), py::kw_only(), py::arg("inputs") = py::none(),
            py::arg("engine") = "fast", py::arg("races") = "thesis", py::arg("seed") = 1, py::arg("check_annotations") = false,
-           py::arg("compare_outputs") = true, py::arg("threads") = 0, py::arg("max_steps") = 0,
+           py::arg("compare_outputs") = true, py::arg("threads") = 0, py::arg("max_steps") = 0, py::arg("hazards") = false,
            "Run one engine: parameters as a dict or keywords (N=8), input tensors as NumPy arrays by tensor name "
-           "(the others get seeded random data, as `sched run`); returns a RunResult")
+           "(the others get seeded random data, as `sched run`); hazards=True stops at the first NaN, infinity or "
+           "undefined value an operation makes (outcome 'hazard'); returns a RunResult")
+      .def("hazards", &ProgramHandle::hazards, py::arg("ranges") = py::none(), py::arg("params") = py::none(), py::kw_only(),
+           py::arg("witness_dir") = "",
+           "Numerical hazards for input ranges (`sched hazards`): ranges as {tensor: (lo, hi)}, parameters as a dict or "
+           "keywords (they bound loops and allow witnesses); returns a HazardReport")
       .def("verify", &ProgramHandle::verify, py::kw_only(), py::arg("timeout") = 60.0, py::arg("all") = false, py::arg("floats") = "real",
            "The static verifier for every parameter value and input; returns a Verification")
       .def("explore", &ProgramHandle::explore, py::arg("params") = py::none(), py::kw_only(), py::arg("inputs") = py::none(),

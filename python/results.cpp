@@ -1,5 +1,7 @@
 #include "python/results.hpp"
 
+#include "driver/hazards_report.hpp"
+
 #include <pybind11/stl.h>
 
 #include <fmt/format.h>
@@ -114,9 +116,8 @@ std::vector<option_text::Binding> param_values(const py::object& params, const p
   return given;
 }
 
-// The instance of a run or an exploration; BadInputError on bad parameters or data.
-driver::Instance instance(const Program& p, const py::object& params, const py::object& inputs, uint64_t seed, int threads,
-                          const py::kwargs& kw) {
+// Every parameter's value from a dict or keywords; BadInputError naming each problem.
+std::vector<int64_t> bound_params(const Program& p, const py::object& params, const py::kwargs& kw) {
   std::vector<std::string> errs;
   auto values = bind_param_values(p, param_values(params, kw), errs, "");
   if (!values) {
@@ -124,6 +125,13 @@ driver::Instance instance(const Program& p, const py::object& params, const py::
     for (const auto& e : errs) msg += (msg.empty() ? "" : "; ") + e;
     throw BadInputError(msg);
   }
+  return *values;
+}
+
+// The instance of a run or an exploration; BadInputError on bad parameters or data.
+driver::Instance instance(const Program& p, const py::object& params, const py::object& inputs, uint64_t seed, int threads,
+                          const py::kwargs& kw) {
+  std::optional<std::vector<int64_t>> values = bound_params(p, params, kw);
   ModelOptions mo;
   mo.seed = seed;
   if (!inputs.is_none()) {
@@ -153,7 +161,7 @@ driver::Instance instance(const Program& p, const py::object& params, const py::
 }  // namespace
 
 RunResult ProgramHandle::run(const py::object& params, const py::object& inputs, const std::string& engine, const std::string& races,
-                             uint64_t seed, bool check_annotations, bool compare_outputs, int threads, uint64_t max_steps,
+                             uint64_t seed, bool check_annotations, bool compare_outputs, int threads, uint64_t max_steps, bool hazards,
                              const py::kwargs& kw) const {
   const Program& p = program();
   std::optional<driver::Engine> e = driver::parse_engine(engine);
@@ -166,6 +174,7 @@ RunResult ProgramHandle::run(const py::object& params, const py::object& inputs,
   ro.compare_outputs = compare_outputs;
   ro.threads = threads;
   ro.max_steps = max_steps;
+  ro.hazards = hazards;
   driver::Instance inst = instance(p, params, inputs, seed, threads, kw);
   driver::EngineRun run;
   {
@@ -197,6 +206,40 @@ RunResult ProgramHandle::run(const py::object& params, const py::object& inputs,
     r.defined[a.name] = defined_mask(a);
     if (p.arrays[i].role == ArrayRole::Output) r.outputs[a.name] = values;
   }
+  return r;
+}
+
+HazardReport ProgramHandle::hazards(const py::object& ranges, const py::object& params, const std::string& witness_dir,
+                                    const py::kwargs& kw) const {
+  const Program& p = program();
+  hazards::Options o;
+  if (!ranges.is_none()) {
+    if (!py::isinstance<py::dict>(ranges)) throw BadInputError("ranges: expected a dict from input tensor name to (lo, hi)");
+    for (auto [k, v] : ranges.cast<py::dict>()) {
+      std::string name = py::str(k).cast<std::string>();
+      if (p.find_tensor(name) < 0 && p.find_array(name) < 0) throw BadInputError(fmt::format("ranges: no tensor or array is named '{}'", name));
+      std::pair<double, double> lh;
+      try {
+        lh = v.cast<std::pair<double, double>>();
+      } catch (const py::cast_error&) {
+        throw BadInputError(fmt::format("ranges['{}']: expected (lo, hi)", name));
+      }
+      if (!(lh.first <= lh.second)) throw BadInputError(fmt::format("ranges['{}']: lo must be at most hi", name));
+      o.ranges[name] = hazards::Interval::of(lh.first, lh.second);
+    }
+  }
+  bool with_params = !(params.is_none() && kw.empty());
+  if (with_params) o.params = bound_params(p, params, kw);
+  driver::HazardsReport rep;
+  {
+    py::gil_scoped_release unlocked;
+    rep = driver::check_hazards(p, o, with_params, path, witness_dir);
+  }
+  HazardReport r;
+  r.verdict = rep.json.value("verdict", "");
+  r.exit_code = rep.exit_code;
+  r.text = rep.text;
+  r.json = std::move(rep.json);
   return r;
 }
 

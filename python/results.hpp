@@ -59,6 +59,13 @@ struct Exploration {
   nlohmann::json json;
 };
 
+// `sched hazards` (driver/hazards_report.hpp): each unsafe operation safe, warned or unknown.
+struct HazardReport {
+  std::string verdict, text;  // safe, warning, unknown
+  int exit_code = 0;
+  nlohmann::json json;
+};
+
 // A verdict of `sched equiv` (driver/equiv.hpp).
 struct Equivalence {
   std::string verdict;  // equivalent, different, defective, unknown
@@ -84,8 +91,11 @@ class ProgramHandle {
   std::string text() const;
 
   RunResult run(const pybind11::object& params, const pybind11::object& inputs, const std::string& engine, const std::string& races,
-                uint64_t seed, bool check_annotations, bool compare_outputs, int threads, uint64_t max_steps,
+                uint64_t seed, bool check_annotations, bool compare_outputs, int threads, uint64_t max_steps, bool hazards,
                 const pybind11::kwargs& kw) const;
+  // ranges: input tensor (or array) name -> (lo, hi); params (or keywords): every parameter, or none
+  HazardReport hazards(const pybind11::object& ranges, const pybind11::object& params, const std::string& witness_dir,
+                       const pybind11::kwargs& kw) const;
   Verification verify(double timeout, bool all, const std::string& floats) const;
   // This program (the first, before) against `after`: BadInputError when the interfaces differ.
   Equivalence equiv(const ProgramHandle& after, double timeout, const std::string& floats, uint64_t seed, int points, int seeds) const;

@@ -20,7 +20,7 @@ import sys
 MAX_FILE, MAX_CLASS, MAX_FUNCTION = 900, 500, 150
 # What each folder may include (besides its own headers and sched/version.hpp, generated).
 # A name is a folder, or one header of it.
-BELOW_DRIVER = ["interpreter", "polyhedral", "bigstep", "smallstep", "codegen", "verifier", "scheduler"]
+BELOW_DRIVER = ["interpreter", "polyhedral", "bigstep", "smallstep", "codegen", "verifier", "scheduler", "hazards"]
 LAYERS = {
     "interpreter": [],
     "polyhedral": [],
@@ -34,6 +34,7 @@ LAYERS = {
     "fuzz": BELOW_DRIVER + ["driver", "halide"],
     "mlir": BELOW_DRIVER + ["driver", "fuzz"],  # mlir/import includes MLIR's own headers (mlir/IR/..., llvm/...), not ours
     "c": BELOW_DRIVER + ["driver"],  # the C front end: clang runs as a child, its JSON tree is read here
+    "hazards": ["interpreter"],  # sched hazards: intervals over the syntax tree
     "report": ["interpreter/limits.hpp"],  # fmt and nlohmann-json otherwise: the pages draw the commands' JSON
     "python": BELOW_DRIVER + ["driver", "c"],
     "cli": BELOW_DRIVER + ["driver", "fuzz", "halide", "mlir", "c", "report"],

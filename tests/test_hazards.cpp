@@ -7,6 +7,10 @@
 #include <limits>
 
 #include "driver/exit_codes.hpp"
+#include "driver/oracle.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
 #include "interpreter/hazard.hpp"
 #include "interpreter/ops.hpp"
 #include "tests/test_util.hpp"
@@ -278,4 +282,35 @@ for i = 0 to N - 1 { y[i] := select(x[i] > 0.0, log(x[i]), 0.0); }
   Outcome bad = watched(chosen, {"N=3"});
   ASSERT_EQ(bad.kind, OutcomeKind::Hazard) << joined(bad);
   EXPECT_EQ(bad.data["hazard"]["reason"], "log of zero");
+}
+
+TEST(Hazards, TheCampaignOracleRunsTheAnalysisAgainstAWatchedRun) {
+  // the seeded inputs of a float tensor lie in [-1, 1]: log(x) is warned and a run may stop
+  // there; log(x + 2) is safe and no run stops there; both are "ok" (the oracle flags only a
+  // hazard at an operation marked safe, or a value outside its static range)
+  const driver::Oracle* o = driver::find_oracle("hazards");
+  ASSERT_NE(o, nullptr);
+  std::vector<std::string> defaults = driver::default_oracles(driver::Use::Fuzz);
+  EXPECT_TRUE(std::find(defaults.begin(), defaults.end(), "hazards") == defaults.end());  // not a default oracle
+  for (const char* value : {"log(x[i])", "log(x[i] + 2.0)"}) {
+    std::string text = fmt::format(R"(param N;
+tensor X(i) : f32;
+input x[i] : f32[N] = X(i);
+output y[i] : f32[N];
+for i = 0 to N - 1 {{ y[i] := {}; }}
+)", value);
+    Loaded l = load_text(text, "t.sched");
+    ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+    driver::Instance inst = driver::make_instance(*l.program, {64});
+    driver::OracleBudget budget;
+    driver::OracleInput in;
+    in.program = &*l.program;
+    in.instance = &inst;
+    in.budget = &budget;
+    std::optional<driver::OracleRun> r = o->run(in);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, "ok") << r->detail;
+    if (std::string(value) == "log(x[i])") EXPECT_NE(r->detail.find("a hazard at a warned operation"), std::string::npos) << r->detail;
+    else EXPECT_EQ(r->detail, "");
+  }
 }

@@ -181,3 +181,25 @@ def test_equiv_of_two_programs():
     other = pysched.parse("param N;\ninput x[i] : f32[N];\noutput y[i] : f32[N];\nfor i < N { y[i] := x[i]; }\n")
     with pytest.raises(pysched.BadInput, match="the parameters are"):
         pysched.equiv(gemm, other)
+
+
+def test_hazards_on_a_run_and_for_ranges(tmp_path):
+    """A -log(p) of a probability that is 0: the run stops there (outcome hazard), the analysis
+    warns for p in [0, 1] with a witness that replays, and proves the fix log(p + eps) safe."""
+    ce = example(os.path.join("hazards", "cross_entropy.sched"))
+    p = np.array([0.5, 0.0, 0.25, 1.0], dtype=np.float32)
+    r = ce.run(N=4, inputs={"P": p}, hazards=True)
+    assert r.outcome == "hazard" and r.exit_code == 1, r.message
+    assert r.json["hazard"]["reason"] == "log of zero" and r.json["hazard"]["cell"] == "l[1]"
+    assert ce.run(N=4, inputs={"P": p}).ok  # not watched: -log(0) = inf on both sides
+    h = ce.hazards({"P": (0.0, 1.0)}, N=8, witness_dir=str(tmp_path))
+    assert h.verdict == "warning" and h.exit_code == 1, h.text
+    (site,) = [s for s in h.sites if s["verdict"] == "warning"]
+    assert site["operation"] == "log(p[i])" and "witness" in site
+    assert (tmp_path / "P_10_12.npy").exists()
+    fixed = example(os.path.join("hazards", "cross_entropy_eps.sched")).hazards({"P": (0.0, 1.0)}, N=8)
+    assert fixed.verdict == "safe" and fixed.exit_code == 0, fixed.text
+    with pytest.raises(pysched.BadInput):
+        ce.hazards({"Q": (0.0, 1.0)})
+    with pytest.raises(pysched.BadInput):
+        ce.hazards({"P": (1.0, 0.0)})
