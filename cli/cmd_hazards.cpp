@@ -21,6 +21,7 @@ struct HazardArgs {
   std::string file;
   std::vector<std::string> params, ranges;
   std::string witness_dir;
+  double timeout = 60;  // the witness search's time limit
   bool json = false;
 };
 
@@ -82,7 +83,7 @@ int run_hazards(const HazardArgs& a) {
     Precondition f = failed_precondition(p, o.params);
     if (f.cond && !f.required) return bad(fmt::format("error: the parameters do not satisfy the assumption '{}'", print_expr(*f.cond)));
   }
-  driver::HazardsReport rep = driver::check_hazards(p, o, with_params, a.file, a.witness_dir);
+  driver::HazardsReport rep = driver::check_hazards(p, o, with_params, a.file, a.witness_dir, a.timeout);
   if (a.json) {
     rep.json["schema_version"] = 1;
     rep.json["file"] = a.file;
@@ -105,6 +106,8 @@ void register_hazards(CLI::App& app) {
   cmd->add_option("-p,--param", a.params, "a parameter's value, NAME=VALUE: bounds the loops (accumulations' counts) and allows witnesses");
   cmd->add_option("--witness", a.witness_dir, "write each witness's inputs as DIR/TENSOR_LINE_COL.npy and print its replay command")
       ->check(CLI::ExistingDirectory);
+  cmd->add_option("--timeout", a.timeout, "time limit of the witness search in seconds (default 60); warnings after it have none")
+      ->check(positive_seconds());
   cmd->add_flag("--json", a.json, "print one JSON object (docs/formats.md)");
   cmd->callback([] { set_exit(run_hazards(a)); });
 }

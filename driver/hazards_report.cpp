@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <chrono>
 #include <random>
 
 #include "driver/exit_codes.hpp"
@@ -28,16 +29,22 @@ std::vector<Settable> settable_inputs(const Program& p, const std::vector<int64_
   for (size_t a = 0; a < p.arrays.size(); ++a) {
     const ArrayDecl& d = p.arrays[a];
     if (d.role != ArrayRole::Input || !d.init || d.init->kind != ExprKind::TensorRead || d.init->args.size() != d.idx.size()) continue;
-    bool identity = true;
-    for (size_t k = 0; k < d.idx.size(); ++k)
-      identity = identity && d.init->args[k]->kind == ExprKind::Var && d.init->args[k]->name == d.idx[k];
     std::string err;
     auto shape = array_shape(p, a, params, err);
-    if (!identity || !shape) continue;
+    if (!shape) continue;
+    // the tensor's shape: the array's, in the order the tensor's indices name the array's
+    // (Halide's `input In_buf[c, y, x] = In(x, y, c)`); another initialiser is not set
+    std::vector<int64_t> tensor_shape;
+    for (const auto& arg : d.init->args) {
+      auto at = arg->kind == ExprKind::Var ? std::find(d.idx.begin(), d.idx.end(), arg->name) : d.idx.end();
+      if (at == d.idx.end()) break;
+      tensor_shape.push_back((*shape)[static_cast<size_t>(at - d.idx.begin())]);
+    }
+    if (tensor_shape.size() != d.idx.size()) continue;
     auto r = o.ranges.find(d.init->name);
     if (r == o.ranges.end()) r = o.ranges.find(d.name);
     if (r == o.ranges.end()) continue;
-    out.push_back({d.init->name, d.elem, *shape, r->second});
+    out.push_back({d.init->name, d.elem, tensor_shape, r->second});
   }
   return out;
 }
@@ -82,7 +89,7 @@ std::optional<std::string> stops_at(const Program& p, const std::vector<int64_t>
   ro.hazards = true;
   ro.compare_outputs = false;
   ro.provenance = false;
-  ro.max_steps = 20'000'000;
+  ro.max_steps = 2'000'000;  // a witness is a small run; a longer one is no witness (the search goes on)
   Outcome o = run(Engine::Reference, inst, ro).outcome;
   if (o.kind == OutcomeKind::Hazard && o.loc.line == site.loc.line && o.loc.col == site.loc.col) return o.message;
   return std::nullopt;
@@ -91,14 +98,17 @@ std::optional<std::string> stops_at(const Program& p, const std::vector<int64_t>
 // Inputs within the ranges on which the reference engine, watching hazards, stops at `site`:
 // first every combination of the candidate values, one value for all the cells of a tensor (up
 // to 256 runs), then 64 random fills (seeded, reproducible), each cell within its range.
-std::optional<Witness> find_witness(const Program& p, const std::vector<int64_t>& params, const std::vector<Settable>& ins, const Expr& site) {
+using Clock = std::chrono::steady_clock;
+
+std::optional<Witness> find_witness(const Program& p, const std::vector<int64_t>& params, const std::vector<Settable>& ins, const Expr& site,
+                                    Clock::time_point deadline) {
   std::vector<std::vector<double>> cand;
   size_t combos = 1;
   for (const auto& s : ins) {
     cand.push_back(candidates(s.range));
     combos *= std::max<size_t>(cand.back().size(), 1);
   }
-  for (size_t k = 0; k < combos && k < 256; ++k) {
+  for (size_t k = 0; k < combos && k < 256 && Clock::now() < deadline; ++k) {
     Witness w;
     size_t rest = k;
     for (size_t t = 0; t < ins.size(); ++t) {
@@ -113,7 +123,7 @@ std::optional<Witness> find_witness(const Program& p, const std::vector<int64_t>
     }
   }
   std::mt19937_64 rng(1);
-  for (int k = 0; k < 64; ++k) {
+  for (int k = 0; k < 64 && Clock::now() < deadline; ++k) {
     Witness w;
     for (const auto& in : ins) {
       NpyArray a = filled(in, 0.0);
@@ -139,8 +149,9 @@ std::optional<Witness> find_witness(const Program& p, const std::vector<int64_t>
 }  // namespace
 
 HazardsReport check_hazards(const Program& p, const hazards::Options& o, bool with_params, const std::string& file,
-                            const std::string& witness_dir) {
+                            const std::string& witness_dir, double witness_seconds) {
   HazardsReport out;
+  Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(witness_seconds));
   nlohmann::json& j = out.json;
   hazards::Report rep = hazards::analyse(p, o);
   Diagnostics where(p.file);
@@ -160,7 +171,7 @@ HazardsReport check_hazards(const Program& p, const hazards::Options& o, bool wi
       js["hazard"] = s.hazard;
       js["danger"] = s.danger;
       text += fmt::format("{}: {}: {}: '{}': {}\n", where.where(s.expr->loc), s.verdict, s.verdict == "warning" ? s.hazard : "not bounded", s.operation, s.danger);
-      std::optional<Witness> w = s.verdict == "warning" && !ins.empty() ? find_witness(p, o.params, ins, *s.expr) : std::nullopt;
+      std::optional<Witness> w = s.verdict == "warning" && !ins.empty() ? find_witness(p, o.params, ins, *s.expr, deadline) : std::nullopt;
       if (w) {
         ++witnessed;
         std::string data;
@@ -185,6 +196,10 @@ HazardsReport check_hazards(const Program& p, const hazards::Options& o, bool wi
   int code = counts["warning"] ? kFinding : counts["unknown"] ? kInconclusive : kClean;
   std::string summary = fmt::format("{} unsafe operation(s): {} safe, {} warning ({} with a witness), {} unknown, {} unreached", rep.sites.size(),
                                     counts["safe"], counts["warning"], witnessed, counts["unknown"], counts["unreached"]);
+  if (!ins.empty() && Clock::now() >= deadline) {
+    summary += fmt::format(" (the witness search stopped at its time limit, {:g} s)", witness_seconds);
+    j["witness_search"] = "time limit";
+  }
   j["sites"] = sites;
   j["summary"] = summary;
   j["counts"] = counts;

@@ -3,7 +3,7 @@
 // watching hazards (interpreter/hazard.hpp): inputs within the ranges on which a run stops at
 // the warned operation.
 //
-//   HazardsReport r = check_hazards(p, o, true, "k.sched", "");   // o: ranges and -p values
+//   HazardsReport r = check_hazards(p, o, true, "k.sched", "", 60);   // o: ranges and -p values
 //   r.exit_code   // 0 all safe, 1 a warning, 3 unknown
 //   r.text        // "k.sched:10:12: warning: log of zero ...", witnesses, a summary line
 //   r.json        // the `sched hazards --json` object (docs/formats.md)
@@ -24,8 +24,9 @@ struct HazardsReport {
 
 // `with_params`: o.params holds every parameter's value (witnesses are searched then); `file`
 // names the program in replays; `witness_dir` (optional) receives each witness's inputs as
-// TENSOR_LINE_COL.npy.
+// TENSOR_LINE_COL.npy; the witness search stops after `witness_seconds` (each warning after then
+// has none, and the summary says so).
 HazardsReport check_hazards(const Program& p, const hazards::Options& o, bool with_params, const std::string& file,
-                            const std::string& witness_dir);
+                            const std::string& witness_dir, double witness_seconds = 60);
 
 }  // namespace sched::driver
