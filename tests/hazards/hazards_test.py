@@ -83,6 +83,18 @@ def main():
                 failures.append(f"{name}:{pos}: the replay gave exit {rr.returncode}, {o.get('outcome')} at {at}")
             else:
                 replayed += 1
+    # bad input: exit 2 with a message naming what is wrong, never a crash
+    ce = os.path.join(examples, "cross_entropy.sched")
+    for args, words in [(["--range", "P=0"], "expected NAME=LO:HI"), (["--range", "P=a:1"], "must be numbers"),
+                        (["--range", "P=1:0"], "at most HI"), (["--range", "Q=0:1"], "no tensor or array is named 'Q'"),
+                        (["-p", "M=3"], "M"), (["-p", "N=x"], "N"), (["--timeout", "0"], "timeout"),
+                        (["--timeout", "nan"], "timeout")]:
+        r = subprocess.run([sched, "hazards", ce, *args], capture_output=True, text=True, timeout=60)
+        if r.returncode != 2 or words not in (r.stdout + r.stderr):
+            failures.append(f"bad input {args}: exit {r.returncode}, {(r.stdout + r.stderr)[:200]!r} (expected exit 2 naming {words!r})")
+    r = subprocess.run([sched, "hazards", os.path.join(work, "missing.sched")], capture_output=True, text=True, timeout=60)
+    if r.returncode != 2:
+        failures.append(f"a missing file: exit {r.returncode}")
     print(f"hazards suite: {kernels} kernels, {warned} warnings, {replayed} witnesses replayed")
     for f in failures:
         print("FAIL", f)
