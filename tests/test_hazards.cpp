@@ -314,3 +314,34 @@ for i = 0 to N - 1 {{ y[i] := {}; }}
     else EXPECT_EQ(r->detail, "");
   }
 }
+
+TEST(Hazards, TheExamplesRunAsTheAnalysisSays) {
+  // every runnable example at its stated parameters, 3 seeds of inputs: the analysis with the
+  // seeded inputs' ranges and the watched run agree (the campaign oracle's check)
+  const driver::Oracle* o = driver::find_oracle("hazards");
+  ASSERT_NE(o, nullptr);
+  int examples = 0, runs = 0;
+  for (const auto& ex : sched::test::runnable_examples()) {
+    if (ex.ex.params.empty()) continue;
+    Loaded l = load_text(ex.text, ex.path.filename().string());
+    if (l.stage != LoadStage::Ok) continue;
+    ++examples;
+    for (uint64_t seed : {1, 2, 3}) {
+      std::string err;
+      auto inst = driver::make_instance(*l.program, ex.ex.params, {}, seed, {}, err);
+      if (!inst) continue;
+      driver::OracleBudget budget;
+      budget.max_steps = 5'000'000;
+      driver::OracleInput in;
+      in.program = &*l.program;
+      in.instance = &*inst;
+      in.budget = &budget;
+      std::optional<driver::OracleRun> r = o->run(in);
+      ASSERT_TRUE(r);
+      EXPECT_NE(r->status, "disagrees") << ex.path << " seed " << seed << ": " << r->detail;
+      runs += r->status == "ok";
+    }
+  }
+  std::cout << "[hazards] examples " << examples << ", runs checked against the analysis " << runs << "\n";
+  EXPECT_GT(runs, 50);
+}
