@@ -146,10 +146,22 @@ std::optional<Witness> find_witness(const Program& p, const std::vector<int64_t>
   return std::nullopt;
 }
 
+// The options with the file's input ranges (`input x[i] : f32[N] in [0, 1];`) where the
+// command gives none for the array or its tensor.
+hazards::Options with_file_ranges(const Program& p, hazards::Options o) {
+  for (const auto& a : p.arrays) {
+    if (a.role != ArrayRole::Input || !a.range) continue;
+    bool given = o.ranges.count(a.name) || (a.init && a.init->kind == ExprKind::TensorRead && o.ranges.count(a.init->name));
+    if (!given) o.ranges[a.name] = hazards::Interval::of(a.range->first, a.range->second);
+  }
+  return o;
+}
+
 }  // namespace
 
-HazardsReport check_hazards(const Program& p, const hazards::Options& o, bool with_params, const std::string& file,
+HazardsReport check_hazards(const Program& p, const hazards::Options& given, bool with_params, const std::string& file,
                             const std::string& witness_dir, double witness_seconds) {
+  hazards::Options o = with_file_ranges(p, given);
   HazardsReport out;
   Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(witness_seconds));
   nlohmann::json& j = out.json;

@@ -160,7 +160,7 @@ Program Program::clone() const {
   }
   for (const auto& a : arrays) {
     ArrayDecl d;
-    d.role = a.role; d.unspecified = a.unspecified; d.name = a.name; d.loc = a.loc; d.comments = a.comments; d.idx = a.idx; d.elem = a.elem;
+    d.role = a.role; d.unspecified = a.unspecified; d.range = a.range; d.name = a.name; d.loc = a.loc; d.comments = a.comments; d.idx = a.idx; d.elem = a.elem;
     for (const auto& e : a.dims) d.dims.push_back(e->clone());
     d.init = clone_or_null(a.init);
     d.idx_slots = a.idx_slots; d.num_slots = a.num_slots;

@@ -179,6 +179,9 @@ struct ArrayDecl {
   // init reads its own tensor (TensorDecl::of_input, named as the array); an output's init is null
   // and nothing checks it (engines report its cells, `sched equiv` compares two programs' outputs).
   bool unspecified = false;
+  // Input: `... in [lo, hi];`: the values its cells hold lie in [lo, hi] (`sched hazards`,
+  // docs/hazards.md; a run does not check it).
+  std::optional<std::pair<double, double>> range;
   // filled in by the type checker
   std::vector<int> idx_slots;
   int num_slots = 0;

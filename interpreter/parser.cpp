@@ -238,6 +238,7 @@ class Parser {
   }
 
   void declaration_body(Program& p);
+  std::pair<double, double> value_range();
 
   // ---------------- commands ----------------
   static CmdPtr block_of(std::vector<CmdPtr> cs, Loc loc) {
@@ -596,7 +597,7 @@ void Parser::declaration_body(Program& p) {
       expect(Tok::LBracket, "before the array's shape");
       a.dims = expr_list(Tok::RBracket);
       expect(Tok::RBracket, "after the array's shape");
-      if (at(Tok::Semi)) {
+      if (at(Tok::Semi) || (a.role == ArrayRole::Input && at(Tok::KwIn))) {
         // no specification: an input holds its own tensor (named as the array), an output is not checked
         a.unspecified = true;
         if (a.role == ArrayRole::Input) {
@@ -612,6 +613,7 @@ void Parser::declaration_body(Program& p) {
                                                     : "and the tensor expression the array must finally hold (or ';' for an output without specification)");
         a.init = expr();
       }
+      if (a.role == ArrayRole::Input && accept(Tok::KwIn)) a.range = value_range();
       p.arrays.push_back(std::move(a));
       break;
     }
@@ -631,6 +633,28 @@ void Parser::declaration_body(Program& p) {
     default: break;
   }
   terminator();
+}
+
+// `[lo, hi]` of an input's values: two numbers (a sign allowed), lo at most hi.
+std::pair<double, double> Parser::value_range() {
+  Loc loc = cur().loc;
+  expect(Tok::LBracket, "before the range's bounds");
+  auto number = [&] {
+    bool negative = accept(Tok::Minus);
+    if (!at(Tok::Int) && !at(Tok::Float)) error_expected("a number (a bound of the input's values)");
+    Token t = next();
+    double v = t.kind == Tok::Float ? t.fval : static_cast<double>(t.ival);
+    return negative ? -v : v;
+  };
+  double lo = number();
+  expect(Tok::Comma, "between the range's bounds");
+  double hi = number();
+  expect(Tok::RBracket, "after the range's bounds");
+  if (!(lo <= hi)) {
+    d_.error(loc, fmt::format("the range [{}, {}] is empty: its lower bound must be at most its upper bound", lo, hi));
+    throw ParseError{};
+  }
+  return {lo, hi};
 }
 
 CmdPtr Parser::statement() {

@@ -246,6 +246,17 @@ std::string print_cmd(const Cmd& c, int indent) {
   return out;
 }
 
+namespace {
+// A range bound as it parses back: an integer-valued bound without a fraction, else the shortest
+// decimal that reads back to the same double (with an exponent or a point, so it lexes as a float).
+std::string number_text(double v) {
+  if (std::trunc(v) == v && std::abs(v) < 1e15) return fmt::format("{}", static_cast<int64_t>(v));
+  std::string t = fmt::format("{}", v);
+  if (t.find_first_of(".eE") == std::string::npos) t += ".0";
+  return t;
+}
+}  // namespace
+
 std::string print_program(const Program& p) {
   std::string out;
   // `param` lines: a new line wherever a parameter carries comments (they belong to its line)
@@ -294,12 +305,11 @@ std::string print_program(const Program& p) {
     leading(out, a.comments.leading, 0);
     if (a.role == ArrayRole::Scratch) {
       out += fmt::format("array {} : {}[{}];", a.name, type_name(a.elem), dims);
-    } else if (a.unspecified) {
-      out += fmt::format("{} {}[{}] : {}[{}];", a.role == ArrayRole::Input ? "input" : "output", a.name, join(a.idx),
-                         type_name(a.elem), dims);
     } else {
-      out += fmt::format("{} {}[{}] : {}[{}] = {};", a.role == ArrayRole::Input ? "input" : "output", a.name,
-                         join(a.idx), type_name(a.elem), dims, print_expr(*a.init));
+      std::string range = a.range ? fmt::format(" in [{}, {}]", number_text(a.range->first), number_text(a.range->second)) : "";
+      std::string init = a.unspecified ? "" : " = " + print_expr(*a.init);
+      out += fmt::format("{} {}[{}] : {}[{}]{}{};", a.role == ArrayRole::Input ? "input" : "output", a.name, join(a.idx),
+                         type_name(a.elem), dims, init, range);
     }
     close_line(out, a.comments, 0);
   }
