@@ -345,3 +345,28 @@ TEST(Hazards, TheExamplesRunAsTheAnalysisSays) {
   std::cout << "[hazards] examples " << examples << ", runs checked against the analysis " << runs << "\n";
   EXPECT_GT(runs, 50);
 }
+
+TEST(Hazards, InputRangesAreDeclaredParsedAndPrinted) {
+  const char* text = R"(param N;
+tensor P(i) : f32;
+input p[i] : f32[N] = P(i) in [-0.5, 1];
+input q[i] : f64[N] in [1.0e-30, 2.5];
+output l[i] : f32[N];
+for i = 0 to N - 1 { l[i] := p[i]; }
+)";
+  Loaded l = load_text(text, "t.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  ASSERT_TRUE(l.program->arrays[0].range);
+  EXPECT_EQ(l.program->arrays[0].range->first, -0.5);
+  EXPECT_EQ(l.program->arrays[1].range->first, 1.0e-30);
+  std::string printed = print_program(*l.program);
+  EXPECT_NE(printed.find("= P(i) in [-0.5, 1];"), std::string::npos) << printed;
+  Loaded again = load_text(printed, "again.sched");
+  ASSERT_EQ(again.stage, LoadStage::Ok) << again.diagnostics;
+  EXPECT_EQ(again.program->arrays[1].range, l.program->arrays[1].range);  // the bounds read back exactly
+  EXPECT_EQ(print_program(*again.program), printed);
+  std::string diags;
+  EXPECT_FALSE(sched::test::parse("param N;\ninput p[i] : f32[N] in [1, 0];\n", &diags, true));
+  EXPECT_NE(diags.find("t.sched:2:24: error: the range [1, 0] is empty"), std::string::npos) << diags;
+  EXPECT_FALSE(sched::test::parse("param N;\noutput c[i] : f32[N] in [0, 1];\n", &diags, true));  // outputs have none
+}
