@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <chrono>
 #include <random>
 
@@ -41,6 +43,10 @@ std::vector<Settable> settable_inputs(const Program& p, const std::vector<int64_
       tensor_shape.push_back((*shape)[static_cast<size_t>(at - d.idx.begin())]);
     }
     if (tensor_shape.size() != d.idx.size()) continue;
+    uint64_t cells = 1;  // a witness fills every cell: at most 2^26 of them (a larger instance gets none)
+    for (int64_t n : tensor_shape)
+      if (n < 0 || __builtin_mul_overflow(cells, static_cast<uint64_t>(n), &cells)) cells = UINT64_MAX;
+    if (cells > (uint64_t{1} << 26)) continue;
     auto r = o.ranges.find(d.init->name);
     if (r == o.ranges.end()) r = o.ranges.find(d.name);
     if (r == o.ranges.end()) continue;
@@ -49,15 +55,27 @@ std::vector<Settable> settable_inputs(const Program& p, const std::vector<int64_
   return out;
 }
 
+// A cell of type t near v, within [lo, hi] when one is (a cast past a type's range is undefined
+// behaviour in C++: v is clamped to the type's range first).
+Value cell_value(Type t, double v, const hazards::Interval& range) {
+  if (t == Type::F64) return Value::of_f64(v);
+  if (t == Type::F32) {
+    float f = static_cast<float>(std::clamp(v, -static_cast<double>(FLT_MAX), static_cast<double>(FLT_MAX)));
+    if (static_cast<double>(f) < range.lo) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+    if (static_cast<double>(f) > range.hi) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+    return Value::of_f32(f);
+  }
+  double c = std::clamp(std::trunc(v), -9.2e18, 9.2e18);
+  return Value::of_wrapped(t, static_cast<uint64_t>(static_cast<int64_t>(c)));
+}
+
 NpyArray filled(const Settable& s, double v) {
   NpyArray n;
   n.type = s.type;
   n.shape = s.shape;
   size_t cells = 1;
   for (int64_t d : s.shape) cells *= static_cast<size_t>(std::max<int64_t>(d, 0));
-  Value x = s.type == Type::F32 ? Value::of_f32(static_cast<float>(v)) : s.type == Type::F64 ? Value::of_f64(v)
-                                                                                             : Value::of_wrapped(s.type, static_cast<uint64_t>(static_cast<int64_t>(v)));
-  n.bits.assign(cells, x.bits());
+  n.bits.assign(cells, cell_value(s.type, v, s.range).bits());
   return n;
 }
 
@@ -129,11 +147,7 @@ std::optional<Witness> find_witness(const Program& p, const std::vector<int64_t>
       NpyArray a = filled(in, 0.0);
       std::uniform_real_distribution<double> u(std::isfinite(in.range.lo) ? in.range.lo : -1e30, std::isfinite(in.range.hi) ? in.range.hi : 1e30);
       for (auto& bits : a.bits) {
-        double v = u(rng);
-        Value x = in.type == Type::F32 ? Value::of_f32(static_cast<float>(v)) : in.type == Type::F64 ? Value::of_f64(v)
-                                                                                                    : Value::of_wrapped(in.type, static_cast<uint64_t>(static_cast<int64_t>(v)));
-        if (in.type == Type::F32 && (static_cast<double>(x.f) < in.range.lo || static_cast<double>(x.f) > in.range.hi)) x = Value::of_f32(static_cast<float>(in.range.lo));
-        bits = x.bits();
+        bits = cell_value(in.type, u(rng), in.range).bits();
       }
       w.data[in.tensor] = std::move(a);
     }

@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cfloat>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <map>
+#include <set>
 
 #include "interpreter/printer.hpp"
 
@@ -70,6 +72,8 @@ Interval outward(Interval r, Type t, bool exact_op = true) {
   if (t == Type::F32) {
     auto down = [&](double x) {
       if (std::isinf(x)) return x;
+      if (x > FLT_MAX) return static_cast<double>(FLT_MAX);  // (a cast past the range is undefined)
+      if (x < -static_cast<double>(FLT_MAX)) return -kInf;
       float f = static_cast<float>(x);
       if (static_cast<double>(f) > x) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
       if (!exact_op) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
@@ -77,6 +81,8 @@ Interval outward(Interval r, Type t, bool exact_op = true) {
     };
     auto up = [&](double x) {
       if (std::isinf(x)) return x;
+      if (x > FLT_MAX) return kInf;
+      if (x < -static_cast<double>(FLT_MAX)) return -static_cast<double>(FLT_MAX);
       float f = static_cast<float>(x);
       if (static_cast<double>(f) < x) f = std::nextafter(f, std::numeric_limits<float>::infinity());
       if (!exact_op) f = std::nextafter(f, std::numeric_limits<float>::infinity());
@@ -113,6 +119,114 @@ struct Accumulation {
   Interval value;
 };
 
+// The operations a verdict is given to, in the commands' expressions.
+bool unsafe(const Expr& e) {
+  if (e.kind == ExprKind::Binary) return is_arith(e.bop) && is_float(e.type);
+  if (e.kind == ExprKind::Cast || (e.kind == ExprKind::Call && e.fn == Builtin::Cast))
+    return is_float(e.args[0]->type) && (!is_float(e.cast_to) ? e.cast_to != Type::Bool : e.args[0]->type == Type::F64 && e.cast_to == Type::F32);
+  return e.kind == ExprKind::Call && is_float(e.type) && (e.fn == Builtin::Sqrt || e.fn == Builtin::Log || e.fn == Builtin::Exp || e.fn == Builtin::Pow);
+}
+template <class F>
+void each_unsafe(const Cmd& c, F f) {
+  std::function<void(const Expr&)> walk = [&](const Expr& e) {
+    if (e.kind == ExprKind::TensorRead || e.kind == ExprKind::Reduce || e.kind == ExprKind::At) return;
+    for (const auto& a : e.args) walk(*a);
+    if (unsafe(e)) f(e);
+  };
+  std::function<void(const Cmd&)> cmd = [&](const Cmd& x) {
+    for (const auto& i : x.idx) walk(*i);
+    if (x.value) walk(*x.value);
+    if (x.lo) walk(*x.lo);
+    for (const auto& s : x.seq) cmd(*s);
+    if (x.body) cmd(*x.body);
+    if (x.els) cmd(*x.els);
+  };
+  cmd(c);
+}
+
+// A float sum of `times` roundings: each step's result is rounded, by at most an ulp of the
+// largest magnitude it reaches (round to nearest: half an ulp; ties go either way).
+Interval rounding_margin(const Interval& exact, double times, Type t) {
+  if (times <= 0 || std::isinf(exact.lo) || std::isinf(exact.hi)) return exact;
+  double m = std::max(std::abs(exact.lo), std::abs(exact.hi));
+  double ulp = t == Type::F32 ? (m >= FLT_MAX ? m
+                                             : static_cast<double>(std::nextafter(static_cast<float>(m), std::numeric_limits<float>::infinity())) -
+                                                   static_cast<double>(static_cast<float>(m)))
+                              : std::nextafter(m, kInf) - m;
+  if (!std::isfinite(ulp)) ulp = m;  // past the largest finite value: the bound is infinite anyway
+  double margin = times * std::max(ulp, 2 * (t == Type::F32 ? static_cast<double>(std::numeric_limits<float>::denorm_min()) : std::numeric_limits<double>::denorm_min()));
+  return {exact.lo - margin, exact.hi + margin};
+}
+
+// Refinements (conditions) that name an array another statement writes, or a variable a binding
+// shadows, no longer hold: they are forgotten (the key is the expression's printed text).
+bool mentions(const std::string& key, const std::string& name, bool array) {
+  for (size_t at = key.find(name); at != std::string::npos; at = key.find(name, at + 1)) {
+    auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+    bool start = at == 0 || !ident(key[at - 1]);
+    size_t end = at + name.size();
+    bool stop = array ? end < key.size() && key[end] == '[' : end >= key.size() || !ident(key[end]);
+    if (start && stop) return true;
+  }
+  return false;
+}
+
+// An operand's finite values (a float interval without its infinities). The finite values of
+// a log are at least the log of the smallest positive value (-103.28 in f32, -744.45 in
+// f64): its -inf is log(0)'s, already a warning of its own.
+Interval finite_part(const Expr& operand, const Interval& i, Type t) {
+  if (i.empty() || !is_float(t)) return i;
+  double m = type_max(t);
+  Interval c{std::max(i.lo, -m), std::min(i.hi, m)};
+  if (operand.kind == ExprKind::Call && operand.fn == Builtin::Log && operand.type == t)
+    c.lo = std::max(c.lo, -0.01 + (std::log(t == Type::F32 ? static_cast<double>(std::numeric_limits<float>::denorm_min())
+                                                                  : std::numeric_limits<double>::denorm_min())));
+  return c.empty() ? Interval::none() : c;
+}
+
+// The exact result of arithmetic e on operand intervals a and b (before rounding).
+Interval arith(const Expr& e, const Interval& a, const Interval& b) {
+  Type t = e.type;
+  switch (e.bop) {
+    case BinOp::Add: return {a.lo + b.lo, a.hi + b.hi};
+    case BinOp::Sub: return {a.lo - b.hi, a.hi - b.lo};
+    case BinOp::Mul:
+      if (print_expr(*e.args[0]) == print_expr(*e.args[1])) {  // x * x: one value, a square (an expression reads no changing state)
+        double m = std::max(a.lo * a.lo, a.hi * a.hi);
+        return {contains(a, 0.0) ? 0.0 : std::min(a.lo * a.lo, a.hi * a.hi), m};
+      }
+      return corners(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi);
+    case BinOp::Div:
+      if (!is_float(t)) return type_range(t);
+      if (contains(b, 0.0)) return everything();
+      return corners(a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi);
+    default: {
+      if (is_float(t)) {  // x - y * floor(x / y), each step as a run rounds it (its cancellation is not bounded by |y|)
+        if (contains(b, 0.0)) return everything();
+        Interval q = outward(corners(a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi), t);
+        Interval f{std::floor(q.lo), std::floor(q.hi)};
+        Interval yf = outward(corners(b.lo * f.lo, b.lo * f.hi, b.hi * f.lo, b.hi * f.hi), t);
+        return {a.lo - yf.hi, a.hi - yf.lo};
+      }
+      double m = std::max(std::abs(b.lo), std::abs(b.hi));  // the remainder's sign is the divisor's, never past |y|
+      return Interval{std::min(0.0, -m), m};
+    }
+  }
+}
+
+// sqrt, log, exp, pow on operand intervals (before rounding).
+Interval math(Builtin f, const std::vector<Interval>& a) {
+  switch (f) {
+    case Builtin::Sqrt: return a[0].hi < 0 ? everything() : Interval{std::sqrt(std::max(a[0].lo, 0.0)), std::sqrt(a[0].hi)};
+    case Builtin::Log: return a[0].hi < 0 ? everything() : Interval{a[0].lo <= 0 ? -kInf : std::log(a[0].lo), std::log(a[0].hi)};
+    case Builtin::Exp: return {std::exp(a[0].lo), std::exp(a[0].hi)};
+    default:
+      if (a[0].lo > 0 || (a[0].lo >= 0 && a[1].lo >= 0))
+        return corners(std::pow(a[0].lo, a[1].lo), std::pow(a[0].lo, a[1].hi), std::pow(a[0].hi, a[1].lo), std::pow(a[0].hi, a[1].hi));
+      return everything();
+  }
+}
+
 // What the abstract run saw of an operation, over every visit.
 struct Acc {
   std::vector<Interval> operands;
@@ -127,6 +241,7 @@ class Analysis {
   Analysis(const Program& p, const Options& o) : p_(p), o_(o) {
     size_t n = static_cast<size_t>(std::max(p.num_array_ids, 1));
     plain_.assign(n, Interval::none());
+    forced_.assign(n, Interval::none());
     types_.assign(n, Type::F32);
     env_.assign(static_cast<size_t>(std::max(p.num_slots, 1)), everything());
     for (size_t a = 0; a < p.arrays.size(); ++a) {
@@ -137,12 +252,7 @@ class Analysis {
 
   Report run() {
     Report r;
-    for (r.rounds = 1; r.rounds <= 8; ++r.rounds) {
-      auto before = values();
-      exec(*p_.body);
-      if (values_equal(before, values())) break;
-      if (r.rounds >= 3) widen(before);
-    }
+    r.rounds = fixpoint([&] { exec(*p_.body); });
     for (const Expr* e : order_) r.sites.push_back(verdict(*e, sites_.at(e)));
     each_unsafe(*p_.body, [&](const Expr& e) {
       if (sites_.count(&e)) return;
@@ -158,31 +268,6 @@ class Analysis {
     return r;
   }
 
-  // The operations a verdict is given to, in the commands' expressions.
-  static bool unsafe(const Expr& e) {
-    if (e.kind == ExprKind::Binary) return is_arith(e.bop) && is_float(e.type);
-    if (e.kind == ExprKind::Cast || (e.kind == ExprKind::Call && e.fn == Builtin::Cast))
-      return is_float(e.args[0]->type) && (!is_float(e.cast_to) ? e.cast_to != Type::Bool : e.args[0]->type == Type::F64 && e.cast_to == Type::F32);
-    return e.kind == ExprKind::Call && is_float(e.type) && (e.fn == Builtin::Sqrt || e.fn == Builtin::Log || e.fn == Builtin::Exp || e.fn == Builtin::Pow);
-  }
-  template <class F>
-  static void each_unsafe(const Cmd& c, F f) {
-    std::function<void(const Expr&)> walk = [&](const Expr& e) {
-      if (e.kind == ExprKind::TensorRead || e.kind == ExprKind::Reduce || e.kind == ExprKind::At) return;
-      for (const auto& a : e.args) walk(*a);
-      if (unsafe(e)) f(e);
-    };
-    std::function<void(const Cmd&)> cmd = [&](const Cmd& x) {
-      for (const auto& i : x.idx) walk(*i);
-      if (x.value) walk(*x.value);
-      if (x.lo) walk(*x.lo);
-      for (const auto& s : x.seq) cmd(*s);
-      if (x.body) cmd(*x.body);
-      if (x.els) cmd(*x.els);
-    };
-    cmd(c);
-  }
-
  private:
   const Program& p_;
   const Options& o_;
@@ -191,7 +276,9 @@ class Analysis {
   std::map<int, std::map<const Cmd*, Accumulation>> accs_;  // by array id
   std::vector<Interval> env_;
   std::vector<double> trips_;  // the enclosing loops' trip counts (upper bounds)
+  std::vector<Interval> forced_;  // by array id: bounds widened to infinity (value_of includes them)
   std::map<std::string, Interval> refined_;  // expressions known to lie in an interval here (conditions)
+  std::map<const Cmd*, std::set<std::string>> written_;  // the arrays each command writes (by name)
   std::map<const Expr*, Acc> sites_;
   std::vector<const Expr*> order_;
 
@@ -224,19 +311,43 @@ class Analysis {
   Interval value_of(int id) {
     Interval v = plain_[static_cast<size_t>(id)];
     auto it = accs_.find(id);
-    if (it == accs_.end() || v.empty()) return v;
+    if (it == accs_.end() || v.empty()) return hull(v, forced_[static_cast<size_t>(id)]);
     Type t = types_[static_cast<size_t>(id)];
+    std::set<RedOp> ops;
+    for (const auto& [c, a] : it->second)
+      if (!a.value.empty()) ops.insert(a.op);
+    // accumulations of several operators into one array: their order decides, the bound is the type's
+    if (ops.size() > 1) return is_float(t) ? everything() : type_range(t);
     Interval sum{0, 0};
     Interval out = v;
+    double times = 0;
     for (const auto& [c, a] : it->second) {
       if (a.value.empty()) continue;
-      if (a.op == RedOp::Add) sum = {sum.lo + std::min(0.0, a.times * a.value.lo), sum.hi + std::max(0.0, a.times * a.value.hi)};
-      else if (a.op == RedOp::Min || a.op == RedOp::Max) out = hull(out, a.value);
-      else if (a.op == RedOp::Mul) out = a.value.lo >= -1 && a.value.hi <= 1 ? hull(out, {-std::max(std::abs(v.lo), std::abs(v.hi)), std::max(std::abs(v.lo), std::abs(v.hi))}) : everything();
-      else out = type_range(t);
+      if (a.op == RedOp::Add) {
+        sum = {sum.lo + std::min(0.0, a.times * a.value.lo), sum.hi + std::max(0.0, a.times * a.value.hi)};
+        times += a.times;
+      } else if (a.op == RedOp::Min || a.op == RedOp::Max) {
+        out = hull(out, a.value);
+      } else if (a.op == RedOp::Mul) {
+        double m = std::max(std::abs(v.lo), std::abs(v.hi));
+        out = a.value.lo >= -1 && a.value.hi <= 1 ? hull(out, {-m, m}) : everything();
+      } else {
+        out = type_range(t);
+      }
     }
-    Interval summed = is_float(t) ? outward({v.lo + sum.lo, v.hi + sum.hi}, t) : integral({v.lo + sum.lo, v.hi + sum.hi}, t);
-    return hull(out, summed);
+    Interval exact{v.lo + sum.lo, v.hi + sum.hi};
+    Interval summed = exact;
+    if (is_float(t)) {
+      // rounding is monotone: terms never below 0 never take the sum below where it started, and
+      // terms never above 0 never above; only a side that moves gets the margin
+      Interval margin = rounding_margin(exact, times, t);
+      if (sum.lo < 0) summed.lo = margin.lo;
+      if (sum.hi > 0) summed.hi = margin.hi;
+      summed = outward(summed, t);
+    } else {
+      summed = integral(exact, t);
+    }
+    return hull(hull(out, summed), forced_[static_cast<size_t>(id)]);
   }
   std::vector<Interval> values() {
     std::vector<Interval> out;
@@ -248,13 +359,58 @@ class Analysis {
       if (!same(a[k], b[k])) return false;
     return true;
   }
-  void widen(const std::vector<Interval>& before) {
-    for (size_t a = 0; a < plain_.size(); ++a) {
-      Interval& v = plain_[a];
-      if (v.empty() || before[a].empty()) continue;
-      if (v.lo < before[a].lo) v.lo = -kInf;
-      if (v.hi > before[a].hi) v.hi = kInf;
+  // A bound that keeps moving goes to infinity (the array's values, accumulations included).
+  void widen(const std::vector<Interval>& before, const std::vector<Interval>& after, bool all) {
+    for (size_t a = 0; a < after.size(); ++a) {
+      if (after[a].empty() || same(before[a], after[a])) continue;
+      if (all || before[a].empty()) {
+        forced_[a] = everything();
+        continue;
+      }
+      Interval w = after[a];
+      if (w.lo < before[a].lo) w.lo = -kInf;
+      if (w.hi > before[a].hi) w.hi = kInf;
+      forced_[a] = hull(forced_[a], w);
     }
+  }
+  // Runs `body` until the arrays stop changing: bounds still moving after 3 rounds are widened,
+  // and after 8 rounds every array that still changes is made everything (each such round makes
+  // at least one more array everything, so it ends). The rounds run.
+  int fixpoint(const std::function<void()>& body) {
+    for (int round = 1;; ++round) {
+      auto before = values();
+      body();
+      auto after = values();
+      if (values_equal(before, after) || round > 8 + static_cast<int>(after.size()) * 2) return round;
+      if (round >= 3) widen(before, after, round >= 8);
+    }
+  }
+
+  void forget(const std::string& name, bool array) {
+    for (auto it = refined_.begin(); it != refined_.end();) it = mentions(it->first, name, array) ? refined_.erase(it) : std::next(it);
+  }
+  const std::set<std::string>& written(const Cmd& c) {
+    auto found = written_.find(&c);
+    if (found != written_.end()) return found->second;
+    std::set<std::string>& names = written_[&c];
+    std::function<void(const Cmd&)> walk = [&names, &walk](const Cmd& x) {
+      if (x.kind == CmdKind::Assign) names.insert(x.name);
+      for (const auto& k : x.seq) walk(*k);
+      if (x.body) walk(*x.body);
+      if (x.els) walk(*x.els);
+    };
+    walk(c);
+    return names;
+  }
+  // Runs command c with `bound` (a variable, or an array an allocation shadows) unknown to the
+  // refinements, then restores them less what c writes.
+  void scoped(const Cmd& c, const std::string& bound, bool array, const std::function<void()>& run) {
+    auto saved = refined_;
+    if (!bound.empty()) forget(bound, array);
+    for (const auto& a : written(c)) forget(a, true);
+    run();
+    refined_ = std::move(saved);
+    for (const auto& a : written(c)) forget(a, true);
   }
 
   // ---- commands ----
@@ -270,14 +426,14 @@ class Analysis {
         Interval v = eval(*c.value, true);
         Interval saved = env_[static_cast<size_t>(c.slot)];
         env_[static_cast<size_t>(c.slot)] = v;
-        exec(*c.body);
+        scoped(*c.body, c.name, false, [&] { exec(*c.body); });
         env_[static_cast<size_t>(c.slot)] = saved;
         return;
       }
       case CmdKind::Alloc: {
         for (const auto& d : c.idx) eval(*d, true);
         if (static_cast<size_t>(c.id) < types_.size()) types_[static_cast<size_t>(c.id)] = c.elem;
-        exec(*c.body);
+        scoped(*c.body, c.name, true, [&] { exec(*c.body); });
         return;
       }
       case CmdKind::If: return branch(c);
@@ -289,6 +445,7 @@ class Analysis {
     for (const auto& i : c.idx) eval(*i, true);
     Interval v = eval(*c.value, true);
     size_t id = static_cast<size_t>(c.id);
+    forget(c.name, true);  // a condition on this array's cells no longer holds
     if (c.acc == RedOp::None) {
       plain_[id] = hull(plain_[id], v);
       return;
@@ -312,6 +469,7 @@ class Analysis {
       exec(*c.els);
       refined_ = saved;
     }
+    for (const auto& a : written(c)) forget(a, true);  // what the branches wrote
   }
 
   void loop(const Cmd& c) {
@@ -325,12 +483,7 @@ class Analysis {
     Interval saved = env_[slot];
     env_[slot] = var;
     trips_.push_back(trips);
-    for (int round = 1; round <= 8; ++round) {
-      auto before = values();
-      exec(*c.body);
-      if (values_equal(before, values())) break;
-      if (round >= 3) widen(before);
-    }
+    scoped(*c.body, c.name, false, [&] { fixpoint([&] { exec(*c.body); }); });
     trips_.pop_back();
     env_[slot] = saved;
   }
@@ -404,19 +557,6 @@ class Analysis {
     it->second.from_finite = hull(it->second.from_finite, fin);
   }
 
-  // An operand's finite values (a float interval without its infinities). The finite values of
-  // a log are at least the log of the smallest positive value (-103.28 in f32, -744.45 in
-  // f64): its -inf is log(0)'s, already a warning of its own.
-  static Interval finite_part(const Expr& operand, const Interval& i, Type t) {
-    if (i.empty() || !is_float(t)) return i;
-    double m = type_max(t);
-    Interval c{std::max(i.lo, -m), std::min(i.hi, m)};
-    if (operand.kind == ExprKind::Call && operand.fn == Builtin::Log && operand.type == t)
-      c.lo = std::max(c.lo, -0.01 + (std::log(t == Type::F32 ? static_cast<double>(std::numeric_limits<float>::denorm_min())
-                                                                    : std::numeric_limits<double>::denorm_min())));
-    return c.empty() ? Interval::none() : c;
-  }
-
   Interval eval_raw(const Expr& e, bool record) {
     switch (e.kind) {
       case ExprKind::IntLit: case ExprKind::FloatLit: case ExprKind::BoolLit: {
@@ -442,7 +582,10 @@ class Analysis {
         if (s >= env_.size()) env_.resize(s + 1, everything());
         Interval saved = env_[s];
         env_[s] = v;
+        auto refined = refined_;
+        forget(e.name, false);  // the body's `x` is this let's, not the one a condition named
         Interval r = eval(*e.args[1], record);
+        refined_ = std::move(refined);
         env_[s] = saved;
         return r;
       }
@@ -475,29 +618,6 @@ class Analysis {
     Interval fin = fa.empty() || fb.empty() ? Interval::none() : outward(arith(e, fa, fb), t);
     note(e, {a, b}, r, record, fin);
     return r;
-  }
-
-  // The exact result of arithmetic e on operand intervals a and b (before rounding).
-  static Interval arith(const Expr& e, const Interval& a, const Interval& b) {
-    Type t = e.type;
-    switch (e.bop) {
-      case BinOp::Add: return {a.lo + b.lo, a.hi + b.hi};
-      case BinOp::Sub: return {a.lo - b.hi, a.hi - b.lo};
-      case BinOp::Mul:
-        if (print_expr(*e.args[0]) == print_expr(*e.args[1])) {  // x * x: one value, a square (an expression reads no changing state)
-          double m = std::max(a.lo * a.lo, a.hi * a.hi);
-          return {contains(a, 0.0) ? 0.0 : std::min(a.lo * a.lo, a.hi * a.hi), m};
-        }
-        return corners(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi);
-      case BinOp::Div:
-        if (!is_float(t)) return type_range(t);
-        if (contains(b, 0.0)) return everything();
-        return corners(a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi);
-      default: {  // %: the remainder's sign is the divisor's (floats: x - y floor(x / y)), never past |y|
-        double m = std::max(std::abs(b.lo), std::abs(b.hi));
-        return is_float(t) ? Interval{-m, m} : Interval{std::min(0.0, -m), m};
-      }
-    }
   }
 
   Interval cast(const Expr& e, const Interval& a, bool record) {
@@ -566,19 +686,6 @@ class Analysis {
     r = rounded(r);
     note(e, a, r, record, finite_values ? rounded(math(e.fn, fa)) : Interval::none());
     return r;
-  }
-
-  // sqrt, log, exp, pow on operand intervals (before rounding).
-  static Interval math(Builtin f, const std::vector<Interval>& a) {
-    switch (f) {
-      case Builtin::Sqrt: return a[0].hi < 0 ? everything() : Interval{std::sqrt(std::max(a[0].lo, 0.0)), std::sqrt(a[0].hi)};
-      case Builtin::Log: return a[0].hi < 0 ? everything() : Interval{a[0].lo <= 0 ? -kInf : std::log(a[0].lo), std::log(a[0].hi)};
-      case Builtin::Exp: return {std::exp(a[0].lo), std::exp(a[0].hi)};
-      default:
-        if (a[0].lo > 0 || (a[0].lo >= 0 && a[1].lo >= 0))
-          return corners(std::pow(a[0].lo, a[1].lo), std::pow(a[0].lo, a[1].hi), std::pow(a[0].hi, a[1].lo), std::pow(a[0].hi, a[1].hi));
-        return everything();
-    }
   }
 
 };

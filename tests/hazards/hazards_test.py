@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """The DEBAR-style suite of examples/hazards/ (docs/hazards.md), end to end.
 
-  hazards_test.py SCHED EXAMPLES_DIR WORK_DIR
+  hazards_test.py SCHED EXAMPLES_DIR WORK_DIR [MORE_DIRS ...]
+
+MORE_DIRS hold more kernels in the same form (tests/hazards/regressions: soundness regressions,
+each warned where a run within its ranges stops).
 
 Each kernel's first lines give the command's arguments and the expectation:
   // hazards: -p N=8 --range P=0:1
@@ -33,12 +36,13 @@ def header(path):
 
 def main():
     sched, examples, work = (os.path.abspath(a) for a in sys.argv[1:4])
+    dirs = [examples] + [os.path.abspath(d) for d in sys.argv[4:]]
     os.makedirs(work, exist_ok=True)
     failures, kernels, warned, replayed = [], 0, 0, 0
-    for name in sorted(os.listdir(examples)):
+    for name, folder in sorted((n, d) for d in dirs for n in os.listdir(d)):
         if not name.endswith(".sched"):
             continue
-        path = os.path.join(examples, name)
+        path = os.path.join(folder, name)
         args, expect = header(path)
         if args is None or expect is None:
             failures.append(f"{name}: no '// hazards:' or '// expect:' line")
@@ -72,7 +76,7 @@ def main():
                 failures.append(f"{name}:{pos}: a warning without a witness")
                 continue
             replay = shlex.split(s["witness"]["replay"])[2:]  # after `sched run`
-            rr = subprocess.run([sched, "run", *replay, "--json"], capture_output=True, text=True, timeout=120, cwd=examples)
+            rr = subprocess.run([sched, "run", *replay, "--json"], capture_output=True, text=True, timeout=120, cwd=folder)
             try:
                 o = json.loads(rr.stdout)
             except json.JSONDecodeError:
