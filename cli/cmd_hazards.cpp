@@ -84,6 +84,7 @@ int run_hazards(const HazardArgs& a) {
     if (f.cond && !f.required) return bad(fmt::format("error: the parameters do not satisfy the assumption '{}'", print_expr(*f.cond)));
   }
   driver::HazardsReport rep = driver::check_hazards(p, o, with_params, a.file, a.witness_dir, a.timeout);
+  if (!rep.bad_input.empty()) return bad("error: --witness: " + rep.bad_input);
   if (a.json) {
     rep.json["schema_version"] = 1;
     rep.json["file"] = a.file;
@@ -104,8 +105,8 @@ void register_hazards(CLI::App& app) {
   cmd->add_option("FILE", a.file, "the program: a .sched file, or a file another front end reads")->required()->check(CLI::ExistingFile);
   cmd->add_option("--range", a.ranges, "the values of an input tensor or array: NAME=LO:HI (P=-1:1; repeat for each)");
   cmd->add_option("-p,--param", a.params, "a parameter's value, NAME=VALUE: bounds the loops (accumulations' counts) and allows witnesses");
-  cmd->add_option("--witness", a.witness_dir, "write each witness's inputs as DIR/TENSOR_LINE_COL.npy and print its replay command")
-      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--witness", a.witness_dir,
+                  "write each witness's inputs as DIR/TENSOR_LINE_COL.npy (DIR is created; never through a symbolic link) and print its replay command");
   cmd->add_option("--timeout", a.timeout, "time limit of the witness search in seconds (default 60); warnings after it have none")
       ->check(positive_seconds());
   cmd->add_flag("--json", a.json, "print one JSON object (docs/formats.md)");

@@ -12,6 +12,7 @@
 
 #include "driver/exit_codes.hpp"
 #include "driver/run.hpp"
+#include "interpreter/files.hpp"
 #include "interpreter/npy.hpp"
 #include "interpreter/params.hpp"
 
@@ -177,6 +178,7 @@ HazardsReport check_hazards(const Program& p, const hazards::Options& given, boo
                             const std::string& witness_dir, double witness_seconds) {
   hazards::Options o = with_file_ranges(p, given);
   HazardsReport out;
+  if (!witness_dir.empty() && !make_output_dir(witness_dir, out.bad_input)) return out;
   Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(witness_seconds));
   nlohmann::json& j = out.json;
   hazards::Report rep = hazards::analyse(p, o);
@@ -205,7 +207,11 @@ HazardsReport check_hazards(const Program& p, const hazards::Options& given, boo
         for (const auto& [t, arr] : w->data) {
           if (witness_dir.empty()) continue;
           std::string path = (std::filesystem::path(witness_dir) / fmt::format("{}_{}_{}.npy", t, s.expr->loc.line, s.expr->loc.col)).string();
-          write_npy(path, arr);
+          std::string why;
+          if (!write_file_atomically(path, serialize_npy(arr), why)) {
+            out.bad_input = why;
+            return out;
+          }
           data += fmt::format(" --data {}={}", t, path);
         }
         std::string ps;

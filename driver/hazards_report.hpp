@@ -18,13 +18,14 @@ namespace sched::driver {
 
 struct HazardsReport {
   int exit_code = 0;
+  std::string bad_input;  // a witness file that cannot be written (a symbolic link, no permission): bad input
   std::string text;
   nlohmann::json json;
 };
 
 // `with_params`: o.params holds every parameter's value (witnesses are searched then); `file`
 // names the program in replays; `witness_dir` (optional) receives each witness's inputs as
-// TENSOR_LINE_COL.npy; the witness search stops after `witness_seconds` (each warning after then
+// TENSOR_LINE_COL.npy (created, never through a symbolic link: else `bad_input`); the witness search stops after `witness_seconds` (each warning after then
 // has none, and the summary says so).
 HazardsReport check_hazards(const Program& p, const hazards::Options& o, bool with_params, const std::string& file,
                             const std::string& witness_dir, double witness_seconds = 60);

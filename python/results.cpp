@@ -235,6 +235,7 @@ HazardReport ProgramHandle::hazards(const py::object& ranges, const py::object& 
     py::gil_scoped_release unlocked;
     rep = driver::check_hazards(p, o, with_params, path, witness_dir);
   }
+  if (!rep.bad_input.empty()) throw BadInputError("witness_dir: " + rep.bad_input);
   HazardReport r;
   r.verdict = rep.json.value("verdict", "");
   r.exit_code = rep.exit_code;

@@ -96,6 +96,27 @@ def main():
         r = subprocess.run([sched, "hazards", ce, *args], capture_output=True, text=True, timeout=60)
         if r.returncode != 2 or words not in (r.stdout + r.stderr):
             failures.append(f"bad input {args}: exit {r.returncode}, {(r.stdout + r.stderr)[:200]!r} (expected exit 2 naming {words!r})")
+    # --witness never writes through a symbolic link (a planted one is refused, its target kept)
+    wdir = os.path.join(work, "planted")
+    os.makedirs(wdir, exist_ok=True)
+    victim = os.path.join(work, "victim.txt")
+    with open(victim, "w") as f:
+        f.write("keep")
+    link = os.path.join(wdir, "P_10_12.npy")
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink(victim, link)
+    dlink = os.path.join(work, "dirlink")
+    if os.path.lexists(dlink):
+        os.remove(dlink)
+    os.symlink(wdir, dlink)
+    for d in (wdir, dlink):
+        r = subprocess.run([sched, "hazards", ce, "-p", "N=8", "--range", "P=0:1", "--witness", d], capture_output=True, text=True, timeout=60)
+        if r.returncode != 2 or "symbolic link" not in r.stderr:
+            failures.append(f"--witness {d}: exit {r.returncode}, {r.stderr[:200]!r} (expected exit 2 naming the link)")
+    with open(victim) as f:
+        if f.read() != "keep":
+            failures.append("--witness wrote through a symbolic link")
     r = subprocess.run([sched, "hazards", os.path.join(work, "missing.sched")], capture_output=True, text=True, timeout=60)
     if r.returncode != 2:
         failures.append(f"a missing file: exit {r.returncode}")
