@@ -185,6 +185,11 @@ class Emitter {
     }
     cmd(*p_.body, 1, false);
     out_ += "  return (int)E[0];\n}\n";
+    // a kernel with a parallel region: sched_team runs each(thread, threads) on every thread of
+    // OpenMP's team (starting it), so that a benchmark places the team before its timed call
+    if (out_.find("#pragma omp parallel") != std::string::npos)
+      out_ += "extern \"C\" int omp_get_thread_num(void); extern \"C\" int omp_get_num_threads(void);\n"
+              "extern \"C\" void sched_team(void (*each)(int, int)) {\n#pragma omp parallel\n  each(omp_get_thread_num(), omp_get_num_threads());\n}\n";
     k.source = std::move(out_);
     k.statements = std::move(stmts_);
     return k;
@@ -210,6 +215,42 @@ class Emitter {
     bool in_value = false;  // emitting the statement's value: its reads of the array are the cell
   } tile_;
   int critical_ = 0;        // inside `atomic { }`
+  // integer lets in scope whose value is a constant (Halide's `let f_extent_realized = 3`): an
+  // allocation of constant dimensions is a fixed-size array the C++ compiler keeps in registers
+  std::map<int, int64_t> constant_lets_;
+
+  // The value of an Int expression of literals and constant lets; none otherwise (or on overflow).
+  std::optional<int64_t> constant_int(const Expr& e) const {
+    if (e.type != Type::Int) return std::nullopt;
+    if (e.kind == ExprKind::IntLit) return e.ival;
+    if (e.kind == ExprKind::Var) {
+      if (e.var_kind != VarKind::Local) return std::nullopt;
+      auto it = constant_lets_.find(e.slot);
+      return it == constant_lets_.end() ? std::nullopt : std::optional<int64_t>(it->second);
+    }
+    if (e.kind != ExprKind::Binary || e.args.size() != 2 || !e.args[0] || !e.args[1]) return std::nullopt;
+    auto a = constant_int(*e.args[0]), b = constant_int(*e.args[1]);
+    int64_t r = 0;
+    if (!a || !b) return std::nullopt;
+    switch (e.bop) {
+      case BinOp::Add: if (__builtin_add_overflow(*a, *b, &r)) return std::nullopt; return r;
+      case BinOp::Sub: if (__builtin_sub_overflow(*a, *b, &r)) return std::nullopt; return r;
+      case BinOp::Mul: if (__builtin_mul_overflow(*a, *b, &r)) return std::nullopt; return r;
+      default: return std::nullopt;
+    }
+  }
+
+  // Runs emit() with slot's constant-let entry set to v (none: shadowed), restoring it after.
+  template <class F>
+  void with_binding(int slot, std::optional<int64_t> v, F emit) {
+    auto it = constant_lets_.find(slot);
+    std::optional<int64_t> saved = it == constant_lets_.end() ? std::nullopt : std::optional<int64_t>(it->second);
+    if (v) constant_lets_[slot] = *v;
+    else constant_lets_.erase(slot);
+    emit();
+    if (saved) constant_lets_[slot] = *saved;
+    else constant_lets_.erase(slot);
+  }
 
   void line(int indent, const std::string& s) {
     out_.append(static_cast<size_t>(indent) * 2, ' ');
@@ -366,11 +407,11 @@ class Emitter {
       line(indent, fmt::format("const i64 {} = {};", first, expr(*c.lo, stmt)));
       line(indent, fmt::format("const i64 {}_hi = {};", first, expr(*c.value, stmt)));
       std::string all = count + (o_.count_steps ? "_all" : "");
-      // `m to m + 15`: hi - lo is 15 modulo 2^64 whatever m is, so when hi >= lo it is 15 (the
-      // compiler then sees a count of 0 or 16, and unrolls and vectorises the loop)
+      // `m to m + 15`: 16 iterations whatever m is (Int is exact: hi - lo is 15), a count the
+      // compiler sees, so it unrolls and vectorises the loop (Halide's loops of constant extent)
       std::optional<int64_t> size = codegen::constant_count(c);
-      if (size && *size > 0)
-        line(indent, fmt::format("const i64 {} = {}_hi < {} ? 0 : {}LL;", all, first, first, *size));
+      if (size)
+        line(indent, fmt::format("const i64 {} = {}LL;", all, *size));
       else
         line(indent, fmt::format("const i64 {} = {}_hi < {} ? 0 : w_add<i64>(w_sub<i64>({}_hi, {}), 1);", all, first, first, first, first));
       if (o_.count_steps) line(indent, fmt::format("const i64 {} = steps_over(E, 5, {}, {}) ? 0 : {};", count, all, stmt, all));
@@ -462,16 +503,18 @@ class Emitter {
       par = false;
     }
     std::string pragma;
-    // a parallel loop whose body holds no loop (vector lanes, a row of a stencil) forks a
-    // team only when it has iterations enough to pay for one (a fork costs microseconds):
-    // Halide's vectorised lanes inside a sequential loop forked once per iteration (Table
-    // 6.1's sdot at N = 2^20: 8 lanes per step, a 160 ms kernel; 40 ms with an `if` clause,
-    // 1 ms as a plain loop)
+    // a parallel loop forks a team only when it has work enough to pay for one (a fork costs
+    // microseconds): its iterations times its body's steps, when every loop in the body has a
+    // constant count, at least kMinParallelLanes. Halide's vectorised lanes inside a sequential
+    // loop forked once per iteration (Table 6.1's sdot at N = 2^20: 8 lanes per step, a 160 ms
+    // kernel; 40 ms with an `if` clause, 1 ms as a plain loop; blur's `vectorize(xi, 6)` around a
+    // loop of 2 rows, 650 ms against 1.8 ms in Halide)
     if (par && !in_par) {
       std::optional<int64_t> n = codegen::constant_count(c);
-      if (has_loop(*c.body)) pragma = "#pragma omp parallel for schedule(static)";
-      else if (!n) pragma = fmt::format("#pragma omp parallel for schedule(static) if({} >= {})", count, kMinParallelLanes);
-      else if (*n >= kMinParallelLanes) pragma = "#pragma omp parallel for schedule(static)";
+      std::optional<int64_t> steps = codegen::bounded_steps(*c.body);
+      if (!steps) pragma = "#pragma omp parallel for schedule(static)";
+      else if (!n) pragma = fmt::format("#pragma omp parallel for schedule(static) if({} >= {})", count, (kMinParallelLanes + std::max<int64_t>(*steps, 1) - 1) / std::max<int64_t>(*steps, 1));
+      else if (*steps > 0 && *n >= (kMinParallelLanes + *steps - 1) / *steps) pragma = "#pragma omp parallel for schedule(static)";
       // else a few lanes, known here: a plain loop (even an `if` clause calls into OpenMP)
     }
     std::optional<std::string> safe;
@@ -562,6 +605,7 @@ class Emitter {
 
   // `allocate`: the engines' size checks, then the body with the array on the heap.
   void alloc_cmd(const Cmd& c, int indent, bool in_par);
+  void alloc_body(const Cmd& body, int indent, bool in_par);
 
   void cmd(const Cmd& c, int indent, bool in_par) {
     switch (c.kind) {
@@ -597,12 +641,12 @@ class Emitter {
         int stmt = stmt_id(c.loc);
         line(indent, "{");
         line(indent + 1, fmt::format("const {} {} = {};", ctype(c.value->type), ident("v", c.slot, c.name), expr(*c.value, stmt)));
-        cmd(*c.body, indent + 1, in_par);
+        with_binding(c.slot, constant_int(*c.value), [&] { cmd(*c.body, indent + 1, in_par); });
         line(indent, "}");
         return;
       }
       case CmdKind::For:
-      case CmdKind::Par: return loop_cmd(c, indent, in_par);
+      case CmdKind::Par: return with_binding(c.slot, std::nullopt, [&] { loop_cmd(c, indent, in_par); });
       case CmdKind::Alloc: return alloc_cmd(c, indent, in_par);
     }
   }
@@ -649,6 +693,13 @@ void Emitter::assign_cmd(const Cmd& c, int indent, bool in_par) {
   line(indent, "}");
 }
 
+void Emitter::alloc_body(const Cmd& body, int indent, bool in_par) {
+  int saved_loops = loops_in_block_;
+  loops_in_block_ = 0;  // nest versioning stops at an allocation: it starts again inside
+  cmd(body, indent, in_par);
+  loops_in_block_ = saved_loops;
+}
+
 void Emitter::alloc_cmd(const Cmd& c, int indent, bool in_par) {
   int stmt = stmt_id(c.loc);
   std::string n = ident("a", c.id, c.name);
@@ -659,9 +710,33 @@ void Emitter::alloc_cmd(const Cmd& c, int indent, bool in_par) {
   // the big-step engines' checks (interpreter/eval.hpp alloc_shape): no negative dimension,
   // at most kMaxLocalCells cells, the product computed without overflow
   std::vector<std::string> dims;
+  const char* t = ctype(c.elem);
+  // dimensions the emitter knows (literals, constant lets): a fixed-size array on the stack,
+  // which the C++ compiler may keep in registers (Halide's small allocations in a nest; at most
+  // kMaxStackBytes counting 8 bytes a cell)
+  int64_t cells = 1;
+  bool fixed = true;
+  std::vector<int64_t> extents;
+  for (const auto& d : c.idx) {
+    std::optional<int64_t> v = constant_int(*d);
+    fixed = fixed && v && *v >= 1 && *v <= kMaxStackBytes && cells * *v * 8 <= kMaxStackBytes;
+    if (!fixed) break;
+    cells *= *v;
+    extents.push_back(*v);
+  }
   for (size_t k = 0; k < c.idx.size(); ++k) {
-    line(indent + 1, fmt::format("const i64 {}_d{} = {};", n, k, expr(*c.idx[k], stmt)));
+    std::string value = fixed ? fmt::format("{}LL", extents[k]) : expr(*c.idx[k], stmt);
+    line(indent + 1, fmt::format("const i64 {}_d{} = {};", n, k, value));
     dims.push_back(fmt::format("{}_d{}", n, k));
+  }
+  if (fixed) {
+    line(indent + 1, fmt::format("{} {}_stack[{}];", t, n, cells));
+    line(indent + 1, fmt::format("{}* __restrict {} = {}_stack;", t, n, n));
+    line(indent + 1, "{");
+    alloc_body(*c.body, indent + 2, in_par);
+    line(indent + 1, "}");
+    line(indent, "}");
+    return;
   }
   std::string list;
   for (const auto& d : dims) list += (list.empty() ? "" : ", ") + d;
@@ -670,17 +745,13 @@ void Emitter::alloc_cmd(const Cmd& c, int indent, bool in_par) {
   // a small buffer lives on the stack for its block (a variable-length array: Halide's small
   // allocations are on the stack too), a larger one on the heap: a tile's buffers allocated in
   // every iteration of a loop cost no malloc
-  const char* t = ctype(c.elem);
   line(indent + 1, fmt::format("const bool {}_small = {}_size >= 0 && {}_size * (i64)sizeof({}) <= {};", n, n, n, t, kMaxStackBytes));
   line(indent + 1, fmt::format("{} {}_stack[{}_small && {}_size > 0 ? {}_size : 1];", t, n, n, n, n));
   line(indent + 1, fmt::format("{}* __restrict {} = {}_size < 0 ? 0 : {}_small ? {}_stack : ({}*)malloc((unsigned long)({}_size > 0 ? {}_size : 1) * sizeof({}));",
                                t, n, n, n, n, t, n, n, t));
   line(indent + 1, fmt::format("if ({}_size < 0) {{ fail_at(E, {}_size == -1 ? 4 : 5, {}); }} else if (!{}) {{ fail_at(E, 3, {}); }} else {{", n, n,
                                stmt, n, stmt));
-  int saved_loops = loops_in_block_;
-  loops_in_block_ = 0;  // nest versioning stops at an allocation: it starts again inside
-  cmd(*c.body, indent + 2, in_par);
-  loops_in_block_ = saved_loops;
+  alloc_body(*c.body, indent + 2, in_par);
   line(indent + 2, fmt::format("if (!{}_small) free({});", n, n));
   line(indent + 1, "}");
   line(indent, "}");

@@ -17,6 +17,8 @@ namespace sched {
 struct NativeKernel {
   using Fn = int (*)(const long long*, void* const*, const long long*, long long*);
   Fn fn = nullptr;
+  // a kernel with a parallel region: runs each(thread, threads) on every thread of its OpenMP team
+  void (*team)(void (*each)(int, int)) = nullptr;
   std::shared_ptr<void> handle;  // never closed (RTLD_NODELETE): OpenMP threads outlive a call
   std::string so_path;
   bool cached = false;           // loaded from the cache without compiling

@@ -80,6 +80,36 @@ std::optional<int64_t> constant_count(const Cmd& c) {
   return d + 1;
 }
 
+std::optional<int64_t> bounded_steps(const Cmd& c) {
+  constexpr int64_t kCap = int64_t{1} << 40;
+  auto cap = [&](int64_t v) { return std::min(v, kCap); };
+  switch (c.kind) {
+    case CmdKind::Skip: return 0;
+    case CmdKind::Assign: return 1;
+    case CmdKind::Seq: {
+      int64_t sum = 0;
+      for (const auto& x : c.seq) {
+        std::optional<int64_t> s = bounded_steps(*x);
+        if (!s) return std::nullopt;
+        sum = cap(sum + *s);
+      }
+      return sum;
+    }
+    case CmdKind::If: {
+      std::optional<int64_t> a = bounded_steps(*c.body), b = c.els ? bounded_steps(*c.els) : std::optional<int64_t>(0);
+      if (!a || !b) return std::nullopt;
+      return std::max(*a, *b);
+    }
+    case CmdKind::Let: case CmdKind::Alloc: case CmdKind::Atomic: return bounded_steps(*c.body);
+    case CmdKind::For: case CmdKind::Par: {
+      std::optional<int64_t> n = constant_count(c), s = bounded_steps(*c.body);
+      if (!n || !s) return std::nullopt;
+      return *n == 0 || *s == 0 ? 0 : *s > kCap / *n ? kCap : *n * *s;
+    }
+  }
+  return std::nullopt;
+}
+
 bool has_loop(const Cmd& c) {
   return find_cmd(c, [](const Cmd& x) { return x.is_loop(); }) != nullptr;
 }

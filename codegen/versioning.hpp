@@ -62,5 +62,8 @@ bool has_loop(const Cmd& c);                                // holds a loop
 bool loop_in_loop(const Cmd& c);                            // holds a loop inside a loop
 // A loop's trip count when its bounds are literals (`par ji = 0 to 0 + 8 - 1`: 8).
 std::optional<int64_t> constant_count(const Cmd& loop);
+// The assignments c runs at most when every loop in it has a constant count (`for yi = 0 to 1 {
+// a := ..; b := .. }`: 4); none when some loop's count is not a literal. Capped at 2^40.
+std::optional<int64_t> bounded_steps(const Cmd& c);
 
 }  // namespace sched::codegen
