@@ -1,5 +1,5 @@
 // The loop shapes the native code is fast on, made on a copy of the program before it is emitted
-// (codegen/emit.cpp). Two rewrites, each one of the runs the semantics allows:
+// (codegen/emit.cpp). Four rewrites, each one of the runs the semantics allows:
 //
 //   invariant lets   a `let` at the head of a loop's body whose value reads no array and uses
 //                    no variable bound in the loop moves out of the loop (the loop-invariant
@@ -22,22 +22,40 @@
 //                    it is not. Not done when the body holds `atomic` (its order is fixed by the
 //                    engines) or an `allocate`, nor when the kernel counts steps (the loops'
 //                    trip counts at entry would differ from the reference engine's).
+//   repeated guards  an `if` inside an `if` of the same condition (literals, variables,
+//                    arithmetic, comparisons, min/max/select: it reads no array), none of whose
+//                    variables is bound in between, takes the branch the outer one took
+//                    (Halide's PredicateLoads tests one predicate once per load):
+//       if c { if c { A } else { B } } else { C }   ->   if c { A } else { C }
+//
+//   guard unswitching an `if` inside a loop whose condition (as above: total, no array read)
+//                    uses no variable bound in the loop moves out of it, the loop copied into
+//                    both branches (at most kMaxUnswitches times a loop, on loops of at most
+//                    kMaxUnswitchedCommands commands), so the loop's body is straight-line:
+//       for x < W { if yi * 2 + yo <= 2 { A } else { B } }
+//   ->  if yi * 2 + yo <= 2 { for x < W { A } } else { for x < W { B } }
+//                    The condition has the same value at every iteration and evaluating it
+//                    cannot fail, so the runs are the same (a loop of no iteration included).
 #pragma once
 #include "interpreter/ast.hpp"
 
 namespace sched::codegen {
 
 constexpr int64_t kMaxLanes = 16;
+constexpr int kMaxUnswitches = 3;
+constexpr int kMaxUnswitchedCommands = 400;
 
 struct LaneFormOptions {
   bool sink_lanes = true;
 };
 
-// Both rewrites, in place, on a type-checked program (slots and ids kept).
+// The four rewrites, in place, on a type-checked program (slots and ids kept).
 void lane_form(Program& p, LaneFormOptions o = {});
 
 // Each rewrite alone (tests).
 void hoist_invariant_lets(CmdPtr& c);
 void sink_lanes(CmdPtr& c);
+void decide_repeated_guards(CmdPtr& c);
+void unswitch_invariant_guards(CmdPtr& c);
 
 }  // namespace sched::codegen

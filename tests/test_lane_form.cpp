@@ -297,5 +297,61 @@ TEST(LaneForm, TileVariablesOfOneSubscriptFormAMixedRadix) {
   for (int k : {4, 2}) EXPECT_EQ(compare_engines(text(k), {"R=3"}), 3u + 12u) << k;
 }
 
+// Halide's PredicateLoads tests one predicate once per load: the inner tests of the same guard
+// take the outer one's branch, and the guard, which uses only the outer loops' variables, leaves
+// the x loop (one copy of it per branch), so the x loop's body is straight-line.
+TEST(LaneForm, RepeatedGuardsAreDecidedAndInvariantGuardsLeaveTheLoop) {
+  const char* text = R"(param W;
+array b : f32[4, W];
+for yo < 2 {
+  for yi < 2 {
+    for x < W {
+      if yo * 2 + yi <= 2 {
+        if yo * 2 + yi <= 2 { b[yo * 2 + yi, x] := 1.0 } else { b[yo * 2 + yi, x] := 2.0 }
+      } else {
+        if yo * 2 + yi <= 2 { b[yo * 2 + yi, x] := 4.0 } else { b[yo * 2 + yi, x] := 3.0 }
+      }
+    }
+  }
+}
+)";
+  std::string s = shaped(text);
+  size_t guard = s.find("if yo * 2 + yi <= 2"), x = s.find("for x < W");
+  ASSERT_NE(guard, std::string::npos) << s;
+  EXPECT_LT(guard, x) << "the guard stands outside the x loop\n" << s;
+  EXPECT_EQ(s.find("if", guard + 1), std::string::npos) << "one test of the guard is left\n" << s;
+  EXPECT_EQ(s.find("2.0"), std::string::npos) << "the branches no run takes are gone\n" << s;
+  EXPECT_EQ(s.find("4.0"), std::string::npos) << s;
+  EXPECT_NE(s.find("for x < W", x + 1), std::string::npos) << "a copy of the loop per branch\n" << s;
+  EXPECT_LT(s.find("for yi < 2"), guard) << "yi is bound by the loop around: the guard stays inside it\n" << s;
+  std::string counted = shaped(text, false);  // a kernel that counts its steps keeps the program's shape
+  EXPECT_GT(counted.find("if yo * 2 + yi <= 2"), counted.find("for x < W")) << counted;
+  for (int w : {1, 5}) EXPECT_EQ(compare_engines(text, {"W=" + std::to_string(w)}), static_cast<size_t>(4 * w)) << w;
+}
+
+// What stays: a guard that reads an array (its value may change between iterations), a guard on
+// the loop's own variable, and an inner test of a variable of the same name bound in between.
+TEST(LaneForm, GuardsThatReadArraysOrInnerVariablesStay) {
+  const char* text = R"(param W;
+array m : i32[W];
+array b : f32[W];
+for x < W { m[x] := x % 2 }
+for x < W {
+  if m[0] == 1 { b[x] := 1.0 } else { b[x] := 2.0 }
+  if x < 3 {
+    let x = x + 2;
+    if x < 3 { b[x - 2] := b[x - 2] + 10.0 }
+  }
+}
+)";
+  std::string s = shaped(text);
+  EXPECT_NE(s.find("if m[0] == 1"), std::string::npos) << s;
+  EXPECT_GT(s.find("if m[0] == 1"), s.find("for x < W", s.find("for x < W") + 1)) << "a read stays in the loop\n" << s;
+  size_t outer = s.find("if x < 3");
+  ASSERT_NE(outer, std::string::npos) << s;
+  EXPECT_NE(s.find("if x < 3", outer + 1), std::string::npos) << "the inner x is another variable\n" << s;
+  for (int w : {1, 2, 6}) EXPECT_EQ(compare_engines(text, {"W=" + std::to_string(w)}), static_cast<size_t>(2 * w)) << w;
+}
+
 }  // namespace
 }  // namespace sched::test
