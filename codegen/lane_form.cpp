@@ -208,8 +208,52 @@ void unswitch_invariant_guards(CmdPtr& c) {
   unswitch_loop(c, kMaxUnswitches);
 }
 
+namespace {
+
+// An Int value made of literals, variables, + - * and min/max: cheap, total, and what a
+// subscript is made of.
+bool index_like(const Expr& e) {
+  auto all_args = [&] {
+    for (const auto& a : e.args)
+      if (!a || !index_like(*a)) return false;
+    return true;
+  };
+  if (e.type != Type::Int) return false;
+  switch (e.kind) {
+    case ExprKind::IntLit: return true;
+    case ExprKind::Var: return e.var_kind != VarKind::Unresolved;
+    case ExprKind::Unary: return e.uop == UnOp::Neg && all_args();
+    case ExprKind::Binary: return (e.bop == BinOp::Add || e.bop == BinOp::Sub || e.bop == BinOp::Mul) && all_args();
+    case ExprKind::Call: return (e.fn == Builtin::Min || e.fn == Builtin::Max) && all_args();
+    default: return false;
+  }
+}
+
+void replace_local(ExprPtr& e, int slot, const Expr& v) {
+  if (e->kind == ExprKind::Var && e->var_kind == VarKind::Local && e->slot == slot) {
+    e = v.clone();
+    return;
+  }
+  each_child(*e, [&](ExprPtr& x, Part, bool) { replace_local(x, slot, v); });
+}
+
+void inline_index_lets_in(ExprPtr& e) {
+  each_child(*e, [](ExprPtr& x, Part, bool) { inline_index_lets_in(x); });
+  if (e->kind != ExprKind::Let || e->args.size() != 2 || !e->args[0] || !e->args[1] || !index_like(*e->args[0])) return;
+  ExprPtr body = std::move(e->args[1]);
+  replace_local(body, e->slot, *e->args[0]);  // a binder inside never reuses a live slot: no capture
+  e = std::move(body);
+}
+
+}  // namespace
+
+void inline_index_lets(CmdPtr& c) {
+  each_child(*c, [](ExprPtr& x, Part, bool) { inline_index_lets_in(x); }, [](CmdPtr& x, Part, bool) { inline_index_lets(x); });
+}
+
 void lane_form(Program& p, LaneFormOptions o) {
   if (!p.body) return;
+  inline_index_lets(p.body);
   if (o.sink_lanes) {
     decide_repeated_guards(p.body);
     unswitch_invariant_guards(p.body);

@@ -1,5 +1,5 @@
 // The loop shapes the native code is fast on, made on a copy of the program before it is emitted
-// (codegen/emit.cpp). Four rewrites, each one of the runs the semantics allows:
+// (codegen/emit.cpp). Five rewrites, each one of the runs the semantics allows:
 //
 //   invariant lets   a `let` at the head of a loop's body whose value reads no array and uses
 //                    no variable bound in the loop moves out of the loop (the loop-invariant
@@ -22,6 +22,14 @@
 //                    it is not. Not done when the body holds `atomic` (its order is fixed by the
 //                    engines) or an `allocate`, nor when the kernel counts steps (the loops'
 //                    trip counts at entry would differ from the reference engine's).
+//   index lets       a `let .. in ..` expression whose value is an Int of literals, variables,
+//                    + - * and min/max is replaced by its body with the value in place of the
+//                    variable (Halide's update definitions: `let t6 = j in c[i, t6] + ..`), so
+//                    that versioning sees the subscripts it makes:
+//       c[i, j] := let t = j in c[i, t] + a[r, i] * b[t, r]   ->   c[i, j] := c[i, j] + a[r, i] * b[j, r]
+//                    Evaluating such a value cannot fail and has no effect, so computing it at
+//                    each use computes the same.
+//
 //   repeated guards  an `if` inside an `if` of the same condition (literals, variables,
 //                    arithmetic, comparisons, min/max/select: it reads no array), none of whose
 //                    variables is bound in between, takes the branch the outer one took
@@ -49,12 +57,13 @@ struct LaneFormOptions {
   bool sink_lanes = true;
 };
 
-// The four rewrites, in place, on a type-checked program (slots and ids kept).
+// The five rewrites, in place, on a type-checked program (slots and ids kept).
 void lane_form(Program& p, LaneFormOptions o = {});
 
 // Each rewrite alone (tests).
 void hoist_invariant_lets(CmdPtr& c);
 void sink_lanes(CmdPtr& c);
+void inline_index_lets(CmdPtr& c);
 void decide_repeated_guards(CmdPtr& c);
 void unswitch_invariant_guards(CmdPtr& c);
 

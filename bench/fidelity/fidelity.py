@@ -5,7 +5,10 @@ in Halide? For each algorithm, random schedules (Halide's vocabulary, drawn as `
 (`sched lower --via halide`); each one Halide accepts is timed by `sched bench` natively beside
 Halide's JIT of the same algorithm and schedule, in one command (warm-up that checks every
 output, then --repeat timed runs each, medians). Per algorithm: Spearman's rank correlation of
-the two orders and the geometric mean of native / Halide.
+the two orders; the same of Halide against itself (medians of its even runs against those of its
+odd runs: the ceiling run-to-run noise leaves, low when many schedules take the same time); of
+the pairs of schedules Halide orders clearly (one 1.5x faster), how many sched orders the same
+way; and the geometric mean of native / Halide.
 
     bench/fidelity/fidelity.py [--sched build/release/cli/sched] [--schedules 20] [--seed 1]
                                [--only blur,sgemm] [--repeat 3] [--json out.json]
@@ -76,7 +79,34 @@ def timed(sched, algo, schedule, params, repeat, work, timeout):
     n, h = engines.get("native", {}), engines.get("halide-jit", {})
     if n.get("outcome") != "ok" or h.get("outcome") != "ok":
         return None, f"native {n.get('outcome')}, halide {h.get('outcome')}: {(n.get('message') or h.get('message') or '')[:160]}"
-    return (n["median"], h["median"]), ""
+    return (n["median"], h["median"], n.get("seconds", []), h.get("seconds", [])), ""
+
+
+def median(xs):
+    xs = sorted(xs)
+    return (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2 if xs else float("nan")
+
+
+def halves_spearman(rows, key):
+    """Spearman's rho of one side against itself: the medians of its even runs against those of its
+    odd runs (the noise ceiling: no other order can agree with it better than it agrees with itself)."""
+    if any(len(r[key]) < 2 for r in rows):
+        return float("nan")
+    return spearman([median(r[key][0::2]) for r in rows], [median(r[key][1::2]) for r in rows])
+
+
+def clear_pairs(rows, factor):
+    """The pairs of schedules Halide orders clearly (one at least `factor` times faster than the
+    other), and how many of them sched bench orders the same way."""
+    n = agree = 0
+    for i in range(len(rows)):
+        for j in range(i + 1, len(rows)):
+            a, b = rows[i], rows[j]
+            if max(a["halide"], b["halide"]) < factor * min(a["halide"], b["halide"]):
+                continue
+            n += 1
+            agree += (a["native"] < b["native"]) == (a["halide"] < b["halide"])
+    return n, agree
 
 
 def ranks(xs):
@@ -135,27 +165,31 @@ def main():
                     key = why.split(":")[0]
                     skipped[key] = skipped.get(key, 0) + 1
                     continue
-                rows.append({"case": i, "schedule": s, "native": t[0], "halide": t[1]})
+                rows.append({"case": i, "schedule": s, "native": t[0], "halide": t[1], "native_runs": t[2], "halide_runs": t[3]})
                 print(f"{name} case {i}: native {t[0] * 1e3:.2f} ms, Halide {t[1] * 1e3:.2f} ms  {s}", file=sys.stderr, flush=True)
             r = {"params": params, "schedules": rows, "skipped": skipped, "seconds": time.monotonic() - t0}
             if len(rows) >= 3:
                 r["spearman"] = spearman([x["native"] for x in rows], [x["halide"] for x in rows])
+                r["halide_self_spearman"] = halves_spearman(rows, "halide_runs")
+                r["native_self_spearman"] = halves_spearman(rows, "native_runs")
+                r["clear_pairs"], r["clear_pairs_agreeing"] = clear_pairs(rows, 1.5)
                 r["geomean_native_over_halide"] = math.exp(sum(math.log(x["native"] / x["halide"]) for x in rows) / len(rows))
                 best_n = min(rows, key=lambda x: x["native"])
                 best_h = min(rows, key=lambda x: x["halide"])
                 r["same_fastest"] = best_n["case"] == best_h["case"]
                 r["halide_time_of_sched_pick"] = best_n["halide"] / best_h["halide"]  # 1.0: sched picks Halide's fastest
             results[name] = r
-    print("| algorithm | sizes | schedules timed | skipped | Spearman ρ | geomean native / Halide | sched's pick in Halide |")
-    print("|---|---|---|---|---|---|---|")
+    print("| algorithm | sizes | schedules timed | skipped | Spearman ρ | Halide against itself | pairs Halide orders by 1.5x: same order | geomean native / Halide | sched's pick in Halide |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name, r in results.items():
         sizes = " ".join(f"{k}={v}" for k, v in r["params"].items())
         skipped = ", ".join(f"{k} {v}" for k, v in r["skipped"].items()) or "-"
         if "spearman" in r:
-            print(f"| {name} | {sizes} | {len(r['schedules'])} | {skipped} | {r['spearman']:.3f} | {r['geomean_native_over_halide']:.2f} | "
+            print(f"| {name} | {sizes} | {len(r['schedules'])} | {skipped} | {r['spearman']:.3f} | {r['halide_self_spearman']:.3f} | "
+                  f"{r['clear_pairs_agreeing']} of {r['clear_pairs']} | {r['geomean_native_over_halide']:.2f} | "
                   f"{r['halide_time_of_sched_pick']:.2f}x the fastest |")
         else:
-            print(f"| {name} | {sizes} | {len(r['schedules'])} | {skipped} | - | - | - |")
+            print(f"| {name} | {sizes} | {len(r['schedules'])} | {skipped} | - | - | - | - | - |")
     if a.json_out:
         with open(a.json_out, "w") as f:
             json.dump(results, f, indent=1)
