@@ -81,11 +81,11 @@ constexpr int kMaxStackBytes = 16384;
 // A parallel loop without a loop in its body forks an OpenMP team from this many iterations on.
 constexpr int kMinParallelLanes = 4096;
 
-bool straight_line(const Cmd& c) {
-  if (c.kind == CmdKind::Assign && c.accumulates()) return false;
+bool straight_line(const Cmd& c, const Cmd* tile_update = nullptr) {
+  if (c.kind == CmdKind::Assign && c.accumulates() && &c != tile_update) return false;  // a register tile's update: its own local
   if (c.kind == CmdKind::Assign || c.kind == CmdKind::Skip) return true;
-  if (c.kind == CmdKind::Seq) { for (const auto& s : c.seq) if (!straight_line(*s)) return false; return true; }
-  if (c.kind == CmdKind::Let) return straight_line(*c.body);
+  if (c.kind == CmdKind::Seq) { for (const auto& s : c.seq) if (!straight_line(*s, tile_update)) return false; return true; }
+  if (c.kind == CmdKind::Let) return straight_line(*c.body, tile_update);
   return false;
 }
 
@@ -118,10 +118,10 @@ std::string accumulation_function(RedOp op, const char* t) {
 }
 
 // The lanes of a register tile: straight-line code once its proven guards are dropped.
-bool tile_lanes(const Cmd& c, const std::set<const Cmd*>& dropped) {
-  if (c.kind == CmdKind::If && !c.els && dropped.count(&c)) return tile_lanes(*c.body, dropped);
-  if (c.kind == CmdKind::Let) return tile_lanes(*c.body, dropped);
-  return straight_line(c);
+bool tile_lanes(const Cmd& c, const std::set<const Cmd*>& dropped, const Cmd* tile_update = nullptr) {
+  if (c.kind == CmdKind::If && !c.els && dropped.count(&c)) return tile_lanes(*c.body, dropped, tile_update);
+  if (c.kind == CmdKind::Let) return tile_lanes(*c.body, dropped, tile_update);
+  return straight_line(c, tile_update);
 }
 
 // Whether a `par` body accumulates atomically into a float array (element types by array id):
@@ -212,6 +212,7 @@ class Emitter {
   struct Tile {
     const Cmd* stmt = nullptr;
     std::string cell;       // acc[flat]: the local holding the current iteration's cell
+    std::set<const Cmd*> loops;  // the tile's loops: their iterations update distinct cells
     bool in_value = false;  // emitting the statement's value: its reads of the array are the cell
   } tile_;
   int critical_ = 0;        // inside `atomic { }`
@@ -468,6 +469,7 @@ class Emitter {
     }
     tile_.stmt = t.stmt;
     tile_.cell = fmt::format("{}[{}]", acc, flat);
+    tile_.loops = std::set<const Cmd*>(t.loops.begin(), t.loops.end());
     // only when the loop runs: its first iteration touches every cell of the tile (the proof of
     // bounds covers those accesses, and a loop of no iteration touches none)
     line(ind, fmt::format("// register tile: the {} cell(s) this loop updates stay in locals across it", t.cells));
@@ -497,7 +499,10 @@ class Emitter {
     line(indent, fmt::format("{{  // {} {} (line {})", c.kind == CmdKind::For ? "for" : "par", c.name, c.loc.line));
     loop_bounds(c, indent + 1, stmt, first, count);
     bool par = c.kind == CmdKind::Par;
-    bool ordered = par && float_atomic(*c.body, critical_ > 0, array_type_);
+    // a tile's loop updates one cell per iteration: each cell's accumulations keep their order
+    // whichever way its iterations interleave, so its lanes are one SIMD loop
+    bool tile_lanes_of_cells = par && tile_.loops.count(&c);
+    bool ordered = par && !tile_lanes_of_cells && float_atomic(*c.body, critical_ > 0, array_type_);
     if (ordered) {
       line(indent + 1, "// iterations in order: float accumulations take the sequential order");
       par = false;
@@ -509,7 +514,7 @@ class Emitter {
     // loop forked once per iteration (Table 6.1's sdot at N = 2^20: 8 lanes per step, a 160 ms
     // kernel; 40 ms with an `if` clause, 1 ms as a plain loop; blur's `vectorize(xi, 6)` around a
     // loop of 2 rows, 650 ms against 1.8 ms in Halide)
-    if (par && !in_par) {
+    if (par && !in_par && !tile_lanes_of_cells) {  // a tile's lanes never fork: they share its locals
       std::optional<int64_t> n = codegen::constant_count(c);
       std::optional<int64_t> steps = codegen::bounded_steps(*c.body);
       if (!steps) pragma = "#pragma omp parallel for schedule(static)";
@@ -546,7 +551,7 @@ class Emitter {
       }
       // an inner `par` of straight-line lanes (its guard dropped where proven): one SIMD loop
       bool lanes = par && pragma.empty() && !has_par(*c.body) &&
-                   (straight_line(*c.body) || ((unchecked_ || tile_.stmt) && tile_lanes(*c.body, dropped_guards_)));
+                   (straight_line(*c.body) || ((unchecked_ || tile_.stmt) && tile_lanes(*c.body, dropped_guards_, tile_.stmt)));
       if (!pragma.empty()) line(ind, pragma);
       else if (lanes) line(ind, "#pragma omp simd");
       line(ind, fmt::format("for (i64 {}_k = 0; {}_k < {}; ++{}_k) {{", v, v, count, v));
