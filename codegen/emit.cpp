@@ -554,6 +554,7 @@ class Emitter {
                    (straight_line(*c.body) || ((unchecked_ || tile_.stmt) && tile_lanes(*c.body, dropped_guards_, tile_.stmt)));
       if (!pragma.empty()) line(ind, pragma);
       else if (lanes) line(ind, "#pragma omp simd");
+      else if (tile_.loops.count(&c)) line(ind, "#pragma GCC unroll 16");  // a tile's rows: its cells' indices become constants
       line(ind, fmt::format("for (i64 {}_k = 0; {}_k < {}; ++{}_k) {{", v, v, count, v));
       line(ind + 1, fmt::format("const i64 {} = {} + {}_k;", v, first, v));
       ++loops_in_block_;
