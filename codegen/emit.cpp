@@ -411,8 +411,11 @@ class Emitter {
       // `m to m + 15`: 16 iterations whatever m is (Int is exact: hi - lo is 15), a count the
       // compiler sees, so it unrolls and vectorises the loop (Halide's loops of constant extent)
       std::optional<int64_t> size = codegen::constant_count(c);
-      if (size)
+      if (size) {
         line(indent, fmt::format("const i64 {} = {}LL;", all, *size));
+        // hi below lo with k >= 1 iterations: hi left int64, where the reference's bound is undefined
+        if (*size > 0) line(indent, fmt::format("if ({}_hi < {}) fail_at(E, 8, {});", first, first, stmt));
+      }
       else
         line(indent, fmt::format("const i64 {} = {}_hi < {} ? 0 : w_add<i64>(w_sub<i64>({}_hi, {}), 1);", all, first, first, first, first));
       if (o_.count_steps) line(indent, fmt::format("const i64 {} = steps_over(E, 5, {}, {}) ? 0 : {};", count, all, stmt, all));

@@ -256,7 +256,8 @@ Outcome run_native(const Program& p, Memory& st, const NativeKernel& k, double* 
     const char* what = err[0] == 1 ? "a read outside its array" : err[0] == 2 ? "a write outside its array"
                        : err[0] == 3 ? "an allocation the system refused"
                        : err[0] == 4 ? "an allocation of negative size"
-                       : err[0] == 5 ? "an allocation past the bound on cells of one allocate" : "an error";
+                       : err[0] == 5 ? "an allocation past the bound on cells of one allocate"
+                       : err[0] == 8 ? "a loop bound that leaves int64 (an index overflow: the bound is undefined)" : "an error";
     return Outcome::make(err[0] == 1 || err[0] == 2 ? OutcomeKind::OutOfBounds : OutcomeKind::Error, where,
                          fmt::format("the native kernel stopped on {} (run the reference engine for the cell)", what));
   }

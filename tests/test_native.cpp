@@ -323,6 +323,23 @@ for r < N {
   for (int n : {1, 5, 64}) EXPECT_EQ(compare_engines(text, {"N=" + std::to_string(n)}), static_cast<size_t>(8 + 8 * n)) << "N = " << n;
 }
 
+// `for x = M to M + 3` has 4 iterations as the compiler sees; where M + 3 leaves int64 the
+// reference's bound is undefined (an error), and so is the native run's (it ran 4 iterations of
+// a wrapped x, and before the constant count none, both reported ok).
+TEST(Native, AConstantCountLoopWhoseBoundOverflowsIsAnError) {
+  const char* text = R"(param M;
+array c : i32[4];
+for i < 4 { c[i] := 0 }
+for x = M to M + 3 { c[x - M] := 1 }
+)";
+  Outcome ok = run_native_text(text, 5);
+  EXPECT_TRUE(ok.ok()) << ok.message;
+  Outcome over = run_native_text(text, std::numeric_limits<int64_t>::max() - 1);
+  EXPECT_EQ(over.kind, OutcomeKind::Error) << over.message;
+  EXPECT_NE(over.message.find("leaves int64"), std::string::npos) << over.message;
+  EXPECT_EQ(over.loc.line, 4) << "the loop's line";
+}
+
 TEST(Native, OutOfBoundsIsReportedNotACrash) {
   Outcome o = run_native_text("param N;\narray a : f32[N];\npar i < N + 1 { a[i] := 1.0 }\n", 5);
   EXPECT_EQ(o.kind, OutcomeKind::OutOfBounds);
