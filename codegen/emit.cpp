@@ -81,6 +81,28 @@ constexpr int kMaxStackBytes = 16384;
 // A parallel loop without a loop in its body forks an OpenMP team from this many iterations on.
 constexpr int kMinParallelLanes = 4096;
 
+// The value of an Int expression of literals and lets of `lets` (slot -> value); none otherwise
+// (or on overflow).
+std::optional<int64_t> constant_of(const Expr& e, const std::map<int, int64_t>& lets) {
+  if (e.type != Type::Int) return std::nullopt;
+  if (e.kind == ExprKind::IntLit) return e.ival;
+  if (e.kind == ExprKind::Var) {
+    if (e.var_kind != VarKind::Local) return std::nullopt;
+    auto it = lets.find(e.slot);
+    return it == lets.end() ? std::nullopt : std::optional<int64_t>(it->second);
+  }
+  if (e.kind != ExprKind::Binary || e.args.size() != 2 || !e.args[0] || !e.args[1]) return std::nullopt;
+  auto a = constant_of(*e.args[0], lets), b = constant_of(*e.args[1], lets);
+  int64_t r = 0;
+  if (!a || !b) return std::nullopt;
+  switch (e.bop) {
+    case BinOp::Add: if (__builtin_add_overflow(*a, *b, &r)) return std::nullopt; return r;
+    case BinOp::Sub: if (__builtin_sub_overflow(*a, *b, &r)) return std::nullopt; return r;
+    case BinOp::Mul: if (__builtin_mul_overflow(*a, *b, &r)) return std::nullopt; return r;
+    default: return std::nullopt;
+  }
+}
+
 bool straight_line(const Cmd& c, const Cmd* tile_update = nullptr) {
   if (c.kind == CmdKind::Assign && c.accumulates() && &c != tile_update) return false;  // a register tile's update: its own local
   if (c.kind == CmdKind::Assign || c.kind == CmdKind::Skip) return true;
@@ -220,26 +242,7 @@ class Emitter {
   // allocation of constant dimensions is a fixed-size array the C++ compiler keeps in registers
   std::map<int, int64_t> constant_lets_;
 
-  // The value of an Int expression of literals and constant lets; none otherwise (or on overflow).
-  std::optional<int64_t> constant_int(const Expr& e) const {
-    if (e.type != Type::Int) return std::nullopt;
-    if (e.kind == ExprKind::IntLit) return e.ival;
-    if (e.kind == ExprKind::Var) {
-      if (e.var_kind != VarKind::Local) return std::nullopt;
-      auto it = constant_lets_.find(e.slot);
-      return it == constant_lets_.end() ? std::nullopt : std::optional<int64_t>(it->second);
-    }
-    if (e.kind != ExprKind::Binary || e.args.size() != 2 || !e.args[0] || !e.args[1]) return std::nullopt;
-    auto a = constant_int(*e.args[0]), b = constant_int(*e.args[1]);
-    int64_t r = 0;
-    if (!a || !b) return std::nullopt;
-    switch (e.bop) {
-      case BinOp::Add: if (__builtin_add_overflow(*a, *b, &r)) return std::nullopt; return r;
-      case BinOp::Sub: if (__builtin_sub_overflow(*a, *b, &r)) return std::nullopt; return r;
-      case BinOp::Mul: if (__builtin_mul_overflow(*a, *b, &r)) return std::nullopt; return r;
-      default: return std::nullopt;
-    }
-  }
+  std::optional<int64_t> constant_int(const Expr& e) const { return constant_of(e, constant_lets_); }
 
   // Runs emit() with slot's constant-let entry set to v (none: shadowed), restoring it after.
   template <class F>
