@@ -523,9 +523,10 @@ class Emitter {
     if (par && !in_par && !tile_lanes_of_cells) {  // a tile's lanes never fork: they share its locals
       std::optional<int64_t> n = codegen::constant_count(c);
       std::optional<int64_t> steps = codegen::bounded_steps(*c.body);
+      int64_t enough = steps ? (kMinParallelLanes + std::max<int64_t>(*steps, 1) - 1) / std::max<int64_t>(*steps, 1) : 0;  // iterations
       if (!steps) pragma = "#pragma omp parallel for schedule(static)";
-      else if (!n) pragma = fmt::format("#pragma omp parallel for schedule(static) if({} >= {})", count, (kMinParallelLanes + std::max<int64_t>(*steps, 1) - 1) / std::max<int64_t>(*steps, 1));
-      else if (*steps > 0 && *n >= (kMinParallelLanes + *steps - 1) / *steps) pragma = "#pragma omp parallel for schedule(static)";
+      else if (!n) pragma = fmt::format("#pragma omp parallel for schedule(static) if({} >= {})", count, enough);
+      else if (*steps > 0 && *n >= enough) pragma = "#pragma omp parallel for schedule(static)";
       // else a few lanes, known here: a plain loop (even an `if` clause calls into OpenMP)
     }
     std::optional<std::string> safe;

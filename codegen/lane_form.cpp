@@ -193,8 +193,7 @@ void unswitch_loop(CmdPtr& c, int budget) {
   ExprPtr cond = (*ifs[*k].first)->value->clone();
   Loc at = (*ifs[*k].first)->loc;
   CmdPtr then_loop = with_branch(*c, *k, true), else_loop = with_branch(*c, *k, false);
-  c = make_if(std::move(cond), std::move(then_loop), std::move(else_loop), at);
-  c->value->type = Type::Bool;
+  c = make_if(std::move(cond), std::move(then_loop), std::move(else_loop), at);  // cond keeps its type (Bool)
   decide_repeated_guards(c);  // the copies' other tests of the same guard
   unswitch_loop(c->body, budget - 1);
   unswitch_loop(c->els, budget - 1);
