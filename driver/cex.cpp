@@ -190,7 +190,9 @@ bool replay_shows(const verify::Problem& pr, const Outcome& o) {
   if (r == "value") return (o.kind == OutcomeKind::Annotation && here) || o.kind == OutcomeKind::Mismatch;
   // the ⊥ it gives, stored or used as an index (at the statement named, or, where several
   // leave int64 at those values, the one the run meets first: the message lists them)
-  if (r == "int overflow") return o.kind == OutcomeKind::Error && (here || pr.message.find(fmt::format("at {}:", o.loc.line)) != std::string::npos);
+  if (r == "int overflow")  // (of the specification: the run's expected value is ⊥, a mismatch)
+    return (o.kind == OutcomeKind::Error && (here || pr.message.find(fmt::format("at {}:", o.loc.line)) != std::string::npos)) ||
+           ((o.kind == OutcomeKind::Mismatch || o.kind == OutcomeKind::Annotation) && pr.message.find("of the specification of") != std::string::npos);
   if (r == "undefined read") return o.kind == OutcomeKind::Error || o.kind == OutcomeKind::Mismatch;
   return o.kind == OutcomeKind::Mismatch || o.kind == OutcomeKind::Annotation;  // outputs, reductions
 }

@@ -1,6 +1,7 @@
 #include "polyhedral/params.hpp"
 
 #include <isl/aff.h>
+#include <isl/id.h>
 #include <isl/set.h>
 #include <isl/space.h>
 
@@ -54,6 +55,17 @@ isl::set params_to_dims(const isl::set& s, const std::vector<std::string>& dims,
     }
   }
   if (raw && !tuple.empty()) raw = isl_set_set_tuple_name(raw, tuple.c_str());
+  return checked<isl::set>(raw, s.ctx());
+}
+
+isl::set dims_to_params(const isl::set& s, const std::vector<std::string>& names) {
+  isl_set* raw = s.copy();
+  for (size_t k = 0; k < names.size() && raw; ++k) {
+    auto at = static_cast<unsigned>(isl_set_dim(raw, isl_dim_param));
+    raw = isl_set_move_dims(raw, isl_dim_param, at, isl_dim_set, 0, 1);
+    if (raw) raw = isl_set_set_dim_id(raw, isl_dim_param, at, isl_id_alloc(isl_set_get_ctx(raw), names[k].c_str(), nullptr));
+  }
+  if (raw) raw = isl_set_params(raw);
   return checked<isl::set>(raw, s.ctx());
 }
 

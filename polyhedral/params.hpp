@@ -57,5 +57,8 @@ isl::pw_aff align(const isl::pw_aff& f, const std::vector<std::string>& order);
 // The set of parameter values `s` with the parameters `dims` moved, in that order, into its tuple
 // (named `tuple`; "" for none); a name `s` does not constrain becomes a free dimension.
 isl::set params_to_dims(const isl::set& s, const std::vector<std::string>& dims, const std::string& tuple = "");
+// The inverse: the tuple's dimensions, in order, become parameters named `names` (none of which
+// `s` has already), and the result is a set of parameter values.
+isl::set dims_to_params(const isl::set& s, const std::vector<std::string>& names);
 
 }  // namespace sched::poly

@@ -230,3 +230,117 @@ for i < N {
   EXPECT_EQ(o.loc.line, 7);
   EXPECT_TRUE(driver::replay_shows(pr, o)) << pr.message;
 }
+
+// The specification is walked too (int_domain.hpp): its `(i + 2^62) + 2^62` leaves int64 at every
+// cell a run compares, so every run's expected value is ⊥ and every run mismatches, though its
+// exact value is i, which the program writes. It was `verified`; it is a finding whose replay
+// shows the mismatch.
+TEST(VerifierIntDomain, AnIntOfTheSpecificationThatLeavesInt64WhereARunComparesIsAFinding) {
+  Loaded l = load_text(R"(param N;
+assume N >= 1;
+tensor T(i) : i64 = i + 4611686018427387904 + 4611686018427387904 - 9223372036854775807 - 1;
+output o[i] : i64[N] = T(i);
+for i < N {
+  o[i] {T(i)} := i;
+}
+)",
+                       "spec_overflow.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  Verdict v = verify_program(*l.program, Options{});
+  ASSERT_EQ(v.kind, Verdict::Kind::Refuted) << render(v, *l.program, "spec_overflow.sched", false);
+  const Problem& pr = v.problems[0];
+  EXPECT_EQ(pr.rule, "int overflow");
+  EXPECT_EQ(pr.loc.line, 3);
+  EXPECT_NE(pr.message.find("of the specification of T"), std::string::npos) << pr.message;
+  EXPECT_EQ(at(pr)["N"], 1);
+  Outcome o = replay(*l.program, pr.params);
+  EXPECT_EQ(o.kind, OutcomeKind::Annotation) << o.message;  // (the replay checks annotations: T(0) is ⊥)
+  EXPECT_TRUE(driver::replay_shows(pr, o)) << pr.message << ": " << o.message;
+
+}
+
+// Where the specification's Int leaves int64 only at parameter values past 2^32, the verdict
+// stands for the others and names the specification's operation among the sites.
+TEST(VerifierIntDomain, AnIntOfTheSpecificationPastTwoToThe32IsALimit) {
+  Verdict v = verified(R"(param N, M;
+assume N >= 1 && M >= 0;
+tensor T(i) : i64 = (i + M) - M;
+output o[i] : i64[N] = T(i);
+for i < N {
+  o[i] {T(i)} := i;
+}
+)",
+                       "spec_limit.sched");
+  ASSERT_EQ(v.kind, Verdict::Kind::Verified) << v.reason;
+  ASSERT_TRUE(v.int_limit.has_value());
+  EXPECT_EQ(v.int_limit->where, "[N, M] -> {  : M >= 9223372036854775809 - N }");
+  EXPECT_EQ(v.int_limit->sites.front().expr, "i + M");
+  EXPECT_EQ(v.int_limit->sites.front().loc.line, 3);
+}
+
+// A recursive tensor's cells are found through its recursion (widened over the dimensions its
+// reads of itself move along, within its cases): the operation of its second case, reached
+// only through S(i, 3) -> S(i, 2) -> S(i, 1), is a site; the widening over-approximates, so it
+// bounds the verdict ("at most"), never a finding. A tensor read at a gathered subscript is
+// said unchecked.
+TEST(VerifierIntDomain, RecursiveSpecificationsAreWalkedAndGathersAreSaidUnchecked) {
+  Verdict v = verified(R"(param N, K;
+assume N >= 1 && K >= 1;
+tensor A(i) : f32;
+tensor S(i, k) : f32 = A(i) if k == 0 | S(i, k - 1) + A(i) * f32(k + K) if 1 <= k && k < 4;
+tensor T(i) : f32 = S(i, 3);
+input a[i] : f32[N] = A(i);
+output o[i] : f32[N] = T(i);
+for i < N {
+  o[i] {T(i)} := a[i] + a[i] * f32(1 + K) + a[i] * f32(2 + K) + a[i] * f32(3 + K);
+}
+)",
+                       "recursive.sched");
+  ASSERT_NE(v.kind, Verdict::Kind::Refuted) << v.reason;
+  ASSERT_TRUE(v.int_limit.has_value());
+  bool spec_site = false;
+  for (const auto& s : v.int_limit->sites) spec_site = spec_site || s.loc.line == 4;
+  EXPECT_TRUE(spec_site) << v.int_limit->sites.front().expr;
+  EXPECT_TRUE(v.int_unchecked.empty());
+
+  Verdict g = verified(R"(param N;
+assume N >= 1;
+tensor B(i) : f32;
+tensor G(i) : f32 = B(i + 1);
+tensor T(i) : f32 = G((i * i) % 1);
+input b[i] : f32[N + 1] = B(i);
+output o[i] : f32[N] = T(i);
+for i < N {
+  o[i] {T(i)} := b[1];
+}
+)",
+                       "gather.sched");
+  EXPECT_EQ(g.int_unchecked, std::vector<std::string>{"G"}) << g.reason;
+}
+
+// A region's least point may hold arrays no run can (here M = 2^32: 2^33 + 1 cells) where another
+// point of it does not (M = 32767, N = 2^32 - 32767): the overflow is a finding there.
+TEST(VerifierIntDomain, AReachableOverflowIsFoundBeyondTheRegionsLeastPoint) {
+  Loaded l = load_text(R"(param N, M;
+assume N >= 0 && M >= 0;
+tensor Z(i) : f32 = 0.0;
+output a[i] : f32[2 * M + 1] = Z(i);
+for i < 2 * M + 1 {
+  if ((N + M) * 2147483648 > 0) {
+    a[i] {Z(i)} := 0.0;
+  } else {
+    a[i] {Z(i)} := 0.0;
+  }
+}
+)",
+                       "far.sched");
+  ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+  Verdict v = verify_program(*l.program, Options{});
+  ASSERT_EQ(v.kind, Verdict::Kind::Refuted) << render(v, *l.program, "far.sched", false);
+  const Problem& pr = v.problems[0];
+  EXPECT_EQ(pr.rule, "int overflow");
+  EXPECT_LE(2 * at(pr)["M"] + 1, int64_t{1} << 32);
+  Outcome o = replay(*l.program, pr.params);
+  EXPECT_EQ(o.kind, OutcomeKind::Error) << o.message;
+  EXPECT_TRUE(driver::replay_shows(pr, o)) << pr.message << ": " << o.message;
+}

@@ -12,11 +12,14 @@
 #include <set>
 
 #include <isl/aff.h>
+#include <isl/id.h>
+#include <isl/map.h>
 #include <isl/set.h>
 #include <isl/space.h>
 #include <isl/val.h>
 
 #include "interpreter/printer.hpp"
+#include "polyhedral/params.hpp"
 
 namespace sched::verify {
 
@@ -101,6 +104,95 @@ Range range_of(const Expr& e, const std::vector<Range>& params, const std::vecto
   }
 }
 
+// Whether e reads the specification (a tensor, a reduction, an element of one).
+bool prophetic(const Expr& e) {
+  if (e.kind == ExprKind::TensorRead || e.kind == ExprKind::Reduce || e.kind == ExprKind::At) return true;
+  for (const auto& a : e.args)
+    if (a && prophetic(*a)) return true;
+  return false;
+}
+
+// Whether e binds a name (an expression's `let`).
+bool has_let(const Expr& e) {
+  if (e.kind == ExprKind::Let) return true;
+  for (const auto& a : e.args)
+    if (a && has_let(*a)) return true;
+  return false;
+}
+
+// A tensor's dimensions as parameters: "T#d0" (its cells), "T#t0" (a read's target while the
+// cell that reads it is bound). No name of the program has a #, and loops' are "x#<number>".
+std::vector<std::string> dims_of(const TensorDecl& t, const char* kind) {
+  std::vector<std::string> v;
+  for (size_t d = 0; d < t.idx.size(); ++d) v.push_back(fmt::format("{}#{}{}", t.name, kind, d));
+  return v;
+}
+
+// s with its parameters `from` named `to` (none of which it has).
+isl::set renamed(isl::set s, const std::vector<std::string>& from, const std::vector<std::string>& to) {
+  isl_ctx* ctx = isl_set_get_ctx(s.get());
+  for (size_t k = 0; k < from.size(); ++k) {
+    int pos = isl_set_find_dim_by_name(s.get(), isl_dim_param, from[k].c_str());
+    isl_id* id = isl_id_alloc(ctx, to[k].c_str(), nullptr);
+    if (pos >= 0) s = isl::manage(isl_set_set_dim_id(s.release(), isl_dim_param, static_cast<unsigned>(pos), id));
+    else isl_id_free(id);
+  }
+  return s;
+}
+
+// s with the parameters `names` projected out.
+
+isl::set projected(isl::set s, const std::vector<std::string>& names) {
+  for (const auto& x : names) {
+    int pos = isl_set_find_dim_by_name(s.get(), isl_dim_param, x.c_str());
+    if (pos >= 0) s = isl::manage(isl_set_project_out(s.release(), isl_dim_param, static_cast<unsigned>(pos), 1));
+  }
+  return s;
+}
+
+// Each name's interval over the parameter values `s` (within `runs`).
+std::vector<Range> ranges_in(const isl::set& s, const isl::set& runs, const std::vector<std::string>& names) {
+  std::vector<Range> out(names.size());
+  isl::set in = s.intersect(runs);
+  if (in.is_empty()) return out;
+  std::vector<int> pos;
+  for (const auto& x : names) pos.push_back(isl_set_find_dim_by_name(in.get(), isl_dim_param, x.c_str()));
+  isl_set* u = in.copy();
+  u = isl_set_move_dims(u, isl_dim_set, 0, isl_dim_param, 0, static_cast<unsigned>(isl_set_dim(u, isl_dim_param)));
+  isl::set box = isl::manage(u);
+  for (size_t k = 0; k < names.size(); ++k) {
+    if (pos[k] < 0) continue;
+    isl::val lo = box.dim_min_val(pos[k]), hi = box.dim_max_val(pos[k]);
+    if (!lo.is_infty() && !lo.is_neginfty() && !lo.is_nan()) out[k].lo = isl_val_get_d(lo.get());
+    if (!hi.is_infty() && !hi.is_neginfty() && !hi.is_nan()) out[k].hi = isl_val_get_d(hi.get());
+  }
+  return out;
+}
+
+// Whether tensor `id` reads itself in its cases, and which dimensions every such read keeps
+// (its subscript there is that dimension's own index name).
+bool reads_itself(const Program& p, int id, std::vector<bool>& kept) {
+  const TensorDecl& t = p.tensors[static_cast<size_t>(id)];
+  kept.assign(t.idx.size(), true);
+  bool found = false;
+  std::function<void(const Expr&)> walk = [&](const Expr& e) {
+    if (e.kind == ExprKind::TensorRead && e.id == id) {
+      found = true;
+      for (size_t d = 0; d < kept.size(); ++d)
+        kept[d] = kept[d] && d < e.args.size() && e.args[d]->kind == ExprKind::Var && e.args[d]->var_kind == VarKind::Local &&
+                  e.args[d]->slot == t.idx_slots[d];
+    }
+    for (const auto& a : e.args)
+      if (a) walk(*a);
+    if (e.lowered) walk(*e.lowered);
+  };
+  for (const auto& c : t.cases) {
+    if (c.value) walk(*c.value);
+    if (c.cond) walk(*c.cond);
+  }
+  return found;
+}
+
 class Walk {
  public:
   Walk(const Program& p, const isl::set& gamma0) : p_(p), ctx_(gamma0.ctx()), gamma0_(gamma0) {
@@ -114,6 +206,7 @@ class Walk {
     for (const auto& ad : p_.arrays)
       for (const auto& d : ad.dims) value(*d, w);
     if (p_.body) cmd(*p_.body, w);
+    specification_within_budget(globals);
     return std::move(out_);
   }
 
@@ -154,12 +247,6 @@ class Walk {
     return index(e, n);
   }
 
-  static bool has_let(const Expr& e) {
-    if (e.kind == ExprKind::Let) return true;
-    for (const auto& a : e.args)
-      if (a && has_let(*a)) return true;
-    return false;
-  }
 
   void record(const Expr& op, const isl::pw_aff& v, const Where& w, bool once) {
     std::string text = print_expr(op);
@@ -179,7 +266,7 @@ class Walk {
     if (out.is_empty()) return;
     out_.where = out_.where.unite(out);
     auto [it, fresh] = site_of_.emplace(key, out_.sites.size());
-    if (fresh) out_.sites.push_back({loc, text, out});
+    if (fresh) out_.sites.push_back({loc, text, out, defining_});
     else out_.sites[it->second].where = out_.sites[it->second].where.unite(out);
   }
 
@@ -192,7 +279,8 @@ class Walk {
   // An expression a command evaluates: its Int parts in the fragment through `index`, the
   // others operand by operand (a read's subscripts, a value's Int operands).
   void value(const Expr& e, const Where& w) {
-    if (e.type == Type::Int && !near_ends(e, w)) return;  // far inside int64 everywhere
+    bool reads = spec_ && prophetic(e);  // (a tensor read inside: its cells are still to be found)
+    if (e.type == Type::Int && !reads && !near_ends(e, w)) return;  // far inside int64 everywhere
     if (e.type == Type::Int) {
       try {
         int_value(e, w);
@@ -205,9 +293,21 @@ class Walk {
       value(*e.args[1], bound(w, e.slot, *e.args[0]));
       return;
     }
-    if (e.kind == ExprKind::Reduce || e.kind == ExprKind::At || e.kind == ExprKind::TensorRead) return;  // prophetic
+    if (e.kind == ExprKind::TensorRead) {
+      if (spec_) tensor_read(e, w);
+      return;
+    }
+    if (e.kind == ExprKind::Reduce) {
+      if (spec_) reduction(e, w);
+      return;
+    }
+    if (e.kind == ExprKind::At) {
+      if (spec_ && e.lowered) value(*e.lowered, w);
+      return;
+    }
     for (const auto& a : e.args) value(*a, w);
   }
+
 
   // w with local slot `slot` bound to `v`'s value when it is in the fragment, else unbound
   Where bound(const Where& w, int slot, const Expr& v) {
@@ -280,20 +380,27 @@ class Walk {
     return isl::manage(isl_pw_aff_param_on_domain_id(isl_set_universe(isl_space_params_alloc(ctx_.get(), 0)), id));
   }
 
+  // local slot `slot` of `in` bound to a fresh parameter `x` (a loop's, a reduction's, a cell's
+  // index) whose values lie in `r`
+  void bind_fresh(Where& in, int slot, const std::string& x, Range r) {
+    auto at = static_cast<size_t>(slot);
+    if (in.names.slots.size() <= at) in.names.slots.resize(at + 1);
+    in.names.slots[at] = loop_param(x);
+    in.names.declared.push_back(x);
+    in.loops.push_back(x);
+    if (in.ranges.size() <= at) in.ranges.resize(at + 1);
+    in.ranges[at] = r;
+  }
+
   void loop(const Cmd& c, const Where& w) {
     if (c.lo) value(*c.lo, w);
     value(*c.value, w);
     std::string x = fmt::format("{}#{}", c.name, ++fresh_);  // no name of the program has a #
     Where in = w;
     in.id = ++scopes_;
-    if (in.names.slots.size() <= static_cast<size_t>(c.slot)) in.names.slots.resize(static_cast<size_t>(c.slot) + 1);
-    in.names.slots[static_cast<size_t>(c.slot)] = loop_param(x);
-    in.names.declared.push_back(x);
-    in.loops.push_back(x);
     bool near = false;
     Range lo_r = c.lo ? range_of(*c.lo, params_, w.ranges, near) : Range{0, 0}, hi_r = range_of(*c.value, params_, w.ranges, near);
-    if (in.ranges.size() <= static_cast<size_t>(c.slot)) in.ranges.resize(static_cast<size_t>(c.slot) + 1);
-    in.ranges[static_cast<size_t>(c.slot)] = Range{lo_r.lo, hi_r.hi};
+    bind_fresh(in, c.slot, x, Range{lo_r.lo, hi_r.hi});
     bool trips_far = far_inside(Range{hi_r.lo - lo_r.hi + 1, hi_r.hi - lo_r.lo + 1});
     try {
       isl::pw_aff lo = c.lo ? index(*c.lo, w.names) : const_aff(ctx_, 0), hi = index(*c.value, w.names);
@@ -311,6 +418,218 @@ class Walk {
     }
     cmd(*c.body, in);
   }
+
+  // ---- the specification: every cell of it a run evaluates ----
+
+  // The walk of the specification under its own isl operation budget (the verification's is
+  // counted afresh after it): past it, the sites found stand and every defined tensor is said
+  // unchecked.
+  void specification_within_budget(const Names& globals) {
+    isl_ctx* raw = ctx_.get();
+    unsigned long budget = isl_ctx_get_max_operations(raw);
+    isl_ctx_reset_operations(raw);
+    isl_ctx_set_max_operations(raw, budget == 0 ? 0 : std::min(budget, kSpecOperations));
+    try {
+      specification(globals);
+    } catch (const isl::exception&) {
+      out_.unchecked.clear();
+      for (const auto& t : p_.tensors)
+        if (!t.is_input()) out_.unchecked.push_back(t.name);
+    }
+    isl_ctx_reset_operations(raw);
+    isl_ctx_set_max_operations(raw, budget);
+  }
+  static constexpr unsigned long kSpecOperations = 5'000'000;
+
+  // Each input's and output's expression over its array's cells, then each defined tensor's
+  // cases over the cells read of it, until no new cell is read.
+  void specification(const Names& globals) {
+    spec_ = true;
+    for (const auto& ad : p_.arrays) {
+      if (!ad.init || ad.role == ArrayRole::Scratch) continue;
+      defining_ = ad.name;
+      if (auto w = array_cells(ad, globals)) value(*ad.init, *w);
+      else out_.unchecked.push_back(ad.name);
+    }
+    while (!pending_.empty()) {
+      int id = *pending_.begin();
+      pending_.erase(pending_.begin());
+      tensor_cells(id, globals);
+    }
+    defining_.clear();
+  }
+
+  // The array's index names bound over its cells (nullopt: a size outside the fragment).
+  std::optional<Where> array_cells(const ArrayDecl& ad, const Names& globals) {
+    Where w{globals, align(runs_, globals.declared), {}, {}};  // (runs take parameters within int64: fewer pieces)
+    w.id = ++scopes_;
+    for (size_t k = 0; k < ad.idx.size(); ++k) {
+      std::string x = fmt::format("{}#{}", ad.idx[k], ++fresh_);
+      bool near = false;
+      bind_fresh(w, ad.idx_slots[k], x, Range{0, range_of(*ad.dims[k], params_, {}, near).hi - 1});
+      try {
+        isl::pw_aff v = loop_param(x);
+        w.gamma = w.gamma.intersect(align(const_aff(ctx_, 0).le_set(v).intersect(v.lt_set(index(*ad.dims[k], globals))), w.names.declared));
+      } catch (const NotAffine&) {
+        return std::nullopt;
+      }
+    }
+    return w;
+  }
+
+
+
+
+  // T(ι...): its subscripts, and the cells it reads added to T's.
+  void tensor_read(const Expr& e, const Where& w) {
+    for (const auto& a : e.args) value(*a, w);
+    if (e.id < 0 || p_.tensors[static_cast<size_t>(e.id)].is_input()) return;
+    const TensorDecl& t = p_.tensors[static_cast<size_t>(e.id)];
+    std::vector<std::string> to = dims_of(t, "t"), at = dims_of(t, "d");
+    isl::set s = w.gamma;
+    try {
+      for (size_t d = 0; d < e.args.size() && d < to.size(); ++d) s = s.intersect(loop_param(to[d]).eq_set(index(*e.args[d], w.names)));
+    } catch (const NotAffine&) {
+      unchecked(e.id);
+      return;
+    }
+    add_cells(e.id, renamed(projected(s, w.loops), to, at));
+  }
+
+  void add_cells(int id, const isl::set& cells) {
+    const TensorDecl& t = p_.tensors[static_cast<size_t>(id)];
+    std::vector<std::string> order = p_params(), at = dims_of(t, "d");
+    order.insert(order.end(), at.begin(), at.end());
+    Cells& f = feet_[id];
+    f.cells = align(f.cells.is_null() ? cells.coalesce() : f.cells.unite(cells).coalesce(), order);
+    if (f.walked.is_null() || !f.cells.is_subset(f.walked)) pending_.insert(id);
+  }
+
+  void unchecked(int id) {
+    const std::string& n = p_.tensors[static_cast<size_t>(id)].name;
+    feet_[id].unchecked = true;
+    if (std::find(out_.unchecked.begin(), out_.unchecked.end(), n) == out_.unchecked.end()) out_.unchecked.push_back(n);
+  }
+
+  // The tensor's cases over its cells not walked yet.
+  void tensor_cells(int id, const Names& globals) {
+    Cells& f = feet_[id];
+    if (f.unchecked) return;
+    ++f.rounds;
+    std::vector<bool> kept;
+    if ((reads_itself(p_, id, kept) && !closed_.count(id) && !close(id, kept)) || f.rounds > kMaxRounds) {  // (or a cycle through other tensors)
+      unchecked(id);
+      return;
+    }
+    isl::set todo = f.walked.is_null() ? f.cells : f.cells.subtract(f.walked);
+    if (todo.is_empty()) return;
+    f.walked = f.walked.is_null() ? todo : f.walked.unite(todo);
+    const TensorDecl& t = p_.tensors[static_cast<size_t>(id)];
+    std::vector<std::string> at = dims_of(t, "d");
+    Where w{globals, align(runs_, globals.declared), {}, {}};  // (runs take parameters within int64: fewer pieces)
+    w.id = ++scopes_;
+    std::vector<Range> box = ranges_in(todo, runs_, at);
+    for (size_t d = 0; d < at.size(); ++d) bind_fresh(w, t.idx_slots[d], at[d], box[d]);
+    w.gamma = w.gamma.intersect(align(todo, w.names.declared));
+    int outer = current_;
+    std::string outer_name = defining_;
+    current_ = id;
+    defining_ = t.name;
+    for (const auto& c : t.cases) {
+      Where in = w;
+      in.id = ++scopes_;
+      if (c.cond) {
+        value(*c.cond, w);
+        if (auto yes = condition_of(*c.cond, w)) in.gamma = w.gamma.intersect(*yes);
+      }
+      value(*c.value, in);
+    }
+    current_ = outer;
+    defining_ = outer_name;
+  }
+
+  // ⊙(k... | φ : e): each reduced index bound over its bounds, then φ, then e where φ holds.
+  void reduction(const Expr& e, const Where& w) {
+    Where in = w;
+    in.id = ++scopes_;
+    for (size_t k = 0; k < e.slots.size(); ++k) {
+      const Expr* lo = k < e.lo.size() ? e.lo[k].get() : nullptr;
+      const Expr* hi = k < e.hi.size() ? e.hi[k].get() : nullptr;
+      if (lo) value(*lo, in);
+      if (hi) value(*hi, in);
+      bool near = false;
+      Range r{lo ? range_of(*lo, params_, in.ranges, near).lo : Range{}.lo, hi ? range_of(*hi, params_, in.ranges, near).hi - 1 : Range{}.hi};
+      Names outside = in.names;
+      bind_fresh(in, e.slots[k], fmt::format("{}#{}", k < e.names.size() ? e.names[k] : "k", ++fresh_), r);
+      isl::pw_aff x = in.names.slots[static_cast<size_t>(e.slots[k])].value();
+      try {
+        if (lo) in.gamma = in.gamma.intersect(align(index(*lo, outside).le_set(x), in.names.declared));
+        if (hi) in.gamma = in.gamma.intersect(align(x.lt_set(index(*hi, outside)), in.names.declared));
+      } catch (const NotAffine&) {  // every value of k (φ still bounds it below)
+      }
+    }
+    value(*e.args[0], in);
+    Where body = in;
+    body.id = ++scopes_;
+    if (auto yes = condition_of(*e.args[0], in)) body.gamma = in.gamma.intersect(*yes);
+    value(*e.args[1], body);
+  }
+
+
+  // A recursion's cells at once, widened: a tensor that reads itself keeps some dimensions (each
+  // of its reads of itself has the same value there: conv's b, o, m, n) and moves along the
+  // others, within its cases' domains. Its cells are then the cells so far, and every point of
+  // the cases' domains whose kept dimensions are those of a cell so far (an over-approximation,
+  // said so). False when a moving dimension is not bounded there (every Int would seem to
+  // overflow at its ends).
+  bool close(int id, const std::vector<bool>& kept_dims) {
+    closed_.insert(id);
+    const TensorDecl& t = p_.tensors[static_cast<size_t>(id)];
+    std::vector<std::string> at = dims_of(t, "d"), moving;
+    for (size_t d = 0; d < at.size(); ++d)
+      if (!kept_dims[d]) moving.push_back(at[d]);
+    isl::set domains = feet_[id].cells.subtract(feet_[id].cells);
+    Where w{Names{}, runs_, {}, {}};
+    w.names.ctx = ctx_;
+    for (const auto& pd : p_.params) w.names.params.push_back(pd.name);
+    w.names.declared = w.names.params;
+    for (size_t d = 0; d < at.size(); ++d) bind_fresh(w, t.idx_slots[d], at[d], Range{});
+    for (const auto& c : t.cases) {
+      if (!c.cond) return false;
+      auto holds = condition_of(*c.cond, w);
+      if (!holds) return false;
+      domains = domains.unite(*holds);
+    }
+    Cells& f = feet_[id];
+    isl::set kept = projected(f.cells, moving);  // the kept dimensions of the cells so far
+    isl::set widened = f.cells.unite(domains.intersect(kept).intersect(runs_));
+    isl::set box = poly::params_to_dims(widened, at);
+    for (size_t d = 0; d < at.size(); ++d)
+      if (std::find(moving.begin(), moving.end(), at[d]) != moving.end() &&
+          (isl_set_dim_has_lower_bound(box.get(), isl_dim_set, static_cast<unsigned>(d)) != isl_bool_true ||
+           isl_set_dim_has_upper_bound(box.get(), isl_dim_set, static_cast<unsigned>(d)) != isl_bool_true))
+        return false;
+    std::vector<std::string> order = p_params();
+    order.insert(order.end(), at.begin(), at.end());
+    f.cells = align(widened, order);
+    out_.approximate = true;
+    return true;
+  }
+
+
+  struct Cells {
+    isl::set cells, walked;  // over the program's parameters and the tensor's "T#d" names
+    int rounds = 0;
+    bool unchecked = false;
+  };
+  static constexpr int kMaxRounds = 16;  // rounds of a tensor (new cells from other tensors)
+
+  bool spec_ = false;
+  std::string defining_;  // the tensor or array whose definition is being walked
+  int current_ = -1;      // the tensor being walked
+  std::map<int, Cells> feet_;
+  std::set<int> pending_;
+  std::set<int> closed_;
 
   const Program& p_;
   isl::ctx ctx_;

@@ -12,9 +12,13 @@
 // overflows, and says where one does (verify.cpp). Int operations outside the fragment (a
 // product of two variables, one that reads an array) are the SMT encoding's: each carries its
 // range as a condition outside which a run's value is ⊥ (smt_encode.cpp, `require`).
-// Annotations and specifications are not commands and are not walked. Not covered: an Int of
-// an output's specification that leaves int64 where a run evaluates it (the run compares with
-// ⊥; the verifier proves the exact value), as a cast's range there is not (docs/semantics.md).
+// The specification is walked too, over the cells a run evaluates: each input's and output's
+// expression over its array's cells, then each defined tensor's cases over the cells read of it
+// (footprints in isl, found from the outputs inward, a recursion closed by isl's transitive
+// closure): there an Int that leaves int64 makes the run's expected value ⊥, so the verdict's
+// claim excludes those parameter values too (`spec` names the tensor). Annotations are not
+// walked (a run compares outputs, not annotations). Not covered: a cast's range inside the
+// specification (it depends on the input values: docs/semantics.md).
 // An expression
 // whose operations an interval bound keeps within ±2^61 (the parameters' bounds in Γ0, the loop
 // ranges) costs no isl work: Halide's exports bound their sizes to int32.
@@ -41,11 +45,19 @@ struct IntOverflow {
   Loc loc;
   std::string expr;  // as printed
   isl::set where;    // program parameters (within Γ0) at which it leaves int64 somewhere
+  std::string spec;  // "": a command's; else the specification's tensor (or array) it defines
 };
 
 struct IntOverflows {
   isl::set where;                  // the union of the sites' (empty: no Int ever overflows)
   std::vector<IntOverflow> sites;  // in the order the walk meets them
+  // The specification's cells a run evaluates were over-approximated (a recursion closed by
+  // isl's inexact transitive closure): a site of the specification may lie only where no run
+  // evaluates it, so it bounds the verdict but is never a finding.
+  bool approximate = false;
+  // Tensors whose cells a run evaluates are not known (read at a subscript outside the
+  // fragment, or through a recursion that does not close): their Int is not walked.
+  std::vector<std::string> unchecked;
 };
 
 // { : every parameter within int64 }: the values a run takes.

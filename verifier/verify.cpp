@@ -343,12 +343,38 @@ isl::set within_magnitude(const isl::set& s, int64_t b) {
   return isl::manage(r);
 }
 
+// Where in `small` (parameter values within ±2^32) a run may get: `small` itself, then its
+// parts where every global size in the fragment is at most 2^16, 2^10, 2^5 (each tried at its
+// least point: a region's least point may have arrays no run holds where another point's fit).
+std::vector<isl::set> runnable_candidates(const Program& p, const isl::set& small) {
+  std::vector<isl::set> out;
+  if (small.is_empty()) return out;
+  out.push_back(small);
+  Names n;
+  n.ctx = small.ctx();
+  for (const auto& pd : p.params) n.params.push_back(pd.name);
+  n.declared = n.params;
+  for (int64_t bound : {int64_t{1} << 16, int64_t{1} << 10, int64_t{1} << 5}) {
+    isl::set c = small;
+    for (const auto& ad : p.arrays)
+      for (const auto& d : ad.dims) {
+        try {
+          c = c.intersect(index(*d, n).le_set(const_aff(n.ctx, bound)));
+        } catch (const NotAffine&) {  // (a product of sizes: left to the least point)
+        }
+      }
+    if (!c.is_empty() && !c.is_equal(out.back())) out.push_back(c);
+  }
+  return out;
+}
+
 // gen's Int overflows (int_domain.hpp) as the verdict's: a problem where a run gets there (every
 // parameter within 2^32, so that its loops end, and the global arrays at most 2^32 cells, so
 // that the replay allocates them), else the limit of what the verdict says (only a run that no
 // machine holds, or that does not end, overflows).
 void int_overflow_outcome(const Generated& gen, const Program& p, Verdict& v) {
   const IntOverflows& ov = gen.int_overflows;
+  v.int_unchecked = ov.unchecked;
   if (ov.where.is_null() || ov.where.is_empty() || ov.sites.empty()) return;
   std::vector<std::string> order;
   for (const auto& pd : p.params) order.push_back(pd.name);
@@ -363,15 +389,17 @@ void int_overflow_outcome(const Generated& gen, const Program& p, Verdict& v) {
         else if (std::count(also.begin(), also.end(), '\'') < 6) also += fmt::format("{}'{}' at {}:{}", also.empty() ? "" : ", ", s.expr, s.loc.line, s.loc.col);
       }
     if (!first) first = &ov.sites.front();
-    std::string message = fmt::format("'{}' leaves int64 (Int is exact; a run stops where it overflows)", first->expr);
+    std::string message = first->spec.empty()
+                              ? fmt::format("'{}' leaves int64 (Int is exact; a run stops where it overflows)", first->expr)
+                              : fmt::format("'{}' of the specification of {} leaves int64 at a cell a run evaluates (Int is exact; the run's "
+                                            "expected value there is undefined)", first->expr, first->spec);
     if (!also.empty()) message += fmt::format("; so do {} there, and a run stops at the first it meets", also);
     Finding f{"int overflow", first->loc, message, first->where.intersect(region), {}, {}};
     return std::make_pair(first, from_finding(f, p));
   };
-  isl::set small = within_magnitude(ov.where, kRunnable);
-  if (!small.is_empty()) {
+  for (const isl::set& small : runnable_candidates(p, within_magnitude(ov.where, kRunnable))) {
     auto [first, pr] = first_at(small);
-    if (runnable(p, pr)) {
+    if (runnable(p, pr) && (first->spec.empty() || !ov.approximate)) {  // (an over-approximated cell may be one no run evaluates)
       v.problems.push_back(std::move(pr));
       return;
     }
@@ -385,6 +413,8 @@ void int_overflow_outcome(const Generated& gen, const Program& p, Verdict& v) {
   lim.cells = global_cells(p, param_values(pr));
   if (std::isinf(lim.cells)) lim.why = "an array's size leaves int64 there";
   else if (lim.cells > static_cast<double>(kRunnable)) lim.why = fmt::format("the arrays then hold {:.3g} cells, more than a run can", lim.cells);
+  else if (!first->spec.empty() && ov.approximate)
+    lim.why = "at most: the specification's cells a run evaluates there are over-approximated (a recursion)";
   else lim.why = "only at parameter values past 2^32, where a run's loops do not end";
   // the first site and the next ones, up to 8 (each text is a gist: 73 of dsc's took 1 s)
   lim.sites.push_back({first->loc, first->expr, text(first->where)});
@@ -716,6 +746,9 @@ std::string render(const Verdict& v, const Program& p, const std::string& path, 
                        "(first at {}: '{}' at {}:{}; {})\n",
                        strip_braces(l.where), l.first, l.sites.front().expr, l.sites.front().loc.line, l.sites.front().loc.col, l.why);
   }
+  if (!v.int_unchecked.empty() && v.kind != Verdict::Kind::Refuted)
+    out += fmt::format("  int64: not checked in the specification of {}: the cells a run evaluates of it are not known (a subscript "
+                       "outside the fragment, or a recursion that does not close)\n", fmt::join(v.int_unchecked, ", "));
   if (show_vcs)
     for (const auto& r : v.vcs) {
       std::string text = r.text;  // one piece per line, every line indented under its VC
@@ -742,6 +775,7 @@ nlohmann::json to_json(const Verdict& v, const Program& p, const std::string& pa
                          {"more_sites", v.int_limit->more_sites}};
     if (!std::isinf(v.int_limit->cells)) j["int_overflow"]["cells"] = v.int_limit->cells;
   }
+  if (!v.int_unchecked.empty()) j["int_unchecked"] = v.int_unchecked;
   j["problems"] = nlohmann::json::array();
   for (size_t k = 0; k < v.problems.size(); ++k) {
     const Problem& pr = v.problems[k];

@@ -87,6 +87,10 @@ struct Verdict {
     int more_sites = 0;       // and how many more
   };
   std::optional<IntLimit> int_limit;
+  // The specification's tensors (or arrays) whose Int is not checked for int64: the cells a run
+  // evaluates of them are not known (read at a subscript outside the fragment, a recursion that
+  // does not close, a size outside the fragment).
+  std::vector<std::string> int_unchecked;
   int proved = 0;
   double seconds = 0;
 };
