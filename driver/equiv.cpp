@@ -5,10 +5,12 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include "driver/cex.hpp"
 #include "driver/run.hpp"
@@ -451,8 +453,30 @@ bool decided_by_runs(const Program& a, const Program& b, const EquivOptions& opt
 }
 
 
+// What a proof leaves out: the parameter values where an Int of a program leaves int64 (no run
+// gets there; verify.cpp states it), "" when there are none. `file`: the verified program's
+// name when its positions are the user's ("" for the lifted text's).
+std::string int_limit_text(const verify::Verdict& v, const std::string& file) {
+  if (!v.int_limit) return "";
+  const auto& l = *v.int_limit;
+  std::string at = file.empty() ? "" : fmt::format(" at {}:{}:{}", file, l.sites.front().loc.line, l.sites.front().loc.col);
+  return fmt::format("'{}'{} does where {}: {}", l.sites.front().expr, at, l.where, l.why);
+}
+
+// ", where no Int leaves int64 (...; ...)" of the limits that are not empty ("" when none is).
+std::string int_scope(const std::vector<std::string>& limits) {
+  std::vector<std::string> some;
+  for (const auto& l : limits)
+    if (!l.empty()) some.push_back(l);
+  return some.empty() ? "" : fmt::format(", where no Int leaves int64 ({})", fmt::join(some, "; "));
+}
+
+// What each program's own commands leave out (int_scope of its verdict alone, with its file's
+// positions); nullopt where that verdict is unknown.
+using IntScopes = std::array<std::optional<std::string>, 2>;
+
 // Step 2: each program verified alone; true when one of them has a finding.
-bool decided_by_races(const Program& a, const Program& b, const EquivOptions& opts, EquivResult& r, double budget) {
+bool decided_by_races(const Program& a, const Program& b, const EquivOptions& opts, EquivResult& r, double budget, IntScopes& scopes) {
   auto say = [&](const std::string& s) { if (opts.progress) opts.progress(s); };
   for (int which : {1, 2}) {
     const Program& p = which == 1 ? a : b;
@@ -460,6 +484,8 @@ bool decided_by_races(const Program& a, const Program& b, const EquivOptions& op
     verify::Options vo = verify::Options::within(std::max(0.05, budget / 2));
     vo.parallel = opts.parallel;
     verify::Verdict v = verify::verify_program(unspecified(p), vo);
+    if (v.kind != verify::Verdict::Kind::Unknown || v.int_limit)
+      scopes[static_cast<size_t>(which - 1)] = int_limit_text(v, p.file ? p.file->name : (which == 1 ? "first" : "second"));
     if (v.kind == verify::Verdict::Kind::Refuted && !v.problems.empty()) {
       const auto& pr = v.problems.front();
       r.verdict = EquivResult::Verdict::Defective;
@@ -481,19 +507,9 @@ verify::Options proof_options(const EquivOptions& opts, double seconds) {
   return vo;
 }
 
-// What a proof leaves out: the parameter values where an Int of a program leaves int64 (no run
-// gets there; verify.cpp states it), "" when there are none. `file`: the verified program's
-// name when its positions are the user's ("" for the lifted text's).
-std::string int_scope(const verify::Verdict& v, const std::string& file) {
-  if (!v.int_limit) return "";
-  const auto& l = *v.int_limit;
-  std::string at = file.empty() ? "" : fmt::format(" at {}:{}:{}", file, l.sites.front().loc.line, l.sites.front().loc.col);
-  return fmt::format(", where no Int leaves int64 ('{}'{} does where {}: {})", l.sites.front().expr, at, l.where, l.why);
-}
-
 // Step 3: the proof, through a common specification or the first program's equations.
 void prove(const Program& a, const Program& b, const EquivOptions& opts, const ModelOptions& base, Runner& runner, EquivResult& r,
-           double budget) {
+           double budget, const IntScopes& scopes) {
   auto say = [&](const std::string& s) { if (opts.progress) opts.progress(s); };
   auto started = Clock::now();
   auto left = [&] { return std::max(0.05, budget - std::chrono::duration<double>(Clock::now() - started).count()); };
@@ -506,9 +522,9 @@ void prove(const Program& a, const Program& b, const EquivOptions& opts, const M
       if (vb.kind == verify::Verdict::Kind::Verified) {
         r.verdict = EquivResult::Verdict::Equivalent;
         r.reason = fmt::format("proved for all parameters and inputs through their common specification (each verified against it: "
-                               "{} and {} verification conditions, floats {}){}{}{}",
-                               va.proved, vb.proved, r.floats, scope, int_scope(va, a.file ? a.file->name : "first"),
-                               int_scope(vb, b.file ? b.file->name : "second"));
+                               "{} and {} verification conditions, floats {}){}{}",
+                               va.proved, vb.proved, r.floats, scope,
+                               int_scope({int_limit_text(va, a.file ? a.file->name : "first"), int_limit_text(vb, b.file ? b.file->name : "second")}));
         return;
       }
     }
@@ -550,9 +566,12 @@ void prove(const Program& a, const Program& b, const EquivOptions& opts, const M
   };
   if (v.kind == verify::Verdict::Kind::Verified) {
     r.verdict = EquivResult::Verdict::Equivalent;
+    // each program's own limit, named in its own file (the lifted text's covers both: the
+    // second's commands and the first's equations, at the lifted text's positions)
+    std::string limits = scopes[0] && scopes[1] ? int_scope({*scopes[0], *scopes[1]}) : int_scope({int_limit_text(v, "")});
     r.reason = fmt::format("proved for all parameters and inputs ({} of {} assignments of the second program annotated with the first's "
                            "equations, {} verification conditions, floats {}){}{}",
-                           r.annotated, r.assignments, v.proved, r.floats, scope, int_scope(v, ""));
+                           r.annotated, r.assignments, v.proved, r.floats, scope, limits);
     return;
   }
   if (v.kind == verify::Verdict::Kind::Refuted && !v.problems.empty()) {
@@ -603,8 +622,8 @@ EquivResult check_equivalence(const Program& a, const Program& b, const EquivOpt
     } else if (opts.runs_only) {
       r.verdict = EquivResult::Verdict::Unknown;
       r.reason = fmt::format("{} run(s) at {} parameter point(s) agree (runs only: not proved)", r.runs, r.points);
-    } else if (!decided_by_races(a, b, opts, r, opts.timeout_s / 4)) {
-      prove(a, b, opts, base, runner, r, left());
+    } else if (IntScopes scopes; !decided_by_races(a, b, opts, r, opts.timeout_s / 4, scopes)) {
+      prove(a, b, opts, base, runner, r, left(), scopes);
     }
   }
   r.seconds = std::chrono::duration<double>(Clock::now() - started).count();

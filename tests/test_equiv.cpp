@@ -104,6 +104,21 @@ for k < K {
   EXPECT_EQ(driver::check_equivalence(*a.program, *b.program, o).verdict, driver::EquivResult::Verdict::Different);
 }
 
+// A proof through the first program's equations holds where no Int of either program leaves
+// int64: the verdict names each program's own operation in its own file (it named only the
+// lifted text's first one, the second program's, without a position).
+TEST(Driver, EquivNamesEachProgramsIntLimitInItsOwnFile) {
+  Loaded a = load_text("param N, M;\nassume N >= 1 && M >= 0;\noutput o[i] : i64[N];\nfor i < N {\n  o[i] := i64(i + M);\n}\n", "a.sched");
+  Loaded b = load_text("param N, M;\nassume N >= 1 && M >= 0;\noutput o[i] : i64[N];\nfor j < N {\n  o[N - 1 - j] := i64(M + (N - 1 - j));\n}\n",
+                       "b.sched");
+  ASSERT_EQ(a.stage, LoadStage::Ok) << a.diagnostics;
+  ASSERT_EQ(b.stage, LoadStage::Ok) << b.diagnostics;
+  driver::EquivResult r = driver::check_equivalence(*a.program, *b.program, options());
+  ASSERT_EQ(r.verdict, driver::EquivResult::Verdict::Equivalent) << r.reason;
+  EXPECT_NE(r.reason.find("where no Int leaves int64 ('i + M' at a.sched:5:17 does where"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("; 'M + (N - 1 - j)' at b.sched:5:25 does where"), std::string::npos) << r.reason;
+}
+
 TEST(Driver, EquivRefusesDifferentInterfaces) {
   Loaded a = load_text("param N;\ninput x[i] : f32[N];\noutput y[i] : f32[N];\nfor i < N { y[i] := x[i]; }\n", "a.sched");
   Loaded b = load_text("param N;\ninput x[i] : f32[N + 1];\noutput y[i] : f32[N];\nfor i < N { y[i] := x[i]; }\n", "b.sched");
