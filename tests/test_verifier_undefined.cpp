@@ -131,3 +131,44 @@ TEST(Verifier, RaceFreedomIsProvedWithoutASpecification) {
   EXPECT_NE(k4, Verdict::Kind::Verified);
   EXPECT_NE(r4, "absent");
 }
+
+// The specification's own operations carry their guards too (issue 52): where a tensor's
+// float-to-int cast may be out of range for some input, or a real-mode divisor may be zero, a
+// run's expected value is ⊥ (or an infinity) and the proof of the exact value does not cover it.
+// `T(i) = i32(F(i)) * 0` with the program writing 0 was `verified`; a run with F(0) = 3e9 reports
+// a mismatch. It is unknown now, naming the cast; the clamped cast verifies; a divisor that may
+// be zero in real mode is unknown, and with IEEE floats the run's infinity is the encoding's.
+TEST(Verifier, TheSpecificationsCastsAndDivisorsCarryTheirGuards) {
+  auto verdict_of = [](const std::string& spec, const std::string& write, FloatMode mode) {
+    std::string text = fmt::format(R"(param N;
+assume N >= 1;
+tensor F(i) : f32;
+tensor T(i) : {};
+input f[i] : f32[N] = F(i);
+output o[i] : {}[N] = T(i);
+for i < N {{
+  o[i] {{T(i)}} := {};
+}}
+)", spec, spec.substr(0, spec.find(' ')), write);
+    Loaded l = load_text(text, "spec_guard.sched");
+    EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+    if (l.stage != LoadStage::Ok) return Verdict{};
+    Options o = Options::within(20);
+    o.smt.floats = mode;
+    return verify_program(*l.program, o);
+  };
+  for (FloatMode mode : {FloatMode::Real, FloatMode::Ieee}) {
+    SCOPED_TRACE(float_mode_name(mode));
+    Verdict cast = verdict_of("i32 = i32(F(i)) * 0", "0", mode);
+    EXPECT_EQ(cast.kind, Verdict::Kind::Unknown) << cast.reason;
+    EXPECT_NE(cast.reason.find("the specification of T"), std::string::npos) << cast.reason;
+    EXPECT_NE(cast.reason.find("'i32(F(i))' at 4:"), std::string::npos) << cast.reason;
+    Verdict clamped = verdict_of("i32 = i32(max(0.0, min(100.0, F(i)))) * 0", "0", mode);
+    EXPECT_EQ(clamped.kind, Verdict::Kind::Verified) << clamped.reason;
+  }
+  Verdict real = verdict_of("f32 = F(i) / F(i) * 0.0", "0.0", FloatMode::Real);
+  EXPECT_EQ(real.kind, Verdict::Kind::Unknown) << real.reason;
+  EXPECT_NE(real.reason.find("try --float ieee"), std::string::npos) << real.reason;
+  Verdict literal = verdict_of("f32 = F(i) / 2.0", "f[i] / 2.0", FloatMode::Real);
+  EXPECT_EQ(literal.kind, Verdict::Kind::Verified) << literal.reason;
+}

@@ -122,6 +122,12 @@ class Smt {
   // Proves or refutes one VC within `budget_ms` (each query also within SmtOptions::timeout_ms).
   // `index` names the query file written into smt2_dir.
   SmtAnswer check(const VC& vc, int index, unsigned budget_ms);
+  // "" when the specification's own operations have a run's value wherever they are defined
+  // (a float-to-int cast in range, an Int outside the affine fragment within int64, a real-mode
+  // divisor not zero: the guards of `sched selfcheck encodings`), checked case by case over the
+  // case's whole domain with the tensors it reads as any values; else why not. A verdict's
+  // proof covers a specification only with these (a run's expected value is ⊥ elsewhere).
+  std::string unguarded_specification(unsigned budget_ms);
 
  private:
   SmtAnswer check_whole(const VC& vc, int index, unsigned budget_ms);

@@ -244,6 +244,11 @@ struct Smt::Impl {
   // counterexample (except with uninterpreted floats, whose models need not be real or IEEE
   // values), unsat a proof, a time-out "unknown".
   SmtAnswer search(const VC& vc, int index, Deadline deadline);
+
+  // "" when every case of every defined tensor has its operations' conditions (casts in range,
+  // Int outside the fragment within int64, real-mode divisors not zero) at every point of its
+  // domain, whatever the tensors it reads hold; else why not (smt_spec_guards.cpp).
+  std::string unguarded_specification(Deadline deadline);
 };
 
 }  // namespace sched::verify

@@ -557,6 +557,18 @@ std::string vacuous_reason(const Verdict& v) {
                      "a run stops there, nothing is verified", s.expr, s.loc.line, s.loc.col);
 }
 
+// Why the proof of every VC does not verify the program ("" when it does): an output declared
+// without specification, or an operation of the specification whose guard (a run's value) is not
+// proved within `seconds`.
+std::string unproved_specification(const Program& p, Smt& smt, double seconds) {
+  for (const auto& a : p.arrays)
+    if (a.role == ArrayRole::Output && !a.init)  // declared without specification
+      return fmt::format("output {} has no specification: there is nothing to prove its values against "
+                         "(races, bounds and undefined reads were checked; `sched equiv` compares two programs)", a.name);
+  if (seconds <= 0) return "the time limit was reached before the specification's guards were checked";
+  return smt.unguarded_specification(static_cast<unsigned>(seconds * 1000) + 1);
+}
+
 Verdict verify_program(const Program& p, const Options& opts) {
   Verdict v;
   auto t0 = Clock::now();
@@ -678,14 +690,11 @@ Verdict verify_program(const Program& p, const Options& opts) {
         unknown = true;
         v.reason = unannotated;
       }
-      if (v.problems.empty() && !unknown)
-        for (const auto& a : p.arrays)
-          if (a.role == ArrayRole::Output && !a.init) {  // declared without specification
-            unknown = true;
-            v.reason = fmt::format("output {} has no specification: there is nothing to prove its values against "
-                                   "(races, bounds and undefined reads were checked; `sched equiv` compares two programs)", a.name);
-            break;
-          }
+      if (v.problems.empty() && !unknown) {
+        if (!smt) smt.emplace(p, t, opts.smt);
+        v.reason = unproved_specification(p, *smt, stop_at - elapsed());
+        unknown = !v.reason.empty();
+      }
       v.kind = !v.problems.empty() ? Verdict::Kind::Refuted : unknown ? Verdict::Kind::Unknown : Verdict::Kind::Verified;
       v.races = races_of(gen, v);
     } catch (const Vacuous&) {

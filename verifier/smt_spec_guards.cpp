@@ -1,0 +1,130 @@
+// The specification's own guards (smt.hpp, Smt::unguarded_specification): a float-to-int cast
+// in range, an Int outside the affine fragment within int64, a real-mode divisor not zero, in
+// every case of every defined tensor.
+#include "verifier/smt_internal.hpp"
+
+#include <fmt/format.h>
+
+#include <functional>
+
+#include "interpreter/printer.hpp"
+
+namespace sched::verify {
+
+namespace {
+
+// The first operation of `e` whose encoding carries a condition, as printed (for the message).
+const Expr* guarded_operation(const Expr& e, FloatMode m) {
+  for (const auto& a : e.args)
+    if (a)
+      if (const Expr* g = guarded_operation(*a, m)) return g;
+  bool float_to_int = (e.kind == ExprKind::Call && e.fn == Builtin::Cast) || e.kind == ExprKind::Cast;
+  float_to_int = float_to_int && !e.args.empty() && is_float(e.args[0]->type) && !is_float(e.cast_to);
+  bool real_division = m == FloatMode::Real && e.kind == ExprKind::Binary && (e.bop == BinOp::Div || e.bop == BinOp::Mod) &&
+                       is_float(e.type) && e.args[1]->kind != ExprKind::FloatLit;
+  bool int_op = e.type == Type::Int && !e.affine && (e.kind == ExprKind::Binary || e.kind == ExprKind::Unary);
+  return float_to_int || real_division || int_op ? &e : nullptr;
+}
+
+// The tensors the inputs' and outputs' expressions read, directly or through other tensors.
+std::vector<bool> reached_tensors(const Program& p) {
+  std::vector<bool> reached(p.tensors.size(), false);
+  std::vector<int> todo;
+  std::function<void(const Expr&)> walk = [&](const Expr& e) {
+    if (e.kind == ExprKind::TensorRead && e.id >= 0 && !reached[static_cast<size_t>(e.id)]) {
+      reached[static_cast<size_t>(e.id)] = true;
+      todo.push_back(e.id);
+    }
+    for (const auto& a : e.args)
+      if (a) walk(*a);
+    if (e.lowered) walk(*e.lowered);
+  };
+  for (const auto& ad : p.arrays)
+    if (ad.init) walk(*ad.init);
+  while (!todo.empty()) {
+    int id = todo.back();
+    todo.pop_back();
+    for (const auto& c : p.tensors[static_cast<size_t>(id)].cases) {
+      walk(*c.value);
+      if (c.cond) walk(*c.cond);
+    }
+  }
+  return reached;
+}
+
+// What one piece of a tensor's equation evaluates, and where: a case's value where its condition
+// holds; a reduction's body where its domain's condition holds, and its initial value.
+struct Piece {
+  const Expr* value;
+  const Expr* cond;
+  std::vector<std::pair<int, std::string>> bound;  // the reduced indices' slots and names
+};
+
+std::vector<Piece> pieces_of(const TensorDecl& td) {
+  const Expr* init = nullptr;
+  if (const Expr* red = td.cases.size() == 1 && !td.cases[0].cond ? split_reduction(*td.cases[0].value, &init) : nullptr) {
+    Piece body{red->args[1].get(), red->args[0].get(), {}};
+    for (size_t i = 0; i < red->slots.size(); ++i) body.bound.emplace_back(red->slots[i], red->names[i]);
+    std::vector<Piece> out{body};
+    if (init) out.push_back({init, nullptr, {}});
+    return out;
+  }
+  std::vector<Piece> out;
+  for (const auto& c : td.cases) out.push_back({c.value.get(), c.cond.get(), {}});
+  return out;
+}
+
+}  // namespace
+
+std::string Smt::Impl::unguarded_specification(Deadline deadline) {
+  std::vector<bool> reached = reached_tensors(p);
+  for (size_t id = 0; id < p.tensors.size(); ++id) {
+    const TensorDecl& td = p.tensors[id];
+    if (td.is_input() || !reached[id]) continue;
+    std::vector<z3::expr> prm;
+    for (const auto& pd : p.params) prm.push_back(param(pd.name));
+    std::vector<z3::expr> slots(static_cast<size_t>(std::max(td.num_slots, 1)), ctx.int_val(0));
+    for (size_t i = 0; i < td.idx.size(); ++i)
+      slots[static_cast<size_t>(td.idx_slots[i])] = ctx.int_const(fmt::format("{}!{}", td.name, td.idx[i]).c_str());
+    for (const Piece& c : pieces_of(td)) {
+      // the tensors it reads are any values (lazy: folded applications), its indices any point
+      // of the case: more than the cells a run evaluates, so a guard proved here holds there
+      std::vector<z3::expr> at = slots;
+      for (const auto& [slot, name] : c.bound) {
+        if (at.size() <= static_cast<size_t>(slot)) at.resize(static_cast<size_t>(slot) + 1, ctx.int_val(0));
+        at[static_cast<size_t>(slot)] = ctx.int_const(fmt::format("{}!{}", td.name, name).c_str());
+      }
+      bool was_lazy = lazy;
+      lazy = true;
+      z3::expr v = expr(*c.value, at, &prm);
+      z3::expr holds = c.cond ? expr(*c.cond, at, &prm) : ctx.bool_val(true);
+      lazy = was_lazy;
+      apps.clear();
+      std::vector<z3::expr> conditions = conditions_in({v}, Conditions::All);
+      if (conditions.empty()) continue;
+      unsigned ms = budget(deadline);
+      if (ms == 0) return "the time limit was reached while checking the specification's guards";
+      z3::solver s(ctx);
+      background(s);
+      s.add(holds);
+      s.add(!all_of(conditions));
+      std::string why;
+      z3::check_result r = isolated_check(s, ms, why);
+      if (r == z3::unsat) continue;
+      const Expr* op = guarded_operation(*c.value, o.floats);
+      std::string what = op ? fmt::format("'{}' at {}:{}", print_expr(*op), op->loc.line, op->loc.col)
+                            : fmt::format("its case at {}:{}", c.value->loc.line, c.value->loc.col);
+      return fmt::format("the specification of {} has an operation whose run may have no value ({}: a float-to-int cast out of range, an Int "
+                         "outside the affine fragment past int64, or a real-mode divisor that may be zero{}); a run's expected value "
+                         "is then undefined, and the proof does not cover it{}",
+                         td.name, what, o.floats == FloatMode::Real ? ", try --float ieee" : "", r == z3::sat ? "" : " (" + why + ")");
+    }
+  }
+  return "";
+}
+
+std::string Smt::unguarded_specification(unsigned budget_ms) {
+  return impl_->unguarded_specification(std::chrono::steady_clock::now() + std::chrono::milliseconds(budget_ms));
+}
+
+}  // namespace sched::verify
