@@ -13,17 +13,26 @@ namespace sched::verify {
 
 namespace {
 
-// The first operation of `e` whose encoding carries a condition, as printed (for the message).
-const Expr* guarded_operation(const Expr& e, FloatMode m) {
+// The first operation of `e` whose encoding carries a condition, and what that condition asks.
+const Expr* guarded_operation(const Expr& e, FloatMode m, const char*& what) {
   for (const auto& a : e.args)
     if (a)
-      if (const Expr* g = guarded_operation(*a, m)) return g;
-  bool float_to_int = (e.kind == ExprKind::Call && e.fn == Builtin::Cast) || e.kind == ExprKind::Cast;
-  float_to_int = float_to_int && !e.args.empty() && is_float(e.args[0]->type) && !is_float(e.cast_to);
-  bool real_division = m == FloatMode::Real && e.kind == ExprKind::Binary && (e.bop == BinOp::Div || e.bop == BinOp::Mod) &&
-                       is_float(e.type) && e.args[1]->kind != ExprKind::FloatLit;
-  bool int_op = e.type == Type::Int && !e.affine && (e.kind == ExprKind::Binary || e.kind == ExprKind::Unary);
-  return float_to_int || real_division || int_op ? &e : nullptr;
+      if (const Expr* g = guarded_operation(*a, m, what)) return g;
+  bool cast = (e.kind == ExprKind::Call && e.fn == Builtin::Cast) || e.kind == ExprKind::Cast;
+  if (cast && !e.args.empty() && is_float(e.args[0]->type) && !is_float(e.cast_to)) {
+    what = "may be out of range (a run's value is then undefined)";
+    return &e;
+  }
+  if (m == FloatMode::Real && e.kind == ExprKind::Binary && (e.bop == BinOp::Div || e.bop == BinOp::Mod) && is_float(e.type) &&
+      e.args[1]->kind != ExprKind::FloatLit) {
+    what = "may divide by zero (a run's infinity or NaN, which real numbers do not have; try --float ieee)";
+    return &e;
+  }
+  if (e.type == Type::Int && !e.affine && (e.kind == ExprKind::Binary || e.kind == ExprKind::Unary)) {
+    what = "may leave int64 (a run's value is then undefined)";
+    return &e;
+  }
+  return nullptr;
 }
 
 // The tensors the inputs' and outputs' expressions read, directly or through other tensors.
@@ -111,13 +120,13 @@ std::string Smt::Impl::unguarded_specification(Deadline deadline) {
       std::string why;
       z3::check_result r = isolated_check(s, ms, why);
       if (r == z3::unsat) continue;
-      const Expr* op = guarded_operation(*c.value, o.floats);
-      std::string what = op ? fmt::format("'{}' at {}:{}", print_expr(*op), op->loc.line, op->loc.col)
-                            : fmt::format("its case at {}:{}", c.value->loc.line, c.value->loc.col);
-      return fmt::format("the specification of {} has an operation whose run may have no value ({}: a float-to-int cast out of range, an Int "
-                         "outside the affine fragment past int64, or a real-mode divisor that may be zero{}); a run's expected value "
-                         "is then undefined, and the proof does not cover it{}",
-                         td.name, what, o.floats == FloatMode::Real ? ", try --float ieee" : "", r == z3::sat ? "" : " (" + why + ")");
+      const char* what = "may have no value in a run";
+      const Expr* op = guarded_operation(*c.value, o.floats, what);
+      std::string where = op ? fmt::format("'{}' at {}:{}", print_expr(*op), op->loc.line, op->loc.col)
+                             : fmt::format("an operation of its case at {}:{}", c.value->loc.line, c.value->loc.col);
+      return fmt::format("the specification of {}: {} {} for some input, and the proof does not cover the run's expected value "
+                         "there{}",
+                         td.name, where, what, r == z3::sat ? "" : " (not proved: " + why + ")");
     }
   }
   return "";
