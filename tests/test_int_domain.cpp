@@ -344,3 +344,51 @@ for i < 2 * M + 1 {
   EXPECT_EQ(o.kind, OutcomeKind::Error) << o.message;
   EXPECT_TRUE(driver::replay_shows(pr, o)) << pr.message << ": " << o.message;
 }
+
+// Found by an independent review of the specification's walk and guards (2026-12-07), each a
+// verdict a run contradicted, a finding no run showed, or an internal error:
+// - a case condition's or a reduction bound's own operation (`i * M`, `N * M`) was not checked;
+// - a tensor reached only through an unchecked one was not said unchecked;
+// - an overflow in an unused `let`, in an unread input's cells, or under a reduction domain
+//   outside the fragment was a finding whose replay runs clean;
+// - a reduction nested in a tensor's value was an internal error; `@` in one crashed.
+TEST(VerifierIntDomain, TheReviewsSpecificationCasesGetTrueVerdicts) {
+  struct Case {
+    const char* name;
+    const char* text;
+    Verdict::Kind kind;
+    const char* says;  // in the reason, the limit's first site, or the unchecked tensors
+  };
+  const char* head = "param N, M;\nassume N >= 1 && M >= 0 && M <= 10;\ntensor X(i) : i32;\n";
+  const Case cases[] = {
+      {"cond_mul", "tensor T(i) : i64 = 0 if i * N >= 0 | 1 if i * N < 0;\noutput o[i] : i64[N] = T(i);\nfor i < N {\n  o[i] := 0;\n}\n",
+       Verdict::Kind::Unknown, "'i * N'"},
+      {"red_bound_mul", "tensor S() : i32 = sum(k | 0 <= k && k < N * N : X(k));\ntensor T() : i32 = 0 * S();\noutput o[] : i32[] = T();\no[] := 0;\n",
+       Verdict::Kind::Unknown, "'N * N'"},
+      {"chain", "tensor U(j) : i64 = i64(j + 9223372036854775000) * 0;\ntensor V(j) : i64 = U(j);\ntensor T(i) : i64 = V(X(i));\n"
+                "output o[i] : i64[N] = T(i);\nfor i < N {\n  o[i] := 0;\n}\n",
+       Verdict::Kind::Verified, "V, U"},
+      {"let_unused", "tensor T(i) : i64 = let j = i + 9223372036854775000 in 0;\noutput o[i] : i64[N] = T(i);\nfor i < N {\n  o[i] := 0;\n}\n",
+       Verdict::Kind::Verified, "i + 9223372036854775000"},
+      {"input_unread", "tensor T(i) : i64 = i64(i + 9223372036854775000);\ninput a[i] : i64[N] = T(i);\noutput o[i] : i64[N] = 0;\n"
+                       "for i < N {\n  o[i] := 0;\n}\n",
+       Verdict::Kind::Verified, "i + 9223372036854775000"},
+      {"nested_reduction", "tensor T(i) : i32 = 2 * sum(k | 0 <= k && k < N : X(k));\ninput a[i] : i32[N] = T(i);\n"
+                           "output o[i] : i32[N] = 0;\nfor i < N {\n  o[i] := 0;\n}\n",
+       Verdict::Kind::Unknown, "could not be checked"},
+      {"at", "tensor C(i) : i32 = sum(k | 0 <= k && k < N : X(k));\ntensor T(i) : i32 = 0 * (C(i) @ (i));\noutput o[i] : i32[N] = T(i);\n"
+             "for i < N {\n  o[i] := 0;\n}\n",
+       Verdict::Kind::Unknown, ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Loaded l = load_text(std::string(head) + c.text, std::string(c.name) + ".sched");
+    ASSERT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+    Verdict v = verify_program(*l.program, Options::within(20));
+    EXPECT_EQ(v.kind, c.kind) << render(v, *l.program, "x.sched", false);
+    std::string says = v.reason;
+    if (v.int_limit) says += " " + v.int_limit->sites.front().expr;
+    for (size_t k = 0; k < v.int_unchecked.size(); ++k) says += (k ? ", " : " ") + v.int_unchecked[k];
+    EXPECT_NE(says.find(c.says), std::string::npos) << says;
+  }
+}

@@ -266,8 +266,13 @@ class Walk {
     if (out.is_empty()) return;
     out_.where = out_.where.unite(out);
     auto [it, fresh] = site_of_.emplace(key, out_.sites.size());
-    if (fresh) out_.sites.push_back({loc, text, out, defining_});
-    else out_.sites[it->second].where = out_.sites[it->second].where.unite(out);
+    bool exact = !spec_ || inexact_ == 0;
+    if (fresh) {
+      out_.sites.push_back({loc, text, out, defining_, exact});
+    } else {
+      out_.sites[it->second].where = out_.sites[it->second].where.unite(out);
+      out_.sites[it->second].exact = out_.sites[it->second].exact && exact;
+    }
   }
 
   std::vector<std::string> p_params() const {
@@ -289,7 +294,9 @@ class Walk {
       }
     }
     if (e.kind == ExprKind::Let) {
+      inexact_ += spec_ ? 1 : 0;  // (a run of the specification may not evaluate an unused `let`)
       value(*e.args[0], w);
+      inexact_ -= spec_ ? 1 : 0;
       value(*e.args[1], bound(w, e.slot, *e.args[0]));
       return;
     }
@@ -448,8 +455,10 @@ class Walk {
     for (const auto& ad : p_.arrays) {
       if (!ad.init || ad.role == ArrayRole::Scratch) continue;
       defining_ = ad.name;
+      inexact_ = ad.role == ArrayRole::Input ? 1 : 0;  // (an input's cell is ⊥ there, a finding only if the program reads it)
       if (auto w = array_cells(ad, globals)) value(*ad.init, *w);
       else out_.unchecked.push_back(ad.name);
+      inexact_ = 0;
     }
     while (!pending_.empty()) {
       int id = *pending_.begin();
@@ -501,14 +510,29 @@ class Walk {
     std::vector<std::string> order = p_params(), at = dims_of(t, "d");
     order.insert(order.end(), at.begin(), at.end());
     Cells& f = feet_[id];
+    if (inexact_ > 0) f.inexact = true;  // (read from cells a run may not evaluate)
     f.cells = align(f.cells.is_null() ? cells.coalesce() : f.cells.unite(cells).coalesce(), order);
     if (f.walked.is_null() || !f.cells.is_subset(f.walked)) pending_.insert(id);
   }
 
+  // Tensor `id` and every tensor it reads, directly or not: their cells a run evaluates are not
+  // all known.
   void unchecked(int id) {
-    const std::string& n = p_.tensors[static_cast<size_t>(id)].name;
-    feet_[id].unchecked = true;
-    if (std::find(out_.unchecked.begin(), out_.unchecked.end(), n) == out_.unchecked.end()) out_.unchecked.push_back(n);
+    Cells& f = feet_[id];
+    if (f.unchecked) return;
+    f.unchecked = true;
+    const TensorDecl& t = p_.tensors[static_cast<size_t>(id)];
+    out_.unchecked.push_back(t.name);
+    std::function<void(const Expr&)> reads = [&](const Expr& e) {
+      if (e.kind == ExprKind::TensorRead && e.id >= 0 && !p_.tensors[static_cast<size_t>(e.id)].is_input()) unchecked(e.id);
+      for (const auto& a : e.args)
+        if (a) reads(*a);
+      if (e.lowered) reads(*e.lowered);
+    };
+    for (const auto& c : t.cases) {
+      reads(*c.value);
+      if (c.cond) reads(*c.cond);
+    }
   }
 
   // The tensor's cases over its cells not walked yet.
@@ -535,15 +559,21 @@ class Walk {
     std::string outer_name = defining_;
     current_ = id;
     defining_ = t.name;
+    inexact_ = f.inexact ? 1 : 0;
     for (const auto& c : t.cases) {
       Where in = w;
       in.id = ++scopes_;
+      int narrowed = 0;  // a condition outside the fragment: its case's cells are over-approximated
       if (c.cond) {
         value(*c.cond, w);
         if (auto yes = condition_of(*c.cond, w)) in.gamma = w.gamma.intersect(*yes);
+        else narrowed = 1;
       }
+      inexact_ += narrowed;
       value(*c.value, in);
+      inexact_ -= narrowed;
     }
+    inexact_ = 0;
     current_ = outer;
     defining_ = outer_name;
   }
@@ -552,6 +582,7 @@ class Walk {
   void reduction(const Expr& e, const Where& w) {
     Where in = w;
     in.id = ++scopes_;
+    int widened = 0;  // bounds or a domain outside the fragment: the body's points over-approximated
     for (size_t k = 0; k < e.slots.size(); ++k) {
       const Expr* lo = k < e.lo.size() ? e.lo[k].get() : nullptr;
       const Expr* hi = k < e.hi.size() ? e.hi[k].get() : nullptr;
@@ -566,13 +597,17 @@ class Walk {
         if (lo) in.gamma = in.gamma.intersect(align(index(*lo, outside).le_set(x), in.names.declared));
         if (hi) in.gamma = in.gamma.intersect(align(x.lt_set(index(*hi, outside)), in.names.declared));
       } catch (const NotAffine&) {  // every value of k (φ still bounds it below)
+        ++widened;
       }
     }
     value(*e.args[0], in);
     Where body = in;
     body.id = ++scopes_;
     if (auto yes = condition_of(*e.args[0], in)) body.gamma = in.gamma.intersect(*yes);
+    else ++widened;
+    inexact_ += widened;
     value(*e.args[1], body);
+    inexact_ -= widened;
   }
 
 
@@ -612,7 +647,7 @@ class Walk {
     std::vector<std::string> order = p_params();
     order.insert(order.end(), at.begin(), at.end());
     f.cells = align(widened, order);
-    out_.approximate = true;
+    f.inexact = true;
     return true;
   }
 
@@ -621,10 +656,12 @@ class Walk {
     isl::set cells, walked;  // over the program's parameters and the tensor's "T#d" names
     int rounds = 0;
     bool unchecked = false;
+    bool inexact = false;  // over-approximated (a widening, a condition outside the fragment)
   };
   static constexpr int kMaxRounds = 16;  // rounds of a tensor (new cells from other tensors)
 
   bool spec_ = false;
+  int inexact_ = 0;  // > 0: the specification's operations walked now may not be evaluated by a run
   std::string defining_;  // the tensor or array whose definition is being walked
   int current_ = -1;      // the tensor being walked
   std::map<int, Cells> feet_;

@@ -46,17 +46,17 @@ struct IntOverflow {
   std::string expr;  // as printed
   isl::set where;    // program parameters (within Γ0) at which it leaves int64 somewhere
   std::string spec;  // "": a command's; else the specification's tensor (or array) it defines
+  // A run certainly evaluates it where stated (a command's, or the specification's on exact
+  // cells of an output, outside a `let`'s value): only then may it be a finding.
+  bool exact = true;
 };
 
 struct IntOverflows {
   isl::set where;                  // the union of the sites' (empty: no Int ever overflows)
   std::vector<IntOverflow> sites;  // in the order the walk meets them
-  // The specification's cells a run evaluates were over-approximated (a recursion closed by
-  // isl's inexact transitive closure): a site of the specification may lie only where no run
-  // evaluates it, so it bounds the verdict but is never a finding.
-  bool approximate = false;
   // Tensors whose cells a run evaluates are not known (read at a subscript outside the
-  // fragment, or through a recursion that does not close): their Int is not walked.
+  // fragment, or through a recursion that does not close, or only through such a tensor): their
+  // Int is not walked.
   std::vector<std::string> unchecked;
 };
 

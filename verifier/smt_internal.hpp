@@ -249,6 +249,7 @@ struct Smt::Impl {
   // Int outside the fragment within int64, real-mode divisors not zero) at every point of its
   // domain, whatever the tensors it reads hold; else why not (smt_spec_guards.cpp).
   std::string unguarded_specification(Deadline deadline);
+  std::string unguarded_tensor(int id, Deadline deadline);
 };
 
 }  // namespace sched::verify

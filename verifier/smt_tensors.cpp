@@ -101,8 +101,10 @@ void Smt::Impl::find_recursive() {
   size_t n = p.tensors.size();
   std::vector<std::vector<int>> reads(n);
   std::function<void(const Expr&, std::vector<int>&)> collect = [&](const Expr& e, std::vector<int>& out) {
-    if (e.kind == ExprKind::TensorRead) out.push_back(e.id);
-    for (const auto& a : e.args) collect(*a, out);
+    if (e.kind == ExprKind::TensorRead && e.id >= 0) out.push_back(e.id);
+    for (const auto& a : e.args)
+      if (a) collect(*a, out);
+    if (e.lowered) collect(*e.lowered, out);  // (an element of a reduction, `@`)
   };
   for (size_t t = 0; t < n; ++t)
     for (const auto& c : p.tensors[t].cases) {

@@ -382,9 +382,11 @@ void int_overflow_outcome(const Generated& gen, const Program& p, Verdict& v) {
     isl::point pt = small_point(region, order);
     isl::set at = isl::manage(isl_set_from_point(pt.copy()));
     const IntOverflow* first = nullptr;
+    for (const auto& s : ov.sites)  // (one a run certainly evaluates first)
+      if (!first && s.exact && !s.where.intersect(at).is_empty()) first = &s;
     std::string also;  // the others there: a run stops at whichever it meets first
     for (const auto& s : ov.sites)
-      if (!s.where.intersect(at).is_empty()) {
+      if (&s != first && !s.where.intersect(at).is_empty()) {
         if (!first) first = &s;
         else if (std::count(also.begin(), also.end(), '\'') < 6) also += fmt::format("{}'{}' at {}:{}", also.empty() ? "" : ", ", s.expr, s.loc.line, s.loc.col);
       }
@@ -399,7 +401,7 @@ void int_overflow_outcome(const Generated& gen, const Program& p, Verdict& v) {
   };
   for (const isl::set& small : runnable_candidates(p, within_magnitude(ov.where, kRunnable))) {
     auto [first, pr] = first_at(small);
-    if (runnable(p, pr) && (first->spec.empty() || !ov.approximate)) {  // (an over-approximated cell may be one no run evaluates)
+    if (runnable(p, pr) && first->exact) {  // (an over-approximated cell may be one no run evaluates)
       v.problems.push_back(std::move(pr));
       return;
     }
@@ -413,9 +415,10 @@ void int_overflow_outcome(const Generated& gen, const Program& p, Verdict& v) {
   lim.cells = global_cells(p, param_values(pr));
   if (std::isinf(lim.cells)) lim.why = "an array's size leaves int64 there";
   else if (lim.cells > static_cast<double>(kRunnable)) lim.why = fmt::format("the arrays then hold {:.3g} cells, more than a run can", lim.cells);
-  else if (!first->spec.empty() && ov.approximate)
-    lim.why = "at most: the specification's cells a run evaluates there are over-approximated (a recursion)";
-  else lim.why = "only at parameter values past 2^32, where a run's loops do not end";
+  else if (!first->exact)
+    lim.why = "at most: a run may not evaluate it there (the specification's cells are over-approximated: a recursion, a condition "
+              "outside the fragment, a `let`'s value, an input's cells)";
+  else lim.why = "only at parameter values past 2^32 in magnitude, where runs are not taken (their loops would not end)";
   // the first site and the next ones, up to 8 (each text is a gist: 73 of dsc's took 1 s)
   lim.sites.push_back({first->loc, first->expr, text(first->where)});
   for (const auto& s : ov.sites)
