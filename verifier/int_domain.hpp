@@ -16,9 +16,11 @@
 // expression over its array's cells, then each defined tensor's cases over the cells read of it
 // (footprints in isl, found from the outputs inward, a recursion closed by isl's transitive
 // closure): there an Int that leaves int64 makes the run's expected value ⊥, so the verdict's
-// claim excludes those parameter values too (`spec` names the tensor). Annotations are not
-// walked (a run compares outputs, not annotations). Not covered: a cast's range inside the
-// specification (it depends on the input values: docs/semantics.md).
+// claim excludes those parameter values too (`spec` names the tensor; a site a run may not
+// evaluate, over-approximated cells, an unused `let`, an input's cells, is not `exact`: it
+// bounds the verdict and is never a finding). Annotations are not walked (a run compares
+// outputs, not annotations). A cast's range inside the specification depends on input values:
+// Smt::unguarded_specification proves it (smt.hpp).
 // An expression
 // whose operations an interval bound keeps within ±2^61 (the parameters' bounds in Γ0, the loop
 // ranges) costs no isl work: Halide's exports bound their sizes to int32.
