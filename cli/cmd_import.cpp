@@ -16,7 +16,7 @@ namespace {
 
 struct ImportArgs {
   std::string file, via, schedule, function, out;
-  std::vector<std::string> assumptions;
+  std::vector<std::string> assumptions, settings;
   double timeout = 60;
   bool json = false;
 };
@@ -71,6 +71,8 @@ void run_import(const ImportArgs& a) {
                         : !f->takes_function && !a.function.empty() ? fmt::format("error: --func: the {} front end reads one program a file\n", f->name)
                         : !f->takes_function && !a.assumptions.empty()
                             ? fmt::format("error: --assume: the {} front end takes no assumptions (the MLIR front end does)\n", f->name)
+                        : !f->takes_settings && !a.settings.empty()
+                            ? fmt::format("error: -p: the {} front end takes no parameters (a Halide generator does)\n", f->name)
                             : "";
   if (!refusal.empty()) {
     std::cerr << refusal;
@@ -83,6 +85,7 @@ void run_import(const ImportArgs& a) {
   r.schedule = a.schedule;
   r.function = a.function;
   r.assumptions = a.assumptions;
+  r.settings = a.settings;
   r.timeout_s = a.timeout;
   driver::Imported i = driver::import_file(*f, r);
   std::cerr << i.messages;
@@ -106,8 +109,9 @@ void register_import(CLI::App& app) {
   static ImportArgs a;
   cmd->add_option("FILE", a.file, "the file to import")->required();
   cmd->add_option("--via", a.via, "the front end (default: the first that reads the file's extension)");
-  cmd->add_option("--schedule", a.schedule, "more schedule directives, for a front end that takes a schedule (.algo)");
-  cmd->add_option("--func", a.function, "the function to import, for a file that holds several (.mlir)");
+  cmd->add_option("--schedule", a.schedule, "more schedule directives, for a front end that takes a schedule (.algo); for a Halide generator: own (default), Adams2019, Li2018 or Mullapudi2016");
+  cmd->add_option("--func", a.function, "the function to import, for a file that holds several (.mlir), or the generator (a Halide generator's .cpp)");
+  cmd->add_option("-p,--param", a.settings, "a generator parameter NAME=VALUE, for a Halide generator (repeatable)");
   cmd->add_option("--assume", a.assumptions, "a precondition on the parameters, e.g. 'A_d1 == B_d0' (.mlir: sizes of dynamic memrefs; repeatable)");
   cmd->add_option("-o,--output", a.out, "write the program here (default: standard output)");
   cmd->add_option("--timeout", a.timeout, "the time limit of a compiler's own lowering (reached: exit 3)")->check(positive_seconds())->capture_default_str();

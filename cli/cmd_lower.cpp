@@ -20,6 +20,7 @@ namespace {
 
 struct LowerArgs {
   std::string file, schedule, out, via = "sched";
+  std::string generator, generator_name;  // --generator FILE, -g NAME
   std::vector<std::string> skip;
   bool fast_float = false, jit = false;
   std::vector<std::string> params;
@@ -89,14 +90,44 @@ void write_lowered(const LowerArgs& a, const std::string& text) {
   std::cerr << fmt::format("{}: written ({} lines)\n", a.out, std::count(text.begin(), text.end(), '\n'));
 }
 
+// `--generator FILE -g NAME`: a Halide generator through the halide-generator front end; -p
+// items are its generator parameters, --schedule own or an autoscheduler.
+void lower_generator(const LowerArgs& a) {
+  if (!a.file.empty()) bad_input("error: --generator: give the generator or an algorithm file, not both\n");
+  if (a.jit || !a.cpp_out.empty() || !a.skip.empty() || a.fast_float)
+    bad_input("error: --generator: --jit, --cpp, --skip-pass and --fast-float take an algorithm file (not built for generators yet)\n");
+  std::string why;
+  auto src = SourceFile::load(a.generator, &why);
+  if (!src) bad_input("error: " + why + "\n");
+  const driver::FrontEnd* f = driver::find_front_end("halide-generator");
+  if (!f) bad_input("error: --generator: this sched was built without Halide 14 (scripts/setup.sh installs it)\n");
+  driver::ImportRequest r;
+  r.source = src;
+  r.schedule = a.schedule.empty() ? "own" : a.schedule;
+  r.function = a.generator_name;
+  r.settings = a.params;
+  r.timeout_s = a.timeout;
+  driver::Imported i = driver::import_file(*f, r);
+  std::cerr << i.messages;
+  if (i.status != driver::Imported::Status::Ok) {
+    set_exit(i.status == driver::Imported::Status::Finding        ? kFinding
+             : i.status == driver::Imported::Status::Inconclusive ? kInconclusive
+                                                                  : kBadInput);
+    return;
+  }
+  write_lowered(a, i.text);
+}
+
 void run_lower(const LowerArgs& a) {
+  if (!a.generator.empty()) return lower_generator(a);
+  if (a.file.empty()) bad_input("error: sched lower: an algorithm file (ALGO) or --generator FILE is required\n");
   std::string why;
   auto src = SourceFile::load(a.file, &why);
   if (!src) bad_input("error: " + why + "\n");
   const driver::FrontEnd* f = driver::find_front_end(a.via);
   if (!f) bad_input(fmt::format("error: --via {}: this sched was built without Halide 14 (scripts/setup.sh installs it)\n", a.via));
   if (!f->takes_passes && !a.skip.empty()) bad_input("error: --skip-pass needs --via halide\n");
-  driver::ImportRequest r{src, a.schedule, a.skip, a.fast_float, a.timeout, "", {}};
+  driver::ImportRequest r{src, a.schedule, a.skip, a.fast_float, a.timeout, "", {}, {}};
   // Halide's JIT and C++ program run even where its export fails (its lowering may still compile)
   driver::Imported i = f->import(r);
   bool jit_failed = f->name == "halide" && halide_extras(a, src, i.compiler_status);
@@ -122,8 +153,16 @@ void register_lower(CLI::App& app) {
       "Lower a Halide-style algorithm and schedule (docs/scheduler.md) to an annotated SCHED program:\n"
       "input/output declarations, the SARE derived from the algorithm, one loop nest per stage.");
   static LowerArgs a;
-  cmd->add_option("ALGO", a.file, "algorithm file (.algo)")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--schedule", a.schedule, "more directives, after the file's own: \"C.split(x, xo, xi, 8).parallel(y); C.update(0).vectorize(j, 4)\"");
+  cmd->add_option("ALGO", a.file, "algorithm file (.algo)")->check(CLI::ExistingFile);
+  cmd->add_option("--generator", a.generator,
+                  "instead of ALGO: a Halide 14 generator, C++ source (compiled against Halide's headers) or a compiled library (.so), "
+                  "built with its generator parameters (-p) and exported with its own schedule or an autoscheduler's (--schedule): "
+                  "docs/halide.md");
+  cmd->add_option("-g,--generator-name", a.generator_name, "with --generator: the registered generator (default: the only one)");
+  cmd->add_option("--schedule", a.schedule,
+                  "more directives, after the file's own: \"C.split(x, xo, xi, 8).parallel(y); C.update(0).vectorize(j, 4)\"; with --generator: "
+                  "own (its schedule(), the default), Adams2019, Li2018 or Mullapudi2016 (Halide's autoschedulers, on the host's machine "
+                  "parameters and the generator's estimates)");
   cmd->add_option("-o,--output", a.out, "write the program here (default: standard output)");
   cmd->add_option("--via", a.via,
                   "the compiler that lowers: sched (our scheduler, docs/scheduler.md) or halide (Halide 14's own lowering, "
@@ -136,11 +175,13 @@ void register_lower(CLI::App& app) {
   cmd->add_flag("--jit", a.jit,
                 "with --via halide: also compile the pipeline with Halide's JIT, run it at the -p parameters on the seeded inputs "
                 "(those of `sched run --seed`) and compare its outputs with the specification (exit 1 on a mismatch or a crash)");
-  cmd->add_option("-p,--param", a.params, "with --jit: a parameter value NAME=VALUE (each parameter once)");
+  cmd->add_option("-p,--param", a.params, "with --jit: a parameter value NAME=VALUE (each parameter once); with --generator: a generator parameter");
   cmd->add_option("--cpp", a.cpp_out,
                   "with --via halide: also write the algorithm and schedule as a stand-alone C++ program on Halide's API that compares "
                   "the scheduled pipeline with the unscheduled one at the -p parameters (a reproducer for Halide's developers)");
-  cmd->add_option("--timeout", a.timeout, "with --via halide: the time limit of Halide's lowering, and of its JIT with --jit (reached: exit 3)")
+  cmd->add_option("--timeout", a.timeout,
+                  "with --via halide: the time limit of Halide's lowering, and of its JIT with --jit; with --generator: of compiling it, and "
+                  "of building and lowering it (reached: exit 3)")
       ->check(positive_seconds())
       ->capture_default_str();
   cmd->add_option("--seed", a.seed, "with --jit: the seed of the input values (default 1, as sched run)");

@@ -10,6 +10,7 @@
 #include "driver/frontend.hpp"
 #ifdef SCHED_HAVE_HALIDE
 #include "halide/bridge.hpp"
+#include "halide/generator.hpp"
 #include "halide/passes.hpp"
 #endif
 
@@ -69,6 +70,31 @@ Imported import_with_halide(const driver::ImportRequest& r) {
   return i;
 }
 
+// A Halide generator (halide/generator.hpp): `function` names it, `schedule` is own or an
+// autoscheduler, `settings` its generator parameters.
+Imported import_generator(const driver::ImportRequest& r) {
+  Imported i;
+  halide::GeneratorRequest g;
+  g.path = r.source->name;
+  g.name = r.function;
+  g.params = r.settings;
+  g.schedule = r.schedule.empty() ? "own" : r.schedule;
+  g.timeout_ms = static_cast<unsigned>(std::min(r.timeout_s * 1000, 4e9));
+  halide::Exported x = halide::export_generator(g);
+  i.status = status_of(x.status);
+  i.compiler_status = halide::status_name(x.status);
+  if (x.status == halide::Exported::Status::Ok) {
+    i.text = x.text;
+    return i;
+  }
+  i.messages = x.status == halide::Exported::Status::BadInput ? x.message
+               : x.status == halide::Exported::Status::Compiler
+                   ? fmt::format("compiler: building generator {} failed in {} (in Halide, or in the generator's own code): {}\n",
+                                 g.name.empty() ? g.path : g.name, x.stage, x.message)
+                   : fmt::format("{}: {}\n", halide::status_name(x.status), x.message);
+  return i;
+}
+
 }  // namespace
 #endif
 
@@ -81,6 +107,13 @@ void register_halide_front_end() {
   f.takes_schedule = f.takes_passes = true;
   f.import = import_with_halide;
   driver::register_front_end(std::move(f));
+  driver::FrontEnd g;
+  g.name = "halide-generator";
+  g.summary = "a Halide 14 generator (C++ source or a compiled .so; --func names it), with its own schedule or an autoscheduler's (docs/halide.md)";
+  g.extensions = {".cpp", ".cc", ".cxx", ".so"};
+  g.takes_schedule = g.takes_function = g.takes_settings = true;
+  g.import = import_generator;
+  driver::register_front_end(std::move(g));
 #endif
 }
 

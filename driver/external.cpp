@@ -123,7 +123,9 @@ External run_external(const std::vector<std::string>& argv, const ExternalLimits
   return e;
 }
 
-bool trusted_executable(const std::string& path, std::string& why) {
+namespace {
+
+bool trusted(const std::string& path, bool executable, std::string& why) {
   std::filesystem::path p(path);
   if (!p.is_absolute()) {
     why = path + ": not an absolute path";
@@ -135,8 +137,8 @@ bool trusted_executable(const std::string& path, std::string& why) {
       why = fmt::format("{}: {}", q.string(), std::strerror(errno));
       return false;
     }
-    if (file && (!S_ISREG(st.st_mode) || !(st.st_mode & S_IXUSR))) {
-      why = q.string() + ": not an executable file";
+    if (file && (!S_ISREG(st.st_mode) || (executable && !(st.st_mode & S_IXUSR)))) {
+      why = q.string() + (executable ? ": not an executable file" : ": not a regular file");
       return false;
     }
     if ((st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & (S_IWGRP | S_IWOTH))) {
@@ -147,6 +149,12 @@ bool trusted_executable(const std::string& path, std::string& why) {
   };
   return safe(p, true) && safe(p.parent_path(), false);
 }
+
+}  // namespace
+
+bool trusted_executable(const std::string& path, std::string& why) { return trusted(path, true, why); }
+
+bool trusted_library(const std::string& path, std::string& why) { return trusted(path, false, why); }
 
 std::string beside_this_program(const std::string& name, std::string& why) {
   std::error_code ec;

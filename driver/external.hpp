@@ -37,6 +37,10 @@ External run_external(const std::vector<std::string>& argv, const ExternalLimits
 // owned by root or us). `why` says why not.
 bool trusted_executable(const std::string& path, std::string& why);
 
+// The same for a file sched loads (a shared library: Halide's autoscheduler plug-ins, a user's
+// compiled generator), which need not be executable.
+bool trusted_library(const std::string& path, std::string& why);
+
 // A trusted executable named `name` in the directory of the running program (sched's own
 // installation: `sched-mlir-import` beside `sched`), or "" with `why`.
 std::string beside_this_program(const std::string& name, std::string& why);

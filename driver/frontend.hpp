@@ -45,6 +45,7 @@ struct ImportRequest {
   double timeout_s = 60;                 // the compiler's time limit (reached: inconclusive)
   std::string function;                  // the function to import, for a front end whose file holds several (MLIR)
   std::vector<std::string> assumptions;  // preconditions on the parameters (`A_d1 == B_d0`), for a front end that takes them (MLIR)
+  std::vector<std::string> settings;     // "NAME=VALUE" the front end's own parameters (a Halide generator's GeneratorParams)
 };
 
 struct Imported {
@@ -68,6 +69,7 @@ struct FrontEnd {
   bool takes_schedule = false;
   bool takes_passes = false;  // reads ImportRequest::skip_passes and fast_float
   bool takes_function = false;  // reads ImportRequest::function
+  bool takes_settings = false;  // reads ImportRequest::settings
   std::function<Imported(const ImportRequest&)> import;
 };
 

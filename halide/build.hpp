@@ -42,6 +42,9 @@ struct Built {
   std::vector<Halide::Func> outputs;                 // in definition order
   // The output and input buffers' shapes (min 0), as Halide expressions of the parameters.
   std::map<std::string, std::vector<Halide::Expr>> shapes;
+  // The algorithm's name -> Halide's, where they differ and `funcs` does not say (a pipeline read
+  // back from Halide, halide/pipeline.hpp: `input_` -> `input`).
+  std::map<std::string, std::string> halide_names;
 };
 
 // Builds the funcs of `a` and applies its schedule then `extra`. False with diagnostics in `d`

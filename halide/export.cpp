@@ -67,10 +67,12 @@ class Exporter {
     // Halide renames a func whose name the process used before (BlurY -> BlurY$1): its IR
     // speaks of the new name, the algorithm of the old
     for (const auto& [f, F] : b.funcs) algo_name_[F.name()] = f;
+    for (const auto& [f, h] : b.halide_names) algo_name_[h] = f;
     // The buffers' symbols: min 0, extents from the algorithm.
     for (const auto& [f, shape] : b.shapes) {
       auto F = b.funcs.find(f);
-      std::string h = F == b.funcs.end() ? f : F->second.name();
+      auto H = b.halide_names.find(f);
+      std::string h = F != b.funcs.end() ? F->second.name() : H != b.halide_names.end() ? H->second : f;
       for (size_t k = 0; k < shape.size(); ++k) {
         symbols_[fmt::format("{}.min.{}", h, k)] = 0;
         symbols_[fmt::format("{}.extent.{}", h, k)] = shape[k];

@@ -11,6 +11,7 @@
 #include "halide/export.hpp"
 #include "halide/passes.hpp"
 #include "interpreter/child.hpp"
+#include "interpreter/reserved.hpp"
 #include "scheduler/sare.hpp"
 
 namespace sched::halide {
@@ -20,10 +21,14 @@ using namespace Halide::Internal;
 
 namespace {
 
+// A Halide name as a name of the algorithm format: other characters are `_`, and a word of SCHED
+// or of the format (a generator's `input`, `output`) gets a `_` after it.
 std::string clean(const std::string& n) {
+  static const std::set<std::string> algo_words = {"func", "schedule", "param", "assume", "input", "output", "for", "to", "if", "true", "false"};
   std::string s;
   for (char c : n) s += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "v" + s;
+  while (algo_words.count(s) || reserved_word(s)) s += "_";
   return s;
 }
 
@@ -142,6 +147,11 @@ std::map<std::string, std::vector<std::vector<std::string>>> halide_iterations(c
 }  // namespace
 
 std::string algorithm_text(const Pipeline& p, const Shapes& shapes) {
+  std::map<std::string, std::string> renamed;
+  return algorithm_text(p, shapes, renamed);
+}
+
+std::string algorithm_text(const Pipeline& p, const Shapes& shapes, std::map<std::string, std::string>& renamed) {
   std::vector<Function> outs = output_functions(p);
   std::map<std::string, Function> env = build_environment(outs);
   std::vector<std::string> order = realization_order(outs, env).first;
@@ -203,14 +213,19 @@ std::string algorithm_text(const Pipeline& p, const Shapes& shapes) {
     if (seen.insert(l).second) unique_assumes += l;
     pos = nl + 1;
   }
+  for (const auto& [name, f] : env)
+    if (clean(name) != name) renamed[clean(name)] = name;
+  for (const auto& [name, img] : pr.images)
+    if (clean(name) != name) renamed[clean(name)] = name;
   return "// read back from a Halide::Pipeline (sched::halide::export_pipeline)\n" + head + unique_assumes + inputs + body + tail;
 }
 
 Exported export_pipeline(const Pipeline& p, const Shapes& shapes, const Options& o) {
   Exported out;
   std::string text;
+  std::map<std::string, std::string> renamed;
   try {
-    text = algorithm_text(p, shapes);
+    text = algorithm_text(p, shapes, renamed);
   } catch (const std::invalid_argument& e) {
     out.message = fmt::format("the pipeline cannot be read as an algorithm: {}", e.what());
     return out;
@@ -227,9 +242,11 @@ Exported export_pipeline(const Pipeline& p, const Shapes& shapes, const Options&
     std::vector<Function> outs = output_functions(p);
     auto iters = halide_iterations(build_environment(outs));
     Built b;
+    b.halide_names = renamed;
     for (const auto& f : a->funcs) {  // the buffers' extents, for the symbols F.extent.k of the IR
       std::vector<Expr> ext;
-      auto it = shapes.find(f.name);
+      auto renamed_from = renamed.find(f.name);
+      auto it = shapes.find(renamed_from == renamed.end() ? f.name : renamed_from->second);
       for (size_t k = 0; k < f.vars.size() && (f.input || f.output); ++k)
         ext.push_back(it != shapes.end() ? it->second[k] : Expr(Param<int32_t>(fmt::format("{}_extent_{}", f.name, k))));
       if (f.input || f.output) b.shapes[f.name] = ext;

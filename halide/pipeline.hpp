@@ -14,7 +14,8 @@
 // updates (over their RDoms, with RDom::where predicates) are read back into the algorithm format
 // (scheduler/algo.hpp; `algorithm_text` shows it) and the SARE derived from that, as for
 // `sched lower --via halide`; the loop nest is Halide 14's lowering of the pipeline as scheduled
-// (passes.hpp, in a forked child). Names are made valid (`r$x` is `r_x`). A buffer whose
+// (passes.hpp, in a forked child). Names are made valid (`r$x` is `r_x`; a word of SCHED or of
+// the algorithm format gets a `_`: a generator's `input` is `input_`). A buffer whose
 // extents are not given gets parameters `<Name>_extent_<k>` (each at least 1), as Halide's
 // buffers are sized at run time. Funcs with tuples or extern definitions, and expressions the
 // algorithm format lacks, are `BadInput` with the reason.
@@ -35,6 +36,9 @@ using Shapes = std::map<std::string, std::vector<Halide::Expr>>;
 // The pipeline's algorithm in the algorithm format (no schedule); throws std::invalid_argument
 // for a func or expression it cannot express.
 std::string algorithm_text(const Halide::Pipeline& p, const Shapes& shapes = {});
+// The same, with the names it changed: the algorithm's name -> Halide's (`input_` -> `input`,
+// `BlurY_1` -> `BlurY$1`).
+std::string algorithm_text(const Halide::Pipeline& p, const Shapes& shapes, std::map<std::string, std::string>& renamed);
 
 Exported export_pipeline(const Halide::Pipeline& p, const Shapes& shapes = {}, const Options& o = {});
 
