@@ -539,7 +539,7 @@ void Exporter::provide(const Provide* op, BodyText& b) {
     const auto* st = c->args.size() >= 2 ? c->args[1].as<IntImm>() : nullptr;
     auto spec = sare_.funcs.find(func);
     if (!st || spec == sare_.funcs.end() || st->value < 0 || st->value >= static_cast<int64_t>(spec->second.stages.size()))
-      throw Unsupported(fmt::format("the annotation of a store to {}", op->name));
+      throw Unsupported(fmt::format("the annotation of a store to {} (stage {} of {})", op->name, st ? st->value : -1, func));
     const algo::StageSpec& stage = spec->second.stages[static_cast<size_t>(st->value)];
     at = definition(op->name, static_cast<size_t>(st->value));
     std::vector<std::string> as;

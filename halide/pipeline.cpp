@@ -48,6 +48,7 @@ struct Image {
 // A Halide expression of a func's definition in the algorithm format.
 class Printer {
  public:
+  const Shapes* shapes = nullptr;  // the extents given (by Halide's names)
   std::set<std::string> params;
   std::map<std::string, Image> images;
 
@@ -68,8 +69,9 @@ class Printer {
       return s[0] == '-' ? "(" + s + ")" : s;
     }
     if (const auto* op = e.as<Variable>()) {
+      if (op->param.defined() && op->param.is_buffer()) return buffer_field(op->param.name(), op->name);
       if (op->param.defined()) {
-        std::string n = clean(op->param.is_buffer() ? op->name : op->param.name());
+        std::string n = clean(op->param.name());
         params.insert(n);
         return n;
       }
@@ -97,6 +99,30 @@ class Printer {
     std::ostringstream s;
     s << e;
     throw std::invalid_argument("the expression " + s.str());
+  }
+
+  // A buffer's field (`input.extent.0`, `input.min.1`): its extent is its shape's (the one given,
+  // or the parameter `<name>_extent_<k>` the export declares), its min 0 as in every export;
+  // strides and the rest are not the algorithm's.
+  std::string buffer_field(const std::string& buffer, const std::string& name) {
+    std::string field = name.substr(std::min(name.size(), buffer.size() + 1));
+    size_t dot = field.find('.');
+    std::string what = field.substr(0, dot);
+    size_t k = 0;
+    bool numbered = dot != std::string::npos && dot + 1 < field.size();
+    for (size_t c = dot + 1; numbered && c < field.size(); ++c) {
+      if (!std::isdigit(static_cast<unsigned char>(field[c]))) numbered = false;
+      else k = k * 10 + static_cast<size_t>(field[c] - '0');
+    }
+    if (numbered && what == "min") return "0";
+    if (numbered && what == "extent") {
+      if (shapes)
+        if (auto it = shapes->find(buffer); it != shapes->end() && k < it->second.size()) return print(it->second[k]);
+      std::string n = fmt::format("{}_extent_{}", clean(buffer), k);
+      params.insert(n);
+      return n;
+    }
+    throw std::invalid_argument(fmt::format("the buffer field {} (only extents and mins are the algorithm's)", name));
   }
 
   std::string call(const Call* op) {
@@ -152,12 +178,15 @@ std::string algorithm_text(const Pipeline& p, const Shapes& shapes) {
 }
 
 std::string algorithm_text(const Pipeline& p, const Shapes& shapes, std::map<std::string, std::string>& renamed) {
-  std::vector<Function> outs = output_functions(p);
-  std::map<std::string, Function> env = build_environment(outs);
+  // Func::in() wrappers are funcs of their own, called where the lowering calls them: as Halide's
+  // lowering does, on a copy (the user's funcs stay as they are)
+  auto [outs, env0] = deep_copy(output_functions(p), build_environment(output_functions(p)));
+  std::map<std::string, Function> env = wrap_func_calls(env0);
   std::vector<std::string> order = realization_order(outs, env).first;
   std::set<std::string> out_names;
   for (const auto& f : outs) out_names.insert(f.name());
   Printer pr;
+  pr.shapes = &shapes;
   std::string body, tail, assumes;
   auto shape_of = [&](const std::string& name, size_t dims) {
     std::vector<std::string> ext;
