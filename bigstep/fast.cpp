@@ -130,6 +130,7 @@ Outcome run_fast(const Program& p, Memory& state, const FastOptions& opts, FastS
   result.message = fmt::format("{} assignment(s), {} parallel loop instance(s){}", st.steps, st.par_instances,
                                opts.check_races ? fmt::format(" race-checked, {} replayed exactly", st.replays) : ", races not checked");
   result.data["steps"] = st.steps;
+  sh.garbage.g.report(result);
   return result;
 }
 

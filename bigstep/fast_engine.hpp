@@ -14,6 +14,7 @@
 
 
 #include "bigstep/fast.hpp"
+#include "interpreter/garbage.hpp"
 #include "interpreter/parallel.hpp"
 #include "interpreter/eval.hpp"
 
@@ -52,7 +53,7 @@ struct Arr {
 
   template <class T> T* data() const { return reinterpret_cast<T*>(storage.get()); }
   Value get(size_t flat) const;               // ⊥ when undefined
-  void set(size_t flat, const Value& v);      // v defined, of type elem
+  void set(size_t flat, const Value& v);      // v of type elem; ⊥ makes the cell undefined (a garbage write)
   uint64_t raw(size_t flat) const;            // the cell's bytes, zero-extended
   void set_raw(size_t flat, uint64_t bits, uint8_t defined);
   void add_shadows(int levels);  // zeroed shadow words for `levels` levels above base_depth (and `saved`)
@@ -258,6 +259,7 @@ struct Shared {
   std::atomic<uint64_t> kernel_accumulation_runs{0};
   std::unique_ptr<Outcome> deferred;  // the first annotation failure (in program order)
   std::unique_ptr<ModelPool> models;
+  SharedGarbageWrites garbage;  // interpreter/garbage.hpp (kernels never write ⊥: they run only where every read is defined)
   Shared(const Program& p, const FastOptions& o) : p(p), o(o) {}
 };
 

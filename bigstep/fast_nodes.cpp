@@ -28,6 +28,10 @@ Value Arr::get(size_t flat) const {
 }
 
 void Arr::set(size_t flat, const Value& v) {
+  if (!v.defined) {  // a garbage write (interpreter/garbage.hpp)
+    store_relaxed(def[flat], uint8_t{0});
+    return;
+  }
   with_ctype(elem, [&](auto tag) {
     using T = typename decltype(tag)::type;
     store_relaxed(data<T>()[flat], from_value<T>(v));
@@ -408,7 +412,8 @@ SlowTarget slow_target(Ctx& cx, const Cmd& c) {
   ev.first_bottom.clear();
   ev.hazards = cx.sh->o.hazards;
   Value v = placing_hazards([&] { return ev.eval(*c.value); }, cx.sh->p, c, cx.env, cx.sh->params, cell);
-  if (!v.defined) throw_stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(cell, ev.first_bottom));
+  if (!v.defined && ev.first_bottom.empty()) throw_stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(cell, ev.first_bottom));
+  if (!v.defined) cx.sh->garbage.note(cell, c.loc, "it reads " + ev.first_bottom);  // a garbage write: ⊥ is stored
   return {a, flat_index(a->shape, idx), v};
 }
 
@@ -427,8 +432,12 @@ struct AssignNode : CNode {
     store(cx, *a, f, v);
   }
   void store(Ctx& cx, Arr& a, size_t f, const Value& v) const {
-    if (cx.model && src->annot) check_annotation(cx, *src, a, f, v);
+    if (cx.model && src->annot && v.defined) check_annotation(cx, *src, a, f, v);
     on_access(cx, a, f, true, acc.levels);
+    if (!v.defined) {  // a garbage write (slow path only)
+      store_relaxed(a.def[f], uint8_t{0});
+      return;
+    }
     store_relaxed(a.data<T>()[f], from_value<T>(v));
     store_relaxed(a.def[f], uint8_t{1});
   }
@@ -459,8 +468,7 @@ struct AccNode : CNode {
   void apply(Ctx& cx, const Cmd& c, Arr& a, size_t f, const Value& v) const {
     if (!atomic) on_access(cx, a, f, false, acc.levels);
     Value old = a.get(f);
-    if (!old.defined)
-      throw_stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {}, which is undefined (initialise it first)", cell_name(*cx.sh, a, f)));
+    if (!old.defined || !v.defined) return garbage(cx, c, a, f, old);
     if (cx.model && c.annot_at) check_annotation(cx, c, a, f, v, c.annot_at.get());
     Value x = accumulate(op, old, v);
     if (cx.sh->o.hazards) watch_accumulation(cx, c, a, f, old, v, x);
@@ -476,6 +484,18 @@ struct AccNode : CNode {
   void slow(Ctx& cx) const {
     SlowTarget t = slow_target(cx, *src);
     apply(cx, *src, *t.a, t.flat, t.v);
+  }
+  // A garbage write (interpreter/garbage.hpp): the cell (or the value, noted by slow_target)
+  // is ⊥, and so is the cell after; an atomic one is folded after its loop, where ⊥ stays ⊥.
+  void garbage(Ctx& cx, const Cmd& c, Arr& a, size_t f, const Value& old) const {
+    if (!old.defined) cx.sh->garbage.note(cell_name(*cx.sh, a, f), c.loc, fmt::format("it accumulates into {}, which is undefined", cell_name(*cx.sh, a, f)));
+    if (atomic) {
+      if (cx.mode == Mode::Exact) note_accumulation(cx, a, f, op, Value::bottom(a.elem));
+    } else {
+      on_access(cx, a, f, true, acc.levels);
+      if (cx.mode == Mode::Exact) note_lost_update(cx, a, f);
+    }
+    store_relaxed(a.def[f], uint8_t{0});
   }
   static void watch_accumulation(Ctx& cx, const Cmd& c, Arr& a, size_t f, const Value& old, const Value& v, const Value& x) {
     std::string cell = cell_name(*cx.sh, a, f);

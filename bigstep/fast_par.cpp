@@ -251,7 +251,17 @@ void exact_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
     }
     // commuting accumulations: every operand folded, in iteration order, from the initial value
     Value x = k.a->get(k.flat);
-    for (const Value& o : s.operands) x = accumulate(s.op1, x, o);
+    bool garbage = !x.defined;
+    for (const Value& o : s.operands) {
+      x = accumulate(s.op1, x, o);
+      garbage = garbage || !o.defined;
+    }
+    if (!x.defined && garbage) {  // interpreter/garbage.hpp: ⊥ stays ⊥
+      std::string cell = cell_name(*cx.sh, *k.a, k.flat);
+      cx.sh->garbage.note(cell, n.src->loc, fmt::format("the accumulations into {} read ⊥", cell));
+      std::atomic_ref<uint8_t>(k.a->def[k.flat]).store(0, std::memory_order_relaxed);
+      continue;
+    }
     if (!x.defined)
       throw_stuck(OutcomeKind::Error, n.src->loc, fmt::format("accumulation into {}, which is undefined", cell_name(*cx.sh, *k.a, k.flat)));
     k.a->set(k.flat, x);

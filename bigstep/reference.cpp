@@ -368,12 +368,15 @@ class Engine {
       AccTrace t{a0->op, false, {}};
       Value x;
       if (!lookup(mu, l, x)) x = Value::bottom(Type::Invalid);
+      bool garbage = !x.defined;
       for (const auto& [i, v] : ws)
         for (const Value& o : accumulating(i, l)->operands) {
           x = accumulate(t.op, x, o);
+          garbage = garbage || !o.defined;
           t.operands.push_back(o);
         }
-      if (!x.defined) stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {}, which is undefined", loc_text(l)));
+      if (!x.defined && garbage) garbage_.note(loc_text(l), c.loc, fmt::format("the accumulations into {} read ⊥", loc_text(l)));
+      else if (!x.defined) stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {}, which is undefined", loc_text(l)));
       combined[l] = std::move(t);
       acc.dmu[l] = x;
     }
@@ -486,8 +489,9 @@ class Engine {
       stuck(OutcomeKind::OutOfBounds, c.loc, write_oob_message(loc_text(l), shape_text(c.id, mu)), at_vars(c));
     ev.first_bottom.clear();
     Value v = o_.hazards ? placing_hazards([&] { return ev.eval(*c.value); }, p_, c, env_, st_.params, loc_text(l)) : ev.eval(*c.value);
-    if (!v.defined)
+    if (!v.defined && (ev.first_bottom.empty() || o_.ghost))
       stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(loc_text(l), ev.first_bottom));
+    if (!v.defined) return garbage_write(c, l, "it reads " + ev.first_bottom, r);
     if (o_.ghost && o_.annotations && c.annot) return ghost_write(c, l, r);
     if (c.acc != RedOp::None) return accumulate_into(c, l, old, v, r);
     if (o_.annotations && c.annot) check_annotation(c, l, v);
@@ -500,9 +504,22 @@ class Engine {
   // `a[ι] ⊙= e` (RED-U-OPASSIGN): ℓ ↦ μ(ℓ) ⊙ v. Non-atomic, ℓ joins the reads (a concurrent
   // accumulation loses updates); atomic (or inside `atomic { }`), it does not, and the effect is
   // recorded as an accumulation, which commutes with others of the same operator.
+  // A garbage write (GarbageWrites): the cell becomes ⊥; an accumulation reads it first.
+  Result garbage_write(const Cmd& c, const Location& l, const std::string& why, Result& r) {
+    garbage_.note(loc_text(l), c.loc, why);
+    if (c.acc != RedOp::None && !c.atomic && atomic_depth_ == 0) {
+      r.rho.insert(l);
+      r.rmw.insert(l);
+    }
+    r.dmu[l] = Value::bottom(c.value->type);
+    if (o_.strict_races) r.omega[l].push_back(r.dmu[l]);
+    return r;
+  }
+
   Result accumulate_into(const Cmd& c, const Location& l, const Value& old, const Value& v, Result& r) {
-    if (!old.defined)
+    if (!old.defined && o_.ghost)
       stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {}, which is undefined (initialise it first)", loc_text(l)));
+    if (!old.defined) return garbage_write(c, l, fmt::format("it accumulates into {}, which is undefined", loc_text(l)), r);
     if (o_.annotations && c.annot_at) check_annotation(c, l, v, c.annot_at.get());
     if (trace_ && l == trace_->cell && !c.atomic && atomic_depth_ == 0) traced("read", c, old);  // read, then written
     Value x = accumulate(c.acc, old, v);
@@ -554,6 +571,7 @@ class Engine {
 
  public:
   std::unique_ptr<Outcome> deferred_;  // the first annotation failure
+  GarbageWrites garbage_;
 
  private:
 
@@ -612,6 +630,7 @@ Outcome run_reference(const Program& p, Memory& state, const ReferenceOptions& o
     Outcome o = Outcome::make(OutcomeKind::Ok, {}, fmt::format("{} assignment(s), {} parallel loop(s) checked", s.steps, s.par_loops));
     o.data["steps"] = s.steps;
     o.data["cells_written"] = r.dmu.size();
+    e.garbage_.report(o);
     return o;
   } catch (Stuck& st) {
     st.outcome.data["steps"] = s.steps;

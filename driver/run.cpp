@@ -245,6 +245,13 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
     r.stats["inputs_seconds"] = inst.inputs_seconds;
     if (cmp.ok() || cmp.kind == OutcomeKind::Inconclusive) cmp.message = r.summary + ", " + cmp.message;
     for (const auto& [k, v] : r.stats.items()) cmp.data[k] = v;
+    if (o.data.contains("garbage_writes")) {  // interpreter/garbage.hpp: where a ⊥ output cell may come from
+      cmp.data["garbage_writes"] = o.data["garbage_writes"];
+      cmp.data["first_garbage_write"] = o.data["first_garbage_write"];
+      if (!cmp.ok())
+        cmp.details.push_back(fmt::format("{} garbage write(s) stored ⊥ (a value read from cells never written; thesis 9.9); the first: {}",
+                                          o.data["garbage_writes"].get<uint64_t>(), o.data["first_garbage_write"].get<std::string>()));
+    }
     o = std::move(cmp);
   }
   r.outcome = std::move(o);

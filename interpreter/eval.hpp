@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "interpreter/ast.hpp"
+#include "interpreter/garbage.hpp"
 #include "interpreter/hazard.hpp"
 #include "interpreter/ops.hpp"
 #include "interpreter/outcome.hpp"

@@ -371,15 +371,13 @@ class Machine {
       throw_stuck(OutcomeKind::OutOfBounds, c.loc, fmt::format("write of {} outside the array{}", cell_text(c.id, idx), mem.shape(c.id)));
     ev.first_bottom.clear();
     Value v = ev.eval(*c.value);
-    if (!v.defined)
-      throw_stuck(OutcomeKind::Error, c.value->loc,
-                  fmt::format("the value assigned to {} is undefined{}", cell_text(c.id, idx),
-                              ev.first_bottom.empty() ? "" : " (it reads " + ev.first_bottom + ")"));
+    if (!v.defined && ev.first_bottom.empty())
+      throw_stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(cell_text(c.id, idx), ev.first_bottom));
+    if (!v.defined) return {std::move(target), v};  // a garbage write (interpreter/garbage.hpp): ⊥ is stored
     if (c.acc != RedOp::None) {
       Value old;
       mem.read(c.id, idx, old);
-      if (!old.defined)
-        throw_stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {}, which is undefined (initialise it first)", cell_text(c.id, idx)));
+      if (!old.defined) return {std::move(target), old};  // a garbage write: ⊥ stays ⊥
       v = accumulate(c.acc, old, v);
       if (!v.defined) throw_stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {} is undefined", cell_text(c.id, idx)));
     }

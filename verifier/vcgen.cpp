@@ -81,7 +81,7 @@ isl::set Generator::box(const Env& env, const std::string& tuple, const std::vec
 // Γ ⊢ {ℓ̂} ⊆ {a⟨x⟩ | 0 <= x < ι'}: the written cell is in bounds; Γ ⊢ rd ⊆ dom(h): every cell
 // read is in bounds and defined.
 void Generator::check_accesses(const Cmd& c, const isl::set& loc, const Locs& rd, const Heap& h, const Env& env, const char* write,
-                               const char* read) {
+                               const char* read, isl::set* garbage) {
   isl::set oob = loc.subtract(env.boxes.at(c.id)).intersect_params(env.gamma);
   if (!oob.is_empty()) fail("out-of-bounds write", c.loc, fmt::format("{} {} outside its shape", write, c.name), oob, env);
   Locs in_box = all_boxes(env);
@@ -92,11 +92,45 @@ void Generator::check_accesses(const Cmd& c, const isl::set& loc, const Locs& rd
   // domain makes costly (a split or a fuse leaves it as dozens of pieces with divisions);
   // the difference is computed only to report what is undefined
   Locs in_bounds = rd.intersect(in_box).intersect_params(env.gamma);
-  Locs written = h.domain();
+  Locs written = defined_cells(h);
   if (in_bounds.is_subset(written)) return;
   in_bounds.subtract(written).foreach_set([&](isl::set bad) {
-    fail("undefined read", c.loc, fmt::format("{} {} before any write", read, or_unnamed(isl_set_get_tuple_name(bad.get()))), bad, env);
+    if (garbage) *garbage = garbage->unite(bad.params().intersect(env.gamma));  // a garbage write, not a failure
+    else fail("undefined read", c.loc, fmt::format("{} {} before any write", read, or_unnamed(isl_set_get_tuple_name(bad.get()))), bad, env);
   });
+}
+
+isl::union_set Generator::garbage_value(Type type, const Scope& s) {
+  auto it = garbage_templates_.find(type);
+  if (it == garbage_templates_.end()) {
+    auto node = std::make_shared<TNode>();
+    node->k = TNode::K::Opaque;
+    node->type = type;
+    node->tensor = -1 - static_cast<int>(garbage_templates_.size());  // no statement's (those are line * 10000 + col)
+    node->arity = 0;
+    it = garbage_templates_.emplace(type, t_.intern(node, 0)).first;
+  }
+  isl::union_set v(tuple_set(ctx_, t_.at(it->second).name, {}, [](const isl::pw_aff& x, const isl::pw_aff&) { return x.domain(); }, s.declared));
+  garbage_values_ = garbage_values_.is_null() ? v : garbage_values_.unite(v);
+  return v;
+}
+
+Locs Generator::defined_cells(const Heap& h) const {
+  if (garbage_values_.is_null()) return h.domain();  // no garbage write so far: the common case costs nothing
+  return h.domain().subtract(h.intersect_range(garbage_values_).domain());
+}
+
+isl::union_set Generator::over_parameters(const isl::union_set& s) const {
+  std::set<std::string> keep;
+  for (const auto& x : p_.params) keep.insert(x.name);
+  isl::union_set out = s;
+  std::vector<std::string> drop;
+  s.foreach_set([&](isl::set m) {
+    for (isl_size k = 0, n = isl_set_dim(m.get(), isl_dim_param); k < n; ++k)
+      if (const char* name = isl_set_get_dim_name(m.get(), isl_dim_param, static_cast<unsigned>(k)); name && !keep.count(name)) drop.push_back(name);
+  });
+  for (const auto& x : drop) out = project_param(out, x);
+  return out;
 }
 
 namespace {
@@ -156,11 +190,21 @@ Generator::Result Generator::assign(const Cmd& c, const Env& env, const Heap* h,
   isl::set loc = location(s, c.id, ptrs(c.idx));
   Result r = none();
   r.killed = isl::union_set(loc);
+  isl::set garbage = isl::set::empty(env.gamma.get_space());  // the instances that store ⊥
   if (h) {
     r.reads = reads(*c.value, s);
-    check_accesses(c, loc, r.reads, *h, env, "write of", "read of");
+    check_accesses(c, loc, r.reads, *h, env, "write of", "read of", &garbage);
     complete_reads(r.reads, *h, a, env, c.loc);
   }
+  isl::set garbage_loc = loc.intersect_params(garbage);
+  bool some_garbage = !garbage_loc.is_empty();
+  if (some_garbage) {
+    if (out_.garbage_first.empty())
+      out_.garbage_first = fmt::format("{} at {}:{} (its value reads cells never written)", c.name, c.loc.line, c.loc.col);
+    isl::union_set cells = over_parameters(isl::union_set(garbage_loc));
+    garbage_cells_ = garbage_cells_.is_null() ? cells : garbage_cells_.unite(cells);
+  }
+  isl::set gamma = some_garbage ? env.gamma.subtract(garbage) : env.gamma;  // the instances whose value is asked
   SVal t;
   if (!c.annot && reads_only_constants(*c.value, written_)) {
     // A derived prophecy (thesis 5.6, its simplest case): a value that reads no array any
@@ -189,12 +233,17 @@ Generator::Result Generator::assign(const Cmd& c, const Env& env, const Heap* h,
   } else {
     t = evaluate(*c.annot, s, nullptr);  // decompose(t)
     // Ĉ = ⟦e⟧_h = {decompose(t)}
-    if (h) equations("value", c.loc, t, evaluate(*c.value, within(env), h), env.gamma, env);
+    if (h && !gamma.is_empty()) equations("value", c.loc, t, evaluate(*c.value, within(env), h), gamma, env);
   }
-  // Δh = {ℓ̂ → decompose(t)}
+  // Δh = {ℓ̂ → decompose(t)}, and ⊥ where the instance's value reads a cell never written
+  isl::set kept = some_garbage ? loc.subtract(garbage_loc) : loc;
   t.foreach_set([&](isl::set v) {
-    r.dh = r.dh.unite(isl::union_map(isl::manage(isl_map_from_domain_and_range(loc.copy(), v.copy()))));
+    r.dh = r.dh.unite(isl::union_map(isl::manage(isl_map_from_domain_and_range(kept.copy(), v.copy()))));
   });
+  if (some_garbage)
+    garbage_value(c.value->type, s).foreach_set([&](isl::set v) {
+      r.dh = r.dh.unite(isl::union_map(isl::manage(isl_map_from_domain_and_range(garbage_loc.copy(), v.copy()))));
+    });
   return r;
 }
 
@@ -539,6 +588,7 @@ Generated Generator::generate() {
   Result r = eval(*p_.body, env, &out_.initial, isl::union_map::empty(ctx_));
   out_.delta = r.dh;
   out_.final = update(out_.initial, r.dh);
+  if (!garbage_cells_.is_null()) out_.garbage_reread = over_parameters(r.reads).intersect(garbage_cells_).intersect_params(out_.assumptions);
 
   // The output declarations: the thesis' `__discard {C(i, j)} := c[i, j]` loop (section 5.4).
   for (size_t a = 0; a < p_.arrays.size(); ++a) {
@@ -549,7 +599,12 @@ Generated Generator::generate() {
     isl::set missing = loc.subtract(out_.final.domain().extract_set(loc.space())).intersect_params(e.gamma);
     if (!missing.is_empty())
       fail("missing output cell", ad.loc, fmt::format("a cell of output {} is never written", ad.name), missing, e);
-    equations("output", ad.loc, evaluate(*ad.init, e.s, nullptr), isl::union_set(loc).apply(out_.final), e.gamma, e);
+    isl::set defined = defined_cells(out_.final).extract_set(loc.space());
+    isl::set garbage = loc.intersect(out_.final.domain().extract_set(loc.space())).subtract(defined).intersect_params(e.gamma);
+    if (!garbage.is_empty())
+      fail("missing output cell", ad.loc,
+           fmt::format("a cell of output {} holds ⊥: a garbage write reaches it (the first: {})", ad.name, out_.garbage_first), garbage, e);
+    equations("output", ad.loc, evaluate(*ad.init, e.s, nullptr), isl::union_set(loc.intersect(defined)).apply(out_.final), e.gamma, e);
     output_coverage(out_.final, r.acc, ad, loc, e);
   }
   return std::move(out_);

@@ -59,6 +59,14 @@ struct Generated {
   isl::set computed, claimed;
   isl::set context;     // Γ0: the assumptions
   int derived = 0;      // unannotated writes whose prophecy was derived (they read only read-only arrays)
+  // Garbage writes (interpreter/garbage.hpp, thesis 9.9): an assignment's instances whose value
+  // reads a cell never written store ⊥ (a template of its own) instead of failing, and their
+  // value VC is not asked. `garbage_first` names the first ("" when none); `garbage_reread`
+  // holds the cells some garbage write may leave ⊥ that some command may read (loop and let
+  // variables projected out): within a loop, later iterations read the prophetic heap, which
+  // holds the annotations' values there, so a proof cannot stand where it is not empty.
+  std::string garbage_first;
+  isl::union_set garbage_reread;
 };
 
 // Accumulations (thesis 7.3, 7.5): the accumulating heap maps each location to the tokens
@@ -193,7 +201,17 @@ class Generator {
   // The side conditions of a store's accesses: its cell in bounds, the cells `rd` in bounds and
   // defined in h (`write`/`read`: how the messages name the access).
   void check_accesses(const Cmd& c, const isl::set& loc, const Locs& rd, const Heap& h, const Env& env, const char* write,
-                      const char* read);
+                      const char* read, isl::set* garbage = nullptr);
+  // Garbage writes (Generated::garbage_first): the instances (a parameter set under Γ) of an
+  // assignment whose value reads cells undefined in h, the ⊥ value of a type, the cells of h
+  // that hold a defined value, and `s` with every variable but the program's parameters
+  // projected out.
+  isl::union_set garbage_value(Type t, const Scope& s);
+  Locs defined_cells(const Heap& h) const;
+  isl::union_set over_parameters(const isl::union_set& s) const;
+  isl::union_set garbage_values_;  // the ⊥ templates made so far (one per type)
+  isl::union_set garbage_cells_;   // the cells garbage writes write (over the parameters)
+  std::map<Type, int> garbage_templates_;
 
   const Program& p_;
   isl::ctx ctx_;

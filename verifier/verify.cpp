@@ -693,6 +693,11 @@ Verdict verify_program(const Program& p, const Options& opts) {
         unknown = true;
         v.reason = unannotated;
       }
+      if (!gen.garbage_reread.is_null() && !gen.garbage_reread.is_empty() && v.problems.empty() && !unknown) {
+        unknown = true;  // vcgen.hpp: past a garbage write, later reads see the prophecy, not ⊥
+        v.reason = fmt::format("a garbage write ({}) may leave ⊥ in cells a command reads: the proof does not follow ⊥ through "
+                               "later reads (runs do: thesis 9.9)", gen.garbage_first);
+      }
       if (v.problems.empty() && !unknown) {
         if (!smt) smt.emplace(p, t, opts.smt);
         v.reason = unproved_specification(p, *smt, stop_at - elapsed());
