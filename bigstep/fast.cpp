@@ -44,7 +44,7 @@ void store_cells(const fast::Arr& a, std::vector<Value>& cells) {
     const T* d = a.data<T>();
     par::parallel_for(0, static_cast<int64_t>(a.size), kChunk, [&](int64_t lo, int64_t hi) {
       for (int64_t k = lo; k < hi; ++k)
-        if (a.def[k]) cells[static_cast<size_t>(k)] = fast::to_value<T>(a.elem, d[k]);
+        cells[static_cast<size_t>(k)] = a.def[k] ? fast::to_value<T>(a.elem, d[k]) : Value::bottom(a.elem);  // ⊥ also after a garbage write
     });
   });
 }

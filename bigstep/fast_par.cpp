@@ -256,9 +256,7 @@ void exact_par(const ParNode& n, Ctx& cx, int64_t first, int64_t count) {
       x = accumulate(s.op1, x, o);
       garbage = garbage || !o.defined;
     }
-    if (!x.defined && garbage) {  // interpreter/garbage.hpp: ⊥ stays ⊥
-      std::string cell = cell_name(*cx.sh, *k.a, k.flat);
-      cx.sh->garbage.note(cell, n.src->loc, fmt::format("the accumulations into {} read ⊥", cell));
+    if (!x.defined && garbage) {  // interpreter/garbage.hpp: ⊥ stays ⊥ (noted where the accumulation read it)
       std::atomic_ref<uint8_t>(k.a->def[k.flat]).store(0, std::memory_order_relaxed);
       continue;
     }

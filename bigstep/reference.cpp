@@ -27,6 +27,15 @@ using DMem = std::map<Location, Value>;                    // δμ: a partial me
 using RSet = std::set<Location>;                           // ρ: a set of locations
 using WSet = std::map<Location, std::vector<Value>>;       // ω: every value written (strict races)
 
+// ω ∪ ω': each cell's values, each once.
+void merge_values(WSet& into, const WSet& from) {
+  for (const auto& [l, vs] : from) {
+    auto& dst = into[l];
+    for (const auto& v : vs)
+      if (std::none_of(dst.begin(), dst.end(), [&](const Value& w) { return identical(w, v); })) dst.push_back(v);
+  }
+}
+
 // The accumulations of a command into a cell it does not otherwise overwrite (thesis 7.3.6):
 // its effect on that cell is the function x ↦ x ⊙ v1 ⊙ v2 ... (in execution order).
 struct AccTrace {
@@ -375,8 +384,8 @@ class Engine {
           garbage = garbage || !o.defined;
           t.operands.push_back(o);
         }
-      if (!x.defined && garbage) garbage_.note(loc_text(l), c.loc, fmt::format("the accumulations into {} read ⊥", loc_text(l)));
-      else if (!x.defined) stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {}, which is undefined", loc_text(l)));
+      // ⊥ stays ⊥ where an accumulation read it (noted there: interpreter/garbage.hpp)
+      if (!x.defined && !garbage) stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {}, which is undefined", loc_text(l)));
       combined[l] = std::move(t);
       acc.dmu[l] = x;
     }
@@ -462,15 +471,7 @@ class Engine {
   }
 
   void merge_omega(WSet& into, WSet& from) {
-    if (!o_.strict_races) return;
-    for (auto& [l, vs] : from) {
-      auto& dst = into[l];
-      for (auto& v : vs) {
-        bool seen = false;
-        for (const auto& w : dst) seen = seen || identical(w, v);
-        if (!seen) dst.push_back(v);
-      }
-    }
+    if (o_.strict_races) merge_values(into, from);
   }
 
   // U-ASSIGN (corrected): every ιi evaluates to ni, ℓ = a[n1..nk] ∈ dom(μ), ⟦e⟧ = v defined;
@@ -504,13 +505,10 @@ class Engine {
   // `a[ι] ⊙= e` (RED-U-OPASSIGN): ℓ ↦ μ(ℓ) ⊙ v. Non-atomic, ℓ joins the reads (a concurrent
   // accumulation loses updates); atomic (or inside `atomic { }`), it does not, and the effect is
   // recorded as an accumulation, which commutes with others of the same operator.
-  // A garbage write (GarbageWrites): the cell becomes ⊥; an accumulation reads it first.
+  // A garbage write (interpreter/garbage.hpp): the cell becomes ⊥; an accumulation reads it first.
   Result garbage_write(const Cmd& c, const Location& l, const std::string& why, Result& r) {
     garbage_.note(loc_text(l), c.loc, why);
-    if (c.acc != RedOp::None && !c.atomic && atomic_depth_ == 0) {
-      r.rho.insert(l);
-      r.rmw.insert(l);
-    }
+    if (c.acc != RedOp::None && !c.atomic && atomic_depth_ == 0) r.rho.insert(l), r.rmw.insert(l);
     r.dmu[l] = Value::bottom(c.value->type);
     if (o_.strict_races) r.omega[l].push_back(r.dmu[l]);
     return r;

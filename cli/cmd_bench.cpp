@@ -81,7 +81,7 @@ std::optional<driver::BenchEntry> halide_entry(const BenchArgs& a, const driver:
   }
   unsigned ms = a.timeout > 0 ? static_cast<unsigned>(std::min(a.timeout * 1000, 600000.0)) : 600000;
   halide::JitRun j = halide::jit_check(src, a.schedule, a.params, a.seed, true, ms, a.repeat);
-  if (j.status == halide::JitRun::Status::BadInput) {
+  if (j.status == halide::JitRun::Status::BadInput || j.status == halide::JitRun::Status::Rejected) {
     error = "--halide: " + j.message;
     return std::nullopt;
   }

@@ -369,6 +369,11 @@ void run_fuzz_campaign(FuzzArgs& a) {
 
 void run_fuzz(FuzzArgs& a) {
   if (!read_algorithms(a)) return;
+  if (!a.halide() && !a.o.autoscheduler.empty()) {
+    std::cerr << "sched fuzz: --autoscheduler needs --compiler halide\n";
+    set_exit(kBadInput);
+    return;
+  }
   if (a.halide() && halide_refuses(a.oracles, a.merge, a.o)) return;
   if (a.mlir() && mlir_refuses(a.oracles, a.merge, a.o)) return;
   if (a.mlir() && a.print_case >= 0) {
@@ -405,6 +410,10 @@ void register_fuzz(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--algo", a.algo_files, "an algorithm file (.algo) to draw schedules for instead of the built-in algorithms (repeatable)")
       ->check(CLI::ExistingFile);
+  cmd->add_option("--autoscheduler", o.autoscheduler,
+                  "with --compiler halide: each case scheduled by this Halide autoscheduler, with random machine parameters and estimates "
+                  "(docs/halide.md), instead of a random schedule")
+      ->check(CLI::IsMember({"Adams2019", "Li2018", "Mullapudi2016"}));
   cmd->add_option("--time", a.time_s, "stop starting cases after this long (90, 90s, 10m, 1h)");
   cmd->add_option("--cases", o.cases, "number of case indices (of this shard's seed range 0..N-1)")->check(whole_number(1, 1'000'000'000));
   cmd->add_option("--seed", o.seed, "campaign seed: case i of seed S is always the same program")->capture_default_str()->check(whole_number(0, UINT64_MAX));

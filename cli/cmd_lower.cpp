@@ -51,7 +51,8 @@ bool check_jit(const LowerArgs& a, const std::shared_ptr<SourceFile>& src, bool 
       return true;
     case halide::JitRun::Status::Refused: std::cerr << head << "Halide's runtime refused the buffers: " << j.message << "\n"; return false;
     case halide::JitRun::Status::Limit: std::cerr << head << "inconclusive: " << j.message << "\n"; set_exit(kInconclusive); return false;
-    case halide::JitRun::Status::BadInput: bad_input("error: --jit: " + j.message + "\n");
+    case halide::JitRun::Status::BadInput:
+    case halide::JitRun::Status::Rejected: bad_input("error: --jit: " + j.message + "\n");
     default: std::cerr << head << halide::status_name(j.status) << ": " << j.message << "\n"; return true;
   }
 }

@@ -224,6 +224,15 @@ class Runner {
       decide_stop(2, rb.outcome, values, model);
       return true;
     }
+    // a garbage write's ⊥ in an output (interpreter/garbage.hpp) is a finding of that program alone
+    for (const auto& [which, er] : {std::pair<int, const EngineRun*>{1, &ra}, {2, &rb}})
+      if (!er->outputs_defined && er->outcome.data.contains("first_garbage_write")) {
+        Outcome g = Outcome::make(OutcomeKind::Mismatch, {}, fmt::format("an output holds ⊥: a garbage write reaches it (values read from cells never "
+                                                                         "written; the first in the program: {})",
+                                                                         er->outcome.data["first_garbage_write"].get<std::string>()));
+        decide_stop(which, g, values, model);
+        return true;
+      }
     if (auto d = first_difference(a_, ra.final, b_, rb.final, reals_)) {
       d->params = named(values);
       d->seed = model.seed;
@@ -252,20 +261,21 @@ class Runner {
  private:
   static std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
-  // The second program stops (a race, an access out of bounds, an undefined read, an overflow)
-  // where the first computes: a finding of its own, with the run that shows it.
+  // Program `which` stops (a race, an access out of bounds, an undefined read, an overflow) or
+  // leaves ⊥ in an output where the other computes: a finding of its own, with the run that shows it.
   void decide_stop(int which, const Outcome& o, const std::vector<int64_t>& values, const ModelOptions& model) {
     Difference d;
     d.params = named(values);
     d.seed = model.seed;
     d.data = data_;
     d.cell = "(the run)";
-    d.first = "ok";
-    d.second = first_line(o.render(Diagnostics(b_.file)));
+    std::string what = first_line(o.render(Diagnostics(which == 1 ? a_.file : b_.file)));
+    d.first = which == 1 ? what : "ok";
+    d.second = which == 1 ? "ok" : what;
     r_.verdict = EquivResult::Verdict::Defective;
     r_.which = which;
     r_.loc = o.loc;
-    r_.reason = fmt::format("{} (at {}, where the first program runs)", d.second, point_text(values));
+    r_.reason = fmt::format("{} (at {}, where the {} program runs)", what, point_text(values), which == 1 ? "second" : "first");
     r_.difference = std::move(d);
   }
 

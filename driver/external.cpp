@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "interpreter/child.hpp"
+#include "interpreter/files.hpp"
 #include "interpreter/sanitized.hpp"
 
 namespace sched::driver {
@@ -123,38 +124,9 @@ External run_external(const std::vector<std::string>& argv, const ExternalLimits
   return e;
 }
 
-namespace {
+bool trusted_executable(const std::string& path, std::string& why) { return trusted_file(path, true, why); }
 
-bool trusted(const std::string& path, bool executable, std::string& why) {
-  std::filesystem::path p(path);
-  if (!p.is_absolute()) {
-    why = path + ": not an absolute path";
-    return false;
-  }
-  auto safe = [&](const std::filesystem::path& q, bool file) {
-    struct stat st;
-    if (stat(q.c_str(), &st) != 0) {
-      why = fmt::format("{}: {}", q.string(), std::strerror(errno));
-      return false;
-    }
-    if (file && (!S_ISREG(st.st_mode) || (executable && !(st.st_mode & S_IXUSR)))) {
-      why = q.string() + (executable ? ": not an executable file" : ": not a regular file");
-      return false;
-    }
-    if ((st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-      why = q.string() + ": another user can write it (owner or mode): refused";
-      return false;
-    }
-    return true;
-  };
-  return safe(p, true) && safe(p.parent_path(), false);
-}
-
-}  // namespace
-
-bool trusted_executable(const std::string& path, std::string& why) { return trusted(path, true, why); }
-
-bool trusted_library(const std::string& path, std::string& why) { return trusted(path, false, why); }
+bool trusted_library(const std::string& path, std::string& why) { return trusted_file(path, false, why); }
 
 std::string beside_this_program(const std::string& name, std::string& why) {
   std::error_code ec;

@@ -249,8 +249,8 @@ EngineRun run(Engine engine, const Instance& inst, const RunOptions& opts) {
       cmp.data["garbage_writes"] = o.data["garbage_writes"];
       cmp.data["first_garbage_write"] = o.data["first_garbage_write"];
       if (!cmp.ok())
-        cmp.details.push_back(fmt::format("{} garbage write(s) stored ⊥ (a value read from cells never written; thesis 9.9); the first: {}",
-                                          o.data["garbage_writes"].get<uint64_t>(), o.data["first_garbage_write"].get<std::string>()));
+        cmp.details.push_back(fmt::format("garbage writes stored ⊥ (values read from cells never written; thesis 9.9), the first in the program: {}",
+                                          o.data["first_garbage_write"].get<std::string>()));
     }
     o = std::move(cmp);
   }

@@ -35,6 +35,7 @@ struct CampaignSettings {
   double case_timeout_s = 120;
   double reduce_seconds = 60;
   std::vector<BuiltinAlgorithm> algorithms;  // `--algo` files (empty: the campaign's own cases)
+  std::string autoscheduler;                  // --compiler halide: schedules by this autoscheduler (halide/build.hpp), not drawn
   std::string out_dir;    // "" : no files
   bool progress = true;
   CaseReporter on_case;   // each finished case (optional)

@@ -1,8 +1,9 @@
 // `sched fuzz --compiler halide` (halide_campaign.hpp).
 #include "fuzz/halide_campaign.hpp"
 
-#include <fmt/format.h>
 #include <fcntl.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -90,7 +91,7 @@ HalideCase make_halide_case(const HalideCampaignOptions& o, uint64_t index) {
   c.source = b.text;
   auto a = parse(b.name, b.text, c.error);
   if (!a) return c;
-  c.schedule = random_schedule(pick, *a, Vocabulary::Halide);
+  if (o.autoscheduler.empty()) c.schedule = random_schedule(pick, *a, Vocabulary::Halide);
   c.param_names = a->params;
   static const int sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33};
   auto spec = spec_program(*a);
@@ -98,6 +99,15 @@ HalideCase make_halide_case(const HalideCampaignOptions& o, uint64_t index) {
     c.params.clear();
     for (size_t i = 0; i < a->params.size(); ++i) c.params.push_back(sizes[pick(0, static_cast<int>(std::size(sizes)))]);
     if (!spec || driver::make_instance(*spec->program, c.params).prepared.ok()) break;
+  }
+  if (!o.autoscheduler.empty() && !a->funcs.empty()) {
+    // the autoscheduler's machine (parallelism, cache in KB, balance) and estimates: the case's
+    // sizes, or others drawn the same way (an autoscheduler tiles for its estimates, not the run's)
+    static const int cache_kb[] = {32, 256, 1024, 16384};
+    Step st{a->funcs.back().name, "autoschedule", {o.autoscheduler}};
+    for (int v : {1 << pick(0, 5), cache_kb[pick(0, 4)], 10 * pick(1, 11)}) st.args.push_back(std::to_string(v));
+    for (int64_t p : c.params) st.args.push_back(std::to_string(pick(0, 2) == 0 ? p : sizes[pick(0, static_cast<int>(std::size(sizes)))] * 8));
+    c.schedule = {st};
   }
   return c;
 }
@@ -219,6 +229,11 @@ Checked check(const HalideCase& c, const HalideCampaignOptions& o, const std::se
     jit_ran = true;
     r["jit"] = halide::status_name(j.status);
   }
+  if (jit_ran && j.status == halide::JitRun::Status::Rejected) {  // Halide refuses it at code generation: no compiled code exists
+    r["status"] = "rejected";
+    r["message"] = j.message.substr(0, 400);
+    return out;
+  }
   bool refused = jit_ran && j.status == halide::JitRun::Status::Refused;
   r["refused"] = refused;
   if (x.status == S::Ok) {
@@ -235,7 +250,8 @@ Checked check(const HalideCase& c, const HalideCampaignOptions& o, const std::se
       // a wrong output: the loop nest's values are wrong (or undefined) and the compiled code's are wrong too; a
       // loop nest that reads outside its buffers or cells never written while the compiled code's outputs are right
       // is a finding (memory Halide's code touches and should not), not a wrong output
-      bool wrong = (n.kind == OutcomeKind::Mismatch || n.kind == OutcomeKind::Error) && jit_ran && j.status != halide::JitRun::Status::Ok;
+      // (only a mismatch of the compiled code's outputs confirms one: a JIT that fails to compile or crashes says nothing of them)
+      bool wrong = (n.kind == OutcomeKind::Mismatch || n.kind == OutcomeKind::Error) && jit_ran && j.status == halide::JitRun::Status::Mismatch;
       r["findings"].push_back(finding("loop nest", std::string(outcome_name(n.kind)), confirm, wrong, detail));
       return out;  // the JIT's verdict is part of this finding
     }
@@ -248,8 +264,10 @@ Checked check(const HalideCase& c, const HalideCampaignOptions& o, const std::se
     bool wrong = j.status == halide::JitRun::Status::Mismatch;
     // a wrong output says whether the loop nest was right (the bug is in a later pass); a compiler failure or a
     // crash is the same bug whatever the export made of the IR
-    r["findings"].push_back(finding("jit", std::string(halide::status_name(j.status)), wrong ? loop : compiler_signature(j.message), wrong,
-                                    detail + "\n(" + loop + ")"));
+    // a death inside compile_jit is the compiler's (row 8 of docs/halide.md: a compile-time stack overflow)
+    bool compiler = j.status == halide::JitRun::Status::Compiler || (j.status == halide::JitRun::Status::Crash && j.compiling);
+    r["findings"].push_back(finding(compiler ? "compiler" : "jit", compiler ? "jit compilation" : std::string(halide::status_name(j.status)),
+                                    wrong ? loop : compiler_signature(j.message), wrong, detail + "\n(" + loop + ")"));
   }
   return out;
 }
@@ -337,23 +355,52 @@ json reproducer(const HalideCase& c, const json& f, const HalideCampaignOptions&
   return files;
 }
 
+// The kinds of a schedule's directives, sorted and each once: "split", "split:PredicateStores"
+// (with its tail strategy), "update.rfactor" (on an update). A reduced schedule's kinds are what
+// its finding needs (each directive, removed, makes it go): two findings of one message whose
+// cases hold different such sets are different bugs (#7890 and #7764 share a message).
+std::set<std::string> directive_kinds(const Schedule& sch) {
+  static const std::set<std::string> tails = {"RoundUp", "GuardWithIf", "ShiftInwards", "Predicate", "PredicateLoads", "PredicateStores", "Auto"};
+  std::set<std::string> out;
+  for (const auto& st : sch) {
+    std::string k = (st.head.find(".update(") != std::string::npos ? "update." : "") + st.name;
+    if (!st.args.empty() && tails.count(st.args.back())) k += ":" + st.args.back();
+    out.insert(k);
+  }
+  return out;
+}
+
+std::string kinds_text(const std::set<std::string>& k) { return k.empty() ? "no directive" : fmt::format("{}", fmt::join(k, " + ")); }
+
+// Essential directive kinds of the findings reduced so far, by base signature.
+using Essentials = std::map<std::string, std::vector<std::set<std::string>>>;
+
 // The child: one case, its oracles, and for a finding of a signature not seen yet, the reduced
 // case and its reproducer files.
-json run_one(const HalideCase& c, const HalideCampaignOptions& o, const std::set<std::string>& seen) {
+json run_one(const HalideCase& c, const HalideCampaignOptions& o, const Essentials& seen) {
   if (!c.error.empty()) return {{"status", "bad-input"}, {"findings", json::array({finding("harness", "case", "the algorithm does not parse", false, c.error)})}};
   Checked k = check(c, o, {});
   json r = k.result;
   for (auto& f : r["findings"]) f["signature"] = signature_of(f);
   if (r["findings"].empty()) return r;
   json& f = r["findings"][0];
-  if (seen.count(f.value("signature", ""))) return r;  // known: counted, not reduced again
+  if (auto known = seen.find(f.value("signature", "")); known != seen.end()) {
+    std::set<std::string> kinds = directive_kinds(c.schedule);
+    for (const auto& ess : known->second)
+      if (std::includes(kinds.begin(), kinds.end(), ess.begin(), ess.end())) {
+        r["known_as"] = kinds_text(ess);  // counted under that reduced finding, not reduced again
+        return r;
+      }
+  }
   HalideCase red = o.reduce_seconds > 0 ? reduce_case(c, o, f) : c;
   Checked rk = check(red, o, {});
   json rf = f;
   for (const auto& g : rk.result["findings"])
     if (signature_of(g) == f.value("signature", "")) rf = g;
   if (rf.value("oracle", "") == "loop nest") rf["pass"] = implicated_pass(red, o, rf);
-  rf["signature"] = signature_of(rf);
+  rf["essential"] = kinds_text(directive_kinds(red.schedule));
+  rf["essential_kinds"] = directive_kinds(red.schedule);
+  rf["signature"] = signature_of(rf) + " | needs " + rf["essential"].get<std::string>();
   rf["base_signature"] = f.value("signature", "");
   r["reduced"] = case_json(red);
   r["reduced_finding"] = rf;
@@ -377,7 +424,7 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
   json s = core.start({{"compiler", "halide"}, {"cases", 0}, {"statuses", json::object()}, {"oracles", json::object()},
                        {"algorithms", json::object()}, {"refused", 0}, {"signatures", json::array()}, {"findings", 0}, {"timeouts", 0}});
   for (const char* k : {"compiler", "loop_nest", "jit"}) s["oracles"][k] = {{"runs", 0}, {"seconds", 0.0}, {"flagged", 0}};
-  std::set<std::string> seen;                 // base signatures (before the pass is known) of reduced findings
+  Essentials seen;                            // base signatures (before the pass is known) of reduced findings, with what each needs
   std::map<std::string, size_t> by_signature;  // final signature -> index in s["signatures"]
   std::map<std::string, std::string> final_of;  // base signature -> final signature
   auto status = [&] {
@@ -440,10 +487,12 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
     s["findings"] = s["findings"].get<int>() + 1;
     std::string base = fs[0].value("signature", "");
     if (r.contains("reduced_finding")) {
-      seen.insert(base);
-      final_of[base] = r["reduced_finding"].value("signature", base);
+      const json& rf = r["reduced_finding"];
+      seen[base].push_back(rf.value("essential_kinds", std::set<std::string>{}));
+      final_of[base + " | " + rf.value("essential", "")] = rf.value("signature", base);
     }
-    std::string sig = final_of.count(base) ? final_of[base] : base;
+    std::string known = base + " | " + (r.contains("reduced_finding") ? r["reduced_finding"].value("essential", "") : r.value("known_as", ""));
+    std::string sig = final_of.count(known) ? final_of[known] : base;
     if (!by_signature.count(sig)) {
       const json& f = r.contains("reduced_finding") ? r["reduced_finding"] : fs[0];
       std::string dir = fmt::format("{:02}-{}", by_signature.size() + 1, f.value("oracle", "") == "loop nest" ? "loop-nest" : f.value("oracle", ""));

@@ -19,10 +19,13 @@
 //
 // Signature of a finding: oracle, stage or kind, pass, and the message without its numbers and
 // names ("compiler | complete lowering | PartitionLoops.cpp:277: Condition failed:
-// s.condition.type().is_scalar()"). The first finding of each signature is reduced (schedule
-// steps removed, factors and parameters lowered while the signature stays) and written to
-// OUT/<n>-<oracle>/: case.algo, repro.cpp (Halide's C++ API, halide/cpp.hpp) and, for loop-nest
-// findings, loop_nest.sched.
+// s.condition.type().is_scalar()"), then the kinds of directive its reduced schedule needs (" |
+// needs update.rfactor + update.fuse"): one message may come from unrelated bugs, which the
+// reduced schedules separate. The first finding of each message is reduced (schedule steps
+// removed, factors and parameters lowered while the message stays); a later one is counted under
+// a reduced finding whose directive kinds its own schedule holds, else reduced too (a new
+// signature). Each reduced finding is written to OUT/<n>-<oracle>/: case.algo, repro.cpp
+// (Halide's C++ API, halide/cpp.hpp) and, for loop-nest findings, loop_nest.sched.
 #pragma once
 #include <nlohmann/json.hpp>
 

@@ -95,7 +95,7 @@ std::string final_in_child(const algo::Algorithm& a, const std::vector<algo::Dir
     bool rejected = false;
     if (!build_pipeline(a, extra, b, d, dx, rejected)) return "";
     try {
-      lower_final(b.outputs);
+      lower_final(b.outputs, o.strict_float);
     } catch (const Halide::CompileError& e) {  // a user error Halide finds late: a rejection
       return "R" + error_text(e);
     } catch (const Halide::Error& e) {

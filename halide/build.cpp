@@ -5,12 +5,14 @@
 #endif
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <map>
 
 #include <algorithm>
 #include <set>
 
+#include "interpreter/files.hpp"
 #include "interpreter/option_text.hpp"
 #include "interpreter/types.hpp"
 
@@ -40,6 +42,11 @@ struct Fail {
   Loc loc;
   std::string why;
   bool extra = false;
+};
+// A schedule that cannot be compared, not the user's error (an autoscheduler's own func): `rejected`.
+struct Uncomparable {
+  Loc loc;
+  std::string why;
 };
 
 class Builder {
@@ -369,6 +376,55 @@ class Builder {
 
 }  // namespace
 
+namespace {
+
+// A buffer's region at the parameters' estimates: each extent of `shape`, min 0.
+Region estimated_region(const std::vector<Expr>& shape, const std::map<std::string, Expr>& values, const algo::Directive& d) {
+  Region r;
+  for (const Expr& e : shape) {
+    Expr v = Halide::Internal::simplify(Halide::Internal::substitute(values, e));
+    const int64_t* k = Halide::Internal::as_const_int(v);
+    if (!k || *k < 1) throw Fail{d.loc, "autoschedule: a buffer's extent at these estimates is not a positive constant", d.extra};
+    r.push_back(Range(0, static_cast<int>(*k)));
+  }
+  return r;
+}
+
+// `F.autoschedule(NAME, parallelism, cache_kb, balance, v1, ..., vn)` (build.hpp).
+void apply_autoscheduler(const algo::Algorithm& a, const algo::Directive& d, Built& b) {
+  if (d.vars.size() != 1 || d.ints.size() != 3 + a.params.size() || d.ints[0] < 1 || d.ints[1] < 1 || d.ints[2] < 1)
+    throw Fail{d.loc, fmt::format("autoschedule takes an autoscheduler ({}), the parallelism, the cache in KB, the balance and an estimate of each "
+                                  "parameter ({} in all)", fmt::join(autoscheduler_names(), ", "), a.params.size()), d.extra};
+  std::string why;
+  if (autoscheduler_plugin(d.vars[0]).empty()) throw Fail{d.loc, fmt::format("autoschedule: {} is not an autoscheduler ({})", d.vars[0], fmt::join(autoscheduler_names(), ", ")), d.extra};
+  if (!load_autoscheduler(d.vars[0], why)) throw Fail{d.loc, "autoschedule: " + why, d.extra};
+  std::map<std::string, Expr> values;
+  for (size_t i = 0; i < a.params.size(); ++i) {
+    int64_t v = d.ints[3 + i];
+    if (v < INT32_MIN || v > INT32_MAX) throw Fail{d.loc, "autoschedule: an estimate does not fit Halide's 32-bit parameters", d.extra};
+    b.params.at(a.params[i]).set_estimate(static_cast<int32_t>(v));
+    values[b.params.at(a.params[i]).name()] = Expr(static_cast<int32_t>(v));
+  }
+  for (auto& [name, in] : b.inputs) in.set_estimates(estimated_region(b.shapes.at(name), values, d));
+  std::set<std::string> known;
+  for (const auto& [name, f] : b.funcs) known.insert(f.name());
+  for (auto& f : b.outputs)
+    for (const auto& [name, F] : b.funcs)
+      if (F.name() == f.name()) f.set_estimates(estimated_region(b.shapes.at(name), values, d));
+  Halide::Target t = runnable_host_target().with_feature(Halide::Target::StrictFloat);
+  Halide::Pipeline(b.outputs).auto_schedule(d.vars[0], t, Halide::MachineParams(static_cast<int>(d.ints[0]), static_cast<uint64_t>(d.ints[1]) * 1024,
+                                                                                   static_cast<float>(d.ints[2])));
+  std::vector<Halide::Internal::Function> outs;
+  for (const auto& f : b.outputs) outs.push_back(f.function());
+  for (const auto& [name, f] : Halide::Internal::build_environment(outs))
+    if (!known.count(name)) {
+      throw Uncomparable{d.loc, fmt::format("the autoscheduler {} made the func {}, which the algorithm does not have (an rfactor's intermediate, "
+                                            "a wrapper): its specification would not be the algorithm's", d.vars[0], name)};
+    }
+}
+
+}  // namespace
+
 bool build_pipeline(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, Built& out, Diagnostics& d, Diagnostics& dx, bool& rejected) {
   rejected = false;
   Builder b(a, out);
@@ -388,8 +444,13 @@ bool build_pipeline(const algo::Algorithm& a, const std::vector<algo::Directive>
     dir.extra = true;
     all.push_back(dir);
   }
+  const algo::Directive* autoschedule = nullptr;
   for (const auto& dir : all) {
     Diagnostics& where = dir.extra ? dx : d;
+    if (dir.name == "autoschedule") {  // after every other directive (build.hpp)
+      autoschedule = &dir;
+      continue;
+    }
     try {
       b.apply(dir);
     } catch (const Fail& f) {
@@ -400,6 +461,22 @@ bool build_pipeline(const algo::Algorithm& a, const std::vector<algo::Directive>
       rejected = true;
       return false;
     }
+  }
+  if (!autoschedule) return true;
+  Diagnostics& where = autoschedule->extra ? dx : d;
+  try {
+    apply_autoscheduler(a, *autoschedule, out);
+  } catch (const Fail& f) {
+    where.error(f.loc, f.why);
+    return false;
+  } catch (const Uncomparable& u) {
+    where.error(u.loc, u.why);
+    rejected = true;
+    return false;
+  } catch (const Halide::Error& e) {
+    where.error(autoschedule->loc, fmt::format("the autoscheduler {} refused the pipeline: {}", autoschedule->vars.at(0), error_text(e)));
+    rejected = true;
+    return false;
   }
   return true;
 }
@@ -456,6 +533,48 @@ Halide::Target runnable_host_target() {
   if (t.has_feature(Halide::Target::AVX512_SapphireRapids) && !has_avx_vnni())
     t = t.without_feature(Halide::Target::AVX512_SapphireRapids);
   return t;
+}
+
+}  // namespace sched::halide
+
+namespace sched::halide {
+
+Halide::Expr lerp_arithmetic(const Halide::Internal::Call* lerp) {
+  Halide::Target t = runnable_host_target().with_feature(Halide::Target::StrictFloat);
+  return Halide::Internal::lower_lerp(lerp->type, lerp->args[0], lerp->args[1], lerp->args[2], t);
+}
+
+Halide::Expr mux_selects(const Halide::Internal::Call* mux) {
+  const auto& a = mux->args;
+  Halide::Expr out = a.back();
+  for (size_t k = a.size() - 1; k-- > 1;) out = Halide::select(a[0] == static_cast<int>(k - 1), a[k], out);
+  return out;
+}
+
+const std::vector<std::string>& autoscheduler_names() {
+  static const std::vector<std::string> names = {"Adams2019", "Li2018", "Mullapudi2016"};
+  return names;
+}
+
+std::string autoscheduler_plugin(const std::string& name) {
+  static const std::map<std::string, std::string> m = {
+      {"Adams2019", SCHED_HALIDE_ADAMS2019}, {"Li2018", SCHED_HALIDE_LI2018}, {"Mullapudi2016", SCHED_HALIDE_MULLAPUDI2016}};
+  auto it = m.find(name);
+  return it == m.end() ? "" : it->second;
+}
+
+bool load_autoscheduler(const std::string& name, std::string& why) {
+  static std::set<std::string> loaded;
+  std::string path = autoscheduler_plugin(name);
+  if (path.empty()) {
+    why = fmt::format("{} is not an autoscheduler ({})", name, fmt::join(autoscheduler_names(), ", "));
+    return false;
+  }
+  if (loaded.count(name)) return true;
+  if (!trusted_file(path, false, why)) return false;
+  Halide::load_plugin(path);
+  loaded.insert(name);
+  return true;
 }
 
 }  // namespace sched::halide

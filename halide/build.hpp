@@ -47,6 +47,13 @@ struct Built {
   std::map<std::string, std::string> halide_names;
 };
 
+// The directive `F.autoschedule(NAME, parallelism, cache_kb, balance, v1, ..., vn)` (F: any func;
+// `sched fuzz --compiler halide --autoscheduler NAME`): after every other directive, the pipeline
+// is scheduled by that autoscheduler with those machine parameters, the parameters' estimates
+// v1..vn (in the algorithm's order), and the buffers' estimates their shapes there. A pipeline
+// the autoscheduler gives a func the algorithm does not have (an rfactor's intermediate) is
+// `rejected` with the reason: its specification would not be the algorithm's.
+//
 // Builds the funcs of `a` and applies its schedule then `extra`. False with diagnostics in `d`
 // (about `extra`'s directives in `dx`); `rejected` is set when Halide itself refused a
 // directive (a schedule Halide forbids).
@@ -69,5 +76,20 @@ std::string error_text(const Halide::Error& e);
 // fixed after Halide 14). Without AVX-VNNI the feature is dropped (Cannonlake's AVX-512 stays).
 // The lowering (passes.cpp) and the JIT (jit.cpp) both target it.
 Halide::Target runnable_host_target();
+
+// Halide 14's autoschedulers (Adams2019, Li2018, Mullapudi2016), each a plug-in Debian installs.
+const std::vector<std::string>& autoscheduler_names();
+std::string autoscheduler_plugin(const std::string& name);  // its path ("" for no such autoscheduler)
+// Loads it once per process, if no other user can write the file or its directory; false with `why`.
+bool load_autoscheduler(const std::string& name, std::string& why);
+
+// `lerp(a, b, w)` (Call::lerp) as the arithmetic Halide's code generation makes of it for that
+// target with StrictFloat (Halide::Internal::lower_lerp): the specification (pipeline.cpp) and
+// the exported loop nest (export.cpp) both read it so.
+Halide::Expr lerp_arithmetic(const Halide::Internal::Call* lerp);
+
+// `mux(id, v0, ..., vn)` (Call::mux) as selects: value k where id == k, the last value where id
+// is out of range (Halide's definition).
+Halide::Expr mux_selects(const Halide::Internal::Call* mux);
 
 }  // namespace sched::halide

@@ -163,7 +163,7 @@ class Emitter {
 
   std::string directive(const algo::Directive& d) {
     const algo::Func* f = a_.find(d.func);
-    if (!f || f->input) throw std::invalid_argument("schedule for " + d.func + ": not a computed func");
+    if ((!f || f->input) && !intermediates_.count(d.func)) throw std::invalid_argument("schedule for " + d.func + ": not a computed func");
     std::string F = cpp(d.func), S = d.stage == 0 ? F : fmt::format("{}.update({})", F, d.stage - 1);
     for (const auto& c : d.when) S += fmt::format(".specialize({})", expr(*c, {}, "Int(32)"));
     if (d.name == "specialize") return fmt::format("{}.specialize({})", S, expr(*d.cond, {}, "Int(32)"));
@@ -196,12 +196,32 @@ class Emitter {
       return fmt::format("{}.split({}, {}, {}, {}, {}).{}({})", S, loop(d.func, v), loop(d.func, v + "_o"), loop(d.func, v + "_i"), d.ints[0],
                          tail(d), n, loop(d.func, v + "_i"));
     }
+    if (n == "atomic") return S + ".atomic()";
+    if (n == "rfactor") return rfactor(d, S);
     if (n == "compute_root" || n == "compute_inline" || n == "store_root") return F + "." + n + "()";
     if (n == "compute_at" || n == "store_at") return fmt::format("{}.{}({}, {})", F, n, cpp(d.vars.at(0)), loop(d.vars[0], d.vars.at(1)));
     if (n == "fold_storage") return fmt::format("{}.fold_storage({}, {})", F, loop(d.func, d.vars.at(0)), d.ints.at(0));
     if (n == "bound") return fmt::format("{}.bound({}, {}, {})", F, loop(d.func, d.vars.at(0)), d.ints.at(0), d.ints.at(1));
     if (n == "bound_extent") return fmt::format("{}.bound_extent({}, {})", F, loop(d.func, d.vars.at(0)), d.ints.at(0));
     throw std::invalid_argument(n + " has no Halide counterpart here");
+  }
+
+  // `rfactor(r, u)` or ours `rfactor(r, u, F)` (`split(r, r_o, r_i, F, GuardWithIf).rfactor(r_i, u)`,
+  // as halide/build.cpp builds it); the intermediate func is `<F>_intm`, Halide's name, which
+  // later directives schedule.
+  std::string rfactor(const algo::Directive& d, const std::string& S) {
+    std::string r = d.vars.at(0), pre;
+    if (d.ints.size() == 1) {
+      std::string ro = r + "_o", ri = r + "_i";
+      derived(d.func, r, {ro, ri});
+      pre = fmt::format(".split({}, {}, {}, {}, TailStrategy::GuardWithIf)", loop(d.func, r), loop(d.func, ro), loop(d.func, ri), d.ints[0]);
+      r = ri;
+    }
+    std::string im = d.func + "_intm";
+    intermediates_.insert(im);
+    for (const auto& v : rvars_[d.func])
+      if (v != r) rvars_[im].insert(v);
+    return fmt::format("Func {} = {}{}.rfactor({}, {})", cpp(im), S, pre, loop(d.func, r), loop(d.func, d.vars.at(1)));
   }
 
   std::string take_declarations() {
@@ -223,6 +243,7 @@ class Emitter {
   std::string rvar_name(const std::string& f, const std::string& v) const { return cpp(f) + "_" + v; }
 
   const algo::Algorithm& a_;
+  std::set<std::string> intermediates_;  // funcs rfactor made
   std::map<std::string, std::set<std::string>> rvars_;
   std::set<std::string> declared_;
   std::string decls_;
@@ -271,6 +292,13 @@ static void fill(Buffer<T>& b, uint32_t seed) {
   });
 }
 
+// The value the scheduled pipeline's outputs hold before it runs: a cell it never writes keeps it.
+template <class T>
+static T marker_of(const Buffer<T>&) {
+  if (std::is_floating_point<T>::value) return static_cast<T>(-1.2345678e30);
+  return static_cast<T>(0xA5A5A5A5A5A5A5A5ull);
+}
+
 template <class T>
 static long compare(const char* name, Buffer<T>& got, Buffer<T>& want) {
   long bad = 0, all = 0;
@@ -306,7 +334,8 @@ int main() {
       p += fmt::format("  Buffer<{}> {}_data(std::vector<int>{{{}}});\n  fill({}_data, {});\n  {}.set({}_data);\n", ctype(f.type), cpp(f.name), extents(f.shape),
                        cpp(f.name), seed++, cpp(f.name), cpp(f.name));
     }
-  p += "  Target t = get_jit_target_from_environment().with_feature(Target::StrictFloat);\n";
+  // the target every step of ours uses (halide/build.hpp: the host's, less what the CPU cannot run, StrictFloat)
+  p += fmt::format("  Target t(\"{}\");\n", runnable_host_target().with_feature(Halide::Target::StrictFloat).to_string());
   p += "  Pipeline reference(build(false)), scheduled(build(true));\n";
   p += "  reference.compile_jit(t);\n  scheduled.compile_jit(t);  // a compiler failure stops here\n";
   std::vector<std::string> got, want;
@@ -317,6 +346,8 @@ int main() {
       want.push_back(cpp(f.name) + "_want");
     }
   p += fmt::format("  std::vector<Buffer<>> got = {{{}}}, want = {{{}}};\n", algo::join(got), algo::join(want));
+  // a cell the scheduled pipeline never writes keeps a marker, which no computed value is likely to equal
+  for (const auto& g : got) p += fmt::format("  {}.fill(marker_of({}));\n", g, g);
   p += "  Realization got_r(got), want_r(want);\n";
   p += "  reference.realize(want_r, t);\n  scheduled.realize(got_r, t);\n  long bad = 0;\n";
   for (const auto& f : a.funcs)

@@ -247,6 +247,8 @@ class Exporter {
     if (op->is_intrinsic(Call::abs)) return fmt::format("abs({})", expr(op->args[0], ix));
     if (op->is_intrinsic(Call::if_then_else) && op->args.size() == 3)
       return fmt::format("select({}, {}, {})", expr(op->args[0], true), expr(op->args[1], ix), expr(op->args[2], ix));
+    if (op->is_intrinsic(Call::lerp) && op->args.size() == 3) return expr(substitute_in_all_lets(lerp_arithmetic(op)), ix);
+    if (op->is_intrinsic(Call::mux) && op->args.size() >= 2) return expr(mux_selects(op), ix);
     if (std::string m = math_function(op); !m.empty()) {
       std::vector<std::string> as;
       for (const auto& a : op->args) as.push_back(expr(a, false));

@@ -26,13 +26,6 @@
 #ifndef SCHED_HALIDE_INCLUDE
 #define SCHED_HALIDE_INCLUDE "/usr/include/halide14"
 #endif
-// The autoschedulers' plug-ins, where Halide's CMake package says they are (halide/CMakeLists.txt).
-#ifndef SCHED_HALIDE_ADAMS2019
-#define SCHED_HALIDE_ADAMS2019 "/usr/lib/x86_64-linux-gnu/halide14/libautoschedule_adams2019.so"
-#define SCHED_HALIDE_LI2018 "/usr/lib/x86_64-linux-gnu/halide14/libautoschedule_li2018.so"
-#define SCHED_HALIDE_MULLAPUDI2016 "/usr/lib/x86_64-linux-gnu/halide14/libautoschedule_mullapudi2016.so"
-#endif
-
 namespace sched::halide {
 
 namespace {
@@ -47,12 +40,6 @@ struct GeneratorSteps : GeneratorBase {
   static void configure(GeneratorBase& g) { (g.*(&GeneratorSteps::ensure_configure_has_been_called))(); }
   static Halide::Pipeline build(GeneratorBase& g) { return (g.*(&GeneratorSteps::build_pipeline))(); }
 };
-
-const std::map<std::string, std::string>& plugins() {
-  static const std::map<std::string, std::string> m = {
-      {"Adams2019", SCHED_HALIDE_ADAMS2019}, {"Li2018", SCHED_HALIDE_LI2018}, {"Mullapudi2016", SCHED_HALIDE_MULLAPUDI2016}};
-  return m;
-}
 
 uint64_t fnv(const std::string& s, uint64_t h = 1469598103934665603ULL) {
   for (char c : s) {
@@ -99,11 +86,6 @@ std::string given_library(const std::string& path, std::string& error) {
 }
 
 }  // namespace
-
-const std::vector<std::string>& autoscheduler_names() {
-  static const std::vector<std::string> names = {"Adams2019", "Li2018", "Mullapudi2016"};
-  return names;
-}
 
 std::string generator_library(const std::string& path, unsigned timeout_ms, std::string& error) {
   if (path.size() > 3 && path.compare(path.size() - 3, 3, ".so") == 0) return given_library(path, error);
@@ -166,7 +148,7 @@ Halide::MachineParams host_machine() {
 }
 
 // Where `word` (a func's name) first occurs in the generator's source, as a string literal, else
-// as a word: "blur.cpp:12:10: " and the caret lines; "" when it does not occur.
+// as a word: "blur.cpp:12:10:|the line|   ^"; "" when it does not occur.
 std::string position_of(const std::string& path, const std::string& word) {
   std::string source, why;
   if (word.empty() || !read_input_file(path, 64u << 20, source, why)) return "";
@@ -184,7 +166,7 @@ std::string position_of(const std::string& path, const std::string& word) {
   size_t line = static_cast<size_t>(std::count(source.begin(), source.begin() + static_cast<long>(at), '\n')) + 1;
   size_t col = at - line_start + 1;
   std::string text = source.substr(line_start, line_end == std::string::npos ? std::string::npos : line_end - line_start);
-  return fmt::format("{}:{}:{}: |{}|{}", path, line, col, text, std::string(col - 1, ' ') + "^");
+  return fmt::format("{}:{}:{}:|{}|{}", path, line, col, text, std::string(col - 1, ' ') + "^");
 }
 
 // The bridge's refusal "<func> has ..." / "<func> is ..." at the func's place in the source.
@@ -227,8 +209,7 @@ std::string build_and_export(const GeneratorRequest& r, const std::string& libra
     p = GeneratorSteps::build(*g);
     if (autosched) {
       std::string why;
-      if (!driver::trusted_library(plugins().at(r.schedule), why)) return fmt::format("B--schedule {}: {}", r.schedule, why);
-      Halide::load_plugin(plugins().at(r.schedule));
+      if (!load_autoscheduler(r.schedule, why)) return fmt::format("B--schedule {}: {}", r.schedule, why);
       p.auto_schedule(r.schedule, t, mp);
     }
   } catch (const Halide::CompileError& e) {
@@ -254,7 +235,7 @@ std::string build_and_export(const GeneratorRequest& r, const std::string& libra
 
 Exported export_generator(const GeneratorRequest& r) {
   Exported out;
-  if (r.schedule != "own" && !plugins().count(r.schedule)) {
+  if (r.schedule != "own" && autoscheduler_plugin(r.schedule).empty()) {
     out.message = fmt::format("--schedule {}: not own or an autoscheduler ({})\n", r.schedule, fmt::join(autoscheduler_names(), ", "));
     return out;
   }

@@ -54,9 +54,6 @@ struct GeneratorRequest {
   unsigned timeout_ms = 60000;      // each of compiling, and building with the export
 };
 
-// The autoschedulers `schedule` may name, with the plug-in each is loaded from.
-const std::vector<std::string>& autoscheduler_names();
-
 // Compiles (or finds in the cache) the generator library of `path`; its path, or "" with `error`
 // (the compiler's diagnostics, which name the user's file).
 std::string generator_library(const std::string& path, unsigned timeout_ms, std::string& error);

@@ -1,5 +1,7 @@
 #include "halide/jit.hpp"
 
+#include <sys/mman.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -23,6 +25,7 @@ std::string_view status_name(JitRun::Status s) {
     case JitRun::Status::Ok: return "ok";
     case JitRun::Status::Mismatch: return "mismatch";
     case JitRun::Status::Refused: return "refused";
+    case JitRun::Status::Rejected: return "rejected";
     case JitRun::Status::Compiler: return "compiler";
     case JitRun::Status::Crash: return "crash";
     case JitRun::Status::Limit: return "limit";
@@ -64,7 +67,7 @@ Halide::Buffer<> to_buffer(const ArrayState& s) {
 
 // The child: compile, run, and return each output's bytes in SCHED's cell order.
 std::string run_jit(const algo::Algorithm& a, const std::vector<algo::Directive>& extra, const Program& p, const Memory& m,
-                    const std::vector<int64_t>& params, bool strict_float, int repeat) {
+                    const std::vector<int64_t>& params, bool strict_float, int repeat, volatile uint8_t* compiled) {
   Built b;
   Diagnostics d, dx;
   bool rejected = false;
@@ -102,6 +105,7 @@ std::string run_jit(const algo::Algorithm& a, const std::vector<algo::Directive>
   } catch (const Halide::Error& e) {
     return "C" + error_text(e);
   }
+  if (compiled) *compiled = 1;  // a death from here on is the compiled code's, not the compiler's
   try {
     pipe.realize(Halide::Realization(outs), t);
   } catch (const Halide::RuntimeError& e) {
@@ -226,7 +230,12 @@ JitRun jit_check(const algo::Algorithm& a, const std::vector<algo::Directive>& e
     r.message = prepared.message;
     return done();
   }
-  Child c = run_in_child(timeout_ms, [&] { return run_jit(a, extra, *l.program, initial, params, strict_float, repeat); });
+  // one byte shared with the child: set once compile_jit has returned
+  void* flag = mmap(nullptr, 1, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  auto* compiled = flag == MAP_FAILED ? nullptr : static_cast<volatile uint8_t*>(flag);
+  Child c = run_in_child(timeout_ms, [&] { return run_jit(a, extra, *l.program, initial, params, strict_float, repeat, compiled); });
+  r.compiling = compiled && *compiled == 0;
+  if (compiled) munmap(flag, 1);
   if (c.status == Child::Status::Killed || c.status == Child::Status::OutOfMemory) {  // our limit, not Halide's fault
     r.status = JitRun::Status::Limit;
     r.message = c.status == Child::Status::Killed ? fmt::format("Halide's JIT did not end within {:.0f} s (the time limit)", timeout_ms / 1000.0)
@@ -236,13 +245,15 @@ JitRun jit_check(const algo::Algorithm& a, const std::vector<algo::Directive>& e
   if (c.status != Child::Status::Done || c.text.empty()) {
     // Which of compilation or the run died is not known here: the child says so only by answering.
     r.status = JitRun::Status::Crash;
-    r.message = c.status == Child::Status::Threw ? fmt::format("Halide threw: {}", c.text) : fmt::format("the JIT-compiled pipeline {}", c.text);
+    r.message = c.status == Child::Status::Threw ? fmt::format("Halide threw: {}", c.text)
+                : r.compiling                        ? fmt::format("Halide's JIT compiler (compile_jit) {}", c.text)
+                                                     : fmt::format("the JIT-compiled pipeline {}", c.text);
     return done();
   }
   std::string body = c.text.substr(1);
   switch (c.text[0]) {
     case 'B': r.status = JitRun::Status::BadInput; r.message = body; return done();
-    case 'R': r.status = JitRun::Status::BadInput; r.message = "Halide refused the schedule: " + body; return done();
+    case 'R': r.status = JitRun::Status::Rejected; r.message = "Halide refused the schedule at code generation: " + body; return done();
     case 'C': r.status = JitRun::Status::Compiler; r.message = body; return done();
     case 'F': r.status = JitRun::Status::Refused; r.message = body; return done();
     default: break;

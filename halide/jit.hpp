@@ -31,8 +31,11 @@ struct JitRun {
     Ok,        // every output cell equals its specification
     Mismatch,  // `outcome` lists the differing cells
     Refused,   // Halide's runtime refused the buffers (its bounds checks): a precondition, not a finding
+    Rejected,  // compile_jit refused the schedule (a Halide::CompileError at code generation: "Atomic
+               // predicated store is not supported"): no compiled code exists, so nothing is a finding
     Compiler,  // compile_jit failed: an internal error, a crash, a hang (`message`)
-    Crash,     // the compiled code crashed or hung while running (`message`)
+    Crash,     // the compiled code crashed or hung while running (`message`); `compiling` says whether
+               // it died inside compile_jit (a compiler crash, e.g. a stack overflow) or after
     BadInput,  // the algorithm, schedule or parameters cannot be set up (`message`)
     Limit,     // the time or memory limit of the child was reached (inconclusive, never a finding)
   } status = Status::BadInput;
@@ -40,6 +43,7 @@ struct JitRun {
   Outcome outcome;
   double seconds = 0;
   std::vector<double> realize_seconds;  // `repeat` further runs of the compiled pipeline, timed (sched bench)
+  bool compiling = false;               // Crash: the child died before compile_jit returned
 };
 std::string_view status_name(JitRun::Status s);
 

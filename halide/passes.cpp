@@ -243,10 +243,12 @@ std::vector<Expr> lower_checks(const std::vector<Func>& outputs, bool strict_flo
   return lower(outputs, {}, {}, strict_float, true).required;
 }
 
-Stmt lower_final(const std::vector<Func>& output_funcs) {
+Stmt lower_final(const std::vector<Func>& output_funcs, bool strict_float) {
   std::vector<Function> outputs;
   for (const auto& f : output_funcs) outputs.push_back(f.function());
-  return lower_main_stmt(outputs, "sched_export", runnable_host_target());
+  Target t = runnable_host_target();  // the JIT's target (jit.cpp): one target for every step
+  if (strict_float) t.set_feature(Target::StrictFloat);
+  return lower_main_stmt(outputs, "sched_export", t);
 }
 
 }  // namespace sched::halide

@@ -73,6 +73,6 @@ Lowered lower_to_sched(const std::vector<Halide::Func>& outputs, const std::map<
 std::vector<Halide::Expr> lower_checks(const std::vector<Halide::Func>& outputs, bool strict_float = true);
 
 // Halide 14's complete lowering (`lower_main_stmt`): the final IR, for the record.
-Halide::Internal::Stmt lower_final(const std::vector<Halide::Func>& outputs);
+Halide::Internal::Stmt lower_final(const std::vector<Halide::Func>& outputs, bool strict_float);
 
 }  // namespace sched::halide

@@ -49,6 +49,9 @@ struct Image {
 class Printer {
  public:
   const Shapes* shapes = nullptr;  // the extents given (by Halide's names)
+  std::set<std::string> tuples;     // the tuple-valued funcs: value k of `f` is the func `f_k`
+  std::string updating;             // the tuple whose update's value `component` is printed
+  int component = -1;
   std::set<std::string> params;
   std::map<std::string, Image> images;
 
@@ -130,12 +133,20 @@ class Printer {
     if (op->call_type == Call::Halide || op->call_type == Call::Image) {
       for (const auto& a : op->args) args.push_back(print(a));
       if (op->call_type == Call::Image) images[op->name] = {op->type, op->args.size()};
+      if (op->call_type == Call::Halide && tuples.count(op->name)) {  // value k of a tuple: the func `name_k`
+        if (op->name == updating && op->value_index != component)
+          throw std::invalid_argument(fmt::format("{} is a tuple whose update of its value {} reads its value {} (the values are updated "
+                                                  "together; the algorithm format updates one func at a time)", op->name, component, op->value_index));
+        return fmt::format("{}({})", clean(op->name + "." + std::to_string(op->value_index)), fmt::join(args, ", "));
+      }
       return fmt::format("{}({})", clean(op->name), fmt::join(args, ", "));
     }
     if (op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::likely_if_innermost) || op->is_intrinsic(Call::strict_float) ||
         op->is_intrinsic(Call::promise_clamped) || op->is_intrinsic(Call::unsafe_promise_clamped))
       return print(op->args[0]);
     if (op->is_intrinsic(Call::abs)) return fmt::format("abs({})", print(op->args[0]));
+    if (op->is_intrinsic(Call::lerp) && op->args.size() == 3) return print(substitute_in_all_lets(lerp_arithmetic(op)));
+    if (op->is_intrinsic(Call::mux) && op->args.size() >= 2) return print(mux_selects(op));
     if (op->is_intrinsic(Call::if_then_else) && op->args.size() == 3)
       return fmt::format("select({}, {}, {})", print(op->args[0]), print(op->args[1]), print(op->args[2]));
     if (std::string m = math_function(op); !m.empty()) {
@@ -167,6 +178,27 @@ std::map<std::string, std::vector<std::vector<std::string>>> halide_iterations(c
     }
     out[name] = stages;
   }
+  return out;
+}
+
+// The definitions of value k of func f (its pure definition, then its updates), as lines of the
+// algorithm format; a tuple's value k is the func `f_k` (Halide's split_tuples names it `f.k`).
+std::string definitions(const Function& f, size_t k, Printer& pr) {
+  bool tuple = f.output_types().size() > 1;
+  std::string n = clean(tuple ? f.name() + "." + std::to_string(k) : f.name());
+  std::vector<std::string> vars;
+  for (const auto& a : f.args()) vars.push_back(clean(a));
+  std::string out = fmt::format("func {}({}) : {} = {};\n", n, fmt::join(vars, ", "), type_of(f.output_types()[k]), pr(f.definition().values()[k]));
+  pr.updating = tuple ? f.name() : "";
+  pr.component = static_cast<int>(k);
+  for (const auto& u : f.updates()) {
+    std::vector<std::string> lhs, dom;
+    for (const auto& a : u.args()) lhs.push_back(pr(a));
+    for (const auto& r : u.schedule().rvars()) dom.push_back(fmt::format("{} = {} to {}", clean(r.var), pr(r.min), pr(simplify(r.min + r.extent))));
+    std::string where = is_const_one(u.predicate()) ? "" : " if " + pr(u.predicate());
+    out += fmt::format("{}({}) = {}{}{};\n", n, fmt::join(lhs, ", "), pr(u.values()[k]), dom.empty() ? "" : fmt::format(" for {}", fmt::join(dom, ", ")), where);
+  }
+  pr.updating.clear();
   return out;
 }
 
@@ -205,21 +237,16 @@ std::string algorithm_text(const Pipeline& p, const Shapes& shapes, std::map<std
     }
     return ext;
   };
+  for (const auto& [name, f] : env)
+    if (f.output_types().size() > 1) {
+      if (out_names.count(name)) throw std::invalid_argument(fmt::format("{} is a tuple-valued output", name));
+      pr.tuples.insert(name);
+      for (size_t k = 0; k < f.output_types().size(); ++k) renamed[clean(name + "." + std::to_string(k))] = name + "." + std::to_string(k);
+    }
   for (const auto& name : order) {
     const Function& f = env.at(name);
     if (f.has_extern_definition()) throw std::invalid_argument(fmt::format("{} has an extern definition", name));
-    if (f.output_types().size() != 1) throw std::invalid_argument(fmt::format("{} is a tuple-valued func", name));
-    std::string t = type_of(f.output_types()[0]);
-    std::vector<std::string> vars;
-    for (const auto& a : f.args()) vars.push_back(clean(a));
-    body += fmt::format("func {}({}) : {} = {};\n", clean(name), fmt::join(vars, ", "), t, pr(f.definition().values()[0]));
-    for (const auto& u : f.updates()) {
-      std::vector<std::string> lhs, dom;
-      for (const auto& a : u.args()) lhs.push_back(pr(a));
-      for (const auto& r : u.schedule().rvars()) dom.push_back(fmt::format("{} = {} to {}", clean(r.var), pr(r.min), pr(simplify(r.min + r.extent))));
-      std::string where = is_const_one(u.predicate()) ? "" : " if " + pr(u.predicate());
-      body += fmt::format("{}({}) = {}{}{};\n", clean(name), fmt::join(lhs, ", "), pr(u.values()[0]), dom.empty() ? "" : fmt::format(" for {}", fmt::join(dom, ", ")), where);
-    }
+    for (size_t k = 0; k < f.output_types().size(); ++k) body += definitions(f, k, pr);
     if (out_names.count(name)) {
       auto ext = shape_of(name, f.args().size());
       for (const auto& e : ext) assumes += fmt::format("assume {} >= 1;\n", e);

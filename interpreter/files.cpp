@@ -150,4 +150,30 @@ bool make_output_dir(const std::string& dir, std::string& error) {
   return true;
 }
 
+bool trusted_file(const std::string& path, bool executable, std::string& why) {
+  std::filesystem::path p(path);
+  if (!p.is_absolute()) {
+    why = path + ": not an absolute path";
+    return false;
+  }
+  auto safe = [&](const std::filesystem::path& q, bool file) {
+    struct stat st;
+    if (stat(q.c_str(), &st) != 0) {
+      why = fmt::format("{}: {}", q.string(), std::strerror(errno));
+      return false;
+    }
+    if (file && (!S_ISREG(st.st_mode) || (executable && !(st.st_mode & S_IXUSR)))) {
+      why = q.string() + (executable ? ": not an executable file" : ": not a regular file");
+      return false;
+    }
+    if ((st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+      why = q.string() + ": another user can write it (owner or mode): refused";
+      return false;
+    }
+    return true;
+  };
+  return safe(p, true) && safe(p.parent_path(), false);
+}
+
+
 }  // namespace sched

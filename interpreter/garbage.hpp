@@ -4,8 +4,8 @@
 // or garbage itself), or an accumulation into such a cell, stores ⊥ instead of stopping, and its
 // annotation is not checked. Halide computes such cells on purpose and never reads them: a
 // RoundUp tail of an update, the shifted lanes of a ShiftInwards vector at a small size. ⊥ is a
-// finding where it is used: an output cell at the end (the comparison names the first garbage
-// write), a subscript, a loop bound, a condition, a size. A ⊥ made from defined values (an Int
+// finding where it is used: an output cell at the end (the comparison names the garbage write
+// first in the program), a subscript, a loop bound, a condition, a size. A ⊥ made from defined values (an Int
 // past int64, a cast out of range) still stops the run where it is assigned.
 //
 //   for x = -2 to 1 { w[x + 2] := s[x + 2]; }     s[0], s[1] never written: w[0], w[1] hold ⊥
@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <tuple>
 
 #include "interpreter/outcome.hpp"
 
@@ -25,14 +26,24 @@ namespace sched {
 struct GarbageWrites {
   uint64_t writes = 0;
   std::string first;  // "w[0] at 12:5 (it reads s[0], which is undefined)"
+  // The first in the program's text (then by cell), not in time: every engine names the same one,
+  // whatever order its threads ran in.
   void note(const std::string& cell, Loc at, const std::string& why) {
-    if (writes++ == 0) first = fmt::format("{} at {}:{} ({})", cell, at.line, at.col, why);
+    ++writes;
+    if (!first.empty() && std::tie(at.line, at.col, cell) >= std::tie(loc_.line, loc_.col, cell_)) return;
+    loc_ = at;
+    cell_ = cell;
+    first = fmt::format("{} at {}:{} ({})", cell, at.line, at.col, why);
   }
   void report(Outcome& o) const {
     if (!writes) return;
     o.data["garbage_writes"] = writes;
     o.data["first_garbage_write"] = first;
   }
+
+ private:
+  Loc loc_;
+  std::string cell_;
 };
 
 // The same, noted from several threads (the fast engine's parallel loops).

@@ -312,6 +312,26 @@ AExprP substitute(const AExprP& e, const std::string& v, const AExprP& by) {
   return c;
 }
 
+// The split of a reduction variable that Halide's `split(r, ro, ri, F).rfactor(ro or ri, u)` puts
+// before its rfactor, on the same stage: taken out of `rest` (the rfactor rewrite does it).
+struct Split {
+  bool found = false;
+  std::string r, ro, ri;
+  long long factor = 0;
+};
+Split halide_split(const Directive& rf, std::vector<Directive>& rest) {
+  Split s;
+  if (rf.vars.size() != 2 || !rf.ints.empty()) return s;
+  for (auto it = rest.rbegin(); it != rest.rend(); ++it)
+    if (it->name == "split" && it->func == rf.func && it->stage == rf.stage && it->vars.size() == 3 && it->ints.size() == 1 &&
+        it->ints[0] > 0 && (it->vars[1] == rf.vars[0] || it->vars[2] == rf.vars[0])) {
+      s = {true, it->vars[0], it->vars[1], it->vars[2], it->ints[0]};
+      rest.erase(std::next(it).base());
+      return s;
+    }
+  return s;
+}
+
 // The rfactor directives of `all`, applied to a copy of the algorithm (lower_internal.hpp RFactor).
 bool apply_rfactors(Algorithm& a, std::vector<Directive>& all, std::vector<RFactor>& out, Diagnostics& d, Diagnostics& dx) {
   std::vector<Directive> rest;
@@ -326,9 +346,13 @@ bool apply_rfactors(Algorithm& a, std::vector<Directive>& all, std::vector<RFact
       dd.error(dir.loc, fmt::format("rfactor applies to an update of a func ({}.update(0).rfactor(r, u, 8))", dir.func));
       return false;
     }
-    if (dir.vars.size() != 2 || dir.ints.size() != 1 || dir.ints[0] <= 0) {
-      dd.error(dir.loc, "rfactor takes a reduction variable, a new variable and a positive factor: rfactor(r, u, 8) "
-                        "(Halide's split(r, ro, ri, 8).rfactor(ri, u))");
+    // Halide's forms: split(r, ro, ri, F).rfactor(ri, u) (ours: rfactor(r, u, F)) factors the
+    // inner part; split(r, ro, ri, F).rfactor(ro, u) the outer (the intermediate holds one
+    // partial result per block of F); rfactor(r, u) without a split every element (F = 1, outer)
+    Split split = halide_split(dir, rest);
+    if (dir.vars.size() != 2 || dir.ints.size() > 1 || (dir.ints.size() == 1 && (dir.ints[0] <= 0 || split.found))) {
+      dd.error(dir.loc, "rfactor takes a reduction variable and a new variable, with a positive factor unless the variable comes from a "
+                        "split: rfactor(r, u, 8), split(r, ro, ri, 8).rfactor(ri, u), split(r, ro, ri, 8).rfactor(ro, u) or rfactor(r, u)");
       return false;
     }
     Func& f = *fit;
@@ -341,7 +365,8 @@ bool apply_rfactors(Algorithm& a, std::vector<Directive>& all, std::vector<RFact
     }
     bool pure_lhs = def.lhs.size() == f.vars.size();
     for (size_t i = 0; pure_lhs && i < f.vars.size(); ++i) pure_lhs = def.lhs[i]->kind == AExpr::Kind::Var && def.lhs[i]->text == f.vars[i];
-    auto rit = std::find_if(def.rdom.begin(), def.rdom.end(), [&](const RVar& r) { return r.name == dir.vars[0]; });
+    std::string r_name = split.found ? split.r : dir.vars[0];
+    auto rit = std::find_if(def.rdom.begin(), def.rdom.end(), [&](const RVar& r) { return r.name == r_name; });
     if (!pure_lhs || rit == def.rdom.end()) {
       dd.error(dir.loc, pure_lhs ? fmt::format("rfactor: {} is not a reduction variable of {}.update({})", dir.vars[0], f.name, dir.stage - 1)
                                  : "rfactor: the update writes its func at a point other than its own variables (a scatter)");
@@ -350,9 +375,11 @@ bool apply_rfactors(Algorithm& a, std::vector<Directive>& all, std::vector<RFact
     RFactor rf;
     rf.func = f.name;
     rf.stage = static_cast<size_t>(dir.stage);
-    rf.r = dir.vars[0];
+    rf.r = r_name;
     rf.u = dir.vars[1];
-    rf.ro = fmt::format("{}_o", rf.r);
+    // the intermediate's own reduction variable: ro when the inner part is factored, else ri
+    bool outer = split.found ? dir.vars[0] == split.ro : dir.ints.empty();
+    rf.ro = split.found ? (outer ? split.ri : split.ro) : outer ? fmt::format("{}_i", rf.r) : fmt::format("{}_o", rf.r);
     rf.op = acc->op;
     rf.intm = fmt::format("{}_intm", f.name);
     for (int k = 1; a.find(rf.intm); ++k) rf.intm = fmt::format("{}_intm{}", f.name, k);
@@ -360,10 +387,14 @@ bool apply_rfactors(Algorithm& a, std::vector<Directive>& all, std::vector<RFact
       dd.error(dir.loc, fmt::format("rfactor: {} is already a variable of {}", rf.u, f.name));
       return false;
     }
-    long long F = dir.ints[0];
+    long long F = split.found ? split.factor : dir.ints.empty() ? 1 : dir.ints[0];
     AExprP lo = rit->lo, hi = rit->hi;
     AExprP ro = aexpr(AExpr::Kind::Var, rf.ro), u = aexpr(AExpr::Kind::Var, rf.u);
-    rf.position = aexpr(AExpr::Kind::Binary, "+", {aexpr(AExpr::Kind::Binary, "+", {lo, aexpr(AExpr::Kind::Binary, "*", {aexpr(AExpr::Kind::Int, "", {}, F), ro})}), u});
+    AExprP block = outer ? u : ro, within = outer ? ro : u;  // r = lo + F * block + within
+    rf.position = aexpr(AExpr::Kind::Binary, "+", {aexpr(AExpr::Kind::Binary, "+", {lo, aexpr(AExpr::Kind::Binary, "*", {aexpr(AExpr::Kind::Int, "", {}, F), block})}), within});
+    AExprP trips = aexpr(AExpr::Kind::Binary, "/", {aexpr(AExpr::Kind::Binary, "+", {aexpr(AExpr::Kind::Binary, "-", {hi, lo}), aexpr(AExpr::Kind::Int, "", {}, F - 1)}),
+                                                    aexpr(AExpr::Kind::Int, "", {}, F)});
+    AExprP factor = aexpr(AExpr::Kind::Int, "", {}, F);
     rf.term = substitute(acc->term, rf.r, rf.position);
     // intm(u, x) = neutral; intm(u, x) = intm(u, x) ⊙ e[r := lo + F ro + u] for ro, where lo + F ro + u < hi
     Func im;
@@ -387,10 +418,7 @@ bool apply_rfactors(Algorithm& a, std::vector<Directive>& all, std::vector<RFact
         upd.rdom.push_back(r);
         continue;
       }
-      AExprP extent = aexpr(AExpr::Kind::Binary, "-", {hi, lo});
-      AExprP trips = aexpr(AExpr::Kind::Binary, "/", {aexpr(AExpr::Kind::Binary, "+", {extent, aexpr(AExpr::Kind::Int, "", {}, F - 1)}),
-                                                      aexpr(AExpr::Kind::Int, "", {}, F)});
-      upd.rdom.push_back(RVar{rf.ro, aexpr(AExpr::Kind::Int, "", {}, 0), trips});
+      upd.rdom.push_back(RVar{rf.ro, aexpr(AExpr::Kind::Int, "", {}, 0), outer ? factor : trips});
     }
     AExprP inside = aexpr(AExpr::Kind::Binary, "<", {rf.position, hi});
     upd.where = def.where ? aexpr(AExpr::Kind::Binary, "&&", {inside, substitute(def.where, rf.r, rf.position)}) : inside;
@@ -399,7 +427,7 @@ bool apply_rfactors(Algorithm& a, std::vector<Directive>& all, std::vector<RFact
     std::vector<AExprP> args{u};
     for (const auto& v : f.vars) args.push_back(aexpr(AExpr::Kind::Var, v));
     def.rhs = aexpr(AExpr::Kind::Binary, rf.op, {aexpr(AExpr::Kind::Call, f.name, std::vector<AExprP>(def.lhs)), aexpr(AExpr::Kind::Call, rf.intm, args)});
-    def.rdom = {RVar{rf.u, aexpr(AExpr::Kind::Int, "", {}, 0), aexpr(AExpr::Kind::Int, "", {}, F)}};
+    def.rdom = {RVar{rf.u, aexpr(AExpr::Kind::Int, "", {}, 0), outer ? trips : factor}};
     def.where = nullptr;
     a.funcs.insert(fit, std::move(im));
     out.push_back(std::move(rf));

@@ -1,6 +1,7 @@
 // Helpers of the property tests (test_properties*.cpp): drawn parameters and seeds, and the
 // fast engine checked against the reference's outcome, words and memory.
 #pragma once
+#include <fmt/format.h>
 #include <rapidcheck.h>
 
 #include <cstdint>
@@ -52,7 +53,10 @@ inline FastStats fast_matches(const Program& p, const Memory& init, const Outcom
     RC_ASSERT(f.loc.col == o.loc.col);
   } else {
     for (size_t a = 0; a < ref.arrays.size(); ++a)
-      for (size_t c = 0; c < ref.arrays[a].size(); ++c) RC_ASSERT(identical(ref.arrays[a].cells[c], st.arrays[a].cells[c]));
+      for (size_t c = 0; c < ref.arrays[a].size(); ++c)
+        if (!identical(ref.arrays[a].cells[c], st.arrays[a].cells[c]))
+          RC_FAIL(fmt::format("{} cell {}: reference {}, fast {}\n{}", p.arrays.size() > a ? p.arrays[a].name : "?", c, to_string(ref.arrays[a].cells[c]),
+                              to_string(st.arrays[a].cells[c]), print_program(p)));
   }
   return fs;
 }

@@ -491,8 +491,12 @@ TEST(Fast, KernelsHandUnusualStatementsToTheNodes) {
     bool handed_over;
   };
   const std::vector<Case> cases = {
-      // an undefined cell read in the middle of the nest
+      // an undefined cell read in the middle of the nest: garbage writes from k = 5 on (interpreter/garbage.hpp)
       {"array a : i32[8];\narray b : i32[8];\npar i < 1 { for k < 8 { if k < 5 { a[k] := k }; b[k] := a[k] + 1 } }\n", {},
+       OutcomeKind::Ok, true},
+      // ... and the ⊥ used as a subscript: stuck there
+      {"array a : i32[8];\narray b : i32[8];\narray c : i32[8];\n"
+       "par i < 1 { for k < 8 { if k < 5 { a[k] := k }; b[k] := a[k] + 1; c[k] := b[b[k] % 8] } }\n", {},
        OutcomeKind::Error, true},
       // out of bounds from iteration 8 on (the loop's stream is not safe)
       {"array a : i32[8];\nfor k < 10 { a[k] := k }\n", {}, OutcomeKind::OutOfBounds, true},

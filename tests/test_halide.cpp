@@ -100,8 +100,10 @@ TEST(HalideBridge, ExampleAlgorithmsExportAndRun) {
       // vectorized j loop writes c[7, i] (Halide's image checks refuse such a buffer)
       {"sgemm", {"N=6", "M=7", "K=5"}, OutcomeKind::OutOfBounds},
       {"conv_layer", {"NB=2", "CI=3", "CO=4", "W=8", "H=5"}, OutcomeKind::Ok},
-      // the same rounding on the update of Conv reads cells the pure stage never wrote
-      {"conv_layer", {"NB=2", "CI=3", "CO=4", "W=7", "H=5"}, OutcomeKind::Error},
+      // the same rounding on the update of Conv computes cells from cells the pure stage never
+      // wrote (garbage writes, thesis 9.9: no finding) and reads the input past its end (which
+      // Halide's image checks, skipped here, refuse)
+      {"conv_layer", {"NB=2", "CI=3", "CO=4", "W=7", "H=5"}, OutcomeKind::OutOfBounds},
   };
   halide::Options unchecked;  // without Halide's image checks as assumptions: the loop nest alone
   unchecked.skip = {"add_image_checks"};
@@ -319,7 +321,7 @@ TEST(HalideBridge, FuzzScheduleRegressionsAreFlagged) {
     OutcomeKind run;          // the exported loop nest at W = H = 32 (when exported)
   } cases[] = {
       {"7851", S::Ok, "PartitionLoops", OutcomeKind::Ok},              // complete lowering: internal error
-      {"7872", S::Ok, "", OutcomeKind::Error},                          // the loop nest reads cells never written
+      {"7872", S::Ok, "", OutcomeKind::Mismatch},                       // the loop nest's outputs read cells never written (⊥)
       {"7873", S::Ok, "signal 11", OutcomeKind::Ok},                    // complete lowering: the compiler crashes
       {"7891", S::Compiler, "Blurry.s0.x.xi.xii.xiio", OutcomeKind::Ok},  // the IR uses an undefined variable
       {"7906", S::Ok, "Simplify_Let", OutcomeKind::Ok},                 // complete lowering: internal error
@@ -443,8 +445,11 @@ TEST(HalideBridge, LaterHalideFixesAreFlagged) {
   halide::Exported sw = export_algo("issue_8140");
   ASSERT_EQ(sw.status, halide::Exported::Status::Ok) << sw.message;
   Outcome rs = run_export(sw.text, {"W=15", "H=15"});
-  EXPECT_EQ(rs.kind, OutcomeKind::Error) << rs.message;
-  EXPECT_NE(rs.message.find("undefined"), std::string::npos) << rs.message;
+  EXPECT_EQ(rs.kind, OutcomeKind::Mismatch) << rs.message;  // ⊥ in the outputs, from the garbage writes it names
+  std::string all = rs.message;
+  for (const auto& d : rs.details) all += "\n" + d;
+  EXPECT_NE(all.find("= ⊥, expected"), std::string::npos) << all;
+  EXPECT_NE(all.find("garbage writes stored ⊥"), std::string::npos) << all;
   halide::JitRun js = jit_algo("issue_8140", {"W=15", "H=15"});
   EXPECT_EQ(js.status, halide::JitRun::Status::Mismatch) << js.message;
 

@@ -153,8 +153,26 @@ TEST(Scheduler, RfactorSplitsAReductionIntoPartialResults) {
   EXPECT_EQ(verify_text(fine.text).kind, verify::Verdict::Kind::Verified) << fine.text;
   // what rfactor refuses
   EXPECT_NE(lower_text(kSgemm, "C.update(0).rfactor(q, u, 4)").errors.find("not a reduction variable"), std::string::npos);
-  EXPECT_NE(lower_text(kSgemm, "C.update(0).rfactor(r, u)").errors.find("rfactor takes"), std::string::npos);
+  EXPECT_NE(lower_text(kSgemm, "C.update(0).rfactor(r, u, 0)").errors.find("rfactor takes"), std::string::npos);
   EXPECT_NE(lower_text(kSgemm, "C.update(0).rfactor(r, i, 4)").errors.find("already a variable"), std::string::npos);
+}
+
+// Halide's own spellings of rfactor (issue 50): after a split of the reduction variable, of its
+// inner part (our rfactor(r, u, F)) or of its outer part (one partial result per block), and of
+// the whole variable; each verifies and runs ok at sizes that leave a tail.
+TEST(Scheduler, RfactorTakesHalidesOwnForms) {
+  struct Case { const char* schedule; const char* partial; };
+  for (const Case& c : {Case{"C.update(0).split(r, ro, ri, 4).rfactor(ri, u)", "c_intm[i, j, u] {C_1(j, i)} +{((0 + (4 * ro)) + u)}="},
+                        Case{"C.update(0).split(r, ro, ri, 8).rfactor(ro, u)", "c_intm[i, j, u] {C_1(j, i)} +{((0 + (8 * u)) + ri)}="},
+                        Case{"C.update(0).rfactor(r, u)", "c_intm[i, j, u] {C_1(j, i)} +{((0 + (1 * u)) + r_i)}="},
+                        Case{"C.update(0).split(r, ro, ri, 8).rfactor(ro, u); C_intm.update(0).parallel(u); C.update(0).atomic().parallel(u)",
+                             "+{((0 + (8 * u)) + ri)}="}}) {
+    Lowering l = lower_text(kSgemm, c.schedule);
+    ASSERT_TRUE(l.ok) << c.schedule << "\n" << l.errors;
+    EXPECT_NE(l.text.find(c.partial), std::string::npos) << c.schedule << "\n" << l.text;
+    EXPECT_EQ(verify_text(l.text).kind, verify::Verdict::Kind::Verified) << c.schedule << "\n" << l.text;
+    for (int64_t size : {1, 3, 9, 17}) EXPECT_TRUE(run_text(l.text, size).ok()) << c.schedule << " at " << size;
+  }
 }
 
 // Schedules Halide forbids or gets wrong: each is lowered as asked and caught by the verifier

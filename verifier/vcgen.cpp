@@ -39,11 +39,14 @@ isl::set range_set(const Cmd& c, const Names& n, const std::string& name) {
 }  // namespace
 
 Generator::Generator(const Program& p, isl::ctx ctx, Templates& t, bool bit_exact_floats)
-    : p_(p), ctx_(ctx), t_(t), bit_exact_floats_(bit_exact_floats) {}
+    : p_(p), ctx_(ctx), t_(t), bit_exact_floats_(bit_exact_floats) {
+  garbage_values_ = garbage_cells_ = out_.garbage_reread = isl::union_set::empty(ctx_);
+}
 
 void Generator::fail(std::string rule, Loc loc, std::string msg, isl::set where, const Env& env) {
   out_.findings.push_back({std::move(rule), loc, std::move(msg), std::move(where), env.loops, {}});
-  if (first_only_ && out_.findings.back().rule != "unannotated write") throw Stop{};  // that one makes `unknown`, not refuted
+  if (first_only_ && out_.findings.back().rule != "unannotated write" && out_.findings.back().rule != "garbage read")
+    throw Stop{};  // those make `unknown`, not refuted
 }
 
 void Generator::equations(const std::string& rule, Loc loc, const SVal& spec, const SVal& impl, const isl::set& gamma,
@@ -111,12 +114,12 @@ isl::union_set Generator::garbage_value(Type type, const Scope& s) {
     it = garbage_templates_.emplace(type, t_.intern(node, 0)).first;
   }
   isl::union_set v(tuple_set(ctx_, t_.at(it->second).name, {}, [](const isl::pw_aff& x, const isl::pw_aff&) { return x.domain(); }, s.declared));
-  garbage_values_ = garbage_values_.is_null() ? v : garbage_values_.unite(v);
+  garbage_values_ = garbage_values_.unite(v);
   return v;
 }
 
 Locs Generator::defined_cells(const Heap& h) const {
-  if (garbage_values_.is_null()) return h.domain();  // no garbage write so far: the common case costs nothing
+  if (garbage_templates_.empty()) return h.domain();  // no garbage write so far: the common case costs nothing
   return h.domain().subtract(h.intersect_range(garbage_values_).domain());
 }
 
@@ -195,6 +198,7 @@ Generator::Result Generator::assign(const Cmd& c, const Env& env, const Heap* h,
     r.reads = reads(*c.value, s);
     check_accesses(c, loc, r.reads, *h, env, "write of", "read of", &garbage);
     complete_reads(r.reads, *h, a, env, c.loc);
+    reads_seen_.push_back(r.reads.intersect_params(env.gamma));  // for Generated::garbage_reread (under Γ: the lets' and loops' values)
   }
   isl::set garbage_loc = loc.intersect_params(garbage);
   bool some_garbage = !garbage_loc.is_empty();
@@ -202,7 +206,7 @@ Generator::Result Generator::assign(const Cmd& c, const Env& env, const Heap* h,
     if (out_.garbage_first.empty())
       out_.garbage_first = fmt::format("{} at {}:{} (its value reads cells never written)", c.name, c.loc.line, c.loc.col);
     isl::union_set cells = over_parameters(isl::union_set(garbage_loc));
-    garbage_cells_ = garbage_cells_.is_null() ? cells : garbage_cells_.unite(cells);
+    garbage_cells_ = garbage_cells_.unite(cells);
   }
   isl::set gamma = some_garbage ? env.gamma.subtract(garbage) : env.gamma;  // the instances whose value is asked
   SVal t;
@@ -588,7 +592,11 @@ Generated Generator::generate() {
   Result r = eval(*p_.body, env, &out_.initial, isl::union_map::empty(ctx_));
   out_.delta = r.dh;
   out_.final = update(out_.initial, r.dh);
-  if (!garbage_cells_.is_null()) out_.garbage_reread = over_parameters(r.reads).intersect(garbage_cells_).intersect_params(out_.assumptions);
+  if (!garbage_templates_.empty()) {
+    isl::union_set all_reads = isl::union_set::empty(ctx_);
+    for (const auto& rd : reads_seen_) all_reads = all_reads.unite(over_parameters(rd));
+    out_.garbage_reread = all_reads.intersect(garbage_cells_).intersect_params(out_.assumptions);
+  }
 
   // The output declarations: the thesis' `__discard {C(i, j)} := c[i, j]` loop (section 5.4).
   for (size_t a = 0; a < p_.arrays.size(); ++a) {

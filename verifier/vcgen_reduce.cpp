@@ -173,7 +173,12 @@ Generator::Result Generator::accumulate(const Cmd& c, const Env& env, const Heap
   if (h) {
     r.reads = reads(*c.value, s);
     // the cell itself must be defined too
-    check_accesses(c, loc, r.reads.unite(isl::union_set(loc)), *h, env, "accumulation into", "accumulation into or read of");
+    // an accumulation that reads ⊥ stores ⊥ (a garbage write, interpreter/garbage.hpp): the
+    // accumulating heap does not follow it, so the verdict cannot stand there (unknown, not refuted)
+    isl::set garbage = isl::set::empty(env.gamma.get_space());
+    check_accesses(c, loc, r.reads.unite(isl::union_set(loc)), *h, env, "accumulation into", "accumulation into or read of", &garbage);
+    if (!garbage.is_empty())
+      fail("garbage read", c.loc, fmt::format("the accumulation into {} reads cells never written (a garbage write, thesis 9.9)", c.name), garbage, env);
     if (!c.red_idx.empty()) complete_reads(r.reads, *h, a, env, c.loc);
     if (!atomic) r.reads = r.reads.unite(isl::union_set(loc));  // RED-U-OPASSIGN: a read of the cell
     // the element: e = T(ι0) @ (ι')

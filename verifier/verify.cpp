@@ -493,7 +493,7 @@ std::string races_of(const Generated& gen, const Verdict& v) {
   // a finding other than an unannotated write may have stopped the generator before every race
   // was looked for
   for (const auto& f : gen.findings)
-    if (f.rule != "unannotated write") return "unknown";
+    if (f.rule != "unannotated write" && f.rule != "garbage read") return "unknown";
   // the write-write VCs compare the values the annotations give: they stand only when every
   // value VC is proved (a refuted annotation may hide two different values written to a cell)
   for (const auto& r : v.vcs)
@@ -501,6 +501,27 @@ std::string races_of(const Generated& gen, const Verdict& v) {
   return "absent";
 }
 
+
+// The generator's findings as problems of `v`, where a run computes what isl counted (none: only
+// where an Int overflows). An unannotated write cannot be specified (its value is an opaque
+// function) and an accumulation that reads ⊥ is not followed (vcgen_reduce.cpp): they make the
+// verdict unknown, never refuted (the reason of the first is returned); genuine problems (races,
+// bounds) still refute.
+std::string structural_problems(const Generated& gen, const Program& p, Verdict& v) {
+  std::string unknown;
+  for (const auto& f : gen.findings) {
+    if (f.rule == "unannotated write" || f.rule == "garbage read") {
+      if (unknown.empty())
+        unknown = fmt::format("{}:{}: {}: {}", f.loc.line, f.loc.col, f.message,
+                              f.rule == "garbage read" ? "the proof does not follow ⊥ through accumulations" : "annotate it ({T(...)}, thesis 5.6) to verify its value");
+      continue;
+    }
+    Finding at = f;
+    at.where = f.where.intersect_params(gen.computed);
+    if (!at.where.is_empty()) v.problems.push_back(from_finding(at, p));
+  }
+  return unknown;
+}
 
 // Whether a template reads the value of an unannotated write (an Opaque node).
 bool mentions_opaque(const TPtr& n) {
@@ -596,18 +617,7 @@ Verdict verify_program(const Program& p, const Options& opts) {
       // no parameter value satisfies the assumptions (`assume false`, a Halide check no size
       // passes) where no Int overflows: every VC would hold vacuously, a vacuous proof nothing
       if (!gen.claimed.is_null() && gen.claimed.is_empty() && gen.findings.empty() && v.problems.empty()) throw Vacuous{};
-      // an unannotated write cannot be specified (its value is an opaque function): it makes the
-      // verdict unknown, never refuted; genuine problems (races, bounds) still refute
-      std::string unannotated;
-      for (const auto& f : gen.findings) {
-        if (f.rule == "unannotated write") {
-          if (unannotated.empty()) unannotated = fmt::format("{}:{}: {}: annotate it ({{T(...)}}, thesis 5.6) to verify its value", f.loc.line, f.loc.col, f.message);
-          continue;
-        }
-        Finding at = f;  // where a run computes what isl counted (none: only where an Int overflows)
-        at.where = f.where.intersect_params(gen.computed);
-        if (!at.where.is_empty()) v.problems.push_back(from_finding(at, p));
-      }
+      std::string unannotated = structural_problems(gen, p, v);
       std::optional<Smt> smt;  // z3's context, made at the first query (a refutation by isl needs none)
       std::vector<std::string> uf_tensors = uninterpreted_tensors(p, opts.smt.floats);
       int index = 0;
@@ -693,7 +703,7 @@ Verdict verify_program(const Program& p, const Options& opts) {
         unknown = true;
         v.reason = unannotated;
       }
-      if (!gen.garbage_reread.is_null() && !gen.garbage_reread.is_empty() && v.problems.empty() && !unknown) {
+      if (!gen.garbage_first.empty() && !gen.garbage_reread.is_empty() && v.problems.empty() && !unknown) {
         unknown = true;  // vcgen.hpp: past a garbage write, later reads see the prophecy, not ⊥
         v.reason = fmt::format("a garbage write ({}) may leave ⊥ in cells a command reads: the proof does not follow ⊥ through "
                                "later reads (runs do: thesis 9.9)", gen.garbage_first);

@@ -1,4 +1,6 @@
-// A tuple-valued update: the largest value of each column and the row where it first occurs.
+// A tuple-valued update that reads its other value (argmax): the largest value of each column
+// and the row where it first occurs. The algorithm format updates one func at a time, so the
+// export refuses it, naming the func and its line (tests/test_halide_generators.cpp).
 #include "Halide.h"
 using namespace Halide;
 
@@ -11,7 +13,8 @@ class ArgMax : public Generator<ArgMax> {
   void generate() {
     RDom r(0, input.height(), "r");
     best(x) = Tuple(input(x, 0), 0);
-    best(x) = select(input(x, r) > best(x)[0], Tuple(input(x, r), r), Tuple(best(x)[0], best(x)[1]));
+    Expr better = input(x, r) > best(x)[0];
+    best(x) = Tuple(select(better, input(x, r), best(x)[0]), select(better, r, best(x)[1]));
     output(x) = best(x)[1];
   }
   void schedule() {

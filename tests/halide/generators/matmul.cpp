@@ -10,8 +10,9 @@ class MatMul : public Generator<MatMul> {
   Output<Buffer<float>> c{"c", 2};
   Var i{"i"}, j{"j"}, io{"io"}, jo{"jo"}, ii{"ii"}, ji{"ji"};
   Func prod{"prod"};
+  RDom k;
   void generate() {
-    RDom k(0, a.width(), "k");
+    k = RDom(0, a.width(), "k");
     prod(j, i) = 0.0f;
     prod(j, i) += a(k, i) * b(j, k);
     c(j, i) = prod(j, i);
