@@ -3,6 +3,10 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -412,8 +416,8 @@ void apply_autoscheduler(const algo::Algorithm& a, const algo::Directive& d, Bui
     for (const auto& [name, F] : b.funcs)
       if (F.name() == f.name()) f.set_estimates(estimated_region(b.shapes.at(name), values, d));
   Halide::Target t = runnable_host_target().with_feature(Halide::Target::StrictFloat);
-  Halide::Pipeline(b.outputs).auto_schedule(d.vars[0], t, Halide::MachineParams(static_cast<int>(d.ints[0]), static_cast<uint64_t>(d.ints[1]) * 1024,
-                                                                                   static_cast<float>(d.ints[2])));
+  auto_schedule_quietly(Halide::Pipeline(b.outputs), d.vars[0], t,
+                        Halide::MachineParams(static_cast<int>(d.ints[0]), static_cast<uint64_t>(d.ints[1]) * 1024, static_cast<float>(d.ints[2])));
   std::vector<Halide::Internal::Function> outs;
   for (const auto& f : b.outputs) outs.push_back(f.function());
   for (const auto& [name, f] : Halide::Internal::build_environment(outs))
@@ -561,6 +565,24 @@ std::string autoscheduler_plugin(const std::string& name) {
       {"Adams2019", SCHED_HALIDE_ADAMS2019}, {"Li2018", SCHED_HALIDE_LI2018}, {"Mullapudi2016", SCHED_HALIDE_MULLAPUDI2016}};
   auto it = m.find(name);
   return it == m.end() ? "" : it->second;
+}
+
+void auto_schedule_quietly(Halide::Pipeline p, const std::string& name, const Halide::Target& t, const Halide::MachineParams& mp) {
+  std::fflush(stderr);
+  int saved = dup(2), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (null >= 0) dup2(null, 2);
+  auto restore = [&] {
+    std::fflush(stderr);
+    if (saved >= 0) dup2(saved, 2), close(saved);
+    if (null >= 0) close(null);
+  };
+  try {
+    p.auto_schedule(name, t, mp);
+  } catch (...) {
+    restore();
+    throw;
+  }
+  restore();
 }
 
 bool load_autoscheduler(const std::string& name, std::string& why) {

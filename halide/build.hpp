@@ -83,6 +83,10 @@ std::string autoscheduler_plugin(const std::string& name);  // its path ("" for 
 // Loads it once per process, if no other user can write the file or its directory; false with `why`.
 bool load_autoscheduler(const std::string& name, std::string& why);
 
+// Runs the autoscheduler `name` on `p` (loaded first); its progress lines (Adams2019 prints each
+// pass on standard error) are not shown. Throws Halide::Error as Pipeline::auto_schedule does.
+void auto_schedule_quietly(Halide::Pipeline p, const std::string& name, const Halide::Target& t, const Halide::MachineParams& mp);
+
 // `lerp(a, b, w)` (Call::lerp) as the arithmetic Halide's code generation makes of it for that
 // target with StrictFloat (Halide::Internal::lower_lerp): the specification (pipeline.cpp) and
 // the exported loop nest (export.cpp) both read it so.

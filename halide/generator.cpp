@@ -210,7 +210,7 @@ std::string build_and_export(const GeneratorRequest& r, const std::string& libra
     if (autosched) {
       std::string why;
       if (!load_autoscheduler(r.schedule, why)) return fmt::format("B--schedule {}: {}", r.schedule, why);
-      p.auto_schedule(r.schedule, t, mp);
+      auto_schedule_quietly(p, r.schedule, t, mp);
     }
   } catch (const Halide::CompileError& e) {
     return fmt::format("B{}: generator {}{}: Halide: {}", r.path, name, autosched ? " (" + r.schedule + ")" : "", error_text(e));
