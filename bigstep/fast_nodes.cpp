@@ -11,6 +11,7 @@
 #include "bigstep/fast_kernel.hpp"
 #include "bigstep/fast_lin.hpp"
 #include "interpreter/ops.hpp"
+#include "interpreter/setup.hpp"
 #include "interpreter/visit.hpp"
 
 namespace sched::fast {
@@ -413,7 +414,7 @@ SlowTarget slow_target(Ctx& cx, const Cmd& c) {
   ev.hazards = cx.sh->o.hazards;
   Value v = placing_hazards([&] { return ev.eval(*c.value); }, cx.sh->p, c, cx.env, cx.sh->params, cell);
   if (!v.defined && ev.first_bottom.empty()) throw_stuck(OutcomeKind::Error, c.value->loc, undefined_write_message(cell, ev.first_bottom));
-  if (!v.defined) cx.sh->garbage.note(cell, c.loc, "it reads " + ev.first_bottom);  // a garbage write: ⊥ is stored
+  if (!v.defined) cx.sh->garbage.note(cell, idx, c.loc, "it reads " + ev.first_bottom);  // a garbage write: ⊥ is stored
   return {a, flat_index(a->shape, idx), v};
 }
 
@@ -488,7 +489,8 @@ struct AccNode : CNode {
   // A garbage write (interpreter/garbage.hpp): the cell (or the value, noted by slow_target)
   // is ⊥, and so is the cell after; an atomic one is folded after its loop, where ⊥ stays ⊥.
   void garbage(Ctx& cx, const Cmd& c, Arr& a, size_t f, const Value& old) const {
-    if (!old.defined) cx.sh->garbage.note(cell_name(*cx.sh, a, f), c.loc, fmt::format("it accumulates into {}, which is undefined", cell_name(*cx.sh, a, f)));
+    if (!old.defined)
+      cx.sh->garbage.note(cell_name(*cx.sh, a, f), unflatten(a.shape, f), c.loc, fmt::format("it accumulates into {}, which is undefined", cell_name(*cx.sh, a, f)));
     if (atomic) {
       if (cx.mode == Mode::Exact) note_accumulation(cx, a, f, op, Value::bottom(a.elem));
     } else {

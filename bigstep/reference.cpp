@@ -507,7 +507,7 @@ class Engine {
   // recorded as an accumulation, which commutes with others of the same operator.
   // A garbage write (interpreter/garbage.hpp): the cell becomes ⊥; an accumulation reads it first.
   Result garbage_write(const Cmd& c, const Location& l, const std::string& why, Result& r) {
-    garbage_.note(loc_text(l), c.loc, why);
+    garbage_.note(loc_text(l), l.idx, c.loc, why);
     if (c.acc != RedOp::None && !c.atomic && atomic_depth_ == 0) r.rho.insert(l), r.rmw.insert(l);
     r.dmu[l] = Value::bottom(c.value->type);
     if (o_.strict_races) r.omega[l].push_back(r.dmu[l]);

@@ -25,6 +25,7 @@ namespace {
 
 // The child's side: pipes on standard output and error, limits, then the program.
 int exec_with_limits(const std::vector<std::string>& argv, int out_fd, int err_fd, uint64_t max_bytes) {
+  setpgid(0, 0);  // a group of its own: at the deadline the program and what it started (g++'s cc1plus) are killed together
   int null_fd = open("/dev/null", O_RDONLY);
   if (null_fd >= 0) dup2(null_fd, 0);
   dup2(out_fd, 1);
@@ -108,7 +109,10 @@ External run_external(const std::vector<std::string>& argv, const ExternalLimits
   bool done = drain(child.fd, err_pipe[0], limits, e);
   close(child.fd);
   close(err_pipe[0]);
-  if (!done) kill(child.pid, SIGKILL);
+  if (!done) {
+    kill(-child.pid, SIGKILL);
+    kill(child.pid, SIGKILL);
+  }
   int status = 0;
   while (waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {}
   if (!done) return e;
@@ -121,6 +125,8 @@ External run_external(const std::vector<std::string>& argv, const ExternalLimits
   }
   e.status = External::Status::Exited;
   e.code = WEXITSTATUS(status);
+  // a compiler that reports its own allocation failure and exits (cc1plus: "out of memory allocating ...")
+  if (e.code != 0 && e.err.find("out of memory allocating") != std::string::npos) e.status = External::Status::OutOfMemory;
   return e;
 }
 

@@ -6,8 +6,8 @@
 //   e.status == External::Status::Signal                    ->  e.err ends with "died of signal 6 (Aborted)"
 //
 // The program runs without a shell, from an absolute path, with standard input /dev/null, its
-// address space bounded (limits.max_bytes), no core file, and killed at the deadline or when sched
-// ends (PR_SET_PDEATHSIG). Its output and error text are kept up to limits.max_output bytes each
+// address space bounded (limits.max_bytes), no core file, in a process group of its own, killed
+// with that group at the deadline, and killed when sched ends (PR_SET_PDEATHSIG). Its output and error text are kept up to limits.max_output bytes each
 // (past that it is killed: OutputTooLarge).
 #pragma once
 #include <cstdint>

@@ -87,7 +87,7 @@ std::string given_library(const std::string& path, std::string& error) {
 
 }  // namespace
 
-std::string generator_library(const std::string& path, unsigned timeout_ms, std::string& error) {
+std::string generator_library(const std::string& path, unsigned timeout_ms, std::string& error, bool* limited) {
   if (path.size() > 3 && path.compare(path.size() - 3, 3, ".so") == 0) return given_library(path, error);
   std::string source;
   if (!read_input_file(path, 64u << 20, source, error)) return "";
@@ -116,9 +116,10 @@ std::string generator_library(const std::string& path, unsigned timeout_ms, std:
   if (e.status != driver::External::Status::Exited || e.code != 0) {
     fs::remove(tmp, ec);
     std::string diag = e.err.size() > 6000 ? e.err.substr(0, 6000) + "...\n" : e.err;
+    if (limited) *limited = e.status == driver::External::Status::TimedOut || e.status == driver::External::Status::OutOfMemory;
     error = e.status == driver::External::Status::Exited
                 ? fmt::format("{}: the generator does not compile ({}):\n{}", path, SCHED_NATIVE_CXX, diag)
-                : fmt::format("{}: compiling the generator {} ({} s limit)\n{}", path, e.words(), timeout_ms / 1000, diag);
+                : fmt::format("{}: compiling the generator {} ({} s, 4 GB limits)\n{}", path, e.words(), timeout_ms / 1000, diag);
     return "";
   }
   if (!record_entry(tmp, so, error)) return "";
@@ -183,6 +184,7 @@ std::string placed(const std::string& path, const std::string& message) {
 
 // The child's work: load, create, set, build, schedule, export; the answer as exported_from reads it.
 std::string build_and_export(const GeneratorRequest& r, const std::string& library, const Options& o) {
+  dup2(2, 1);  // what the generator prints goes to standard error, never into the exported program
   void* h = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) return fmt::format("B{}: cannot load the generator library: {}", r.path, dlerror());
   std::vector<std::string> names = Halide::Internal::GeneratorRegistry::enumerate();
@@ -244,9 +246,11 @@ Exported export_generator(const GeneratorRequest& r) {
       out.message = fmt::format("-p {}: a generator parameter is NAME=VALUE\n", item);
       return out;
     }
-  std::string library = generator_library(r.path, r.timeout_ms, out.message);
+  bool limited = false;
+  std::string library = generator_library(r.path, r.timeout_ms, out.message, &limited);
   if (library.empty()) {
     if (out.message.empty() || out.message.back() != '\n') out.message += "\n";
+    if (limited) out.status = Exported::Status::Limit;
     return out;
   }
   Options o;
@@ -259,7 +263,8 @@ Exported export_generator(const GeneratorRequest& r) {
   }
   out = exported_from(c);
   if (out.status == Exported::Status::BadInput && !out.message.empty() && out.message.back() != '\n') out.message += "\n";
-  if (c.status == Child::Status::Killed) out.message = fmt::format("generator {}: building and exporting did not end within {} s (--timeout)", r.name, r.timeout_ms / 1000);
+  if (c.status == Child::Status::Killed)
+    out.message = fmt::format("generator {}: building and exporting did not end within {} s (--timeout)", r.name.empty() ? r.path : r.name, r.timeout_ms / 1000);
   return out;
 }
 

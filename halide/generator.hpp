@@ -55,13 +55,16 @@ struct GeneratorRequest {
 };
 
 // Compiles (or finds in the cache) the generator library of `path`; its path, or "" with `error`
-// (the compiler's diagnostics, which name the user's file).
-std::string generator_library(const std::string& path, unsigned timeout_ms, std::string& error);
+// (the compiler's diagnostics, which name the user's file) and `limited` set when the compiler
+// reached its time or memory limit (then killed with every process it started).
+std::string generator_library(const std::string& path, unsigned timeout_ms, std::string& error, bool* limited = nullptr);
 
 // Steps 1 to 3. Ok: `text` is the program. BadInput: `message` says why (the compiler's
 // diagnostics, an unknown generator or parameter, a Halide user error in the generator, missing
 // estimates for an autoscheduler, a construct the bridge cannot express). Compiler: Halide failed
-// (an internal error, a crash inside Halide while lowering). Limit: a time or memory limit.
+// (an internal error, a crash inside Halide while lowering). Limit: a time or memory limit, of the
+// compiler or of the child. What the generator prints goes to standard error.
+// Not handled: a generator that forks keeps the child's answer pending until --timeout.
 Exported export_generator(const GeneratorRequest& r);
 
 }  // namespace sched::halide

@@ -151,29 +151,44 @@ bool make_output_dir(const std::string& dir, std::string& error) {
 }
 
 bool trusted_file(const std::string& path, bool executable, std::string& why) {
-  std::filesystem::path p(path);
-  if (!p.is_absolute()) {
+  std::filesystem::path given(path);
+  if (!given.is_absolute()) {
     why = path + ": not an absolute path";
     return false;
   }
-  auto safe = [&](const std::filesystem::path& q, bool file) {
-    struct stat st;
-    if (stat(q.c_str(), &st) != 0) {
-      why = fmt::format("{}: {}", q.string(), std::strerror(errno));
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::canonical(given, ec);  // a link is judged where it leads
+  if (ec) {
+    why = fmt::format("{}: {}", path, ec.message());
+    return false;
+  }
+  auto owner_ok = [](const struct stat& st) { return st.st_uid == 0 || st.st_uid == geteuid(); };
+  struct stat st;
+  if (stat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || (executable && !(st.st_mode & S_IXUSR))) {
+    why = p.string() + (executable ? ": not an executable file" : ": not a regular file");
+    return false;
+  }
+  if (!owner_ok(st) || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+    why = p.string() + ": another user can write it (owner or mode): refused";
+    return false;
+  }
+  // its directory: nobody else may write it; every directory above: nobody else may, or it is
+  // sticky (/tmp: others cannot rename what is not theirs)
+  bool first = true;
+  for (std::filesystem::path d = p.parent_path();; d = d.parent_path()) {
+    if (stat(d.c_str(), &st) != 0) {
+      why = fmt::format("{}: {}", d.string(), std::strerror(errno));
       return false;
     }
-    if (file && (!S_ISREG(st.st_mode) || (executable && !(st.st_mode & S_IXUSR)))) {
-      why = q.string() + (executable ? ": not an executable file" : ": not a regular file");
+    bool others_write = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+    if (!owner_ok(st) || (others_write && (first || !(st.st_mode & S_ISVTX)))) {
+      why = d.string() + ": another user can write it (owner or mode): refused";
       return false;
     }
-    if ((st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-      why = q.string() + ": another user can write it (owner or mode): refused";
-      return false;
-    }
-    return true;
-  };
-  return safe(p, true) && safe(p.parent_path(), false);
+    first = false;
+    if (d == d.root_path() || d.parent_path() == d) break;
+  }
+  return true;
 }
-
 
 }  // namespace sched

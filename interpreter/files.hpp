@@ -32,8 +32,9 @@ bool write_file_atomically(const std::string& path, std::string_view content, st
 bool make_output_dir(const std::string& dir, std::string& error);
 
 // Whether sched may run or load `path`: an absolute path to a regular file (executable, if
-// asked) that neither it nor its directory can be written by a user other than root and this
-// one (owned by root or us, not group- or world-writable). `why` says why not.
+// asked), judged where its links lead, that neither it nor its directory can be written by a
+// user other than root and this one (owned by root or us, not group- or world-writable), under
+// directories each owned by root or us and writable by nobody else unless sticky. `why` says why not.
 bool trusted_file(const std::string& path, bool executable, std::string& why);
 
 }  // namespace sched

@@ -17,6 +17,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "interpreter/outcome.hpp"
 
@@ -26,13 +27,13 @@ namespace sched {
 struct GarbageWrites {
   uint64_t writes = 0;
   std::string first;  // "w[0] at 12:5 (it reads s[0], which is undefined)"
-  // The first in the program's text (then by cell), not in time: every engine names the same one,
-  // whatever order its threads ran in.
-  void note(const std::string& cell, Loc at, const std::string& why) {
+  // The first in the program's text, then the cell with the smallest indices (`idx`), not the
+  // first in time: every engine names the same one, whatever order its threads ran in.
+  void note(const std::string& cell, const std::vector<int64_t>& idx, Loc at, const std::string& why) {
     ++writes;
-    if (!first.empty() && std::tie(at.line, at.col, cell) >= std::tie(loc_.line, loc_.col, cell_)) return;
+    if (!first.empty() && std::tie(at.line, at.col, idx) >= std::tie(loc_.line, loc_.col, idx_)) return;
     loc_ = at;
-    cell_ = cell;
+    idx_ = idx;
     first = fmt::format("{} at {}:{} ({})", cell, at.line, at.col, why);
   }
   void report(Outcome& o) const {
@@ -43,16 +44,16 @@ struct GarbageWrites {
 
  private:
   Loc loc_;
-  std::string cell_;
+  std::vector<int64_t> idx_;
 };
 
 // The same, noted from several threads (the fast engine's parallel loops).
 struct SharedGarbageWrites {
   std::mutex m;
   GarbageWrites g;
-  void note(const std::string& cell, Loc at, const std::string& why) {
+  void note(const std::string& cell, const std::vector<int64_t>& idx, Loc at, const std::string& why) {
     std::lock_guard<std::mutex> lock(m);
-    g.note(cell, at, why);
+    g.note(cell, idx, at, why);
   }
 };
 

@@ -224,9 +224,9 @@ def limits(case, path, write, SCHED, WORK, sanitized):
                                                        "--max-steps", "1000000000000000"], [3], ["time limit of 2 s"], at_most=2.5)
     RED = write("s_limits_reduce.sched", "param N;\ntensor S() : i64 = sum(k | 0 <= k && k < N : i64(k));\n"
                 "output o[i] : i64[1] = S();\no[0] := 0;\n")
-    if not sanitized:  # 2^27 iterations take 8 s in the release build, minutes under ASan
+    if not sanitized:  # 2^27 iterations take 8.5 s in the release build alone (16 s beside a build), minutes under ASan
         case("a reduction of the specification past 2^27 iterations", ["run", RED, "-p", "N=1000000000"], [1, 2],
-             ["134217728 iterations"], at_most=10)
+             ["134217728 iterations"], at_most=20)
     case("reduce --time 2 holds", ["reduce", LOOP, "-p", "N=1000000", "--time", "2"], [0, 1, 2, 3], at_most=2.5)
 
 
