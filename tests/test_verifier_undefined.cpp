@@ -172,3 +172,42 @@ for i < N {{
   Verdict literal = verdict_of("f32 = F(i) / 2.0", "f[i] / 2.0", FloatMode::Real);
   EXPECT_EQ(literal.kind, Verdict::Kind::Verified) << literal.reason;
 }
+
+// Garbage writes (thesis 9.9, interpreter/garbage.hpp): cells computed from cells never written.
+// Never read again: verified, and the run is ok. Reaching an output: refuted, and the run shows
+// the ⊥. Read again by a later iteration (through the prophetic heap, which holds the
+// annotation's value there), by an assignment or an accumulation: unknown, never verified.
+TEST(Verifier, GarbageWritesAreProvedRefutedOrLeftUnknownAsRunsSee) {
+  auto verdict_of = [](const std::string& text) {
+    Loaded l = load_text(text, "garbage.sched");
+    EXPECT_EQ(l.stage, LoadStage::Ok) << l.diagnostics;
+    return verify_program(*l.program, Options::within(30));
+  };
+  auto run_of = [](const std::string& text) {
+    Loaded l = load_text(text, "garbage.sched");
+    return annotated_run(*l.program, {"N=5"}, {});
+  };
+  const std::string head = "param N;\nassume N >= 2;\ntensor A(i) : f32;\ninput a[i] : f32[N] = A(i);\n";
+  // a shifted copy computes two cells from cells never written; nothing reads them
+  std::string unread = head + "output o[i] : f32[N] = A(i) + 1.0;\narray s : f32[N + 2];\narray w : f32[N + 2];\n"
+                              "for i < N { s[i + 2] {A(i)} := a[i]; }\nfor i < N + 2 { w[i] {A(i - 2)} := s[i]; }\n"
+                              "for i < N { o[i] {A(i) + 1.0} := w[i + 2] + 1.0; }\n";
+  EXPECT_EQ(verdict_of(unread).kind, Verdict::Kind::Verified) << verdict_of(unread).reason;
+  EXPECT_TRUE(run_of(unread).ok());
+  // the same, reading one shifted cell into the output
+  std::string reached = unread;
+  reached.replace(reached.find("w[i + 2] + 1.0"), 14, "w[i + 1] + 1.0");
+  Verdict r = verdict_of(reached);
+  ASSERT_EQ(r.kind, Verdict::Kind::Refuted) << r.reason;
+  EXPECT_EQ(r.problems[0].rule, "missing output cell");
+  EXPECT_NE(r.problems[0].message.find("holds ⊥: a garbage write reaches it"), std::string::npos) << r.problems[0].message;
+  EXPECT_FALSE(run_of(reached).ok());  // o[0] holds ⊥ (and the shifted reads break the annotations)
+  // read again by the next iteration, into an accumulation that reaches the output
+  std::string again = head + "tensor W(i) : f32 = A(i);\ntensor O() : f32 = sum(i | 0 <= i && i < N - 1 : W(i));\n"
+                             "output o[] : f32[] = O();\narray s : f32[N];\narray w : f32[N];\no[] := 0.0;\n"
+                             "for i < N {\n  if i >= 1 { o[] {O()} +{i - 1}= w[i - 1]; }\n  w[i] {W(i)} := s[i];\n}\n";
+  Verdict g = verdict_of(again);
+  EXPECT_EQ(g.kind, Verdict::Kind::Unknown) << g.reason;
+  EXPECT_NE(g.reason.find("the proof does not follow ⊥ through later reads"), std::string::npos) << g.reason;
+  EXPECT_EQ(run_of(again).kind, OutcomeKind::Mismatch);
+}

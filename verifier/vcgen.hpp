@@ -211,7 +211,7 @@ class Generator {
   isl::union_set over_parameters(const isl::union_set& s) const;
   isl::union_set garbage_values_;  // the ⊥ templates made so far (one per type)
   isl::union_set garbage_cells_;   // the cells garbage writes write (over the parameters)
-  std::vector<isl::union_set> reads_seen_;  // every assignment's reads, as evaluated (not the prophetic mode)
+  std::vector<isl::union_set> reads_seen_;  // every assignment's and accumulation's reads, as evaluated (not the prophetic mode)
   std::map<Type, int> garbage_templates_;
 
   const Program& p_;
