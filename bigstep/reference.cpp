@@ -8,6 +8,7 @@
 #include <set>
 
 #include "interpreter/eval.hpp"
+#include "interpreter/garbage.hpp"
 #include "interpreter/ops.hpp"
 #include "interpreter/printer.hpp"
 #include "interpreter/visit.hpp"
@@ -502,9 +503,6 @@ class Engine {
     return r;
   }
 
-  // `a[ι] ⊙= e` (RED-U-OPASSIGN): ℓ ↦ μ(ℓ) ⊙ v. Non-atomic, ℓ joins the reads (a concurrent
-  // accumulation loses updates); atomic (or inside `atomic { }`), it does not, and the effect is
-  // recorded as an accumulation, which commutes with others of the same operator.
   // A garbage write (interpreter/garbage.hpp): the cell becomes ⊥; an accumulation reads it first.
   Result garbage_write(const Cmd& c, const Location& l, const std::string& why, Result& r) {
     garbage_.note(loc_text(l), l.idx, c.loc, why);
@@ -514,6 +512,9 @@ class Engine {
     return r;
   }
 
+  // `a[ι] ⊙= e` (RED-U-OPASSIGN): ℓ ↦ μ(ℓ) ⊙ v. Non-atomic, ℓ joins the reads (a concurrent
+  // accumulation loses updates); atomic (or inside `atomic { }`), it does not, and the effect is
+  // recorded as an accumulation, which commutes with others of the same operator.
   Result accumulate_into(const Cmd& c, const Location& l, const Value& old, const Value& v, Result& r) {
     if (!old.defined && o_.ghost)
       stuck(OutcomeKind::Error, c.loc, fmt::format("accumulation into {}, which is undefined (initialise it first)", loc_text(l)));

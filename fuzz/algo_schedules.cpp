@@ -13,6 +13,11 @@ namespace sched::fuzz {
 
 std::string Step::text() const { return fmt::format("{}.{}({})", head, name, algo::join(args)); }
 
+const std::vector<std::string>& tail_strategies() {
+  static const std::vector<std::string> t = {"GuardWithIf", "ShiftInwards", "RoundUp", "Predicate", "PredicateLoads", "PredicateStores", "Auto"};
+  return t;
+}
+
 std::string show(const Schedule& s) {
   std::string out;
   for (const auto& st : s) out += st.text() + "; ";
@@ -61,7 +66,11 @@ const T& any(const Pick& pick, const std::vector<T>& v) {
 
 std::string tail(const Pick& pick, Vocabulary v) {
   if (v == Vocabulary::Sched) return "";
-  static const std::vector<std::string> tails = {"", "GuardWithIf", "ShiftInwards", "RoundUp", "Predicate", "PredicateLoads", "PredicateStores", "Auto"};
+  static const std::vector<std::string> tails = [] {  // or none: Halide's default
+    std::vector<std::string> t = {""};
+    t.insert(t.end(), tail_strategies().begin(), tail_strategies().end());
+    return t;
+  }();
   return any(pick, tails);
 }
 

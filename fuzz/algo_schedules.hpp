@@ -41,6 +41,9 @@ std::string show(const Schedule& s);
 
 Schedule random_schedule(const Pick& pick, const algo::Algorithm& a, Vocabulary v);
 
+// Halide's tail strategies, as a split's last argument names them ("GuardWithIf", ...).
+const std::vector<std::string>& tail_strategies();
+
 // Smaller variants of `s` for reducing a finding, simplest first: each step removed, then each
 // factor above 1 lowered (to 1, 2, halved).
 std::vector<Schedule> smaller_schedules(const Schedule& s);

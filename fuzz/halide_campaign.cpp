@@ -360,11 +360,11 @@ json reproducer(const HalideCase& c, const json& f, const HalideCampaignOptions&
 // its finding needs (each directive, removed, makes it go): two findings of one message whose
 // cases hold different such sets are different bugs (#7890 and #7764 share a message).
 std::set<std::string> directive_kinds(const Schedule& sch) {
-  static const std::set<std::string> tails = {"RoundUp", "GuardWithIf", "ShiftInwards", "Predicate", "PredicateLoads", "PredicateStores", "Auto"};
+  const auto& tails = tail_strategies();
   std::set<std::string> out;
   for (const auto& st : sch) {
     std::string k = (st.head.find(".update(") != std::string::npos ? "update." : "") + st.name;
-    if (!st.args.empty() && tails.count(st.args.back())) k += ":" + st.args.back();
+    if (!st.args.empty() && std::find(tails.begin(), tails.end(), st.args.back()) != tails.end()) k += ":" + st.args.back();
     out.insert(k);
   }
   return out;
@@ -398,9 +398,9 @@ json run_one(const HalideCase& c, const HalideCampaignOptions& o, const Essentia
   for (const auto& g : rk.result["findings"])
     if (signature_of(g) == f.value("signature", "")) rf = g;
   if (rf.value("oracle", "") == "loop nest") rf["pass"] = implicated_pass(red, o, rf);
-  rf["essential"] = kinds_text(directive_kinds(red.schedule));
-  rf["essential_kinds"] = directive_kinds(red.schedule);
-  rf["signature"] = signature_of(rf) + " | needs " + rf["essential"].get<std::string>();
+  std::set<std::string> needs = directive_kinds(red.schedule);
+  rf["essential_kinds"] = needs;
+  rf["signature"] = signature_of(rf) + " | needs " + kinds_text(needs);
   rf["base_signature"] = f.value("signature", "");
   r["reduced"] = case_json(red);
   r["reduced_finding"] = rf;
@@ -426,7 +426,7 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
   for (const char* k : {"compiler", "loop_nest", "jit"}) s["oracles"][k] = {{"runs", 0}, {"seconds", 0.0}, {"flagged", 0}};
   Essentials seen;                            // base signatures (before the pass is known) of reduced findings, with what each needs
   std::map<std::string, size_t> by_signature;  // final signature -> index in s["signatures"]
-  std::map<std::string, std::string> final_of;  // base signature -> final signature
+  std::map<std::string, std::string> final_of;  // base signature " | " the kinds it needs -> final signature
   auto status = [&] {
     return fmt::format("{} finding(s), {} signature(s), exported {}, rejected {}", s["findings"].get<int>(), s["signatures"].size(),
                        s["statuses"].value("exported", 0), s["statuses"].value("rejected", 0));
@@ -486,12 +486,14 @@ json run_halide_campaign(const HalideCampaignOptions& o) {
     if (fs.empty()) return notify();
     s["findings"] = s["findings"].get<int>() + 1;
     std::string base = fs[0].value("signature", "");
+    std::string needs = r.value("known_as", "");  // what the reduced finding it is counted under needs
     if (r.contains("reduced_finding")) {
       const json& rf = r["reduced_finding"];
       seen[base].push_back(rf.value("essential_kinds", std::set<std::string>{}));
-      final_of[base + " | " + rf.value("essential", "")] = rf.value("signature", base);
+      needs = kinds_text(seen[base].back());
+      final_of[base + " | " + needs] = rf.value("signature", base);
     }
-    std::string known = base + " | " + (r.contains("reduced_finding") ? r["reduced_finding"].value("essential", "") : r.value("known_as", ""));
+    std::string known = base + " | " + needs;
     std::string sig = final_of.count(known) ? final_of[known] : base;
     if (!by_signature.count(sig)) {
       const json& f = r.contains("reduced_finding") ? r["reduced_finding"] : fs[0];

@@ -157,6 +157,7 @@ Exported exported_from(const Child& c) {
     case 'B': out.status = Exported::Status::BadInput; break;
     case 'C': out.status = Exported::Status::Compiler; out.stage = "lowering to SCHED's level"; break;
     case 'F': out.status = Exported::Status::Compiler; out.stage = "the lowered IR"; break;
+    case 'L': out.status = Exported::Status::Limit; break;
     default: out.status = Exported::Status::Unsupported; break;
   }
   return out;

@@ -55,8 +55,8 @@ std::string_view status_name(Exported::Status s);
 
 // A forked child's answer to "lower and export" as an Exported: its first letter is the status
 // (O ok, R rejected, B bad input, C Halide failed while lowering, F the IR uses an undefined
-// variable, U unsupported), the rest the text or the message; a child that died or hung is
-// a compiler failure.
+// variable, L a limit inside the child (a nested lowering's), U unsupported), the rest the text
+// or the message; a child that died or hung is a compiler failure.
 Exported exported_from(const Child& c);
 
 // Parses `src` and `schedule` (the `--schedule` directives), lowers with Halide, exports.

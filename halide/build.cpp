@@ -400,7 +400,6 @@ void apply_autoscheduler(const algo::Algorithm& a, const algo::Directive& d, Bui
     throw Fail{d.loc, fmt::format("autoschedule takes an autoscheduler ({}), the parallelism, the cache in KB, the balance and an estimate of each "
                                   "parameter ({} in all)", fmt::join(autoscheduler_names(), ", "), a.params.size()), d.extra};
   std::string why;
-  if (autoscheduler_plugin(d.vars[0]).empty()) throw Fail{d.loc, fmt::format("autoschedule: {} is not an autoscheduler ({})", d.vars[0], fmt::join(autoscheduler_names(), ", ")), d.extra};
   if (!load_autoscheduler(d.vars[0], why)) throw Fail{d.loc, "autoschedule: " + why, d.extra};
   std::map<std::string, Expr> values;
   for (size_t i = 0; i < a.params.size(); ++i) {
@@ -415,8 +414,7 @@ void apply_autoscheduler(const algo::Algorithm& a, const algo::Directive& d, Bui
   for (auto& f : b.outputs)
     for (const auto& [name, F] : b.funcs)
       if (F.name() == f.name()) f.set_estimates(estimated_region(b.shapes.at(name), values, d));
-  Halide::Target t = runnable_host_target().with_feature(Halide::Target::StrictFloat);
-  auto_schedule_quietly(Halide::Pipeline(b.outputs), d.vars[0], t,
+  auto_schedule_quietly(Halide::Pipeline(b.outputs), d.vars[0], pipeline_target(),
                         Halide::MachineParams(static_cast<int>(d.ints[0]), static_cast<uint64_t>(d.ints[1]) * 1024, static_cast<float>(d.ints[2])));
   std::vector<Halide::Internal::Function> outs;
   for (const auto& f : b.outputs) outs.push_back(f.function());
@@ -543,9 +541,13 @@ Halide::Target runnable_host_target() {
 
 namespace sched::halide {
 
+Halide::Target pipeline_target(bool strict_float) {
+  Halide::Target t = runnable_host_target();
+  return strict_float ? t.with_feature(Halide::Target::StrictFloat) : t;
+}
+
 Halide::Expr lerp_arithmetic(const Halide::Internal::Call* lerp) {
-  Halide::Target t = runnable_host_target().with_feature(Halide::Target::StrictFloat);
-  return Halide::Internal::lower_lerp(lerp->type, lerp->args[0], lerp->args[1], lerp->args[2], t);
+  return Halide::Internal::lower_lerp(lerp->type, lerp->args[0], lerp->args[1], lerp->args[2], pipeline_target());
 }
 
 Halide::Expr mux_selects(const Halide::Internal::Call* mux) {

@@ -77,6 +77,11 @@ std::string error_text(const Halide::Error& e);
 // The lowering (passes.cpp) and the JIT (jit.cpp) both target it.
 Halide::Target runnable_host_target();
 
+// The one target every step uses (the export's lowering, the complete lowering, the JIT, the C++
+// reproducer, generators, autoschedulers): the runnable host target, with StrictFloat unless
+// `strict_float` is false (`--fast-float`).
+Halide::Target pipeline_target(bool strict_float = true);
+
 // Halide 14's autoschedulers (Adams2019, Li2018, Mullapudi2016), each a plug-in Debian installs.
 const std::vector<std::string>& autoscheduler_names();
 std::string autoscheduler_plugin(const std::string& name);  // its path ("" for no such autoscheduler)

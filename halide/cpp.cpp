@@ -335,7 +335,7 @@ int main() {
                        cpp(f.name), seed++, cpp(f.name), cpp(f.name));
     }
   // the target every step of ours uses (halide/build.hpp: the host's, less what the CPU cannot run, StrictFloat)
-  p += fmt::format("  Target t(\"{}\");\n", runnable_host_target().with_feature(Halide::Target::StrictFloat).to_string());
+  p += fmt::format("  Target t(\"{}\");\n", pipeline_target().to_string());
   p += "  Pipeline reference(build(false)), scheduled(build(true));\n";
   p += "  reference.compile_jit(t);\n  scheduled.compile_jit(t);  // a compiler failure stops here\n";
   std::vector<std::string> got, want;

@@ -148,38 +148,31 @@ Halide::MachineParams host_machine() {
   return Halide::MachineParams(cpus, static_cast<uint64_t>(llc), 40);
 }
 
-// Where `word` (a func's name) first occurs in the generator's source, as a string literal, else
-// as a word: "blur.cpp:12:10:|the line|   ^"; "" when it does not occur.
-std::string position_of(const std::string& path, const std::string& word) {
-  std::string source, why;
-  if (word.empty() || !read_input_file(path, 64u << 20, source, why)) return "";
-  size_t at = source.find("\"" + word + "\"");
+// Where `word` (a func's name) first occurs in `src`, as a string literal, else as a word; no
+// position (line 0) when it does not occur.
+Loc position_of(const SourceFile& src, const std::string& word) {
+  size_t at = src.text.find("\"" + word + "\"");
   if (at != std::string::npos) ++at;
-  if (at == std::string::npos) {
-    std::smatch m;
-    if (std::regex_search(source, m, std::regex("\\b" + std::regex_replace(word, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") + "\\b")))
-      at = static_cast<size_t>(m.position(0));
-  }
-  if (at == std::string::npos) return "";
-  size_t line_start = source.rfind('\n', at == 0 ? 0 : at - 1);
-  line_start = line_start == std::string::npos || at == 0 ? 0 : line_start + 1;
-  size_t line_end = source.find('\n', at);
-  size_t line = static_cast<size_t>(std::count(source.begin(), source.begin() + static_cast<long>(at), '\n')) + 1;
-  size_t col = at - line_start + 1;
-  std::string text = source.substr(line_start, line_end == std::string::npos ? std::string::npos : line_end - line_start);
-  return fmt::format("{}:{}:{}:|{}|{}", path, line, col, text, std::string(col - 1, ' ') + "^");
+  std::smatch m;
+  if (at == std::string::npos &&
+      std::regex_search(src.text, m, std::regex("\\b" + std::regex_replace(word, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") + "\\b")))
+    at = static_cast<size_t>(m.position(0));
+  if (word.empty() || at == std::string::npos) return {};
+  size_t line = static_cast<size_t>(std::upper_bound(src.line_starts.begin(), src.line_starts.end(), at) - src.line_starts.begin());
+  return {static_cast<uint32_t>(line), static_cast<uint32_t>(at - src.line_starts[line - 1] + 1)};
 }
 
-// The bridge's refusal "<func> has ..." / "<func> is ..." at the func's place in the source.
+// The bridge's refusal "<func> has ..." / "<func> is ..." at the func's name in the generator's
+// source, rendered as every diagnostic is (file:line:col, the line, a caret).
 std::string placed(const std::string& path, const std::string& message) {
   static const std::regex func_first(R"(: ([A-Za-z_][A-Za-z0-9_$.]*) (has|is) )");
   std::smatch m;
-  std::string where;
-  if (std::regex_search(message, m, func_first)) where = position_of(path, m[1].str());
-  if (where.empty()) return fmt::format("{}: error: {}\n", path, message);
-  size_t bar = where.find('|');
-  size_t bar2 = where.find('|', bar + 1);
-  return fmt::format("{} error: {}\n{}\n{}\n", where.substr(0, bar), message, where.substr(bar + 1, bar2 - bar - 1), where.substr(bar2 + 1));
+  auto src = SourceFile::load(path);
+  Loc at = src && std::regex_search(message, m, func_first) ? position_of(*src, m[1].str()) : Loc{};
+  if (at.line == 0) return fmt::format("{}: error: {}\n", path, message);
+  Diagnostics d(src);
+  d.error(at, message);
+  return d.render();
 }
 
 // The child's work: load, create, set, build, schedule, export; the answer as exported_from reads it.
@@ -195,8 +188,7 @@ std::string build_and_export(const GeneratorRequest& r, const std::string& libra
     return fmt::format("B{}: {}: the generators it registers are {} (-g NAME)", r.path, name.empty() ? "which generator" : "no generator " + name,
                        fmt::join(names, ", "));
   bool autosched = r.schedule != "own";
-  Halide::Target t = runnable_host_target();
-  t.set_feature(Halide::Target::StrictFloat);
+  Halide::Target t = pipeline_target();
   Halide::MachineParams mp = host_machine();
   Halide::Pipeline p;
   try {
@@ -256,11 +248,6 @@ Exported export_generator(const GeneratorRequest& r) {
   Options o;
   o.timeout_ms = r.timeout_ms;
   Child c = run_in_child(r.timeout_ms, [&] { return build_and_export(r, library, o); });
-  if (c.status == Child::Status::Done && !c.text.empty() && c.text[0] == 'L') {
-    out.status = Exported::Status::Limit;
-    out.message = c.text.substr(1);
-    return out;
-  }
   out = exported_from(c);
   if (out.status == Exported::Status::BadInput && !out.message.empty() && out.message.back() != '\n') out.message += "\n";
   if (c.status == Child::Status::Killed)

@@ -95,8 +95,7 @@ std::string run_jit(const algo::Algorithm& a, const std::vector<algo::Directive>
     outs.emplace_back(halide_type(std::string(type_name(s.elem))), sizes);
     ks.push_back(k);
   }
-  Halide::Target t = runnable_host_target();
-  if (strict_float) t.set_feature(Halide::Target::StrictFloat);
+  Halide::Target t = pipeline_target(strict_float);
   Halide::Pipeline pipe(b.outputs);
   try {
     pipe.compile_jit(t);

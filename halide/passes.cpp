@@ -179,8 +179,7 @@ Lowered lower(const std::vector<Func>& output_funcs, const std::map<std::string,
   for (const auto& s : skip)
     if (!skippable(s))
       throw CompileError(fmt::format("cannot skip '{}': not a pass of the list ({})", s, fmt::join(pass_names(), ", ")));
-  Target t = runnable_host_target();
-  if (strict_float) t.set_feature(Target::StrictFloat);
+  Target t = pipeline_target(strict_float);
   std::vector<Function> outputs;
   for (const auto& f : output_funcs) outputs.push_back(f.function());
   std::map<std::string, Function> env = build_environment(outputs);
@@ -246,9 +245,7 @@ std::vector<Expr> lower_checks(const std::vector<Func>& outputs, bool strict_flo
 Stmt lower_final(const std::vector<Func>& output_funcs, bool strict_float) {
   std::vector<Function> outputs;
   for (const auto& f : output_funcs) outputs.push_back(f.function());
-  Target t = runnable_host_target();  // the JIT's target (jit.cpp): one target for every step
-  if (strict_float) t.set_feature(Target::StrictFloat);
-  return lower_main_stmt(outputs, "sched_export", t);
+  return lower_main_stmt(outputs, "sched_export", pipeline_target(strict_float));
 }
 
 }  // namespace sched::halide

@@ -212,7 +212,8 @@ std::string algorithm_text(const Pipeline& p, const Shapes& shapes) {
 std::string algorithm_text(const Pipeline& p, const Shapes& shapes, std::map<std::string, std::string>& renamed) {
   // Func::in() wrappers are funcs of their own, called where the lowering calls them: as Halide's
   // lowering does, on a copy (the user's funcs stay as they are)
-  auto [outs, env0] = deep_copy(output_functions(p), build_environment(output_functions(p)));
+  std::vector<Function> given = output_functions(p);
+  auto [outs, env0] = deep_copy(given, build_environment(given));
   std::map<std::string, Function> env = wrap_func_calls(env0);
   std::vector<std::string> order = realization_order(outs, env).first;
   std::set<std::string> out_names;

@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "interpreter/ast.hpp"
-#include "interpreter/garbage.hpp"
 #include "interpreter/hazard.hpp"
 #include "interpreter/ops.hpp"
 #include "interpreter/outcome.hpp"

@@ -45,8 +45,7 @@ Generator::Generator(const Program& p, isl::ctx ctx, Templates& t, bool bit_exac
 
 void Generator::fail(std::string rule, Loc loc, std::string msg, isl::set where, const Env& env) {
   out_.findings.push_back({std::move(rule), loc, std::move(msg), std::move(where), env.loops, {}});
-  if (first_only_ && out_.findings.back().rule != "unannotated write" && out_.findings.back().rule != "garbage read")
-    throw Stop{};  // those make `unknown`, not refuted
+  if (first_only_ && !makes_unknown(out_.findings.back().rule)) throw Stop{};
 }
 
 void Generator::equations(const std::string& rule, Loc loc, const SVal& spec, const SVal& impl, const isl::set& gamma,
@@ -105,7 +104,8 @@ void Generator::check_accesses(const Cmd& c, const isl::set& loc, const Locs& rd
 
 isl::union_set Generator::garbage_value(Type type, const Scope& s) {
   auto it = garbage_templates_.find(type);
-  if (it == garbage_templates_.end()) {
+  bool fresh = it == garbage_templates_.end();
+  if (fresh) {
     auto node = std::make_shared<TNode>();
     node->k = TNode::K::Opaque;
     node->type = type;
@@ -114,7 +114,7 @@ isl::union_set Generator::garbage_value(Type type, const Scope& s) {
     it = garbage_templates_.emplace(type, t_.intern(node, 0)).first;
   }
   isl::union_set v(tuple_set(ctx_, t_.at(it->second).name, {}, [](const isl::pw_aff& x, const isl::pw_aff&) { return x.domain(); }, s.declared));
-  garbage_values_ = garbage_values_.unite(v);
+  if (fresh) garbage_values_ = garbage_values_.unite(v);
   return v;
 }
 

@@ -45,6 +45,10 @@ struct VC {
   std::vector<std::string> loop_vars;
 };
 
+// Rules of findings that make a verdict unknown, never refuted: an unannotated write (its value is
+// an opaque function) and an accumulation that reads ⊥ (the accumulating heap does not follow it).
+inline bool makes_unknown(const std::string& rule) { return rule == "unannotated write" || rule == "garbage read"; }
+
 struct Generated {
   std::vector<VC> vcs;
   std::vector<Finding> findings;

@@ -176,10 +176,11 @@ Generator::Result Generator::accumulate(const Cmd& c, const Env& env, const Heap
     // an accumulation that reads ⊥ stores ⊥ (a garbage write, interpreter/garbage.hpp): the
     // accumulating heap does not follow it, so the verdict cannot stand there (unknown, not refuted)
     isl::set garbage = isl::set::empty(env.gamma.get_space());
-    check_accesses(c, loc, r.reads.unite(isl::union_set(loc)), *h, env, "accumulation into", "accumulation into or read of", &garbage);
+    Locs read = r.reads.unite(isl::union_set(loc));
+    check_accesses(c, loc, read, *h, env, "accumulation into", "accumulation into or read of", &garbage);
     if (!garbage.is_empty())
       fail("garbage read", c.loc, fmt::format("the accumulation into {} reads cells never written (a garbage write, thesis 9.9)", c.name), garbage, env);
-    reads_seen_.push_back(r.reads.unite(isl::union_set(loc)).intersect_params(env.gamma));  // for Generated::garbage_reread
+    reads_seen_.push_back(read.intersect_params(env.gamma));  // for Generated::garbage_reread
     if (!c.red_idx.empty()) complete_reads(r.reads, *h, a, env, c.loc);
     if (!atomic) r.reads = r.reads.unite(isl::union_set(loc));  // RED-U-OPASSIGN: a read of the cell
     // the element: e = T(ι0) @ (ι')

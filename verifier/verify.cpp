@@ -493,7 +493,7 @@ std::string races_of(const Generated& gen, const Verdict& v) {
   // a finding other than an unannotated write may have stopped the generator before every race
   // was looked for
   for (const auto& f : gen.findings)
-    if (f.rule != "unannotated write" && f.rule != "garbage read") return "unknown";
+    if (!makes_unknown(f.rule)) return "unknown";
   // the write-write VCs compare the values the annotations give: they stand only when every
   // value VC is proved (a refuted annotation may hide two different values written to a cell)
   for (const auto& r : v.vcs)
@@ -510,7 +510,7 @@ std::string races_of(const Generated& gen, const Verdict& v) {
 std::string structural_problems(const Generated& gen, const Program& p, Verdict& v) {
   std::string unknown;
   for (const auto& f : gen.findings) {
-    if (f.rule == "unannotated write" || f.rule == "garbage read") {
+    if (makes_unknown(f.rule)) {
       if (unknown.empty())
         unknown = fmt::format("{}:{}: {}: {}", f.loc.line, f.loc.col, f.message,
                               f.rule == "garbage read" ? "the proof does not follow ⊥ through accumulations" : "annotate it ({T(...)}, thesis 5.6) to verify its value");
